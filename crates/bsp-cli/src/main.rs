@@ -1,0 +1,215 @@
+//! `bsp`: the bspkit command-line tool. A thin layer over the library: each subcommand opens
+//! maps through `bspkit::Bsp` and prints what the library reports. Data goes to stdout,
+//! messages to stderr. Exit codes: 0 success, 1 problems found (`check`), 2 error.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bspkit::{Bsp, OpenOptions};
+use clap::{Args, Parser, Subcommand};
+
+mod render;
+
+#[derive(Parser)]
+#[command(name = "bsp", version, about = "Read, check and edit .bsp map files of every engine family", after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+const EXAMPLES: &str = "Examples:
+  bsp info maps/e1m1.bsp              format and the native info tool's table
+  bsp info --json maps/*.bsp          one JSON object per map (an array for several)
+  bsp lumps maps/e1m1.bsp             the raw lump directory
+  bsp ents maps/e1m1.bsp              the entity lump as text
+  bsp check maps/*.bsp                cross-reference checks; exit 1 if any problem
+  bsp formats                         every supported branch";
+
+#[derive(Args, Clone)]
+struct OpenArgs {
+    /// Use this branch instead of detecting one (see `bsp formats`)
+    #[arg(long, global = true)]
+    branch: Option<String>,
+    /// Ignore external lump files (.lmp / .bsp_lump) beside the map
+    #[arg(long, global = true)]
+    no_external: bool,
+}
+
+impl OpenArgs {
+    fn options(&self) -> OpenOptions {
+        OpenOptions { branch: self.branch.clone(), external_lumps: !self.no_external, ..OpenOptions::default() }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Format, detection evidence and the family's native info table
+    #[command(after_help = "Examples:\n  bsp info map.bsp\n  bsp info --json a.bsp b.bsp > info.json")]
+    Info {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Machine-readable output (schema in README.md)
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// The raw lump directory
+    #[command(after_help = "Examples:\n  bsp lumps map.bsp\n  bsp lumps --json map.bsp")]
+    Lumps {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// The entity lump: text, or JSON arrays of [key, value] pairs
+    #[command(after_help = "Examples:\n  bsp ents map.bsp > map.ent\n  bsp ents --json map.bsp | jq '.[0]'")]
+    Ents {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Check every cross-reference; exit 1 if any problem is found
+    #[command(after_help = "Examples:\n  bsp check map.bsp\n  bsp check --json maps/*.bsp")]
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// List every supported branch
+    Formats {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// An error that ends the command with exit code 2; already includes file/lump/offset.
+struct Fatal(String);
+
+impl From<bspkit::Error> for Fatal {
+    fn from(e: bspkit::Error) -> Self {
+        Fatal(e.to_string())
+    }
+}
+impl From<std::io::Error> for Fatal {
+    fn from(e: std::io::Error) -> Self {
+        Fatal(e.to_string())
+    }
+}
+impl From<serde_json::Error> for Fatal {
+    fn from(e: serde_json::Error) -> Self {
+        Fatal(e.to_string())
+    }
+}
+
+fn open(path: &PathBuf, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
+    Ok(Bsp::open_with(path, &args.options())?)
+}
+
+fn run(cli: Cli) -> Result<ExitCode, Fatal> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match cli.command {
+        Command::Info { files, json, open: o } => {
+            let mut infos = Vec::new();
+            for f in &files {
+                let bsp = open(f, &o)?;
+                let info = bspkit::info::info(&bsp);
+                if json {
+                    infos.push(info);
+                } else {
+                    render::info_text(&mut out, &bsp, &info)?;
+                }
+            }
+            if json {
+                if infos.len() == 1 {
+                    serde_json::to_writer_pretty(&mut out, &infos[0])?;
+                } else {
+                    serde_json::to_writer_pretty(&mut out, &infos)?;
+                }
+                writeln!(out)?;
+            }
+        }
+        Command::Lumps { file, json, open: o } => {
+            let bsp = open(&file, &o)?;
+            let lumps = bspkit::info::lump_infos(&bsp);
+            if json {
+                serde_json::to_writer_pretty(&mut out, &lumps)?;
+                writeln!(out)?;
+            } else {
+                render::lumps_text(&mut out, &lumps)?;
+            }
+        }
+        Command::Ents { file, json, open: o } => {
+            let bsp = open(&file, &o)?;
+            let ents = bsp.entities()?;
+            if json {
+                let list: Vec<Vec<[String; 2]>> =
+                    ents.iter().map(|e| e.iter().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect()).collect();
+                serde_json::to_writer_pretty(&mut out, &list)?;
+                writeln!(out)?;
+            } else {
+                out.write_all(ents.text)?;
+                if !ents.text.ends_with(b"\n") && !ents.text.is_empty() {
+                    writeln!(out)?;
+                }
+            }
+        }
+        Command::Check { files, json, open: o } => {
+            let mut any = false;
+            let mut reports = Vec::new();
+            for f in &files {
+                let bsp = open(f, &o)?;
+                let problems = bspkit::check::check(&bsp);
+                any |= !problems.is_empty();
+                if json {
+                    reports.push(serde_json::json!({"path": f.to_string_lossy(), "problems": problems}));
+                } else {
+                    for p in &problems {
+                        writeln!(out, "{}: {p}", f.display())?;
+                    }
+                    eprintln!("{}: {} problem(s)", f.display(), problems.len());
+                }
+            }
+            if json {
+                serde_json::to_writer_pretty(&mut out, &reports)?;
+                writeln!(out)?;
+            }
+            return Ok(if any { ExitCode::from(1) } else { ExitCode::SUCCESS });
+        }
+        Command::Formats { json } => {
+            let all = bspkit::branches::all();
+            if json {
+                let list: Vec<_> = all
+                    .iter()
+                    .map(|b| serde_json::json!({"branch": b.id, "family": b.family.as_str(), "title": b.title, "games": b.games}))
+                    .collect();
+                serde_json::to_writer_pretty(&mut out, &list)?;
+                writeln!(out)?;
+            } else {
+                for b in all {
+                    writeln!(out, "{:<12} {:<8} {}  ({})", b.id, b.family.as_str(), b.title, b.games)?;
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(Fatal(msg)) => {
+            eprintln!("bsp: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! [`Bsp`]: an opened map — its bytes (memory-mapped, borrowed or owned), detected format,
+//! header and lump directory, with zero-copy access to every lump.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use zerocopy::{FromBytes, Immutable, KnownLayout};
+
+use crate::branch::{Branch, Family, LumpKind};
+use crate::bytes::Endian;
+use crate::detect::{detect, detect_as, Detection};
+use crate::directory::{self, Header, LumpEntry, LumpOrigin};
+use crate::error::{Error, ErrorKind, Result};
+use crate::lumps::entities::{self, Entities};
+
+/// Options for opening a map.
+#[derive(Debug, Clone)]
+pub struct OpenOptions {
+    /// Use this branch instead of detecting one (`--branch`).
+    pub branch: Option<String>,
+    /// Load external lumps (Valve `.lmp`, Respawn `.bsp_lump`) found beside the map, in place
+    /// of the lumps inside it. On by default.
+    pub external_lumps: bool,
+    /// Largest decompressed lump accepted, against decompression bombs.
+    pub max_decompressed: u64,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions { branch: None, external_lumps: true, max_decompressed: crate::compression::DEFAULT_MAX_DECOMPRESSED }
+    }
+}
+
+enum Data<'d> {
+    Borrowed(&'d [u8]),
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Data<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Data::Borrowed(b) => b,
+            Data::Mapped(m) => m,
+            Data::Owned(v) => v,
+        }
+    }
+}
+
+/// An opened `.bsp` file.
+///
+/// ```
+/// # fn main() -> Result<(), bspkit::Error> {
+/// // A tiny Quake map made by the library's own builder.
+/// let bytes = bspkit::build::sample_quake1();
+/// let bsp = bspkit::Bsp::from_bytes(&bytes)?;
+/// assert_eq!(bsp.branch().id, "quake1");
+/// for lump in bsp.lumps() {
+///     println!("{:>2} {:<14} {:>8} bytes", lump.index, lump.name, lump.length);
+/// }
+/// let ents = bsp.entities()?;
+/// assert_eq!(ents.list[0].get("classname").as_deref(), Some("worldspawn"));
+/// # Ok(()) }
+/// ```
+pub struct Bsp<'d> {
+    path: Option<PathBuf>,
+    data: Data<'d>,
+    detection: Detection,
+    header: Header,
+    lumps: Vec<LumpEntry>,
+    /// External lump bytes, per directory position.
+    external: Vec<Option<Vec<u8>>>,
+    /// Decompressed lump bytes, per directory position, filled on first access.
+    decoded: Vec<OnceLock<Result<Vec<u8>>>>,
+    options: OpenOptions,
+}
+
+impl Bsp<'static> {
+    /// Open and memory-map a file, detecting its format.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::open_with(path, &OpenOptions::default())
+    }
+
+    pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Self> {
+        let path = path.as_ref();
+        let file = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
+        let len = file.metadata().map_err(|e| Error::from(e).in_file(path))?.len();
+        // Mapping an empty file fails on some platforms; an empty Vec gives the proper error.
+        let data = if len == 0 {
+            Data::Owned(Vec::new())
+        } else {
+            // SAFETY: the map is read-only. Another process truncating the file while it is
+            // mapped could fault; that is the documented risk of every mmap-based reader.
+            Data::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::from(e).in_file(path))?)
+        };
+        let mut bsp = Self::build(data, Some(path.to_path_buf()), options).map_err(|e| e.in_file(path))?;
+        if options.external_lumps {
+            crate::external::load_siblings(&mut bsp).map_err(|e| e.in_file(path))?;
+        }
+        Ok(bsp)
+    }
+
+    /// Take ownership of bytes already in memory.
+    pub fn from_vec(data: Vec<u8>) -> Result<Self> {
+        Self::build(Data::Owned(data), None, &OpenOptions::default())
+    }
+}
+
+impl<'d> Bsp<'d> {
+    /// Read a map from a byte slice without copying it.
+    pub fn from_bytes(data: &'d [u8]) -> Result<Self> {
+        Self::from_bytes_with(data, &OpenOptions::default())
+    }
+
+    pub fn from_bytes_with(data: &'d [u8], options: &OpenOptions) -> Result<Self> {
+        Self::build(Data::Borrowed(data), None, options)
+    }
+
+    fn build(data: Data<'d>, path: Option<PathBuf>, options: &OpenOptions) -> Result<Self> {
+        let bytes = data.bytes();
+        let detection = match &options.branch {
+            Some(id) => detect_as(bytes, id)?,
+            None => detect(bytes)?,
+        };
+        let (header, lumps) = directory::parse(bytes, detection.branch, detection.endian)?;
+        let n = lumps.len();
+        Ok(Bsp {
+            path,
+            data,
+            detection,
+            header,
+            lumps,
+            external: vec![None; n],
+            decoded: (0..n).map(|_| OnceLock::new()).collect(),
+            options: options.clone(),
+        })
+    }
+
+    /// The file path, when opened from a file.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+    /// The whole file's bytes.
+    pub fn data(&self) -> &[u8] {
+        self.data.bytes()
+    }
+    pub fn detection(&self) -> &Detection {
+        &self.detection
+    }
+    pub fn branch(&self) -> &'static Branch {
+        self.detection.branch
+    }
+    pub fn family(&self) -> Family {
+        self.detection.branch.family
+    }
+    pub fn endian(&self) -> Endian {
+        self.detection.endian
+    }
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+    pub fn options(&self) -> &OpenOptions {
+        &self.options
+    }
+
+    /// The lump directory, in directory order.
+    pub fn lumps(&self) -> &[LumpEntry] {
+        &self.lumps
+    }
+
+    /// Position in [`Bsp::lumps`] of the lump with this index (id for Call of Duty).
+    fn position(&self, index: usize) -> Option<usize> {
+        match self.lumps.get(index) {
+            Some(e) if e.index == index => Some(index),
+            _ => self.lumps.iter().position(|e| e.index == index),
+        }
+    }
+
+    /// The directory entry for a lump index.
+    pub fn entry(&self, index: usize) -> Option<&LumpEntry> {
+        self.position(index).map(|p| &self.lumps[p])
+    }
+
+    /// A lump's index by its branch name (case-insensitive).
+    pub fn lump_index(&self, name: &str) -> Option<usize> {
+        self.branch().lump_index(name).or_else(|| self.lumps.iter().find(|e| e.name.eq_ignore_ascii_case(name)).map(|e| e.index))
+    }
+
+    /// The bytes of a lump as stored (compressed if the lump is compressed). A lump the
+    /// directory does not list is empty.
+    pub fn raw_lump(&self, index: usize) -> Result<&[u8]> {
+        let Some(pos) = self.position(index) else { return Ok(&[]) };
+        if let Some(ext) = &self.external[pos] {
+            return Ok(ext);
+        }
+        let e = &self.lumps[pos];
+        crate::bytes::slice(self.data(), e.offset, e.length).map_err(|err| self.locate(err, pos))
+    }
+
+    /// The bytes of a lump, decompressed if needed. Zero-copy for uncompressed lumps.
+    pub fn lump(&self, index: usize) -> Result<&[u8]> {
+        let Some(pos) = self.position(index) else { return Ok(&[]) };
+        let raw = self.raw_lump(index)?;
+        if !self.lumps[pos].compressed || self.external[pos].is_some() {
+            return Ok(raw);
+        }
+        let cell =
+            self.decoded[pos].get_or_init(|| crate::compression::decompress_valve_lzma(raw, self.endian(), self.options.max_decompressed));
+        match cell {
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.locate(e.clone(), pos)),
+        }
+    }
+
+    /// A lump's bytes as a slice of fixed-size records, without copying.
+    pub fn records<T: FromBytes + Immutable + KnownLayout>(&self, index: usize) -> Result<&[T]> {
+        let bytes = self.lump(index)?;
+        let size = std::mem::size_of::<T>();
+        <[T]>::ref_from_bytes(bytes).map_err(|_| {
+            let pos = self.position(index).unwrap_or(0);
+            self.locate(Error::new(ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size }), pos)
+        })
+    }
+
+    /// The record size this branch declares for a lump (taking its version into account).
+    pub fn record_size(&self, index: usize) -> Option<usize> {
+        let e = self.entry(index)?;
+        self.branch().lumps.get(index)?.record_size(e.version.unwrap_or(0))
+    }
+
+    /// Index of the branch's entity lump.
+    pub fn entities_index(&self) -> Option<usize> {
+        self.branch().lumps.iter().position(|l| l.kind == LumpKind::Entities)
+    }
+
+    /// The entity lump's text (up to and excluding the first NUL).
+    pub fn entities_text(&self) -> Result<&[u8]> {
+        match self.entities_index() {
+            Some(i) => {
+                let raw = self.lump(i)?;
+                Ok(&raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())])
+            }
+            None => Ok(&[]),
+        }
+    }
+
+    /// The parsed entity lump.
+    pub fn entities(&self) -> Result<Entities<'_>> {
+        let text = self.entities_text()?;
+        let i = self.entities_index().unwrap_or(0);
+        entities::parse(text).map_err(|e| {
+            let base = self.entry(i).map(|x| x.offset).unwrap_or(0);
+            let e = match e.offset {
+                Some(o) => Error { offset: Some(base + o), ..e },
+                None => e,
+            };
+            self.locate(e, self.position(i).unwrap_or(0))
+        })
+    }
+
+    /// Attach this file's path and the lump's name/offset to an error.
+    pub fn locate(&self, err: Error, pos: usize) -> Error {
+        let mut err = err;
+        if let Some(e) = self.lumps.get(pos) {
+            err = err.in_lump(format!("{} ({})", e.index, e.name)).at(e.offset);
+        }
+        match &self.path {
+            Some(p) => err.in_file(p),
+            None => err,
+        }
+    }
+
+    /// Attach an error to a lump by its index.
+    pub fn lump_error(&self, index: usize, err: Error) -> Error {
+        self.locate(err, self.position(index).unwrap_or(usize::MAX))
+    }
+
+    /// Replace a lump's stored bytes with external data (used by the `.lmp` / `.bsp_lump` loader).
+    pub(crate) fn set_external(&mut self, index: usize, bytes: Vec<u8>, origin: LumpOrigin) {
+        if let Some(pos) = self.position(index) {
+            self.lumps[pos].length = bytes.len() as u64;
+            self.lumps[pos].compressed = bytes.len() >= 17 && bytes.starts_with(b"LZMA");
+            self.lumps[pos].origin = origin;
+            self.external[pos] = Some(bytes);
+            self.decoded[pos] = OnceLock::new();
+        }
+    }
+
+    /// The map's file name without directory, or "<memory>".
+    pub fn display_name(&self) -> Cow<'_, str> {
+        match &self.path {
+            Some(p) => p.to_string_lossy(),
+            None => Cow::Borrowed("<memory>"),
+        }
+    }
+}

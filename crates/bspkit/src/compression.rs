@@ -1,0 +1,111 @@
+//! Valve's LZMA lump compression (source.md §LZMA): a 17-byte header
+//! `{ "LZMA", u32 actualSize, u32 lzmaSize, u8 properties[5] }` then raw LZMA data.
+
+use crate::bytes::Endian;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Default cap on one decompressed lump (512 MiB), against decompression bombs.
+pub const DEFAULT_MAX_DECOMPRESSED: u64 = 512 << 20;
+
+/// The fields of Valve's LZMA header. The two sizes are little-endian on every platform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LzmaHeader {
+    pub actual_size: u32,
+    pub lzma_size: u32,
+    pub properties: [u8; 5],
+}
+
+pub const LZMA_HEADER_LEN: usize = 17;
+
+pub fn parse_header(raw: &[u8]) -> Result<LzmaHeader> {
+    if raw.len() < LZMA_HEADER_LEN || &raw[..4] != b"LZMA" {
+        return Err(Error::malformed("lump does not start with a Valve LZMA header"));
+    }
+    let le = |o: usize| u32::from_le_bytes([raw[o], raw[o + 1], raw[o + 2], raw[o + 3]]);
+    Ok(LzmaHeader { actual_size: le(4), lzma_size: le(8), properties: [raw[12], raw[13], raw[14], raw[15], raw[16]] })
+}
+
+/// Decompress a Valve LZMA lump, refusing output larger than `max`.
+///
+/// The LZMA stream is decoded as an "LZMA alone" stream by rebuilding its 13-byte header
+/// (properties, then the 64-bit little-endian uncompressed size) in front of the data.
+pub fn decompress_valve_lzma(raw: &[u8], _endian: Endian, max: u64) -> Result<Vec<u8>> {
+    let h = parse_header(raw)?;
+    if h.actual_size as u64 > max {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "decompressed lump size", requested: h.actual_size as u64, limit: max }));
+    }
+    let body_end = (LZMA_HEADER_LEN as u64 + h.lzma_size as u64).min(raw.len() as u64) as usize;
+    let body = &raw[LZMA_HEADER_LEN..body_end];
+    decode_lzma_alone(&h.properties, h.actual_size as usize, body)
+}
+
+/// Decode raw LZMA data with the given 5 property bytes into exactly `size` bytes.
+pub fn decode_lzma_alone(properties: &[u8; 5], size: usize, body: &[u8]) -> Result<Vec<u8>> {
+    use liblzma::stream::{Action, Status, Stream};
+    let mut input = Vec::with_capacity(13 + body.len());
+    input.extend_from_slice(properties);
+    input.extend_from_slice(&(size as u64).to_le_bytes());
+    input.extend_from_slice(body);
+    // 256 MiB of dictionary memory at most, whatever the properties ask for.
+    let mut stream = Stream::new_lzma_decoder(256 << 20).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
+    let mut out = Vec::with_capacity(size);
+    let status = stream.process_vec(&input, &mut out, Action::Finish).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
+    if out.len() != size || !matches!(status, Status::StreamEnd | Status::Ok) {
+        return Err(Error::new(ErrorKind::Decompress(format!("expected {size} bytes, decoded {}", out.len()))));
+    }
+    Ok(out)
+}
+
+/// Compress `data` into a Valve LZMA lump (17-byte header + raw LZMA), preset 6 unless given.
+pub fn compress_valve_lzma(data: &[u8], preset: u32) -> Result<Vec<u8>> {
+    use liblzma::stream::{Action, LzmaOptions, Stream};
+    let opts = LzmaOptions::new_preset(preset).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
+    let mut stream = Stream::new_lzma_encoder(&opts).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
+    let mut out = Vec::with_capacity(data.len() / 2 + 64);
+    loop {
+        let before = stream.total_in() as usize;
+        out.reserve(data.len() / 2 + 4096);
+        let status =
+            stream.process_vec(&data[before..], &mut out, Action::Finish).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
+        if matches!(status, liblzma::stream::Status::StreamEnd) {
+            break;
+        }
+    }
+    // LZMA-alone output: 5 property bytes, u64 size, then the raw stream.
+    if out.len() < 13 {
+        return Err(Error::new(ErrorKind::Decompress("encoder produced no header".into())));
+    }
+    let body = &out[13..];
+    let mut lump = Vec::with_capacity(LZMA_HEADER_LEN + body.len());
+    lump.extend_from_slice(b"LZMA");
+    lump.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    lump.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    lump.extend_from_slice(&out[..5]);
+    lump.extend_from_slice(body);
+    Ok(lump)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lzma_round_trip_compresses() {
+        let data: Vec<u8> = (0..20000u32).flat_map(|i| (i % 97).to_le_bytes()).collect();
+        let lump = compress_valve_lzma(&data, 6).unwrap();
+        assert!(lump.len() < data.len() / 4, "real compression expected, got {} of {}", lump.len(), data.len());
+        let back = decompress_valve_lzma(&lump, Endian::Little, DEFAULT_MAX_DECOMPRESSED).unwrap();
+        assert_eq!(back, data);
+    }
+
+    #[test]
+    fn hostile_sizes_are_refused() {
+        let mut lump = compress_valve_lzma(b"hello hello hello", 6).unwrap();
+        lump[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(decompress_valve_lzma(&lump, Endian::Little, 1 << 20).unwrap_err().kind, ErrorKind::LimitExceeded { .. }));
+        let mut lump = compress_valve_lzma(b"hello hello hello", 6).unwrap();
+        lump[4..8].copy_from_slice(&1000u32.to_le_bytes());
+        assert!(decompress_valve_lzma(&lump, Endian::Little, 1 << 20).is_err());
+        assert!(decompress_valve_lzma(b"LZMA", Endian::Little, 1 << 20).is_err());
+    }
+}

@@ -1,0 +1,178 @@
+//! Format detection from the bytes alone (never the file name). Detection explains itself:
+//! the chosen branch, the evidence, and the runner-up branches where the bytes are ambiguous.
+
+use crate::branch::{Branch, HeaderKind};
+use crate::branches;
+use crate::bytes::{describe_head, i32_at, u32_at, Endian};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The outcome of detection.
+#[derive(Debug, Clone)]
+pub struct Detection {
+    pub branch: &'static Branch,
+    pub version: u32,
+    pub endian: Endian,
+    /// Evidence for the choice, in the order it was weighed.
+    pub why: Vec<String>,
+    /// Other branches the bytes would also fit, with the reason they lost.
+    pub runners_up: Vec<(&'static str, String)>,
+}
+
+impl Detection {
+    fn new(branch: &'static Branch, version: u32, endian: Endian, why: String) -> Self {
+        Detection { branch, version, endian, why: vec![why], runners_up: Vec::new() }
+    }
+}
+
+fn lump_range(data: &[u8], dir: usize, i: usize) -> Option<(usize, usize)> {
+    let ofs = i32_at(data, dir + 8 * i, Endian::Little)?;
+    let len = i32_at(data, dir + 8 * i + 4, Endian::Little)?;
+    (ofs >= 0 && len >= 0).then_some((ofs as usize, len as usize))
+}
+
+/// Does the lump at this directory slot look like entity text (or is it empty)?
+fn looks_like_entities(data: &[u8], range: Option<(usize, usize)>) -> bool {
+    let Some((ofs, len)) = range else { return false };
+    if len == 0 {
+        return true;
+    }
+    match data.get(ofs..ofs.saturating_add(len).min(data.len())) {
+        Some(bytes) => bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'),
+        None => false,
+    }
+}
+
+/// Detect the format of `data`.
+pub fn detect(data: &[u8]) -> Result<Detection> {
+    let head: [u8; 4] = crate::bytes::array(data, 0).ok_or_else(|| Error::truncated(8, data.len() as u64).in_lump("header"))?;
+    let le_version = u32_at(data, 4, Endian::Little).unwrap_or(0);
+    let unsupported =
+        |magic: &str, version: i64| Err(Error::new(ErrorKind::UnsupportedVersion { magic: magic.into(), version }).in_lump("header").at(4));
+    let magic_why = |m: &str, v: u32| format!("magic {m:?}, version {v}");
+    match &head {
+        b"VBSP" | b"PSBV" => {
+            let endian = if &head == b"VBSP" { Endian::Little } else { Endian::Big };
+            let version = u32_at(data, 4, endian).unwrap_or(0);
+            branches::source::select(data, endian, version)
+        }
+        b"rBSP" => match le_version {
+            29 | 36 | 37 | 47..=52 => {
+                Ok(Detection::new(branches::respawn::select(le_version), le_version, Endian::Little, magic_why("rBSP", le_version)))
+            }
+            v => unsupported("rBSP", v as i64),
+        },
+        b"IBSP" => match le_version {
+            38 => Ok(Detection::new(&branches::quake2::QUAKE2, 38, Endian::Little, magic_why("IBSP", 38))),
+            46 => Ok(Detection::new(&branches::quake3::QUAKE3, 46, Endian::Little, magic_why("IBSP", 46))),
+            47 => Ok(Detection::new(&branches::quake3::IBSP47, 47, Endian::Little, magic_why("IBSP", 47))),
+            22 => Ok(Detection::new(&branches::cod::COD4, 22, Endian::Little, magic_why("IBSP", 22) + " (Call of Duty 4 lump list)")),
+            v => unsupported("IBSP", v as i64),
+        },
+        b"QBSP" if le_version == 38 => Ok(Detection::new(&branches::quake2::QBISM, 38, Endian::Little, magic_why("QBSP", 38))),
+        b"RBSP" if le_version == 1 => Ok(Detection::new(&branches::quake3::RBSP, 1, Endian::Little, magic_why("RBSP", 1))),
+        b"FBSP" if le_version == 1 => Ok(Detection::new(&branches::quake3::FBSP, 1, Endian::Little, magic_why("FBSP", 1))),
+        b"QBSP" | b"RBSP" | b"FBSP" => unsupported(std::str::from_utf8(&head).unwrap_or("?"), le_version as i64),
+        b"BSP2" => Ok(Detection::new(&branches::quake1::BSP2, 0, Endian::Little, "magic \"BSP2\" (32-bit Quake 1 extension)".into())),
+        b"2PSB" => Ok(Detection::new(&branches::quake1::BSP2PSB, 0, Endian::Little, "magic \"2PSB\" (RMQ 32-bit extension)".into())),
+        _ => match u32::from_le_bytes(head) {
+            29 => Ok(detect_bsp29(data)),
+            30 => Ok(detect_bsp30(data)),
+            _ => Err(Error::new(ErrorKind::UnknownFormat { seen: describe_head(data) }).in_lump("header").at(0)),
+        },
+    }
+}
+
+/// BSP29 is Quake or Hexen II: Hexen II models are 80 bytes (8 hull roots) instead of 64.
+fn detect_bsp29(data: &[u8]) -> Detection {
+    use branches::quake1::{HEXEN2, LUMP_FACES, LUMP_MODELS, QUAKE1};
+    let models = lump_range(data, 4, LUMP_MODELS).map(|r| r.1).unwrap_or(0);
+    let faces = lump_range(data, 4, LUMP_FACES).map(|r| r.1 / 20).unwrap_or(0);
+    let (q, h) = (models % 64 == 0, models % 80 == 0);
+    // Where both sizes divide the lump, the model's face range decides: first face of the
+    // world model is 0 and the counts must fit the face lump.
+    let fits = |size: usize, first_face_at: usize| -> bool {
+        let m = lump_range(data, 4, LUMP_MODELS).map(|r| r.0).unwrap_or(0);
+        (0..(models / size).min(64)).all(|k| {
+            let first = i32_at(data, m + k * size + first_face_at, Endian::Little).unwrap_or(-1);
+            let n = i32_at(data, m + k * size + first_face_at + 4, Endian::Little).unwrap_or(-1);
+            first >= 0 && n >= 0 && (first as usize).saturating_add(n as usize) <= faces && (k > 0 || first == 0)
+        })
+    };
+    let mut d;
+    if q && !h {
+        d = Detection::new(&QUAKE1, 29, Endian::Little, format!("version 29; models lump {models} bytes divides by 64, not by 80"));
+    } else if h && !q {
+        d = Detection::new(
+            &HEXEN2,
+            29,
+            Endian::Little,
+            format!("version 29; models lump {models} bytes divides by 80 (Hexen II), not by 64"),
+        );
+    } else {
+        let (qf, hf) = (fits(64, 56), fits(80, 72));
+        if hf && !qf {
+            d = Detection::new(
+                &HEXEN2,
+                29,
+                Endian::Little,
+                format!("version 29; models lump {models} bytes divides by 64 and 80; only 80-byte models give valid face ranges"),
+            );
+            d.runners_up.push(("quake1", "64-byte models give invalid face ranges".into()));
+        } else {
+            d = Detection::new(
+                &QUAKE1,
+                29,
+                Endian::Little,
+                format!("version 29; models lump {models} bytes; 64-byte models give valid face ranges"),
+            );
+            let why =
+                if hf { "80-byte models would also fit; Quake is far more common" } else { "80-byte models give invalid face ranges" };
+            d.runners_up.push(("hexen2", why.into()));
+        }
+    }
+    d
+}
+
+/// BSP30 is GoldSrc, or Blue Shift with the first two directory entries swapped.
+fn detect_bsp30(data: &[u8]) -> Detection {
+    use branches::goldsrc::{BLUESHIFT, GOLDSRC};
+    let e0 = lump_range(data, 4, 0);
+    let e1 = lump_range(data, 4, 1);
+    let planes_at = |r: Option<(usize, usize)>| r.is_some_and(|(_, l)| l % 20 == 0);
+    let normal = looks_like_entities(data, e0) && planes_at(e1);
+    let swapped = looks_like_entities(data, e1) && planes_at(e0);
+    if swapped && !normal {
+        let mut d = Detection::new(
+            &BLUESHIFT,
+            30,
+            Endian::Little,
+            "version 30; directory entry 1 holds entity text and entry 0 plane records: Blue Shift order".into(),
+        );
+        d.runners_up.push(("goldsrc", "entry 0 is not entity text".into()));
+        d
+    } else {
+        let mut d = Detection::new(&GOLDSRC, 30, Endian::Little, "version 30; directory entry 0 holds entity text".into());
+        if swapped {
+            d.runners_up.push(("blueshift", "both orders are plausible; standard order preferred".into()));
+        }
+        d
+    }
+}
+
+/// Use the named branch, overriding detection (`--branch`).
+pub fn detect_as(data: &[u8], branch_id: &str) -> Result<Detection> {
+    let branch = branches::by_id(branch_id).ok_or_else(|| Error::new(ErrorKind::UnknownBranch(branch_id.into())))?;
+    let endian = if data.get(0..4) == Some(b"PSBV") { Endian::Big } else { Endian::Little };
+    let version = match branch.header {
+        HeaderKind::Quake { .. } => u32_at(data, 0, endian),
+        _ => u32_at(data, 4, endian),
+    }
+    .unwrap_or(0);
+    let mut d = Detection::new(branch, version, endian, format!("branch {branch_id} chosen by the caller"));
+    if let Ok(auto) = detect(data) {
+        if auto.branch.id != branch.id {
+            d.runners_up.push((auto.branch.id, format!("detected from the bytes: {}", auto.why.join("; "))));
+        }
+    }
+    Ok(d)
+}

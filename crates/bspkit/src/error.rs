@@ -1,0 +1,133 @@
+//! Typed errors. Every error raised while reading a map names the file, the lump and the
+//! byte offset it concerns (where those are known), so that a user can find the damage.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What went wrong, without the location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file could not be read (the operating system's message).
+    Io(String),
+    /// The data ends before a structure that must be there.
+    Truncated { needed: u64, available: u64 },
+    /// The first bytes match no format this library knows.
+    UnknownFormat { seen: String },
+    /// The magic is known but this version is not.
+    UnsupportedVersion { magic: String, version: i64 },
+    /// A `--branch` name that is not in the registry.
+    UnknownBranch(String),
+    /// A lump's directory entry points outside the file.
+    LumpOutOfBounds { offset: i64, length: i64, file_size: u64 },
+    /// A fixed-record lump whose length is not a multiple of its record size.
+    BadLumpLength { length: u64, record_size: usize },
+    /// There is no lump with this index or name in the branch.
+    NoSuchLump(String),
+    /// A compressed lump could not be decompressed.
+    Decompress(String),
+    /// A structure inside a lump is malformed (the message says how).
+    Malformed(String),
+    /// A size limit that protects against hostile input was exceeded.
+    LimitExceeded { what: &'static str, requested: u64, limit: u64 },
+}
+
+/// An error with its location: file, lump and byte offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub path: Option<PathBuf>,
+    pub lump: Option<String>,
+    pub offset: Option<u64>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind) -> Self {
+        Error { kind, path: None, lump: None, offset: None }
+    }
+    pub fn malformed(msg: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Malformed(msg.into()))
+    }
+    pub fn truncated(needed: u64, available: u64) -> Self {
+        Error::new(ErrorKind::Truncated { needed, available })
+    }
+    /// Attach a lump name (kept if one is already set: the innermost is the most precise).
+    pub fn in_lump(mut self, lump: impl Into<String>) -> Self {
+        if self.lump.is_none() {
+            self.lump = Some(lump.into());
+        }
+        self
+    }
+    /// Attach a byte offset (kept if one is already set).
+    pub fn at(mut self, offset: u64) -> Self {
+        if self.offset.is_none() {
+            self.offset = Some(offset);
+        }
+        self
+    }
+    /// Attach the file path (kept if one is already set).
+    pub fn in_file(mut self, path: &Path) -> Self {
+        if self.path.is_none() {
+            self.path = Some(path.to_path_buf());
+        }
+        self
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Io(m) => write!(f, "{m}"),
+            ErrorKind::Truncated { needed, available } => {
+                write!(f, "truncated: needs {needed} bytes, {available} available")
+            }
+            ErrorKind::UnknownFormat { seen } => write!(
+                f,
+                "not a known BSP format (first bytes {seen}); supported: int 29/30, BSP2, 2PSB, IBSP 38/46/47/22, QBSP, RBSP, FBSP, VBSP/PSBV 17-25/27/42/100, rBSP"
+            ),
+            ErrorKind::UnsupportedVersion { magic, version } => {
+                write!(f, "{magic} version {version} is not supported")
+            }
+            ErrorKind::UnknownBranch(b) => write!(f, "unknown branch '{b}' (see `bsp formats`)"),
+            ErrorKind::LumpOutOfBounds { offset, length, file_size } => write!(
+                f,
+                "lump range {offset}+{length} lies outside the file ({file_size} bytes)"
+            ),
+            ErrorKind::BadLumpLength { length, record_size } => write!(
+                f,
+                "lump length {length} is not a multiple of the record size {record_size}"
+            ),
+            ErrorKind::NoSuchLump(l) => write!(f, "no lump {l} in this branch"),
+            ErrorKind::Decompress(m) => write!(f, "decompression failed: {m}"),
+            ErrorKind::Malformed(m) => write!(f, "{m}"),
+            ErrorKind::LimitExceeded { what, requested, limit } => {
+                write!(f, "{what}: {requested} exceeds the limit of {limit}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.path {
+            write!(f, "{}: ", p.display())?;
+        }
+        if let Some(l) = &self.lump {
+            write!(f, "lump {l}: ")?;
+        }
+        if let Some(o) = self.offset {
+            write!(f, "offset {o}: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io(e.to_string()))
+    }
+}

@@ -1,0 +1,52 @@
+//! External lumps beside a map: Valve `<map>_l_<n>.lmp` (20-byte header, bsp_tool_notes.md §4.1)
+//! and Respawn `<map>.bsp.<xxxx>.bsp_lump` (no header, §4.2).
+
+use crate::branch::{Family, HeaderKind};
+use crate::bsp::Bsp;
+use crate::directory::LumpOrigin;
+use crate::error::{Error, Result};
+
+/// Largest external lump read into memory (1 GiB); a larger sibling is an error, not an allocation.
+const MAX_EXTERNAL: u64 = 1 << 30;
+
+fn read_capped(path: &std::path::Path) -> Result<Vec<u8>> {
+    let len = std::fs::metadata(path).map_err(|e| Error::from(e).in_file(path))?.len();
+    if len > MAX_EXTERNAL {
+        return Err(Error::new(crate::error::ErrorKind::LimitExceeded { what: "external lump size", requested: len, limit: MAX_EXTERNAL })
+            .in_file(path));
+    }
+    std::fs::read(path).map_err(|e| Error::from(e).in_file(path))
+}
+
+/// Load the sibling files of an opened map into it.
+pub(crate) fn load_siblings(bsp: &mut Bsp<'static>) -> Result<()> {
+    let Some(path) = bsp.path().map(|p| p.to_path_buf()) else { return Ok(()) };
+    match (bsp.family(), bsp.branch().header) {
+        (Family::Respawn, HeaderKind::Respawn) => {
+            let indices: Vec<usize> = bsp.lumps().iter().map(|e| e.index).collect();
+            let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let dir = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+            for index in indices {
+                for name in [format!("{base}.{index:04x}.bsp_lump"), format!("{base}.{index:04X}.bsp_lump")] {
+                    let p = dir.join(&name);
+                    if p.is_file() {
+                        let bytes = read_capped(&p)?;
+                        bsp.set_external(index, bytes, LumpOrigin::BspLump(p));
+                        break;
+                    }
+                }
+            }
+        }
+        (Family::Source, _) => {
+            for lmp in crate::lmp::find_siblings(&path)? {
+                let bytes = read_capped(&lmp.path)?;
+                let parsed = crate::lmp::LmpFile::parse(&bytes).map_err(|e| e.in_file(&lmp.path))?;
+                let index = parsed.header.lump_index as usize;
+                let data = parsed.data.to_vec();
+                bsp.set_external(index, data, LumpOrigin::Lmp(lmp.path.clone()));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,33 @@
+//! # bspkit
+//!
+//! Read, write, edit and analyse `.bsp` map files of every engine family that uses them:
+//! Quake 1 (BSP29, BSP2, 2PSB, Hexen II), GoldSrc, Quake 2 (IBSP 38, Qbism), Quake 3 and its
+//! descendants (IBSP 46/47, RBSP, FBSP), Source (VBSP/PSBV), Respawn (rBSP) and Call of Duty
+//! (`.d3dbsp`).
+//!
+//! Open a map with [`Bsp::open`] (memory-mapped) or [`Bsp::from_bytes`]; the format is detected
+//! from the bytes ([`detect`]). Lumps are borrowed slices of the file; record lumps are viewed as
+//! slices of `#[repr(C)]` structs with [`Bsp::records`], with no copy and no allocation per record.
+
+pub mod branch;
+pub mod branches;
+pub mod bsp;
+pub mod build;
+pub mod bytes;
+pub mod check;
+pub mod compression;
+pub mod detect;
+pub mod directory;
+pub mod error;
+mod external;
+pub mod info;
+pub mod lmp;
+pub mod lumps;
+pub mod stats;
+
+pub use branch::{Branch, Family};
+pub use bsp::{Bsp, OpenOptions};
+pub use bytes::Endian;
+pub use detect::{detect, Detection};
+pub use directory::{Header, LumpEntry};
+pub use error::{Error, ErrorKind, Result};

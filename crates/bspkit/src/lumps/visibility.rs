@@ -1,0 +1,169 @@
+//! Visibility shared by the id-derived families.
+//!
+//! * Quake 1 / GoldSrc: one run-length compressed row per leaf at `leaf.visofs`
+//!   (quake_family.md B.6); bit `j` of a row is leaf `j + 1`.
+//! * Quake 2 / Source: `i32 numclusters; i32 bitofs[numclusters][2]` (PVS, PAS/PHS), then
+//!   compressed rows per cluster (source.md §12, quake_family.md C.3).
+//! * Quake 3: `i32 n_vecs; i32 sz_vecs;` then uncompressed rows (quake_family.md A.8).
+//!
+//! Run-length scheme: a zero byte is followed by a count of zero bytes; other bytes are
+//! literal. Bits are LSB-first (open_questions.md A17).
+
+use crate::bytes::{i32_at, Endian};
+use crate::error::{Error, Result};
+
+/// Decompress one row of `row_bytes` bytes starting at `offset` of `data` into `out`
+/// (cleared first). Stops at the row length, so hostile counts cannot grow the output.
+pub fn decompress_row(data: &[u8], offset: usize, row_bytes: usize, out: &mut Vec<u8>) -> Result<()> {
+    out.clear();
+    out.reserve(row_bytes);
+    let mut i = offset;
+    while out.len() < row_bytes {
+        let Some(&b) = data.get(i) else {
+            return Err(Error::malformed(format!(
+                "visibility row runs past the end of the lump ({} of {row_bytes} bytes decoded)",
+                out.len()
+            ))
+            .at(offset as u64));
+        };
+        i += 1;
+        if b != 0 {
+            out.push(b);
+            continue;
+        }
+        let Some(&run) = data.get(i) else {
+            return Err(Error::malformed("visibility run length missing at the end of the lump").at(i as u64));
+        };
+        i += 1;
+        let run = (run as usize).min(row_bytes - out.len());
+        out.resize(out.len() + run, 0);
+    }
+    Ok(())
+}
+
+/// Test bit `j` of a decompressed row.
+pub fn bit(row: &[u8], j: usize) -> bool {
+    row.get(j >> 3).is_some_and(|b| b & (1 << (j & 7)) != 0)
+}
+
+/// Quake 2 / Source cluster visibility (`dvis_t`).
+#[derive(Debug, Clone, Copy)]
+pub struct ClusterVis<'a> {
+    pub data: &'a [u8],
+    pub endian: Endian,
+    pub num_clusters: usize,
+}
+
+/// Which table of a [`ClusterVis`] to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VisKind {
+    /// Potentially visible set.
+    Pvs = 0,
+    /// Potentially audible set (Quake 2's PHS).
+    Pas = 1,
+}
+
+impl<'a> ClusterVis<'a> {
+    /// Parse the header. An empty lump has no clusters.
+    pub fn parse(data: &'a [u8], endian: Endian) -> Result<Self> {
+        if data.is_empty() {
+            return Ok(ClusterVis { data, endian, num_clusters: 0 });
+        }
+        let n = i32_at(data, 0, endian).ok_or_else(|| Error::truncated(4, data.len() as u64))?;
+        // Each cluster needs 8 bytes of offsets: a count the lump cannot hold is malformed.
+        if n < 0 || (n as u64) * 8 + 4 > data.len() as u64 {
+            return Err(Error::malformed(format!("{n} clusters do not fit a {}-byte visibility lump", data.len())).at(0));
+        }
+        Ok(ClusterVis { data, endian, num_clusters: n as usize })
+    }
+
+    /// Bytes in one decompressed row.
+    pub fn row_bytes(&self) -> usize {
+        self.num_clusters.div_ceil(8)
+    }
+
+    /// Offset of a cluster's compressed row.
+    pub fn offset(&self, cluster: usize, kind: VisKind) -> Option<usize> {
+        if cluster >= self.num_clusters {
+            return None;
+        }
+        i32_at(self.data, 4 + cluster * 8 + kind as usize * 4, self.endian).map(|v| v as usize)
+    }
+
+    /// Decompress one cluster's row into `out`.
+    pub fn row(&self, cluster: usize, kind: VisKind, out: &mut Vec<u8>) -> Result<()> {
+        let ofs = self
+            .offset(cluster, kind)
+            .ok_or_else(|| Error::malformed(format!("cluster {cluster} out of range 0..{}", self.num_clusters)))?;
+        decompress_row(self.data, ofs, self.row_bytes(), out)
+    }
+
+    /// Is cluster `to` in the set of cluster `from`?
+    pub fn can_see(&self, from: usize, to: usize, kind: VisKind) -> Result<bool> {
+        let mut row = Vec::new();
+        self.row(from, kind, &mut row)?;
+        Ok(bit(&row, to))
+    }
+}
+
+/// Quake 3 visibility: uncompressed rows of `sz_vecs` bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Q3Vis<'a> {
+    pub n_vecs: usize,
+    pub sz_vecs: usize,
+    pub vecs: &'a [u8],
+}
+
+impl<'a> Q3Vis<'a> {
+    pub fn parse(data: &'a [u8]) -> Result<Self> {
+        if data.is_empty() {
+            return Ok(Q3Vis { n_vecs: 0, sz_vecs: 0, vecs: data });
+        }
+        let n = i32_at(data, 0, Endian::Little).ok_or_else(|| Error::truncated(8, data.len() as u64))?;
+        let sz = i32_at(data, 4, Endian::Little).ok_or_else(|| Error::truncated(8, data.len() as u64))?;
+        let need = (n.max(0) as u64).saturating_mul(sz.max(0) as u64);
+        if n < 0 || sz < 0 || need > (data.len() - 8) as u64 {
+            return Err(Error::malformed(format!("{n} rows of {sz} bytes do not fit a {}-byte visdata lump", data.len())).at(0));
+        }
+        Ok(Q3Vis { n_vecs: n as usize, sz_vecs: sz as usize, vecs: &data[8..8 + need as usize] })
+    }
+    /// Is cluster `y` visible from cluster `x` (row `x`, bit `y`; quake_family.md A.8)?
+    pub fn visible(&self, x: usize, y: usize) -> bool {
+        if x >= self.n_vecs || y >= self.n_vecs {
+            return false;
+        }
+        bit(&self.vecs[x * self.sz_vecs..(x + 1) * self.sz_vecs], y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rle_decodes_and_caps() {
+        let mut out = Vec::new();
+        decompress_row(&[0xff, 0, 3, 0x01], 0, 5, &mut out).unwrap();
+        assert_eq!(out, [0xff, 0, 0, 0, 0x01]);
+        // A run longer than the row is clipped to the row.
+        decompress_row(&[0, 255], 0, 4, &mut out).unwrap();
+        assert_eq!(out, [0; 4]);
+        assert!(decompress_row(&[0xff], 0, 4, &mut out).is_err());
+        assert!(decompress_row(&[0], 0, 4, &mut out).is_err());
+        assert!(bit(&[0b10], 1) && !bit(&[0b10], 0) && !bit(&[0b10], 99));
+    }
+
+    #[test]
+    fn cluster_header_is_bounded() {
+        let mut lump = Vec::new();
+        lump.extend_from_slice(&1i32.to_le_bytes());
+        lump.extend_from_slice(&12i32.to_le_bytes());
+        lump.extend_from_slice(&12i32.to_le_bytes());
+        lump.push(0x01);
+        let v = ClusterVis::parse(&lump, Endian::Little).unwrap();
+        assert!(v.can_see(0, 0, VisKind::Pvs).unwrap());
+        assert!(v.row(1, VisKind::Pvs, &mut Vec::new()).is_err());
+        let hostile = [0xff, 0xff, 0xff, 0x7f];
+        assert!(ClusterVis::parse(&hostile, Endian::Little).is_err());
+    }
+}

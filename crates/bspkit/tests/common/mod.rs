@@ -1,0 +1,74 @@
+//! Shared helpers for tests that read the real-map corpus named by `BSPKIT_CORPUS`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The corpus directory, or `None` (with a note on stderr) when `BSPKIT_CORPUS` is unset.
+pub fn corpus(test: &str) -> Option<PathBuf> {
+    match std::env::var_os("BSPKIT_CORPUS") {
+        Some(dir) if Path::new(&dir).is_dir() => Some(PathBuf::from(dir)),
+        // A relative path is taken from the workspace root, where `.ci/run` and users run cargo.
+        Some(dir) if Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(&dir).is_dir() => {
+            Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir))
+        }
+        Some(dir) => panic!("BSPKIT_CORPUS={} is not a directory", Path::new(&dir).display()),
+        None => {
+            eprintln!("note: {test} skipped: set BSPKIT_CORPUS to the real-map corpus to run it");
+            None
+        }
+    }
+}
+
+/// One corpus map with its manifest entry.
+#[derive(Debug, Clone)]
+pub struct CorpusMap {
+    pub path: PathBuf,
+    /// The manifest's family folder (`quake1`, `goldsrc`, `source_x360`, …).
+    pub folder: String,
+    pub magic: String,
+}
+
+/// Every map listed in `manifest.jsonl` (the file names are matched below the corpus).
+pub fn maps(corpus: &Path) -> Vec<CorpusMap> {
+    let text = std::fs::read_to_string(corpus.join("manifest.jsonl")).expect("manifest.jsonl");
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("manifest line is JSON");
+        let folder = v["family"].as_str().unwrap().to_string();
+        let file = v["file"].as_str().unwrap();
+        let path = corpus.join(&folder).join(file);
+        let path = if path.exists() {
+            path
+        } else {
+            find(&corpus.join(&folder), Path::new(file).file_name().unwrap().to_str().unwrap()).unwrap_or(path)
+        };
+        out.push(CorpusMap { path, folder, magic: v["magic"].as_str().unwrap_or("").to_string() });
+    }
+    out
+}
+
+fn find(dir: &Path, name: &str) -> Option<PathBuf> {
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if let Some(f) = find(&p, name) {
+                return Some(f);
+            }
+        } else if p.file_name().is_some_and(|n| n == name) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Maps of one manifest folder.
+pub fn maps_in(corpus: &Path, folder: &str) -> Vec<CorpusMap> {
+    maps(corpus).into_iter().filter(|m| m.folder == folder).collect()
+}
+
+/// The ground-truth `<map>.info.txt` beside a map, if any.
+pub fn info_txt(map: &Path) -> Option<String> {
+    let mut p = map.as_os_str().to_owned();
+    p.push(".info.txt");
+    std::fs::read_to_string(PathBuf::from(p)).ok()
+}
