@@ -173,11 +173,10 @@ impl BspBuilder {
     }
 }
 
-/// A small Quake 1 (BSP29) map: entity lump and a world model.
+/// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
+/// (see [`crate::branches::quake1::room`]).
 pub fn sample_quake1() -> Vec<u8> {
-    use crate::branches::quake1::*;
-    let ents = b"{\n\"classname\" \"worldspawn\"\n\"message\" \"bspkit sample\"\n}\n{\n\"classname\" \"info_player_start\"\n\"origin\" \"0 0 24\"\n}\n\0";
-    BspBuilder::new(&QUAKE1).lump(LUMP_ENTITIES, ents.to_vec()).lump(LUMP_MODELS, vec![0u8; 64]).build()
+    crate::branches::quake1::room::box_room(&crate::branches::quake1::QUAKE1)
 }
 
 /// The sample maps committed under `samples/`, by file name.

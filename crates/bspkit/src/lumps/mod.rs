@@ -1,4 +1,6 @@
 //! Lump kinds shared by several engine branches.
 
+pub mod bspx;
 pub mod entities;
+pub mod miptex;
 pub mod visibility;

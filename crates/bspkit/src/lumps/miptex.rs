@@ -1,0 +1,282 @@
+//! The texture (miptex) lump of Quake 1 and GoldSrc (quake_family.md B.4, open_questions.md D5,
+//! quake_facts.md 1.1).
+//!
+//! ```text
+//! i32 count
+//! i32 offsets[count]        // from the start of the lump; -1 = missing texture
+//! miptex at each offset:    char name[16]; u32 width, height; u32 mip_offsets[4]
+//! ```
+//!
+//! `mip_offsets` are relative to the miptex itself. `mip_offsets[0] == 0` means the pixels are
+//! not in the map (they come from a WAD). Level `k` holds `(width >> k) × (height >> k)` palette
+//! indices. GoldSrc stores a palette after level 3 (`u16 n; u8 rgb[n][3]`); Quake 1 does not.
+//! Every read is bounds-checked against the lump; nothing is allocated by a stored length.
+
+use std::borrow::Cow;
+
+use zerocopy::byteorder::{LittleEndian as LE, U32};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::bytes::{c_str, i32_at, u16_at, Endian};
+use crate::error::{Error, Result};
+
+/// The 40-byte header of one texture (quake_family.md B.4).
+#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
+#[repr(C)]
+pub struct MipTexHeader {
+    pub name: [u8; 16],
+    pub width: U32<LE>,
+    pub height: U32<LE>,
+    pub offsets: [U32<LE>; 4],
+}
+
+/// Largest palette a GoldSrc texture may carry (quake_family.md B.4).
+pub const MAX_PALETTE: usize = 256;
+
+/// The texture lump, parsed lazily: only the count and offset table are validated up front.
+#[derive(Debug, Clone, Copy)]
+pub struct MipTexLump<'a> {
+    data: &'a [u8],
+    count: usize,
+    /// GoldSrc: each embedded texture is followed by its palette.
+    palette: bool,
+}
+
+/// One texture of the lump.
+#[derive(Debug, Clone, Copy)]
+pub struct MipTex<'a> {
+    /// Position in the lump's offset table.
+    pub index: usize,
+    /// Byte offset of the texture from the start of the lump.
+    pub offset: usize,
+    pub header: &'a MipTexHeader,
+    /// The lump from the texture's start on (mip offsets are relative to it).
+    data: &'a [u8],
+    /// GoldSrc palette, RGB triples (`n × 3` bytes), for embedded textures.
+    pub palette: Option<&'a [u8]>,
+}
+
+impl<'a> MipTexLump<'a> {
+    /// Parse the count and offset table. An empty lump has no textures.
+    pub fn parse(data: &'a [u8], palette: bool) -> Result<Self> {
+        if data.is_empty() {
+            return Ok(MipTexLump { data, count: 0, palette });
+        }
+        let n = i32_at(data, 0, Endian::Little).ok_or_else(|| Error::truncated(4, data.len() as u64).at(0))?;
+        // The offset table must fit the lump: a hostile count is an error, not an allocation.
+        if n < 0 || 4 + 4 * n as u64 > data.len() as u64 {
+            return Err(Error::malformed(format!("texture count {n} does not fit a {}-byte texture lump", data.len())).at(0));
+        }
+        Ok(MipTexLump { data, count: n as usize, palette })
+    }
+
+    /// Number of entries in the offset table (`textures` in bspinfo).
+    pub fn len(&self) -> usize {
+        self.count
+    }
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+    /// The lump's bytes.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+    /// The stored offset of entry `i` (−1 = missing).
+    pub fn offset(&self, i: usize) -> Option<i32> {
+        if i >= self.count {
+            return None;
+        }
+        i32_at(self.data, 4 + 4 * i, Endian::Little)
+    }
+
+    /// Entry `i`: `Ok(None)` for a missing texture (negative offset), an error when the entry
+    /// or its pixels lie outside the lump. Errors carry the offset within the lump.
+    pub fn get(&self, i: usize) -> Result<Option<MipTex<'a>>> {
+        let ofs = self.offset(i).ok_or_else(|| Error::malformed(format!("texture {i} out of range 0..{}", self.count)))?;
+        if ofs < 0 {
+            return Ok(None);
+        }
+        let ofs = ofs as usize;
+        let data = self.data.get(ofs..).unwrap_or(&[]);
+        let (header, _) = MipTexHeader::ref_from_prefix(data).map_err(|_| {
+            Error::malformed(format!("texture {i} at {ofs}: 40-byte header runs past the {}-byte lump", self.data.len())).at(ofs as u64)
+        })?;
+        let tex = MipTex { index: i, offset: ofs, header, data, palette: None };
+        if !tex.embedded() {
+            return Ok(Some(tex));
+        }
+        for level in 0..4 {
+            let (start, len) = tex.mip_range(level);
+            if start.saturating_add(len) > data.len() as u64 {
+                return Err(Error::malformed(format!(
+                    "texture {i} ({}) mip {level} ({len} bytes at +{start}) runs past the lump",
+                    tex.name()
+                ))
+                .at(ofs as u64));
+            }
+        }
+        if !self.palette {
+            return Ok(Some(tex));
+        }
+        // GoldSrc: `u16 n` right after the last mip level, then n RGB triples.
+        let (start, len) = tex.mip_range(3);
+        let at = (start + len) as usize;
+        let n = u16_at(data, at, Endian::Little).ok_or_else(|| {
+            Error::malformed(format!("texture {i} ({}): palette size missing after the mips", tex.name())).at((ofs + at) as u64)
+        })? as usize;
+        if n > MAX_PALETTE {
+            return Err(
+                Error::malformed(format!("texture {i} ({}): palette of {n} colours (at most 256)", tex.name())).at((ofs + at) as u64)
+            );
+        }
+        let pal = data.get(at + 2..at + 2 + 3 * n).ok_or_else(|| {
+            Error::malformed(format!("texture {i} ({}): {n}-colour palette runs past the lump", tex.name())).at((ofs + at) as u64)
+        })?;
+        Ok(Some(MipTex { palette: Some(pal), ..tex }))
+    }
+
+    /// Every entry in order (see [`MipTexLump::get`]).
+    pub fn iter(&self) -> impl Iterator<Item = Result<Option<MipTex<'a>>>> + '_ {
+        (0..self.count).map(|i| self.get(i))
+    }
+}
+
+impl<'a> MipTex<'a> {
+    /// The texture name (up to the first NUL).
+    pub fn name(&self) -> Cow<'a, str> {
+        c_str(&self.header.name)
+    }
+    pub fn width(&self) -> u32 {
+        self.header.width.get()
+    }
+    pub fn height(&self) -> u32 {
+        self.header.height.get()
+    }
+    /// Are the pixels stored in the map (rather than in a WAD)?
+    pub fn embedded(&self) -> bool {
+        self.header.offsets[0].get() != 0
+    }
+    /// (start relative to the texture, length) of a mip level, in u64 so nothing overflows.
+    fn mip_range(&self, level: usize) -> (u64, u64) {
+        let k = level.min(3) as u32;
+        let (w, h) = (self.width() as u64 >> k, self.height() as u64 >> k);
+        (self.header.offsets[level.min(3)].get() as u64, w * h)
+    }
+    /// The palette indices of mip level 0..=3, for embedded textures.
+    pub fn mip(&self, level: usize) -> Option<&'a [u8]> {
+        if level > 3 || !self.embedded() {
+            return None;
+        }
+        let (start, len) = self.mip_range(level);
+        let end = start.checked_add(len)?;
+        self.data.get(usize::try_from(start).ok()?..usize::try_from(end).ok()?)
+    }
+}
+
+/// Bytes of one embedded texture: header, four mips and (GoldSrc) the palette with its count
+/// and two bytes of padding, as compilers write them (open_questions.md D5).
+pub fn encode(name: &str, width: u32, height: u32, pixels: &[u8], palette: Option<&[[u8; 3]]>) -> Vec<u8> {
+    let mut name16 = [0u8; 16];
+    for (d, s) in name16.iter_mut().take(15).zip(name.bytes()) {
+        *d = s;
+    }
+    let mut offsets = [0u32; 4];
+    let mut mips = Vec::new();
+    for (k, slot) in offsets.iter_mut().enumerate() {
+        *slot = 40 + mips.len() as u32;
+        let (w, h) = (width >> k, height >> k);
+        // Point-sample the level from level 0 (no filtering needed for a builder).
+        for y in 0..h {
+            for x in 0..w {
+                let src = ((y << k) * width + (x << k)) as usize;
+                mips.push(pixels.get(src).copied().unwrap_or(0));
+            }
+        }
+    }
+    let header = MipTexHeader {
+        name: name16,
+        width: U32::new(width),
+        height: U32::new(height),
+        offsets: [U32::new(offsets[0]), U32::new(offsets[1]), U32::new(offsets[2]), U32::new(offsets[3])],
+    };
+    let mut out = header.as_bytes().to_vec();
+    out.extend_from_slice(&mips);
+    if let Some(pal) = palette {
+        out.extend_from_slice(&(pal.len() as u16).to_le_bytes());
+        for c in pal {
+            out.extend_from_slice(c);
+        }
+        out.extend_from_slice(&[0, 0]);
+    }
+    out
+}
+
+/// A whole texture lump from encoded textures (`None` = missing entry, offset −1).
+pub fn encode_lump(textures: &[Option<Vec<u8>>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&(textures.len() as i32).to_le_bytes());
+    let mut pos = 4 + 4 * textures.len();
+    for t in textures {
+        let ofs = match t {
+            Some(b) => {
+                let o = pos as i32;
+                pos += b.len();
+                o
+            }
+            None => -1,
+        };
+        out.extend_from_slice(&ofs.to_le_bytes());
+    }
+    for b in textures.iter().flatten() {
+        out.extend_from_slice(b);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_is_40_bytes() {
+        // quake_family.md B.4: name 16 + width 4 + height 4 + offsets 16.
+        assert_eq!(std::mem::size_of::<MipTexHeader>(), 40);
+    }
+
+    #[test]
+    fn round_trips_and_bounds() {
+        let px: Vec<u8> = (0..16 * 16).map(|i| i as u8).collect();
+        let pal = vec![[1u8, 2, 3]; 256];
+        let lump = encode_lump(&[Some(encode("wall", 16, 16, &px, None)), None]);
+        let l = MipTexLump::parse(&lump, false).unwrap();
+        assert_eq!(l.len(), 2);
+        let t = l.get(0).unwrap().unwrap();
+        assert_eq!((t.name().as_ref(), t.width(), t.height(), t.embedded()), ("wall", 16, 16, true));
+        assert_eq!(t.mip(0).unwrap(), &px[..]);
+        assert_eq!(t.mip(3).unwrap().len(), 4);
+        assert!(l.get(1).unwrap().is_none());
+        assert!(l.get(2).is_err());
+
+        let lump = encode_lump(&[Some(encode("wall", 16, 16, &px, Some(&pal)))]);
+        let t = MipTexLump::parse(&lump, true).unwrap().get(0).unwrap().unwrap();
+        assert_eq!(t.palette.unwrap().len(), 768);
+        // Without the palette bytes the GoldSrc reading fails, the Quake reading does not.
+        let cut = &lump[..lump.len() - 770];
+        assert!(MipTexLump::parse(cut, true).unwrap().get(0).is_err());
+        assert!(MipTexLump::parse(cut, false).unwrap().get(0).unwrap().is_some());
+    }
+
+    #[test]
+    fn hostile_values_are_errors() {
+        assert!(MipTexLump::parse(&[0xff, 0xff, 0xff, 0x7f], false).is_err());
+        assert!(MipTexLump::parse(&[0xff, 0xff, 0xff, 0xff], false).is_err());
+        assert!(MipTexLump::parse(&[1, 0], false).is_err());
+        // An offset past the lump, and a huge texture whose mips cannot fit.
+        let mut lump = vec![1, 0, 0, 0, 100, 0, 0, 0];
+        assert!(MipTexLump::parse(&lump, false).unwrap().get(0).is_err());
+        lump = encode_lump(&[Some(encode("big", 8, 8, &[0; 64], None))]);
+        lump[8 + 16..8 + 20].copy_from_slice(&u32::MAX.to_le_bytes());
+        lump[8 + 20..8 + 24].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(MipTexLump::parse(&lump, false).unwrap().get(0).is_err());
+    }
+}

@@ -1,0 +1,240 @@
+//! Quake 1 family and GoldSrc: typed lumps, visibility, checks and bspinfo rows on every corpus
+//! map, and builder-made maps of the branches the corpus lacks (2PSB, Hexen II, Blue Shift).
+
+mod common;
+
+use bspkit::branches::quake1::{self, Bsp2, Bsp29, Hexen2, Layout, LeafRecord, Rmq, View};
+use bspkit::lumps::bspx;
+use bspkit::Bsp;
+
+/// Decode every typed lump, every texture and every leaf's PVS row; returns the number of
+/// leaves with a row.
+fn decode_all<L: Layout>(bsp: &Bsp) -> usize {
+    let v = View::<L>::new(bsp);
+    let name = bsp.display_name().into_owned();
+    v.planes().unwrap();
+    v.vertices().unwrap();
+    v.nodes().unwrap();
+    v.texinfo().unwrap();
+    v.faces().unwrap();
+    v.clipnodes().unwrap();
+    v.marksurfaces().unwrap();
+    v.edges().unwrap();
+    v.surfedges().unwrap();
+    assert!(!v.models().unwrap().is_empty(), "{name}: no world model");
+    let textures = v.textures().unwrap();
+    for t in textures.iter() {
+        if let Some(t) = t.unwrap_or_else(|e| panic!("{name}: {e}")) {
+            if t.embedded() {
+                assert_eq!(t.mip(0).unwrap().len() as u64, t.width() as u64 * t.height() as u64, "{name}: {}", t.name());
+                assert_eq!(t.palette.is_some(), bsp.family() == bspkit::Family::GoldSrc, "{name}: {}", t.name());
+            }
+        }
+    }
+    let row_bytes = v.vis_row_bytes().unwrap();
+    let mut row = Vec::new();
+    let mut rows = 0;
+    for (i, leaf) in v.leaves().unwrap().iter().enumerate() {
+        if v.leaf_pvs(i, &mut row).unwrap_or_else(|e| panic!("{name}: leaf {i}: {e}")) {
+            assert_eq!(row.len(), row_bytes);
+            rows += 1;
+        } else {
+            assert!(leaf.vis_ofs() < 0 || v.visibility().unwrap().is_empty());
+        }
+    }
+    rows
+}
+
+fn decode(bsp: &Bsp) -> usize {
+    match bsp.branch().id {
+        "hexen2" => decode_all::<Hexen2>(bsp),
+        "bsp2" => decode_all::<Bsp2>(bsp),
+        "2psb" => decode_all::<Rmq>(bsp),
+        _ => decode_all::<Bsp29>(bsp),
+    }
+}
+
+fn quake_maps() -> Option<Vec<common::CorpusMap>> {
+    let corpus = common::corpus("quake1_goldsrc")?;
+    let mut maps = common::maps_in(&corpus, "quake1");
+    maps.extend(common::maps_in(&corpus, "goldsrc"));
+    assert!(maps.len() >= 19, "expected the quake1 and goldsrc corpus maps, found {}", maps.len());
+    Some(maps)
+}
+
+#[test]
+fn corpus_maps_decode_and_check_clean() {
+    let Some(maps) = quake_maps() else { return };
+    let mut with_vis = 0;
+    for m in &maps {
+        let bsp = Bsp::open(&m.path).unwrap_or_else(|e| panic!("{e}"));
+        let rows = decode(&bsp);
+        if rows > 0 {
+            with_vis += 1;
+        }
+        let problems = bspkit::check::check(&bsp);
+        assert!(problems.is_empty(), "{}: {:?}", m.path.display(), &problems[..problems.len().min(10)]);
+    }
+    // The corpus has vis-compiled maps: the PVS decoding was exercised.
+    assert!(with_vis >= 5, "only {with_vis} maps had PVS rows");
+}
+
+/// Rows of an ericw-tools `bspinfo` listing: (name, count, bytes), either number may be blank.
+fn parse_bspinfo(text: &str) -> Vec<(String, Option<u64>, Option<u64>)> {
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let num = |s: &str| s.parse::<u64>().ok();
+        let is_name = |s: &str| s.chars().all(|c| c.is_ascii_lowercase());
+        let row = match t.as_slice() {
+            [c, n, b] if num(c).is_some() && is_name(n) && num(b).is_some() => (n.to_string(), num(c), num(b)),
+            [c, n] if num(c).is_some() && is_name(n) => (n.to_string(), num(c), None),
+            [n, b] if is_name(n) && num(b).is_some() => (n.to_string(), None, num(b)),
+            _ => continue,
+        };
+        rows.push(row);
+    }
+    rows
+}
+
+#[test]
+fn stats_equal_bspinfo_ground_truth() {
+    let Some(maps) = quake_maps() else { return };
+    let mut compared = 0;
+    for m in &maps {
+        let Some(text) = common::info_txt(&m.path) else { continue };
+        let truth = parse_bspinfo(&text);
+        assert!(truth.len() >= 15, "{}: only {} rows parsed", m.path.display(), truth.len());
+        let bsp = Bsp::open(&m.path).unwrap();
+        let stats = bspkit::stats::stats(&bsp);
+        // Same rows in the same order.
+        let names: Vec<&str> = stats.iter().map(|s| s.name.as_str()).collect();
+        let truth_names: Vec<&str> = truth.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(names, truth_names, "{}", m.path.display());
+        for (name, count, bytes) in &truth {
+            let s = stats.iter().find(|s| &s.name == name).unwrap();
+            if count.is_some() {
+                assert_eq!(s.count, *count, "{}: {name} count", m.path.display());
+            } else {
+                assert_eq!(s.count, None, "{}: {name} has no count in bspinfo", m.path.display());
+            }
+            if let Some(b) = bytes {
+                assert_eq!(s.bytes, *b, "{}: {name} bytes", m.path.display());
+            }
+        }
+        compared += 1;
+    }
+    assert!(compared >= 2, "expected the bspinfo ground truth files, compared {compared}");
+}
+
+#[test]
+fn bspx_directory_is_found() {
+    let Some(maps) = quake_maps() else { return };
+    let mut found = 0;
+    for m in &maps {
+        let bsp = Bsp::open(&m.path).unwrap();
+        let x = bspx::of(&bsp).unwrap_or_else(|e| panic!("{e}"));
+        let name = m.path.file_name().unwrap().to_string_lossy();
+        if name == "qbsp__example-bsp2.bsp" {
+            let x = x.as_ref().expect("example-bsp2 has BSPX");
+            // ericw-tools' per-face lightmap info is 40 bytes per face (quake_facts.md §2).
+            let faces = View::<Bsp2>::new(&bsp).faces().unwrap().len() as u64;
+            assert_eq!(x.get("DECOUPLED_LM").unwrap().length, faces * 40);
+            assert!(x.lump(bsp.data(), "RGBLIGHTING").is_some());
+        }
+        if let Some(x) = x {
+            found += 1;
+            assert!(!x.entries.is_empty());
+            assert_eq!(x.offset % 4, 0);
+            for e in &x.entries {
+                assert!(e.offset + e.length <= bsp.data().len() as u64);
+            }
+        }
+    }
+    assert!(found >= 3, "BSPX found in {found} maps");
+}
+
+/// Builder-made maps of every branch open as that branch, decode and check clean.
+#[test]
+fn builder_rooms_detect_and_check_clean() {
+    use bspkit::branches::{goldsrc, quake1 as q};
+    for branch in [&q::QUAKE1, &q::BSP2, &q::BSP2PSB, &q::HEXEN2, &goldsrc::GOLDSRC, &goldsrc::BLUESHIFT] {
+        let bytes = q::room::box_room(branch);
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        assert_eq!(bsp.branch().id, branch.id, "detected {} ({:?})", bsp.branch().id, bsp.detection().why);
+        let problems = bspkit::check::check(&bsp);
+        assert!(problems.is_empty(), "{}: {problems:?}", branch.id);
+        assert_eq!(decode(&bsp), 1, "{}: leaf 1 has the only PVS row", branch.id);
+        let ents = bsp.entities().unwrap();
+        assert_eq!(ents.list[0].classname().as_deref(), Some("worldspawn"));
+        assert_eq!(ents.list[1].classname().as_deref(), Some("info_player_start"));
+        let stats = bspkit::stats::stats(&bsp);
+        let row = |n: &str| stats.iter().find(|s| s.name == n).unwrap().clone();
+        assert_eq!((row("faces").count, row("leafs").count, row("textures").count), (Some(6), Some(2), Some(1)), "{}", branch.id);
+    }
+}
+
+#[test]
+fn blueshift_swap_is_what_tells_it_apart() {
+    use bspkit::branches::goldsrc;
+    let normal = quake1::room::box_room(&goldsrc::GOLDSRC);
+    let blue = quake1::room::box_room(&goldsrc::BLUESHIFT);
+    // The same lumps; directory entries 0 and 1 trade places.
+    let (n, b) = (Bsp::from_bytes(&normal).unwrap(), Bsp::from_bytes(&blue).unwrap());
+    assert_eq!(n.lump(0).unwrap(), b.lump(1).unwrap());
+    assert_eq!(n.lump(1).unwrap(), b.lump(0).unwrap());
+    for i in 2..15 {
+        assert_eq!(n.lump(i).unwrap(), b.lump(i).unwrap());
+    }
+    let v = goldsrc::View::new(&b);
+    assert_eq!(v.planes().unwrap().len(), 18);
+    assert!(b.entities_text().unwrap().starts_with(b"{"));
+    // Read as plain GoldSrc, the entity lump holds plane floats and fails to parse or checks dirty.
+    let forced = Bsp::from_bytes_with(&blue, &bspkit::OpenOptions { branch: Some("goldsrc".into()), ..Default::default() }).unwrap();
+    assert!(!bspkit::check::check(&forced).is_empty());
+}
+
+#[test]
+fn check_reports_broken_references() {
+    let mut bytes = bspkit::build::sample_quake1();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let faces = bsp.entry(quake1::LUMP_FACES).unwrap().offset as usize;
+    let marks = bsp.entry(quake1::LUMP_MARKSURFACES).unwrap().offset as usize;
+    let surf = bsp.entry(quake1::LUMP_SURFEDGES).unwrap().offset as usize;
+    drop(bsp);
+    // Face 0's plane → 999, marksurface 0 → face 77, surfedge 0 → edge −500.
+    bytes[faces..faces + 2].copy_from_slice(&999u16.to_le_bytes());
+    bytes[marks..marks + 2].copy_from_slice(&77u16.to_le_bytes());
+    bytes[surf..surf + 4].copy_from_slice(&(-500i32).to_le_bytes());
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let problems: Vec<String> = bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect();
+    assert!(problems.iter().any(|p| p.starts_with("FACES[0]: plane 999")), "{problems:?}");
+    assert!(problems.iter().any(|p| p.starts_with("MARKSURFACES[0]: face 77")), "{problems:?}");
+    assert!(problems.iter().any(|p| p.starts_with("SURFEDGES[0]: edge 500")), "{problems:?}");
+}
+
+#[test]
+fn truncated_and_garbled_rooms_never_panic() {
+    use bspkit::branches::{goldsrc, quake1 as q};
+    for branch in [&q::QUAKE1, &q::BSP2, &q::BSP2PSB, &q::HEXEN2, &goldsrc::GOLDSRC] {
+        let good = q::room::box_room(branch);
+        for cut in (0..good.len()).step_by(37) {
+            if let Ok(bsp) = Bsp::from_bytes(&good[..cut]) {
+                let _ = bspkit::check::check(&bsp);
+                let _ = bspkit::stats::stats(&bsp);
+            }
+        }
+        // Overwrite every 4-byte word after the header in turn with a hostile value.
+        for at in (124..good.len().saturating_sub(4)).step_by(4) {
+            for v in [u32::MAX, 0x8000_0000, 0x7fff_ffff] {
+                let mut bad = good.clone();
+                bad[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                if let Ok(bsp) = Bsp::from_bytes(&bad) {
+                    let _ = bspkit::check::check(&bsp);
+                    let _ = bspkit::stats::stats(&bsp);
+                    let _ = bspx::of(&bsp);
+                }
+            }
+        }
+    }
+}
