@@ -84,20 +84,9 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
 
 /// BSP29 is Quake or Hexen II: Hexen II models are 80 bytes (8 hull roots) instead of 64.
 fn detect_bsp29(data: &[u8]) -> Detection {
-    use branches::quake1::{HEXEN2, LUMP_FACES, LUMP_MODELS, QUAKE1};
-    let models = lump_range(data, 4, LUMP_MODELS).map(|r| r.1).unwrap_or(0);
-    let faces = lump_range(data, 4, LUMP_FACES).map(|r| r.1 / 20).unwrap_or(0);
+    use branches::quake1::{HEXEN2, QUAKE1};
+    let models = lump_range(data, 4, branches::quake1::LUMP_MODELS).map(|r| r.1).unwrap_or(0);
     let (q, h) = (models % 64 == 0, models % 80 == 0);
-    // Where both sizes divide the lump, the model's face range decides: first face of the
-    // world model is 0 and the counts must fit the face lump.
-    let fits = |size: usize, first_face_at: usize| -> bool {
-        let m = lump_range(data, 4, LUMP_MODELS).map(|r| r.0).unwrap_or(0);
-        (0..(models / size).min(64)).all(|k| {
-            let first = i32_at(data, m + k * size + first_face_at, Endian::Little).unwrap_or(-1);
-            let n = i32_at(data, m + k * size + first_face_at + 4, Endian::Little).unwrap_or(-1);
-            first >= 0 && n >= 0 && (first as usize).saturating_add(n as usize) <= faces && (k > 0 || first == 0)
-        })
-    };
     let mut d;
     if q && !h {
         d = Detection::new(&QUAKE1, 29, Endian::Little, format!("version 29; models lump {models} bytes divides by 64, not by 80"));
@@ -109,28 +98,57 @@ fn detect_bsp29(data: &[u8]) -> Detection {
             format!("version 29; models lump {models} bytes divides by 80 (Hexen II), not by 64"),
         );
     } else {
-        let (qf, hf) = (fits(64, 56), fits(80, 72));
+        // Both sizes divide (a multiple of 320 bytes, or empty): read the models both ways and
+        // keep the reading whose every field is in range (ericw-tools' test, quake_facts.md 1.4).
+        let (qf, hf) = (models_fit(data, 64, 4), models_fit(data, 80, 8));
         if hf && !qf {
             d = Detection::new(
                 &HEXEN2,
                 29,
                 Endian::Little,
-                format!("version 29; models lump {models} bytes divides by 64 and 80; only 80-byte models give valid face ranges"),
+                format!("version 29; models lump {models} bytes divides by 64 and 80; only 80-byte models have every index in range"),
             );
-            d.runners_up.push(("quake1", "64-byte models give invalid face ranges".into()));
+            d.runners_up.push(("quake1", "64-byte models have indices out of range".into()));
         } else {
             d = Detection::new(
                 &QUAKE1,
                 29,
                 Endian::Little,
-                format!("version 29; models lump {models} bytes; 64-byte models give valid face ranges"),
+                format!("version 29; models lump {models} bytes divides by 64 and 80; 64-byte models have every index in range"),
             );
             let why =
-                if hf { "80-byte models would also fit; Quake is far more common" } else { "80-byte models give invalid face ranges" };
+                if hf { "80-byte models would also fit; Quake is far more common" } else { "80-byte models have indices out of range" };
             d.runners_up.push(("hexen2", why.into()));
         }
     }
     d
+}
+
+/// Do the BSP29 models read as `size`-byte records with `hulls` roots hold in-range values?
+/// Hull 0 roots a node, the other roots a clipnode or a contents value (−15..−1; 0 where the map
+/// has no clipnodes); visleafs fits the leaves; the face range fits the faces. Float bounds read
+/// in the wrong place almost never pass all of these.
+fn models_fit(data: &[u8], size: usize, hulls: usize) -> bool {
+    use branches::quake1::{LUMP_CLIPNODES, LUMP_FACES, LUMP_LEAVES, LUMP_MODELS, LUMP_NODES};
+    let count = |lump: usize, rec: usize| lump_range(data, 4, lump).map(|r| (r.1 / rec) as i64).unwrap_or(0);
+    let (faces, nodes, clipnodes, leaves) =
+        (count(LUMP_FACES, 20), count(LUMP_NODES, 24), count(LUMP_CLIPNODES, 8), count(LUMP_LEAVES, 28));
+    let Some((at, len)) = lump_range(data, 4, LUMP_MODELS) else { return false };
+    let int = |o: usize| i32_at(data, o, Endian::Little).map(i64::from);
+    // A few models decide; the cap keeps hostile directories cheap.
+    (0..(len / size).min(64)).all(|k| {
+        let m = at + k * size;
+        let heads_ok = (0..hulls).all(|h| match int(m + 36 + 4 * h) {
+            Some(v) if h == 0 => (0..nodes.max(1)).contains(&v),
+            Some(v) => (-15..clipnodes).contains(&v) || (v == 0 && clipnodes == 0),
+            None => false,
+        });
+        let tail = m + 36 + 4 * hulls;
+        let (vis, first, n) = (int(tail), int(tail + 4), int(tail + 8));
+        heads_ok
+            && matches!(vis, Some(v) if (0..=leaves).contains(&v))
+            && matches!((first, n), (Some(f), Some(n)) if f >= 0 && n >= 0 && f + n <= faces)
+    })
 }
 
 /// BSP30 is GoldSrc, or Blue Shift with the first two directory entries swapped.

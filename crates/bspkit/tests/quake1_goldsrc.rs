@@ -68,6 +68,13 @@ fn corpus_maps_decode_and_check_clean() {
     let mut with_vis = 0;
     for m in &maps {
         let bsp = Bsp::open(&m.path).unwrap_or_else(|e| panic!("{e}"));
+        // No Hexen II or Blue Shift map is in the corpus: detection must not claim one.
+        let expected = match (m.folder.as_str(), m.magic.as_str()) {
+            ("goldsrc", _) => "goldsrc",
+            (_, "BSP2") => "bsp2",
+            _ => "quake1",
+        };
+        assert_eq!(bsp.branch().id, expected, "{}: {:?}", m.path.display(), bsp.detection().why);
         let rows = decode(&bsp);
         if rows > 0 {
             with_vis += 1;
@@ -237,4 +244,35 @@ fn truncated_and_garbled_rooms_never_panic() {
             }
         }
     }
+}
+
+/// The room with its models lump replaced by `n` copies of the world model.
+fn with_models(branch: &'static bspkit::Branch, n: usize) -> Vec<u8> {
+    let room = quake1::room::box_room(branch);
+    let bsp = Bsp::from_bytes(&room).unwrap();
+    let mut b = bspkit::build::BspBuilder::new(branch);
+    for e in bsp.lumps() {
+        let bytes = bsp.lump(e.index).unwrap();
+        b = b.lump(e.index, if e.index == quake1::LUMP_MODELS { bytes.repeat(n) } else { bytes.to_vec() });
+    }
+    b.build()
+}
+
+#[test]
+fn hexen2_and_quake_models_of_320_bytes_are_told_apart() {
+    use bspkit::branches::quake1 as q;
+    // 4 × 80 = 5 × 64 = 320 bytes: the record size alone cannot decide.
+    let h2 = with_models(&q::HEXEN2, 4);
+    let bsp = Bsp::from_bytes(&h2).unwrap();
+    assert_eq!(bsp.branch().id, "hexen2", "{:?}", bsp.detection().why);
+    assert_eq!(bsp.detection().runners_up[0].0, "quake1");
+    assert!(bspkit::check::check(&bsp).is_empty());
+    let q1 = with_models(&q::QUAKE1, 5);
+    let bsp = Bsp::from_bytes(&q1).unwrap();
+    assert_eq!(bsp.branch().id, "quake1", "{:?}", bsp.detection().why);
+    assert_eq!(bsp.detection().runners_up[0].0, "hexen2");
+    assert!(bspkit::check::check(&bsp).is_empty());
+    // Read the wrong way, the models do not check clean.
+    let forced = Bsp::from_bytes_with(&q1, &bspkit::OpenOptions { branch: Some("hexen2".into()), ..Default::default() }).unwrap();
+    assert!(!bspkit::check::check(&forced).is_empty());
 }
