@@ -276,3 +276,117 @@ fn hexen2_and_quake_models_of_320_bytes_are_told_apart() {
     let forced = Bsp::from_bytes_with(&q1, &bspkit::OpenOptions { branch: Some("hexen2".into()), ..Default::default() }).unwrap();
     assert!(!bspkit::check::check(&forced).is_empty());
 }
+
+/// The builder's room is a real map, not just consistent indices: its faces lie on their
+/// planes, wind clockwise seen from the front (Quake's order), close up into a watertight box
+/// (every edge used once each way), have lightmaps the size of their texture extents, and the
+/// node and clip trees put the player start in empty space and points past the walls in solid.
+fn room_is_sound<L: Layout>(bsp: &Bsp) {
+    use quake1::{Child, ClipChild, ClipNodeRecord, EdgeRecord, FaceRecord, ModelRecord, NodeRecord};
+    let v = View::<L>::new(bsp);
+    let id = bsp.branch().id;
+    let (planes, verts, edges, surfedges) = (v.planes().unwrap(), v.vertices().unwrap(), v.edges().unwrap(), v.surfedges().unwrap());
+    let p3 = |x: &[zerocopy::byteorder::F32<zerocopy::LittleEndian>; 3]| x.map(|c| c.get());
+    let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let mut uses = vec![[0u32; 2]; edges.len()];
+    let mut light_bytes = 0;
+    let per_luxel = if bsp.family() == bspkit::Family::GoldSrc { 3 } else { 1 };
+    for (i, f) in v.faces().unwrap().iter().enumerate() {
+        let pl = &planes[f.plane() as usize];
+        let sign = if f.side() != 0 { -1.0 } else { 1.0 };
+        let normal = p3(&pl.normal).map(|c| c * sign);
+        let (first, n) = f.edges();
+        let pts: Vec<[f32; 3]> = (first..first + n)
+            .map(|k| {
+                let se = surfedges[k as usize].get();
+                uses[se.unsigned_abs() as usize][usize::from(se < 0)] += 1;
+                let e = &edges[se.unsigned_abs() as usize];
+                p3(&verts[if se >= 0 { e.v(0) } else { e.v(1) } as usize].point)
+            })
+            .collect();
+        for p in &pts {
+            assert!((dot(p3(&pl.normal), *p) - pl.dist.get()).abs() < 0.01, "{id}: face {i} vertex off its plane");
+        }
+        let d1: [f32; 3] = std::array::from_fn(|k| pts[1][k] - pts[0][k]);
+        let d2: [f32; 3] = std::array::from_fn(|k| pts[2][k] - pts[0][k]);
+        let cross = [d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]];
+        assert!(dot(cross, normal) < 0.0, "{id}: face {i} winds the wrong way");
+        // Lightmap size from the texture extents, 16 texels per luxel, at most 256 texels wide.
+        let ti = &v.texinfo().unwrap()[f.texinfo() as usize];
+        let mut luxels = 1;
+        for axis in &ti.vecs {
+            let a = [axis[0].get(), axis[1].get(), axis[2].get()];
+            let vals: Vec<f32> = pts.iter().map(|p| dot(*p, a) + axis[3].get()).collect();
+            let lo = (vals.iter().cloned().fold(f32::MAX, f32::min) / 16.0).floor();
+            let hi = (vals.iter().cloned().fold(f32::MIN, f32::max) / 16.0).ceil();
+            assert!((hi - lo) * 16.0 <= 256.0, "{id}: face {i} extents too large for the engine");
+            luxels *= (hi - lo) as usize + 1;
+        }
+        assert_eq!(f.light_ofs() as usize, light_bytes, "{id}: face {i} lightmap offset");
+        light_bytes += luxels * per_luxel;
+    }
+    assert_eq!(light_bytes, v.lighting().unwrap().len(), "{id}: lighting covers every face exactly");
+    assert!(uses[1..].iter().all(|u| *u == [1, 1]), "{id}: not watertight: {uses:?}");
+
+    let world = &v.models().unwrap()[0];
+    let heads = world.head_nodes();
+    let nodes = v.nodes().unwrap();
+    let leaf_of = |p: [f32; 3]| {
+        let mut node = heads[0] as usize;
+        for _ in 0..nodes.len() {
+            let n = &nodes[node];
+            let pl = &planes[n.plane() as usize];
+            let side = usize::from(dot(p3(&pl.normal), p) - pl.dist.get() < 0.0);
+            match n.child(side, nodes.len()) {
+                Child::Node(k) => node = k as usize,
+                Child::Leaf(l) => return l as usize,
+            }
+        }
+        panic!("{id}: node tree has a cycle")
+    };
+    let clips = v.clipnodes().unwrap();
+    let hull_contents = |hull: usize, p: [f32; 3]| {
+        let mut node = heads[hull] as usize;
+        for _ in 0..clips.len() {
+            let n = &clips[node];
+            let pl = &planes[n.plane() as usize];
+            let side = usize::from(dot(p3(&pl.normal), p) - pl.dist.get() < 0.0);
+            match n.child(side) {
+                ClipChild::Node(k) => node = k as usize,
+                ClipChild::Contents(c) => return c,
+            }
+        }
+        panic!("{id}: clip tree has a cycle")
+    };
+    let leaves = v.leaves().unwrap();
+    let start = [0.0, 0.0, -40.0];
+    assert_eq!(leaves[leaf_of(start)].contents(), -1, "{id}: player start is not in empty space");
+    assert_eq!(leaves[leaf_of([0.0, 0.0, -70.0])].contents(), -2, "{id}: below the floor is not solid");
+    assert_eq!(leaves[leaf_of([120.0, 0.0, 0.0])].contents(), -1);
+    assert_eq!(leaves[leaf_of([0.0, 130.0, 0.0])].contents(), -2);
+    for hull in 1..=2 {
+        assert_eq!(hull_contents(hull, start), -1, "{id}: hull {hull} at the player start");
+        assert_eq!(hull_contents(hull, [0.0, 0.0, -41.0]), -2, "{id}: hull {hull} lets the player into the floor");
+    }
+    // Hull 1 (32 units wide) fits at x = 100, hull 2 (64 wide) does not.
+    assert_eq!((hull_contents(1, [100.0, 0.0, -40.0]), hull_contents(2, [100.0, 0.0, -40.0])), (-1, -2), "{id}");
+    // The only empty leaf sees itself.
+    let mut row = Vec::new();
+    assert!(v.leaf_pvs(1, &mut row).unwrap());
+    assert_eq!(row, [1]);
+}
+
+#[test]
+fn builder_room_is_a_sound_map() {
+    use bspkit::branches::{goldsrc, quake1 as q};
+    for branch in [&q::QUAKE1, &q::BSP2, &q::BSP2PSB, &q::HEXEN2, &goldsrc::GOLDSRC, &goldsrc::BLUESHIFT] {
+        let bytes = q::room::box_room(branch);
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        match branch.id {
+            "hexen2" => room_is_sound::<Hexen2>(&bsp),
+            "bsp2" => room_is_sound::<Bsp2>(&bsp),
+            "2psb" => room_is_sound::<Rmq>(&bsp),
+            _ => room_is_sound::<Bsp29>(&bsp),
+        }
+    }
+}
