@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
+mod cmd_quake;
 mod render;
 
 #[derive(Parser)]
@@ -83,6 +84,10 @@ enum Command {
         #[command(flatten)]
         open: OpenArgs,
     },
+    /// Quake 1 / GoldSrc texture lump: names, sizes, embedded or from a WAD
+    Miptex(cmd_quake::MiptexArgs),
+    /// BSPX extension lumps after the standard lumps (Quake 1 / GoldSrc / Quake 2)
+    Bspx(cmd_quake::BspxArgs),
     /// List every supported branch
     Formats {
         #[arg(long)]
@@ -184,6 +189,8 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             }
             return Ok(if any { ExitCode::from(1) } else { ExitCode::SUCCESS });
         }
+        Command::Miptex(args) => return cmd_quake::miptex(args, &mut out),
+        Command::Bspx(args) => return cmd_quake::bspx(args, &mut out),
         Command::Formats { json } => {
             let all = bspkit::branches::all();
             if json {

@@ -173,6 +173,61 @@ impl<'a> MipTex<'a> {
     }
 }
 
+/// The texture lump of a Quake 1 / GoldSrc map (GoldSrc textures with palettes); `Ok(None)`
+/// for other families, whose textures are not miptex.
+pub fn of<'a>(bsp: &'a crate::Bsp) -> Result<Option<MipTexLump<'a>>> {
+    use crate::Family;
+    let family = bsp.family();
+    if !matches!(family, Family::Quake | Family::GoldSrc) {
+        return Ok(None);
+    }
+    let Some(index) = bsp.branch().lump_index("TEXTURES") else { return Ok(None) };
+    let data = bsp.lump(index)?;
+    MipTexLump::parse(data, family == Family::GoldSrc).map(Some).map_err(|e| bsp.lump_error(index, e))
+}
+
+/// One row of a texture listing (`bsp miptex`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TextureRow {
+    pub index: usize,
+    /// Offset from the lump start as stored (−1 = missing).
+    pub offset: i64,
+    pub name: Option<String>,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    /// Pixels stored in the map (else taken from a WAD).
+    pub embedded: bool,
+    /// GoldSrc palette size in colours.
+    pub palette: Option<usize>,
+    /// Why the entry could not be read, if it could not.
+    pub error: Option<String>,
+}
+
+impl MipTexLump<'_> {
+    /// Every entry as a listing row; unreadable entries carry their error instead of failing.
+    pub fn rows(&self) -> Vec<TextureRow> {
+        (0..self.count)
+            .map(|i| {
+                let offset = self.offset(i).unwrap_or(-1) as i64;
+                let mut row =
+                    TextureRow { index: i, offset, name: None, width: None, height: None, embedded: false, palette: None, error: None };
+                match self.get(i) {
+                    Ok(Some(t)) => {
+                        row.name = Some(t.name().into_owned());
+                        row.width = Some(t.width());
+                        row.height = Some(t.height());
+                        row.embedded = t.embedded();
+                        row.palette = t.palette.map(|p| p.len() / 3);
+                    }
+                    Ok(None) => {}
+                    Err(e) => row.error = Some(e.to_string()),
+                }
+                row
+            })
+            .collect()
+    }
+}
+
 /// Bytes of one embedded texture: header, four mips and (GoldSrc) the palette with its count
 /// and two bytes of padding, as compilers write them (open_questions.md D5).
 pub fn encode(name: &str, width: u32, height: u32, pixels: &[u8], palette: Option<&[[u8; 3]]>) -> Vec<u8> {
