@@ -390,3 +390,39 @@ fn builder_room_is_a_sound_map() {
         }
     }
 }
+
+#[test]
+fn bspx_lumps_are_checked_against_the_map() {
+    let room = bspkit::build::sample_quake1();
+    let with_bspx = |lumps: &[(&str, &[u8])]| {
+        let mut bytes = room.clone();
+        bytes.resize((bytes.len() + 3) & !3, 0);
+        let at = bytes.len() as u64;
+        bytes.extend(bspx::encode(at, lumps));
+        bytes
+    };
+    let problems = |bytes: &[u8]| -> Vec<String> {
+        let bsp = Bsp::from_bytes(bytes).unwrap();
+        bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect()
+    };
+    // One 40-byte record per face (6), light offset at +4 within the 1190 luxels of lighting.
+    let mut good = Vec::new();
+    for i in 0..6i32 {
+        let mut rec = [0u8; 40];
+        rec[0..4].copy_from_slice(&[16, 0, 16, 0]);
+        rec[4..8].copy_from_slice(&(i * 100).to_le_bytes());
+        good.extend_from_slice(&rec);
+    }
+    assert_eq!(good.len(), 240);
+    let bytes = with_bspx(&[("DECOUPLED_LM", &good)]);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    assert_eq!(bspx::of(&bsp).unwrap().unwrap().entries.len(), 1);
+    assert!(problems(&bytes).is_empty(), "{:?}", problems(&bytes));
+    // Too few records, an offset past the lighting, a wrong-sized RGBLIGHTING.
+    assert!(problems(&with_bspx(&[("DECOUPLED_LM", &good[..200])]))[0].contains("for 6 faces"));
+    let mut far = good.clone();
+    far[4..8].copy_from_slice(&5000i32.to_le_bytes());
+    assert!(problems(&with_bspx(&[("DECOUPLED_LM", &far)]))[0].starts_with("BSPX DECOUPLED_LM[0]: light offset 5000"));
+    assert!(problems(&with_bspx(&[("RGBLIGHTING", &[0; 30])]))[0].contains("30 bytes for 1190 luxels"));
+    assert!(problems(&with_bspx(&[("RGBLIGHTING", &vec![0; 3 * 1190])])).is_empty());
+}

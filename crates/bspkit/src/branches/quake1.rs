@@ -1083,11 +1083,50 @@ pub fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         c.index(0, "visleafs", world.vis_leafs(), leaves.len(), "LEAVES (solid leaf 0 excluded)");
     }
 
+    check_bspx(bsp, faces.len(), lighting.len(), problems);
+
     // Every PVS row decodes within the lump.
     let mut row = Vec::new();
     for i in 0..leaves.len() {
         if let Err(e) = v.leaf_pvs(i, &mut row) {
             problems.push(Problem::new("VISIBILITY", Some(i), format!("leaf {i}: {}", e.kind)));
+        }
+    }
+}
+
+/// BSPX lumps that refer to the standard lumps (quake_facts.md §2): the directory fits the
+/// file; `DECOUPLED_LM` has one 40-byte record per face whose light offset (`i32` at +4, in
+/// luxels of the plain lighting, −1 = none) lies in the lighting; `RGBLIGHTING` holds 3 bytes
+/// for each byte of a non-empty plain lighting lump.
+fn check_bspx(bsp: &Bsp, num_faces: usize, lighting_len: usize, problems: &mut Vec<Problem>) {
+    let x = match crate::lumps::bspx::of(bsp) {
+        Ok(Some(x)) => x,
+        Ok(None) => return,
+        Err(e) => {
+            problems.push(Problem::new("BSPX", None, e.kind.to_string()));
+            return;
+        }
+    };
+    let data = bsp.data();
+    let rgb = x.lump(data, "RGBLIGHTING");
+    if let (Some(rgb), false, Family::Quake) = (rgb, lighting_len == 0, bsp.family()) {
+        if rgb.len() != 3 * lighting_len {
+            problems.push(Problem::new("BSPX RGBLIGHTING", None, format!("{} bytes for {lighting_len} luxels", rgb.len())));
+        }
+    }
+    // Luxels the offsets may address: the plain lighting, or the coloured copy when only it exists.
+    let luxels = if lighting_len > 0 { lighting_len } else { rgb.map(|r| r.len() / 3).unwrap_or(0) };
+    if let Some(lm) = x.lump(data, "DECOUPLED_LM") {
+        if lm.len() != 40 * num_faces {
+            problems.push(Problem::new("BSPX DECOUPLED_LM", None, format!("{} bytes for {num_faces} faces of 40 bytes", lm.len())));
+            return;
+        }
+        let mut c = Checker::new(problems, "BSPX DECOUPLED_LM");
+        for (i, rec) in lm.chunks_exact(40).enumerate() {
+            let ofs = crate::bytes::i32_at(rec, 4, crate::Endian::Little).unwrap_or(-1) as i64;
+            if ofs >= 0 && luxels > 0 {
+                c.index(i, "light offset", ofs, luxels, "lighting luxels");
+            }
         }
     }
 }
