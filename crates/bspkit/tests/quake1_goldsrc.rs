@@ -329,7 +329,7 @@ fn room_is_sound<L: Layout>(bsp: &Bsp) {
     assert!(uses[1..].iter().all(|u| *u == [1, 1]), "{id}: not watertight: {uses:?}");
 
     let world = &v.models().unwrap()[0];
-    let heads = world.head_nodes();
+    let heads: Vec<i64> = world.head_nodes().iter().map(|h| h.get() as i64).collect();
     let nodes = v.nodes().unwrap();
     let leaf_of = |p: [f32; 3]| {
         let mut node = heads[0] as usize;

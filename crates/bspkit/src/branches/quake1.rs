@@ -376,7 +376,7 @@ pub trait EdgeRecord: Record {
 
 pub trait ModelRecord: Record {
     /// Hull roots: hull 0 indexes nodes, the others clipnodes.
-    fn head_nodes(&self) -> Vec<i64>;
+    fn head_nodes(&self) -> &[I32<LE>];
     fn vis_leafs(&self) -> i64;
     fn faces(&self) -> (i64, i64);
     fn make(mins: [f32; 3], maxs: [f32; 3], head_nodes: &[i32], vis_leafs: i32, first_face: i32, num_faces: i32) -> Self;
@@ -658,8 +658,8 @@ impl EdgeRecord for EdgeBsp2 {
 macro_rules! model_impl {
     ($t:ty, $hulls:literal) => {
         impl ModelRecord for $t {
-            fn head_nodes(&self) -> Vec<i64> {
-                self.head_nodes.iter().map(|h| h.get() as i64).collect()
+            fn head_nodes(&self) -> &[I32<LE>] {
+                &self.head_nodes
             }
             fn vis_leafs(&self) -> i64 {
                 self.vis_leafs.get() as i64
@@ -1028,8 +1028,8 @@ pub fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         c.range(i, "face", n.faces(), faces.len(), "FACES");
         for side in 0..2 {
             match n.child(side, nodes.len()) {
-                Child::Node(k) => c.index(i, &format!("child {side} node"), k, nodes.len(), "NODES"),
-                Child::Leaf(k) => c.index(i, &format!("child {side} leaf"), k, leaves.len(), "LEAVES"),
+                Child::Node(k) => c.index(i, ["child 0 node", "child 1 node"][side], k, nodes.len(), "NODES"),
+                Child::Leaf(k) => c.index(i, ["child 0 leaf", "child 1 leaf"][side], k, leaves.len(), "LEAVES"),
             }
         }
     }
@@ -1038,7 +1038,7 @@ pub fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         c.index(i, "plane", n.plane(), planes.len(), "PLANES");
         for side in 0..2 {
             match n.child(side) {
-                ClipChild::Node(k) => c.index(i, &format!("child {side}"), k, clipnodes.len(), "CLIPNODES"),
+                ClipChild::Node(k) => c.index(i, ["child 0", "child 1"][side], k, clipnodes.len(), "CLIPNODES"),
                 ClipChild::Contents(k) if k < CONTENTS_MIN => {
                     c.problems.push(Problem::new("CLIPNODES", Some(i), format!("child {side} contents {k} is below {CONTENTS_MIN}")))
                 }
@@ -1067,7 +1067,8 @@ pub fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let mut c = Checker::new(problems, "MODELS");
     for (i, m) in models.iter().enumerate() {
         c.range(i, "face", m.faces(), faces.len(), "FACES");
-        for (hull, h) in m.head_nodes().into_iter().enumerate() {
+        for (hull, h) in m.head_nodes().iter().enumerate() {
+            let h = h.get() as i64;
             if hull == 0 {
                 c.index(i, "hull 0 root", h, nodes.len(), "NODES");
             } else if h < 0 {
