@@ -116,26 +116,33 @@ fn corpus_maps_decode_and_check_clean() {
 /// One parsed row: name, count (if printed), bytes.
 type Row = (String, Option<u64>, u64);
 
-/// The last `FILE STATS` block of a q2tools log (`name: N size: B`, then `lightdata size: B`,
-/// `visdata size: B`). Each tool (4bsp, 4vis, 4rad) prints one; only the last describes the
-/// finished file.
-fn parse_q2_file_stats(text: &str) -> Vec<Row> {
-    let start = text.rfind("FILE STATS").expect("a FILE STATS block");
-    let mut rows = Vec::new();
-    for line in text[start..].lines().skip(1) {
-        if line.contains("END ") {
-            break;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            [name, count, "size:", bytes] => {
-                rows.push((name.trim_end_matches(':').to_string(), Some(count.parse().unwrap()), bytes.parse().unwrap()))
+/// Every `FILE STATS` block of a q2tools log (`name: N size: B`, then `lightdata size: B`,
+/// `visdata size: B`), in order. Each tool (4bsp, 4vis, 4rad) prints one after writing the
+/// file; only the last describes the finished map.
+fn parse_q2_blocks(text: &str) -> Vec<Vec<Row>> {
+    let mut blocks = Vec::new();
+    for (start, _) in text.match_indices("FILE STATS") {
+        let mut rows = Vec::new();
+        for line in text[start..].lines().skip(1) {
+            if line.contains("END ") {
+                break;
             }
-            [name, "size:", bytes] => rows.push((name.to_string(), None, bytes.parse().unwrap())),
-            other => panic!("unexpected FILE STATS line {other:?}"),
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [name, count, "size:", bytes] => {
+                    rows.push((name.trim_end_matches(':').to_string(), Some(count.parse().unwrap()), bytes.parse().unwrap()))
+                }
+                [name, "size:", bytes] => rows.push((name.to_string(), None, bytes.parse().unwrap())),
+                other => panic!("unexpected FILE STATS line {other:?}"),
+            }
         }
+        blocks.push(rows);
     }
-    rows
+    blocks
+}
+
+fn parse_q2_file_stats(text: &str) -> Vec<Row> {
+    parse_q2_blocks(text).pop().expect("a FILE STATS block")
 }
 
 /// The rows of `q3map2 -info` (`%9d name %9d [*]`, or `name %9d` for visibility and total),
@@ -173,6 +180,16 @@ fn stats_match_native_tools() {
             let expected = if folder == "quake2" { parse_q2_file_stats(&text) } else { parse_q3map2_info(&text) };
             assert!(expected.len() >= 16, "{}: parsed only {} rows", m.path.display(), expected.len());
             assert_eq!(as_rows(&bspkit::stats::stats(&bsp)), expected, "{}", m.path.display());
+            if folder == "quake2" {
+                // 4vis only adds visdata and 4rad only lightdata: every other row is the
+                // same in each tool's block, so the stats of an unlit or unvised map follow
+                // the same rules.
+                for block in parse_q2_blocks(&text) {
+                    let geometry =
+                        |rows: &[Row]| rows.iter().filter(|r| r.0 != "lightdata" && r.0 != "visdata").cloned().collect::<Vec<_>>();
+                    assert_eq!(geometry(&block), geometry(&expected), "{}", m.path.display());
+                }
+            }
             compared += 1;
         }
     }
@@ -439,4 +456,94 @@ fn builder_quake3_family_maps_decode_and_check_clean() {
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!((problems[0].lump.as_str(), problems[0].index), ("13 (FACES)", Some(0)));
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Damaged input
+
+/// Every typed accessor and visibility row, ignoring errors: used on damaged maps, where only
+/// a panic is a failure.
+fn touch_everything(bsp: &Bsp) {
+    fn q2<L: quake2::Layout>(bsp: &Bsp) {
+        let Ok(v) = quake2::View::<L>::new(bsp) else { return };
+        let _ = (v.planes(), v.vertices(), v.nodes(), v.texinfo(), v.faces(), v.lighting(), v.leaves());
+        let _ = (v.leaf_faces(), v.leaf_brushes(), v.edges(), v.surfedges(), v.models(), v.brushes());
+        let _ = (v.brush_sides(), v.areas(), v.area_portals());
+        if let Ok(vis) = v.visibility() {
+            let mut row = Vec::new();
+            for c in 0..vis.num_clusters.min(64) {
+                let _ = vis.row(c, VisKind::Pvs, &mut row);
+                let _ = vis.can_see(c, c + 1, VisKind::Pas);
+            }
+        }
+    }
+    fn q3<L: quake3::Layout>(bsp: &Bsp) {
+        let Ok(v) = quake3::View::<L>::new(bsp) else { return };
+        let _ = (v.shaders(), v.planes(), v.nodes(), v.leaves(), v.leaf_surfaces(), v.leaf_brushes(), v.models());
+        let _ = (v.brushes(), v.brush_sides(), v.draw_vertices(), v.draw_indices(), v.fogs(), v.surfaces());
+        let _ = (v.lightmaps(), v.light_grid(), v.light_array(), quake3::grid_dimensions(bsp));
+        if let Ok(vis) = v.visibility() {
+            for c in 0..vis.n_vecs.min(64) {
+                let _ = vis.visible(c, c + 1);
+            }
+        }
+    }
+    match bsp.branch().id {
+        "quake2" => q2::<quake2::Ibsp>(bsp),
+        "qbism" => q2::<quake2::Qbism>(bsp),
+        "quake3" | "ibsp47" => q3::<quake3::Ibsp>(bsp),
+        "rbsp" => q3::<quake3::Rbsp>(bsp),
+        "fbsp" => q3::<quake3::Fbsp>(bsp),
+        _ => {}
+    }
+    let _ = bspkit::check::check(bsp);
+    let _ = bspkit::stats::stats(bsp);
+}
+
+#[test]
+fn damaged_maps_never_panic() {
+    let mut maps = vec![
+        q2_map(&quake2::QUAKE2, false),
+        q2_map(&quake2::QBISM, false),
+        q3_map(&quake3::QUAKE3, false),
+        q3_map(&quake3::IBSP47, false),
+        q3_map(&quake3::RBSP, false),
+        q3_map(&quake3::FBSP, false),
+    ];
+    if let Some(corpus) = common::corpus("damaged_maps_never_panic (corpus part)") {
+        for m in common::maps_in(&corpus, "quake2").into_iter().chain(common::maps_in(&corpus, "quake3")) {
+            if std::fs::metadata(&m.path).map(|md| md.len() < 120_000).unwrap_or(false) {
+                maps.push(std::fs::read(&m.path).unwrap());
+            }
+        }
+    }
+    // A fixed xorshift sequence: the same damage on every run.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut opened = 0;
+    for base in &maps {
+        // Most records sit before the big lightmap lump of the builder maps.
+        let hot = base.len().min(8192);
+        for round in 0..300 {
+            let mut m = base.clone();
+            if round % 10 == 9 {
+                m.truncate((next() % base.len() as u64) as usize);
+            } else {
+                for _ in 0..1 + next() % 4 {
+                    let pos = (next() % hot as u64) as usize;
+                    m[pos] = [0x00, 0xff, 0x7f, 0x80, next() as u8][(next() % 5) as usize];
+                }
+            }
+            if let Ok(bsp) = Bsp::from_bytes(&m) {
+                touch_everything(&bsp);
+                opened += 1;
+            }
+        }
+    }
+    assert!(opened > maps.len() * 100, "only {opened} damaged maps opened");
 }

@@ -202,6 +202,8 @@ pub trait NodeRecord {
 }
 pub trait FaceRecord {
     fn plane(&self) -> i64;
+    /// 0 = front of the plane, 1 = back.
+    fn side(&self) -> i64;
     fn edge_range(&self) -> (i64, i64);
     fn texinfo(&self) -> i64;
     fn light_offset(&self) -> i64;
@@ -241,6 +243,9 @@ macro_rules! impl_records {
         impl FaceRecord for $face {
             fn plane(&self) -> i64 {
                 self.plane.get() as i64
+            }
+            fn side(&self) -> i64 {
+                self.side.get() as i64
             }
             fn edge_range(&self) -> (i64, i64) {
                 (self.first_edge.get() as i64, self.num_edges.get() as i64)
@@ -567,6 +572,13 @@ fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         index(&mut c, i, "plane", f.plane(), len(&planes), "planes");
         index(&mut c, i, "texinfo", f.texinfo(), len(&texinfo), "texinfo");
         range(&mut c, i, "surfedges", f.edge_range(), len(&surfedges), "surfedges");
+        if !(0..=1).contains(&f.side()) {
+            c.problems.push(Problem::new(c.lump, Some(i), format!("side {} is neither 0 (front) nor 1 (back)", f.side())));
+        }
+        // A polygon needs three edges.
+        if f.edge_range().1 < 3 {
+            c.problems.push(Problem::new(c.lump, Some(i), format!("{} edges cannot make a polygon", f.edge_range().1)));
+        }
         // A lit face's samples start inside the lighting lump (−1 = unlit).
         let ofs = f.light_offset();
         if ofs != -1 {
@@ -581,8 +593,9 @@ fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     for (i, leaf) in leaves.as_deref().unwrap_or(&[]).iter().enumerate() {
         range(&mut c, i, "leaffaces", leaf.leaf_face_range(), len(&leaf_faces), "leaffaces");
         range(&mut c, i, "leafbrushes", leaf.leaf_brush_range(), len(&leaf_brushes), "leafbrushes");
-        // Cluster −1 marks a leaf outside every cluster; others index the vis table (when
-        // the map has one).
+        // Cluster −1 marks a leaf outside every cluster; others index the vis table. A map
+        // compiled without vis still numbers its clusters (ericw-tools' example-quake2 /
+        // example-qbism: clusters up to 108, empty visibility lump), so there is no bound then.
         if leaf.cluster() != -1 {
             index(&mut c, i, "cluster", leaf.cluster(), clusters, "clusters");
         }

@@ -634,7 +634,8 @@ fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let l = label(bsp, LUMP_SURFACES);
     let mut c = Checker::new(problems, &l);
     let index_list = indices.as_deref().unwrap_or(&[]);
-    // With external lightmaps (an empty lump) the page numbers refer to image files.
+    // With external lightmaps (an empty lump) the page numbers refer to image files
+    // (Turtle Arena's sp1boss / test_smash use page 0 with an empty lump), so no bound then.
     let pages = len(&lightmaps).filter(|&n| n > 0);
     for (i, s) in surfaces.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "shader", s.shader(), len(&shaders), "shaders");
@@ -649,6 +650,10 @@ fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         range(&mut c, i, "vertices", (first_vert, num_verts), len(&verts), "drawverts");
         let (first, count) = s.index_range();
         range(&mut c, i, "indexes", (first, count), len(&indices), "drawindexes");
+        // Indexes are triangle lists.
+        if count % 3 != 0 {
+            c.problems.push(Problem::new(c.lump, Some(i), format!("{count} indexes do not make whole triangles")));
+        }
         // Each index is relative to the surface's first vertex.
         if first >= 0 && count >= 0 {
             let within = index_list.get(first as usize..).map(|x| &x[..x.len().min(count as usize)]).unwrap_or(&[]);
