@@ -36,6 +36,14 @@ fn decode_q2<L: quake2::Layout>(bsp: &Bsp) -> usize {
     for t in v.texinfo().unwrap() {
         assert!(!t.name().is_empty(), "texinfo without a texture name");
     }
+    // Every face's corners resolve; consecutive surfedges share a vertex, so the
+    // polygon has one corner per edge and no corner repeats its predecessor.
+    let mut pts = Vec::new();
+    for f in v.faces().unwrap() {
+        v.face_points(f, &mut pts).unwrap();
+        assert!(pts.len() >= 3);
+        assert!(pts.windows(2).all(|w| w[0] != w[1]), "degenerate face winding {pts:?}");
+    }
     let vis = v.visibility().unwrap();
     let mut row = Vec::new();
     for c in 0..vis.num_clusters {
@@ -70,6 +78,10 @@ fn decode_q3<L: quake3::Layout>(bsp: &Bsp) -> usize {
         + v.light_array().unwrap().len();
     for s in v.shaders().unwrap() {
         assert!(!s.name().is_empty(), "shader without a name");
+    }
+    for s in v.surfaces().unwrap() {
+        let verts = v.surface_vertices(s).unwrap().len() as i32;
+        assert!(v.surface_indices(s).unwrap().iter().all(|i| (0..verts).contains(&i.get())));
     }
     let vis = v.visibility().unwrap();
     for c in 0..vis.n_vecs {
@@ -241,7 +253,8 @@ fn q2_map(branch: &'static Branch, bad_face_plane: bool) -> Vec<u8> {
     tex.next_texinfo = I32::new(-1);
     let face_plane = if bad_face_plane { 99 } else { 4 };
     let (nodes, faces, leaves, leaf_idx, edges, sides);
-    let edge_list = [[0u32, 0], [0, 1], [1, 2], [2, 3], [3, 0]];
+    // Edge 4 is stored 0 → 3 and used backwards by surfedge −4.
+    let edge_list = [[0u32, 0], [0, 1], [1, 2], [2, 3], [0, 3]];
     if qbism {
         let mut n = NodeQbism::new_zeroed();
         n.children = [I32::new(-1), I32::new(-2)];
@@ -424,6 +437,15 @@ fn builder_quake2_maps_decode_and_check_clean() {
         assert_eq!(stat(&stats, "faces").count, Some(1));
         assert_eq!(stat(&stats, "edges").bytes, 5 * bsp.record_size(quake2::LUMP_EDGES).unwrap() as u64);
         assert_eq!(stat(&stats, "visdata").bytes, 14);
+        // The face's winding: surfedges 1, 2, 3 forwards, then edge 4 backwards.
+        fn points<L: quake2::Layout>(bsp: &Bsp) -> Vec<[f32; 3]> {
+            let v = quake2::View::<L>::new(bsp).unwrap();
+            let mut pts = vec![[9.0; 3]];
+            v.face_points(&v.faces().unwrap()[0], &mut pts).unwrap();
+            pts
+        }
+        let pts = if branch.id == "qbism" { points::<quake2::Qbism>(&bsp) } else { points::<quake2::Ibsp>(&bsp) };
+        assert_eq!(pts, [[-64., -64., 64.], [64., -64., 64.], [64., 64., 64.], [-64., 64., 64.]]);
 
         // A reference out of range is reported against its lump and record.
         let bad = q2_map(branch, true);
@@ -446,6 +468,17 @@ fn builder_quake3_family_maps_decode_and_check_clean() {
         assert_eq!(stat(&stats, "drawverts").count, Some(4));
         assert_eq!(stat(&stats, "drawverts").bytes, 4 * 80);
         assert_eq!(stat(&stats, "total").bytes, bytes.len() as u64);
+        fn triangles<L: quake3::Layout>(bsp: &Bsp) -> (usize, Vec<i32>) {
+            let v = quake3::View::<L>::new(bsp).unwrap();
+            let s = &v.surfaces().unwrap()[0];
+            (v.surface_vertices(s).unwrap().len(), v.surface_indices(s).unwrap().iter().map(|i| i.get()).collect())
+        }
+        let tris = match branch.id {
+            "rbsp" => triangles::<quake3::Rbsp>(&bsp),
+            "fbsp" => triangles::<quake3::Fbsp>(&bsp),
+            _ => triangles::<quake3::Ibsp>(&bsp),
+        };
+        assert_eq!(tris, (4, vec![0, 1, 2, 0, 2, 3]));
         // worldspawn's gridsize 128 128 64 over the ±64 world gives 1 × 1 × 3 cells: three
         // points (IBSP) or three light-array entries naming two points (RBSP / FBSP).
         assert_eq!(quake3::grid_dimensions(&bsp), Some([1, 1, 3]));
@@ -469,6 +502,10 @@ fn touch_everything(bsp: &Bsp) {
         let _ = (v.planes(), v.vertices(), v.nodes(), v.texinfo(), v.faces(), v.lighting(), v.leaves());
         let _ = (v.leaf_faces(), v.leaf_brushes(), v.edges(), v.surfedges(), v.models(), v.brushes());
         let _ = (v.brush_sides(), v.areas(), v.area_portals());
+        let mut pts = Vec::new();
+        for f in v.faces().unwrap_or(&[]).iter().take(64) {
+            let _ = v.face_points(f, &mut pts);
+        }
         if let Ok(vis) = v.visibility() {
             let mut row = Vec::new();
             for c in 0..vis.num_clusters.min(64) {
@@ -482,6 +519,9 @@ fn touch_everything(bsp: &Bsp) {
         let _ = (v.shaders(), v.planes(), v.nodes(), v.leaves(), v.leaf_surfaces(), v.leaf_brushes(), v.models());
         let _ = (v.brushes(), v.brush_sides(), v.draw_vertices(), v.draw_indices(), v.fogs(), v.surfaces());
         let _ = (v.lightmaps(), v.light_grid(), v.light_array(), quake3::grid_dimensions(bsp));
+        for s in v.surfaces().unwrap_or(&[]).iter().take(64) {
+            let _ = (v.surface_vertices(s), v.surface_indices(s));
+        }
         if let Ok(vis) = v.visibility() {
             for c in 0..vis.n_vecs.min(64) {
                 let _ = vis.visible(c, c + 1);

@@ -414,6 +414,28 @@ impl<'a, L: Layout> View<'a, L> {
     pub fn area_portals(&self) -> Result<&'a [AreaPortal]> {
         self.bsp.records(LUMP_AREA_PORTALS)
     }
+    /// A face's polygon corners, in winding order, written into `out` (cleared first; reuse
+    /// it across faces). Surfedge `e ≥ 0` starts at `edges[e].v[0]`, `e < 0` at `edges[-e].v[1]`.
+    pub fn face_points(&self, face: &L::Face, out: &mut Vec<[f32; 3]>) -> Result<()> {
+        out.clear();
+        let (surfedges, edges, vertices) = (self.surfedges()?, self.edges()?, self.vertices()?);
+        let (first, count) = face.edge_range();
+        let bad = |what: String| self.bsp.lump_error(LUMP_FACES, Error::malformed(what));
+        let list = usize::try_from(first)
+            .ok()
+            .zip(usize::try_from(count).ok())
+            .and_then(|(f, n)| surfedges.get(f..f.checked_add(n)?))
+            .ok_or_else(|| bad(format!("surfedge range {first}+{count} is outside 0..{}", surfedges.len())))?;
+        for se in list {
+            let se = se.get() as i64;
+            let edge =
+                usize::try_from(se.abs()).ok().and_then(|e| edges.get(e)).ok_or_else(|| bad(format!("surfedge {se} names no edge")))?;
+            let v = edge.vertices()[usize::from(se < 0)];
+            let p = usize::try_from(v).ok().and_then(|v| vertices.get(v)).ok_or_else(|| bad(format!("edge vertex {v} is out of range")))?;
+            out.push(p.point.map(|c| c.get()));
+        }
+        Ok(())
+    }
     /// Cluster PVS / PHS (quake_facts.md §4 lump 3).
     pub fn visibility(&self) -> Result<ClusterVis<'a>> {
         let data = self.bsp.lump(LUMP_VISIBILITY)?;

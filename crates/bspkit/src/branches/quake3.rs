@@ -392,10 +392,29 @@ impl<'a, L: Layout> View<'a, L> {
             Ok(&[])
         }
     }
+    /// A surface's vertices (`first_vert .. + num_verts`).
+    pub fn surface_vertices(&self, surface: &L::Surface) -> Result<&'a [L::DrawVert]> {
+        let verts = self.draw_vertices()?;
+        sub(verts, surface.vert_range()).ok_or_else(|| self.range_error("vertex", surface.vert_range(), verts.len()))
+    }
+    /// A surface's triangle indexes (`first_index .. + num_indexes`), relative to its first vertex.
+    pub fn surface_indices(&self, surface: &L::Surface) -> Result<&'a [DrawIndex]> {
+        let idx = self.draw_indices()?;
+        sub(idx, surface.index_range()).ok_or_else(|| self.range_error("index", surface.index_range(), idx.len()))
+    }
+    fn range_error(&self, what: &str, (first, count): (i64, i64), len: usize) -> Error {
+        self.bsp.lump_error(LUMP_SURFACES, Error::malformed(format!("{what} range {first}+{count} is outside 0..{len}")))
+    }
     /// Cluster visibility (quake_family.md A.8).
     pub fn visibility(&self) -> Result<Q3Vis<'a>> {
         Q3Vis::parse(self.bsp.lump(LUMP_VISIBILITY)?).map_err(|e| self.bsp.lump_error(LUMP_VISIBILITY, e))
     }
+}
+
+/// `list[first .. first + count]`, or `None` when the range is negative or too long.
+fn sub<T>(list: &[T], (first, count): (i64, i64)) -> Option<&[T]> {
+    let first = usize::try_from(first).ok()?;
+    list.get(first..first.checked_add(usize::try_from(count).ok()?)?)
 }
 
 macro_rules! q3_lumps {
