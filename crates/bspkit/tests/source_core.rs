@@ -1,0 +1,246 @@
+//! Source core: every corpus Source map opens, gets the right branch, decodes every typed
+//! lump and checks clean; vbspinfo parity against the `.info.txt` ground truth (parsed here);
+//! a builder-made big-endian map with an LZMA lump round-trips.
+
+mod common;
+
+use bspkit::branches::source::{self, View};
+use bspkit::build::BspBuilder;
+use bspkit::{Bsp, Endian, Family};
+use zerocopy::byteorder::ByteOrder;
+use zerocopy::{BigEndian, LittleEndian};
+
+fn source_maps() -> Option<Vec<common::CorpusMap>> {
+    let corpus = common::corpus("source_core")?;
+    let mut maps = common::maps_in(&corpus, "source");
+    maps.extend(common::maps_in(&corpus, "source_x360"));
+    assert!(maps.len() >= 11, "expected the Source corpus, found {}", maps.len());
+    Some(maps)
+}
+
+/// Decode every typed lump through the view; returns how many records were seen.
+fn decode_all<O: ByteOrder>(bsp: &Bsp) -> usize {
+    let v = View::<O>::new(bsp).unwrap();
+    let mut n = v.planes().unwrap().len() + v.vertices().unwrap().len() + v.edges().unwrap().len();
+    n += v.surfedges().unwrap().len() + v.faces().unwrap().len() + v.faces_hdr().unwrap().len();
+    n += v.original_faces().unwrap().len() + v.brushes().unwrap().len() + v.brush_sides().unwrap().len();
+    n += v.nodes().unwrap().len() + v.leaves().unwrap().len() + v.leaf_faces().unwrap().len();
+    n += v.leaf_brushes().unwrap().len() + v.texinfo().unwrap().len() + v.texdata().unwrap().len();
+    n += v.string_table().unwrap().len() + v.models().unwrap().len() + v.disp_infos().unwrap().len();
+    n += v.disp_verts().unwrap().len() + v.disp_tris().unwrap().len() + v.cubemaps().unwrap().len();
+    n += v.overlays().unwrap().len() + v.overlay_fades().unwrap().len();
+    for hdr in [false, true] {
+        n += v.world_lights(hdr).unwrap().len() + v.leaf_ambient_index(hdr).unwrap().len();
+        n += v.leaf_ambient_lighting(hdr).unwrap().len() + v.lighting(hdr).unwrap().len();
+    }
+    let occ = v.occlusion().unwrap();
+    n += occ.occluder_count() + occ.polys.len() + occ.vertex_indices.len();
+    let phys = v.phys_models().unwrap();
+    for m in &phys {
+        assert!(
+            m.keydata.windows(5).any(|w| w == b"solid") || m.keydata.is_empty(),
+            "{:?}",
+            String::from_utf8_lossy(&m.keydata[..m.keydata.len().min(20)])
+        );
+    }
+    n += phys.len() + v.face_ids().unwrap().len() + v.primitives().unwrap().len();
+    n += v.prim_verts().unwrap().len() + v.prim_indices().unwrap().len() + v.leaf_water_data().unwrap().len();
+    n += v.leaf_min_dist_to_water().unwrap().len() + v.area_portals().unwrap().len() + v.areas().unwrap().len();
+    n += v.clip_portal_verts().unwrap().len() + v.vert_normals().unwrap().len() + v.vert_normal_indices().unwrap().len();
+    v.map_flags().unwrap();
+    // Visibility: every cluster's PVS and PAS row decodes; a cluster sees itself (A17).
+    let vis = v.visibility().unwrap();
+    let mut row = Vec::new();
+    for c in 0..vis.num_clusters {
+        vis.row(c, bspkit::lumps::visibility::VisKind::Pas, &mut row).unwrap();
+        vis.row(c, bspkit::lumps::visibility::VisKind::Pvs, &mut row).unwrap();
+        assert!(bspkit::lumps::visibility::bit(&row, c), "cluster {c} does not see itself");
+    }
+    // Every drawn face with a texinfo names a material.
+    let faces = v.faces().unwrap();
+    for i in 0..faces.len() {
+        if faces.get(i).unwrap().texinfo >= 0 {
+            assert!(v.face_material(i).unwrap().is_some_and(|m| !m.is_empty()), "face {i} has no material");
+        }
+    }
+    n
+}
+
+#[test]
+fn corpus_maps_detect_decode_and_check_clean() {
+    let Some(maps) = source_maps() else { return };
+    for m in &maps {
+        let bsp = Bsp::open(&m.path).unwrap();
+        assert_eq!(bsp.family(), Family::Source);
+        let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
+        let expected = match name.as_str() {
+            n if n.contains("csgo") => Some("csgo"),
+            n if n.contains("l4d2") => Some("l4d2"),
+            n if n.contains("momentum") => Some("strata"),
+            n if n.contains("dotatesting") => Some("dota2"),
+            n if n.contains("rot_main") => Some("desolation"),
+            n if n.contains("tf2") || n.contains("gmod") || n.contains("shack") => Some("source"),
+            _ => None,
+        };
+        assert_eq!(Some(bsp.branch().id), expected, "{name}");
+        let n = match bsp.endian() {
+            Endian::Little => decode_all::<LittleEndian>(&bsp),
+            Endian::Big => decode_all::<BigEndian>(&bsp),
+        };
+        assert!(n > 100, "{name}: only {n} records decoded");
+        let problems = bspkit::check::check(&bsp);
+        assert!(problems.is_empty(), "{name}: {problems:?}");
+        assert!(source::map_checksum(&bsp).unwrap().is_some());
+    }
+}
+
+/// One parsed row of vbspinfo's table: name, Objects (None = `[variable]`), Memory, Maxmem.
+type Row = (String, Option<u64>, u64, u64);
+
+/// vbspinfo's rows, its "Level flags" and its "Total triangle count".
+fn parse_info(text: &str) -> (Vec<Row>, Option<u32>, Option<u64>) {
+    let mut rows = Vec::new();
+    let (mut flags, mut tris) = (None, None);
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("Level flags = ") {
+            flags = u32::from_str_radix(v.trim(), 16).ok();
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("Total triangle count: ") {
+            tris = v.trim().trim_end_matches('-').parse().ok();
+            continue;
+        }
+        // "name   objects/max   memory/maxmem  ( x.x%)"; names may contain spaces.
+        let Some(paren) = line.find("( ").or_else(|| line.find('(')) else { continue };
+        let head = &line[..paren];
+        let toks: Vec<&str> = head.split_whitespace().collect();
+        if toks.len() < 3 || !toks[toks.len() - 1].contains('/') {
+            continue;
+        }
+        let mem: Vec<&str> = toks[toks.len() - 1].split('/').collect();
+        let obj = toks[toks.len() - 2];
+        let name = toks[..toks.len() - 2].join(" ");
+        let (Ok(m), Ok(mm)) = (mem[0].parse::<u64>(), mem[1].parse::<u64>()) else { continue };
+        let count = if obj == "[variable]" { None } else { obj.split('/').next().and_then(|c| c.parse().ok()) };
+        rows.push((name, count, m, mm));
+    }
+    (rows, flags, tris)
+}
+
+#[test]
+fn vbspinfo_rows_match_ground_truth() {
+    let Some(maps) = source_maps() else { return };
+    let mut checked = 0;
+    for m in &maps {
+        let Some(text) = common::info_txt(&m.path) else { continue };
+        let bsp = Bsp::open(&m.path).unwrap();
+        let stats = bspkit::stats::stats(&bsp);
+        let (rows, flags, tris) = parse_info(&text);
+        assert!(rows.len() >= 40, "{}: parsed {} rows", m.path.display(), rows.len());
+        // The X360 map's .info.txt was made from the PC build of the same map (its header
+        // reads a 1122360-byte file): the X360 conversion drops the LDR lumps and repacks
+        // some others, so only rows whose lump the X360 file keeps are compared, by count.
+        let x360 = m.folder == "source_x360";
+        let names: Vec<&str> = stats.iter().map(|s| s.name.as_str()).collect();
+        let truth: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(names[..names.len() - 2], truth[..], "{}: row names/order", m.path.display());
+        for (name, count, mem, maxmem) in &rows {
+            let s = stats.iter().find(|s| &s.name == name).unwrap();
+            if x360 {
+                if let (Some(c), Some(sc)) = (count, s.count) {
+                    if sc > 0 {
+                        assert_eq!(sc, *c, "{}: {name} objects", m.path.display());
+                    }
+                }
+                continue;
+            }
+            assert_eq!(s.count, *count, "{}: {name} objects", m.path.display());
+            assert_eq!(s.bytes, *mem, "{}: {name} memory", m.path.display());
+            assert_eq!(s.max_bytes, Some(*maxmem), "{}: {name} maxmem", m.path.display());
+            checked += 1;
+        }
+        let flag_row = stats.iter().find(|s| s.name == "Level flags").and_then(|s| s.count);
+        assert_eq!(flag_row.map(|f| f as u32), flags, "{}: level flags", m.path.display());
+        assert_eq!(source::level_flags(&bsp).unwrap(), flags);
+        let tri_row = stats.iter().find(|s| s.name == "Total triangle count").and_then(|s| s.count);
+        assert_eq!(tri_row, tris, "{}: triangle count", m.path.display());
+        assert_eq!(source::triangle_count(&bsp).unwrap(), tris.unwrap());
+    }
+    assert!(checked >= 5 * 40, "only {checked} rows compared");
+}
+
+#[test]
+fn big_endian_map_with_lzma_lump_round_trips() {
+    use zerocopy::IntoBytes;
+    let e = Endian::Big;
+    // Two planes and three brushes, big-endian; the brushes LZMA-compressed.
+    let mut planes = Vec::new();
+    for (n, d) in [([1f32, 0., 0.], 64f32), ([0., 0., 1.], -8.)] {
+        for x in n {
+            planes.extend_from_slice(&x.to_bits().to_be_bytes());
+        }
+        planes.extend_from_slice(&d.to_bits().to_be_bytes());
+        planes.extend_from_slice(&0i32.to_be_bytes());
+    }
+    let brushes: Vec<u8> = (0..3i32).flat_map(|i| [i * 6, 6, 1]).flat_map(|v| v.to_be_bytes()).collect();
+    let packed = bspkit::compression::compress_valve_lzma(&brushes, 6).unwrap();
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let file = BspBuilder::new(&source::SOURCE)
+        .endian(e)
+        .lump(source::LUMP_ENTITIES, ents)
+        .lump(source::LUMP_PLANES, planes)
+        .lump(source::LUMP_BRUSHES, packed)
+        .build();
+    assert_eq!(&file[..4], b"PSBV");
+    let bsp = Bsp::from_bytes(&file).unwrap();
+    assert_eq!((bsp.endian(), bsp.branch().id), (Endian::Big, "source"));
+    assert!(bsp.entry(source::LUMP_BRUSHES).unwrap().compressed);
+    let v = View::<BigEndian>::new(&bsp).unwrap();
+    assert!(View::<LittleEndian>::new(&bsp).is_err());
+    let p = v.planes().unwrap();
+    assert_eq!((p.len(), p[0].dist.get(), p[1].normal[2].get()), (2, 64.0, 1.0));
+    let b = v.brushes().unwrap();
+    assert_eq!(b.len(), 3);
+    assert_eq!((b[2].firstside.get(), b[2].numsides.get(), b[2].contents.get()), (12, 6, 1));
+    assert_eq!(b.as_bytes(), &brushes[..]);
+    // The checksum covers the bytes as stored (compressed), not the decoded ones.
+    let stored = bsp.raw_lump(source::LUMP_BRUSHES).unwrap();
+    let mut c = source::checksum::Crc32::default();
+    c.update(bsp.raw_lump(source::LUMP_PLANES).unwrap());
+    c.update(stored);
+    assert_eq!(source::map_checksum(&bsp).unwrap(), Some(c.finish()));
+    let stats = bspkit::stats::stats(&bsp);
+    let brush_row = stats.iter().find(|s| s.name == "brushes").unwrap();
+    assert_eq!((brush_row.count, brush_row.bytes), (Some(3), 36));
+}
+
+#[test]
+fn version_rules_pick_branches() {
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let make = |branch: &'static bspkit::Branch, version: u32| {
+        BspBuilder::new(branch).version(version).lump(0, ents.clone()).lump(1, vec![0u8; 20]).build()
+    };
+    for (version, id) in [
+        (17, "vtmb"),
+        (19, "source2004"),
+        (20, "source"),
+        (23, "dota2"),
+        (25, "strata"),
+        (27, "contagion"),
+        (42, "desolation"),
+        (100, "cso2"),
+    ] {
+        let f = make(&source::SOURCE, version);
+        assert_eq!(Bsp::from_bytes(&f).unwrap().branch().id, id, "version {version}");
+    }
+    // v21: the version-first lump_t only fits as L4D2; the standard order without props is
+    // the Alien Swarm branch.
+    let f = make(&source::L4D2, 21);
+    assert_eq!(Bsp::from_bytes(&f).unwrap().branch().id, "l4d2");
+    let f = make(&source::SOURCE, 21);
+    assert_eq!(Bsp::from_bytes(&f).unwrap().branch().id, "alienswarm");
+    // v22 with entity text in lump 24 is Tactical Intervention.
+    let f = BspBuilder::new(&source::SOURCE).version(22).lump(0, ents.clone()).lump(24, ents.clone()).build();
+    assert_eq!(Bsp::from_bytes(&f).unwrap().branch().id, "tacint");
+    assert!(Bsp::from_bytes(&make(&source::SOURCE, 26)).is_err());
+}
