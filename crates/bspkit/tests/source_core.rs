@@ -244,3 +244,102 @@ fn version_rules_pick_branches() {
     assert_eq!(Bsp::from_bytes(&f).unwrap().branch().id, "tacint");
     assert!(Bsp::from_bytes(&make(&source::SOURCE, 26)).is_err());
 }
+
+/// A game lump directory with one `sprp` entry of this version (source.md §14.1).
+fn game_lump_with_sprp(version: u16) -> Vec<u8> {
+    let mut g = Vec::new();
+    g.extend_from_slice(&1i32.to_le_bytes());
+    g.extend_from_slice(&u32::from_be_bytes(*b"sprp").to_le_bytes());
+    g.extend_from_slice(&0u16.to_le_bytes());
+    g.extend_from_slice(&version.to_le_bytes());
+    g.extend_from_slice(&0i32.to_le_bytes());
+    g.extend_from_slice(&0i32.to_le_bytes());
+    g
+}
+
+#[test]
+fn static_prop_version_and_ambient_layout_pick_branches() {
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let with_props = |version: u32, sprp: u16| {
+        let f = BspBuilder::new(&source::SOURCE)
+            .version(version)
+            .lump(0, ents.clone())
+            .lump(source::LUMP_GAME_LUMP, game_lump_with_sprp(sprp))
+            .build();
+        Bsp::from_bytes(&f).unwrap().branch().id
+    };
+    assert_eq!(with_props(20, 8), "l4d");
+    assert_eq!(with_props(20, 10), "source");
+    assert_eq!(with_props(21, 11), "csgo");
+    assert_eq!(with_props(21, 10), "csgo");
+    assert_eq!(with_props(21, 9), "portal2");
+    // Source 2006: no ambient index lumps, one 24-byte cube per 32-byte leaf (A28).
+    let f = BspBuilder::new(&source::SOURCE)
+        .lump(0, ents.clone())
+        .lump_v(source::LUMP_LEAVES, vec![0u8; 64], 1)
+        .lump(source::LUMP_LEAF_AMBIENT_LIGHTING, vec![0u8; 48])
+        .build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    assert_eq!(bsp.branch().id, "source2006");
+    let v = View::<LittleEndian>::new(&bsp).unwrap();
+    assert!(matches!(v.leaf_ambient_lighting(false).unwrap(), source::view::AmbientLighting::Cubes(c) if c.len() == 2));
+    // The same lumps with an index lump are Source 2007.
+    let f = BspBuilder::new(&source::SOURCE)
+        .lump(0, ents.clone())
+        .lump_v(source::LUMP_LEAVES, vec![0u8; 64], 1)
+        .lump(source::LUMP_LEAF_AMBIENT_INDEX, vec![0u8; 8])
+        .lump_v(source::LUMP_LEAF_AMBIENT_LIGHTING, vec![0u8; 56], 1)
+        .build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    assert_eq!(bsp.branch().id, "source");
+    let v = View::<LittleEndian>::new(&bsp).unwrap();
+    assert!(matches!(v.leaf_ambient_lighting(false).unwrap(), source::view::AmbientLighting::Samples(s) if s.len() == 2));
+}
+
+#[test]
+fn hostile_lumps_give_problems_not_panics() {
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let huge = |v: i32| v.to_le_bytes().to_vec();
+    let mut occlusion = huge(i32::MAX);
+    occlusion.extend(huge(3));
+    let mut phys = huge(0);
+    phys.extend(huge(100));
+    phys.extend(huge(0));
+    phys.extend(huge(i32::MAX));
+    phys.extend(huge(-5));
+    let mut face = vec![0u8; 56];
+    face[4..8].copy_from_slice(&i32::MAX.to_le_bytes());
+    face[8..10].copy_from_slice(&i16::MAX.to_le_bytes());
+    face[10..12].copy_from_slice(&500i16.to_le_bytes());
+    let mut node = vec![0u8; 32];
+    node[4..8].copy_from_slice(&i32::MIN.to_le_bytes());
+    let mut leaf = vec![0u8; 32];
+    leaf[4..6].copy_from_slice(&i16::MAX.to_le_bytes());
+    leaf[20..22].copy_from_slice(&u16::MAX.to_le_bytes());
+    let f = BspBuilder::new(&source::SOURCE)
+        .lump(0, ents)
+        .lump(source::LUMP_OCCLUSION, occlusion)
+        .lump(source::LUMP_PHYS_COLLIDE, phys)
+        .lump(source::LUMP_FACES, face)
+        .lump(source::LUMP_NODES, node)
+        .lump_v(source::LUMP_LEAVES, leaf, 1)
+        .lump(source::LUMP_VISIBILITY, huge(i32::MAX))
+        .lump(source::LUMP_DISP_INFO, vec![0xffu8; 176])
+        .lump(source::LUMP_MODELS, vec![0x7fu8; 48])
+        .lump(source::LUMP_GAME_LUMP, huge(i32::MAX))
+        .build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    let problems = bspkit::check::check(&bsp);
+    let text = format!("{problems:?}");
+    for needle in ["OCCLUSION", "PHYS_COLLIDE", "FACES", "NODES", "VISIBILITY", "DISP_INFO", "MODELS"] {
+        assert!(text.contains(needle), "no {needle} problem in {text}");
+    }
+    let stats = bspkit::stats::stats(&bsp);
+    assert!(stats.iter().any(|s| s.name == "faces" && s.count == Some(1)));
+    assert_eq!(source::triangle_count(&bsp).unwrap(), i16::MAX as u64 - 2);
+    // Wrong lump lengths are typed errors from the view, not panics.
+    let f = BspBuilder::new(&source::SOURCE).lump(source::LUMP_PLANES, vec![0u8; 21]).build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    assert!(View::<LittleEndian>::new(&bsp).unwrap().planes().is_err());
+    assert!(!bspkit::check::check(&bsp).is_empty());
+}

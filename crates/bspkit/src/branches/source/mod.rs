@@ -385,7 +385,7 @@ fn lump_len(data: &[u8], endian: Endian, i: usize) -> u32 {
 /// The uncompressed length of a lump (its `fourCC` when LZMA-compressed, §4.1).
 fn data_len(data: &[u8], endian: Endian, i: usize) -> u64 {
     let Some((ofs, len)) = entry(data, endian, false, i) else { return 0 };
-    let compressed = data.get(ofs as usize..ofs as usize + 4) == Some(b"LZMA");
+    let compressed = data.get(ofs as usize..(ofs as usize).saturating_add(4)) == Some(b"LZMA");
     if compressed {
         u32_at(data, 8 + 16 * i + 12, endian).unwrap_or(0) as u64
     } else {

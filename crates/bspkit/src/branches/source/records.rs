@@ -146,6 +146,17 @@ record!(
     /// in L4D2, `u8 bevel, u8 thin` in other v21+ branches (open_questions.md A10).
     BrushSide { planenum: U16<O>, texinfo: I16<O>, dispinfo: I16<O>, bevel_thin: [u8; 2] }
 );
+impl<O: ByteOrder> BrushSide<O> {
+    /// Bytes 6–7 as the pre-v21 / L4D2 `short bevel`.
+    pub fn bevel_short(&self) -> i16 {
+        zerocopy::byteorder::I16::<O>::from_bytes(self.bevel_thin).get()
+    }
+    /// Bytes 6–7 as the v21+ `u8 bevel, u8 thin` pair.
+    pub fn bevel_thin(&self) -> (u8, u8) {
+        (self.bevel_thin[0], self.bevel_thin[1])
+    }
+}
+
 record!(
     /// Strata v25 brush side, 16 bytes (bsp_tool strata.py `BrushSide`; vbspinfo 576/36).
     BrushSideStrata { planenum: U32<O>, texinfo: I32<O>, dispinfo: I32<O>, bevel: u8, thin: u8, pad: I16<O> }
