@@ -52,9 +52,12 @@ fn decode_all<O: ByteOrder>(bsp: &Bsp) -> usize {
     let vis = v.visibility().unwrap();
     let mut row = Vec::new();
     for c in 0..vis.num_clusters {
-        vis.row(c, bspkit::lumps::visibility::VisKind::Pas, &mut row).unwrap();
+        let mut pas = Vec::new();
+        vis.row(c, bspkit::lumps::visibility::VisKind::Pas, &mut pas).unwrap();
         vis.row(c, bspkit::lumps::visibility::VisKind::Pvs, &mut row).unwrap();
         assert!(bspkit::lumps::visibility::bit(&row, c), "cluster {c} does not see itself");
+        // PAS ⊇ PVS (A17).
+        assert!(row.iter().zip(&pas).all(|(v, a)| v & !a == 0), "cluster {c}: PVS not inside PAS");
     }
     // Every drawn face with a texinfo names a material.
     let faces = v.faces().unwrap();
@@ -342,4 +345,25 @@ fn hostile_lumps_give_problems_not_panics() {
     let bsp = Bsp::from_bytes(&f).unwrap();
     assert!(View::<LittleEndian>::new(&bsp).unwrap().planes().is_err());
     assert!(!bspkit::check::check(&bsp).is_empty());
+}
+
+#[test]
+fn corrupted_corpus_references_are_found() {
+    let Some(maps) = source_maps() else { return };
+    let m = maps.iter().find(|m| m.path.to_string_lossy().contains("tf2_test2")).expect("tf2_test2 in corpus");
+    let mut bytes = std::fs::read(&m.path).unwrap();
+    let (faces, surfedges, texinfo) = {
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let e = |i| bsp.entry(i).unwrap().offset as usize;
+        (e(source::LUMP_FACES), e(source::LUMP_SURFEDGES), e(source::LUMP_TEXINFO))
+    };
+    // Face 0's plane, surfedge 0's edge and texinfo 0's texdata, each pointed out of range.
+    bytes[faces..faces + 2].copy_from_slice(&u16::MAX.to_le_bytes());
+    bytes[surfedges..surfedges + 4].copy_from_slice(&(-1_000_000i32).to_le_bytes());
+    bytes[texinfo + 68..texinfo + 72].copy_from_slice(&5000i32.to_le_bytes());
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let text: Vec<String> = bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect();
+    for needle in ["FACES[0]: planenum", "SURFEDGES[0]: edge", "TEXINFO[0]: texdata"] {
+        assert!(text.iter().any(|t| t.starts_with(needle)), "{needle} not reported: {text:?}");
+    }
 }

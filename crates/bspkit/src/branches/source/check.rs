@@ -68,7 +68,9 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
             let bump = usize::try_from(f.texinfo).ok().and_then(|t| texinfo.get(t)).is_some_and(|t| t.flags.get() & SURF_BUMPLIGHT != 0);
             let n = (f.num_styles as i64).saturating_mul(f.luxels).saturating_mul(if bump { 4 } else { 1 });
             let bytes = n.saturating_mul(4);
-            if f.lightofs < 0 || f.lightofs.saturating_add(bytes) > light_len {
+            // The per-style average samples sit just before `lightofs` (A16).
+            let averages = 4 * f.num_styles as i64;
+            if f.lightofs < averages || f.lightofs.saturating_add(bytes) > light_len {
                 c.problems.push(Problem::new(
                     name,
                     Some(i),
@@ -234,6 +236,7 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::Result<()> 
     if let Some(d) = &dispinfos {
         let verts = ok(p, v.disp_verts()).map_or(0, |x| x.len());
         let tris = ok(p, v.disp_tris()).map_or(0, |x| x.len());
+        let drawn = ok(p, v.faces());
         let mut c = Checker::new(p, "DISP_INFO");
         for (i, di) in d.iter().enumerate() {
             match (disp_vert_count(di.power), disp_tri_count(di.power)) {
@@ -244,6 +247,16 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::Result<()> 
                 _ => c.problems.push(Problem::new("DISP_INFO", Some(i), format!("power {} is not 2, 3 or 4", di.power))),
             }
             c.index(i, "MapFace", di.map_face, faces_len, "FACES");
+            // The face must point back at this displacement.
+            if let Some(f) = drawn.as_ref().and_then(|f| usize::try_from(di.map_face).ok().and_then(|m| f.get(m))) {
+                if f.dispinfo != i as i64 {
+                    c.problems.push(Problem::new(
+                        "DISP_INFO",
+                        Some(i),
+                        format!("MapFace {} has dispinfo {}, not {i}", di.map_face, f.dispinfo),
+                    ));
+                }
+            }
         }
     }
     // Ambient lighting: one index entry per leaf, each range inside the samples (§20).
