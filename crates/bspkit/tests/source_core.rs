@@ -59,6 +59,22 @@ fn decode_all<O: ByteOrder>(bsp: &Bsp) -> usize {
         // PAS ⊇ PVS (A17).
         assert!(row.iter().zip(&pas).all(|(v, a)| v & !a == 0), "cluster {c}: PVS not inside PAS");
     }
+    // Lit maps: every face with a lightmap has its samples and averages in the lump.
+    for hdr in [false, true] {
+        if v.lighting(hdr).unwrap().is_empty() {
+            continue;
+        }
+        let faces = v.lit_faces(hdr).unwrap();
+        for i in 0..faces.len() {
+            let f = faces.get(i).unwrap();
+            if f.lightofs >= 0 && f.num_styles > 0 {
+                let s = v.face_lightmap(i, hdr).unwrap().unwrap_or_else(|| panic!("face {i} lightmap (hdr {hdr})"));
+                n += s.len();
+                assert!(s.len() as i64 >= f.luxels * f.num_styles as i64);
+                assert_eq!(v.face_average_colors(i, hdr).unwrap().map(|a| a.len()), Some(f.num_styles));
+            }
+        }
+    }
     // Every drawn face with a texinfo names a material.
     let faces = v.faces().unwrap();
     for i in 0..faces.len() {

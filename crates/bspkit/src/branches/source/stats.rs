@@ -3,7 +3,9 @@
 //! "Total triangle count" as the last two rows (vbspinfo prints them under the table).
 //!
 //! How rows are computed (checked against every corpus `.info.txt`):
-//! * object rows: count = lump data length / record size; Memory = count × record size.
+//! * object rows: count = lump data length / record size on disk; Memory = count × the size
+//!   of vbspinfo's in-memory struct (the same except for 56-byte v0 leaves, 100-byte v1 world
+//!   lights and VTMB faces, which vbspinfo would hold in the current struct).
 //! * `disp_lmsamples`: lump 34 is one byte per sample, so count = bytes.
 //! * `LDR/HDR ambient table`: lumps 52/51 (`dleafambientindex_t`); `LDR/HDR leaf ambient`:
 //!   lumps 56/55 (`dleafambientlighting_t`).
@@ -208,9 +210,10 @@ fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
         let glob = |bytes: u64, max: u64| Stat { name: row.name.into(), count: None, bytes, max_count: None, max_bytes: Some(max) };
         let stat = match row.src {
             Src::Lump(i, size) | Src::Faces(i, size) => {
-                // VTMB's 104-byte faces count by their own size.
-                let size = bsp.record_size(i).filter(|_| matches!(row.src, Src::Faces(..))).unwrap_or(size);
-                object(len(bsp, i) / size as u64, size)
+                // Count by the record size on disk (56-byte v0 leaves, 100-byte v1 world
+                // lights, VTMB's 104-byte faces); Memory by vbspinfo's in-memory struct.
+                let disk = bsp.record_size(i).unwrap_or(size).max(1);
+                object(len(bsp, i) / disk as u64, size)
             }
             Src::Glob(i) => glob(len(bsp, i), row.max),
             Src::Bytes(i) => object(len(bsp, i), 1),

@@ -841,6 +841,41 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn lighting(&self, hdr: bool) -> Result<&'a [ColorRGBExp32]> {
         self.bsp.records(if hdr { LUMP_LIGHTING_HDR } else { LUMP_LIGHTING })
     }
+    /// The faces whose `lightofs` index the LDR (lump 8) or HDR (lump 53) lighting: lump 7
+    /// or lump 58 (falling back to 7 when 58 is empty: an LDR-compiled HDR lump set).
+    pub fn lit_faces(&self, hdr: bool) -> Result<Faces<'a, O>> {
+        if hdr && self.has(LUMP_FACES_HDR) {
+            self.faces_hdr()
+        } else {
+            self.faces_ldr()
+        }
+    }
+    /// The lightmap samples of face `face` of [`View::lit_faces`] (§19, A16): `styles × luxels`
+    /// samples (× 4 when its texinfo has `SURF_BUMPLIGHT`) from `lightofs`. `None` when the face
+    /// has no lightmap or its range is outside the lump.
+    pub fn face_lightmap(&self, face: usize, hdr: bool) -> Result<Option<&'a [ColorRGBExp32]>> {
+        let Some(f) = self.lit_faces(hdr)?.get(face) else { return Ok(None) };
+        if f.lightofs < 0 || f.num_styles == 0 || f.lightofs % 4 != 0 {
+            return Ok(None);
+        }
+        let bump =
+            usize::try_from(f.texinfo).ok().and_then(|t| self.texinfo().ok()?.get(t).copied()).is_some_and(|t| t.flags.get() & 0x800 != 0);
+        let n = (f.num_styles as i64).saturating_mul(f.luxels).saturating_mul(if bump { 4 } else { 1 });
+        let samples = self.lighting(hdr)?;
+        let first = (f.lightofs / 4) as usize;
+        Ok(usize::try_from(n).ok().and_then(|n| samples.get(first..first.checked_add(n)?)))
+    }
+    /// The per-style average samples stored just before a face's lightmap, in reverse style
+    /// order (§19, A16).
+    pub fn face_average_colors(&self, face: usize, hdr: bool) -> Result<Option<&'a [ColorRGBExp32]>> {
+        let Some(f) = self.lit_faces(hdr)?.get(face) else { return Ok(None) };
+        if f.lightofs < 0 || f.num_styles == 0 || f.lightofs % 4 != 0 {
+            return Ok(None);
+        }
+        let samples = self.lighting(hdr)?;
+        let end = (f.lightofs / 4) as usize;
+        Ok(end.checked_sub(f.num_styles).and_then(|s| samples.get(s..end)))
+    }
     /// The lightmap lump the drawn faces use: 8, or 53 when 8 is empty (A15).
     pub fn lighting_lump(&self) -> usize {
         if !self.has(LUMP_LIGHTING) && self.has(LUMP_LIGHTING_HDR) {
