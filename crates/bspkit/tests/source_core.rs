@@ -383,3 +383,38 @@ fn corrupted_corpus_references_are_found() {
         assert!(text.iter().any(|t| t.starts_with(needle)), "{needle} not reported: {text:?}");
     }
 }
+
+#[test]
+fn old_leaf_and_vtmb_face_forms_decode() {
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    // v19: leaf lump version 0, 56 bytes with a light cube at offset 30 (§9.2).
+    let mut leaf = vec![0u8; 56];
+    leaf[4..6].copy_from_slice(&3i16.to_le_bytes());
+    leaf[30..34].copy_from_slice(&[10, 20, 30, 2]);
+    let f = BspBuilder::new(&source::SOURCE).version(19).lump(0, ents.clone()).lump_v(source::LUMP_LEAVES, leaf, 0).build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    assert_eq!(bsp.branch().id, "source2004");
+    let v = View::<LittleEndian>::new(&bsp).unwrap();
+    match v.leaves().unwrap() {
+        source::view::Leaves::V0(l) => {
+            assert_eq!(l[0].cluster.get(), 3);
+            assert_eq!(l[0].ambient_lighting.color[0].linear(), [40.0, 80.0, 120.0]);
+        }
+        _ => panic!("expected 56-byte leaves"),
+    }
+    let leaves_row = bspkit::stats::stats(&bsp).into_iter().find(|s| s.name == "leaves").unwrap();
+    assert_eq!((leaves_row.count, leaves_row.bytes), (Some(1), 32));
+    // v17: 104-byte faces with 8 styles (§7.5).
+    let mut face = vec![0u8; 104];
+    face[40..42].copy_from_slice(&5i16.to_le_bytes()); // numedges
+    face[48..56].copy_from_slice(&[0, 1, 255, 255, 255, 255, 255, 255]);
+    let f = BspBuilder::new(&source::SOURCE).version(17).lump(0, ents).lump(source::LUMP_FACES, face).build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    assert_eq!(bsp.branch().id, "vtmb");
+    let v = View::<LittleEndian>::new(&bsp).unwrap();
+    let faces = v.faces().unwrap();
+    assert!(matches!(faces, source::view::Faces::Vtmb(_)));
+    let info = faces.get(0).unwrap();
+    assert_eq!((info.numedges, info.num_styles), (5, 2));
+    assert_eq!(source::triangle_count(&bsp).unwrap(), 3);
+}
