@@ -20,9 +20,17 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
     let has_max = info.stats.iter().any(|s| s.max_count.is_some() || s.max_bytes.is_some());
     if has_max {
         writeln!(out, "{:<18} {:>16}  {:>17}", "Object names", "Objects/Maxobjs", "Memory / Maxmem")?;
-        for s in &info.stats {
+        // vbspinfo prints these two under the table (bspkit::branches::source::stats).
+        let footer = |s: &&bspkit::stats::Stat| s.name == "Level flags" || s.name == "Total triangle count";
+        for s in info.stats.iter().filter(|s| !footer(s)) {
             let count = s.count.map(|c| format!("{c}/{}", s.max_count.unwrap_or(0))).unwrap_or_else(|| "[variable]".into());
             writeln!(out, "{:<18} {:>16}  {:>9}/{:<8}", s.name, count, s.bytes, s.max_bytes.unwrap_or(0))?;
+        }
+        for s in info.stats.iter().filter(footer) {
+            match s.name.as_str() {
+                "Level flags" => writeln!(out, "\nLevel flags = {:x}", s.count.unwrap_or(0))?,
+                _ => writeln!(out, "\nTotal triangle count: {}", s.count.unwrap_or(0))?,
+            }
         }
     } else {
         for s in &info.stats {
@@ -31,6 +39,9 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
         }
     }
     writeln!(out, "{:>8} entities", info.entities)?;
+    if let Some(c) = info.checksum {
+        writeln!(out, "map checksum (CRC32, entities excluded): {c:08x}")?;
+    }
     for p in &info.problems {
         writeln!(out, "problem: {p}")?;
     }

@@ -46,6 +46,10 @@ pub struct Info {
     pub stats: Vec<Stat>,
     pub entities: usize,
     pub problems: Vec<String>,
+    /// Source map checksum (CRC-32 the engine compares between client and server,
+    /// source.md §25); absent for other families.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checksum: Option<u32>,
 }
 
 pub fn format_info(bsp: &Bsp) -> FormatInfo {
@@ -97,5 +101,6 @@ pub fn info(bsp: &Bsp) -> Info {
         stats: crate::stats::stats(bsp),
         entities: bsp.entities().map(|e| e.len()).unwrap_or(0),
         problems,
+        checksum: crate::branches::source::map_checksum(bsp).ok().flatten(),
     }
 }

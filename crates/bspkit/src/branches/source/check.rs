@@ -1,0 +1,352 @@
+//! Cross-reference checks for Source maps (the `Branch::check` hook): every index a record
+//! holds must land inside the lump it points into (source.md §7–§24).
+
+use zerocopy::byteorder::ByteOrder;
+use zerocopy::{BigEndian, LittleEndian};
+
+use super::records::{disp_tri_count, disp_vert_count};
+use super::view::{Faces, View};
+use super::*;
+use crate::bsp::Bsp;
+use crate::check::{Checker, Problem};
+
+/// `SURF_BUMPLIGHT`: three extra lightmaps per style (§10.1, §19).
+const SURF_BUMPLIGHT: i32 = 0x800;
+
+pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let r = match bsp.endian() {
+        Endian::Little => check_as::<LittleEndian>(bsp, problems),
+        Endian::Big => check_as::<BigEndian>(bsp, problems),
+    };
+    if let Err(e) = r {
+        problems.push(Problem::new(e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string()));
+    }
+}
+
+/// A lump that doesn't decode is reported once and its checks skipped.
+fn ok<T>(problems: &mut Vec<Problem>, r: crate::Result<T>) -> Option<T> {
+    match r {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let p = Problem::new(e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string());
+            if !problems.contains(&p) {
+                problems.push(p);
+            }
+            None
+        }
+    }
+}
+
+fn opt(v: i64) -> bool {
+    v == -1
+}
+
+fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, faces: &Faces<O>, light: usize) -> crate::Result<()> {
+    let planes = v.planes()?.len();
+    let surfedges = v.surfedges()?.len();
+    let texinfo = v.texinfo()?;
+    let dispinfos = v.disp_infos()?.len();
+    let disp_unknown = matches!(v.disp_infos()?, view::DispInfos::Unknown);
+    let light_len = v.bsp.lump(light)?.len() as i64;
+    let prims = v.primitives()?.len();
+    let mut c = Checker::new(p, name);
+    for (i, f) in faces.iter().enumerate() {
+        c.index(i, "planenum", f.planenum, planes, "PLANES");
+        c.range(i, "surfedges", (f.firstedge, f.numedges), surfedges, "SURFEDGES");
+        if !opt(f.texinfo) {
+            c.index(i, "texinfo", f.texinfo, texinfo.len(), "TEXINFO");
+        }
+        if !opt(f.dispinfo) && !disp_unknown {
+            c.index(i, "dispinfo", f.dispinfo, dispinfos, "DISP_INFO");
+        }
+        if f.num_prims > 0 {
+            c.range(i, "primitives", (f.first_prim, f.num_prims), prims, "PRIMITIVES");
+        }
+        // An unlit map (no VRAD run) leaves lightofs 0 and an empty lighting lump.
+        if !opt(f.lightofs) && f.num_styles > 0 && light_len > 0 {
+            // §19 / A16: samples = styles × luxels (× 4 when bump-mapped), after the averages.
+            let bump = usize::try_from(f.texinfo).ok().and_then(|t| texinfo.get(t)).is_some_and(|t| t.flags.get() & SURF_BUMPLIGHT != 0);
+            let n = (f.num_styles as i64).saturating_mul(f.luxels).saturating_mul(if bump { 4 } else { 1 });
+            let bytes = n.saturating_mul(4);
+            // The per-style average samples sit just before `lightofs` (A16).
+            let averages = 4 * f.num_styles as i64;
+            if f.lightofs < averages || f.lightofs.saturating_add(bytes) > light_len {
+                c.problems.push(Problem::new(
+                    name,
+                    Some(i),
+                    format!("lightofs {} + {bytes} bytes of samples is outside the lighting lump ({light_len} bytes)", f.lightofs),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::Result<()> {
+    let v = View::<O>::new(bsp)?;
+    let planes = ok(p, v.planes()).map_or(0, |x| x.len());
+    let vertices = ok(p, v.vertices()).map_or(0, |x| x.len());
+    let texinfo_len = ok(p, v.texinfo()).map_or(0, |x| x.len());
+    let faces_len = ok(p, v.faces()).map_or(0, |f| f.len());
+
+    // Faces (LDR and HDR), original faces.
+    for (lump, light) in [(LUMP_FACES, LUMP_LIGHTING), (LUMP_FACES_HDR, LUMP_LIGHTING_HDR)] {
+        let faces = if lump == LUMP_FACES { v.faces_ldr() } else { v.faces_hdr() };
+        if let Some(faces) = ok(p, faces) {
+            let name = if lump == LUMP_FACES { "FACES" } else { "FACES_HDR" };
+            if let Err(e) = check_faces(&v, p, name, &faces, light) {
+                ok::<()>(p, Err(e));
+            }
+        }
+    }
+    if let Some(faces) = ok(p, v.original_faces()) {
+        let surfedges = ok(p, v.surfedges()).map_or(0, |s| s.len());
+        let mut c = Checker::new(p, "ORIGINAL_FACES");
+        for (i, f) in faces.iter().enumerate() {
+            c.index(i, "planenum", f.planenum, planes, "PLANES");
+            c.range(i, "surfedges", (f.firstedge, f.numedges), surfedges, "SURFEDGES");
+            // Not texinfo: original faces keep the index from before vbsp compacts the texinfo
+            // table ("Reduced 20 texinfos to 6"), so it may point past the final table.
+        }
+    }
+    // Surfedges → edges → vertices.
+    if let (Some(surfedges), Some(edges)) = (ok(p, v.surfedges()), ok(p, v.edges())) {
+        let mut c = Checker::new(p, "SURFEDGES");
+        for (i, s) in surfedges.iter().enumerate() {
+            c.index(i, "edge", (s.edge.get() as i64).abs(), edges.len(), "EDGES");
+        }
+        let mut c = Checker::new(p, "EDGES");
+        for i in 0..edges.len() {
+            if let Some([a, b]) = edges.get(i) {
+                c.index(i, "v[0]", a as i64, vertices, "VERTICES");
+                c.index(i, "v[1]", b as i64, vertices, "VERTICES");
+            }
+        }
+    }
+    // Tree.
+    let leaves = ok(p, v.leaves());
+    let leaves_len = leaves.as_ref().map_or(0, |l| l.len());
+    if let Some(nodes) = ok(p, v.nodes()) {
+        let n = nodes.len();
+        let mut c = Checker::new(p, "NODES");
+        for (i, node) in nodes.iter().enumerate() {
+            c.index(i, "planenum", node.planenum, planes, "PLANES");
+            for (k, &child) in node.children.iter().enumerate() {
+                if child >= 0 {
+                    c.index(i, if k == 0 { "children[0]" } else { "children[1]" }, child, n, "NODES");
+                } else {
+                    c.index(i, if k == 0 { "children[0] leaf" } else { "children[1] leaf" }, -1 - child, leaves_len, "LEAVES");
+                }
+            }
+            c.range(i, "faces", (node.firstface, node.numfaces), faces_len, "FACES");
+        }
+    }
+    if let Some(leaves) = &leaves {
+        let leaffaces = ok(p, v.leaf_faces()).map_or(0, |x| x.len());
+        let leafbrushes = ok(p, v.leaf_brushes()).map_or(0, |x| x.len());
+        let areas = ok(p, v.areas()).map_or(0, |x| x.len());
+        let water = ok(p, v.leaf_water_data()).map_or(0, |x| x.len());
+        let clusters = ok(p, v.visibility()).map_or(0, |x| x.num_clusters);
+        let mut c = Checker::new(p, "LEAVES");
+        for (i, l) in leaves.iter().enumerate() {
+            c.range(i, "leaffaces", (l.firstleafface, l.numleaffaces), leaffaces, "LEAF_FACES");
+            c.range(i, "leafbrushes", (l.firstleafbrush, l.numleafbrushes), leafbrushes, "LEAF_BRUSHES");
+            if areas > 0 {
+                c.index(i, "area", l.area, areas, "AREAS");
+            }
+            if !opt(l.leaf_water_data_id) {
+                c.index(i, "leafWaterDataID", l.leaf_water_data_id, water, "LEAF_WATER_DATA");
+            }
+            if !opt(l.cluster) && clusters > 0 {
+                c.index(i, "cluster", l.cluster, clusters, "VISIBILITY clusters");
+            }
+        }
+    }
+    if let Some(lf) = ok(p, v.leaf_faces()) {
+        let mut c = Checker::new(p, "LEAF_FACES");
+        for (i, f) in lf.iter().enumerate() {
+            c.index(i, "face", f as i64, faces_len, "FACES");
+        }
+    }
+    let brushes = ok(p, v.brushes());
+    if let Some(lb) = ok(p, v.leaf_brushes()) {
+        let n = brushes.map_or(0, |b| b.len());
+        let mut c = Checker::new(p, "LEAF_BRUSHES");
+        for (i, b) in lb.iter().enumerate() {
+            c.index(i, "brush", b as i64, n, "BRUSHES");
+        }
+    }
+    // Brushes and sides.
+    let sides = ok(p, v.brush_sides());
+    if let Some(brushes) = brushes {
+        let n = sides.as_ref().map_or(0, |s| s.len());
+        let mut c = Checker::new(p, "BRUSHES");
+        for (i, b) in brushes.iter().enumerate() {
+            c.range(i, "sides", (b.firstside.get() as i64, b.numsides.get() as i64), n, "BRUSH_SIDES");
+        }
+    }
+    let dispinfos = ok(p, v.disp_infos());
+    let disp_len = dispinfos.as_ref().map_or(0, |d| d.len());
+    let disp_unknown = matches!(dispinfos, Some(view::DispInfos::Unknown));
+    if let Some(sides) = sides {
+        let mut c = Checker::new(p, "BRUSH_SIDES");
+        for (i, s) in sides.iter().enumerate() {
+            c.index(i, "planenum", s.planenum, planes, "PLANES");
+            if !opt(s.texinfo) {
+                c.index(i, "texinfo", s.texinfo, texinfo_len, "TEXINFO");
+            }
+            // Sides of ordinary brushes hold 0 here, not −1 (every corpus map).
+            if s.dispinfo > 0 && !disp_unknown {
+                c.index(i, "dispinfo", s.dispinfo, disp_len, "DISP_INFO");
+            }
+        }
+    }
+    // Textures.
+    let texdata = ok(p, v.texdata());
+    if let Some(ti) = ok(p, v.texinfo()) {
+        let n = texdata.map_or(0, |t| t.len());
+        let mut c = Checker::new(p, "TEXINFO");
+        for (i, t) in ti.iter().enumerate() {
+            c.index(i, "texdata", t.texdata.get() as i64, n, "TEXDATA");
+        }
+    }
+    let table = ok(p, v.string_table());
+    if let Some(td) = texdata {
+        let n = table.map_or(0, |t| t.len());
+        let mut c = Checker::new(p, "TEXDATA");
+        for (i, t) in td.iter().enumerate() {
+            c.index(i, "nameStringTableID", t.name_string_table_id.get() as i64, n, "TEXDATA_STRING_TABLE");
+        }
+    }
+    if let (Some(table), Some(data)) = (table, ok(p, v.string_data())) {
+        let mut c = Checker::new(p, "TEXDATA_STRING_TABLE");
+        for (i, e) in table.iter().enumerate() {
+            c.index(i, "offset", e.offset.get() as i64, data.len(), "TEXDATA_STRING_DATA");
+        }
+    }
+    // Models.
+    if let (Some(models), Some(nodes)) = (ok(p, v.models()), ok(p, v.nodes())) {
+        let mut c = Checker::new(p, "MODELS");
+        for (i, m) in models.iter().enumerate() {
+            c.index(i, "headnode", m.headnode.get() as i64, nodes.len().max(1), "NODES");
+            c.range(i, "faces", (m.firstface.get() as i64, m.numfaces.get() as i64), faces_len, "FACES");
+        }
+    }
+    // Displacements.
+    if let Some(d) = &dispinfos {
+        let verts = ok(p, v.disp_verts()).map_or(0, |x| x.len());
+        let tris = ok(p, v.disp_tris()).map_or(0, |x| x.len());
+        let drawn = ok(p, v.faces());
+        let mut c = Checker::new(p, "DISP_INFO");
+        for (i, di) in d.iter().enumerate() {
+            match (disp_vert_count(di.power), disp_tri_count(di.power)) {
+                (Some(nv), Some(nt)) if (2..=4).contains(&di.power) => {
+                    c.range(i, "disp verts", (di.disp_vert_start, nv as i64), verts, "DISP_VERTS");
+                    c.range(i, "disp tris", (di.disp_tri_start, nt as i64), tris, "DISP_TRIS");
+                }
+                _ => c.problems.push(Problem::new("DISP_INFO", Some(i), format!("power {} is not 2, 3 or 4", di.power))),
+            }
+            c.index(i, "MapFace", di.map_face, faces_len, "FACES");
+            // The face must point back at this displacement.
+            if let Some(f) = drawn.as_ref().and_then(|f| usize::try_from(di.map_face).ok().and_then(|m| f.get(m))) {
+                if f.dispinfo != i as i64 {
+                    c.problems.push(Problem::new(
+                        "DISP_INFO",
+                        Some(i),
+                        format!("MapFace {} has dispinfo {}, not {i}", di.map_face, f.dispinfo),
+                    ));
+                }
+            }
+        }
+    }
+    // Ambient lighting: one index entry per leaf, each range inside the samples (§20).
+    for hdr in [false, true] {
+        let (Some(index), Some(samples)) = (ok(p, v.leaf_ambient_index(hdr)), ok(p, v.leaf_ambient_lighting(hdr))) else { continue };
+        if index.is_empty() {
+            continue;
+        }
+        let name = if hdr { "LEAF_AMBIENT_INDEX_HDR" } else { "LEAF_AMBIENT_INDEX" };
+        if index.len() != leaves_len {
+            p.push(Problem::new(name, None, format!("{} entries for {leaves_len} leaves", index.len())));
+        }
+        let target = if hdr { "LEAF_AMBIENT_LIGHTING_HDR" } else { "LEAF_AMBIENT_LIGHTING" };
+        let mut c = Checker::new(p, name);
+        for i in 0..index.len() {
+            // A leaf with no samples may carry any `first` (seen in TF2 maps).
+            if let Some((count, first)) = index.get(i).filter(|x| x.0 > 0) {
+                c.range(i, "samples", (first, count), samples.len(), target);
+            }
+        }
+    }
+    // Overlays.
+    if let Some(ov) = ok(p, v.overlays()) {
+        let mut c = Checker::new(p, "OVERLAYS");
+        for i in 0..ov.len() {
+            if let Some((t, faces)) = ov.get(i) {
+                c.index(i, "texinfo", t, texinfo_len, "TEXINFO");
+                for f in faces {
+                    c.index(i, "face", f, faces_len, "FACES");
+                }
+            }
+        }
+    }
+    // Primitives (§24).
+    if let Some(prims) = ok(p, v.primitives()) {
+        let idx = ok(p, v.prim_indices()).map_or(0, |x| x.len());
+        let pv = ok(p, v.prim_verts()).map_or(0, |x| x.len());
+        let mut c = Checker::new(p, "PRIMITIVES");
+        for i in 0..prims.len() {
+            if let Some([fi, ni, fv, nv]) = prims.get(i) {
+                c.range(i, "indices", (fi, ni), idx, "PRIM_INDICES");
+                c.range(i, "verts", (fv, nv), pv, "PRIM_VERTS");
+            }
+        }
+    }
+    // Occlusion (§21).
+    if let Some(o) = ok(p, v.occlusion()) {
+        let mut c = Checker::new(p, "OCCLUSION");
+        for i in 0..o.occluder_count() {
+            if let Some(r) = o.occluder_polys(i) {
+                c.range(i, "polys", r, o.polys.len(), "occluder polygons");
+            }
+        }
+        for (i, poly) in o.polys.iter().enumerate() {
+            c.range(
+                i,
+                "vertex indices",
+                (poly.firstvertexindex.get() as i64, poly.vertexcount.get() as i64),
+                o.vertex_indices.len(),
+                "occluder vertex indices",
+            );
+            c.index(i, "planenum", poly.planenum.get() as i64, planes, "PLANES");
+        }
+        for (i, vi) in o.vertex_indices.iter().enumerate() {
+            c.index(i, "vertex index", vi.edge.get() as i64, vertices, "VERTICES");
+        }
+    }
+    // Areas and area portals.
+    if let (Some(areas), Some(portals)) = (ok(p, v.areas()), ok(p, v.area_portals())) {
+        let clip = ok(p, v.clip_portal_verts()).map_or(0, |x| x.len());
+        let mut c = Checker::new(p, "AREAS");
+        for (i, a) in areas.iter().enumerate() {
+            c.range(i, "area portals", (a.first_area_portal.get() as i64, a.num_area_portals.get() as i64), portals.len(), "AREA_PORTALS");
+        }
+        let mut c = Checker::new(p, "AREA_PORTALS");
+        for i in 0..portals.len() {
+            if let Some([other, first, n, _plane]) = portals.get(i) {
+                c.index(i, "otherarea", other, areas.len(), "AREAS");
+                c.range(i, "clip portal verts", (first, n), clip, "CLIP_PORTAL_VERTS");
+            }
+        }
+    }
+    // Vertex normals.
+    if let (Some(idx), Some(normals)) = (ok(p, v.vert_normal_indices()), ok(p, v.vert_normals())) {
+        let mut c = Checker::new(p, "VERT_NORMAL_INDICES");
+        for (i, n) in idx.iter().enumerate() {
+            c.index(i, "normal", n as i64, normals.len(), "VERT_NORMALS");
+        }
+    }
+    // Physics collision (§22): the block walk must end inside the lump.
+    ok(p, v.phys_models());
+    Ok(())
+}

@@ -1,0 +1,988 @@
+//! Typed views of a Source map's lumps: [`View`] borrows the map and hands out slices of the
+//! record types in [`super::records`] — zero-copy, no allocation per record. Lumps whose form
+//! depends on the branch (Strata v25, VTMB) or the lump version come back as small enums;
+//! their `iter()` yields a plain summary of the fields cross-reference code needs.
+
+use std::marker::PhantomData;
+
+use zerocopy::byteorder::ByteOrder;
+use zerocopy::FromBytes;
+
+use super::records::*;
+use super::*;
+use crate::bsp::Bsp;
+use crate::error::{Error, Result};
+use crate::lumps::visibility::ClusterVis;
+
+/// A typed view of a Source map in byte order `O` (`zerocopy::LittleEndian` for `VBSP`,
+/// `zerocopy::BigEndian` for `PSBV`; see [`View::endian_matches`]).
+pub struct View<'a, O: ByteOrder> {
+    pub bsp: &'a Bsp<'a>,
+    layout: Layout,
+    _o: PhantomData<O>,
+}
+
+impl<O: ByteOrder> Clone for View<'_, O> {
+    fn clone(&self) -> Self {
+        View { bsp: self.bsp, layout: self.layout, _o: PhantomData }
+    }
+}
+
+/// A face's cross-reference fields, whatever its stored form.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FaceInfo {
+    pub planenum: i64,
+    pub firstedge: i64,
+    pub numedges: i64,
+    pub texinfo: i64,
+    pub dispinfo: i64,
+    pub lightofs: i64,
+    /// Light styles in use (not 255), up to 8 (VTMB).
+    pub num_styles: usize,
+    /// `(size[0] + 1) × (size[1] + 1)` luxels (§19).
+    pub luxels: i64,
+    pub orig_face: i64,
+    pub num_prims: i64,
+    pub first_prim: i64,
+}
+
+pub enum Faces<'a, O: ByteOrder> {
+    Standard(&'a [Face<O>]),
+    Vtmb(&'a [FaceVtmb<O>]),
+    Strata(&'a [FaceStrata<O>]),
+}
+
+fn styles_used(s: &[u8]) -> usize {
+    s.iter().filter(|&&x| x != 255).count()
+}
+
+impl<'a, O: ByteOrder> Faces<'a, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            Faces::Standard(f) => f.len(),
+            Faces::Vtmb(f) => f.len(),
+            Faces::Strata(f) => f.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn get(&self, i: usize) -> Option<FaceInfo> {
+        let lux = |s: [i64; 2]| (s[0] + 1).saturating_mul(s[1] + 1);
+        Some(match self {
+            Faces::Standard(f) => {
+                let f = f.get(i)?;
+                FaceInfo {
+                    planenum: f.planenum.get() as i64,
+                    firstedge: f.firstedge.get() as i64,
+                    numedges: f.numedges.get() as i64,
+                    texinfo: f.texinfo.get() as i64,
+                    dispinfo: f.dispinfo.get() as i64,
+                    lightofs: f.lightofs.get() as i64,
+                    num_styles: styles_used(&f.styles),
+                    luxels: lux([f.lightmap_size[0].get() as i64, f.lightmap_size[1].get() as i64]),
+                    orig_face: f.orig_face.get() as i64,
+                    num_prims: f.num_prims.get() as i64,
+                    first_prim: f.first_prim_id.get() as i64,
+                }
+            }
+            Faces::Vtmb(f) => {
+                let f = f.get(i)?;
+                FaceInfo {
+                    planenum: f.planenum.get() as i64,
+                    firstedge: f.firstedge.get() as i64,
+                    numedges: f.numedges.get() as i64,
+                    texinfo: f.texinfo.get() as i64,
+                    dispinfo: f.dispinfo.get() as i64,
+                    lightofs: f.lightofs.get() as i64,
+                    num_styles: styles_used(&f.styles),
+                    luxels: lux([f.lightmap_size[0].get() as i64, f.lightmap_size[1].get() as i64]),
+                    orig_face: f.orig_face.get() as i64,
+                    num_prims: 0,
+                    first_prim: 0,
+                }
+            }
+            Faces::Strata(f) => {
+                let f = f.get(i)?;
+                FaceInfo {
+                    planenum: f.planenum.get() as i64,
+                    firstedge: f.firstedge.get() as i64,
+                    numedges: f.numedges.get() as i64,
+                    texinfo: f.texinfo.get() as i64,
+                    dispinfo: f.dispinfo.get() as i64,
+                    lightofs: f.lightofs.get() as i64,
+                    num_styles: styles_used(&f.styles),
+                    luxels: lux([f.lightmap_size[0].get() as i64, f.lightmap_size[1].get() as i64]),
+                    orig_face: f.orig_face.get() as i64,
+                    num_prims: (f.prims.get() >> 1) as i64,
+                    first_prim: f.first_prim_id.get() as i64,
+                }
+            }
+        })
+    }
+    pub fn iter(&self) -> impl Iterator<Item = FaceInfo> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// A node's cross-reference fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeInfo {
+    pub planenum: i64,
+    pub children: [i64; 2],
+    pub firstface: i64,
+    pub numfaces: i64,
+}
+
+pub enum Nodes<'a, O: ByteOrder> {
+    Standard(&'a [Node<O>]),
+    Strata(&'a [NodeStrata<O>]),
+}
+
+impl<O: ByteOrder> Nodes<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            Nodes::Standard(n) => n.len(),
+            Nodes::Strata(n) => n.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = NodeInfo> + '_ {
+        (0..self.len()).filter_map(|i| {
+            Some(match self {
+                Nodes::Standard(n) => {
+                    let n = n.get(i)?;
+                    NodeInfo {
+                        planenum: n.planenum.get() as i64,
+                        children: [n.children[0].get() as i64, n.children[1].get() as i64],
+                        firstface: n.firstface.get() as i64,
+                        numfaces: n.numfaces.get() as i64,
+                    }
+                }
+                Nodes::Strata(n) => {
+                    let n = n.get(i)?;
+                    NodeInfo {
+                        planenum: n.planenum.get() as i64,
+                        children: [n.children[0].get() as i64, n.children[1].get() as i64],
+                        firstface: n.firstface.get() as i64,
+                        numfaces: n.numfaces.get() as i64,
+                    }
+                }
+            })
+        })
+    }
+}
+
+/// A leaf's cross-reference fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafInfo {
+    pub contents: i64,
+    pub cluster: i64,
+    pub area: i64,
+    pub firstleafface: i64,
+    pub numleaffaces: i64,
+    pub firstleafbrush: i64,
+    pub numleafbrushes: i64,
+    pub leaf_water_data_id: i64,
+}
+
+pub enum Leaves<'a, O: ByteOrder> {
+    /// Lump version 0, 56 bytes with a light cube.
+    V0(&'a [LeafV0<O>]),
+    /// Lump version 1, 32 bytes.
+    V1(&'a [Leaf<O>]),
+    Strata(&'a [LeafStrata<O>]),
+}
+
+impl<O: ByteOrder> Leaves<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            Leaves::V0(l) => l.len(),
+            Leaves::V1(l) => l.len(),
+            Leaves::Strata(l) => l.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = LeafInfo> + '_ {
+        (0..self.len()).filter_map(|i| {
+            Some(match self {
+                Leaves::V0(l) => {
+                    let l = l.get(i)?;
+                    LeafInfo {
+                        contents: l.contents.get() as i64,
+                        cluster: l.cluster.get() as i64,
+                        area: l.area() as i64,
+                        firstleafface: l.firstleafface.get() as i64,
+                        numleaffaces: l.numleaffaces.get() as i64,
+                        firstleafbrush: l.firstleafbrush.get() as i64,
+                        numleafbrushes: l.numleafbrushes.get() as i64,
+                        leaf_water_data_id: l.leaf_water_data_id.get() as i64,
+                    }
+                }
+                Leaves::V1(l) => {
+                    let l = l.get(i)?;
+                    LeafInfo {
+                        contents: l.contents.get() as i64,
+                        cluster: l.cluster.get() as i64,
+                        area: l.area() as i64,
+                        firstleafface: l.firstleafface.get() as i64,
+                        numleaffaces: l.numleaffaces.get() as i64,
+                        firstleafbrush: l.firstleafbrush.get() as i64,
+                        numleafbrushes: l.numleafbrushes.get() as i64,
+                        leaf_water_data_id: l.leaf_water_data_id.get() as i64,
+                    }
+                }
+                Leaves::Strata(l) => {
+                    let l = l.get(i)?;
+                    LeafInfo {
+                        contents: l.contents.get() as i64,
+                        cluster: l.cluster.get() as i64,
+                        area: l.area() as i64,
+                        firstleafface: l.firstleafface.get() as i64,
+                        numleaffaces: l.numleaffaces.get() as i64,
+                        firstleafbrush: l.firstleafbrush.get() as i64,
+                        numleafbrushes: l.numleafbrushes.get() as i64,
+                        leaf_water_data_id: l.leaf_water_data_id.get() as i64,
+                    }
+                }
+            })
+        })
+    }
+}
+
+/// A brush side's cross-reference fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BrushSideInfo {
+    pub planenum: i64,
+    pub texinfo: i64,
+    pub dispinfo: i64,
+}
+
+pub enum BrushSides<'a, O: ByteOrder> {
+    Standard(&'a [BrushSide<O>]),
+    Strata(&'a [BrushSideStrata<O>]),
+}
+
+impl<O: ByteOrder> BrushSides<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            BrushSides::Standard(s) => s.len(),
+            BrushSides::Strata(s) => s.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = BrushSideInfo> + '_ {
+        (0..self.len()).filter_map(|i| {
+            Some(match self {
+                BrushSides::Standard(s) => {
+                    let s = s.get(i)?;
+                    BrushSideInfo { planenum: s.planenum.get() as i64, texinfo: s.texinfo.get() as i64, dispinfo: s.dispinfo.get() as i64 }
+                }
+                BrushSides::Strata(s) => {
+                    let s = s.get(i)?;
+                    BrushSideInfo { planenum: s.planenum.get() as i64, texinfo: s.texinfo.get() as i64, dispinfo: s.dispinfo.get() as i64 }
+                }
+            })
+        })
+    }
+}
+
+/// Edges: 16-bit or (Strata) 32-bit vertex indices.
+pub enum Edges<'a, O: ByteOrder> {
+    Standard(&'a [Edge<O>]),
+    Strata(&'a [Edge32<O>]),
+}
+
+impl<O: ByteOrder> Edges<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            Edges::Standard(e) => e.len(),
+            Edges::Strata(e) => e.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn get(&self, i: usize) -> Option<[u32; 2]> {
+        match self {
+            Edges::Standard(e) => e.get(i).map(|e| e.vertices()),
+            Edges::Strata(e) => e.get(i).map(|e| e.vertices()),
+        }
+    }
+}
+
+/// An index list (leaf faces, leaf brushes, vertex normal indices): 16- or 32-bit entries.
+pub enum Indices<'a, O: ByteOrder> {
+    U16(&'a [Index16<O>]),
+    U32(&'a [Index32<O>]),
+}
+
+impl<O: ByteOrder> Indices<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            Indices::U16(v) => v.len(),
+            Indices::U32(v) => v.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn get(&self, i: usize) -> Option<u32> {
+        match self {
+            Indices::U16(v) => v.get(i).map(|x| x.index.get() as u32),
+            Indices::U32(v) => v.get(i).map(|x| x.index.get()),
+        }
+    }
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// A displacement's cross-reference fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DispInfoSummary {
+    pub disp_vert_start: i64,
+    pub disp_tri_start: i64,
+    pub power: i32,
+    pub map_face: i64,
+}
+
+pub enum DispInfos<'a, O: ByteOrder> {
+    Standard(&'a [DispInfo<O>]),
+    Strata(&'a [DispInfoStrata<O>]),
+    /// A form with no known layout (Dota 2): count unknown.
+    Unknown,
+}
+
+impl<O: ByteOrder> DispInfos<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            DispInfos::Standard(d) => d.len(),
+            DispInfos::Strata(d) => d.len(),
+            DispInfos::Unknown => 0,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = DispInfoSummary> + '_ {
+        (0..self.len()).filter_map(|i| {
+            Some(match self {
+                DispInfos::Standard(d) => {
+                    let d = d.get(i)?;
+                    DispInfoSummary {
+                        disp_vert_start: d.disp_vert_start.get() as i64,
+                        disp_tri_start: d.disp_tri_start.get() as i64,
+                        power: d.power.get(),
+                        map_face: d.map_face.get() as i64,
+                    }
+                }
+                DispInfos::Strata(d) => {
+                    let d = d.get(i)?;
+                    DispInfoSummary {
+                        disp_vert_start: d.disp_vert_start.get() as i64,
+                        disp_tri_start: d.disp_tri_start.get() as i64,
+                        power: d.power.get(),
+                        map_face: d.map_face.get() as i64,
+                    }
+                }
+                DispInfos::Unknown => return None,
+            })
+        })
+    }
+}
+
+pub enum Overlays<'a, O: ByteOrder> {
+    Standard(&'a [Overlay<O>]),
+    Strata(&'a [OverlayStrata<O>]),
+    Unknown,
+}
+
+impl<O: ByteOrder> Overlays<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            Overlays::Standard(o) => o.len(),
+            Overlays::Strata(o) => o.len(),
+            Overlays::Unknown => 0,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// `(texinfo, faces)` of overlay `i`; faces are the first `face_count` (≤ 64) entries.
+    pub fn get(&self, i: usize) -> Option<(i64, impl Iterator<Item = i64> + '_)> {
+        let (t, faces, n): (i64, &[zerocopy::byteorder::I32<O>; 64], usize) = match self {
+            Overlays::Standard(o) => {
+                let o = o.get(i)?;
+                (o.texinfo.get() as i64, &o.ofaces, o.face_count())
+            }
+            Overlays::Strata(o) => {
+                let o = o.get(i)?;
+                (o.texinfo.get() as i64, &o.ofaces, o.face_count())
+            }
+            Overlays::Unknown => return None,
+        };
+        Some((t, faces.iter().take(n.min(64)).map(|f| f.get() as i64)))
+    }
+}
+
+pub enum WorldLights<'a, O: ByteOrder> {
+    V0(&'a [WorldLight<O>]),
+    V1(&'a [WorldLightV1<O>]),
+}
+
+impl<O: ByteOrder> WorldLights<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            WorldLights::V0(l) => l.len(),
+            WorldLights::V1(l) => l.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+pub enum AmbientIndex<'a, O: ByteOrder> {
+    U16(&'a [LeafAmbientIndex<O>]),
+    U32(&'a [LeafAmbientIndex32<O>]),
+}
+
+impl<O: ByteOrder> AmbientIndex<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            AmbientIndex::U16(v) => v.len(),
+            AmbientIndex::U32(v) => v.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// `(sample count, first sample)` for leaf `i`.
+    pub fn get(&self, i: usize) -> Option<(i64, i64)> {
+        match self {
+            AmbientIndex::U16(v) => v.get(i).map(|x| (x.ambient_sample_count.get() as i64, x.first_ambient_sample.get() as i64)),
+            AmbientIndex::U32(v) => v.get(i).map(|x| (x.ambient_sample_count.get() as i64, x.first_ambient_sample.get() as i64)),
+        }
+    }
+}
+
+/// Per-leaf ambient samples: the two generations of open_questions.md A28.
+pub enum AmbientLighting<'a> {
+    /// Source 2006: one 24-byte cube per leaf, no index lump.
+    Cubes(&'a [CompressedLightCube]),
+    /// Source 2007+: `dleafambientlighting_t` addressed through the index lump.
+    Samples(&'a [LeafAmbientLighting]),
+}
+
+impl AmbientLighting<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            AmbientLighting::Cubes(c) => c.len(),
+            AmbientLighting::Samples(s) => s.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+pub enum Primitives<'a, O: ByteOrder> {
+    Standard(&'a [Primitive<O>]),
+    Strata(&'a [PrimitiveStrata<O>]),
+}
+
+impl<O: ByteOrder> Primitives<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            Primitives::Standard(p) => p.len(),
+            Primitives::Strata(p) => p.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// `(first index, index count, first vert, vert count)` of primitive `i`.
+    pub fn get(&self, i: usize) -> Option<[i64; 4]> {
+        match self {
+            Primitives::Standard(p) => p
+                .get(i)
+                .map(|p| [p.first_index.get() as i64, p.index_count.get() as i64, p.first_vert.get() as i64, p.vert_count.get() as i64]),
+            Primitives::Strata(p) => p
+                .get(i)
+                .map(|p| [p.first_index.get() as i64, p.index_count.get() as i64, p.first_vert.get() as i64, p.vert_count.get() as i64]),
+        }
+    }
+}
+
+pub enum AreaPortals<'a, O: ByteOrder> {
+    Standard(&'a [AreaPortal<O>]),
+    Wide(&'a [AreaPortal32<O>]),
+}
+
+impl<O: ByteOrder> AreaPortals<'_, O> {
+    pub fn len(&self) -> usize {
+        match self {
+            AreaPortals::Standard(p) => p.len(),
+            AreaPortals::Wide(p) => p.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// `(other area, first clip portal vert, clip portal vert count, plane)` of portal `i`.
+    pub fn get(&self, i: usize) -> Option<[i64; 4]> {
+        match self {
+            AreaPortals::Standard(p) => p.get(i).map(|p| {
+                [
+                    p.other_area.get() as i64,
+                    p.first_clip_portal_vert.get() as i64,
+                    p.num_clip_portal_verts.get() as i64,
+                    p.planenum.get() as i64,
+                ]
+            }),
+            AreaPortals::Wide(p) => p.get(i).map(|p| {
+                [
+                    p.other_area.get() as i64,
+                    p.first_clip_portal_vert.get() as i64,
+                    p.num_clip_portal_verts.get() as i64,
+                    p.planenum.get() as i64,
+                ]
+            }),
+        }
+    }
+}
+
+/// The occlusion lump (§21): three counted arrays.
+pub enum OccluderList<'a, O: ByteOrder> {
+    V0(&'a [OccluderDataV0<O>]),
+    V1(&'a [OccluderData<O>]),
+}
+
+pub struct Occlusion<'a, O: ByteOrder> {
+    pub occluders: OccluderList<'a, O>,
+    pub polys: &'a [OccluderPoly<O>],
+    pub vertex_indices: &'a [Surfedge<O>],
+}
+
+impl<O: ByteOrder> Occlusion<'_, O> {
+    pub fn occluder_count(&self) -> usize {
+        match &self.occluders {
+            OccluderList::V0(o) => o.len(),
+            OccluderList::V1(o) => o.len(),
+        }
+    }
+    /// `(firstpoly, polycount)` of occluder `i`.
+    pub fn occluder_polys(&self, i: usize) -> Option<(i64, i64)> {
+        match &self.occluders {
+            OccluderList::V0(o) => o.get(i).map(|o| (o.firstpoly.get() as i64, o.polycount.get() as i64)),
+            OccluderList::V1(o) => o.get(i).map(|o| (o.firstpoly.get() as i64, o.polycount.get() as i64)),
+        }
+    }
+}
+
+/// One block of the physics collision lump (§22); collision blobs stay raw (A20).
+#[derive(Debug, Clone, Copy)]
+pub struct PhysModel<'a> {
+    pub model_index: i32,
+    pub data_size: i32,
+    pub keydata_size: i32,
+    pub solid_count: i32,
+    /// The `solid_count` collision sections, each with its 4-byte size prefix.
+    pub solids: &'a [u8],
+    /// The key data text.
+    pub keydata: &'a [u8],
+}
+
+/// Split `count` records of `T` off the front of `data`.
+fn take<'a, T: zerocopy::FromBytes + zerocopy::Immutable + zerocopy::KnownLayout + zerocopy::Unaligned>(
+    data: &'a [u8],
+    at: &mut usize,
+    count: i32,
+    what: &str,
+) -> Result<&'a [T]> {
+    let size = std::mem::size_of::<T>();
+    let n = usize::try_from(count).map_err(|_| Error::malformed(format!("negative {what} count {count}")).at(*at as u64))?;
+    let end =
+        n.checked_mul(size).and_then(|b| b.checked_add(*at)).filter(|&e| e <= data.len()).ok_or_else(|| {
+            Error::malformed(format!("{n} {what} of {size} bytes do not fit the lump ({} bytes)", data.len())).at(*at as u64)
+        })?;
+    let out = <[T]>::ref_from_bytes(&data[*at..end]).map_err(|_| Error::malformed(format!("{what} misaligned")))?;
+    *at = end;
+    Ok(out)
+}
+
+fn count_at<O: ByteOrder>(data: &[u8], at: &mut usize, what: &str) -> Result<i32> {
+    let b = crate::bytes::array::<4>(data, *at).ok_or_else(|| Error::malformed(format!("{what} count missing")).at(*at as u64))?;
+    *at += 4;
+    Ok(zerocopy::byteorder::I32::<O>::from_bytes(b).get())
+}
+
+impl<'a, O: ByteOrder> View<'a, O> {
+    /// A view of `bsp`. The caller picks `O` to match [`Bsp::endian`]; [`View::new`] checks it.
+    pub fn new(bsp: &'a Bsp<'a>) -> Result<Self> {
+        let v = View { bsp, layout: layout(bsp.branch()), _o: PhantomData };
+        if !v.endian_matches() {
+            return Err(Error::malformed("byte order of the view does not match the map"));
+        }
+        Ok(v)
+    }
+
+    /// Does `O` match the map's byte order?
+    pub fn endian_matches(&self) -> bool {
+        let probe = zerocopy::byteorder::U16::<O>::new(1);
+        let little = zerocopy::IntoBytes::as_bytes(&probe)[0] == 1;
+        little == (self.bsp.endian() == Endian::Little)
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    fn recs<T: zerocopy::FromBytes + zerocopy::Immutable + zerocopy::KnownLayout>(&self, i: usize) -> Result<&'a [T]> {
+        self.bsp.records::<T>(i)
+    }
+
+    fn version(&self, i: usize) -> u32 {
+        self.bsp.entry(i).and_then(|e| e.version).unwrap_or(0)
+    }
+
+    fn has(&self, i: usize) -> bool {
+        self.bsp.entry(i).is_some_and(|e| e.length > 0)
+    }
+
+    pub fn planes(&self) -> Result<&'a [Plane<O>]> {
+        self.recs(LUMP_PLANES)
+    }
+    pub fn vertices(&self) -> Result<&'a [Vertex<O>]> {
+        self.recs(LUMP_VERTICES)
+    }
+    pub fn edges(&self) -> Result<Edges<'a, O>> {
+        Ok(match self.layout {
+            Layout::Strata => Edges::Strata(self.recs(LUMP_EDGES)?),
+            _ => Edges::Standard(self.recs(LUMP_EDGES)?),
+        })
+    }
+    pub fn surfedges(&self) -> Result<&'a [Surfedge<O>]> {
+        self.recs(LUMP_SURFEDGES)
+    }
+    fn faces_at(&self, i: usize) -> Result<Faces<'a, O>> {
+        Ok(match self.layout {
+            Layout::Vtmb if i != LUMP_FACES_HDR => Faces::Vtmb(self.recs(i)?),
+            Layout::Strata => Faces::Strata(self.recs(i)?),
+            _ => Faces::Standard(self.recs(i)?),
+        })
+    }
+    /// The LDR faces (lump 7).
+    pub fn faces_ldr(&self) -> Result<Faces<'a, O>> {
+        self.faces_at(LUMP_FACES)
+    }
+    /// The HDR faces (lump 58).
+    pub fn faces_hdr(&self) -> Result<Faces<'a, O>> {
+        self.faces_at(LUMP_FACES_HDR)
+    }
+    /// The faces the engine draws: lump 7, or lump 58 when 7 is empty (HDR-only maps, A15).
+    pub fn faces(&self) -> Result<Faces<'a, O>> {
+        if !self.has(LUMP_FACES) && self.has(LUMP_FACES_HDR) {
+            self.faces_hdr()
+        } else {
+            self.faces_ldr()
+        }
+    }
+    /// Index of the lump [`View::faces`] reads.
+    pub fn faces_lump(&self) -> usize {
+        if !self.has(LUMP_FACES) && self.has(LUMP_FACES_HDR) {
+            LUMP_FACES_HDR
+        } else {
+            LUMP_FACES
+        }
+    }
+    pub fn original_faces(&self) -> Result<Faces<'a, O>> {
+        self.faces_at(LUMP_ORIGINAL_FACES)
+    }
+    pub fn brushes(&self) -> Result<&'a [Brush<O>]> {
+        self.recs(LUMP_BRUSHES)
+    }
+    pub fn brush_sides(&self) -> Result<BrushSides<'a, O>> {
+        Ok(match self.layout {
+            Layout::Strata => BrushSides::Strata(self.recs(LUMP_BRUSH_SIDES)?),
+            _ => BrushSides::Standard(self.recs(LUMP_BRUSH_SIDES)?),
+        })
+    }
+    pub fn nodes(&self) -> Result<Nodes<'a, O>> {
+        Ok(match self.layout {
+            Layout::Strata => Nodes::Strata(self.recs(LUMP_NODES)?),
+            _ => Nodes::Standard(self.recs(LUMP_NODES)?),
+        })
+    }
+    /// Leaves by lump version (§9.2, A5): 0 → 56 bytes, 1 → 32 bytes; Strata's own form.
+    pub fn leaves(&self) -> Result<Leaves<'a, O>> {
+        Ok(match self.layout {
+            Layout::Strata => Leaves::Strata(self.recs(LUMP_LEAVES)?),
+            Layout::Vtmb => Leaves::V1(self.recs(LUMP_LEAVES)?),
+            Layout::Standard if self.version(LUMP_LEAVES) == 0 => Leaves::V0(self.recs(LUMP_LEAVES)?),
+            Layout::Standard => Leaves::V1(self.recs(LUMP_LEAVES)?),
+        })
+    }
+    fn indices(&self, i: usize) -> Result<Indices<'a, O>> {
+        Ok(match self.layout {
+            Layout::Strata => Indices::U32(self.recs(i)?),
+            _ => Indices::U16(self.recs(i)?),
+        })
+    }
+    pub fn leaf_faces(&self) -> Result<Indices<'a, O>> {
+        self.indices(LUMP_LEAF_FACES)
+    }
+    pub fn leaf_brushes(&self) -> Result<Indices<'a, O>> {
+        self.indices(LUMP_LEAF_BRUSHES)
+    }
+    pub fn texinfo(&self) -> Result<&'a [TexInfo<O>]> {
+        self.recs(LUMP_TEXINFO)
+    }
+    pub fn texdata(&self) -> Result<&'a [TexData<O>]> {
+        self.recs(LUMP_TEXDATA)
+    }
+    pub fn string_table(&self) -> Result<&'a [StringTableEntry<O>]> {
+        self.recs(LUMP_TEXDATA_STRING_TABLE)
+    }
+    pub fn string_data(&self) -> Result<&'a [u8]> {
+        self.bsp.lump(LUMP_TEXDATA_STRING_DATA)
+    }
+    /// The material name of a texdata entry (§10.4), or `None` if a link is out of range.
+    pub fn texdata_name(&self, texdata: usize) -> Result<Option<&'a str>> {
+        let Some(td) = self.texdata()?.get(texdata) else { return Ok(None) };
+        let Some(entry) = usize::try_from(td.name_string_table_id.get()).ok().and_then(|i| self.string_table().ok()?.get(i).copied())
+        else {
+            return Ok(None);
+        };
+        let data = self.string_data()?;
+        let Some(rest) = usize::try_from(entry.offset.get()).ok().and_then(|o| data.get(o..)) else { return Ok(None) };
+        let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+        Ok(std::str::from_utf8(&rest[..end]).ok())
+    }
+    /// The material name of face `i` of [`View::faces`] (face → texinfo → texdata → name).
+    pub fn face_material(&self, face: usize) -> Result<Option<&'a str>> {
+        let Some(f) = self.faces()?.get(face) else { return Ok(None) };
+        let Some(ti) = usize::try_from(f.texinfo).ok().and_then(|t| self.texinfo().ok()?.get(t).copied()) else { return Ok(None) };
+        match usize::try_from(ti.texdata.get()) {
+            Ok(td) => self.texdata_name(td),
+            Err(_) => Ok(None),
+        }
+    }
+    pub fn models(&self) -> Result<&'a [Model<O>]> {
+        self.recs(LUMP_MODELS)
+    }
+    pub fn disp_infos(&self) -> Result<DispInfos<'a, O>> {
+        Ok(match (self.layout, self.bsp.branch().id) {
+            (_, "dota2") => DispInfos::Unknown,
+            (Layout::Strata, _) => DispInfos::Strata(self.recs(LUMP_DISP_INFO)?),
+            _ => DispInfos::Standard(self.recs(LUMP_DISP_INFO)?),
+        })
+    }
+    pub fn disp_verts(&self) -> Result<&'a [DispVert<O>]> {
+        self.recs(LUMP_DISP_VERTS)
+    }
+    pub fn disp_tris(&self) -> Result<&'a [DispTri<O>]> {
+        self.recs(LUMP_DISP_TRIS)
+    }
+    pub fn cubemaps(&self) -> Result<&'a [Cubemap<O>]> {
+        self.recs(LUMP_CUBEMAPS)
+    }
+    pub fn overlays(&self) -> Result<Overlays<'a, O>> {
+        Ok(match (self.layout, self.bsp.branch().id) {
+            (_, "dota2") => Overlays::Unknown,
+            (Layout::Strata, _) => Overlays::Strata(self.recs(LUMP_OVERLAYS)?),
+            _ => Overlays::Standard(self.recs(LUMP_OVERLAYS)?),
+        })
+    }
+    pub fn overlay_fades(&self) -> Result<&'a [OverlayFade<O>]> {
+        self.recs(LUMP_OVERLAY_FADES)
+    }
+    /// Water overlays (lump 50) have no layout in the seeds: raw bytes.
+    pub fn water_overlays_raw(&self) -> Result<&'a [u8]> {
+        self.bsp.lump(LUMP_WATER_OVERLAYS)
+    }
+    fn world_lights_at(&self, i: usize) -> Result<WorldLights<'a, O>> {
+        Ok(if self.layout == Layout::Strata || self.version(i) == 1 {
+            WorldLights::V1(self.recs(i)?)
+        } else {
+            WorldLights::V0(self.recs(i)?)
+        })
+    }
+    /// World lights (§23): lump 15 (LDR) or 54 (HDR); version 1 is the 100-byte form.
+    pub fn world_lights(&self, hdr: bool) -> Result<WorldLights<'a, O>> {
+        self.world_lights_at(if hdr { LUMP_WORLD_LIGHTS_HDR } else { LUMP_WORLD_LIGHTS })
+    }
+    /// Leaf ambient index (§20): lump 52 (LDR) or 51 (HDR).
+    pub fn leaf_ambient_index(&self, hdr: bool) -> Result<AmbientIndex<'a, O>> {
+        let i = if hdr { LUMP_LEAF_AMBIENT_INDEX_HDR } else { LUMP_LEAF_AMBIENT_INDEX };
+        Ok(match self.layout {
+            Layout::Strata => AmbientIndex::U32(self.recs(i)?),
+            _ => AmbientIndex::U16(self.recs(i)?),
+        })
+    }
+    /// Leaf ambient lighting (§20, A28): lump 56 (LDR) or 55 (HDR). The 24-byte cube form is
+    /// used when the branch says so or the lump version is 0.
+    pub fn leaf_ambient_lighting(&self, hdr: bool) -> Result<AmbientLighting<'a>> {
+        let i = if hdr { LUMP_LEAF_AMBIENT_LIGHTING_HDR } else { LUMP_LEAF_AMBIENT_LIGHTING };
+        Ok(if self.bsp.record_size(i) == Some(24) {
+            AmbientLighting::Cubes(self.bsp.records(i)?)
+        } else {
+            AmbientLighting::Samples(self.bsp.records(i)?)
+        })
+    }
+    /// Lightmap samples (§19): lump 8 (LDR) or 53 (HDR).
+    pub fn lighting(&self, hdr: bool) -> Result<&'a [ColorRGBExp32]> {
+        self.bsp.records(if hdr { LUMP_LIGHTING_HDR } else { LUMP_LIGHTING })
+    }
+    /// The faces whose `lightofs` index the LDR (lump 8) or HDR (lump 53) lighting: lump 7
+    /// or lump 58 (falling back to 7 when 58 is empty: an LDR-compiled HDR lump set).
+    pub fn lit_faces(&self, hdr: bool) -> Result<Faces<'a, O>> {
+        if hdr && self.has(LUMP_FACES_HDR) {
+            self.faces_hdr()
+        } else {
+            self.faces_ldr()
+        }
+    }
+    /// The lightmap samples of face `face` of [`View::lit_faces`] (§19, A16): `styles × luxels`
+    /// samples (× 4 when its texinfo has `SURF_BUMPLIGHT`) from `lightofs`. `None` when the face
+    /// has no lightmap or its range is outside the lump.
+    pub fn face_lightmap(&self, face: usize, hdr: bool) -> Result<Option<&'a [ColorRGBExp32]>> {
+        let Some(f) = self.lit_faces(hdr)?.get(face) else { return Ok(None) };
+        if f.lightofs < 0 || f.num_styles == 0 || f.lightofs % 4 != 0 {
+            return Ok(None);
+        }
+        let bump =
+            usize::try_from(f.texinfo).ok().and_then(|t| self.texinfo().ok()?.get(t).copied()).is_some_and(|t| t.flags.get() & 0x800 != 0);
+        let n = (f.num_styles as i64).saturating_mul(f.luxels).saturating_mul(if bump { 4 } else { 1 });
+        let samples = self.lighting(hdr)?;
+        let first = (f.lightofs / 4) as usize;
+        Ok(usize::try_from(n).ok().and_then(|n| samples.get(first..first.checked_add(n)?)))
+    }
+    /// The per-style average samples stored just before a face's lightmap, in reverse style
+    /// order (§19, A16).
+    pub fn face_average_colors(&self, face: usize, hdr: bool) -> Result<Option<&'a [ColorRGBExp32]>> {
+        let Some(f) = self.lit_faces(hdr)?.get(face) else { return Ok(None) };
+        if f.lightofs < 0 || f.num_styles == 0 || f.lightofs % 4 != 0 {
+            return Ok(None);
+        }
+        let samples = self.lighting(hdr)?;
+        let end = (f.lightofs / 4) as usize;
+        Ok(end.checked_sub(f.num_styles).and_then(|s| samples.get(s..end)))
+    }
+    /// The lightmap lump the drawn faces use: 8, or 53 when 8 is empty (A15).
+    pub fn lighting_lump(&self) -> usize {
+        if !self.has(LUMP_LIGHTING) && self.has(LUMP_LIGHTING_HDR) {
+            LUMP_LIGHTING_HDR
+        } else {
+            LUMP_LIGHTING
+        }
+    }
+    /// Parse the occlusion lump (§21); doccluderdata_t is 36 bytes at lump version 0, else 40.
+    pub fn occlusion(&self) -> Result<Occlusion<'a, O>> {
+        let data = self.bsp.lump(LUMP_OCCLUSION)?;
+        let err = |e: Error| self.bsp.lump_error(LUMP_OCCLUSION, e);
+        if data.is_empty() {
+            return Ok(Occlusion { occluders: OccluderList::V1(&[]), polys: &[], vertex_indices: &[] });
+        }
+        let mut at = 0;
+        let n = count_at::<O>(data, &mut at, "occluder").map_err(err)?;
+        let occluders = if self.version(LUMP_OCCLUSION) == 0 {
+            OccluderList::V0(take(data, &mut at, n, "occluders").map_err(err)?)
+        } else {
+            OccluderList::V1(take(data, &mut at, n, "occluders").map_err(err)?)
+        };
+        let n = count_at::<O>(data, &mut at, "occluder polygon").map_err(err)?;
+        let polys = take(data, &mut at, n, "occluder polygons").map_err(err)?;
+        let n = count_at::<O>(data, &mut at, "occluder vertex index").map_err(err)?;
+        let vertex_indices = take(data, &mut at, n, "occluder vertex indices").map_err(err)?;
+        Ok(Occlusion { occluders, polys, vertex_indices })
+    }
+    /// Walk the physics collision lump (§22, A20): every model block up to the terminator
+    /// (`model_index == -1`), collision sections kept raw.
+    pub fn phys_models(&self) -> Result<Vec<PhysModel<'a>>> {
+        let data = self.bsp.lump(LUMP_PHYS_COLLIDE)?;
+        let err = |e: Error| self.bsp.lump_error(LUMP_PHYS_COLLIDE, e);
+        let mut out = Vec::new();
+        let mut at = 0usize;
+        while at < data.len() {
+            let h: &[PhysModelHeader<O>] = take(data, &mut at, 1, "physics model header").map_err(err)?;
+            let h = h[0];
+            if h.model_index.get() == -1 {
+                break;
+            }
+            let start = at;
+            for _ in 0..h.solid_count.get().max(0) {
+                let size = count_at::<O>(data, &mut at, "collision section size").map_err(err)?;
+                let _: &[u8] = take(data, &mut at, size, "collision section bytes").map_err(err)?;
+            }
+            let solids = &data[start..at];
+            let keydata: &[u8] = take(data, &mut at, h.keydata_size.get(), "key data bytes").map_err(err)?;
+            out.push(PhysModel {
+                model_index: h.model_index.get(),
+                data_size: h.data_size.get(),
+                keydata_size: h.keydata_size.get(),
+                solid_count: h.solid_count.get(),
+                solids,
+                keydata,
+            });
+        }
+        Ok(out)
+    }
+    /// Level flags (lump 59), if the map has them.
+    pub fn map_flags(&self) -> Result<Option<u32>> {
+        Ok(self.recs::<MapFlags<O>>(LUMP_MAP_FLAGS)?.first().map(|f| f.level_flags.get()))
+    }
+    /// Face IDs (lump 11): 16-bit, 32-bit in Strata.
+    pub fn face_ids(&self) -> Result<Indices<'a, O>> {
+        self.indices(LUMP_FACE_IDS)
+    }
+    pub fn primitives(&self) -> Result<Primitives<'a, O>> {
+        Ok(match self.layout {
+            Layout::Strata => Primitives::Strata(self.recs(LUMP_PRIMITIVES)?),
+            _ => Primitives::Standard(self.recs(LUMP_PRIMITIVES)?),
+        })
+    }
+    pub fn prim_verts(&self) -> Result<&'a [Vertex<O>]> {
+        self.recs(LUMP_PRIM_VERTS)
+    }
+    /// Prim indices (lump 39): 16-bit, 32-bit in Strata.
+    pub fn prim_indices(&self) -> Result<Indices<'a, O>> {
+        self.indices(LUMP_PRIM_INDICES)
+    }
+    pub fn leaf_water_data(&self) -> Result<&'a [LeafWaterData<O>]> {
+        self.recs(LUMP_LEAF_WATER_DATA)
+    }
+    pub fn leaf_min_dist_to_water(&self) -> Result<&'a [LeafMinDistToWater<O>]> {
+        self.recs(LUMP_LEAF_MIN_DIST_TO_WATER)
+    }
+    pub fn area_portals(&self) -> Result<AreaPortals<'a, O>> {
+        Ok(match self.layout {
+            Layout::Strata => AreaPortals::Wide(self.recs(LUMP_AREA_PORTALS)?),
+            _ => AreaPortals::Standard(self.recs(LUMP_AREA_PORTALS)?),
+        })
+    }
+    pub fn areas(&self) -> Result<&'a [Area<O>]> {
+        self.recs(LUMP_AREAS)
+    }
+    pub fn clip_portal_verts(&self) -> Result<&'a [Vertex<O>]> {
+        self.recs(LUMP_CLIP_PORTAL_VERTS)
+    }
+    pub fn vert_normals(&self) -> Result<&'a [Vertex<O>]> {
+        self.recs(LUMP_VERT_NORMALS)
+    }
+    pub fn vert_normal_indices(&self) -> Result<Indices<'a, O>> {
+        self.indices(LUMP_VERT_NORMAL_INDICES)
+    }
+    /// Visibility (§12): PVS and PAS rows per cluster.
+    pub fn visibility(&self) -> Result<ClusterVis<'a>> {
+        let data = self.bsp.lump(LUMP_VISIBILITY)?;
+        ClusterVis::parse(data, self.bsp.endian()).map_err(|e| self.bsp.lump_error(LUMP_VISIBILITY, e))
+    }
+}
