@@ -1,4 +1,7 @@
 //! Lump kinds shared by several engine branches.
 
 pub mod entities;
+pub mod gamelump;
+pub mod pakfile;
+pub mod staticprops;
 pub mod visibility;
