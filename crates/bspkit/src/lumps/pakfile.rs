@@ -140,7 +140,7 @@ impl<'a> Pakfile<'a> {
             let is_next = |p: usize| p == cd_end || data.get(p..p + 4) == Some(&SIG_CENTRAL[..]);
             let next = if declared <= cd_end && (i + 1 == total || is_next(declared)) {
                 declared
-            } else if name_end + clen <= cd_end && is_next(name_end + clen) {
+            } else if name_end + clen <= cd_end && (i + 1 == total || is_next(name_end + clen)) {
                 // Valve X360 quirk (module notes): the extra field is absent here.
                 name_end + clen
             } else {
