@@ -9,6 +9,9 @@ use std::process::ExitCode;
 use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
+mod cmd_lmp;
+mod cmd_pak;
+mod cmd_props;
 mod render;
 
 #[derive(Parser)]
@@ -24,10 +27,12 @@ const EXAMPLES: &str = "Examples:
   bsp lumps maps/e1m1.bsp             the raw lump directory
   bsp ents maps/e1m1.bsp              the entity lump as text
   bsp check maps/*.bsp                cross-reference checks; exit 1 if any problem
-  bsp formats                         every supported branch";
+  bsp formats                         every supported branch
+  bsp pak list maps/cp_x.bsp          Source pakfile entries
+  bsp props maps/cp_x.bsp             Source static props";
 
 #[derive(Args, Clone)]
-struct OpenArgs {
+pub(crate) struct OpenArgs {
     /// Use this branch instead of detecting one (see `bsp formats`)
     #[arg(long, global = true)]
     branch: Option<String>,
@@ -83,6 +88,14 @@ enum Command {
         #[command(flatten)]
         open: OpenArgs,
     },
+    /// Source pakfile (lump 40): list, extract, cat, add, remove, addlist, repack
+    Pak(cmd_pak::PakArgs),
+    /// Source static props (game lump `sprp`)
+    Props(cmd_props::PropsArgs),
+    /// Source game lump directory (lump 35)
+    Gamelumps(cmd_props::GameLumpsArgs),
+    /// External `.lmp` lump files beside a Source map
+    Lmp(cmd_lmp::LmpArgs),
     /// List every supported branch
     Formats {
         #[arg(long)]
@@ -91,7 +104,7 @@ enum Command {
 }
 
 /// An error that ends the command with exit code 2; already includes file/lump/offset.
-struct Fatal(String);
+pub(crate) struct Fatal(pub(crate) String);
 
 impl From<bspkit::Error> for Fatal {
     fn from(e: bspkit::Error) -> Self {
@@ -109,7 +122,7 @@ impl From<serde_json::Error> for Fatal {
     }
 }
 
-fn open(path: &PathBuf, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
+pub(crate) fn open(path: &PathBuf, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
     Ok(Bsp::open_with(path, &args.options())?)
 }
 
@@ -184,6 +197,10 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             }
             return Ok(if any { ExitCode::from(1) } else { ExitCode::SUCCESS });
         }
+        Command::Pak(args) => return cmd_pak::run(args, &mut out),
+        Command::Props(args) => cmd_props::props(args, &mut out)?,
+        Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
+        Command::Lmp(args) => cmd_lmp::run(args, &mut out)?,
         Command::Formats { json } => {
             let all = bspkit::branches::all();
             if json {
