@@ -232,3 +232,41 @@ pub fn write_with_lump(bsp: &Bsp, index: usize, data: &[u8]) -> Result<Vec<u8>, 
     out[base + 12..base + 16].copy_from_slice(&[0; 4]);
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bspkit::build::BspBuilder;
+
+    fn pak(names: &[&str]) -> Vec<u8> {
+        let mut b = PakBuilder::new();
+        for n in names {
+            b.insert(n, n.as_bytes().to_vec()).unwrap();
+        }
+        b.build(PakCompression::Stored).unwrap()
+    }
+
+    #[test]
+    fn replaces_the_last_lump_in_place_and_appends_otherwise() {
+        for (version_first, branch) in [(false, &bspkit::branches::source::SOURCE), (true, &bspkit::branches::source::L4D2)] {
+            let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+            // Pakfile last in the file.
+            let map = BspBuilder::new(branch).lump(0, ents.clone()).lump(40, pak(&["a.txt"])).build();
+            let bsp = Bsp::from_bytes(&map).unwrap();
+            let new = write_with_lump(&bsp, 40, &pak(&["a.txt", "b/c.txt"])).map_err(|e| e.0).unwrap();
+            let re = Bsp::from_bytes(&new).unwrap();
+            assert_eq!(re.entry(40).unwrap().offset, bsp.entry(40).unwrap().offset, "version_first {version_first}");
+            assert_eq!(re.lump(0).unwrap(), ents.as_slice());
+            let p = Pakfile::parse(re.lump(40).unwrap()).unwrap();
+            assert_eq!(p.read(p.find("b/c.txt").unwrap(), 100).unwrap(), b"b/c.txt");
+            // A lump after the pakfile: the new pakfile goes to the end, the rest is kept.
+            let map = BspBuilder::new(branch).lump(40, pak(&["a.txt"])).lump(42, vec![7u8; 16]).build();
+            let bsp = Bsp::from_bytes(&map).unwrap();
+            let new = write_with_lump(&bsp, 40, &pak(&["x.txt"])).map_err(|e| e.0).unwrap();
+            let re = Bsp::from_bytes(&new).unwrap();
+            assert!(re.entry(40).unwrap().offset >= map.len() as u64);
+            assert_eq!(re.lump(42).unwrap(), &[7u8; 16]);
+            assert_eq!(Pakfile::parse(re.lump(40).unwrap()).unwrap().entries[0].name, "x.txt");
+        }
+    }
+}
