@@ -39,8 +39,14 @@ pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
         return Ok(());
     };
     let props = sp.props();
+    let detail = gl.detail_props().map_err(|e| bsp.lump_error(35, e))?;
+    let detail_json = detail.as_ref().map(|d| {
+        serde_json::json!({"version": d.version, "model_names": d.model_names, "sprites": d.sprite_count(), "props": d.prop_count(),
+            "lighting_ldr": gl.detail_lighting_count(false).ok().flatten(), "lighting_hdr": gl.detail_lighting_count(true).ok().flatten()})
+    });
     if args.json {
         let v = serde_json::json!({
+            "detail": detail_json,
             "version": sp.version, "layout": sp.layout, "element_size": sp.element_size, "count": sp.count,
             "model_names": sp.model_names, "leaves": sp.leaves.len(),
             "props": props.as_ref().ok(),

@@ -84,7 +84,20 @@ fn corpus_game_lumps_and_static_props() {
                 assert!(p.origin.iter().all(|v| v.is_finite() && v.abs() < 65536.0), "{name}: origin {:?}", p.origin);
             }
         }
-        eprintln!("{name}: sprp v{} {:?} {} props, {} models", sp.version, sp.layout, sp.count, sp.model_names.len());
+        // dprp: model dictionary, sprites and props fill the child exactly.
+        let dp = gl.detail_props().unwrap().unwrap();
+        let dprp_len = gl.bytes_of(dprp).unwrap().len();
+        assert_eq!(dp.trailing, 0, "{name}");
+        assert_eq!(12 + 128 * dp.model_names.len() + 32 * dp.sprite_count() + 52 * dp.prop_count(), dprp_len, "{name}");
+        eprintln!(
+            "{name}: sprp v{} {:?} {} props, {} models; dprp v{} {} props",
+            sp.version,
+            sp.layout,
+            sp.count,
+            sp.model_names.len(),
+            dp.version,
+            dp.prop_count()
+        );
     }
 }
 
@@ -313,4 +326,67 @@ fn builder_map_absolute_offsets_and_lmp_siblings() {
     assert_eq!(bsp.entities().unwrap().list[0].get("message"), None);
     assert_eq!(GameLumps::of(&bsp).unwrap().static_props().unwrap().unwrap().count, 0);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Deterministic xorshift, for the mutation test.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Damaged game lumps and pakfiles give errors, never panics or runaway allocations: bytes are
+/// flipped (mostly in the directories, where sizes and counts live) and the data is truncated.
+#[test]
+fn mutated_game_lumps_and_pakfiles_never_panic() {
+    let Some(corpus) = common::corpus("mutated_game_lumps_and_pakfiles_never_panic") else { return };
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let cap = 1 << 20;
+    for path in source_maps(&corpus) {
+        let bsp = Bsp::open(&path).unwrap();
+        let place = gamelump::LumpPlace { file_offset: bsp.entry(35).unwrap().offset, from_lmp: false };
+        let gl = bsp.lump(35).unwrap().to_vec();
+        let pak = bsp.lump(pakfile::LUMP_PAKFILE).unwrap().to_vec();
+        for round in 0..400 {
+            let mut g = gl.clone();
+            let mut p = pak.clone();
+            for _ in 0..1 + rng.below(4) {
+                let i = if rng.below(2) == 0 { rng.below(g.len().min(96)) } else { rng.below(g.len()) };
+                if let Some(b) = g.get_mut(i) {
+                    *b = rng.next() as u8;
+                }
+                let tail = p.len().min(256);
+                let j = if rng.below(2) == 0 { p.len() - 1 - rng.below(tail) } else { rng.below(p.len()) };
+                if let Some(b) = p.get_mut(j) {
+                    *b = rng.next() as u8;
+                }
+            }
+            if round % 10 == 0 {
+                g.truncate(rng.below(g.len() + 1));
+                p.truncate(rng.below(p.len() + 1));
+            }
+            if let Ok(gls) = GameLumps::from_bytes(&g, place, bsp.endian(), cap) {
+                for e in gls.entries() {
+                    let _ = gls.bytes_of(e);
+                }
+                if let Ok(Some(sp)) = gls.static_props() {
+                    let _ = sp.props();
+                }
+                let _ = gls.detail_props();
+                let _ = gls.detail_lighting_count(false);
+            }
+            if let Ok(pk) = Pakfile::parse(&p) {
+                for e in &pk.entries {
+                    let _ = pk.read(e, cap);
+                }
+            }
+        }
+    }
 }

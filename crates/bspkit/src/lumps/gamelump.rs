@@ -262,6 +262,44 @@ impl<'a> GameLumps<'a> {
         let data = self.bytes_of(e)?;
         crate::lumps::staticprops::StaticProps::parse(data, e.version, self.endian).map(Some)
     }
+
+    /// The detail props child (`dprp`), parsed; `None` when the map has none.
+    pub fn detail_props(&self) -> Result<Option<crate::lumps::detailprops::DetailProps<'a>>> {
+        let Some(e) = self.find(b"dprp") else { return Ok(None) };
+        let data = self.bytes_of(e)?;
+        crate::lumps::detailprops::DetailProps::parse(data, e.version, self.endian).map(Some)
+    }
+
+    /// The number of detail lighting records in `dplt` (or `dplh` when `hdr`); `None` without the child.
+    pub fn detail_lighting_count(&self, hdr: bool) -> Result<Option<usize>> {
+        let Some(e) = self.find(if hdr { b"dplh" } else { b"dplt" }) else { return Ok(None) };
+        let data = self.bytes_of(e)?;
+        crate::lumps::detailprops::parse_lighting(&data, self.endian).map(|r| Some(r.len()))
+    }
+
+    /// The game lump's bytes with every child offset rewritten for a lump placed at
+    /// `new_file_offset`, in convention `base` (bsp_tool_notes.md §3.3: moving lump 35 means
+    /// fixing every `fileofs`). Child data is unchanged.
+    pub fn relocated(&self, new_file_offset: u64, base: OffsetBase) -> Result<Vec<u8>> {
+        let shift: u64 = match base {
+            OffsetBase::Absolute => new_file_offset,
+            OffsetBase::Relative => 0,
+            OffsetBase::LmpFile => crate::lmp::LMP_HEADER_LEN as u64,
+        };
+        let mut out = self.bytes.to_vec();
+        for e in &self.dir.entries {
+            let ofs = u32::try_from(e.start as u64 + shift).map_err(|_| {
+                Error::new(ErrorKind::LimitExceeded {
+                    what: "game lump child offset",
+                    requested: e.start as u64 + shift,
+                    limit: u32::MAX as u64,
+                })
+            })?;
+            let at = 4 + ENTRY_LEN * e.position + 8;
+            out[at..at + 4].copy_from_slice(&self.endian.u32_bytes(ofs));
+        }
+        Ok(out)
+    }
 }
 
 /// Build a game lump from `(id, flags, version, data)` children laid out after the directory,
@@ -342,6 +380,19 @@ mod tests {
             assert_eq!(d.entries[0].fourcc(), "sprp");
             assert_eq!(child_bytes(&rel, &d.entries[0], MAX).unwrap().as_ref(), &[1u8; 12]);
         }
+    }
+
+    #[test]
+    fn relocation_rewrites_offsets_only() {
+        let kids = vec![(ID_STATIC_PROPS, 0, 10, vec![1u8; 12]), (ID_DETAIL_PROPS, 0, 4, vec![2u8; 12])];
+        let abs = build(&kids, OffsetBase::Absolute, 5000, Endian::Little);
+        let gl = GameLumps::from_bytes(&abs, place(5000), Endian::Little, MAX).unwrap();
+        let moved = gl.relocated(8000, OffsetBase::Absolute).unwrap();
+        assert_eq!(moved, build(&kids, OffsetBase::Absolute, 8000, Endian::Little));
+        let rel = gl.relocated(0, OffsetBase::Relative).unwrap();
+        assert_eq!(rel, build(&kids, OffsetBase::Relative, 0, Endian::Little));
+        let back = GameLumps::from_bytes(&moved, place(8000), Endian::Little, MAX).unwrap();
+        assert_eq!(back.bytes_of(&back.entries()[1]).unwrap().as_ref(), &[2u8; 12]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Lump kinds shared by several engine branches.
 
+pub mod detailprops;
 pub mod entities;
 pub mod gamelump;
 pub mod pakfile;
