@@ -12,8 +12,11 @@ use bspkit::lumps::staticprops::PropLayout;
 use bspkit::{Bsp, Endian, ErrorKind, OpenOptions};
 
 /// Static prop facts per corpus map that no ground-truth file gives: (file, sprp version, props).
-/// tf2_test2: 17 props (open_questions.md A11); shack.360: 2 props, the only count that fits its
-/// 404-byte v6 lump (4 + 2·128 + 4 + 4·2 + 4 + 2·64); the others are 12-byte lumps of three zero counts.
+/// Checked by hand against the maps' source .vmf files in the bsp_tool repository: test2.vmf has
+/// 18 prop_static, one of them with the missing model "models/not_a_real_file", and the 17 in the
+/// map match the others in model, origin, angles, skin and solid; shack.vmf has 3 prop_static and
+/// the map keeps 2 of them (also matching field by field). The other maps' `sprp` lumps are three
+/// zero counts (12 bytes, as vbspinfo's row says).
 const PROPS: &[(&str, u16, usize)] = &[
     ("bsp_tool__momentum_mp_lobby.bsp", 12, 0),
     ("bsp_tool__tf2_mp_lobby.bsp", 10, 0),
@@ -25,9 +28,34 @@ const PROPS: &[(&str, u16, usize)] = &[
     ("bspsrc__l4d2_tooltextures.bsp", 9, 0),
     ("dotatesting__test.bsp", 9, 0),
     ("srctools__rot_main.bsp", 11, 0),
-    ("bsp_tool__shack.360.bsp", 6, PROPS_SHACK),
+    ("bsp_tool__shack.360.bsp", 6, 2),
 ];
-const PROPS_SHACK: usize = 2;
+
+/// Single props as their .vmf gives them (see `PROPS`): (file, index, model, origin, angles, skin, solid).
+#[allow(clippy::type_complexity)]
+const PROP_FIELDS: &[(&str, usize, &str, [f32; 3], [f32; 3], i32, u8)] = &[
+    ("bsp_tool__tf2_test2.bsp", 1, "models/props_2fort/oildrum.mdl", [234.301, 236.01, -159.75], [0.0, 130.283, 0.0], 3, 6),
+    ("bsp_tool__tf2_test2.bsp", 9, "models/props_trainyard/handrail216.mdl", [-260.0, -368.0, -128.0], [0.0, 0.0, 0.0], 3, 0),
+    (
+        "bsp_tool__tf2_test2.bsp",
+        14,
+        "models/props_2fort/miningcrate001.mdl",
+        [-90.8537, -693.886, -178.677],
+        [11.2138, 52.6704, -8.43582],
+        0,
+        6,
+    ),
+    ("bsp_tool__shack.360.bsp", 0, "models/props_foliage/shrub_01a.mdl", [-152.0, 296.0, -4.0], [0.0, 271.0, 0.0], 0, 0),
+    (
+        "bsp_tool__shack.360.bsp",
+        1,
+        "models/props_wasteland/lights_industrialcluster01a.mdl",
+        [160.0, -480.0, 368.0],
+        [0.0, 225.0, 0.0],
+        0,
+        6,
+    ),
+];
 
 fn source_maps(corpus: &Path) -> Vec<PathBuf> {
     let mut maps: Vec<PathBuf> =
@@ -82,6 +110,13 @@ fn corpus_game_lumps_and_static_props() {
                 assert!(p.model_name.is_some(), "{name}: model index {} outside the dictionary", p.model);
                 assert!((p.first_leaf as usize + p.leaf_count as usize) <= sp.leaves.len(), "{name}: leaf range outside the leaf list");
                 assert!(p.origin.iter().all(|v| v.is_finite() && v.abs() < 65536.0), "{name}: origin {:?}", p.origin);
+            }
+        }
+        for &(_, i, model, origin, angles, skin, solid) in PROP_FIELDS.iter().filter(|f| f.0 == name) {
+            let p = &props[i];
+            assert_eq!((p.model_name.as_deref(), p.skin, p.solid), (Some(model), skin, solid), "{name} prop {i}");
+            for k in 0..3 {
+                assert!((p.origin[k] - origin[k]).abs() < 1e-3 && (p.angles[k] - angles[k]).abs() < 1e-3, "{name} prop {i}: {p:?}");
             }
         }
         // dprp: model dictionary, sprites and props fill the child exactly.
