@@ -356,6 +356,10 @@ fn builder_map_absolute_offsets_and_lmp_siblings() {
     let siblings = bspkit::lmp::list_siblings(&map_path).unwrap();
     assert_eq!(siblings.iter().map(|s| s.number).collect::<Vec<_>>(), vec![0, 35]);
 
+    // A sibling whose header names another lump than its file name is refused, not applied.
+    std::fs::write(dir.join("patched_l_7.lmp"), bspkit::lmp::write_lmp(0, 0, 1, ents).unwrap()).unwrap();
+    assert!(matches!(Bsp::open(&map_path).err().map(|e| e.kind), Some(ErrorKind::Malformed(_))));
+
     let off = OpenOptions { external_lumps: false, ..OpenOptions::default() };
     let bsp = Bsp::open_with(&map_path, &off).unwrap();
     assert_eq!(bsp.entities().unwrap().list[0].get("message"), None);
