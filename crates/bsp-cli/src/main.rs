@@ -9,6 +9,9 @@ use std::process::ExitCode;
 use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
+mod cmd_lmp;
+mod cmd_pak;
+mod cmd_props;
 mod cmd_quake;
 mod render;
 
@@ -25,10 +28,12 @@ const EXAMPLES: &str = "Examples:
   bsp lumps maps/e1m1.bsp             the raw lump directory
   bsp ents maps/e1m1.bsp              the entity lump as text
   bsp check maps/*.bsp                cross-reference checks; exit 1 if any problem
-  bsp formats                         every supported branch";
+  bsp formats                         every supported branch
+  bsp pak list maps/cp_x.bsp          Source pakfile entries
+  bsp props maps/cp_x.bsp             Source static props";
 
 #[derive(Args, Clone)]
-struct OpenArgs {
+pub(crate) struct OpenArgs {
     /// Use this branch instead of detecting one (see `bsp formats`)
     #[arg(long, global = true)]
     branch: Option<String>,
@@ -88,6 +93,14 @@ enum Command {
     Miptex(cmd_quake::MiptexArgs),
     /// BSPX extension lumps after the standard lumps (Quake 1 / GoldSrc / Quake 2)
     Bspx(cmd_quake::BspxArgs),
+    /// Source pakfile (lump 40): list, extract, cat, add, remove, addlist, repack
+    Pak(cmd_pak::PakArgs),
+    /// Source static props (game lump `sprp`)
+    Props(cmd_props::PropsArgs),
+    /// Source game lump directory (lump 35)
+    Gamelumps(cmd_props::GameLumpsArgs),
+    /// External `.lmp` lump files beside a Source map
+    Lmp(cmd_lmp::LmpArgs),
     /// List every supported branch
     Formats {
         #[arg(long)]
@@ -96,7 +109,7 @@ enum Command {
 }
 
 /// An error that ends the command with exit code 2; already includes file/lump/offset.
-struct Fatal(String);
+pub(crate) struct Fatal(pub(crate) String);
 
 impl From<bspkit::Error> for Fatal {
     fn from(e: bspkit::Error) -> Self {
@@ -114,7 +127,7 @@ impl From<serde_json::Error> for Fatal {
     }
 }
 
-fn open(path: &PathBuf, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
+pub(crate) fn open(path: &PathBuf, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
     Ok(Bsp::open_with(path, &args.options())?)
 }
 
@@ -191,6 +204,10 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         }
         Command::Miptex(args) => return cmd_quake::miptex(args, &mut out),
         Command::Bspx(args) => return cmd_quake::bspx(args, &mut out),
+        Command::Pak(args) => return cmd_pak::run(args, &mut out),
+        Command::Props(args) => cmd_props::props(args, &mut out)?,
+        Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
+        Command::Lmp(args) => cmd_lmp::run(args, &mut out)?,
         Command::Formats { json } => {
             let all = bspkit::branches::all();
             if json {

@@ -48,9 +48,29 @@ pub fn decode_lzma_alone(properties: &[u8; 5], size: usize, body: &[u8]) -> Resu
     input.extend_from_slice(body);
     // 256 MiB of dictionary memory at most, whatever the properties ask for.
     let mut stream = Stream::new_lzma_decoder(256 << 20).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
-    let mut out = Vec::with_capacity(size);
-    let status = stream.process_vec(&input, &mut out, Action::Finish).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
-    if out.len() != size || !matches!(status, Status::StreamEnd | Status::Ok) {
+    // The output grows in steps rather than being reserved up front: `size` comes from the
+    // file, and a hostile header must not cost its full size in memory before the stream fails.
+    let mut out: Vec<u8> = Vec::new();
+    loop {
+        let remaining = size - out.len();
+        if remaining == 0 {
+            break;
+        }
+        out.reserve(remaining.min(out.len().max(1 << 16)));
+        let (in_before, out_before) = (stream.total_in(), out.len());
+        let consumed = (in_before as usize).min(input.len());
+        let status = stream
+            .process_vec(&input[consumed..], &mut out, Action::Finish)
+            .map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
+        if matches!(status, Status::StreamEnd) {
+            break;
+        }
+        if stream.total_in() == in_before && out.len() == out_before {
+            // Neither input consumed nor output produced: the stream is cut short.
+            break;
+        }
+    }
+    if out.len() != size {
         return Err(Error::new(ErrorKind::Decompress(format!("expected {size} bytes, decoded {}", out.len()))));
     }
     Ok(out)

@@ -30,6 +30,8 @@ pub enum ErrorKind {
     Malformed(String),
     /// A size limit that protects against hostile input was exceeded.
     LimitExceeded { what: &'static str, requested: u64, limit: u64 },
+    /// An archive entry name that would write outside the target directory.
+    UnsafePath(String),
 }
 
 /// An error with its location: file, lump and byte offset.
@@ -105,6 +107,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::LimitExceeded { what, requested, limit } => {
                 write!(f, "{what}: {requested} exceeds the limit of {limit}")
             }
+            ErrorKind::UnsafePath(p) => write!(f, "refusing entry path {p:?}: it leaves the target directory"),
         }
     }
 }

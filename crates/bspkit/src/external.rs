@@ -42,6 +42,14 @@ pub(crate) fn load_siblings(bsp: &mut Bsp<'static>) -> Result<()> {
                 let bytes = read_capped(&lmp.path)?;
                 let parsed = crate::lmp::LmpFile::parse(&bytes).map_err(|e| e.in_file(&lmp.path))?;
                 let index = parsed.header.lump_index as usize;
+                // The name and the header must agree on the lump: a patch applied to the wrong
+                // lump would silently corrupt the map (which one wins is not specified, B3).
+                if index as u32 != lmp.number {
+                    return Err(Error::malformed(format!("header names lump {index} but the file name names lump {}", lmp.number))
+                        .in_lump("lmp header")
+                        .at(4)
+                        .in_file(&lmp.path));
+                }
                 let data = parsed.data.to_vec();
                 bsp.set_external(index, data, LumpOrigin::Lmp(lmp.path.clone()));
             }

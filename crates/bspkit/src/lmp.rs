@@ -43,6 +43,7 @@ impl<'a> LmpFile<'a> {
         if header.lump_index >= 64 {
             return Err(Error::malformed(format!("lump index {} is out of range 0..64", header.lump_index)).in_lump("lmp header").at(4));
         }
+        // Offsets and lengths are read as unsigned: a negative i32 becomes a huge value and fails the range check below.
         let start = header.offset as u64;
         let end = start + header.length as u64;
         if start < LMP_HEADER_LEN as u64 || end > bytes.len() as u64 {
@@ -52,6 +53,28 @@ impl<'a> LmpFile<'a> {
         }
         Ok(LmpFile { header, data: &bytes[start as usize..end as usize] })
     }
+}
+
+/// The bytes of a `.lmp` file holding `data` as lump `lump_index` (header + data; §4.1).
+/// `version` should be the lump's `lump_t.version` and `revision` the map's `mapRevision`.
+pub fn write_lmp(lump_index: u32, version: u32, revision: u32, data: &[u8]) -> Result<Vec<u8>> {
+    if lump_index >= 64 {
+        return Err(Error::malformed(format!("lump index {lump_index} is out of range 0..64")));
+    }
+    let length = u32::try_from(data.len()).map_err(|_| {
+        Error::new(crate::error::ErrorKind::LimitExceeded { what: "lmp data size", requested: data.len() as u64, limit: u32::MAX as u64 })
+    })?;
+    let header = LmpHeader { offset: LMP_HEADER_LEN as u32, lump_index, version, length, revision };
+    let mut out = Vec::with_capacity(LMP_HEADER_LEN + data.len());
+    out.extend_from_slice(&header.to_bytes());
+    out.extend_from_slice(data);
+    Ok(out)
+}
+
+/// The conventional file name of lump `index`'s `.lmp` beside the map `map_path`.
+pub fn lmp_path(map_path: &Path, index: u32) -> PathBuf {
+    let stem = map_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    map_path.with_file_name(format!("{stem}_l_{index}.lmp"))
 }
 
 /// A `.lmp` sibling of a map.

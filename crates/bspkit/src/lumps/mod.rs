@@ -1,6 +1,10 @@
 //! Lump kinds shared by several engine branches.
 
 pub mod bspx;
+pub mod detailprops;
 pub mod entities;
+pub mod gamelump;
 pub mod miptex;
+pub mod pakfile;
+pub mod staticprops;
 pub mod visibility;

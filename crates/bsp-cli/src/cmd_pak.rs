@@ -1,0 +1,272 @@
+//! `bsp pak …`: list, read, extract and edit the Source pakfile (lump 40, an embedded Zip).
+//! Edits produce new pakfile bytes through the library and write a new map with
+//! [`write_with_lump`] (the pakfile is replaced in place when it is the last lump, else appended).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use bspkit::branch::HeaderKind;
+use bspkit::lumps::pakfile::{self, PakBuilder, PakCompression, Pakfile, DEFAULT_MAX_ENTRY, LUMP_PAKFILE};
+use bspkit::Bsp;
+use clap::{Args, Subcommand};
+
+use crate::{open, Fatal, OpenArgs};
+
+#[derive(Args)]
+pub struct PakArgs {
+    #[command(subcommand)]
+    pub command: PakCommand,
+}
+
+#[derive(Args, Clone)]
+pub struct WriteArgs {
+    /// Write the edited map here
+    #[arg(short, long, required_unless_present = "in_place")]
+    out: Option<PathBuf>,
+    /// Replace the input map (written to a temporary file beside it, then renamed)
+    #[arg(long, conflicts_with = "out")]
+    in_place: bool,
+    /// LZMA-compress the entries (Zip method 14); only some Source branches read it
+    #[arg(long)]
+    lzma: bool,
+}
+
+#[derive(Subcommand)]
+pub enum PakCommand {
+    /// List the entries: name, size, compressed size, method
+    #[command(after_help = "Examples:\n  bsp pak list map.bsp\n  bsp pak list --json map.bsp | jq '.[].name'")]
+    List {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Extract all entries (or the NAMEs given) below a directory; unsafe names are refused
+    #[command(
+        after_help = "Examples:\n  bsp pak extract map.bsp --out pak/\n  bsp pak extract map.bsp materials/maps/x/cubemapdefault.vtf"
+    )]
+    Extract {
+        file: PathBuf,
+        /// Target directory (default: the current directory)
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        names: Vec<String>,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Write one entry's contents to stdout
+    #[command(after_help = "Examples:\n  bsp pak cat map.bsp maps/map.txt\n  bsp pak cat map.bsp materials/x.vtf > x.vtf")]
+    Cat {
+        file: PathBuf,
+        name: String,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Add (or replace) an entry from a local file
+    #[command(
+        after_help = "Examples:\n  bsp pak add map.bsp materials/custom/a.vmt a.vmt --out new.bsp\n  bsp pak add map.bsp maps/map.txt notes.txt --in-place"
+    )]
+    Add {
+        file: PathBuf,
+        /// Path inside the pakfile
+        name: String,
+        /// Local file to store
+        local: PathBuf,
+        #[command(flatten)]
+        write: WriteArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Remove an entry
+    #[command(after_help = "Examples:\n  bsp pak remove map.bsp maps/map.txt --out new.bsp")]
+    Remove {
+        file: PathBuf,
+        name: String,
+        #[command(flatten)]
+        write: WriteArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Add files from a bspzip-style addlist (pairs of lines: internal path, local file)
+    #[command(
+        after_help = "Examples:\n  bsp pak addlist map.bsp files.txt --out new.bsp\n\nRelative local paths are taken from the addlist's directory."
+    )]
+    Addlist {
+        file: PathBuf,
+        list: PathBuf,
+        #[command(flatten)]
+        write: WriteArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Rewrite every entry (stored by default, as the engine expects; --lzma for method 14)
+    #[command(after_help = "Examples:\n  bsp pak repack map.bsp --out new.bsp\n  bsp pak repack map.bsp --lzma --in-place")]
+    Repack {
+        file: PathBuf,
+        #[command(flatten)]
+        write: WriteArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+}
+
+fn pak_lump<'a>(bsp: &'a Bsp) -> Result<&'a [u8], Fatal> {
+    if bsp.family() != bspkit::Family::Source {
+        return Err(Fatal(format!("{}: only Source maps have a pakfile lump", bsp.display_name())));
+    }
+    Ok(bsp.lump(LUMP_PAKFILE)?)
+}
+
+pub fn run(args: PakArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
+    match args.command {
+        PakCommand::List { file, json, open: o } => {
+            let bsp = open(&file, &o)?;
+            let pak = Pakfile::parse(pak_lump(&bsp)?).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
+            if json {
+                let list: Vec<_> = pak
+                    .entries
+                    .iter()
+                    .map(|e| {
+                        serde_json::json!({"name": e.name, "size": e.size, "compressed_size": e.compressed_size,
+                            "method": e.method, "method_name": pakfile::method_name(e.method), "crc32": e.crc32})
+                    })
+                    .collect();
+                serde_json::to_writer_pretty(&mut *out, &list)?;
+                writeln!(out)?;
+            } else {
+                for e in &pak.entries {
+                    writeln!(out, "{:>10} {:>10} {:<7} {}", e.size, e.compressed_size, pakfile::method_name(e.method), e.name)?;
+                }
+                eprintln!("{}: {} entries", file.display(), pak.entries.len());
+            }
+        }
+        PakCommand::Extract { file, out: dir, names, open: o } => {
+            let bsp = open(&file, &o)?;
+            let pak = Pakfile::parse(pak_lump(&bsp)?).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
+            let written = pak.extract(&dir, &names, DEFAULT_MAX_ENTRY).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
+            for p in &written {
+                writeln!(out, "{}", p.display())?;
+            }
+            eprintln!("{}: extracted {} files to {}", file.display(), written.len(), dir.display());
+        }
+        PakCommand::Cat { file, name, open: o } => {
+            let bsp = open(&file, &o)?;
+            let pak = Pakfile::parse(pak_lump(&bsp)?).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
+            let entry = pak.find(&name).ok_or_else(|| Fatal(format!("{}: no pakfile entry {name}", file.display())))?;
+            let data = pak.read(entry, DEFAULT_MAX_ENTRY).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
+            out.write_all(&data)?;
+        }
+        PakCommand::Add { file, name, local, write, open: o } => {
+            let data = std::fs::read(&local).map_err(|e| Fatal(format!("{}: {e}", local.display())))?;
+            edit(&file, &o, &write, |b| Ok(b.insert(&name, data)?))?;
+        }
+        PakCommand::Remove { file, name, write, open: o } => {
+            edit(&file, &o, &write, |b| if b.remove(&name) { Ok(()) } else { Err(Fatal(format!("no pakfile entry {name}"))) })?;
+        }
+        PakCommand::Addlist { file, list, write, open: o } => {
+            let text = std::fs::read_to_string(&list).map_err(|e| Fatal(format!("{}: {e}", list.display())))?;
+            let base = list.parent().map(Path::to_path_buf).unwrap_or_default();
+            edit(&file, &o, &write, |b| {
+                let n = b.add_addlist(&text, &base)?;
+                eprintln!("{}: {n} files from the addlist", list.display());
+                Ok(())
+            })?;
+        }
+        PakCommand::Repack { file, write, open: o } => edit(&file, &o, &write, |_| Ok(()))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Read the map's pakfile, apply `change`, and write the map with the new pakfile.
+fn edit(file: &Path, o: &OpenArgs, w: &WriteArgs, change: impl FnOnce(&mut PakBuilder) -> Result<(), Fatal>) -> Result<(), Fatal> {
+    let bsp = open(&file.to_path_buf(), o)?;
+    let mut builder = PakBuilder::from_bytes(pak_lump(&bsp)?, DEFAULT_MAX_ENTRY).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
+    change(&mut builder)?;
+    let compression = if w.lzma { PakCompression::Lzma } else { PakCompression::Stored };
+    let pak = builder.build(compression)?;
+    let bytes = write_with_lump(&bsp, LUMP_PAKFILE, &pak)?;
+    let entries = builder.entries.len();
+    drop(bsp);
+    let target = match (&w.out, w.in_place) {
+        (Some(p), _) => p.clone(),
+        (None, _) => file.to_path_buf(),
+    };
+    let mut tmp = target.clone().into_os_string();
+    tmp.push(".bsp-tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, &bytes).map_err(|e| Fatal(format!("{}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, &target).map_err(|e| Fatal(format!("{}: {e}", target.display())))?;
+    eprintln!("{}: wrote {} bytes, pakfile {} entries ({} bytes)", target.display(), bytes.len(), entries, pak.len());
+    Ok(())
+}
+
+/// A copy of a Source map with lump `index` replaced by `data` (stored uncompressed). The lump
+/// is rewritten where it is when it is the last one in the file, else appended on a 4-byte
+/// boundary; every other byte is kept, so game-lump offsets stay valid.
+pub fn write_with_lump(bsp: &Bsp, index: usize, data: &[u8]) -> Result<Vec<u8>, Fatal> {
+    let HeaderKind::Valve { version_first } = bsp.branch().header else {
+        return Err(Fatal(format!("{}: writing lumps is only supported for Source maps here", bsp.display_name())));
+    };
+    let entry = bsp.entry(index).ok_or_else(|| Fatal(format!("no lump {index}")))?;
+    if entry.origin != bspkit::directory::LumpOrigin::File {
+        return Err(Fatal(format!("lump {index} comes from an external file; edit that file (or use --no-external)")));
+    }
+    let file = bsp.data();
+    let end_of = |e: &bspkit::LumpEntry| if e.length > 0 { e.offset + e.length } else { 0 };
+    let others_end = bsp.lumps().iter().filter(|e| e.index != index).map(end_of).max().unwrap_or(0).max(bsp.header().len as u64);
+    let start = if entry.length > 0 && entry.offset >= others_end { entry.offset } else { (file.len() as u64 + 3) & !3 };
+    let start_usize = usize::try_from(start).map_err(|_| Fatal("map too large".into()))?;
+    let mut out = Vec::with_capacity(start_usize + data.len());
+    out.extend_from_slice(&file[..start_usize.min(file.len())]);
+    out.resize(start_usize, 0);
+    out.extend_from_slice(data);
+    let (ofs_field, len_field) = if version_first { (4, 8) } else { (0, 4) };
+    let base = 8 + 16 * index;
+    let e = bsp.endian();
+    let len = u32::try_from(data.len()).map_err(|_| Fatal("lump larger than 4 GiB".into()))?;
+    out[base + ofs_field..base + ofs_field + 4].copy_from_slice(&e.u32_bytes(start as u32));
+    out[base + len_field..base + len_field + 4].copy_from_slice(&e.u32_bytes(len));
+    // fourCC holds the uncompressed size of LZMA lumps only (source.md §6); this lump is stored.
+    out[base + 12..base + 16].copy_from_slice(&[0; 4]);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bspkit::build::BspBuilder;
+
+    fn pak(names: &[&str]) -> Vec<u8> {
+        let mut b = PakBuilder::new();
+        for n in names {
+            b.insert(n, n.as_bytes().to_vec()).unwrap();
+        }
+        b.build(PakCompression::Stored).unwrap()
+    }
+
+    #[test]
+    fn replaces_the_last_lump_in_place_and_appends_otherwise() {
+        for (version_first, branch) in [(false, &bspkit::branches::source::SOURCE), (true, &bspkit::branches::source::L4D2)] {
+            let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+            // Pakfile last in the file.
+            let map = BspBuilder::new(branch).lump(0, ents.clone()).lump(40, pak(&["a.txt"])).build();
+            let bsp = Bsp::from_bytes(&map).unwrap();
+            let new = write_with_lump(&bsp, 40, &pak(&["a.txt", "b/c.txt"])).map_err(|e| e.0).unwrap();
+            let re = Bsp::from_bytes(&new).unwrap();
+            assert_eq!(re.entry(40).unwrap().offset, bsp.entry(40).unwrap().offset, "version_first {version_first}");
+            assert_eq!(re.lump(0).unwrap(), ents.as_slice());
+            let p = Pakfile::parse(re.lump(40).unwrap()).unwrap();
+            assert_eq!(p.read(p.find("b/c.txt").unwrap(), 100).unwrap(), b"b/c.txt");
+            // A lump after the pakfile: the new pakfile goes to the end, the rest is kept.
+            let map = BspBuilder::new(branch).lump(40, pak(&["a.txt"])).lump(42, vec![7u8; 16]).build();
+            let bsp = Bsp::from_bytes(&map).unwrap();
+            let new = write_with_lump(&bsp, 40, &pak(&["x.txt"])).map_err(|e| e.0).unwrap();
+            let re = Bsp::from_bytes(&new).unwrap();
+            assert!(re.entry(40).unwrap().offset >= map.len() as u64);
+            assert_eq!(re.lump(42).unwrap(), &[7u8; 16]);
+            assert_eq!(Pakfile::parse(re.lump(40).unwrap()).unwrap().entries[0].name, "x.txt");
+        }
+    }
+}

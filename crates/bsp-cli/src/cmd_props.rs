@@ -1,0 +1,125 @@
+//! `bsp props` (static props of a Source map) and `bsp gamelumps` (the game lump directory).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use bspkit::lumps::gamelump::GameLumps;
+use clap::Args;
+
+use crate::{open, Fatal, OpenArgs};
+
+#[derive(Args)]
+#[command(after_help = "Examples:\n  bsp props map.bsp\n  bsp props --json map.bsp | jq '.props[].model_name'")]
+pub struct PropsArgs {
+    file: PathBuf,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    open: OpenArgs,
+}
+
+#[derive(Args)]
+#[command(after_help = "Examples:\n  bsp gamelumps map.bsp\n  bsp gamelumps --json map.bsp")]
+pub struct GameLumpsArgs {
+    file: PathBuf,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    open: OpenArgs,
+}
+
+pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
+    let bsp = open(&args.file, &args.open)?;
+    let gl = GameLumps::of(&bsp)?;
+    let Some(sp) = gl.static_props().map_err(|e| bsp.lump_error(35, e))? else {
+        if args.json {
+            writeln!(out, "null")?;
+        }
+        eprintln!("{}: no static prop game lump", args.file.display());
+        return Ok(());
+    };
+    let props = sp.props();
+    let detail = gl.detail_props().map_err(|e| bsp.lump_error(35, e))?;
+    let detail_json = detail.as_ref().map(|d| {
+        serde_json::json!({"version": d.version, "model_names": d.model_names, "sprites": d.sprite_count(), "props": d.prop_count(),
+            "lighting_ldr": gl.detail_lighting_count(false).ok().flatten(), "lighting_hdr": gl.detail_lighting_count(true).ok().flatten()})
+    });
+    if args.json {
+        let v = serde_json::json!({
+            "detail": detail_json,
+            "version": sp.version, "layout": sp.layout, "element_size": sp.element_size, "count": sp.count,
+            "model_names": sp.model_names, "leaves": sp.leaves.len(),
+            "props": props.as_ref().ok(),
+            "note": props.as_ref().err().map(|e| e.to_string()),
+        });
+        serde_json::to_writer_pretty(&mut *out, &v)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    eprintln!(
+        "{}: sprp version {} ({:?}, {} bytes per prop), {} props, {} models, {} leaves",
+        args.file.display(),
+        sp.version,
+        sp.layout,
+        sp.element_size.map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
+        sp.count,
+        sp.model_names.len(),
+        sp.leaves.len()
+    );
+    let props = props.map_err(|e| bsp.lump_error(35, e))?;
+    writeln!(
+        out,
+        "{:>5} {:<40} {:>28} {:>24} {:>4} {:>5} {:>8} {:>15}",
+        "#", "model", "origin", "angles", "skin", "solid", "flags", "fade"
+    )?;
+    for (i, p) in props.iter().enumerate() {
+        let v = |a: [f32; 3]| format!("{} {} {}", a[0], a[1], a[2]);
+        writeln!(
+            out,
+            "{:>5} {:<40} {:>28} {:>24} {:>4} {:>5} {:>#8x} {:>15}",
+            i,
+            p.model_name.as_deref().unwrap_or("?"),
+            v(p.origin),
+            v(p.angles),
+            p.skin,
+            p.solid,
+            p.flags,
+            format!("{}..{}", p.fade_min, p.fade_max)
+        )?;
+    }
+    Ok(())
+}
+
+pub fn gamelumps(args: GameLumpsArgs, out: &mut impl Write) -> Result<(), Fatal> {
+    let bsp = open(&args.file, &args.open)?;
+    let gl = GameLumps::of(&bsp)?;
+    if args.json {
+        let list: Vec<_> = gl
+            .entries()
+            .iter()
+            .map(|e| {
+                serde_json::json!({"id": e.fourcc(), "flags": e.flags, "version": e.version, "offset": e.offset,
+                    "length": e.length, "compressed": e.compressed, "stored_length": e.stored_len, "dummy": e.is_dummy()})
+            })
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &serde_json::json!({"offsets": gl.dir.base, "children": list}))?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    eprintln!("{}: {} game lump entries, {:?} offsets", args.file.display(), gl.entries().len(), gl.dir.base);
+    writeln!(out, "{:<10} {:>5} {:>7} {:>10} {:>10} {:>10}  compressed", "id", "flags", "version", "offset", "length", "stored")?;
+    for e in gl.entries() {
+        writeln!(
+            out,
+            "{:<10} {:>5} {:>7} {:>10} {:>10} {:>10}  {}",
+            e.fourcc(),
+            e.flags,
+            e.version,
+            e.offset,
+            e.length,
+            e.stored_len,
+            if e.compressed { "lzma" } else { "-" }
+        )?;
+    }
+    Ok(())
+}
