@@ -65,6 +65,9 @@ pub fn unknown_name(index: usize) -> &'static str {
     names.get(index).map(String::as_str).unwrap_or("UNKNOWN")
 }
 
+/// Most `{id, length}` entries accepted in a Call of Duty lump list.
+pub const MAX_COD_CHUNKS: u64 = 1024;
+
 fn need(data: &[u8], len: usize) -> Result<()> {
     if data.len() < len {
         Err(Error::truncated(len as u64, data.len() as u64).in_lump("header"))
@@ -154,6 +157,14 @@ pub fn parse_with(data: &[u8], branch: &'static Branch, endian: Endian, beyond_e
             let dir_len = 12u64.saturating_add(count.saturating_mul(8));
             if dir_len > data.len() as u64 {
                 return Err(Error::truncated(dir_len, data.len() as u64).in_lump("header").at(8));
+            }
+            // Lumps are looked up by id with a scan of the list, so a huge list (the count is
+            // only bounded by the file size) would make every lookup slow. Real maps list 24-34
+            // chunks and the engine has room for 100 (respawn_cod_facts.md §2.1).
+            if count > MAX_COD_CHUNKS {
+                return Err(Error::new(ErrorKind::LimitExceeded { what: "d3dbsp chunk count", requested: count, limit: MAX_COD_CHUNKS })
+                    .in_lump("header")
+                    .at(8));
             }
             let mut offset = dir_len as i64;
             let mut entries = Vec::with_capacity(count as usize);
