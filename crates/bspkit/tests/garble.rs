@@ -35,9 +35,9 @@ impl Rng {
 }
 
 /// Truncation points per map: evenly spaced, plus every boundary of the header and directory.
-const CUTS: usize = 96;
+const CUTS: usize = 80;
 /// Mutated copies per map.
-const FLIPS: usize = 500;
+const FLIPS: usize = 400;
 
 fn run(data: &[u8]) {
     // Ok or Err are both fine; a panic is not.
