@@ -53,6 +53,53 @@ for root, _, files in os.walk(src):
             at = data.find(b"LZMA", at + 4)
 PY
 fi
+# Small Respawn and CoD4 seeds: the corpus maps with their big lumps (lightmaps, pakfile)
+# dropped and the rest repacked, so that -max_len=65536 runs still reach those parsers.
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$src" "$here/corpus/open_decode" <<'PY'
+import os, struct, sys
+src, out = sys.argv[1], sys.argv[2]
+BIG = 16384
+def rbsp(data):
+    lumps = [struct.unpack_from("<4i", data, 16 + 16 * i) for i in range(128)]
+    body, table = bytearray(), []
+    for ofs, ln, ver, cc in lumps:
+        if ln <= 0 or ln > BIG or ofs + ln > len(data):
+            table.append((0, 0, ver, cc))
+            continue
+        body += b"\0" * (-len(body) % 4)
+        table.append((2064 + len(body), ln, ver, cc))
+        body += data[ofs:ofs + ln]
+    head = bytearray(data[:16])
+    for t in table:
+        head += struct.pack("<4i", *t)
+    return bytes(head + body)
+def d3dbsp(data):
+    n = struct.unpack_from("<I", data, 8)[0]
+    cur, keep = 12 + 8 * n, []
+    for i in range(n):
+        lid, ln = struct.unpack_from("<II", data, 12 + 8 * i)
+        cur = (cur + 3) & ~3
+        if ln <= BIG:
+            keep.append((lid, data[cur:cur + ln]))
+        cur += ln
+    out_ = bytearray(data[:8] + struct.pack("<I", len(keep)))
+    for lid, b in keep:
+        out_ += struct.pack("<II", lid, len(b))
+    for lid, b in keep:
+        out_ += b"\0" * (-len(out_) % 4)
+        out_ += b
+    return bytes(out_ + b"\0" * (-len(out_) % 4))
+for root, _, files in os.walk(src):
+    for name in files:
+        p = os.path.join(root, name)
+        head = open(p, "rb").read(8)
+        if head[:4] == b"rBSP":
+            open(os.path.join(out, "small_" + name), "wb").write(rbsp(open(p, "rb").read()))
+        elif head == b"IBSP\x16\0\0\0":
+            open(os.path.join(out, "small_" + name), "wb").write(d3dbsp(open(p, "rb").read()))
+PY
+fi
 for t in open_decode entities visibility lzma lmp; do
     printf '%s: %s files\n' "$t" "$(ls "$here/corpus/$t" | wc -l)"
 done
