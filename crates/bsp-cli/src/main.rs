@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 mod cmd_lmp;
 mod cmd_pak;
+mod cmd_partitions;
 mod cmd_props;
 mod cmd_quake;
 mod render;
@@ -71,11 +72,16 @@ enum Command {
         open: OpenArgs,
     },
     /// The entity lump: text, or JSON arrays of [key, value] pairs
-    #[command(after_help = "Examples:\n  bsp ents map.bsp > map.ent\n  bsp ents --json map.bsp | jq '.[0]'")]
+    #[command(
+        after_help = "Examples:\n  bsp ents map.bsp > map.ent\n  bsp ents --json map.bsp | jq '.[0]'\n  bsp ents --partition list mp_rr_box.bsp     Respawn .ent partitions beside the map\n  bsp ents --partition spawn mp_rr_box.bsp    entities of mp_rr_box_spawn.ent"
+    )]
     Ents {
         file: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Respawn: show the `<map>_<KIND>.ent` partition instead (`list` names them)
+        #[arg(long, value_name = "KIND")]
+        partition: Option<String>,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -165,8 +171,13 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
                 render::lumps_text(&mut out, &lumps)?;
             }
         }
-        Command::Ents { file, json, open: o } => {
+        Command::Ents { file, json, partition, open: o } => {
             let bsp = open(&file, &o)?;
+            if let Some(kind) = partition {
+                cmd_partitions::run(&mut out, &bsp, &kind, json)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            cmd_partitions::note(&bsp);
             let ents = bsp.entities()?;
             if json {
                 let list: Vec<Vec<[String; 2]>> =

@@ -97,6 +97,11 @@ impl Bsp<'static> {
         let mut bsp = Self::build(data, Some(path.to_path_buf()), options).map_err(|e| e.in_file(path))?;
         if options.external_lumps {
             crate::external::load_siblings(&mut bsp).map_err(|e| e.in_file(path))?;
+            // Directory entries past the end were kept for Respawn (see `build`); any that no
+            // `.bsp_lump` replaced are an error now.
+            if let Some(err) = directory::out_of_bounds(&bsp.lumps, bsp.data().len() as u64) {
+                return Err(err.in_file(path));
+            }
         }
         Ok(bsp)
     }
@@ -123,7 +128,10 @@ impl<'d> Bsp<'d> {
             Some(id) => detect_as(bytes, id)?,
             None => detect(bytes)?,
         };
-        let (header, lumps) = directory::parse(bytes, detection.branch, detection.endian)?;
+        // Respawn lumps may all live in `.bsp_lump` files, with directory offsets past the end
+        // of a header-only `.bsp`: checked in `open_with` after those files are loaded.
+        let beyond_eof = path.is_some() && options.external_lumps && detection.branch.header == crate::branch::HeaderKind::Respawn;
+        let (header, lumps) = directory::parse_with(bytes, detection.branch, detection.endian, beyond_eof)?;
         let n = lumps.len();
         Ok(Bsp {
             path,

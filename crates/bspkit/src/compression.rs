@@ -48,29 +48,25 @@ pub fn decode_lzma_alone(properties: &[u8; 5], size: usize, body: &[u8]) -> Resu
     input.extend_from_slice(body);
     // 256 MiB of dictionary memory at most, whatever the properties ask for.
     let mut stream = Stream::new_lzma_decoder(256 << 20).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
-    // The output grows in steps rather than being reserved up front: `size` comes from the
-    // file, and a hostile header must not cost its full size in memory before the stream fails.
-    let mut out: Vec<u8> = Vec::new();
+    // The output grows with what the stream really produces: `size` comes from the file, so
+    // reserving it up front would let a 17-byte header allocate up to the limit.
+    let mut out: Vec<u8> = Vec::with_capacity(size.min(body.len().saturating_mul(4).max(4096)));
+    let mut status = Status::Ok;
     loop {
-        let remaining = size - out.len();
-        if remaining == 0 {
-            break;
+        if out.len() == out.capacity() {
+            if out.len() >= size {
+                break;
+            }
+            out.reserve_exact(out.capacity().max(4096).min(size - out.len()));
         }
-        out.reserve(remaining.min(out.len().max(1 << 16)));
-        let (in_before, out_before) = (stream.total_in(), out.len());
-        let consumed = (in_before as usize).min(input.len());
-        let status = stream
-            .process_vec(&input[consumed..], &mut out, Action::Finish)
-            .map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
-        if matches!(status, Status::StreamEnd) {
-            break;
-        }
-        if stream.total_in() == in_before && out.len() == out_before {
-            // Neither input consumed nor output produced: the stream is cut short.
+        let (consumed, produced) = (stream.total_in() as usize, out.len());
+        let rest = input.get(consumed..).unwrap_or(&[]);
+        status = stream.process_vec(rest, &mut out, Action::Finish).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
+        if matches!(status, Status::StreamEnd) || (stream.total_in() as usize == consumed && out.len() == produced) {
             break;
         }
     }
-    if out.len() != size {
+    if out.len() != size || !matches!(status, Status::StreamEnd | Status::Ok) {
         return Err(Error::new(ErrorKind::Decompress(format!("expected {size} bytes, decoded {}", out.len()))));
     }
     Ok(out)
@@ -127,5 +123,19 @@ mod tests {
         lump[4..8].copy_from_slice(&1000u32.to_le_bytes());
         assert!(decompress_valve_lzma(&lump, Endian::Little, 1 << 20).is_err());
         assert!(decompress_valve_lzma(b"LZMA", Endian::Little, 1 << 20).is_err());
+    }
+
+    #[test]
+    fn output_grows_with_the_stream_not_the_header() {
+        // Output far larger than the compressed body: the buffer must grow in steps.
+        let data = vec![7u8; 3 << 20];
+        let lump = compress_valve_lzma(&data, 6).unwrap();
+        assert!(lump.len() < 4096);
+        assert_eq!(decompress_valve_lzma(&lump, Endian::Little, DEFAULT_MAX_DECOMPRESSED).unwrap(), data);
+        // A header claiming 400 MiB over a few bytes of stream fails without reserving it.
+        let mut lump = compress_valve_lzma(b"abc", 6).unwrap();
+        lump[4..8].copy_from_slice(&(400u32 << 20).to_le_bytes());
+        let err = decompress_valve_lzma(&lump, Endian::Little, DEFAULT_MAX_DECOMPRESSED).unwrap_err();
+        assert!(matches!(err.kind, ErrorKind::Decompress(_)), "{err}");
     }
 }

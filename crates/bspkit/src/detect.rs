@@ -55,11 +55,20 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
             let version = u32_at(data, 4, endian).unwrap_or(0);
             branches::source::select(data, endian, version)
         }
-        b"rBSP" => match le_version {
-            29 | 36 | 37 | 47..=52 => {
+        b"rBSP" => match branches::respawn::split_version(le_version) {
+            (29 | 36 | 37 | 47..=52, 0) => {
                 Ok(Detection::new(branches::respawn::select(le_version), le_version, Endian::Little, magic_why("rBSP", le_version)))
             }
-            v => unsupported("rBSP", v as i64),
+            // Apex season 11+: `major | minor << 16` (respawn_cod_facts.md §1.1).
+            (major @ 47..=52, minor) => Ok(Detection::new(
+                branches::respawn::select(le_version),
+                major,
+                Endian::Little,
+                format!(
+                    "magic \"rBSP\", version word {le_version:#010x} = version {major}, minor {minor} (Apex, lumps in .bsp_lump files)"
+                ),
+            )),
+            _ => unsupported("rBSP", le_version as i64),
         },
         b"IBSP" => match le_version {
             38 => Ok(Detection::new(&branches::quake2::QUAKE2, 38, Endian::Little, magic_why("IBSP", 38))),

@@ -65,6 +65,9 @@ pub fn unknown_name(index: usize) -> &'static str {
     names.get(index).map(String::as_str).unwrap_or("UNKNOWN")
 }
 
+/// Most `{id, length}` entries accepted in a Call of Duty lump list.
+pub const MAX_COD_CHUNKS: u64 = 1024;
+
 fn need(data: &[u8], len: usize) -> Result<()> {
     if data.len() < len {
         Err(Error::truncated(len as u64, data.len() as u64).in_lump("header"))
@@ -77,6 +80,13 @@ fn need(data: &[u8], len: usize) -> Result<()> {
 /// Entries are returned in directory order and are bounds-checked against the file
 /// (empty lumps are exempt: many compilers leave stale offsets in them).
 pub fn parse(data: &[u8], branch: &'static Branch, endian: Endian) -> Result<(Header, Vec<LumpEntry>)> {
+    parse_with(data, branch, endian, false)
+}
+
+/// [`parse`], optionally keeping entries that point past the end of the file (`beyond_eof`):
+/// Apex maps may hold only the header, every lump living in a `.bsp_lump` (respawn_cod_facts.md
+/// §1.1). The caller must then check with [`out_of_bounds`] once external lumps are loaded.
+pub fn parse_with(data: &[u8], branch: &'static Branch, endian: Endian, beyond_eof: bool) -> Result<(Header, Vec<LumpEntry>)> {
     let rd = |off: usize| u32_at(data, off, endian).unwrap_or(0);
     let (header, entries) = match branch.header {
         HeaderKind::Quake { magic } => {
@@ -148,6 +158,14 @@ pub fn parse(data: &[u8], branch: &'static Branch, endian: Endian) -> Result<(He
             if dir_len > data.len() as u64 {
                 return Err(Error::truncated(dir_len, data.len() as u64).in_lump("header").at(8));
             }
+            // Lumps are looked up by id with a scan of the list, so a huge list (the count is
+            // only bounded by the file size) would make every lookup slow. Real maps list 24-34
+            // chunks and the engine has room for 100 (respawn_cod_facts.md §2.1).
+            if count > MAX_COD_CHUNKS {
+                return Err(Error::new(ErrorKind::LimitExceeded { what: "d3dbsp chunk count", requested: count, limit: MAX_COD_CHUNKS })
+                    .in_lump("header")
+                    .at(8));
+            }
             let mut offset = dir_len as i64;
             let mut entries = Vec::with_capacity(count as usize);
             for i in 0..count as usize {
@@ -165,10 +183,9 @@ pub fn parse(data: &[u8], branch: &'static Branch, endian: Endian) -> Result<(He
     let mut out = Vec::with_capacity(entries.len());
     for (index, offset, length, version, fourcc) in entries {
         let name = name_of(branch, index);
-        if offset < 0 || length < 0 || (length > 0 && (offset as u64).saturating_add(length as u64) > file_size) {
-            return Err(Error::new(ErrorKind::LumpOutOfBounds { offset, length, file_size })
-                .in_lump(format!("{index} ({name})"))
-                .at(offset.max(0) as u64));
+        let past_end = length > 0 && (offset as u64).saturating_add(length as u64) > file_size;
+        if offset < 0 || length < 0 || (past_end && !beyond_eof) {
+            return Err(out_of_bounds_error(index, name, offset, length, file_size));
         }
         let (offset, length) = (offset as u64, length as u64);
         let compressed = matches!(branch.header, HeaderKind::Valve { .. })
@@ -177,4 +194,21 @@ pub fn parse(data: &[u8], branch: &'static Branch, endian: Endian) -> Result<(He
         out.push(LumpEntry { index, name, offset, length, version, fourcc, compressed, origin: LumpOrigin::File });
     }
     Ok((header, out))
+}
+
+fn out_of_bounds_error(index: usize, name: &str, offset: i64, length: i64, file_size: u64) -> Error {
+    Error::new(ErrorKind::LumpOutOfBounds { offset, length, file_size }).in_lump(format!("{index} ({name})")).at(offset.max(0) as u64)
+}
+
+/// The first in-file entry that lies outside a file of `file_size` bytes, as an error.
+pub fn out_of_bounds(entries: &[LumpEntry], file_size: u64) -> Option<Error> {
+    entries.iter().find(|e| e.origin == LumpOrigin::File && e.length > 0 && e.offset.saturating_add(e.length) > file_size).map(|e| {
+        out_of_bounds_error(
+            e.index,
+            e.name,
+            i64::try_from(e.offset).unwrap_or(i64::MAX),
+            i64::try_from(e.length).unwrap_or(i64::MAX),
+            file_size,
+        )
+    })
 }

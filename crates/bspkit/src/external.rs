@@ -27,7 +27,14 @@ pub(crate) fn load_siblings(bsp: &mut Bsp<'static>) -> Result<()> {
             let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let dir = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
             for index in indices {
-                for name in [format!("{base}.{index:04x}.bsp_lump"), format!("{base}.{index:04X}.bsp_lump")] {
+                // Apex also names some `….bsp_lump.client` (respawn_cod_facts.md §1.3).
+                let names = [
+                    format!("{base}.{index:04x}.bsp_lump"),
+                    format!("{base}.{index:04X}.bsp_lump"),
+                    format!("{base}.{index:04x}.bsp_lump.client"),
+                    format!("{base}.{index:04X}.bsp_lump.client"),
+                ];
+                for name in names {
                     let p = dir.join(&name);
                     if p.is_file() {
                         let bytes = read_capped(&p)?;
