@@ -24,6 +24,7 @@ pub mod info;
 pub mod lmp;
 pub mod lumps;
 pub mod stats;
+pub mod write;
 
 pub use branch::{Branch, Family};
 pub use bsp::{Bsp, OpenOptions};
