@@ -18,6 +18,7 @@ pub mod check;
 pub mod compression;
 pub mod detect;
 pub mod directory;
+pub mod edit;
 pub mod error;
 mod external;
 pub mod info;

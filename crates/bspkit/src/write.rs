@@ -56,9 +56,9 @@ impl LumpChange {
 /// How the writer lays out an edited map.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteOptions {
-    /// Source maps: never move the game lump when a lump before it changes size (keeps the map
-    /// checksum of source.md §25 when only entities change). Off: shift later lumps as in every
-    /// other family and rebase the game lump's offsets.
+    /// Source maps, when only the entity lump changes: never move the game lump (keeps the map
+    /// checksum of source.md §25). Off, or when any other lump changes: later lumps shift as in
+    /// every other family and the game lump's offsets are rebased.
     pub keep_checksum: bool,
 }
 
@@ -310,7 +310,9 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
     }
 
     // Source checksum policy: blocks before the game lump's block stay where they are.
-    let pin_block = if opts.keep_checksum && matches!(kind, HeaderKind::Valve { .. }) {
+    // Only an entity-only edit can keep the checksum: any other change alters it anyway.
+    let entities_only = !changes.is_empty() && changes.keys().all(|&i| i == 0);
+    let pin_block = if opts.keep_checksum && entities_only && matches!(kind, HeaderKind::Valve { .. }) {
         blocks.iter().position(|b| b.members.iter().any(|&p| slots[p].index == GAME_LUMP)).filter(|&bi| {
             let b = &blocks[bi];
             let p = *b.members.iter().find(|&&p| slots[p].index == GAME_LUMP).unwrap_or(&0);
@@ -701,8 +703,27 @@ pub fn write_atomic(target: &Path, bytes: &[u8], verify: impl FnOnce(&Path) -> R
     Ok(())
 }
 
+/// A problem's text with every number replaced by `#`: the same problem before and after an
+/// edit can carry a different length or count.
+pub fn problem_shape(problem: &str) -> String {
+    let mut out = String::with_capacity(problem.len());
+    let mut in_num = false;
+    for c in problem.chars() {
+        if c.is_ascii_digit() {
+            if !in_num {
+                out.push('#');
+            }
+            in_num = true;
+        } else {
+            in_num = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Check a written file: it opens as `branch`, every lump can be read, and `check` reports no
-/// problem that `before` (the source map's problems, as text) does not have.
+/// problem whose [`problem_shape`] is not among those of `before` (the source map's problems).
 pub fn verify_written(path: &Path, branch: &str, before: &[String]) -> Result<()> {
     let opts = crate::bsp::OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() };
     let bsp = Bsp::open_with(path, &opts)?;
@@ -780,17 +801,25 @@ mod tests {
         assert_eq!(bsp.entry(35).unwrap().offset, 1044);
         let mut ch = BTreeMap::new();
         ch.insert(1, LumpChange::bytes(vec![6u8; 24]));
-        let out = build(&bsp, &ch, &WriteOptions { keep_checksum: false }).unwrap();
+        let out = build(&bsp, &ch, &WriteOptions::default()).unwrap();
         let nb = Bsp::from_bytes(&out).unwrap();
         let ofs = nb.entry(35).unwrap().offset;
         assert_eq!(ofs, 1060);
         assert_eq!(nb.lump(35).unwrap(), &mk(1060)[..]);
-        // With the checksum kept, lump 1 moves to the end instead and lump 35 stays.
+        // An entity-only edit moves the entity lump to the end instead; lump 35 stays.
+        let bytes = BspBuilder::new(b).lump(0, b"{}\0".to_vec()).lump(35, mk(1036 + 4)).build();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let mut ch = BTreeMap::new();
+        ch.insert(0, LumpChange::bytes(b"{\"classname\" \"worldspawn\"}\0".to_vec()));
         let out = build(&bsp, &ch, &WriteOptions::default()).unwrap();
         let nb = Bsp::from_bytes(&out).unwrap();
-        assert_eq!(nb.entry(35).unwrap().offset, 1044);
-        assert_eq!(nb.lump(1).unwrap(), &[6u8; 24][..]);
-        assert_eq!(map_checksum(&nb).unwrap() == map_checksum(&bsp).unwrap(), false, "lump 1 changed");
+        assert_eq!(nb.entry(35).unwrap().offset, 1040);
+        assert_eq!(nb.lump(0).unwrap(), b"{\"classname\" \"worldspawn\"}\0");
+        assert_eq!(map_checksum(&nb).unwrap(), map_checksum(&bsp).unwrap());
+        let out = build(&bsp, &ch, &WriteOptions { keep_checksum: false }).unwrap();
+        let nb = Bsp::from_bytes(&out).unwrap();
+        assert_eq!(nb.entry(35).unwrap().offset, 1064);
+        assert_eq!(nb.lump(35).unwrap(), &mk(1064)[..]);
     }
 
     #[test]
