@@ -25,6 +25,7 @@ pub mod info;
 pub mod lmp;
 pub mod lumps;
 pub mod stats;
+pub mod stripper;
 pub mod write;
 
 pub use branch::{Branch, Family};
