@@ -51,7 +51,12 @@ impl Pattern {
 pub enum Block {
     Filter(Vec<(String, Pattern)>),
     Add(Vec<(String, String)>),
-    Modify { matches: Vec<(String, Pattern)>, replace: Vec<(String, String)>, delete: Vec<(String, Pattern)>, insert: Vec<(String, String)> },
+    Modify {
+        matches: Vec<(String, Pattern)>,
+        replace: Vec<(String, String)>,
+        delete: Vec<(String, Pattern)>,
+        insert: Vec<(String, String)>,
+    },
 }
 
 /// A parsed config: its blocks in file order.
@@ -143,7 +148,9 @@ impl Config {
                     (Mode::Modify, Sub::Delete) => d.push((k, Pattern::parse(s, true, line_no)?)),
                     (Mode::Modify, Sub::Insert) => ins.push((k, s.to_string())),
                     (Mode::Modify, Sub::None) => {
-                        return Err(Error::malformed(format!("line {line_no}: key/value in a modify block outside match/replace/delete/insert")))
+                        return Err(Error::malformed(format!(
+                            "line {line_no}: key/value in a modify block outside match/replace/delete/insert"
+                        )))
                     }
                 }
                 continue;
@@ -281,8 +288,10 @@ pub fn diff(a: &EntityDoc, b: &EntityDoc) -> Result<String> {
         }
         let j = same_b[0];
         // The match must select this entity alone.
-        let conds: Vec<(String, Pattern)> =
-            pa[i].iter().map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), Pattern::Exact(String::from_utf8_lossy(v).into_owned()))).collect();
+        let conds: Vec<(String, Pattern)> = pa[i]
+            .iter()
+            .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), Pattern::Exact(String::from_utf8_lossy(v).into_owned())))
+            .collect();
         if sim.entities.iter().filter(|e| has_all(e, &conds)).count() != 1 {
             continue;
         }
@@ -296,6 +305,23 @@ pub fn diff(a: &EntityDoc, b: &EntityDoc) -> Result<String> {
             block += &format!("\t\t\"{}\" \"{}\"\n", String::from_utf8_lossy(k), match_value(v));
         }
         block += "\t}\n";
+        // A key that A and B each have once, with different values, becomes a `replace`.
+        let count = |p: &Pairs, k: &[u8]| p.iter().filter(|(pk, _)| pk == k).count();
+        let replaced: Vec<(Vec<u8>, Vec<u8>)> = ins
+            .iter()
+            .filter(|(k, v)| !v.is_empty() && count(&pa[i], k) == 1 && count(&pb[j], k) == 1 && count(&dels, k) == 1 && count(&ins, k) == 1)
+            .cloned()
+            .collect();
+        let is_replaced = |k: &[u8]| replaced.iter().any(|(rk, _)| rk == k);
+        let dels: Pairs = dels.into_iter().filter(|(k, _)| !is_replaced(k)).collect();
+        let ins: Pairs = ins.into_iter().filter(|(k, _)| !is_replaced(k)).collect();
+        if !replaced.is_empty() {
+            block += "\treplace:\n\t{\n";
+            for (k, v) in &replaced {
+                block += &format!("\t\t\"{}\" \"{}\"\n", String::from_utf8_lossy(k), literal_value(v, "replace")?);
+            }
+            block += "\t}\n";
+        }
         let mut dedup = dels.clone();
         dedup.dedup();
         if !dedup.is_empty() {
@@ -345,13 +371,17 @@ pub fn diff(a: &EntityDoc, b: &EntityDoc) -> Result<String> {
             let pending = left_b.iter().filter(|&&j| !modified_b[j] && want[j] == sr).count();
             if have + pending < need {
                 out += &add_block(&r)?;
-                sim.push(EditEntity::new(r.iter().map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned())))?);
+                sim.push(EditEntity::new(
+                    r.iter().map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned())),
+                )?);
             }
         }
     }
     for &j in left_b.iter().filter(|&&j| !modified_b[j]) {
         out += &add_block(&pb[j])?;
-        sim.push(EditEntity::new(pb[j].iter().map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned())))?);
+        sim.push(EditEntity::new(
+            pb[j].iter().map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned())),
+        )?);
     }
     Ok(out)
 }
@@ -441,7 +471,7 @@ mod tests {
         let mut sim = a2.clone();
         Config::parse(&cfg).unwrap().apply(&mut sim).unwrap();
         assert_eq!(canonical(&sim), canonical(&b), "{cfg}");
-        assert!(cfg.contains("modify:"), "{cfg}");
+        assert!(cfg.contains("modify:") && cfg.contains("replace:"), "{cfg}");
         assert_eq!(diff(&a, &a).unwrap().lines().count(), 1);
     }
 }
