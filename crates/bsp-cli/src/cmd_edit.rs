@@ -54,10 +54,29 @@ pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
 /// Write the editor's result, or say that nothing changed (and still write, so OUT exists).
 pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal> {
     ed.options.keep_checksum = !out.no_keep_checksum;
+    warn_external(ed, input);
     let target = out.target(input)?;
     ed.write(&target)?;
     eprintln!("wrote {}", target.display());
     Ok(())
+}
+
+/// External lump files override the `.bsp`'s own lumps when the game loads the map: say so when
+/// an edited lump has one (the edit is written into the `.bsp` only).
+fn warn_external(ed: &Editor, input: &Path) {
+    let Ok(full) = Bsp::open(input) else { return };
+    for i in ed.changed() {
+        if let Some(e) = full.entry(i) {
+            if let bspkit::directory::LumpOrigin::Lmp(p) | bspkit::directory::LumpOrigin::BspLump(p) = &e.origin {
+                eprintln!("warning: lump {i} is overridden by {}; the edit goes into the .bsp only", p.display());
+            }
+        }
+    }
+    if ed.bsp().family() == bspkit::Family::Respawn
+        && full.lumps().iter().any(|e| e.index == 35 && e.origin != bspkit::directory::LumpOrigin::File)
+    {
+        eprintln!("warning: the external game lump holds absolute offsets into this .bsp; they are not updated");
+    }
 }
 
 #[derive(Args, Debug)]
