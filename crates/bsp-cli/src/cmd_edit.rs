@@ -72,7 +72,8 @@ fn warn_external(ed: &Editor, input: &Path) {
             }
         }
     }
-    if ed.bsp().family() == bspkit::Family::Respawn
+    if ed.changed().next().is_some()
+        && ed.bsp().family() == bspkit::Family::Respawn
         && full.lumps().iter().any(|e| e.index == 35 && e.origin != bspkit::directory::LumpOrigin::File)
     {
         eprintln!("warning: the external game lump holds absolute offsets into this .bsp; they are not updated");
