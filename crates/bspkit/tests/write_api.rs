@@ -25,3 +25,25 @@ fn replace_lump_in_file_is_one_atomic_call() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn write_refuses_a_result_with_new_problems() {
+    use bspkit::branches::quake1::*;
+    let dir = std::env::temp_dir().join(format!("bspkit-api-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes = bspkit::build::sample_quake1();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let target = dir.join("out.bsp");
+    std::fs::write(&target, b"precious").unwrap();
+    let mut ed = bspkit::edit::Editor::new(&bsp).unwrap();
+    // 30 bytes of planes is not a whole number of 20-byte records: `check` reports it.
+    ed.set_lump(LUMP_PLANES, vec![0u8; 30]).unwrap();
+    let err = ed.write(&target).unwrap_err();
+    assert!(err.to_string().contains("new problems"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"precious");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "temporary file left behind");
+    ed.set_lump(LUMP_PLANES, vec![0u8; 40]).unwrap();
+    ed.write(&target).unwrap();
+    assert_eq!(Bsp::open(&target).unwrap().lump(LUMP_PLANES).unwrap().len(), 40);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
