@@ -294,11 +294,16 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
     let mut order: Vec<usize> = (0..old_count).filter(|&p| slots[p].length > 0).collect();
     order.sort_by_key(|&p| (slots[p].offset, p));
     let mut blocks: Vec<Block> = Vec::new();
+    // Lumps whose bytes overlap the header (damaged or odd files) stay where they are, with the
+    // header; an edit of one puts its new bytes after the last block.
+    let mut header_end = old_hl as u64;
+    let mut header_members: Vec<usize> = Vec::new();
     for p in order {
         let (s, e) = (slots[p].offset, slots[p].offset + slots[p].length);
-        if s < old_hl as u64 {
-            return Err(Error::malformed(format!("lump {} overlaps the header; the file cannot be rewritten", slots[p].index))
-                .in_lump(slots[p].index.to_string()));
+        if blocks.is_empty() && s < header_end {
+            header_end = header_end.max(e);
+            header_members.push(p);
+            continue;
         }
         match blocks.last_mut() {
             Some(b) if s < b.end => {
@@ -307,6 +312,9 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
             }
             _ => blocks.push(Block { start: s, end: e, members: vec![p] }),
         }
+    }
+    if is_cod && !header_members.is_empty() {
+        return Err(Error::malformed("a lump overlaps the lump list; the file cannot be rewritten"));
     }
 
     // Source checksum policy: blocks before the game lump's block stay where they are.
@@ -332,6 +340,7 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
         let s = slots[p];
         let new_len = ch.bytes.len() as u64;
         *pl = match block_of.get(&p) {
+            None if header_members.contains(&p) => Plan::Relocate,
             None => {
                 if new_len > 0 {
                     Plan::Append
@@ -398,6 +407,15 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
     let mut anchors: Vec<(u64, u64)> = vec![(old_hl as u64, new_hl as u64)];
     let mut new_offset: Vec<Option<u64>> = vec![None; slots.len()];
     let mut new_length: Vec<u64> = slots.iter().map(|s| s.length).collect();
+    if header_end > old_hl as u64 {
+        out.extend_from_slice(&data[old_hl..header_end as usize]);
+        cursor = header_end;
+    }
+    for &p in &header_members {
+        if plan[p] == Plan::Keep {
+            new_offset[p] = Some(slots[p].offset);
+        }
+    }
 
     for b in &blocks {
         let synced = out.len() as i64 == cursor as i64 + shift;
@@ -534,7 +552,14 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
             return old;
         }
         let (o, n) = anchors.iter().rev().find(|(o, _)| *o <= old).copied().unwrap_or((old_hl as u64, new_hl as u64));
-        (n + (old - o)).min(out.len() as u64)
+        // Offsets beyond the file are kept relative to the last anchor; one that would no
+        // longer fit the directory field keeps its old value (an empty lump's offset is unused).
+        let new = n + (old - o);
+        if new > i32::MAX as u64 {
+            old
+        } else {
+            new
+        }
     };
     let final_slots: Vec<Slot> = (0..slots.len())
         .map(|p| {
