@@ -441,8 +441,8 @@ pub struct CompressArgs {
     pub open: OpenArgs,
 }
 
-/// `bsp compress` / `bsp decompress`: LZMA for every Source lump but the game lump and the
-/// pakfile (source.md §6). A lump whose compressed form is not smaller stays uncompressed.
+/// `bsp compress` / `bsp decompress`: LZMA for every Source lump but the pakfile; the game lump
+/// child by child (source.md §6). A lump whose compressed form is not smaller stays uncompressed.
 pub fn compress(a: CompressArgs, compress: bool) -> Result<ExitCode, Fatal> {
     let bsp = open_for_edit(&a.file, &a.open)?;
     let mut ed = Editor::new(&bsp)?;
@@ -467,14 +467,16 @@ pub fn compress(a: CompressArgs, compress: bool) -> Result<ExitCode, Fatal> {
             n += 1;
         }
     }
+    // The game lump is compressed child by child, never as a whole (source.md §6).
+    let children = if bsp.entry(35).is_some_and(|e| e.length > 0) { ed.compress_game_lump_children(compress)? } else { 0 };
     ed.options.keep_checksum = false;
     let target = a.out.target(&a.file)?;
     ed.write(&target)?;
     eprintln!(
-        "{} {n} lump(s); wrote {}{}",
+        "{} {n} lump(s) and {children} game lump child(ren); wrote {}{}",
         if compress { "compressed" } else { "decompressed" },
         target.display(),
-        if compress { " (the game lump and the pakfile stay uncompressed)" } else { "" }
+        if compress { " (the pakfile is never compressed as a lump)" } else { "" }
     );
     Ok(ExitCode::SUCCESS)
 }

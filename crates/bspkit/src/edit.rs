@@ -168,6 +168,71 @@ impl<'b, 'd> Editor<'b, 'd> {
         Ok(true)
     }
 
+    /// LZMA-compress (or decompress) each child of the game lump on its own, the way the game
+    /// lump is compressed (source.md §6, §14.2; open_questions.md A13). The lump itself stays
+    /// uncompressed. Children whose compressed form is not smaller stay as they are. Returns the
+    /// number of children changed.
+    pub fn compress_game_lump_children(&mut self, compress: bool) -> Result<usize> {
+        use crate::write::{build_game_lump, game_lump_convention, game_lump_directory, GameLumpOffsets, GAME_LUMP};
+        if !matches!(self.bsp.branch().header, HeaderKind::Valve { .. }) {
+            return Err(Error::malformed(format!("{} maps have no lump compression", self.bsp.family().as_str())));
+        }
+        let endian = self.bsp.endian();
+        let raw = self.raw_lump(GAME_LUMP)?.into_owned();
+        let Some(entry_offset) = self.entry(GAME_LUMP).map(|e| e.offset) else { return Ok(0) };
+        let bad = |m: &str| self.bsp.lump_error(GAME_LUMP, Error::malformed(m.to_string()));
+        let dir = game_lump_directory(&raw, endian).ok_or_else(|| bad("game lump directory does not fit the lump"))?;
+        if dir.iter().all(|c| c.length == 0) {
+            return Ok(0);
+        }
+        let base = match game_lump_convention(&raw, endian, entry_offset) {
+            Some(GameLumpOffsets::Absolute) => entry_offset as i64,
+            Some(GameLumpOffsets::Relative) => 0,
+            None => return Err(bad("game lump child offsets fit neither convention (open_questions.md A12)")),
+        };
+        let any_compressed = dir.iter().any(|c| c.flags & 1 != 0);
+        let max = self.bsp.options().max_decompressed;
+        let mut children = Vec::new();
+        let mut changed = 0;
+        for (i, c) in dir.iter().enumerate() {
+            // The trailing empty entry of a compressed game lump only carries the end offset.
+            if any_compressed && i + 1 == dir.len() && c.id == 0 && c.length == 0 {
+                continue;
+            }
+            let start = c.offset - base;
+            let stored = usize::try_from(start)
+                .ok()
+                .zip(usize::try_from(c.stored).ok())
+                .and_then(|(s, l)| raw.get(s..s.checked_add(l)?))
+                .ok_or_else(|| bad("game lump child lies outside the lump"))?;
+            let data = if c.flags & 1 != 0 {
+                crate::compression::decompress_valve_lzma(stored, endian, max).map_err(|e| self.bsp.lump_error(GAME_LUMP, e))?
+            } else {
+                stored.to_vec()
+            };
+            let (bytes, flags) = if compress && !data.is_empty() {
+                let packed = if c.flags & 1 != 0 { stored.to_vec() } else { crate::compression::compress_valve_lzma(&data, 6)? };
+                if packed.len() < data.len() {
+                    (packed, c.flags | 1)
+                } else {
+                    (data.clone(), c.flags & !1)
+                }
+            } else {
+                (data.clone(), c.flags & !1)
+            };
+            if flags != c.flags {
+                changed += 1;
+            }
+            children.push((c.id, flags, c.version, bytes, data.len() as u32));
+        }
+        if changed == 0 {
+            return Ok(0);
+        }
+        let built = build_game_lump(&children, endian, base as u64)?;
+        self.changes.insert(GAME_LUMP, LumpChange { bytes: built, version: None, fourcc: None });
+        Ok(changed)
+    }
+
     /// The entity lump for editing.
     pub fn entities(&self) -> Result<EntityDoc> {
         let index = self.entities_index()?;

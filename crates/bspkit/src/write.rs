@@ -135,20 +135,98 @@ pub enum GameLumpOffsets {
     Relative,
 }
 
-/// One child entry of a game lump directory: `{id, flags, version, fileofs, filelen}` (source.md §14.1).
-fn game_lump_children(bytes: &[u8], endian: Endian) -> Option<Vec<(usize, i64, i64)>> {
+/// One child of a game lump directory: `{id, u16 flags, u16 version, fileofs, filelen}`
+/// (source.md §14.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameLumpChild {
+    /// Position of the `fileofs` field in the lump.
+    pub field: usize,
+    pub id: u32,
+    pub flags: u16,
+    pub version: u16,
+    pub offset: i64,
+    /// `filelen` (the uncompressed size when the child is compressed, A13).
+    pub length: i64,
+    /// Bytes the child occupies: `filelen`, or for an LZMA child (flags bit 0) the distance to
+    /// the next entry's offset (source.md §14.2).
+    pub stored: i64,
+}
+
+/// The directory of a game lump, or `None` if the count does not fit the lump.
+pub fn game_lump_directory(bytes: &[u8], endian: Endian) -> Option<Vec<GameLumpChild>> {
     let count = u32_at(bytes, 0, endian)? as usize;
     if count > bytes.len().saturating_sub(4) / 16 {
         return None;
     }
-    Some(
-        (0..count)
-            .map(|i| {
-                let b = 4 + 16 * i;
-                (b + 8, u32_at(bytes, b + 8, endian).unwrap_or(0) as i32 as i64, u32_at(bytes, b + 12, endian).unwrap_or(0) as i32 as i64)
-            })
-            .collect(),
-    )
+    let rd = |o: usize| u32_at(bytes, o, endian).unwrap_or(0);
+    let mut v: Vec<GameLumpChild> = (0..count)
+        .map(|i| {
+            let b = 4 + 16 * i;
+            let fv = rd(b + 4);
+            // flags and version are two u16 in the file's byte order.
+            let (flags, version) = match endian {
+                Endian::Little => (fv as u16, (fv >> 16) as u16),
+                Endian::Big => ((fv >> 16) as u16, fv as u16),
+            };
+            let length = rd(b + 12) as i32 as i64;
+            GameLumpChild { field: b + 8, id: rd(b), flags, version, offset: rd(b + 8) as i32 as i64, length, stored: length }
+        })
+        .collect();
+    for i in 0..v.len() {
+        if v[i].flags & 1 != 0 {
+            if let Some(next) = v.get(i + 1).map(|n| n.offset) {
+                v[i].stored = next - v[i].offset;
+            }
+        }
+    }
+    Some(v)
+}
+
+fn game_lump_children(bytes: &[u8], endian: Endian) -> Option<Vec<(usize, i64, i64)>> {
+    Some(game_lump_directory(bytes, endian)?.iter().map(|c| (c.field, c.offset, c.stored)).collect())
+}
+
+/// Build a game lump from its children `(id, flags, version, stored bytes, filelen)`, data
+/// placed after the directory at `base` + position (base = the lump's file offset for absolute
+/// offsets, 0 for relative). With any LZMA child, each child is padded to 4 bytes and an empty
+/// dummy entry holding the end offset is appended and counted (open_questions.md A13).
+pub fn build_game_lump(children: &[(u32, u16, u16, Vec<u8>, u32)], endian: Endian, base: u64) -> Result<Vec<u8>> {
+    let compressed = children.iter().any(|c| c.1 & 1 != 0);
+    let count = children.len() + usize::from(compressed);
+    let dir_len = 4 + 16 * count;
+    let mut out = Vec::with_capacity(dir_len + children.iter().map(|c| c.3.len() + 3).sum::<usize>());
+    out.extend_from_slice(&endian.u32_bytes(count as u32));
+    let mut pos = dir_len as u64;
+    let mut entries = Vec::new();
+    for (id, flags, version, data, filelen) in children {
+        entries.push((*id, *flags, *version, base + pos, *filelen));
+        pos += data.len() as u64;
+        if compressed {
+            pos = (pos + 3) & !3;
+        }
+    }
+    if compressed {
+        entries.push((0, 0, 0, base + pos, 0));
+    }
+    for (id, flags, version, ofs, len) in entries {
+        if ofs > i32::MAX as u64 {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "game lump offset", requested: ofs, limit: i32::MAX as u64 }));
+        }
+        let fv = match endian {
+            Endian::Little => flags as u32 | (version as u32) << 16,
+            Endian::Big => (flags as u32) << 16 | version as u32,
+        };
+        for v in [id, fv, ofs as u32, len] {
+            out.extend_from_slice(&endian.u32_bytes(v));
+        }
+    }
+    for (_, _, _, data, _) in children {
+        out.extend_from_slice(data);
+        if compressed {
+            out.resize((out.len() + 3) & !3, 0);
+        }
+    }
+    Ok(out)
 }
 
 /// Which convention a game lump stored at `lump_offset` uses, by the rule of open_questions.md

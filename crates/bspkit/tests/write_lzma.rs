@@ -6,22 +6,14 @@ mod common;
 
 use bspkit::build::BspBuilder;
 use bspkit::edit::{Editor, NEVER_COMPRESSED};
+use bspkit::write::{self, GAME_LUMP};
 use bspkit::{Bsp, Family, OpenOptions};
 
-/// Every lump decompressed; the game lump with its child offsets made lump-relative, since it
-/// moves when the lumps before it change size.
+/// Every lump decompressed; the game lump is compared through its decoded children.
 fn all_lumps(bsp: &Bsp) -> Vec<(usize, Vec<u8>)> {
     bsp.lumps()
         .iter()
-        .map(|e| {
-            let mut b = bsp.lump(e.index).unwrap().to_vec();
-            if e.index == bspkit::write::GAME_LUMP
-                && bspkit::write::game_lump_convention(&b, bsp.endian(), e.offset) == Some(bspkit::write::GameLumpOffsets::Absolute)
-            {
-                bspkit::write::rebase_game_lump(&mut b, bsp.endian(), -(e.offset as i64)).unwrap();
-            }
-            (e.index, b)
-        })
+        .map(|e| if e.index == GAME_LUMP { (e.index, Vec::new()) } else { (e.index, bsp.lump(e.index).unwrap().to_vec()) })
         .collect()
 }
 
@@ -46,11 +38,44 @@ fn pass(bytes: &[u8], f: impl Fn(&mut Editor, usize) -> bool) -> (Vec<u8>, usize
 }
 
 fn compress_all(bytes: &[u8]) -> (Vec<u8>, usize) {
-    pass(bytes, |ed, i| !NEVER_COMPRESSED.contains(&i) && ed.compress_lump(i).unwrap())
+    pass(bytes, |ed, i| {
+        if i == GAME_LUMP {
+            ed.compress_game_lump_children(true).unwrap() > 0
+        } else {
+            !NEVER_COMPRESSED.contains(&i) && ed.compress_lump(i).unwrap()
+        }
+    })
 }
 
 fn decompress_all(bytes: &[u8]) -> (Vec<u8>, usize) {
-    pass(bytes, |ed, i| ed.decompress_lump(i).unwrap())
+    pass(bytes, |ed, i| if i == GAME_LUMP { ed.compress_game_lump_children(false).unwrap() > 0 } else { ed.decompress_lump(i).unwrap() })
+}
+
+/// The game lump's children decoded: (id, version, bytes), whatever their compression.
+fn game_children(bsp: &Bsp) -> Vec<(u32, u16, Vec<u8>)> {
+    let Some(e) = bsp.entry(GAME_LUMP).filter(|e| e.length > 0) else { return Vec::new() };
+    let raw = bsp.lump(GAME_LUMP).unwrap();
+    let base = match write::game_lump_convention(raw, bsp.endian(), e.offset) {
+        Some(write::GameLumpOffsets::Absolute) => e.offset as i64,
+        _ => 0,
+    };
+    let dir = write::game_lump_directory(raw, bsp.endian()).unwrap();
+    let compressed = dir.iter().any(|c| c.flags & 1 != 0);
+    dir.iter()
+        .enumerate()
+        .filter(|(i, c)| !(compressed && i + 1 == dir.len() && c.id == 0 && c.length == 0))
+        .map(|(_, c)| {
+            let s = (c.offset - base) as usize;
+            let stored = &raw[s..s + c.stored as usize];
+            let data = if c.flags & 1 != 0 {
+                bspkit::compression::decompress_valve_lzma(stored, bsp.endian(), 1 << 30).unwrap()
+            } else {
+                stored.to_vec()
+            };
+            assert_eq!(data.len() as i64, c.length, "filelen is the uncompressed size (A13)");
+            (c.id, c.version, data)
+        })
+        .collect()
 }
 
 fn check_cycle(original: &[u8], what: &str) -> usize {
@@ -62,7 +87,20 @@ fn check_cycle(original: &[u8], what: &str) -> usize {
         "{what}"
     );
     let want = all_lumps(&p);
-    same(&want, &all_lumps(&Bsp::from_bytes(original).unwrap()), &format!("{what}: decompressed map"));
+    let want_children = game_children(&p);
+    assert!(
+        !p.entry(GAME_LUMP).is_some_and(|e| e.length > 0) || !want_children.is_empty(),
+        "{what}: {:?} {:?}",
+        p.entry(GAME_LUMP),
+        write::game_lump_directory(p.lump(GAME_LUMP).unwrap(), p.endian())
+    );
+    let o = Bsp::from_bytes(original).unwrap();
+    same(&want, &all_lumps(&o), &format!("{what}: decompressed map"));
+    assert!(game_children(&o) == want_children, "{what}: game lump children differ after decompression");
+    if let Some(g) = p.entry(GAME_LUMP).filter(|e| e.length > 0) {
+        let dir = write::game_lump_directory(p.lump(GAME_LUMP).unwrap(), p.endian()).unwrap();
+        assert!(dir.iter().all(|c| c.flags & 1 == 0), "{what}: game lump child still compressed at {}", g.offset);
+    }
     let (packed, n) = compress_all(&plain);
     let c = Bsp::from_bytes(&packed).unwrap();
     for e in c.lumps() {
@@ -73,8 +111,25 @@ fn check_cycle(original: &[u8], what: &str) -> usize {
         }
     }
     same(&all_lumps(&c), &want, &format!("{what}: compressed map"));
+    assert!(game_children(&c) == want_children, "{what}: compressed game lump children decode to other bytes");
+    if let Some(e) = c.entry(GAME_LUMP).filter(|e| e.length > 0) {
+        let raw = c.lump(GAME_LUMP).unwrap();
+        let dir = write::game_lump_directory(raw, c.endian()).unwrap();
+        if dir.iter().any(|d| d.flags & 1 != 0) {
+            // A13: an empty dummy entry, counted, holds the end offset.
+            let last = dir.last().unwrap();
+            let base = if write::game_lump_convention(raw, c.endian(), e.offset) == Some(write::GameLumpOffsets::Absolute) {
+                e.offset as i64
+            } else {
+                0
+            };
+            assert_eq!((last.id, last.length, last.offset), (0, 0, base + raw.len() as i64), "{what}: dummy entry");
+        }
+    }
     let (again, _) = decompress_all(&packed);
-    same(&all_lumps(&Bsp::from_bytes(&again).unwrap()), &want, &format!("{what}: decompressed again"));
+    let again = Bsp::from_bytes(&again).unwrap();
+    same(&all_lumps(&again), &want, &format!("{what}: decompressed again"));
+    assert!(game_children(&again) == want_children, "{what}: game lump children differ after the cycle");
     assert!(bspkit::check::check(&c).is_empty() || !bspkit::check::check(&p).is_empty(), "{what}: compressed map has problems");
     n
 }
@@ -84,14 +139,17 @@ fn synthetic_source_map_compress_cycle() {
     use bspkit::branches::source::SOURCE;
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
     let planes: Vec<u8> = (0..2000u32).flat_map(|i| (i % 7).to_le_bytes()).collect();
-    let bytes = BspBuilder::new(&SOURCE)
-        .lump(0, ents)
-        .lump(1, planes)
-        .lump(35, 0u32.to_le_bytes().to_vec())
-        .lump(40, b"PK\x05\x06".to_vec())
-        .build();
+    // A game lump with one child of 400 compressible bytes and absolute offsets; it follows
+    // lumps 0 (30 bytes, padded to 32) and 1 (8000 bytes): 1036 + 32 + 8000 = 9068.
+    let mut game = Vec::new();
+    for v in [1u32, u32::from_be_bytes(*b"sprp"), 10 << 16, 9068 + 20, 400] {
+        game.extend_from_slice(&v.to_le_bytes());
+    }
+    game.extend([7u8; 400]);
+    let bytes = BspBuilder::new(&SOURCE).lump(0, ents).lump(1, planes).lump(35, game).lump(40, b"PK\x05\x06".to_vec()).build();
+    assert_eq!(Bsp::from_bytes(&bytes).unwrap().entry(35).unwrap().offset, 9068);
     let n = check_cycle(&bytes, "synthetic");
-    assert!(n >= 2, "{n}");
+    assert!(n >= 3, "{n}: entities, planes and the game lump child");
 }
 
 #[test]
