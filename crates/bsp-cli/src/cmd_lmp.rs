@@ -10,8 +10,8 @@ use clap::Args;
 
 use crate::Fatal;
 
-#[derive(Args)]
-#[command(after_help = "Examples:\n  bsp lmp maps/mymap.bsp\n  bsp lmp --json maps/mymap.bsp")]
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  bsp lmp list maps/mymap.bsp\n  bsp lmp list --json maps/mymap.bsp")]
 pub struct LmpArgs {
     file: PathBuf,
     #[arg(long)]

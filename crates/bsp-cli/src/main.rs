@@ -9,7 +9,9 @@ use std::process::ExitCode;
 use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
+mod cmd_edit;
 mod cmd_lmp;
+mod cmd_lump;
 mod cmd_pak;
 mod cmd_partitions;
 mod cmd_props;
@@ -28,12 +30,14 @@ const EXAMPLES: &str = "Examples:
   bsp info --json maps/*.bsp          one JSON object per map (an array for several)
   bsp lumps maps/e1m1.bsp             the raw lump directory
   bsp ents maps/e1m1.bsp              the entity lump as text
+  bsp ents set m.bsp --classname light --key light --value 300 -o out.bsp
+  bsp rewrite maps/e1m1.bsp -o copy.bsp   byte-identical copy through the writer
   bsp check maps/*.bsp                cross-reference checks; exit 1 if any problem
   bsp formats                         every supported branch
   bsp pak list maps/cp_x.bsp          Source pakfile entries
   bsp props maps/cp_x.bsp             Source static props";
 
-#[derive(Args, Clone)]
+#[derive(Args, Clone, Debug, Default)]
 pub(crate) struct OpenArgs {
     /// Use this branch instead of detecting one (see `bsp formats`)
     #[arg(long, global = true)]
@@ -71,20 +75,23 @@ enum Command {
         #[command(flatten)]
         open: OpenArgs,
     },
-    /// The entity lump: text, or JSON arrays of [key, value] pairs
-    #[command(
-        after_help = "Examples:\n  bsp ents map.bsp > map.ent\n  bsp ents --json map.bsp | jq '.[0]'\n  bsp ents --partition list mp_rr_box.bsp     Respawn .ent partitions beside the map\n  bsp ents --partition spawn mp_rr_box.bsp    entities of mp_rr_box_spawn.ent"
-    )]
-    Ents {
-        file: PathBuf,
-        #[arg(long)]
-        json: bool,
-        /// Respawn: show the `<map>_<KIND>.ent` partition instead (`list` names them)
-        #[arg(long, value_name = "KIND")]
-        partition: Option<String>,
-        #[command(flatten)]
-        open: OpenArgs,
-    },
+    /// The entity lump: text, JSON, or an editing subcommand (get/set/add/remove/export/import/patch/diff)
+    Ents(cmd_edit::EntsCmd),
+    /// Read a map and write it back unchanged through the writer (byte-identical)
+    #[command(after_help = "Examples:\n  bsp rewrite map.bsp -o copy.bsp\n  cmp map.bsp copy.bsp")]
+    Rewrite(cmd_edit::RewriteArgs),
+    /// LZMA-compress every Source lump but the game lump and the pakfile
+    #[command(after_help = "Examples:\n  bsp compress map.bsp -o map_lzma.bsp")]
+    Compress(cmd_edit::CompressArgs),
+    /// Store every LZMA-compressed Source lump uncompressed
+    #[command(after_help = "Examples:\n  bsp decompress map.360.bsp -o plain.bsp")]
+    Decompress(cmd_edit::CompressArgs),
+    /// Extract, replace or apply single lumps
+    #[command(subcommand)]
+    Lump(cmd_lump::LumpCmd),
+    /// Valve external .lmp lump files: list those beside a map, or write a patch set
+    #[command(subcommand)]
+    Lmp(cmd_lump::LmpCmd),
     /// Check every cross-reference; exit 1 if any problem is found
     #[command(after_help = "Examples:\n  bsp check map.bsp\n  bsp check --json maps/*.bsp")]
     Check {
@@ -105,8 +112,6 @@ enum Command {
     Props(cmd_props::PropsArgs),
     /// Source game lump directory (lump 35)
     Gamelumps(cmd_props::GameLumpsArgs),
-    /// External `.lmp` lump files beside a Source map
-    Lmp(cmd_lmp::LmpArgs),
     /// List every supported branch
     Formats {
         #[arg(long)]
@@ -171,26 +176,12 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
                 render::lumps_text(&mut out, &lumps)?;
             }
         }
-        Command::Ents { file, json, partition, open: o } => {
-            let bsp = open(&file, &o)?;
-            if let Some(kind) = partition {
-                cmd_partitions::run(&mut out, &bsp, &kind, json)?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            cmd_partitions::note(&bsp);
-            let ents = bsp.entities()?;
-            if json {
-                let list: Vec<Vec<[String; 2]>> =
-                    ents.iter().map(|e| e.iter().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect()).collect();
-                serde_json::to_writer_pretty(&mut out, &list)?;
-                writeln!(out)?;
-            } else {
-                out.write_all(ents.text)?;
-                if !ents.text.ends_with(b"\n") && !ents.text.is_empty() {
-                    writeln!(out)?;
-                }
-            }
-        }
+        Command::Ents(cmd) => return cmd_edit::ents(cmd, &mut out),
+        Command::Rewrite(a) => return cmd_edit::rewrite(a),
+        Command::Compress(a) => return cmd_edit::compress(a, true),
+        Command::Decompress(a) => return cmd_edit::compress(a, false),
+        Command::Lump(c) => return cmd_lump::lump(c),
+        Command::Lmp(c) => return cmd_lump::lmp(c),
         Command::Check { files, json, open: o } => {
             let mut any = false;
             let mut reports = Vec::new();
@@ -218,7 +209,6 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Lmp(args) => cmd_lmp::run(args, &mut out)?,
         Command::Formats { json } => {
             let all = bspkit::branches::all();
             if json {

@@ -19,12 +19,15 @@ pub mod compression;
 pub mod decode;
 pub mod detect;
 pub mod directory;
+pub mod edit;
 pub mod error;
 mod external;
 pub mod info;
 pub mod lmp;
 pub mod lumps;
 pub mod stats;
+pub mod stripper;
+pub mod write;
 
 pub use branch::{Branch, Family};
 pub use bsp::{Bsp, OpenOptions};

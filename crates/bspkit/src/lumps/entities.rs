@@ -166,6 +166,302 @@ where
     s
 }
 
+// ---------------------------------------------------------------------------------------------
+// Editing. An [`EntityDoc`] owns a copy of the lump and keeps, for every entity read from it,
+// its original bytes and the bytes that followed it; only entities that were changed or added
+// are serialised again, in the style detected from the lump (source.md §13; the engines read a
+// quoted key, white space and a quoted value, with no escapes).
+
+/// How entity text is laid out in one lump, detected from its first entity with pairs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntityStyle {
+    /// White space after `{` (e.g. `"\n"`).
+    pub open: Vec<u8>,
+    /// Between a key's closing quote and the value's opening quote (e.g. `" "`).
+    pub sep: Vec<u8>,
+    /// Between one pair and the next (e.g. `"\n"`).
+    pub line: Vec<u8>,
+    /// Between the last pair and `}`.
+    pub close: Vec<u8>,
+    /// After `}`, before the next entity.
+    pub after: Vec<u8>,
+}
+
+impl EntityStyle {
+    /// The usual compiler output with the given newline.
+    pub fn plain(newline: &[u8]) -> Self {
+        EntityStyle { open: newline.to_vec(), sep: b" ".to_vec(), line: newline.to_vec(), close: newline.to_vec(), after: newline.to_vec() }
+    }
+
+    fn detect(text: &[u8], list: &[Entity<'_>]) -> Self {
+        let newline: &[u8] = if text.windows(2).any(|w| w == b"\r\n") { b"\r\n" } else { b"\n" };
+        let mut style = EntityStyle::plain(newline);
+        let base = text.as_ptr() as usize;
+        let at = |s: &[u8]| s.as_ptr() as usize - base;
+        let ws = |r: &[u8]| r.iter().all(|b| b.is_ascii_whitespace());
+        let quoted = |s: &[u8]| {
+            let o = at(s);
+            o > 0 && text.get(o - 1) == Some(&b'"') && text.get(o + s.len()) == Some(&b'"')
+        };
+        if let Some(e) = list.iter().find(|e| !e.pairs.is_empty() && e.pairs.iter().all(|(k, v)| quoted(k) && quoted(v))) {
+            let (k0, v0) = e.pairs[0];
+            let open = &text[e.span.start + 1..at(k0) - 1];
+            let sep = &text[at(k0) + k0.len() + 1..at(v0) - 1];
+            let (_, vl) = e.pairs[e.pairs.len() - 1];
+            let close = &text[at(vl) + vl.len() + 1..e.span.end - 1];
+            if ws(open) && ws(close) && !sep.is_empty() && ws(sep) {
+                style.open = open.to_vec();
+                style.sep = sep.to_vec();
+                style.close = close.to_vec();
+            }
+            if let Some(&(k1, _)) = e.pairs.get(1) {
+                let line = &text[at(v0) + v0.len() + 1..at(k1) - 1];
+                if !line.is_empty() && ws(line) {
+                    style.line = line.to_vec();
+                }
+            }
+        }
+        style
+    }
+}
+
+/// One entity being edited: its pairs (bytes, in order, duplicates kept) and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditEntity {
+    pairs: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The original bytes of the entity (`{` … `}`), while it is unchanged.
+    original: Option<Range<usize>>,
+    /// The bytes that followed it in the lump (separator), if it was read from the lump.
+    tail: Option<Range<usize>>,
+}
+
+fn check_text(what: &str, s: &str) -> Result<()> {
+    if s.contains('"') {
+        return Err(Error::malformed(format!("entity {what} {s:?} contains '\"', which entity text cannot hold")));
+    }
+    if s.contains('\0') {
+        return Err(Error::malformed(format!("entity {what} {s:?} contains a NUL byte")));
+    }
+    Ok(())
+}
+
+impl EditEntity {
+    /// A new entity with these pairs.
+    pub fn new<K: AsRef<str>, V: AsRef<str>>(pairs: impl IntoIterator<Item = (K, V)>) -> Result<Self> {
+        let mut e = EditEntity { pairs: Vec::new(), original: None, tail: None };
+        for (k, v) in pairs {
+            e.insert(k.as_ref(), v.as_ref())?;
+        }
+        Ok(e)
+    }
+    /// Has it changed since it was read (or is it new)?
+    pub fn is_changed(&self) -> bool {
+        self.original.is_none()
+    }
+    /// Pairs as text (invalid UTF-8 replaced).
+    pub fn pairs(&self) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> + '_ {
+        self.pairs.iter().map(|(k, v)| (String::from_utf8_lossy(k), String::from_utf8_lossy(v)))
+    }
+    pub fn raw_pairs(&self) -> &[(Vec<u8>, Vec<u8>)] {
+        &self.pairs
+    }
+    /// The first value of `key`.
+    pub fn get(&self, key: &str) -> Option<Cow<'_, str>> {
+        self.pairs.iter().find(|(k, _)| k == key.as_bytes()).map(|(_, v)| String::from_utf8_lossy(v))
+    }
+    /// Every value of `key`.
+    pub fn get_all<'s>(&'s self, key: &'s str) -> impl Iterator<Item = Cow<'s, str>> + 's {
+        self.pairs.iter().filter(move |(k, _)| k == key.as_bytes()).map(|(_, v)| String::from_utf8_lossy(v))
+    }
+    pub fn classname(&self) -> Option<Cow<'_, str>> {
+        self.get("classname")
+    }
+    /// Set `key`: the first pair with that key gets the value; without one, a pair is appended.
+    /// Setting the value it already has changes nothing.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        check_text("key", key)?;
+        check_text("value", value)?;
+        match self.pairs.iter_mut().find(|(k, _)| k == key.as_bytes()) {
+            Some((_, v)) if v == value.as_bytes() => {}
+            Some((_, v)) => {
+                *v = value.as_bytes().to_vec();
+                self.original = None;
+            }
+            None => self.insert(key, value)?,
+        }
+        Ok(())
+    }
+    /// Append a pair (keys may repeat, e.g. outputs).
+    pub fn insert(&mut self, key: &str, value: &str) -> Result<()> {
+        check_text("key", key)?;
+        check_text("value", value)?;
+        self.pairs.push((key.as_bytes().to_vec(), value.as_bytes().to_vec()));
+        self.original = None;
+        Ok(())
+    }
+    /// Remove every pair with this key; returns how many were removed.
+    pub fn remove_key(&mut self, key: &str) -> usize {
+        self.remove_where(|k, _| k == key.as_bytes())
+    }
+    /// Remove the pairs for which `f(key, value)` holds; returns how many were removed.
+    pub fn remove_where(&mut self, mut f: impl FnMut(&[u8], &[u8]) -> bool) -> usize {
+        let before = self.pairs.len();
+        self.pairs.retain(|(k, v)| !f(k, v));
+        let n = before - self.pairs.len();
+        if n > 0 {
+            self.original = None;
+        }
+        n
+    }
+
+    fn write(&self, style: &EntityStyle, out: &mut Vec<u8>) {
+        out.push(b'{');
+        out.extend_from_slice(&style.open);
+        for (i, (k, v)) in self.pairs.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(&style.line);
+            }
+            out.push(b'"');
+            out.extend_from_slice(k);
+            out.push(b'"');
+            out.extend_from_slice(&style.sep);
+            out.push(b'"');
+            out.extend_from_slice(v);
+            out.push(b'"');
+        }
+        if !self.pairs.is_empty() {
+            out.extend_from_slice(&style.close);
+        }
+        out.push(b'}');
+    }
+}
+
+/// An entity lump being edited. Unchanged entities are written back byte for byte, with the
+/// text between them, the bytes before the first and after the last (including the NUL and
+/// anything after it) as they were.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntityDoc {
+    original: Vec<u8>,
+    /// Start of the first entity (the bytes before it are kept).
+    prefix_end: usize,
+    /// End of the text (first NUL, or the lump's end).
+    text_end: usize,
+    pub entities: Vec<EditEntity>,
+    pub style: EntityStyle,
+}
+
+impl EntityDoc {
+    /// Read a whole entity lump (decompressed).
+    pub fn parse(lump: &[u8]) -> Result<Self> {
+        let parsed = parse(lump)?;
+        let text = parsed.text;
+        let text_end = text.len();
+        let style = EntityStyle::detect(text, &parsed.list);
+        let prefix_end = parsed.list.first().map(|e| e.span.start).unwrap_or(text_end);
+        let n = parsed.list.len();
+        let entities = parsed
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let next = if i + 1 < n { parsed.list[i + 1].span.start } else { text_end };
+                EditEntity {
+                    pairs: e.pairs.iter().map(|(k, v)| (k.to_vec(), v.to_vec())).collect(),
+                    original: Some(e.span.clone()),
+                    tail: Some(e.span.end..next),
+                }
+            })
+            .collect();
+        Ok(EntityDoc { original: lump.to_vec(), prefix_end, text_end, entities, style })
+    }
+
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entities.is_empty()
+    }
+    /// Append an entity.
+    pub fn push(&mut self, e: EditEntity) {
+        self.entities.push(e);
+    }
+    /// Remove the entities for which `f` holds; returns how many were removed.
+    pub fn remove_where(&mut self, mut f: impl FnMut(&EditEntity) -> bool) -> usize {
+        let before = self.entities.len();
+        self.entities.retain(|e| !f(e));
+        before - self.entities.len()
+    }
+    /// Has anything changed?
+    pub fn is_changed(&self) -> bool {
+        self.to_bytes() != self.original
+    }
+
+    /// The lump's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.original.len() + 64);
+        out.extend_from_slice(&self.original[..self.prefix_end]);
+        for e in &self.entities {
+            match &e.original {
+                Some(r) => out.extend_from_slice(&self.original[r.clone()]),
+                None => {
+                    // An entity after one that had no separator gets one.
+                    if out.last() == Some(&b'}') {
+                        out.extend_from_slice(&self.style.after);
+                    }
+                    e.write(&self.style, &mut out)
+                }
+            }
+            match &e.tail {
+                Some(t) if !t.is_empty() || e.original.is_some() => out.extend_from_slice(&self.original[t.clone()]),
+                _ => out.extend_from_slice(&self.style.after),
+            }
+        }
+        if self.original.is_empty() {
+            // A new lump: NUL-terminated, as every family's compiler writes it.
+            out.push(0);
+        } else {
+            out.extend_from_slice(&self.original[self.text_end..]);
+        }
+        out
+    }
+
+    /// The entities as plain text (no NUL), for `.ent` export.
+    pub fn to_text(&self) -> Vec<u8> {
+        let mut b = self.to_bytes();
+        if let Some(n) = b.iter().position(|&c| c == 0) {
+            b.truncate(n);
+        }
+        b
+    }
+}
+
+/// Selects entities by exact key values: every condition must hold (some pair with that key
+/// has that value).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntityFilter {
+    pub conditions: Vec<(String, String)>,
+}
+
+impl EntityFilter {
+    /// Parse `key=value` conditions.
+    pub fn parse<S: AsRef<str>>(conds: impl IntoIterator<Item = S>) -> Result<Self> {
+        let mut conditions = Vec::new();
+        for c in conds {
+            let c = c.as_ref();
+            let (k, v) = c.split_once('=').ok_or_else(|| Error::malformed(format!("filter {c:?} is not key=value")))?;
+            conditions.push((k.to_string(), v.to_string()));
+        }
+        Ok(EntityFilter { conditions })
+    }
+    pub fn with(mut self, key: &str, value: &str) -> Self {
+        self.conditions.push((key.into(), value.into()));
+        self
+    }
+    pub fn matches(&self, e: &EditEntity) -> bool {
+        self.conditions.iter().all(|(k, v)| e.raw_pairs().iter().any(|(pk, pv)| pk == k.as_bytes() && pv == v.as_bytes()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,5 +491,35 @@ mod tests {
         let src = parse(b"{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n}\n").unwrap();
         let out = to_text(src.list.iter().map(|e| e.iter().collect::<Vec<_>>()));
         assert_eq!(out.as_bytes(), src.text);
+    }
+
+    #[test]
+    fn doc_round_trips_and_edits_only_what_changed() {
+        let lump = b"{\r\n\"classname\" \"worldspawn\"\r\n\"wad\" \"a.wad\"\r\n}\r\n{\r\n\"classname\" \"light\"\r\n\"light\" \"300\"\r\n}\r\n{\"classname\"  \"info_null\"}\r\n\0pad";
+        let doc = EntityDoc::parse(lump).unwrap();
+        assert_eq!(doc.to_bytes(), lump);
+        assert_eq!(doc.style.line, b"\r\n");
+        let mut d = doc.clone();
+        d.entities[1].set("light", "500").unwrap();
+        let out = d.to_bytes();
+        assert_eq!(
+            out,
+            b"{\r\n\"classname\" \"worldspawn\"\r\n\"wad\" \"a.wad\"\r\n}\r\n{\r\n\"classname\" \"light\"\r\n\"light\" \"500\"\r\n}\r\n{\"classname\"  \"info_null\"}\r\n\0pad"
+        );
+        let mut d = doc.clone();
+        d.push(EditEntity::new([("classname", "info_target")]).unwrap());
+        assert!(d.to_bytes().ends_with(b"{\"classname\"  \"info_null\"}\r\n{\r\n\"classname\" \"info_target\"\r\n}\r\n\0pad"));
+        let mut d = doc;
+        assert_eq!(d.remove_where(|e| e.classname().as_deref() == Some("light")), 1);
+        assert_eq!(d.to_bytes(), b"{\r\n\"classname\" \"worldspawn\"\r\n\"wad\" \"a.wad\"\r\n}\r\n{\"classname\"  \"info_null\"}\r\n\0pad");
+        assert!(d.entities[0].set("k", "has \"quote\"").is_err());
+    }
+
+    #[test]
+    fn filters_match_every_condition() {
+        let doc = EntityDoc::parse(b"{\"classname\" \"light\" \"targetname\" \"a\"}{\"classname\" \"light\"}").unwrap();
+        let f = EntityFilter::parse(["classname=light", "targetname=a"]).unwrap();
+        assert_eq!(doc.entities.iter().filter(|e| f.matches(e)).count(), 1);
+        assert!(EntityFilter::parse(["nokey"]).is_err());
     }
 }

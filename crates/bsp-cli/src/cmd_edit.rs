@@ -1,0 +1,492 @@
+//! Writing commands: `bsp rewrite`, `bsp ents …` (get/set/add/remove/export/import/patch/diff),
+//! `bsp compress`, `bsp decompress`. Every command that writes goes through
+//! `bspkit::edit::Editor::write` (temporary file, reopen and check, rename).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use bspkit::edit::Editor;
+use bspkit::lumps::entities::{EditEntity, EntityDoc, EntityFilter};
+use bspkit::{Bsp, OpenOptions};
+use clap::{Args, Subcommand};
+
+use crate::{Fatal, OpenArgs};
+
+/// Where a writing command puts its result.
+#[derive(Args, Clone, Debug)]
+pub struct OutArgs {
+    /// Write the result here (never the input, unless --in-place)
+    #[arg(short = 'o', long = "output", value_name = "OUT", required_unless_present = "in_place")]
+    pub output: Option<PathBuf>,
+    /// Replace the input file itself (atomically)
+    #[arg(long, conflicts_with = "output")]
+    pub in_place: bool,
+    /// Source: let later lumps shift even for an entity-only edit (the map checksum then changes)
+    #[arg(long)]
+    pub no_keep_checksum: bool,
+}
+
+impl OutArgs {
+    /// The target path; refuses to overwrite the input without --in-place.
+    pub fn target(&self, input: &Path) -> Result<PathBuf, Fatal> {
+        if self.in_place {
+            return Ok(input.to_path_buf());
+        }
+        let out = self.output.clone().ok_or_else(|| Fatal("give -o OUT or --in-place".into()))?;
+        let same = match (std::fs::canonicalize(input), std::fs::canonicalize(&out)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if same {
+            return Err(Fatal(format!("{} is the input file; use --in-place to replace it", out.display())));
+        }
+        Ok(out)
+    }
+}
+
+/// Open a map for writing: the file's own lumps (external .lmp / .bsp_lump files are not merged in).
+pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
+    let opts = OpenOptions { branch: o.branch.clone(), external_lumps: false, ..OpenOptions::default() };
+    Ok(Bsp::open_with(path, &opts)?)
+}
+
+/// Write the editor's result, or say that nothing changed (and still write, so OUT exists).
+pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal> {
+    ed.options.keep_checksum = !out.no_keep_checksum;
+    warn_external(ed, input);
+    let target = out.target(input)?;
+    ed.write(&target)?;
+    eprintln!("wrote {}", target.display());
+    Ok(())
+}
+
+/// External lump files override the `.bsp`'s own lumps when the game loads the map: say so when
+/// an edited lump has one (the edit is written into the `.bsp` only).
+fn warn_external(ed: &Editor, input: &Path) {
+    let Ok(full) = Bsp::open(input) else { return };
+    for i in ed.changed() {
+        if let Some(e) = full.entry(i) {
+            if let bspkit::directory::LumpOrigin::Lmp(p) | bspkit::directory::LumpOrigin::BspLump(p) = &e.origin {
+                eprintln!("warning: lump {i} is overridden by {}; the edit goes into the .bsp only", p.display());
+            }
+        }
+    }
+    if ed.changed().next().is_some()
+        && ed.bsp().family() == bspkit::Family::Respawn
+        && full.lumps().iter().any(|e| e.index == 35 && e.origin != bspkit::directory::LumpOrigin::File)
+    {
+        eprintln!("warning: the external game lump holds absolute offsets into this .bsp; they are not updated");
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct RewriteArgs {
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub out: OutArgs,
+    #[command(flatten)]
+    pub open: OpenArgs,
+}
+
+/// `bsp rewrite`: read and write back unchanged, through the writer.
+pub fn rewrite(a: RewriteArgs) -> Result<ExitCode, Fatal> {
+    let bsp = open_for_edit(&a.file, &a.open)?;
+    let mut ed = Editor::new(&bsp)?;
+    finish(&mut ed, &a.out, &a.file)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Entity selection shared by the `ents` subcommands.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Select {
+    /// Keep entities with this key=value (repeatable; all must hold)
+    #[arg(long = "where", value_name = "KEY=VALUE")]
+    pub conds: Vec<String>,
+    /// Shorthand for --where classname=NAME
+    #[arg(long)]
+    pub classname: Option<String>,
+    /// Shorthand for --where targetname=NAME
+    #[arg(long)]
+    pub targetname: Option<String>,
+}
+
+impl Select {
+    fn filter(&self) -> Result<EntityFilter, Fatal> {
+        let mut f = EntityFilter::parse(&self.conds)?;
+        if let Some(c) = &self.classname {
+            f = f.with("classname", c);
+        }
+        if let Some(t) = &self.targetname {
+            f = f.with("targetname", t);
+        }
+        Ok(f)
+    }
+}
+
+const ENTS_HELP: &str = "Examples:
+  bsp ents map.bsp > map.ent                      the entity lump as text
+  bsp ents --json map.bsp                         entities as arrays of [key, value] pairs
+  bsp ents get map.bsp --classname light --key light
+  bsp ents set map.bsp --classname light --key light --value 300 -o out.bsp
+  bsp ents add map.bsp classname=info_target targetname=spot -o out.bsp
+  bsp ents remove map.bsp --where targetname=door1 -o out.bsp
+  bsp ents export map.bsp > map.ent
+  bsp ents import map.bsp map.ent -o out.bsp
+  bsp ents patch map.bsp stripper.cfg -o out.bsp
+  bsp ents diff a.bsp b.bsp --stripper > a_to_b.cfg
+  bsp ents --partition list mp_rr_box.bsp         Respawn .ent partitions beside the map
+  bsp ents --partition spawn mp_rr_box.bsp        entities of mp_rr_box_spawn.ent";
+
+/// `bsp ents`: print the entities, or one of the editing subcommands.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, after_help = ENTS_HELP)]
+pub struct EntsCmd {
+    #[command(subcommand)]
+    pub sub: Option<EntsSub>,
+    /// The map (when no subcommand is given)
+    pub file: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    /// Respawn: show the `<map>_<KIND>.ent` partition instead (`list` names them)
+    #[arg(long, value_name = "KIND")]
+    pub partition: Option<String>,
+    #[command(flatten)]
+    pub open: OpenArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EntsSub {
+    /// Print the entities that match (all of them without a filter)
+    #[command(
+        after_help = "Examples:\n  bsp ents get map.bsp --classname light\n  bsp ents get map.bsp --where targetname=door1 --key origin\n  bsp ents get --json map.bsp --classname info_player_start"
+    )]
+    Get {
+        file: PathBuf,
+        #[command(flatten)]
+        select: Select,
+        /// Print only this key's values, one per line
+        #[arg(long)]
+        key: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Set a key on every matching entity
+    #[command(
+        after_help = "Examples:\n  bsp ents set map.bsp --classname light --key _light --value \"255 255 255 300\" -o out.bsp\n  bsp ents set map.bsp --where targetname=door1 --key speed --value 200 --in-place"
+    )]
+    Set {
+        file: PathBuf,
+        #[command(flatten)]
+        select: Select,
+        #[arg(long)]
+        key: String,
+        #[arg(long)]
+        value: String,
+        #[command(flatten)]
+        out: OutArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Append an entity made of KEY=VALUE pairs
+    #[command(after_help = "Examples:\n  bsp ents add map.bsp classname=info_target targetname=spot origin=\"0 0 64\" -o out.bsp")]
+    Add {
+        file: PathBuf,
+        #[arg(required = true, value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+        #[command(flatten)]
+        out: OutArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Remove every matching entity (a filter is required)
+    #[command(after_help = "Examples:\n  bsp ents remove map.bsp --classname info_null -o out.bsp")]
+    Remove {
+        file: PathBuf,
+        #[command(flatten)]
+        select: Select,
+        #[command(flatten)]
+        out: OutArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// The entity text, exactly as stored (without the trailing NUL)
+    #[command(after_help = "Examples:\n  bsp ents export map.bsp > map.ent")]
+    Export {
+        file: PathBuf,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Replace the entity lump with the text of a .ent file
+    #[command(after_help = "Examples:\n  bsp ents import map.bsp map.ent -o out.bsp")]
+    Import {
+        file: PathBuf,
+        ent: PathBuf,
+        #[command(flatten)]
+        out: OutArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Apply a Stripper:Source config (filter/add/modify blocks)
+    #[command(after_help = "Examples:\n  bsp ents patch map.bsp stripper/maps/map.cfg -o out.bsp")]
+    Patch {
+        file: PathBuf,
+        config: PathBuf,
+        #[command(flatten)]
+        out: OutArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Compare two maps' entities; --stripper prints a config turning A's into B's
+    #[command(after_help = "Examples:\n  bsp ents diff old.bsp new.bsp\n  bsp ents diff old.bsp new.bsp --stripper > old.cfg")]
+    Diff {
+        a: PathBuf,
+        b: PathBuf,
+        #[arg(long)]
+        stripper: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+}
+
+fn entity_line(e: &EditEntity) -> String {
+    let mut s = String::from("{");
+    for (k, v) in e.pairs() {
+        s += &format!(" \"{k}\" \"{v}\"");
+    }
+    s + " }"
+}
+
+pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
+    let Some(sub) = cmd.sub else {
+        let file = cmd.file.ok_or_else(|| Fatal("give a map file or a subcommand (see `bsp ents --help`)".into()))?;
+        let bsp = Bsp::open_with(&file, &cmd.open.options())?;
+        if let Some(kind) = &cmd.partition {
+            crate::cmd_partitions::run(out, &bsp, kind, cmd.json)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        crate::cmd_partitions::note(&bsp);
+        let ents = bsp.entities()?;
+        if cmd.json {
+            let list: Vec<Vec<[String; 2]>> =
+                ents.iter().map(|e| e.iter().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect()).collect();
+            serde_json::to_writer_pretty(&mut *out, &list)?;
+            writeln!(out)?;
+        } else {
+            out.write_all(ents.text)?;
+            if !ents.text.ends_with(b"\n") && !ents.text.is_empty() {
+                writeln!(out)?;
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    match sub {
+        EntsSub::Get { file, select, key, json, open } => {
+            let bsp = Bsp::open_with(&file, &open.options())?;
+            let doc = EntityDoc::parse(bsp.entities_text()?)?;
+            let f = select.filter()?;
+            let hits: Vec<&EditEntity> = doc.entities.iter().filter(|e| f.matches(e)).collect();
+            if json {
+                let list: Vec<serde_json::Value> = match &key {
+                    Some(k) => hits
+                        .iter()
+                        .flat_map(|e| e.get_all(k).map(|v| serde_json::Value::String(v.into_owned())).collect::<Vec<_>>())
+                        .collect(),
+                    None => hits
+                        .iter()
+                        .map(|e| serde_json::json!(e.pairs().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect::<Vec<_>>()))
+                        .collect(),
+                };
+                serde_json::to_writer_pretty(&mut *out, &list)?;
+                writeln!(out)?;
+            } else {
+                for e in &hits {
+                    match &key {
+                        Some(k) => {
+                            for v in e.get_all(k) {
+                                writeln!(out, "{v}")?;
+                            }
+                        }
+                        None => writeln!(out, "{}", entity_line(e))?,
+                    }
+                }
+            }
+            eprintln!("{} matching entit{}", hits.len(), if hits.len() == 1 { "y" } else { "ies" });
+            Ok(if hits.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+        EntsSub::Set { file, select, key, value, out: o, open } => {
+            let bsp = open_for_edit(&file, &open)?;
+            let mut ed = Editor::new(&bsp)?;
+            let mut doc = ed.entities()?;
+            let f = select.filter()?;
+            let mut n = 0;
+            for e in doc.entities.iter_mut().filter(|e| f.matches(e)) {
+                e.set(&key, &value)?;
+                n += 1;
+            }
+            if n == 0 {
+                eprintln!("no entity matches; nothing written");
+                return Ok(ExitCode::from(1));
+            }
+            ed.set_entities(&doc)?;
+            finish(&mut ed, &o, &file)?;
+            eprintln!("set {key} on {n} entit{}", if n == 1 { "y" } else { "ies" });
+            Ok(ExitCode::SUCCESS)
+        }
+        EntsSub::Add { file, pairs, out: o, open } => {
+            let bsp = open_for_edit(&file, &open)?;
+            let mut ed = Editor::new(&bsp)?;
+            let mut doc = ed.entities()?;
+            let mut kv = Vec::new();
+            for p in &pairs {
+                let (k, v) = p.split_once('=').ok_or_else(|| Fatal(format!("{p:?} is not KEY=VALUE")))?;
+                kv.push((k.to_string(), v.to_string()));
+            }
+            doc.push(EditEntity::new(kv)?);
+            ed.set_entities(&doc)?;
+            finish(&mut ed, &o, &file)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        EntsSub::Remove { file, select, out: o, open } => {
+            let f = select.filter()?;
+            if f.conditions.is_empty() {
+                return Err(Fatal("remove needs a filter (--where, --classname or --targetname)".into()));
+            }
+            let bsp = open_for_edit(&file, &open)?;
+            let mut ed = Editor::new(&bsp)?;
+            let mut doc = ed.entities()?;
+            let n = doc.remove_where(|e| f.matches(e));
+            if n == 0 {
+                eprintln!("no entity matches; nothing written");
+                return Ok(ExitCode::from(1));
+            }
+            ed.set_entities(&doc)?;
+            finish(&mut ed, &o, &file)?;
+            eprintln!("removed {n} entit{}", if n == 1 { "y" } else { "ies" });
+            Ok(ExitCode::SUCCESS)
+        }
+        EntsSub::Export { file, open } => {
+            let bsp = Bsp::open_with(&file, &open.options())?;
+            out.write_all(bsp.entities_text()?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        EntsSub::Import { file, ent, out: o, open } => {
+            let text = std::fs::read(&ent).map_err(|e| Fatal(format!("{}: {e}", ent.display())))?;
+            // Refuse text the engines could not read.
+            bspkit::lumps::entities::parse(&text).map_err(|e| Fatal(format!("{}: {e}", ent.display())))?;
+            let bsp = open_for_edit(&file, &open)?;
+            let mut ed = Editor::new(&bsp)?;
+            let index = bsp.entities_index().ok_or_else(|| Fatal("this branch has no entity lump".into()))?;
+            let old = ed.lump(index)?.into_owned();
+            let mut lump = text;
+            // Keep the lump's terminator: the NUL (and anything after it) the original had.
+            if let Some(n) = old.iter().position(|&b| b == 0) {
+                if let Some(m) = lump.iter().position(|&b| b == 0) {
+                    lump.truncate(m);
+                }
+                lump.extend_from_slice(&old[n..]);
+            }
+            if lump != old {
+                ed.set_lump(index, lump)?;
+            }
+            finish(&mut ed, &o, &file)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        EntsSub::Patch { file, config, out: o, open } => {
+            let text = std::fs::read_to_string(&config).map_err(|e| Fatal(format!("{}: {e}", config.display())))?;
+            let cfg = bspkit::stripper::Config::parse(&text).map_err(|e| Fatal(format!("{}: {e}", config.display())))?;
+            let bsp = open_for_edit(&file, &open)?;
+            let mut ed = Editor::new(&bsp)?;
+            let mut doc = ed.entities()?;
+            let (r, a, m) = cfg.apply(&mut doc)?;
+            ed.set_entities(&doc)?;
+            finish(&mut ed, &o, &file)?;
+            eprintln!("{r} removed, {a} added, {m} modified");
+            Ok(ExitCode::SUCCESS)
+        }
+        EntsSub::Diff { a, b, stripper, open } => {
+            let ba = Bsp::open_with(&a, &open.options())?;
+            let bb = Bsp::open_with(&b, &open.options())?;
+            let (da, db) = (EntityDoc::parse(ba.entities_text()?)?, EntityDoc::parse(bb.entities_text()?)?);
+            if stripper {
+                out.write_all(bspkit::stripper::diff(&da, &db)?.as_bytes())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let (ca, cb) = (bspkit::stripper::canonical(&da), bspkit::stripper::canonical(&db));
+            let mut rest_b = cb.clone();
+            let mut only_a = Vec::new();
+            for e in &ca {
+                match rest_b.iter().position(|x| x == e) {
+                    Some(i) => {
+                        rest_b.remove(i);
+                    }
+                    None => only_a.push(e),
+                }
+            }
+            let line = |p: &Vec<(Vec<u8>, Vec<u8>)>| {
+                let e = EditEntity::new(
+                    p.iter().map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned())),
+                );
+                e.map(|e| entity_line(&e)).unwrap_or_default()
+            };
+            for e in &only_a {
+                writeln!(out, "- {}", line(e))?;
+            }
+            for e in &rest_b {
+                writeln!(out, "+ {}", line(e))?;
+            }
+            Ok(if only_a.is_empty() && rest_b.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CompressArgs {
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub out: OutArgs,
+    #[command(flatten)]
+    pub open: OpenArgs,
+}
+
+/// `bsp compress` / `bsp decompress`: LZMA for every Source lump but the pakfile; the game lump
+/// child by child (source.md §6). A lump whose compressed form is not smaller stays uncompressed.
+pub fn compress(a: CompressArgs, compress: bool) -> Result<ExitCode, Fatal> {
+    let bsp = open_for_edit(&a.file, &a.open)?;
+    let mut ed = Editor::new(&bsp)?;
+    let indices: Vec<usize> = bsp.lumps().iter().filter(|e| e.length > 0).map(|e| e.index).collect();
+    let mut n = 0;
+    for i in indices {
+        if compress {
+            if bspkit::edit::NEVER_COMPRESSED.contains(&i) {
+                continue;
+            }
+            let before = ed.raw_lump(i)?.len();
+            if ed.compress_lump(i)? {
+                if ed.raw_lump(i)?.len() >= before {
+                    ed.decompress_lump(i)?; // not worth it: back to the stored bytes
+                    let original = bsp.raw_lump(i)?.to_vec();
+                    ed.set_raw_lump(i, original, None, bsp.entry(i).and_then(|e| e.fourcc))?;
+                } else {
+                    n += 1;
+                }
+            }
+        } else if ed.decompress_lump(i)? {
+            n += 1;
+        }
+    }
+    // The game lump is compressed child by child, never as a whole (source.md §6).
+    let children = if bsp.entry(35).is_some_and(|e| e.length > 0) { ed.compress_game_lump_children(compress)? } else { 0 };
+    ed.options.keep_checksum = false;
+    let target = a.out.target(&a.file)?;
+    ed.write(&target)?;
+    eprintln!(
+        "{} {n} lump(s) and {children} game lump child(ren); wrote {}{}",
+        if compress { "compressed" } else { "decompressed" },
+        target.display(),
+        if compress { " (the pakfile is never compressed as a lump)" } else { "" }
+    );
+    Ok(ExitCode::SUCCESS)
+}

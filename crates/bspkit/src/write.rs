@@ -1,0 +1,942 @@
+//! The writer: rebuilds a `.bsp` from its header, its lumps and the bytes between them, so that
+//! an unchanged map comes out byte for byte as it went in, and an edited one moves only what
+//! must move.
+//!
+//! The file is read as a sequence: header (with the lump directory), then *blocks* of lump data
+//! in file order (lumps whose bytes overlap share one block), with the *gaps* between them and
+//! the *trailing* bytes after the last one. Unchanged blocks and gaps are copied; a resized lump
+//! shifts the blocks after it by a multiple of the file's alignment, so every later lump keeps
+//! its alignment and its bytes. Gaps shorter than the alignment are padding and are rewritten;
+//! longer gaps are data (compiler signatures, the Quake 3 header tail) and are kept.
+//!
+//! Offsets that point into the file from *inside* lumps are rebased when their target moves:
+//! the Source / Respawn game lump (lump 35; source.md §14.1, open_questions.md A12) and Quake's
+//! BSPX block after the last lump (quake_facts.md §2).
+//!
+//! Source maps carry a checksum over every lump but the entities (source.md §25), and the game
+//! lump holds absolute offsets, so moving it changes the checksum. With
+//! [`WriteOptions::keep_checksum`] (the default) a lump placed before the game lump that grows
+//! is moved to the end of the lump data instead, and one that shrinks is rewritten in place with
+//! its slot's tail zeroed: nothing else moves.
+//!
+//! [`write_atomic`] writes through a temporary file beside the target, checks it, syncs it and
+//! renames it over the target.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::branch::HeaderKind;
+use crate::bsp::Bsp;
+use crate::bytes::{u32_at, Endian};
+use crate::directory::{self, LumpEntry};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The Source / Respawn game lump's index (source.md §5; respawn_cod_facts.md §1.4: 0x23).
+pub const GAME_LUMP: usize = 35;
+
+/// New contents for one lump.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LumpChange {
+    /// The bytes as stored in the file (already compressed if the lump is to be compressed).
+    /// Empty removes the lump's data.
+    pub bytes: Vec<u8>,
+    /// New lump version (Source, Respawn); `None` keeps the directory's value.
+    pub version: Option<u32>,
+    /// New `fourCC` (Source: the uncompressed size of an LZMA lump, else 0); `None` keeps it.
+    pub fourcc: Option<u32>,
+}
+
+impl LumpChange {
+    pub fn bytes(bytes: Vec<u8>) -> Self {
+        LumpChange { bytes, version: None, fourcc: None }
+    }
+}
+
+/// How the writer lays out an edited map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Source maps, when only the entity lump changes: never move the game lump (keeps the map
+    /// checksum of source.md §25). Off, or when any other lump changes: later lumps shift as in
+    /// every other family and the game lump's offsets are rebased.
+    pub keep_checksum: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions { keep_checksum: true }
+    }
+}
+
+/// The directory entry as the writer sees it: fields of the file itself (external `.lmp` /
+/// `.bsp_lump` data is not written into the `.bsp`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot {
+    index: usize,
+    offset: u64,
+    length: u64,
+    version: Option<u32>,
+    fourcc: Option<u32>,
+}
+
+/// Lump alignment the branches use: 4 bytes everywhere (CoD: respawn_cod_facts.md §2.1; Respawn
+/// §1.2; Quake/Source compilers pad to 4). A file whose lumps are not all aligned was written
+/// packed (e.g. a Dota 2 beta map, gchimp's writer) and keeps being packed.
+fn alignment(kind: HeaderKind, slots: &[Slot]) -> u64 {
+    let a = match kind {
+        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Valve { .. } | HeaderKind::Respawn => 4,
+        HeaderKind::CodLumpList => return 4,
+    };
+    if slots.iter().all(|s| s.length == 0 || s.offset % a == 0) {
+        a
+    } else {
+        1
+    }
+}
+
+/// Gaps shorter than this between lumps are alignment padding, not data.
+const PAD: u64 = 4;
+
+/// Smallest `x >= at` with `x ≡ like (mod a)`.
+fn align_like(at: u64, like: u64, a: u64) -> u64 {
+    let want = like % a;
+    let have = at % a;
+    at + (want + a - have) % a
+}
+
+/// What happens to one lump's data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    /// Copied with its block.
+    Keep,
+    /// New bytes at the block's place; later blocks shift.
+    InPlace,
+    /// New bytes at the block's place, padded with zeros to the old length (nothing shifts).
+    InPlaceFixed,
+    /// Old place zeroed (solo block) or left as is (shared block); new bytes go after the last block.
+    Relocate,
+    /// New bytes after the last block (the lump was empty).
+    Append,
+}
+
+struct Block {
+    start: u64,
+    end: u64,
+    /// Positions in the slot list, in file order.
+    members: Vec<usize>,
+}
+
+/// Convention of the game lump's child offsets (open_questions.md A12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameLumpOffsets {
+    /// From the start of the file (PC Source, Respawn).
+    Absolute,
+    /// From the start of the game lump (console Portal 2, X360 Orange Box).
+    Relative,
+}
+
+/// One child of a game lump directory: `{id, u16 flags, u16 version, fileofs, filelen}`
+/// (source.md §14.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameLumpChild {
+    /// Position of the `fileofs` field in the lump.
+    pub field: usize,
+    pub id: u32,
+    pub flags: u16,
+    pub version: u16,
+    pub offset: i64,
+    /// `filelen` (the uncompressed size when the child is compressed, A13).
+    pub length: i64,
+    /// Bytes the child occupies: `filelen`, or for an LZMA child (flags bit 0) the distance to
+    /// the next entry's offset (source.md §14.2).
+    pub stored: i64,
+}
+
+/// The directory of a game lump, or `None` if the count does not fit the lump.
+pub fn game_lump_directory(bytes: &[u8], endian: Endian) -> Option<Vec<GameLumpChild>> {
+    let count = u32_at(bytes, 0, endian)? as usize;
+    if count > bytes.len().saturating_sub(4) / 16 {
+        return None;
+    }
+    let rd = |o: usize| u32_at(bytes, o, endian).unwrap_or(0);
+    let mut v: Vec<GameLumpChild> = (0..count)
+        .map(|i| {
+            let b = 4 + 16 * i;
+            let fv = rd(b + 4);
+            // flags and version are two u16 in the file's byte order.
+            let (flags, version) = match endian {
+                Endian::Little => (fv as u16, (fv >> 16) as u16),
+                Endian::Big => ((fv >> 16) as u16, fv as u16),
+            };
+            let length = rd(b + 12) as i32 as i64;
+            GameLumpChild { field: b + 8, id: rd(b), flags, version, offset: rd(b + 8) as i32 as i64, length, stored: length }
+        })
+        .collect();
+    for i in 0..v.len() {
+        if v[i].flags & 1 != 0 {
+            if let Some(next) = v.get(i + 1).map(|n| n.offset) {
+                v[i].stored = next - v[i].offset;
+            }
+        }
+    }
+    Some(v)
+}
+
+fn game_lump_children(bytes: &[u8], endian: Endian) -> Option<Vec<(usize, i64, i64)>> {
+    Some(game_lump_directory(bytes, endian)?.iter().map(|c| (c.field, c.offset, c.stored)).collect())
+}
+
+/// Build a game lump from its children `(id, flags, version, stored bytes, filelen)`, data
+/// placed after the directory at `base` + position (base = the lump's file offset for absolute
+/// offsets, 0 for relative). With any LZMA child, each child is padded to 4 bytes and an empty
+/// dummy entry holding the end offset is appended and counted (open_questions.md A13).
+pub fn build_game_lump(children: &[(u32, u16, u16, Vec<u8>, u32)], endian: Endian, base: u64) -> Result<Vec<u8>> {
+    let compressed = children.iter().any(|c| c.1 & 1 != 0);
+    let count = children.len() + usize::from(compressed);
+    let dir_len = 4 + 16 * count;
+    let mut out = Vec::with_capacity(dir_len + children.iter().map(|c| c.3.len() + 3).sum::<usize>());
+    out.extend_from_slice(&endian.u32_bytes(count as u32));
+    let mut pos = dir_len as u64;
+    let mut entries = Vec::new();
+    for (id, flags, version, data, filelen) in children {
+        entries.push((*id, *flags, *version, base + pos, *filelen));
+        pos += data.len() as u64;
+        if compressed {
+            pos = (pos + 3) & !3;
+        }
+    }
+    if compressed {
+        entries.push((0, 0, 0, base + pos, 0));
+    }
+    for (id, flags, version, ofs, len) in entries {
+        if ofs > i32::MAX as u64 {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "game lump offset", requested: ofs, limit: i32::MAX as u64 }));
+        }
+        let fv = match endian {
+            Endian::Little => flags as u32 | (version as u32) << 16,
+            Endian::Big => (flags as u32) << 16 | version as u32,
+        };
+        for v in [id, fv, ofs as u32, len] {
+            out.extend_from_slice(&endian.u32_bytes(v));
+        }
+    }
+    for (_, _, _, data, _) in children {
+        out.extend_from_slice(data);
+        if compressed {
+            out.resize((out.len() + 3) & !3, 0);
+        }
+    }
+    Ok(out)
+}
+
+/// Which convention a game lump stored at `lump_offset` uses, by the rule of open_questions.md
+/// A12: absolute if every non-empty child lies inside the lump read from the file start,
+/// relative if every one lies inside it read from the lump start. `None`: no non-empty child,
+/// or neither fits (a corrupt directory, left alone).
+pub fn game_lump_convention(bytes: &[u8], endian: Endian, lump_offset: u64) -> Option<GameLumpOffsets> {
+    let children = game_lump_children(bytes, endian)?;
+    let len = bytes.len() as i64;
+    let fits = |base: i64| children.iter().filter(|c| c.2 > 0).all(|&(_, o, l)| o >= base && l >= 0 && o.saturating_add(l) <= base + len);
+    if !children.iter().any(|c| c.2 > 0) {
+        return None;
+    }
+    if lump_offset > 0 && fits(lump_offset as i64) {
+        Some(GameLumpOffsets::Absolute)
+    } else if fits(0) {
+        Some(GameLumpOffsets::Relative)
+    } else {
+        None
+    }
+}
+
+/// The base a game lump's absolute child offsets were computed for: the first child's offset
+/// minus the directory size, if every child then fits. Used for replacement bytes that came
+/// from another position or another file.
+pub fn game_lump_base(bytes: &[u8], endian: Endian) -> Option<u64> {
+    let children = game_lump_children(bytes, endian)?;
+    let dir_len = 4 + 16 * children.len() as i64;
+    let first = children.iter().filter(|c| c.2 > 0).map(|c| c.1).min()?;
+    let base = first - dir_len;
+    let len = bytes.len() as i64;
+    let ok = base >= 0 && children.iter().filter(|c| c.2 > 0).all(|&(_, o, l)| o >= base && o.saturating_add(l) <= base + len);
+    ok.then_some(base as u64)
+}
+
+/// Add `delta` to every child offset of a game lump (absolute convention), in place. Entries
+/// that are all zero (offset and length) are left alone.
+///
+/// NOTE: `lumps/gamelump.rs` (helper "srcextra") parses the same directory; this small copy
+/// keeps the writer self-contained until the two are merged.
+pub fn rebase_game_lump(bytes: &mut [u8], endian: Endian, delta: i64) -> Result<()> {
+    if delta == 0 {
+        return Ok(());
+    }
+    let children = game_lump_children(bytes, endian).ok_or_else(|| Error::malformed("game lump directory does not fit the lump"))?;
+    for (at, ofs, len) in children {
+        if ofs == 0 && len == 0 {
+            continue;
+        }
+        let new = ofs + delta;
+        if !(0..=i32::MAX as i64).contains(&new) {
+            return Err(Error::malformed(format!("game lump child offset {ofs} cannot move by {delta}")));
+        }
+        bytes[at..at + 4].copy_from_slice(&endian.u32_bytes(new as u32));
+    }
+    Ok(())
+}
+
+/// A BSPX block (quake_facts.md §2): `"BSPX"`, `u32 count`, `count × {char name[24], u32 ofs, u32 len}`
+/// with absolute offsets. Returns the byte positions of the offset fields.
+fn bspx_offset_fields(data: &[u8], start: usize) -> Option<Vec<usize>> {
+    if data.get(start..start + 4)? != b"BSPX" {
+        return None;
+    }
+    let n = u32_at(data, start + 4, Endian::Little)? as usize;
+    if n > data.len().saturating_sub(start + 8) / 32 {
+        return None;
+    }
+    Some((0..n).map(|i| start + 8 + 32 * i + 24).collect())
+}
+
+/// How the bytes after the last lump are treated.
+enum Trail {
+    None,
+    /// Zero (or sub-alignment) padding that made the file a multiple of `k` bytes.
+    PadTo(u64),
+    /// A BSPX block at this old offset (with padding before it).
+    Bspx(u64),
+    /// Unknown data, kept.
+    Data,
+}
+
+fn classify_trail(data: &[u8], from: u64) -> Trail {
+    let len = data.len() as u64;
+    if from >= len {
+        return Trail::None;
+    }
+    let bspx_at = (from + 3) & !3;
+    if bspx_offset_fields(data, bspx_at as usize).is_some() {
+        return Trail::Bspx(bspx_at);
+    }
+    let t = len - from;
+    let tail = &data[from as usize..];
+    let mut k = (t + 1).next_power_of_two();
+    if k < 4 {
+        k = 4;
+    }
+    if k <= 1 << 16 && len % k == 0 && (t < PAD || tail.iter().all(|&b| b == 0)) {
+        Trail::PadTo(k)
+    } else {
+        Trail::Data
+    }
+}
+
+/// The slots of the file itself.
+fn file_slots(bsp: &Bsp) -> Result<(usize, Vec<Slot>)> {
+    let (header, entries) = directory::parse(bsp.data(), bsp.branch(), bsp.endian())?;
+    let slots = entries
+        .iter()
+        .map(|e: &LumpEntry| Slot { index: e.index, offset: e.offset, length: e.length, version: e.version, fourcc: e.fourcc })
+        .collect();
+    Ok((header.len, slots))
+}
+
+/// Rebuild the file with no change: the same bytes, through the same path edits take.
+pub fn rewrite(bsp: &Bsp) -> Result<Vec<u8>> {
+    build(bsp, &BTreeMap::new(), &WriteOptions::default())
+}
+
+/// Rebuild the file with some lumps changed (keys are lump indices; Call of Duty: lump ids).
+pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptions) -> Result<Vec<u8>> {
+    let data = bsp.data();
+    let endian = bsp.endian();
+    let kind = bsp.branch().header;
+    let is_cod = kind == HeaderKind::CodLumpList;
+    let (old_hl, mut slots) = file_slots(bsp)?;
+    let old_count = slots.len();
+
+    // Changes for lumps the directory lacks: a Call of Duty list grows; other forms have fixed slots.
+    for &index in changes.keys() {
+        if !slots.iter().any(|s| s.index == index) {
+            if is_cod && index <= u32::MAX as usize {
+                slots.push(Slot { index, offset: 0, length: 0, version: None, fourcc: None });
+            } else {
+                return Err(Error::new(ErrorKind::NoSuchLump(index.to_string())));
+            }
+        }
+    }
+    let change_at = |p: usize| changes.get(&slots[p].index);
+    let a = alignment(kind, &slots);
+
+    // Blocks of non-empty lumps in file order; overlapping lumps share a block.
+    let mut order: Vec<usize> = (0..old_count).filter(|&p| slots[p].length > 0).collect();
+    order.sort_by_key(|&p| (slots[p].offset, p));
+    let mut blocks: Vec<Block> = Vec::new();
+    // Lumps whose bytes overlap the header (damaged or odd files) stay where they are, with the
+    // header; an edit of one puts its new bytes after the last block.
+    let mut header_end = old_hl as u64;
+    let mut header_members: Vec<usize> = Vec::new();
+    for p in order {
+        let (s, e) = (slots[p].offset, slots[p].offset + slots[p].length);
+        if blocks.is_empty() && s < header_end {
+            header_end = header_end.max(e);
+            header_members.push(p);
+            continue;
+        }
+        match blocks.last_mut() {
+            Some(b) if s < b.end => {
+                b.end = b.end.max(e);
+                b.members.push(p);
+            }
+            _ => blocks.push(Block { start: s, end: e, members: vec![p] }),
+        }
+    }
+    if is_cod && !header_members.is_empty() {
+        return Err(Error::malformed("a lump overlaps the lump list; the file cannot be rewritten"));
+    }
+
+    // Source checksum policy: blocks before the game lump's block stay where they are.
+    // Only an entity-only edit can keep the checksum: any other change alters it anyway.
+    let entities_only = !changes.is_empty() && changes.keys().all(|&i| i == 0);
+    let pin_block = if opts.keep_checksum && entities_only && matches!(kind, HeaderKind::Valve { .. }) {
+        blocks.iter().position(|b| b.members.iter().any(|&p| slots[p].index == GAME_LUMP)).filter(|&bi| {
+            let b = &blocks[bi];
+            let p = *b.members.iter().find(|&&p| slots[p].index == GAME_LUMP).unwrap_or(&0);
+            let s = slots[p];
+            data.get(s.offset as usize..(s.offset + s.length) as usize)
+                .and_then(|g| game_lump_convention(g, endian, s.offset))
+                .is_some_and(|c| c == GameLumpOffsets::Absolute)
+        })
+    } else {
+        None
+    };
+    let block_of: BTreeMap<usize, usize> = blocks.iter().enumerate().flat_map(|(bi, b)| b.members.iter().map(move |&p| (p, bi))).collect();
+
+    let mut plan = vec![Plan::Keep; slots.len()];
+    for (p, pl) in plan.iter_mut().enumerate() {
+        let Some(ch) = change_at(p) else { continue };
+        let s = slots[p];
+        let new_len = ch.bytes.len() as u64;
+        *pl = match block_of.get(&p) {
+            None if header_members.contains(&p) => Plan::Relocate,
+            None => {
+                if new_len > 0 {
+                    Plan::Append
+                } else {
+                    Plan::Keep
+                }
+            }
+            Some(&bi) if blocks[bi].members.len() > 1 => Plan::Relocate,
+            Some(&bi) if pin_block.is_some_and(|pb| bi < pb) => {
+                if new_len <= s.length {
+                    Plan::InPlaceFixed
+                } else {
+                    Plan::Relocate
+                }
+            }
+            Some(_) => Plan::InPlace,
+        };
+        if ch.bytes == data.get(s.offset as usize..(s.offset + s.length) as usize).unwrap_or(&[]) && s.length > 0 {
+            // Same bytes: nothing moves (directory fields may still change).
+            *pl = Plan::Keep;
+        }
+    }
+
+    // The header size (only a Call of Duty list changes size: entries are dropped or added).
+    let cod_keep = |p: usize, slots: &[Slot]| {
+        let len = change_at(p).map(|c| c.bytes.len() as u64).unwrap_or(slots[p].length);
+        len > 0 || (p < old_count && slots[p].length == 0)
+    };
+    let new_hl = if is_cod { 12 + 8 * (0..slots.len()).filter(|&p| cod_keep(p, &slots)).count() } else { old_hl };
+
+    let game_fix = |bytes: &mut Vec<u8>, old_base: u64, new_base: u64, replaced: bool| -> Result<()> {
+        if !matches!(kind, HeaderKind::Valve { .. } | HeaderKind::Respawn) {
+            return Ok(());
+        }
+        let original = slots.iter().find(|s| s.index == GAME_LUMP).copied();
+        let conv = original.and_then(|s| {
+            data.get(s.offset as usize..(s.offset + s.length) as usize).and_then(|g| game_lump_convention(g, endian, s.offset))
+        });
+        let conv = match conv {
+            Some(c) => c,
+            None if replaced => match game_lump_convention(bytes, endian, old_base) {
+                Some(c) => c,
+                None => return Ok(()),
+            },
+            None => return Ok(()),
+        };
+        if conv == GameLumpOffsets::Relative {
+            return Ok(());
+        }
+        let from = if replaced && game_lump_convention(bytes, endian, old_base) != Some(GameLumpOffsets::Absolute) {
+            match game_lump_base(bytes, endian) {
+                Some(b) => b,
+                None => return Ok(()),
+            }
+        } else {
+            old_base
+        };
+        rebase_game_lump(bytes, endian, new_base as i64 - from as i64)
+    };
+
+    let mut out: Vec<u8> = vec![0; new_hl];
+    let mut shift: i64 = new_hl as i64 - old_hl as i64;
+    let mut cursor = old_hl as u64; // old position consumed so far
+    let mut anchors: Vec<(u64, u64)> = vec![(old_hl as u64, new_hl as u64)];
+    let mut new_offset: Vec<Option<u64>> = vec![None; slots.len()];
+    let mut new_length: Vec<u64> = slots.iter().map(|s| s.length).collect();
+    if header_end > old_hl as u64 {
+        out.extend_from_slice(&data[old_hl..header_end as usize]);
+        cursor = header_end;
+    }
+    for &p in &header_members {
+        if plan[p] == Plan::Keep {
+            new_offset[p] = Some(slots[p].offset);
+        }
+    }
+
+    for b in &blocks {
+        let synced = out.len() as i64 == cursor as i64 + shift;
+        let gap = &data[cursor as usize..b.start as usize];
+        if synced || gap.len() as u64 >= PAD {
+            out.extend_from_slice(gap);
+        }
+        cursor = b.end;
+        let solo = b.members.len() == 1;
+        let p0 = b.members[0];
+        let dropped = solo && plan[p0] == Plan::InPlace && change_at(p0).is_some_and(|c| c.bytes.is_empty());
+        if dropped {
+            anchors.push((b.start, out.len() as u64));
+            new_length[p0] = 0;
+            continue;
+        }
+        if out.len() as i64 != b.start as i64 + shift {
+            let start = align_like(out.len() as u64, b.start, a);
+            out.resize(start as usize, 0);
+            shift = start as i64 - b.start as i64;
+        }
+        let start = out.len() as u64;
+        anchors.push((b.start, start));
+        match (solo, plan[p0]) {
+            (true, Plan::InPlace) | (true, Plan::InPlaceFixed) => {
+                let ch = change_at(p0).expect("planned lumps have a change");
+                let mut bytes = ch.bytes.clone();
+                if slots[p0].index == GAME_LUMP {
+                    game_fix(&mut bytes, slots[p0].offset, start, true)?;
+                }
+                out.extend_from_slice(&bytes);
+                new_offset[p0] = Some(start);
+                new_length[p0] = bytes.len() as u64;
+                if plan[p0] == Plan::InPlaceFixed {
+                    out.resize((start + slots[p0].length) as usize, 0);
+                }
+            }
+            (true, Plan::Relocate) => {
+                out.resize((start + slots[p0].length) as usize, 0);
+            }
+            _ => {
+                out.extend_from_slice(&data[b.start as usize..b.end as usize]);
+                for &p in &b.members {
+                    if plan[p] == Plan::Keep {
+                        new_offset[p] = Some(slots[p].offset.wrapping_add_signed(shift));
+                        if slots[p].index == GAME_LUMP && shift != 0 {
+                            let (s, e) = (
+                                (slots[p].offset as i64 + shift) as usize,
+                                (slots[p].offset as i64 + shift) as usize + slots[p].length as usize,
+                            );
+                            let mut g = out[s..e].to_vec();
+                            game_fix(&mut g, slots[p].offset, s as u64, false)?;
+                            out[s..e].copy_from_slice(&g);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // Lumps that move to the end of the lump data, in index order.
+    let mut moved: Vec<usize> = (0..slots.len()).filter(|&p| matches!(plan[p], Plan::Relocate | Plan::Append)).collect();
+    // (Call of Duty: in directory order, which is the data order.)
+    if !is_cod {
+        moved.sort_by_key(|&p| slots[p].index);
+    }
+    let trail = classify_trail(data, cursor);
+    let mut appended_any = false;
+    for p in moved {
+        let ch = change_at(p).expect("planned lumps have a change");
+        if ch.bytes.is_empty() {
+            new_length[p] = 0;
+            continue;
+        }
+        let start = align_like(out.len() as u64, 0, a);
+        out.resize(start as usize, 0);
+        let mut bytes = ch.bytes.clone();
+        if slots[p].index == GAME_LUMP {
+            game_fix(&mut bytes, slots[p].offset, start, true)?;
+        }
+        out.extend_from_slice(&bytes);
+        new_offset[p] = Some(start);
+        new_length[p] = bytes.len() as u64;
+        appended_any = true;
+    }
+
+    // The trailing bytes.
+    let synced = !appended_any && out.len() as i64 == cursor as i64 + shift;
+    match trail {
+        Trail::None => {}
+        Trail::PadTo(k) => {
+            if synced && shift.rem_euclid(k as i64) == 0 {
+                out.extend_from_slice(&data[cursor as usize..]);
+            } else {
+                let end = align_like(out.len() as u64, 0, k);
+                out.resize(end as usize, 0);
+            }
+        }
+        Trail::Bspx(at) => {
+            let start = if synced {
+                out.extend_from_slice(&data[cursor as usize..at as usize]);
+                out.len() as u64
+            } else {
+                let s = align_like(out.len() as u64, at, 4);
+                out.resize(s as usize, 0);
+                s
+            };
+            out.extend_from_slice(&data[at as usize..]);
+            let delta = start as i64 - at as i64;
+            if delta != 0 {
+                for f in bspx_offset_fields(data, at as usize).unwrap_or_default() {
+                    let old = u32_at(data, f, Endian::Little).unwrap_or(0) as i64;
+                    let new = old + delta;
+                    if !(0..=u32::MAX as i64).contains(&new) {
+                        return Err(Error::malformed("BSPX lump offset out of range after the move"));
+                    }
+                    let at_out = (f as i64 + delta) as usize;
+                    out[at_out..at_out + 4].copy_from_slice(&(new as u32).to_le_bytes());
+                }
+            }
+        }
+        Trail::Data => {
+            if !synced {
+                let s = align_like(out.len() as u64, cursor, a);
+                out.resize(s as usize, 0);
+            }
+            out.extend_from_slice(&data[cursor as usize..]);
+        }
+    }
+
+    // Offsets of empty lumps follow the bytes they pointed at.
+    let remap = |old: u64| -> u64 {
+        if old < old_hl as u64 {
+            return old;
+        }
+        let (o, n) = anchors.iter().rev().find(|(o, _)| *o <= old).copied().unwrap_or((old_hl as u64, new_hl as u64));
+        // Offsets beyond the file are kept relative to the last anchor; one that would no
+        // longer fit the directory field keeps its old value (an empty lump's offset is unused).
+        let new = n + (old - o);
+        if new > i32::MAX as u64 {
+            old
+        } else {
+            new
+        }
+    };
+    let final_slots: Vec<Slot> = (0..slots.len())
+        .map(|p| {
+            let s = slots[p];
+            let ch = change_at(p);
+            let length = new_length[p];
+            let offset = match new_offset[p] {
+                Some(o) => o,
+                None if length == 0 => remap(s.offset),
+                None => s.offset,
+            };
+            Slot {
+                index: s.index,
+                offset,
+                length,
+                version: ch.and_then(|c| c.version).or(s.version),
+                fourcc: ch.and_then(|c| c.fourcc).or(s.fourcc),
+            }
+        })
+        .collect();
+    write_header(&mut out, data, kind, endian, old_hl, &final_slots, |p| !is_cod || cod_keep(p, &slots))?;
+    Ok(out)
+}
+
+fn put(out: &mut [u8], at: usize, v: u64, endian: Endian, signed: bool) -> Result<()> {
+    let limit = if signed { i32::MAX as u64 } else { u32::MAX as u64 };
+    if v > limit {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "lump offset or length", requested: v, limit }));
+    }
+    out[at..at + 4].copy_from_slice(&endian.u32_bytes(v as u32));
+    Ok(())
+}
+
+fn write_header(
+    out: &mut [u8],
+    data: &[u8],
+    kind: HeaderKind,
+    endian: Endian,
+    old_hl: usize,
+    slots: &[Slot],
+    keep: impl Fn(usize) -> bool,
+) -> Result<()> {
+    match kind {
+        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } => {
+            out[..old_hl].copy_from_slice(&data[..old_hl]);
+            let base = if matches!(kind, HeaderKind::Quake { .. }) { 4 } else { 8 };
+            for (i, s) in slots.iter().enumerate() {
+                put(out, base + 8 * i, s.offset, endian, true)?;
+                put(out, base + 8 * i + 4, s.length, endian, true)?;
+            }
+        }
+        HeaderKind::Valve { version_first } => {
+            out[..old_hl].copy_from_slice(&data[..old_hl]);
+            for (i, s) in slots.iter().enumerate() {
+                let b = 8 + 16 * i;
+                let (o, l, v) = if version_first { (b + 4, b + 8, b) } else { (b, b + 4, b + 8) };
+                put(out, o, s.offset, endian, true)?;
+                put(out, l, s.length, endian, true)?;
+                put(out, v, s.version.unwrap_or(0) as u64, endian, false)?;
+                put(out, b + 12, s.fourcc.unwrap_or(0) as u64, endian, false)?;
+            }
+        }
+        HeaderKind::Respawn => {
+            out[..old_hl].copy_from_slice(&data[..old_hl]);
+            for (i, s) in slots.iter().enumerate() {
+                let b = 16 + 16 * i;
+                put(out, b, s.offset, endian, true)?;
+                put(out, b + 4, s.length, endian, true)?;
+                put(out, b + 8, s.version.unwrap_or(0) as u64, endian, false)?;
+                put(out, b + 12, s.fourcc.unwrap_or(0) as u64, endian, false)?;
+            }
+        }
+        HeaderKind::CodLumpList => {
+            // magic, version, count, then {id, length} in data order (respawn_cod_facts.md §2.1).
+            out[..8].copy_from_slice(&data[..8]);
+            // Lumps are never relocated in this form, so directory order is still data order.
+            let ordered: Vec<&Slot> = slots.iter().enumerate().filter(|(p, _)| keep(*p)).map(|(_, s)| s).collect();
+            put(out, 8, ordered.len() as u64, endian, false)?;
+            for (i, s) in ordered.iter().enumerate() {
+                put(out, 12 + 8 * i, s.index as u64, endian, false)?;
+                put(out, 16 + 8 * i, s.length, endian, false)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// CRC-32 (IEEE, reflected, as zlib) of `data` continuing from `crc`.
+pub fn crc32_update(crc: u32, data: &[u8]) -> u32 {
+    static TABLE: std::sync::OnceLock<[u32; 256]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [0u32; 256];
+        for (i, e) in t.iter_mut().enumerate() {
+            let mut c = i as u32;
+            for _ in 0..8 {
+                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            }
+            *e = c;
+        }
+        t
+    });
+    let mut c = !crc;
+    for &b in data {
+        c = table[((c ^ b as u32) & 0xFF) as usize] ^ (c >> 8);
+    }
+    !c
+}
+
+/// The Source map checksum (source.md §25): CRC-32 of every lump's stored bytes in index order,
+/// skipping the entity lump (0). Lumps are read from the file itself, as stored on disk.
+pub fn map_checksum(bsp: &Bsp) -> Result<u32> {
+    let (_, slots) = file_slots(bsp)?;
+    let mut by_index: Vec<&Slot> = slots.iter().collect();
+    by_index.sort_by_key(|s| s.index);
+    let mut crc = 0;
+    for s in by_index.into_iter().filter(|s| s.index != 0) {
+        let bytes = crate::bytes::slice(bsp.data(), s.offset, s.length)?;
+        crc = crc32_update(crc, bytes);
+    }
+    Ok(crc)
+}
+
+/// Environment variable used only by tests: when set, [`write_atomic`] stops the process right
+/// after the temporary file is written and synced, before the rename, as a crash would.
+pub const ABORT_HOOK_ENV: &str = "BSPKIT_TEST_ABORT_BEFORE_RENAME";
+
+fn temp_path(target: &Path) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out.bsp".into());
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    dir.join(format!(".{name}.bspkit-tmp-{}-{n}", std::process::id()))
+}
+
+/// Write `bytes` to `target` atomically: a temporary file in the same directory is written,
+/// synced and handed to `verify` (which reopens and checks it), then renamed over the target,
+/// and the directory is synced. On any failure the temporary file is removed and the target
+/// is left as it was.
+pub fn write_atomic(target: &Path, bytes: &[u8], verify: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let tmp = temp_path(target);
+    let result = (|| -> Result<()> {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(|e| Error::from(e).in_file(&tmp))?;
+        f.write_all(bytes).map_err(|e| Error::from(e).in_file(&tmp))?;
+        f.sync_all().map_err(|e| Error::from(e).in_file(&tmp))?;
+        drop(f);
+        if std::env::var_os(ABORT_HOOK_ENV).is_some() {
+            std::process::abort();
+        }
+        verify(&tmp)?;
+        std::fs::rename(&tmp, target).map_err(|e| Error::from(e).in_file(target))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return result;
+    }
+    // Make the rename durable; failing to sync the directory is not an error of the write.
+    if let Some(dir) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// A problem's text with every number replaced by `#`: the same problem before and after an
+/// edit can carry a different length or count.
+pub fn problem_shape(problem: &str) -> String {
+    let mut out = String::with_capacity(problem.len());
+    let mut in_num = false;
+    for c in problem.chars() {
+        if c.is_ascii_digit() {
+            if !in_num {
+                out.push('#');
+            }
+            in_num = true;
+        } else {
+            in_num = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Check a written file: it opens as `branch`, every lump can be read, and `check` reports no
+/// problem whose [`problem_shape`] is not among those of `before` (the source map's problems).
+pub fn verify_written(path: &Path, branch: &str, before: &[String]) -> Result<()> {
+    let opts = crate::bsp::OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() };
+    let bsp = Bsp::open_with(path, &opts)?;
+    for e in bsp.lumps() {
+        bsp.raw_lump(e.index)?;
+    }
+    let new: Vec<String> = crate::check::check(&bsp).iter().map(|p| p.to_string()).filter(|p| !before.contains(p)).collect();
+    if new.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::malformed(format!("the written map has new problems: {}", new.join("; "))).in_file(path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::branches;
+    use crate::build::BspBuilder;
+
+    #[test]
+    fn crc32_matches_the_standard_check_value() {
+        assert_eq!(crc32_update(0, b"123456789"), 0xCBF4_3926);
+    }
+
+    #[test]
+    fn align_like_keeps_residue() {
+        assert_eq!(align_like(9, 0, 4), 12);
+        assert_eq!(align_like(9, 13, 4), 9);
+        assert_eq!(align_like(10, 13, 4), 13);
+        assert_eq!(align_like(7, 5, 1), 7);
+    }
+
+    #[test]
+    fn rewrite_is_identity_on_built_maps() {
+        for b in branches::all() {
+            let bytes = BspBuilder::new(b).lump(1, vec![1u8; 21]).lump(3, vec![2u8; 7]).build();
+            let bsp = Bsp::from_bytes_with(&bytes, &crate::OpenOptions { branch: Some(b.id.into()), ..Default::default() }).unwrap();
+            assert_eq!(rewrite(&bsp).unwrap(), bytes, "{}", b.id);
+        }
+    }
+
+    #[test]
+    fn resize_shifts_later_lumps_keeping_alignment() {
+        let bytes =
+            BspBuilder::new(&branches::quake2::QUAKE2).lump(0, b"{}\0".to_vec()).lump(1, vec![7u8; 20]).lump(2, vec![9u8; 12]).build();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let mut ch = BTreeMap::new();
+        ch.insert(0, LumpChange::bytes(b"{\"a\" \"b\"}\0".to_vec()));
+        let out = build(&bsp, &ch, &WriteOptions::default()).unwrap();
+        let nb = Bsp::from_bytes(&out).unwrap();
+        assert_eq!(nb.lump(0).unwrap(), b"{\"a\" \"b\"}\0");
+        assert_eq!(nb.lump(1).unwrap(), bsp.lump(1).unwrap());
+        assert_eq!(nb.lump(2).unwrap(), bsp.lump(2).unwrap());
+        assert!(nb.lumps().iter().all(|e| e.length == 0 || e.offset % 4 == 0));
+    }
+
+    #[test]
+    fn game_lump_offsets_are_rebased_when_it_moves() {
+        // A game lump with one child; absolute offsets (A12).
+        let mk = |base: u32| {
+            let mut g = Vec::new();
+            g.extend_from_slice(&1u32.to_le_bytes());
+            g.extend_from_slice(b"prps");
+            g.extend_from_slice(&[0, 0, 10, 0]);
+            g.extend_from_slice(&(base + 20).to_le_bytes());
+            g.extend_from_slice(&4u32.to_le_bytes());
+            g.extend_from_slice(&[1, 2, 3, 4]);
+            g
+        };
+        let b = &branches::source::SOURCE;
+        // Lump 35 sits after lump 1 at 1036 + 8 = 1044.
+        let bytes = BspBuilder::new(b).lump(1, vec![5u8; 8]).lump(35, mk(1044)).build();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        assert_eq!(bsp.entry(35).unwrap().offset, 1044);
+        let mut ch = BTreeMap::new();
+        ch.insert(1, LumpChange::bytes(vec![6u8; 24]));
+        let out = build(&bsp, &ch, &WriteOptions::default()).unwrap();
+        let nb = Bsp::from_bytes(&out).unwrap();
+        let ofs = nb.entry(35).unwrap().offset;
+        assert_eq!(ofs, 1060);
+        assert_eq!(nb.lump(35).unwrap(), &mk(1060)[..]);
+        // An entity-only edit moves the entity lump to the end instead; lump 35 stays.
+        let bytes = BspBuilder::new(b).lump(0, b"{}\0".to_vec()).lump(35, mk(1036 + 4)).build();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let mut ch = BTreeMap::new();
+        ch.insert(0, LumpChange::bytes(b"{\"classname\" \"worldspawn\"}\0".to_vec()));
+        let out = build(&bsp, &ch, &WriteOptions::default()).unwrap();
+        let nb = Bsp::from_bytes(&out).unwrap();
+        assert_eq!(nb.entry(35).unwrap().offset, 1040);
+        assert_eq!(nb.lump(0).unwrap(), b"{\"classname\" \"worldspawn\"}\0");
+        assert_eq!(map_checksum(&nb).unwrap(), map_checksum(&bsp).unwrap());
+        let out = build(&bsp, &ch, &WriteOptions { keep_checksum: false }).unwrap();
+        let nb = Bsp::from_bytes(&out).unwrap();
+        assert_eq!(nb.entry(35).unwrap().offset, 1064);
+        assert_eq!(nb.lump(35).unwrap(), &mk(1064)[..]);
+    }
+
+    #[test]
+    fn atomic_write_failures_leave_the_target() {
+        let dir = std::env::temp_dir().join(format!("bspkit-write-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("t.bsp");
+        std::fs::write(&target, b"old").unwrap();
+        let err = write_atomic(&target, b"new", |_| Err(Error::malformed("no"))).unwrap_err();
+        assert!(err.to_string().contains("no"));
+        assert_eq!(std::fs::read(&target).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "temp file removed");
+        write_atomic(&target, b"new", |_| Ok(())).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

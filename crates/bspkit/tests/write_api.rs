@@ -1,0 +1,49 @@
+//! The one-call API other modules use to replace a lump on disk (e.g. a rebuilt pakfile).
+
+use bspkit::build::BspBuilder;
+use bspkit::Bsp;
+
+#[test]
+fn replace_lump_in_file_is_one_atomic_call() {
+    use bspkit::branches::source::SOURCE;
+    let dir = std::env::temp_dir().join(format!("bspkit-api-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("m.bsp");
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let bytes = BspBuilder::new(&SOURCE).lump(0, ents.clone()).lump(1, vec![3u8; 40]).lump(40, b"PK\x05\x06old".to_vec()).build();
+    std::fs::write(&path, &bytes).unwrap();
+    let pak = b"PK\x05\x06 a new, longer pakfile".to_vec();
+    bspkit::edit::replace_lump_in_file(&path, 40, pak.clone(), &path).unwrap();
+    let after = std::fs::read(&path).unwrap();
+    let bsp = Bsp::from_bytes(&after).unwrap();
+    assert_eq!(bsp.lump(40).unwrap(), &pak[..]);
+    assert_eq!(bsp.lump(0).unwrap(), &ents[..]);
+    assert_eq!(bsp.lump(1).unwrap(), &[3u8; 40][..]);
+    // A lump the branch does not have is refused and the file stays as it was.
+    assert!(bspkit::edit::replace_lump_in_file(&path, 99, vec![1], &path).is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), after);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn write_refuses_a_result_with_new_problems() {
+    use bspkit::branches::quake1::*;
+    let dir = std::env::temp_dir().join(format!("bspkit-api-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes = bspkit::build::sample_quake1();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let target = dir.join("out.bsp");
+    std::fs::write(&target, b"precious").unwrap();
+    let mut ed = bspkit::edit::Editor::new(&bsp).unwrap();
+    // 30 bytes of planes is not a whole number of 20-byte records: `check` reports it.
+    ed.set_lump(LUMP_PLANES, vec![0u8; 30]).unwrap();
+    let err = ed.write(&target).unwrap_err();
+    assert!(err.to_string().contains("new problems"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"precious");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "temporary file left behind");
+    ed.set_lump(LUMP_PLANES, vec![0u8; 40]).unwrap();
+    ed.write(&target).unwrap();
+    assert_eq!(Bsp::open(&target).unwrap().lump(LUMP_PLANES).unwrap().len(), 40);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
