@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
+mod cmd_scan;
 mod render;
 
 #[derive(Parser)]
@@ -80,6 +81,20 @@ enum Command {
         files: Vec<PathBuf>,
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Scan directories (and .pk3/.zip archives) for maps: summary per file, then a table
+    #[command(after_help = cmd_scan::AFTER_HELP)]
+    Scan {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// One JSON object per map and line (the summary goes to stderr)
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: one per core)
+        #[arg(long)]
+        jobs: Option<usize>,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -183,6 +198,10 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
                 writeln!(out)?;
             }
             return Ok(if any { ExitCode::from(1) } else { ExitCode::SUCCESS });
+        }
+        Command::Scan { dirs, json, jobs, open: o } => {
+            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, options: o.options() };
+            return Ok(cmd_scan::run(args, &mut out)?);
         }
         Command::Formats { json } => {
             let all = bspkit::branches::all();

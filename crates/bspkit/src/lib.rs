@@ -23,6 +23,7 @@ mod external;
 pub mod info;
 pub mod lmp;
 pub mod lumps;
+pub mod scan;
 pub mod stats;
 
 pub use branch::{Branch, Family};
