@@ -47,7 +47,11 @@ impl<'p> Checker<'p> {
     /// `[first, first + count)` must lie within a table of `len` entries named `target`.
     pub fn range(&mut self, record: usize, field: &str, (first, count): (i64, i64), len: usize, target: &str) {
         if first < 0 || count < 0 || (first as u64).saturating_add(count as u64) > len as u64 {
-            self.problems.push(Problem::new(self.lump, Some(record), format!("{field} range {first}+{count} is outside {target} (0..{len})")));
+            self.problems.push(Problem::new(
+                self.lump,
+                Some(record),
+                format!("{field} range {first}+{count} is outside {target} (0..{len})"),
+            ));
         }
     }
 }

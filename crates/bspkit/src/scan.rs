@@ -190,7 +190,7 @@ pub fn scan_bsp(bsp: &Bsp, options: &ScanOptions) -> ScanRecord {
         size: bsp.data().len() as u64,
         family: Some(bsp.family().as_str()),
         branch: Some(bsp.branch().id),
-        version: Some(bsp.header().version),
+        version: Some(bsp.detection().version),
         lumps: Some(lumps),
         problems: if options.check { crate::check::check(bsp) } else { Vec::new() },
         error: None,
