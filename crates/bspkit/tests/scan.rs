@@ -27,7 +27,7 @@ fn write_zip(path: &Path, entries: &[(&str, &[u8])]) {
 #[test]
 fn corpus_every_map_scanned_problems_match_check() {
     let Some(corpus) = common::corpus("corpus_every_map_scanned_problems_match_check") else { return };
-    let (files, failed_dirs) = scan::collect_files(&[corpus.clone()]);
+    let (files, failed_dirs) = scan::collect_files(std::slice::from_ref(&corpus));
     assert!(failed_dirs.is_empty(), "{failed_dirs:?}");
     // External lump files are loaded by Bsp::open, never listed on their own.
     assert!(files.iter().all(|f| scan::is_map_file(f) || scan::is_archive(f)), "{files:?}");
@@ -64,7 +64,7 @@ fn pk3_entries_are_scanned() {
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("sub/b.bsp"), &good).unwrap();
     std::fs::write(dir.join("sub/b.bsp.0000.bsp_lump"), b"x").unwrap();
-    let (files, _) = scan::collect_files(&[dir.clone()]);
+    let (files, _) = scan::collect_files(std::slice::from_ref(&dir));
     assert_eq!(files.len(), 2, "{files:?}");
     let recs = scan::scan_files(&files, &ScanOptions::default(), |_, _| {});
     assert_eq!(recs.len(), 3, "{recs:?}");
