@@ -16,6 +16,7 @@ mod cmd_pak;
 mod cmd_partitions;
 mod cmd_props;
 mod cmd_quake;
+mod cmd_scan;
 mod render;
 
 #[derive(Parser)]
@@ -112,6 +113,20 @@ enum Command {
     Props(cmd_props::PropsArgs),
     /// Source game lump directory (lump 35)
     Gamelumps(cmd_props::GameLumpsArgs),
+    /// Scan directories (and .pk3/.zip archives) for maps: summary per file, then a table
+    #[command(after_help = cmd_scan::AFTER_HELP)]
+    Scan {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// One JSON object per map and line (the summary goes to stderr)
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: one per core)
+        #[arg(long)]
+        jobs: Option<usize>,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
     /// List every supported branch
     Formats {
         #[arg(long)]
@@ -209,6 +224,10 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
+        Command::Scan { dirs, json, jobs, open: o } => {
+            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, options: o.options() };
+            return Ok(cmd_scan::run(args, &mut out)?);
+        }
         Command::Formats { json } => {
             let all = bspkit::branches::all();
             if json {

@@ -25,6 +25,7 @@ mod external;
 pub mod info;
 pub mod lmp;
 pub mod lumps;
+pub mod scan;
 pub mod stats;
 pub mod stripper;
 pub mod write;

@@ -1,0 +1,533 @@
+//! Scanning whole game libraries (`bsp scan`): find every map under some directories (also
+//! inside `.pk3` / `.zip` archives), open each one, summarise its lumps, run the checks and
+//! report per file — in parallel. Also [`decode_all`], which touches every byte a reader can
+//! decode generically, used by the benchmarks.
+//!
+//! A file is never fatal to the scan: an unreadable or malformed file becomes a
+//! [`ScanRecord`] with `error` set.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::branch::{Family, LumpKind};
+use crate::bsp::{Bsp, OpenOptions};
+use crate::check::Problem;
+use crate::error::{Error, ErrorKind};
+use crate::lumps::visibility::{decompress_row, ClusterVis, Q3Vis, VisKind};
+
+/// Default cap on a map read out of an archive into memory (bytes).
+pub const DEFAULT_MAX_ARCHIVE_ENTRY: u64 = 512 << 20;
+
+/// How to scan.
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    pub open: OpenOptions,
+    /// Largest `.bsp` entry of an archive read into memory; larger ones are reported as errors.
+    pub max_archive_entry: u64,
+    /// Run [`crate::check::check`] on each map.
+    pub check: bool,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions { open: OpenOptions::default(), max_archive_entry: DEFAULT_MAX_ARCHIVE_ENTRY, check: true }
+    }
+}
+
+/// Lump directory summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct LumpSummary {
+    /// Directory entries.
+    pub count: usize,
+    /// Entries with a non-zero length.
+    pub non_empty: usize,
+    /// Entries stored compressed (Valve LZMA).
+    pub compressed: usize,
+}
+
+/// An error as reported by a scan: a stable kind name and the full message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScanError {
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl From<&Error> for ScanError {
+    fn from(e: &Error) -> Self {
+        ScanError { kind: kind_name(&e.kind), message: e.to_string() }
+    }
+}
+
+/// A stable name for an error kind (the JSON `error.kind`).
+pub fn kind_name(kind: &ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::Io(_) => "io",
+        ErrorKind::Truncated { .. } => "truncated",
+        ErrorKind::UnknownFormat { .. } => "unknown_format",
+        ErrorKind::UnsupportedVersion { .. } => "unsupported_version",
+        ErrorKind::UnknownBranch(_) => "unknown_branch",
+        ErrorKind::LumpOutOfBounds { .. } => "lump_out_of_bounds",
+        ErrorKind::BadLumpLength { .. } => "bad_lump_length",
+        ErrorKind::NoSuchLump(_) => "no_such_lump",
+        ErrorKind::Decompress(_) => "decompress",
+        ErrorKind::Malformed(_) => "malformed",
+        ErrorKind::LimitExceeded { .. } => "limit_exceeded",
+        ErrorKind::UnsafePath(_) => "unsafe_path",
+    }
+}
+
+/// The result of scanning one map (or one file that could not be read as a map).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScanRecord {
+    /// The file on disk (the archive, for a map inside one).
+    pub path: String,
+    /// The entry name inside the archive, for a map read from a `.pk3` / `.zip`.
+    pub entry: Option<String>,
+    /// Size in bytes of the map (or of the file, when it could not be opened).
+    pub size: u64,
+    pub family: Option<&'static str>,
+    pub branch: Option<&'static str>,
+    pub version: Option<u32>,
+    pub lumps: Option<LumpSummary>,
+    pub problems: Vec<Problem>,
+    pub error: Option<ScanError>,
+    /// Wall time spent on this map, in microseconds.
+    pub micros: u64,
+}
+
+impl ScanRecord {
+    fn failed(path: &Path, entry: Option<String>, size: u64, err: &Error) -> Self {
+        ScanRecord {
+            path: path.to_string_lossy().into_owned(),
+            entry,
+            size,
+            family: None,
+            branch: None,
+            version: None,
+            lumps: None,
+            problems: Vec::new(),
+            error: Some(err.into()),
+            micros: 0,
+        }
+    }
+    /// No error and no problem.
+    pub fn ok(&self) -> bool {
+        self.error.is_none() && self.problems.is_empty()
+    }
+    /// `path` or `path!entry`.
+    pub fn display(&self) -> String {
+        match &self.entry {
+            Some(e) => format!("{}!{e}", self.path),
+            None => self.path.clone(),
+        }
+    }
+}
+
+fn has_ext(path: &Path, exts: &[&str]) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
+/// Map files: `.bsp` and Call of Duty `.d3dbsp`.
+pub fn is_map_file(path: &Path) -> bool {
+    has_ext(path, &["bsp", "d3dbsp"])
+}
+
+/// Archives whose `.bsp` entries are scanned: `.pk3`, `.zip`.
+pub fn is_archive(path: &Path) -> bool {
+    has_ext(path, &["pk3", "zip"])
+}
+
+/// Every map or archive below `roots` (a root that is a file is taken as is), sorted.
+/// External lump files (`.bsp_lump`, `.lmp`) are not listed: [`Bsp::open`] loads them.
+/// Directories that cannot be read are returned as failed records. Symbolic links to
+/// directories are not followed (no cycles).
+pub fn collect_files(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<ScanRecord>) {
+    let mut files = Vec::new();
+    let mut failed = Vec::new();
+    let mut stack: Vec<PathBuf> = Vec::new();
+    for r in roots {
+        match std::fs::metadata(r) {
+            Ok(m) if m.is_dir() => stack.push(r.clone()),
+            Ok(_) => files.push(r.clone()),
+            Err(e) => failed.push(ScanRecord::failed(r, None, 0, &Error::from(e).in_file(r))),
+        }
+    }
+    while let Some(dir) = stack.pop() {
+        let rd = match std::fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e) => {
+                failed.push(ScanRecord::failed(&dir, None, 0, &Error::from(e).in_file(&dir)));
+                continue;
+            }
+        };
+        for ent in rd.flatten() {
+            let p = ent.path();
+            match ent.file_type() {
+                Ok(t) if t.is_dir() => stack.push(p),
+                Ok(_) if is_map_file(&p) || is_archive(&p) => files.push(p),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    (files, failed)
+}
+
+/// Summarise one opened map.
+pub fn scan_bsp(bsp: &Bsp, options: &ScanOptions) -> ScanRecord {
+    let mut lumps = LumpSummary::default();
+    for e in bsp.lumps() {
+        lumps.count += 1;
+        lumps.non_empty += usize::from(e.length > 0);
+        lumps.compressed += usize::from(e.compressed);
+    }
+    ScanRecord {
+        path: bsp.display_name().into_owned(),
+        entry: None,
+        size: bsp.data().len() as u64,
+        family: Some(bsp.family().as_str()),
+        branch: Some(bsp.branch().id),
+        version: Some(bsp.detection().version),
+        lumps: Some(lumps),
+        problems: if options.check { crate::check::check(bsp) } else { Vec::new() },
+        error: None,
+        micros: 0,
+    }
+}
+
+/// Scan one file: a map gives one record, an archive one per `.bsp` entry (or one failed
+/// record if the archive itself cannot be read).
+pub fn scan_file(path: &Path, options: &ScanOptions) -> Vec<ScanRecord> {
+    let start = Instant::now();
+    let mut out = if is_archive(path) { scan_archive(path, options) } else { vec![scan_map(path, options)] };
+    let micros = start.elapsed().as_micros() as u64;
+    if out.len() == 1 {
+        out[0].micros = micros;
+    }
+    out
+}
+
+fn scan_map(path: &Path, options: &ScanOptions) -> ScanRecord {
+    let start = Instant::now();
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let mut rec = match Bsp::open_with(path, &options.open) {
+        Ok(bsp) => scan_bsp(&bsp, options),
+        Err(e) => ScanRecord::failed(path, None, size, &e),
+    };
+    rec.path = path.to_string_lossy().into_owned();
+    rec.micros = start.elapsed().as_micros() as u64;
+    rec
+}
+
+fn scan_archive(path: &Path, options: &ScanOptions) -> Vec<ScanRecord> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let zip_err = |e: zip::result::ZipError| Error::malformed(format!("zip archive: {e}")).in_file(path);
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return vec![ScanRecord::failed(path, None, size, &Error::from(e).in_file(path))],
+    };
+    let mut archive = match zip::ZipArchive::new(std::io::BufReader::new(file)) {
+        Ok(a) => a,
+        Err(e) => return vec![ScanRecord::failed(path, None, size, &zip_err(e))],
+    };
+    let mut out = Vec::new();
+    for i in 0..archive.len() {
+        let start = Instant::now();
+        let mut entry = match archive.by_index(i) {
+            Ok(e) => e,
+            Err(e) => {
+                out.push(ScanRecord::failed(path, Some(format!("#{i}")), 0, &zip_err(e)));
+                continue;
+            }
+        };
+        let name = entry.name().to_string();
+        if entry.is_dir() || !is_map_file(Path::new(&name)) {
+            continue;
+        }
+        let declared = entry.size();
+        if declared > options.max_archive_entry {
+            let err =
+                Error::new(ErrorKind::LimitExceeded { what: "archive entry size", requested: declared, limit: options.max_archive_entry })
+                    .in_file(path);
+            out.push(ScanRecord::failed(path, Some(name), declared, &err));
+            continue;
+        }
+        // The declared size is untrusted: read at most the cap plus one byte, so a lying
+        // header cannot make us allocate or read more.
+        let mut bytes = Vec::with_capacity(declared.min(options.max_archive_entry) as usize);
+        let read = (&mut entry).take(options.max_archive_entry + 1).read_to_end(&mut bytes);
+        let rec = match read {
+            Err(e) => ScanRecord::failed(path, Some(name.clone()), declared, &Error::from(e).in_file(path)),
+            Ok(_) if bytes.len() as u64 > options.max_archive_entry => {
+                let err = Error::new(ErrorKind::LimitExceeded {
+                    what: "archive entry size",
+                    requested: bytes.len() as u64,
+                    limit: options.max_archive_entry,
+                })
+                .in_file(path);
+                ScanRecord::failed(path, Some(name.clone()), declared, &err)
+            }
+            Ok(_) => {
+                // External lumps do not exist inside an archive.
+                let open = OpenOptions { external_lumps: false, ..options.open.clone() };
+                match Bsp::from_bytes_with(&bytes, &open) {
+                    Ok(bsp) => scan_bsp(&bsp, options),
+                    Err(e) => ScanRecord::failed(path, None, bytes.len() as u64, &e.in_file(path)),
+                }
+            }
+        };
+        out.push(ScanRecord {
+            path: path.to_string_lossy().into_owned(),
+            entry: Some(name),
+            micros: start.elapsed().as_micros() as u64,
+            ..rec
+        });
+    }
+    out
+}
+
+/// Scan files in parallel on the current rayon pool, calling `progress` once per file as it
+/// finishes (from worker threads). Records come back in the order of `files`.
+pub fn scan_files<F>(files: &[PathBuf], options: &ScanOptions, progress: F) -> Vec<ScanRecord>
+where
+    F: Fn(&Path, &[ScanRecord]) + Sync,
+{
+    let per_file: Vec<Vec<ScanRecord>> = files
+        .par_iter()
+        .map(|p| {
+            let recs = scan_file(p, options);
+            progress(p, &recs);
+            recs
+        })
+        .collect();
+    per_file.into_iter().flatten().collect()
+}
+
+/// Totals over a scan, for the summary table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ScanSummary {
+    pub maps: usize,
+    pub ok: usize,
+    pub with_problems: usize,
+    pub failed: usize,
+    pub bytes: u64,
+    /// `(family, branch, version, count)`, sorted.
+    pub per_format: Vec<(String, String, u32, usize)>,
+    /// Failures by error kind, sorted.
+    pub per_error: Vec<(String, usize)>,
+}
+
+pub fn summarize(records: &[ScanRecord]) -> ScanSummary {
+    use std::collections::BTreeMap;
+    let mut fmt: BTreeMap<(String, String, u32), usize> = BTreeMap::new();
+    let mut errs: BTreeMap<String, usize> = BTreeMap::new();
+    let mut s = ScanSummary { maps: records.len(), ..Default::default() };
+    for r in records {
+        s.bytes += r.size;
+        if let Some(e) = &r.error {
+            s.failed += 1;
+            *errs.entry(e.kind.to_string()).or_default() += 1;
+            continue;
+        }
+        if r.problems.is_empty() {
+            s.ok += 1;
+        } else {
+            s.with_problems += 1;
+        }
+        let key = (r.family.unwrap_or("?").to_string(), r.branch.unwrap_or("?").to_string(), r.version.unwrap_or(0));
+        *fmt.entry(key).or_default() += 1;
+    }
+    s.per_format = fmt.into_iter().map(|((f, b, v), n)| (f, b, v, n)).collect();
+    s.per_error = errs.into_iter().collect();
+    s
+}
+
+/// What [`decode_all`] touched. The sums depend on every decoded byte, so the work cannot
+/// be optimised away.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct DecodeCounts {
+    pub lumps: usize,
+    /// Bytes of every lump after decompression.
+    pub lump_bytes: u64,
+    /// Lumps viewed as records / records in them.
+    pub record_lumps: usize,
+    pub records: u64,
+    pub entities: usize,
+    pub entity_pairs: usize,
+    /// Visibility rows decoded (PVS and PAS count separately) and set bits in them.
+    pub vis_rows: usize,
+    pub vis_bits: u64,
+    /// Lumps or structures that failed to decode.
+    pub errors: usize,
+    /// A checksum over the bytes and records seen.
+    pub checksum: u64,
+}
+
+/// Decode everything this library can decode generically: every lump (decompressing
+/// compressed ones), every record lump as records of its declared size, the entity lump,
+/// and visibility where the format is generic — Quake 2 / Source cluster PVS and PAS rows,
+/// Quake 3 bit rows. Quake 1 / GoldSrc visibility needs the leaf table and is counted as
+/// bytes only. Errors are counted, not returned.
+pub fn decode_all(bsp: &Bsp) -> DecodeCounts {
+    let mut c = DecodeCounts::default();
+    let mut sum = 0u64;
+    for e in bsp.lumps() {
+        let bytes = match bsp.lump(e.index) {
+            Ok(b) => b,
+            Err(_) => {
+                c.errors += 1;
+                continue;
+            }
+        };
+        c.lumps += 1;
+        c.lump_bytes += bytes.len() as u64;
+        // Touch the lump's bytes: a word-sum reads every byte at memory speed.
+        sum = sum.wrapping_add(word_sum(bytes));
+        if let Some(size) = bsp.record_size(e.index).filter(|&s| s > 0) {
+            // Records viewed as byte strides of the declared size; the typed per-branch
+            // decoders replace this view as they land (still zero-copy, length-checked).
+            match bsp.records::<u8>(e.index) {
+                Ok(all) if all.len() % size == 0 => {
+                    c.record_lumps += 1;
+                    let n = all.len() / size;
+                    c.records += n as u64;
+                    // First byte of each record: proves the stride walk happened.
+                    for rec in all.chunks_exact(size) {
+                        sum = sum.wrapping_mul(31).wrapping_add(u64::from(rec[0]));
+                    }
+                }
+                _ => c.errors += 1,
+            }
+        }
+    }
+    match bsp.entities() {
+        Ok(ents) => {
+            c.entities = ents.len();
+            c.entity_pairs = ents.iter().map(|e| e.pairs.len()).sum();
+        }
+        Err(_) => c.errors += 1,
+    }
+    if let Err(()) = decode_visibility(bsp, &mut c) {
+        c.errors += 1;
+    }
+    c.checksum = sum;
+    c
+}
+
+fn word_sum(bytes: &[u8]) -> u64 {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut s = 0u64;
+    for ch in &mut chunks {
+        s = s.wrapping_add(u64::from_le_bytes([ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], ch[6], ch[7]]));
+    }
+    for &b in chunks.remainder() {
+        s = s.wrapping_add(u64::from(b));
+    }
+    s
+}
+
+fn decode_visibility(bsp: &Bsp, c: &mut DecodeCounts) -> Result<(), ()> {
+    let family = bsp.family();
+    let Some(index) = bsp.lump_index("VISIBILITY").or_else(|| bsp.lump_index("VISDATA")) else { return Ok(()) };
+    if !matches!(bsp.branch().lumps.get(index).map(|d| d.kind), Some(LumpKind::Special)) {
+        return Ok(());
+    }
+    let data = bsp.lump(index).map_err(|_| ())?;
+    match family {
+        Family::Quake2 | Family::Source => {
+            let vis = ClusterVis::parse(data, bsp.endian()).map_err(|_| ())?;
+            let mut row = Vec::new();
+            let mut failed = false;
+            for cl in 0..vis.num_clusters {
+                for kind in [VisKind::Pvs, VisKind::Pas] {
+                    match vis.row(cl, kind, &mut row) {
+                        Ok(()) => {
+                            c.vis_rows += 1;
+                            c.vis_bits += row.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
+                        }
+                        Err(_) => failed = true,
+                    }
+                }
+            }
+            if failed {
+                return Err(());
+            }
+        }
+        Family::Quake3 => {
+            let vis = Q3Vis::parse(data).map_err(|_| ())?;
+            if vis.sz_vecs > 0 {
+                for row in vis.vecs.chunks_exact(vis.sz_vecs) {
+                    c.vis_rows += 1;
+                    c.vis_bits += row.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Decode one run-length row from the start of `data` — the PVS primitive the benchmarks time.
+pub fn decode_rle_row(data: &[u8], row_bytes: usize, out: &mut Vec<u8>) -> crate::error::Result<()> {
+    decompress_row(data, 0, row_bytes, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_all_counts_a_built_map() {
+        let bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let c = decode_all(&bsp);
+        assert_eq!(c.lumps, bsp.lumps().len());
+        assert_eq!(c.lump_bytes, bsp.lumps().iter().map(|e| e.length).sum::<u64>());
+        assert_eq!(c.entities, bsp.entities().unwrap().len());
+        assert!(c.entities > 0);
+        let expected_records: u64 = bsp.lumps().iter().filter_map(|e| bsp.record_size(e.index).map(|s| e.length / s as u64)).sum();
+        assert_eq!(c.records, expected_records);
+    }
+
+    #[test]
+    fn q2_cluster_vis_rows_are_decoded() {
+        // Two clusters; both PVS rows point to one literal byte 0b11, both PAS rows to 0b01.
+        let mut vis = Vec::new();
+        for v in [2i32, 20, 21, 20, 21] {
+            vis.extend_from_slice(&v.to_le_bytes());
+        }
+        vis.extend_from_slice(&[0b11, 0b01]);
+        let branch = crate::branches::by_id("quake2").unwrap();
+        let idx = branch.lump_index("VISIBILITY").unwrap();
+        let bytes = crate::build::BspBuilder::new(branch).lump(idx, vis).build();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let c = decode_all(&bsp);
+        assert_eq!(c.vis_rows, 4);
+        assert_eq!(c.vis_bits, 2 + 1 + 2 + 1);
+    }
+
+    #[test]
+    fn scan_summary_counts_failures() {
+        let good = ScanRecord {
+            path: "a".into(),
+            entry: None,
+            size: 10,
+            family: Some("quake"),
+            branch: Some("quake1"),
+            version: Some(29),
+            lumps: Some(LumpSummary::default()),
+            problems: vec![],
+            error: None,
+            micros: 0,
+        };
+        let bad = ScanRecord::failed(Path::new("b"), None, 3, &Error::truncated(4, 3));
+        let s = summarize(&[good.clone(), bad, good]);
+        assert_eq!((s.maps, s.ok, s.failed, s.bytes), (3, 2, 1, 23));
+        assert_eq!(s.per_format, vec![("quake".into(), "quake1".into(), 29, 2)]);
+        assert_eq!(s.per_error, vec![("truncated".into(), 1)]);
+    }
+}
