@@ -42,8 +42,15 @@ fn write_refuses_a_result_with_new_problems() {
     assert!(err.to_string().contains("new problems"), "{err}");
     assert_eq!(std::fs::read(&target).unwrap(), b"precious");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "temporary file left behind");
-    ed.set_lump(LUMP_PLANES, vec![0u8; 40]).unwrap();
+    // The sample is a real room whose faces, nodes and clipnodes use every plane: a valid edit
+    // keeps the count (here, every plane's distance nudged) and is written.
+    let mut planes = bsp.lump(LUMP_PLANES).unwrap().to_vec();
+    for plane in planes.chunks_exact_mut(20) {
+        let dist = f32::from_le_bytes(plane[12..16].try_into().unwrap()) + 1.0;
+        plane[12..16].copy_from_slice(&dist.to_le_bytes());
+    }
+    ed.set_lump(LUMP_PLANES, planes.clone()).unwrap();
     ed.write(&target).unwrap();
-    assert_eq!(Bsp::open(&target).unwrap().lump(LUMP_PLANES).unwrap().len(), 40);
+    assert_eq!(Bsp::open(&target).unwrap().lump(LUMP_PLANES).unwrap(), &planes[..]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -72,6 +72,12 @@ fn pick_edit(bsp: &Bsp, rng: &mut Rng) -> Option<Edit> {
         if roll < 3 && bsp.entities_index().is_some() && bsp.entities().is_ok() {
             return Some(Edit::Entities);
         }
+        if kind == HeaderKind::CodLumpList && roll == 7 {
+            // An id the list does not have: the directory grows by one entry.
+            if let Some(id) = (0..64).find(|i| bsp.entry(*i).is_none()) {
+                return Some(Edit::NewLump(id));
+            }
+        }
         let index = candidates[rng.below(candidates.len())];
         let len = bsp.lump(index).map(|l| l.len()).unwrap_or(0);
         let def = bsp.branch().lumps.get(index).map(|d| d.kind).unwrap_or(LumpKind::Raw);
@@ -80,15 +86,8 @@ fn pick_edit(bsp: &Bsp, rng: &mut Rng) -> Option<Edit> {
                 return Some(Edit::DuplicateLastRecord(index))
             }
             LumpKind::Raw if index != GAME_LUMP && index != 40 => {
-                let unknown_family = matches!(kind, HeaderKind::CodLumpList | HeaderKind::Respawn);
-                if unknown_family && roll >= 8 && len > 0 {
+                if roll >= 8 && len > 0 {
                     return Some(Edit::Empty(index));
-                }
-                if kind == HeaderKind::CodLumpList && roll == 7 {
-                    // An id the list does not have: the directory grows by one entry.
-                    if let Some(id) = (0..64).find(|i| bsp.entry(*i).is_none()) {
-                        return Some(Edit::NewLump(id));
-                    }
                 }
                 return Some(Edit::AppendBytes(index, 1 + rng.below(9)));
             }
@@ -214,6 +213,16 @@ fn random_edits_move_only_what_must_move() {
                 .map(|p| p.to_string())
                 .filter(|p| !before_problems.contains(&write::problem_shape(p)))
                 .collect();
+            // One more record in a table that other tables count or run parallel to (Source
+            // leaves and their ambient index, CoD brush edges and their counts, …), or an emptied
+            // lump that others point into, is a mismatch the edit itself makes: there, only what
+            // the writer answers for is checked — every lump still reads (inside the file,
+            // decompresses) — and content problems are allowed.
+            let problems: Vec<String> = if matches!(edit, Edit::DuplicateLastRecord(_) | Edit::Empty(_)) {
+                nb.lumps().iter().filter_map(|e| nb.lump(e.index).err().map(|err| format!("lump {}: {err}", e.index))).collect()
+            } else {
+                problems
+            };
             assert!(problems.is_empty(), "{ctx}: new problems {problems:?}");
             if bsp.family() == Family::Source && matches!(edit, Edit::Entities) {
                 assert_eq!(write::map_checksum(&nb).unwrap(), write::map_checksum(&bsp).unwrap(), "{ctx}: map checksum changed");
