@@ -1,16 +1,17 @@
 //! `bsp pak …`: list, read, extract and edit the Source pakfile (lump 40, an embedded Zip).
-//! Edits produce new pakfile bytes through the library and write a new map with
-//! [`write_with_lump`] (the pakfile is replaced in place when it is the last lump, else appended).
+//! Edits produce new pakfile bytes through the library and write the map through the lossless
+//! writer (`bspkit::edit::Editor`: every other lump kept, temporary file, check, rename).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bspkit::branch::HeaderKind;
+use bspkit::edit::Editor;
 use bspkit::lumps::pakfile::{self, PakBuilder, PakCompression, Pakfile, DEFAULT_MAX_ENTRY, LUMP_PAKFILE};
 use bspkit::Bsp;
 use clap::{Args, Subcommand};
 
+use crate::cmd_edit::{finish, open_for_edit, OutArgs};
 use crate::{open, Fatal, OpenArgs};
 
 #[derive(Args)]
@@ -21,12 +22,8 @@ pub struct PakArgs {
 
 #[derive(Args, Clone)]
 pub struct WriteArgs {
-    /// Write the edited map here
-    #[arg(short, long, required_unless_present = "in_place")]
-    out: Option<PathBuf>,
-    /// Replace the input map (written to a temporary file beside it, then renamed)
-    #[arg(long, conflicts_with = "out")]
-    in_place: bool,
+    #[command(flatten)]
+    out: OutArgs,
     /// LZMA-compress the entries (Zip method 14); only some Source branches read it
     #[arg(long)]
     lzma: bool,
@@ -66,7 +63,7 @@ pub enum PakCommand {
     },
     /// Add (or replace) an entry from a local file
     #[command(
-        after_help = "Examples:\n  bsp pak add map.bsp materials/custom/a.vmt a.vmt --out new.bsp\n  bsp pak add map.bsp maps/map.txt notes.txt --in-place"
+        after_help = "Examples:\n  bsp pak add map.bsp materials/custom/a.vmt a.vmt -o new.bsp\n  bsp pak add map.bsp maps/map.txt notes.txt --in-place"
     )]
     Add {
         file: PathBuf,
@@ -80,7 +77,7 @@ pub enum PakCommand {
         open: OpenArgs,
     },
     /// Remove an entry
-    #[command(after_help = "Examples:\n  bsp pak remove map.bsp maps/map.txt --out new.bsp")]
+    #[command(after_help = "Examples:\n  bsp pak remove map.bsp maps/map.txt -o new.bsp")]
     Remove {
         file: PathBuf,
         name: String,
@@ -91,7 +88,7 @@ pub enum PakCommand {
     },
     /// Add files from a bspzip-style addlist (pairs of lines: internal path, local file)
     #[command(
-        after_help = "Examples:\n  bsp pak addlist map.bsp files.txt --out new.bsp\n\nRelative local paths are taken from the addlist's directory."
+        after_help = "Examples:\n  bsp pak addlist map.bsp files.txt -o new.bsp\n\nRelative local paths are taken from the addlist's directory."
     )]
     Addlist {
         file: PathBuf,
@@ -102,7 +99,7 @@ pub enum PakCommand {
         open: OpenArgs,
     },
     /// Rewrite every entry (stored by default, as the engine expects; --lzma for method 14)
-    #[command(after_help = "Examples:\n  bsp pak repack map.bsp --out new.bsp\n  bsp pak repack map.bsp --lzma --in-place")]
+    #[command(after_help = "Examples:\n  bsp pak repack map.bsp -o new.bsp\n  bsp pak repack map.bsp --lzma --in-place")]
     Repack {
         file: PathBuf,
         #[command(flatten)]
@@ -181,56 +178,24 @@ pub fn run(args: PakArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
 
 /// Read the map's pakfile, apply `change`, and write the map with the new pakfile.
 fn edit(file: &Path, o: &OpenArgs, w: &WriteArgs, change: impl FnOnce(&mut PakBuilder) -> Result<(), Fatal>) -> Result<(), Fatal> {
-    let bsp = open(&file.to_path_buf(), o)?;
+    let bsp = open_for_edit(file, o)?;
     let mut builder = PakBuilder::from_bytes(pak_lump(&bsp)?, DEFAULT_MAX_ENTRY).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
     change(&mut builder)?;
     let compression = if w.lzma { PakCompression::Lzma } else { PakCompression::Stored };
     let pak = builder.build(compression)?;
-    let bytes = write_with_lump(&bsp, LUMP_PAKFILE, &pak)?;
-    let entries = builder.entries.len();
-    drop(bsp);
-    let target = match (&w.out, w.in_place) {
-        (Some(p), _) => p.clone(),
-        (None, _) => file.to_path_buf(),
-    };
-    let mut tmp = target.clone().into_os_string();
-    tmp.push(".bsp-tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, &bytes).map_err(|e| Fatal(format!("{}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, &target).map_err(|e| Fatal(format!("{}: {e}", target.display())))?;
-    eprintln!("{}: wrote {} bytes, pakfile {} entries ({} bytes)", target.display(), bytes.len(), entries, pak.len());
+    let (entries, pak_len) = (builder.entries.len(), pak.len());
+    let mut ed = with_pakfile(&bsp, pak)?;
+    finish(&mut ed, &w.out, file)?;
+    eprintln!("pakfile: {entries} entries ({pak_len} bytes)");
     Ok(())
 }
 
-/// A copy of a Source map with lump `index` replaced by `data` (stored uncompressed). The lump
-/// is rewritten where it is when it is the last one in the file, else appended on a 4-byte
-/// boundary; every other byte is kept, so game-lump offsets stay valid.
-pub fn write_with_lump(bsp: &Bsp, index: usize, data: &[u8]) -> Result<Vec<u8>, Fatal> {
-    let HeaderKind::Valve { version_first } = bsp.branch().header else {
-        return Err(Fatal(format!("{}: writing lumps is only supported for Source maps here", bsp.display_name())));
-    };
-    let entry = bsp.entry(index).ok_or_else(|| Fatal(format!("no lump {index}")))?;
-    if entry.origin != bspkit::directory::LumpOrigin::File {
-        return Err(Fatal(format!("lump {index} comes from an external file; edit that file (or use --no-external)")));
-    }
-    let file = bsp.data();
-    let end_of = |e: &bspkit::LumpEntry| if e.length > 0 { e.offset + e.length } else { 0 };
-    let others_end = bsp.lumps().iter().filter(|e| e.index != index).map(end_of).max().unwrap_or(0).max(bsp.header().len as u64);
-    let start = if entry.length > 0 && entry.offset >= others_end { entry.offset } else { (file.len() as u64 + 3) & !3 };
-    let start_usize = usize::try_from(start).map_err(|_| Fatal("map too large".into()))?;
-    let mut out = Vec::with_capacity(start_usize + data.len());
-    out.extend_from_slice(&file[..start_usize.min(file.len())]);
-    out.resize(start_usize, 0);
-    out.extend_from_slice(data);
-    let (ofs_field, len_field) = if version_first { (4, 8) } else { (0, 4) };
-    let base = 8 + 16 * index;
-    let e = bsp.endian();
-    let len = u32::try_from(data.len()).map_err(|_| Fatal("lump larger than 4 GiB".into()))?;
-    out[base + ofs_field..base + ofs_field + 4].copy_from_slice(&e.u32_bytes(start as u32));
-    out[base + len_field..base + len_field + 4].copy_from_slice(&e.u32_bytes(len));
-    // fourCC holds the uncompressed size of LZMA lumps only (source.md §6); this lump is stored.
-    out[base + 12..base + 16].copy_from_slice(&[0; 4]);
-    Ok(out)
+/// An editor holding `bsp` with its pakfile replaced by `pak` (stored: the engine reads lump 40
+/// uncompressed; the Zip entries carry their own compression).
+pub fn with_pakfile<'a, 'd>(bsp: &'a Bsp<'d>, pak: Vec<u8>) -> Result<Editor<'a, 'd>, Fatal> {
+    let mut ed = Editor::new(bsp)?;
+    ed.set_raw_lump(LUMP_PAKFILE, pak, None, Some(0))?;
+    Ok(ed)
 }
 
 #[cfg(test)]
@@ -247,26 +212,26 @@ mod tests {
     }
 
     #[test]
-    fn replaces_the_last_lump_in_place_and_appends_otherwise() {
+    fn a_new_pakfile_keeps_every_other_lump() {
         for (version_first, branch) in [(false, &bspkit::branches::source::SOURCE), (true, &bspkit::branches::source::L4D2)] {
             let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
-            // Pakfile last in the file.
+            // Pakfile last in the file: it stays where it was.
             let map = BspBuilder::new(branch).lump(0, ents.clone()).lump(40, pak(&["a.txt"])).build();
             let bsp = Bsp::from_bytes(&map).unwrap();
-            let new = write_with_lump(&bsp, 40, &pak(&["a.txt", "b/c.txt"])).map_err(|e| e.0).unwrap();
+            let new = with_pakfile(&bsp, pak(&["a.txt", "b/c.txt"])).map_err(|e| e.0).unwrap().to_bytes().unwrap();
             let re = Bsp::from_bytes(&new).unwrap();
             assert_eq!(re.entry(40).unwrap().offset, bsp.entry(40).unwrap().offset, "version_first {version_first}");
             assert_eq!(re.lump(0).unwrap(), ents.as_slice());
             let p = Pakfile::parse(re.lump(40).unwrap()).unwrap();
             assert_eq!(p.read(p.find("b/c.txt").unwrap(), 100).unwrap(), b"b/c.txt");
-            // A lump after the pakfile: the new pakfile goes to the end, the rest is kept.
+            // A lump after the pakfile: it moves, byte for byte.
             let map = BspBuilder::new(branch).lump(40, pak(&["a.txt"])).lump(42, vec![7u8; 16]).build();
             let bsp = Bsp::from_bytes(&map).unwrap();
-            let new = write_with_lump(&bsp, 40, &pak(&["x.txt"])).map_err(|e| e.0).unwrap();
+            let new = with_pakfile(&bsp, pak(&["x.txt", "y.txt"])).map_err(|e| e.0).unwrap().to_bytes().unwrap();
             let re = Bsp::from_bytes(&new).unwrap();
-            assert!(re.entry(40).unwrap().offset >= map.len() as u64);
             assert_eq!(re.lump(42).unwrap(), &[7u8; 16]);
-            assert_eq!(Pakfile::parse(re.lump(40).unwrap()).unwrap().entries[0].name, "x.txt");
+            let p = Pakfile::parse(re.lump(40).unwrap()).unwrap();
+            assert_eq!(p.entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["x.txt", "y.txt"]);
         }
     }
 }

@@ -197,3 +197,39 @@ fn lmp_extract_apply_and_diff() {
     assert_eq!((parsed.header.lump_index, parsed.data), (0, &ents_b[..]));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn pak_edits_go_through_the_writer() {
+    use bspkit::lumps::pakfile::{PakBuilder, PakCompression, Pakfile};
+    let d = scratch("pak");
+    let mut pak = PakBuilder::new();
+    pak.insert("maps/readme.txt", b"old".to_vec()).unwrap();
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let map = BspBuilder::new(&bspkit::branches::source::SOURCE)
+        .lump(0, ents.clone())
+        .lump(40, pak.build(PakCompression::Stored).unwrap())
+        .lump(42, vec![9u8; 24])
+        .build();
+    let input = d.join("in.bsp");
+    std::fs::write(&input, &map).unwrap();
+    let local = d.join("new.txt");
+    std::fs::write(&local, b"hello").unwrap();
+    // Without -o or --in-place nothing is written, and -o naming the input is refused.
+    assert!(!run(&["pak", "add", s(&input), "maps/new.txt", s(&local)]).status.success());
+    assert_eq!(run(&["pak", "add", s(&input), "maps/new.txt", s(&local), "-o", s(&input)]).status.code(), Some(2));
+    assert_eq!(std::fs::read(&input).unwrap(), map);
+    let added = d.join("added.bsp");
+    assert!(run(&["pak", "add", s(&input), "maps/new.txt", s(&local), "-o", s(&added)]).status.success());
+    let cat = run(&["pak", "cat", s(&added), "maps/new.txt"]);
+    assert_eq!(cat.stdout, b"hello");
+    let bsp = bspkit::Bsp::open(&added).unwrap();
+    assert_eq!(bsp.lump(0).unwrap(), &ents[..]);
+    assert_eq!(bsp.lump(42).unwrap(), &[9u8; 24]);
+    let removed = d.join("removed.bsp");
+    assert!(run(&["pak", "remove", s(&added), "maps/readme.txt", "-o", s(&removed)]).status.success());
+    let bsp = bspkit::Bsp::open(&removed).unwrap();
+    let names: Vec<String> = Pakfile::parse(bsp.lump(40).unwrap()).unwrap().entries.iter().map(|e| e.name.clone()).collect();
+    assert_eq!(names, ["maps/new.txt"]);
+    assert_eq!(others(&d, &["in.bsp", "new.txt", "added.bsp", "removed.bsp"]), Vec::<String>::new());
+    std::fs::remove_dir_all(&d).unwrap();
+}
