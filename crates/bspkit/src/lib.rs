@@ -8,6 +8,38 @@
 //! Open a map with [`Bsp::open`] (memory-mapped) or [`Bsp::from_bytes`]; the format is detected
 //! from the bytes ([`detect`]). Lumps are borrowed slices of the file; record lumps are viewed as
 //! slices of `#[repr(C)]` structs with [`Bsp::records`], with no copy and no allocation per record.
+//! Edits go through [`edit::Editor`], which writes back every untouched byte unchanged.
+//!
+//! ```
+//! use bspkit::branches::quake1::{Plane, LUMP_PLANES};
+//! use bspkit::{edit::Editor, lumps::entities::EditEntity, Bsp};
+//!
+//! # fn main() -> bspkit::Result<()> {
+//! // A small Quake map written by bspkit's own builder (any `.bsp` works with `Bsp::open`).
+//! let bytes = bspkit::build::sample_quake1();
+//! let bsp = Bsp::from_bytes(&bytes)?;
+//! assert_eq!(bsp.branch().id, "quake1");
+//! for lump in bsp.lumps() {
+//!     println!("{:2} {:<12} {:>6} bytes", lump.index, lump.name, lump.length);
+//! }
+//! // Typed, zero-copy records.
+//! let planes: &[Plane] = bsp.records(LUMP_PLANES)?;
+//! assert!(!planes.is_empty());
+//!
+//! // Unchanged, the writer gives back the same bytes.
+//! assert_eq!(Editor::new(&bsp)?.to_bytes()?, bytes);
+//!
+//! // Add an entity and write the map again.
+//! let mut ed = Editor::new(&bsp)?;
+//! let mut doc = ed.entities()?;
+//! let before = doc.len();
+//! doc.push(EditEntity::new([("classname", "info_null"), ("targetname", "spot")])?);
+//! ed.set_entities(&doc)?;
+//! let edited = ed.to_bytes()?;
+//! assert_eq!(Bsp::from_bytes(&edited)?.entities()?.iter().count(), before + 1);
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod branch;
 pub mod branches;
