@@ -13,9 +13,9 @@ use crate::Fatal;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  bsp lmp list maps/mymap.bsp\n  bsp lmp list --json maps/mymap.bsp")]
 pub struct LmpArgs {
-    file: PathBuf,
+    pub file: PathBuf,
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 pub fn run(args: LmpArgs, out: &mut impl Write) -> Result<(), Fatal> {

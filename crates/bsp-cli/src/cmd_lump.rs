@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use bspkit::edit::{resolve_lump, Editor};
 use bspkit::lmp::{LmpFile, LmpHeader, LMP_HEADER_LEN};
 use bspkit::{Bsp, Family};
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 
 use crate::cmd_edit::{finish, open_for_edit, OutArgs};
 use crate::{Fatal, OpenArgs};
@@ -58,6 +58,21 @@ pub enum LumpCmd {
         #[command(flatten)]
         open: OpenArgs,
     },
+}
+
+/// `bsp lmp FILE` lists the `.lmp` files beside a map; `bsp lmp diff` writes a patch set.
+#[derive(Args, Debug)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  bsp lmp maps/mymap.bsp               the .lmp files beside the map, with their headers\n  bsp lmp --json maps/mymap.bsp\n  bsp lmp diff old.bsp new.bsp -o patch/"
+)]
+pub struct LmpTop {
+    #[command(subcommand)]
+    pub sub: Option<LmpCmd>,
+    /// The map whose `.lmp` siblings to list (when no subcommand is given)
+    pub file: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -153,7 +168,14 @@ pub fn lump(cmd: LumpCmd) -> Result<ExitCode, Fatal> {
     }
 }
 
-pub fn lmp(cmd: LmpCmd) -> Result<ExitCode, Fatal> {
+pub fn lmp(top: LmpTop) -> Result<ExitCode, Fatal> {
+    let cmd = match top.sub {
+        Some(cmd) => cmd,
+        None => {
+            let file = top.file.ok_or_else(|| Fatal("give a map file or a subcommand (see `bsp lmp --help`)".into()))?;
+            LmpCmd::List(crate::cmd_lmp::LmpArgs { file, json: top.json })
+        }
+    };
     match cmd {
         LmpCmd::List(args) => {
             crate::cmd_lmp::run(args, &mut std::io::stdout().lock())?;

@@ -47,7 +47,7 @@ pub enum PakCommand {
     Extract {
         file: PathBuf,
         /// Target directory (default: the current directory)
-        #[arg(long, default_value = ".")]
+        #[arg(short, long, default_value = ".")]
         out: PathBuf,
         names: Vec<String>,
         #[command(flatten)]

@@ -91,8 +91,7 @@ enum Command {
     #[command(subcommand)]
     Lump(cmd_lump::LumpCmd),
     /// Valve external .lmp lump files: list those beside a map, or write a patch set
-    #[command(subcommand)]
-    Lmp(cmd_lump::LmpCmd),
+    Lmp(cmd_lump::LmpTop),
     /// Check every cross-reference; exit 1 if any problem is found
     #[command(after_help = "Examples:\n  bsp check map.bsp\n  bsp check --json maps/*.bsp")]
     Check {
@@ -142,13 +141,22 @@ impl From<bspkit::Error> for Fatal {
         Fatal(e.to_string())
     }
 }
+/// The reader of stdout went away (`bsp … | head`): stop quietly, as other Unix tools do.
+const BROKEN_PIPE: &str = "\0broken pipe";
+
 impl From<std::io::Error> for Fatal {
     fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return Fatal(BROKEN_PIPE.into());
+        }
         Fatal(e.to_string())
     }
 }
 impl From<serde_json::Error> for Fatal {
     fn from(e: serde_json::Error) -> Self {
+        if e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe) {
+            return Fatal(BROKEN_PIPE.into());
+        }
         Fatal(e.to_string())
     }
 }
@@ -251,6 +259,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        Err(Fatal(msg)) if msg == BROKEN_PIPE => ExitCode::SUCCESS,
         Err(Fatal(msg)) => {
             eprintln!("bsp: error: {msg}");
             ExitCode::from(2)

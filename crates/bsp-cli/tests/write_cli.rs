@@ -233,3 +233,25 @@ fn pak_edits_go_through_the_writer() {
     assert_eq!(others(&d, &["in.bsp", "new.txt", "added.bsp", "removed.bsp"]), Vec::<String>::new());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn lmp_lists_the_external_lumps_beside_a_map() {
+    let d = scratch("lmplist");
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let map = BspBuilder::new(&bspkit::branches::source::SOURCE).lump(0, ents).build();
+    let input = d.join("m.bsp");
+    std::fs::write(&input, &map).unwrap();
+    let none = run(&["lmp", "--json", s(&input)]);
+    assert!(none.status.success());
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&none.stdout).unwrap(), serde_json::json!([]));
+    assert!(run(&["lump", "extract", s(&input), "0", "--lmp", "-o", s(&d.join("m_l_0.lmp"))]).status.success());
+    let one = run(&["lmp", "--json", s(&input)]);
+    let rows: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
+    assert_eq!(rows[0]["lump_index"], 0);
+    assert_eq!(rows[0]["applied"], true);
+    // The same through the explicit subcommand; no file at all is a usage error.
+    assert_eq!(run(&["lmp", "list", "--json", s(&input)]).stdout, one.stdout);
+    assert_eq!(run(&["lmp"]).status.code(), Some(2));
+    std::fs::remove_dir_all(&d).unwrap();
+}
