@@ -27,17 +27,7 @@ pub fn run(out: &mut impl Write, bsp: &Bsp, kind: &str, json: bool) -> Result<()
         let kinds: Vec<&str> = parts.iter().map(|p| p.kind.as_str()).collect();
         return Err(Fatal(format!("{}: no entity partition {kind:?} (found: {})", bsp.display_name(), kinds.join(", "))));
     };
-    let ents = part.entities()?;
-    if json {
-        let list: Vec<Vec<[String; 2]>> = ents.iter().map(|e| e.iter().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect()).collect();
-        serde_json::to_writer_pretty(&mut *out, &list)?;
-        writeln!(out)?;
-    } else {
-        out.write_all(ents.text)?;
-        if !ents.text.ends_with(b"\n") && !ents.text.is_empty() {
-            writeln!(out)?;
-        }
-    }
+    crate::render::entities(out, &part.entities()?, json)?;
     Ok(())
 }
 

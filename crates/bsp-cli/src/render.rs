@@ -78,3 +78,18 @@ pub fn lumps_text(out: &mut impl Write, lumps: &[LumpInfo]) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// An entity lump as its exact text, or (`json`) as arrays of [key, value] pairs in file order.
+pub fn entities(out: &mut impl Write, ents: &bspkit::lumps::entities::Entities, json: bool) -> io::Result<()> {
+    if json {
+        let list: Vec<Vec<[String; 2]>> = ents.iter().map(|e| e.iter().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect()).collect();
+        serde_json::to_writer_pretty(&mut *out, &list)?;
+        writeln!(out)
+    } else {
+        out.write_all(ents.text)?;
+        if !ents.text.ends_with(b"\n") && !ents.text.is_empty() {
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
