@@ -255,3 +255,39 @@ fn lmp_lists_the_external_lumps_beside_a_map() {
     assert_eq!(run(&["lmp"]).status.code(), Some(2));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `bsp rewrite` on every corpus map gives the same bytes, end to end: the checked, atomic write
+/// path included (a Respawn map's `.ent` partitions lie beside the input, not the temporary file).
+#[test]
+fn rewrite_every_corpus_map_byte_identical() {
+    let Some(corpus) = std::env::var_os("BSPKIT_CORPUS") else {
+        eprintln!("note: BSPKIT_CORPUS is not set; rewrite_every_corpus_map_byte_identical skipped");
+        return;
+    };
+    // Relative paths are taken from the workspace root, as .ci/run gives them.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let corpus = root.join(corpus);
+    let d = scratch("rewrite-corpus");
+    let mut maps = Vec::new();
+    let mut stack = vec![corpus.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "bsp" || x == "d3dbsp") {
+                maps.push(p);
+            }
+        }
+    }
+    maps.sort();
+    assert!(maps.len() >= 50, "only {} maps under {}", maps.len(), corpus.display());
+    for (i, m) in maps.iter().enumerate() {
+        let out = d.join(format!("{i}.bsp"));
+        let o = run(&["rewrite", s(m), "-o", s(&out)]);
+        assert!(o.status.success(), "{}: {}", m.display(), String::from_utf8_lossy(&o.stderr));
+        assert!(std::fs::read(m).unwrap() == std::fs::read(&out).unwrap(), "{}: rewrite differs", m.display());
+        std::fs::remove_file(&out).unwrap();
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

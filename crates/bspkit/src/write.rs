@@ -829,9 +829,12 @@ pub fn problem_shape(problem: &str) -> String {
 /// problem whose [`problem_shape`] is not among those of `before` (the source map's problems).
 pub fn verify_written(path: &Path, branch: &str, before: &[String]) -> Result<()> {
     let opts = crate::bsp::OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() };
-    let bsp = Bsp::open_with(path, &opts)?;
+    // Checked from bytes, not by path: the temporary file's name has no siblings (Respawn `.ent`
+    // partitions, `.lmp` files), and checks about those describe the input, not what was written.
+    let bytes = std::fs::read(path).map_err(|e| Error::from(e).in_file(path))?;
+    let bsp = Bsp::from_bytes_with(&bytes, &opts).map_err(|e| e.in_file(path))?;
     for e in bsp.lumps() {
-        bsp.raw_lump(e.index)?;
+        bsp.raw_lump(e.index).map_err(|e| e.in_file(path))?;
     }
     let new: Vec<String> = crate::check::check(&bsp).iter().map(|p| p.to_string()).filter(|p| !before.contains(p)).collect();
     if new.is_empty() {
