@@ -5,6 +5,7 @@ drivers plus "identical" (the written file equals the input byte for byte) and "
 save_as for its Valve (Source) and Respawn classes; the others raise NotImplementedError, which is
 recorded as that map's error.
 """
+import contextlib
 import json
 import os
 import sys
@@ -20,7 +21,9 @@ def main():
         for _ in range(max(runs, 1)):
             t = time.perf_counter()
             try:
-                bsp_tool.load_bsp(path).save_as(out_file)
+                # save_as prints its own messages; stdout carries only the JSON lines.
+                with contextlib.redirect_stdout(sys.stderr):
+                    bsp_tool.load_bsp(path).save_as(out_file)
             except Exception as e:  # counted, never fatal
                 err = f"{type(e).__name__}: {e}"
                 break

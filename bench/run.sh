@@ -19,6 +19,8 @@ rm -rf "$out" && mkdir -p "$out"
 
 [ -x /usr/bin/time ] || { echo "run.sh: /usr/bin/time missing: apt-get install time" >&2; exit 2; }
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
 echo "== building (release)" >&2
 (cd "$root" && CARGO_TARGET_DIR="$tgt/main" cargo build --release -q -p bsp-cli)
 (cd "$here" && CARGO_TARGET_DIR="$tgt/cmp" cargo build --release -q)
@@ -128,6 +130,7 @@ PY
 
 {
     echo "nproc=$(nproc)"
+    echo "load=$load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end (1/5/15-minute load averages)"
     echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo "mem=$(grep -m1 MemTotal /proc/meminfo | awk '{print $2}')"
     echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
