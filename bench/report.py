@@ -11,15 +11,17 @@ machine = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(out, "mac
 membw = json.load(open(os.path.join(out, "membw.json")))
 scan_times = [json.loads(l) for l in open(os.path.join(out, "scan_times.jsonl")) if l.strip()]
 scan_lines = [json.loads(l) for l in open(os.path.join(out, "scan.jsonl")) if l.strip()]
-write = json.load(open(os.path.join(out, "write.json")))
+rewrite_lines = [json.loads(l) for l in open(os.path.join(out, "rewrite.jsonl")) if l.strip()]
 
 CRATES = ["vbsp", "qbsp", "bspparser", "q3bsp"]
-CRATE_NAMES = {"vbsp": "vbsp 0.9.1", "qbsp": "qbsp 0.17", "bspparser": "bspparser 0.10", "q3bsp": "bsp 0.1.2"}
+CRATE_NAMES = {"vbsp": "vbsp 0.9.1", "qbsp": "qbsp 0.17", "bspparser": "bspparser 0.10", "q3bsp": "bsp 0.1.2",
+               "bspkit_write": "bspkit write (to_bytes)"}
 FAMILIES = ["quake1", "goldsrc", "quake2", "quake3", "source", "source_x360", "respawn", "cod"]
 bw = membw["gb_per_s"]
 
 by = {(r["tool"], r["map"]): r for r in rows}
-maps = sorted({r["map"] for r in rows}, key=lambda m: (FAMILIES.index(m.split("/")[0]) if m.split("/")[0] in FAMILIES else 99, m))
+WRITERS = ["bspkit_write", "bsp_tool_save", "bspkit_lzma"]  # extra measurements, not readers
+maps = sorted({r["map"] for r in rows if r["tool"] not in WRITERS}, key=lambda m: (FAMILIES.index(m.split("/")[0]) if m.split("/")[0] in FAMILIES else 99, m))
 size = {r["map"]: r.get("size") for r in rows if r.get("size")}
 
 
@@ -59,6 +61,8 @@ p("| machine | |\n|---|---|")
 p(f"| CPU | {machine['cpu']} |\n| cores (nproc) | {machine['nproc']} |")
 p(f"| memory | {int(machine['mem']) / 1048576:.1f} GiB |\n| rustc | {machine['rustc']} |\n| Python | {machine['python']} |")
 p(f"| memory read bandwidth (bench `membw`, 1 thread, 512 MiB sum) | {bw:.2f} GB/s |")
+if machine.get("load"):
+    p(f"| load average | {machine['load']} |")
 p(f"| timing | min of {machine['runs']} runs per map (bsp_tool: min of {machine['py_runs']}) |\n")
 p("The machine is shared (2 cores, other jobs running), so absolute times are noisy; minima are reported.\n")
 
@@ -149,7 +153,7 @@ for tool in ["bspkit", "bsp_tool"] + CRATES:
     for r in rs:
         cnt[status(tool, r["map"])] += 1
     p(f"| {CRATE_NAMES.get(tool, tool)} | {len(rs)} | {cnt['ok']} | {cnt['error']} | {cnt['panic']} | {cnt['abort']} |")
-fails = [r for r in rows if not r.get("ok")]
+fails = [r for r in rows if not r.get("ok") and r["tool"] not in WRITERS]
 if fails:
     p("\n<details><summary>failure messages</summary>\n")
     for r in fails:
@@ -159,7 +163,7 @@ if fails:
 
 p("\n## Peak memory (max resident set, per process: one map, all runs)\n")
 p("| reader | family | maps | median | max |\n|---|---|---:|---:|---:|")
-for tool in ["bspkit", "bsp_tool"] + CRATES:
+for tool in ["bspkit", "bsp_tool"] + CRATES + ["bspkit_write"]:
     for fam in FAMILIES:
         v = sorted(r["maxrss_kb"] for r in rows if r["tool"] == tool and r["family"] == fam and r.get("maxrss_kb"))
         if v:
@@ -176,7 +180,105 @@ for jobs in sorted({s["jobs"] for s in scan_times}):
     p(f"| {jobs} | {fmt_t(best)} | {mbs:,.0f} | {mbs / 1e3 / bw * 100:.0f}% |")
 
 p("\n## Round-trip write throughput\n")
-p("Not measured: " + write["why"] + "." if not write.get("measured") else str(write))
+p("- **bspkit in memory** (`bench/src/bin/bspkit_write.rs`): `Bsp::from_bytes` then "
+  "`edit::Editor::new(&bsp)?.to_bytes()` with no change, min of "
+  f"{machine['runs']} runs on a byte buffer. Before timing, the output is compared with the input once; a map "
+  "whose output differs counts as a failure. Compressed lumps are carried over as stored (no recompression).")
+p("- **`bsp rewrite MAP -o OUT`**: the whole command, best of 5: process start, read, writer, atomic write "
+  "(temporary file, then rename), then the written file reopened and `bsp check`ed against the source; "
+  "OUT compared with MAP afterwards. The output file is in `bench/out` on this machine's disk (page cache).")
+p("- **bsp_tool 0.7.0** `load_bsp(path).save_as(out)`, min of "
+  f"{machine['py_runs']} runs; written file compared with the input. Its base class's `save_as` raises "
+  "`NotImplementedError`; the Valve (Source) and Respawn classes implement it.\n")
+rw = {r["map"]: r for r in rewrite_lines}
+p("| family | maps | bspkit byte-identical | bspkit MB/s | `bsp rewrite` byte-identical | `bsp rewrite` MB/s | "
+  "bsp_tool save_as ok | bsp_tool identical | bsp_tool MB/s | ×bsp_tool (in memory) | ×bsp_tool (`bsp rewrite`) |")
+p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+wt = defaultdict(lambda: defaultdict(float))
+w_ratio, w_ratio_cli = defaultdict(list), defaultdict(list)
+for m in maps:
+    fam = m.split("/")[0]
+    for key in (fam, "all"):
+        w = wt[key]
+        w["maps"] += 1
+        kw, ks, cli = by.get(("bspkit_write", m)), by.get(("bsp_tool_save", m)), rw.get(m)
+        if kw and kw.get("ok"):
+            w["kit_ok"] += 1
+            w["kit_b"] += kw["size"]
+            w["kit_t"] += kw["min_s"]
+        if cli and cli.get("exit") == 0 and cli.get("min_s"):
+            w["cli_ok"] += 1
+            w["cli_id"] += bool(cli.get("identical"))
+            w["cli_b"] += cli["size"]
+            w["cli_t"] += cli["min_s"]
+        if ks and ks.get("ok"):
+            w["py_ok"] += 1
+            w["py_id"] += bool(ks.get("identical"))
+            w["py_b"] += ks["size"]
+            w["py_t"] += ks["min_s"]
+            if kw and kw.get("ok"):
+                w_ratio[key].append(ks["min_s"] / kw["min_s"])
+            if cli and cli.get("exit") == 0 and cli.get("min_s"):
+                w_ratio_cli[key].append(ks["min_s"] / cli["min_s"])
+
+
+def mbps(b, t_):
+    return f"{b / t_ / 1e6:,.0f}" if t_ else "–"
+
+
+for key in [f for f in FAMILIES if f in wt] + ["all"]:
+    w = wt[key]
+    name = "**all**" if key == "all" else key
+    n = int(w["maps"])
+    p(f"| {name} | {n} | {int(w['kit_ok'])}/{n} | {mbps(w['kit_b'], w['kit_t'])} | {int(w['cli_id'])}/{n} | "
+      f"{mbps(w['cli_b'], w['cli_t'])} | {int(w['py_ok'])}/{n} | {int(w['py_id'])}/{int(w['py_ok'])} | "
+      f"{mbps(w['py_b'], w['py_t'])} | {fmt_x(gmean(w_ratio[key]))} | {fmt_x(gmean(w_ratio_cli[key]))} |")
+p("\nMB/s is input bytes / time summed over the family's maps. ×bsp_tool is the geometric mean, over the maps "
+  "both wrote, of bsp_tool's save_as time / bspkit's time: “in memory” against `to_bytes` (a file write against an "
+  "in-memory one), “`bsp rewrite`” against the whole command (which also pays process start, a file sync and the "
+  "reopen + check; bsp_tool's time excludes interpreter start).")
+diffs = [r for r in rows if r["tool"] == "bsp_tool_save" and r.get("ok") and not r.get("identical")]
+if diffs:
+    p("\n<details><summary>bsp_tool save_as outputs that differ from the input</summary>\n")
+    for r in diffs:
+        p(f"- `{r['map']}`: {r['size']:,} bytes in, {r.get('out_size') or 0:,} bytes written")
+    p("\n</details>")
+pyfails = defaultdict(list)
+for r in rows:
+    if r["tool"] == "bsp_tool_save" and not r.get("ok"):
+        pyfails[((r.get("error") or "").splitlines() or [""])[0][:160]].append(r["map"])
+if pyfails:
+    p("\n<details><summary>bsp_tool save_as errors</summary>\n")
+    for msg, ms in sorted(pyfails.items(), key=lambda kv: -len(kv[1])):
+        p(f"- {msg or '(no message)'}: {len(ms)} map(s): " + ", ".join(f"`{m}`" for m in ms))
+    p("\n</details>")
+wfails = [r for r in rows if r["tool"] == "bspkit_write" and not r.get("ok")]
+wfails += [{"map": r["map"], "error": f"exit {r['exit']}" if r.get("exit") else "output differs"}
+           for r in rewrite_lines if r.get("exit") or not r.get("identical")]
+for r in wfails:
+    if r.get("error") and str(r["error"]).startswith("exit") and rw.get(r["map"], {}).get("error"):
+        r["error"] = f"{r['error']}: {rw[r['map']]['error']}"
+if wfails:
+    p("\n<details><summary>bspkit write failures</summary>\n")
+    for r in wfails:
+        p(f"- `{r['map']}`: {str(r.get('error'))[:300]}")
+    p("\n</details>")
+
+lz = [(m, by[("bspkit_lzma", m)]) for m in maps if by.get(("bspkit_lzma", m), {}).get("ok") and by[("bspkit_lzma", m)].get("work")]
+if lz:
+    p("\n## Maps with LZMA-compressed lumps: how much of the decode is LZMA\n")
+    p("`bench/src/bin/bspkit_lzma.rs` times only `compression::decompress_valve_lzma` over every lump stored with "
+      "Valve's LZMA header (min of the same number of runs). “ceiling” is bsp_tool's time / that LZMA time: the "
+      "×bsp_tool ratio bspkit could reach if everything but LZMA took no time, with this LZMA decoder "
+      "(liblzma, static, via the `liblzma` crate). Both are minima from separate processes, so a share "
+      "slightly above 100% is timing noise.\n")
+    p("| map | size | decompressed | bspkit decode | LZMA only | LZMA share | LZMA output MB/s | bsp_tool | ceiling |")
+    p("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for m, r in lz:
+        tb, tl, tp = t("bspkit", m), r["min_s"], t("bsp_tool", m)
+        p(f"| {m} | {size[m] / 1024:,.0f} KiB | {r['work'] / 1024:,.0f} KiB | {fmt_t(tb)} | {fmt_t(tl)} | "
+          f"{'–' if not tb else f'{tl / tb * 100:.0f}%'} | {r['work'] / tl / 1e6:,.0f} | {fmt_t(tp)} | "
+          f"{fmt_x(tp / tl) if tp else '–'} |")
 
 p("\n## Targets\n")
 py, cr = gmean(all_py), gmean(all_cr)
@@ -201,3 +303,9 @@ slow = [f for f in FAMILIES if f in fam_stats and fam_stats[f]["tb"] and sum(fam
 p(f"- ≥1 GB/s decode: {all_mbs / 1e3:.2f} GB/s over all maps (total bytes / total time) — **{'met' if all_mbs >= 1000 else 'not met'}** overall"
   + ("; **not met** for " + ", ".join(f"{f} ({sum(fam_stats[f]['tb_bytes']) / sum(fam_stats[f]['tb']) / 1e6:,.0f} MB/s)" for f in slow) if slow else "; met in every family")
   + ". Caveat: timings are on cache-resident buffers (see above).")
+for m, r in lz:
+    tb, tp = t("bspkit", m), t("bsp_tool", m)
+    if tb and tp:
+        p(f"- `{m}`: LZMA decompression alone takes {r['min_s'] / tb * 100:.0f}% of bspkit's decode time, so with "
+          f"this decoder neither the 1000× nor the 1 GB/s target is reachable on it (ceiling {fmt_x(tp / r['min_s'])} "
+          f"bsp_tool, {size[m] / r['min_s'] / 1e6:,.0f} MB/s of file bytes; see “Maps with LZMA-compressed lumps”).")

@@ -19,6 +19,8 @@ rm -rf "$out" && mkdir -p "$out"
 
 [ -x /usr/bin/time ] || { echo "run.sh: /usr/bin/time missing: apt-get install time" >&2; exit 2; }
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
 echo "== building (release)" >&2
 (cd "$root" && CARGO_TARGET_DIR="$tgt/main" cargo build --release -q -p bsp-cli)
 (cd "$here" && CARGO_TARGET_DIR="$tgt/cmp" cargo build --release -q)
@@ -34,8 +36,8 @@ fi
 # Which families each reader claims (the folder under the corpus is the family).
 families_of() {
     case $1 in
-        bspkit|bsp_tool) echo "quake1 goldsrc quake2 quake3 source source_x360 respawn cod" ;;
-        vbsp) echo "source source_x360" ;;
+        bspkit|bspkit_write|bsp_tool|bsp_tool_save) echo "quake1 goldsrc quake2 quake3 source source_x360 respawn cod" ;;
+        vbsp|bspkit_lzma) echo "source source_x360" ;;
         qbsp) echo "quake1 goldsrc quake2" ;;
         bspparser) echo "quake1" ;;
         q3bsp) echo "quake3" ;;
@@ -47,13 +49,15 @@ echo "== ${#maps[@]} maps; ${RUNS} runs each (bsp_tool: ${PY_RUNS})" >&2
 
 # One process per (reader, map): a reader that aborts (e.g. on a huge allocation) is counted
 # for that map only, and /usr/bin/time gives that map's peak resident memory.
-for tool in bspkit vbsp qbsp bspparser q3bsp bsp_tool; do
+for tool in bspkit vbsp qbsp bspparser q3bsp bsp_tool bspkit_lzma bspkit_write bsp_tool_save; do
     fams=" $(families_of $tool) "
     for m in "${maps[@]}"; do
         fam=${m%%/*}
         [[ $fams == *" $fam "* ]] || continue
         if [ "$tool" = bsp_tool ]; then
             cmd=("$here/.venv/bin/python" "$here/bsp_tool_load.py" "$PY_RUNS" "$corpus/$m")
+        elif [ "$tool" = bsp_tool_save ]; then
+            cmd=("$here/.venv/bin/python" "$here/bsp_tool_save.py" "$PY_RUNS" "$out/bsp_tool_save.bsp" "$corpus/$m")
         else
             cmd=("$bin/$tool" "$RUNS" "$corpus/$m")
         fi
@@ -93,15 +97,40 @@ with open(f"{out}/scan_times.jsonl", "w") as log:
             log.write(json.dumps({"jobs": jobs, "seconds": time.perf_counter() - t, "exit": rc}) + "\n")
 PY
 
-echo "== round-trip write" >&2
-if "$bsp" --help | grep -qiE '^\s+(rewrite|write|roundtrip)\b'; then
-    echo '{"measured": false, "why": "writer command present but run.sh does not drive it yet"}' > "$out/write.json"
-else
-    echo '{"measured": false, "why": "no writer API or rewrite command on this revision"}' > "$out/write.json"
-fi
+echo "== round-trip write: bsp rewrite" >&2
+# The whole command per map: process start, open, writer, atomic write (temp file + rename),
+# reopen and check of the written file. Best of 5; the output must equal the input byte for byte.
+python3 - "$bsp" "$corpus" "$out" "${maps[@]}" <<'PY'
+import json, os, subprocess, sys, time
+bsp, corpus, out, maps = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+dst = os.path.join(out, "rewrite.bsp")
+with open(os.path.join(out, "rewrite.jsonl"), "w") as log:
+    for m in maps:
+        src = os.path.join(corpus, m)
+        best, rc, err = None, 0, [None]
+        for _ in range(5):
+            t = time.perf_counter()
+            r = subprocess.run([bsp, "rewrite", src, "-o", dst], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            dt, rc = time.perf_counter() - t, r.returncode
+            if rc != 0:
+                # Relative paths only: RESULTS.md is committed.
+                err = [l.replace(out + "/", "bench/out/").replace(corpus + "/", "")
+                       for l in r.stderr.decode(errors="replace").strip().splitlines()[-1:]] or [""]
+                break
+            best = dt if best is None else min(best, dt)
+        identical = None
+        if rc == 0:
+            with open(src, "rb") as a, open(dst, "rb") as b:
+                identical = a.read() == b.read()
+        if os.path.exists(dst):
+            os.remove(dst)
+        log.write(json.dumps({"map": m, "size": os.path.getsize(src), "exit": rc, "min_s": best, "identical": identical,
+                              "error": err[0]}) + "\n")
+PY
 
 {
     echo "nproc=$(nproc)"
+    echo "load=$load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end (1/5/15-minute load averages)"
     echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo "mem=$(grep -m1 MemTotal /proc/meminfo | awk '{print $2}')"
     echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -10,7 +10,14 @@ use std::time::Instant;
 
 pub type DecodeFn = fn(&[u8]) -> Result<u64, String>;
 
+/// A check run once per map before the timed runs (not timed); an error fails that map.
+pub type VerifyFn = fn(&[u8]) -> Result<(), String>;
+
 pub fn main_with(tool: &str, decode: DecodeFn) {
+    main_with_verify(tool, decode, |_| Ok(()))
+}
+
+pub fn main_with_verify(tool: &str, decode: DecodeFn, verify: VerifyFn) {
     let mut args = std::env::args().skip(1);
     let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or_else(|| {
         eprintln!("usage: {tool} RUNS MAP...");
@@ -31,7 +38,17 @@ pub fn main_with(tool: &str, decode: DecodeFn) {
         let mut result = Ok(0);
         let mut panic = false;
         let mut done = 0;
-        for _ in 0..runs.max(1) {
+        let verified = match catch_unwind(AssertUnwindSafe(|| verify(&bytes))) {
+            Ok(r) => r,
+            Err(_) => {
+                panic = true;
+                Err("panic in verification".to_string())
+            }
+        };
+        if let Err(e) = verified {
+            result = Err(e);
+        }
+        for _ in 0..if result.is_ok() { runs.max(1) } else { 0 } {
             let t = Instant::now();
             let r = catch_unwind(AssertUnwindSafe(|| decode(std::hint::black_box(&bytes))));
             let dt = t.elapsed().as_secs_f64();
