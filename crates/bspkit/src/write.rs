@@ -725,40 +725,8 @@ fn write_header(
     Ok(())
 }
 
-/// CRC-32 (IEEE, reflected, as zlib) of `data` continuing from `crc`.
-pub fn crc32_update(crc: u32, data: &[u8]) -> u32 {
-    static TABLE: std::sync::OnceLock<[u32; 256]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = [0u32; 256];
-        for (i, e) in t.iter_mut().enumerate() {
-            let mut c = i as u32;
-            for _ in 0..8 {
-                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            }
-            *e = c;
-        }
-        t
-    });
-    let mut c = !crc;
-    for &b in data {
-        c = table[((c ^ b as u32) & 0xFF) as usize] ^ (c >> 8);
-    }
-    !c
-}
-
-/// The Source map checksum (source.md §25): CRC-32 of every lump's stored bytes in index order,
-/// skipping the entity lump (0). Lumps are read from the file itself, as stored on disk.
-pub fn map_checksum(bsp: &Bsp) -> Result<u32> {
-    let (_, slots) = file_slots(bsp)?;
-    let mut by_index: Vec<&Slot> = slots.iter().collect();
-    by_index.sort_by_key(|s| s.index);
-    let mut crc = 0;
-    for s in by_index.into_iter().filter(|s| s.index != 0) {
-        let bytes = crate::bytes::slice(bsp.data(), s.offset, s.length)?;
-        crc = crc32_update(crc, bytes);
-    }
-    Ok(crc)
-}
+/// The Source map checksum (source.md §25); one implementation, shared with `bsp info`.
+pub use crate::branches::source::map_checksum;
 
 /// Environment variable used only by tests: when set, [`write_atomic`] stops the process right
 /// after the temporary file is written and synced, before the rename, as a crash would.
@@ -846,11 +814,6 @@ mod tests {
     use super::*;
     use crate::branches;
     use crate::build::BspBuilder;
-
-    #[test]
-    fn crc32_matches_the_standard_check_value() {
-        assert_eq!(crc32_update(0, b"123456789"), 0xCBF4_3926);
-    }
 
     #[test]
     fn align_like_keeps_residue() {
