@@ -98,41 +98,38 @@ impl BspBuilder {
             offsets.push(pos);
             pos += bytes.len();
         }
+        // (offset, length, version) of a directory slot; zeros for a lump not set.
+        let slot = |s: usize| {
+            lumps
+                .iter()
+                .zip(&offsets)
+                .find(|((i, _, _), _)| *i == s)
+                .map(|((_, b, v), o)| (*o as u32, b.len() as u32, *v))
+                .unwrap_or((0, 0, 0))
+        };
         let mut out = Vec::with_capacity(pos + 4);
         match self.branch.header {
-            HeaderKind::Quake { magic } => {
-                match magic {
-                    Some(m) => out.extend_from_slice(&m),
-                    None => w32(&mut out, self.version),
+            HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } => {
+                match self.branch.header {
+                    HeaderKind::Quake { magic: Some(m) } => out.extend_from_slice(&m),
+                    HeaderKind::IdMagic { magic } => {
+                        out.extend_from_slice(&magic);
+                        w32(&mut out, self.version);
+                    }
+                    _ => w32(&mut out, self.version),
                 }
-                for slot in 0..self.slots() {
-                    let (o, l) =
-                        lumps.iter().zip(&offsets).find(|((i, _, _), _)| *i == slot).map(|((_, b, _), o)| (*o, b.len())).unwrap_or((0, 0));
-                    w32(&mut out, o as u32);
-                    w32(&mut out, l as u32);
-                }
-            }
-            HeaderKind::IdMagic { magic } => {
-                out.extend_from_slice(&magic);
-                w32(&mut out, self.version);
-                for slot in 0..self.slots() {
-                    let (o, l) =
-                        lumps.iter().zip(&offsets).find(|((i, _, _), _)| *i == slot).map(|((_, b, _), o)| (*o, b.len())).unwrap_or((0, 0));
-                    w32(&mut out, o as u32);
-                    w32(&mut out, l as u32);
+                for s in 0..self.slots() {
+                    let (o, l, _) = slot(s);
+                    w32(&mut out, o);
+                    w32(&mut out, l);
                 }
             }
             HeaderKind::Valve { version_first } => {
                 out.extend_from_slice(if e == Endian::Little { b"VBSP" } else { b"PSBV" });
                 w32(&mut out, self.version);
-                for slot in 0..64 {
-                    let (o, l, v) = lumps
-                        .iter()
-                        .zip(&offsets)
-                        .find(|((i, _, _), _)| *i == slot)
-                        .map(|((_, b, v), o)| (*o, b.len(), *v))
-                        .unwrap_or((0, 0, 0));
-                    let fields = if version_first { [v, o as u32, l as u32, 0] } else { [o as u32, l as u32, v, 0] };
+                for s in 0..64 {
+                    let (o, l, v) = slot(s);
+                    let fields = if version_first { [v, o, l, 0] } else { [o, l, v, 0] };
                     for f in fields {
                         w32(&mut out, f);
                     }
@@ -144,14 +141,9 @@ impl BspBuilder {
                 w32(&mut out, self.version);
                 w32(&mut out, self.revision);
                 w32(&mut out, 127);
-                for slot in 0..128 {
-                    let (o, l, v) = lumps
-                        .iter()
-                        .zip(&offsets)
-                        .find(|((i, _, _), _)| *i == slot)
-                        .map(|((_, b, v), o)| (*o, b.len(), *v))
-                        .unwrap_or((0, 0, 0));
-                    for f in [o as u32, l as u32, v, 0] {
+                for s in 0..128 {
+                    let (o, l, v) = slot(s);
+                    for f in [o, l, v, 0] {
                         w32(&mut out, f);
                     }
                 }
