@@ -268,18 +268,7 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             return Ok(ExitCode::SUCCESS);
         }
         crate::cmd_partitions::note(&bsp);
-        let ents = bsp.entities()?;
-        if cmd.json {
-            let list: Vec<Vec<[String; 2]>> =
-                ents.iter().map(|e| e.iter().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect()).collect();
-            serde_json::to_writer_pretty(&mut *out, &list)?;
-            writeln!(out)?;
-        } else {
-            out.write_all(ents.text)?;
-            if !ents.text.ends_with(b"\n") && !ents.text.is_empty() {
-                writeln!(out)?;
-            }
-        }
+        crate::cmd_partitions::print_entities(out, &bsp.entities()?, cmd.json)?;
         return Ok(ExitCode::SUCCESS);
     };
     match sub {

@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use bspkit::branches::respawn;
+use bspkit::lumps::entities::Entities;
 use bspkit::Bsp;
 
 use crate::Fatal;
@@ -27,7 +28,12 @@ pub fn run(out: &mut impl Write, bsp: &Bsp, kind: &str, json: bool) -> Result<()
         let kinds: Vec<&str> = parts.iter().map(|p| p.kind.as_str()).collect();
         return Err(Fatal(format!("{}: no entity partition {kind:?} (found: {})", bsp.display_name(), kinds.join(", "))));
     };
-    let ents = part.entities()?;
+    print_entities(out, &part.entities()?, json)
+}
+
+/// Entities as `bsp ents` prints them: the text as stored (ending in a newline), or with
+/// `json` an array of `[key, value]` pair lists.
+pub fn print_entities(out: &mut impl Write, ents: &Entities, json: bool) -> Result<(), Fatal> {
     if json {
         let list: Vec<Vec<[String; 2]>> = ents.iter().map(|e| e.iter().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect()).collect();
         serde_json::to_writer_pretty(&mut *out, &list)?;
