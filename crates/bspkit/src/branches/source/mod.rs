@@ -18,7 +18,7 @@ pub use stats::{level_flags, triangle_count};
 pub use view::View;
 
 use crate::branch::{Branch, Family, HeaderKind, LumpDef};
-use crate::bytes::{i32_at, u32_at, Endian};
+use crate::bytes::{u32_at, Endian};
 use crate::detect::Detection;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -401,11 +401,8 @@ fn directory_fits(data: &[u8], endian: Endian, version_first: bool) -> bool {
 fn sprp_version(data: &[u8], endian: Endian, version_first: bool) -> Option<u16> {
     let (ofs, len) = entry(data, endian, version_first, LUMP_GAME_LUMP)?;
     let lump = data.get(ofs as usize..(ofs as usize).checked_add(len as usize)?)?;
-    let count = i32_at(lump, 0, endian)?;
-    (0..count.clamp(0, 1024) as usize).find_map(|k| {
-        let b = 4 + 16 * k;
-        (u32_at(lump, b, endian)? == u32::from_be_bytes(*b"sprp")).then(|| crate::bytes::u16_at(lump, b + 6, endian)).flatten()
-    })
+    let entries = crate::lumps::gamelump::read_entries_lenient(lump, endian);
+    entries.iter().take(1024).find(|e| e.id == crate::lumps::gamelump::ID_STATIC_PROPS).map(|e| e.version)
 }
 
 fn lump_len(data: &[u8], endian: Endian, i: usize) -> u32 {
