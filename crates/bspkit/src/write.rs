@@ -127,14 +127,9 @@ struct Block {
     members: Vec<usize>,
 }
 
-/// Convention of the game lump's child offsets (open_questions.md A12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameLumpOffsets {
-    /// From the start of the file (PC Source, Respawn).
-    Absolute,
-    /// From the start of the game lump (console Portal 2, X360 Orange Box).
-    Relative,
-}
+/// Convention of the game lump's child offsets (open_questions.md A12): the game lump
+/// module's own type. The writer only meets `Absolute` and `Relative` (`.bsp` files).
+pub use crate::lumps::gamelump::OffsetBase as GameLumpOffsets;
 
 /// One child of a game lump directory: `{id, u16 flags, u16 version, fileofs, filelen}`
 /// (source.md §14.1).
@@ -209,9 +204,9 @@ pub fn game_lump_convention(bytes: &[u8], endian: Endian, lump_offset: u64) -> O
     }
     match dir.base {
         // At offset 0 both readings are the same; the writer then has nothing to rebase.
-        gamelump::OffsetBase::Absolute if lump_offset > 0 => Some(GameLumpOffsets::Absolute),
-        gamelump::OffsetBase::Absolute | gamelump::OffsetBase::Relative => Some(GameLumpOffsets::Relative),
-        gamelump::OffsetBase::LmpFile => None,
+        GameLumpOffsets::Absolute if lump_offset > 0 => Some(GameLumpOffsets::Absolute),
+        GameLumpOffsets::Absolute | GameLumpOffsets::Relative => Some(GameLumpOffsets::Relative),
+        GameLumpOffsets::LmpFile => None,
     }
 }
 
