@@ -17,8 +17,12 @@ pub struct BspBuilder {
     lumps: Vec<(usize, Vec<u8>, u32)>,
 }
 
-/// The version number a branch writes by default.
+/// The version number a branch writes by default (Source: the branch's own VBSP version,
+/// [`crate::branches::source::version_of`]).
 pub fn default_version(branch: &Branch) -> u32 {
+    if let Some(v) = crate::branches::source::version_of(branch) {
+        return v;
+    }
     match branch.id {
         "quake1" | "hexen2" => 29,
         "goldsrc" | "blueshift" => 30,
@@ -94,41 +98,38 @@ impl BspBuilder {
             offsets.push(pos);
             pos += bytes.len();
         }
+        // (offset, length, version) of a directory slot; zeros for a lump not set.
+        let slot = |s: usize| {
+            lumps
+                .iter()
+                .zip(&offsets)
+                .find(|((i, _, _), _)| *i == s)
+                .map(|((_, b, v), o)| (*o as u32, b.len() as u32, *v))
+                .unwrap_or((0, 0, 0))
+        };
         let mut out = Vec::with_capacity(pos + 4);
         match self.branch.header {
-            HeaderKind::Quake { magic } => {
-                match magic {
-                    Some(m) => out.extend_from_slice(&m),
-                    None => w32(&mut out, self.version),
+            HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } => {
+                match self.branch.header {
+                    HeaderKind::Quake { magic: Some(m) } => out.extend_from_slice(&m),
+                    HeaderKind::IdMagic { magic } => {
+                        out.extend_from_slice(&magic);
+                        w32(&mut out, self.version);
+                    }
+                    _ => w32(&mut out, self.version),
                 }
-                for slot in 0..self.slots() {
-                    let (o, l) =
-                        lumps.iter().zip(&offsets).find(|((i, _, _), _)| *i == slot).map(|((_, b, _), o)| (*o, b.len())).unwrap_or((0, 0));
-                    w32(&mut out, o as u32);
-                    w32(&mut out, l as u32);
-                }
-            }
-            HeaderKind::IdMagic { magic } => {
-                out.extend_from_slice(&magic);
-                w32(&mut out, self.version);
-                for slot in 0..self.slots() {
-                    let (o, l) =
-                        lumps.iter().zip(&offsets).find(|((i, _, _), _)| *i == slot).map(|((_, b, _), o)| (*o, b.len())).unwrap_or((0, 0));
-                    w32(&mut out, o as u32);
-                    w32(&mut out, l as u32);
+                for s in 0..self.slots() {
+                    let (o, l, _) = slot(s);
+                    w32(&mut out, o);
+                    w32(&mut out, l);
                 }
             }
             HeaderKind::Valve { version_first } => {
                 out.extend_from_slice(if e == Endian::Little { b"VBSP" } else { b"PSBV" });
                 w32(&mut out, self.version);
-                for slot in 0..64 {
-                    let (o, l, v) = lumps
-                        .iter()
-                        .zip(&offsets)
-                        .find(|((i, _, _), _)| *i == slot)
-                        .map(|((_, b, v), o)| (*o, b.len(), *v))
-                        .unwrap_or((0, 0, 0));
-                    let fields = if version_first { [v, o as u32, l as u32, 0] } else { [o as u32, l as u32, v, 0] };
+                for s in 0..64 {
+                    let (o, l, v) = slot(s);
+                    let fields = if version_first { [v, o, l, 0] } else { [o, l, v, 0] };
                     for f in fields {
                         w32(&mut out, f);
                     }
@@ -140,14 +141,9 @@ impl BspBuilder {
                 w32(&mut out, self.version);
                 w32(&mut out, self.revision);
                 w32(&mut out, 127);
-                for slot in 0..128 {
-                    let (o, l, v) = lumps
-                        .iter()
-                        .zip(&offsets)
-                        .find(|((i, _, _), _)| *i == slot)
-                        .map(|((_, b, v), o)| (*o, b.len(), *v))
-                        .unwrap_or((0, 0, 0));
-                    for f in [o as u32, l as u32, v, 0] {
+                for s in 0..128 {
+                    let (o, l, v) = slot(s);
+                    for f in [o, l, v, 0] {
                         w32(&mut out, f);
                     }
                 }
@@ -182,4 +178,39 @@ pub fn sample_quake1() -> Vec<u8> {
 /// The sample maps committed under `samples/`, by file name.
 pub fn samples() -> Vec<(&'static str, Vec<u8>)> {
     vec![("sample_quake1.bsp", sample_quake1())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::branches::source;
+    use crate::bsp::{Bsp, OpenOptions};
+
+    /// Every Source branch builds with its own version (source.md §3): detection picks a branch
+    /// with that version (the same one where the version alone decides), and `--branch` opens it.
+    #[test]
+    fn source_builders_write_their_branch_version() {
+        let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+        // Branches the version (and lump_t order) alone select, with a map of two lumps.
+        let decided_by_version = ["vtmb", "source2004", "source", "l4d2", "dota2", "strata", "contagion", "desolation", "cso2"];
+        for branch in source::BRANCHES {
+            let version = source::version_of(branch).expect("a Source branch has a version");
+            assert_eq!(default_version(branch), version, "{}", branch.id);
+            let bytes = BspBuilder::new(branch).lump(0, ents.clone()).lump(1, vec![0u8; 20]).build();
+            assert_eq!(crate::bytes::u32_at(&bytes, 4, Endian::Little), Some(version), "{}", branch.id);
+            let detected = Bsp::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", branch.id));
+            assert!(source::versions(detected.branch()).contains(&version), "{} detected as {}", branch.id, detected.branch().id);
+            if decided_by_version.contains(&branch.id) {
+                assert_eq!(detected.branch().id, branch.id);
+            }
+            let opts = OpenOptions { branch: Some(branch.id.into()), ..Default::default() };
+            let forced = Bsp::from_bytes_with(&bytes, &opts).unwrap_or_else(|e| panic!("{}: {e}", branch.id));
+            assert_eq!(forced.branch().id, branch.id);
+            assert_eq!(forced.lump(1).unwrap(), &[0u8; 20][..], "{}", branch.id);
+        }
+        // Tactical Intervention is told from Dota 2's v22 by entity text in lump 24 (§3).
+        let bytes = BspBuilder::new(&source::TACINT).lump(0, ents.clone()).lump(24, ents).build();
+        assert_eq!(Bsp::from_bytes(&bytes).unwrap().branch().id, "tacint");
+        assert_eq!(source::version_of(&crate::branches::quake2::QUAKE2), None);
+    }
 }

@@ -1,10 +1,12 @@
 //! Decode everything the library knows about a map, generically: every lump (decompressed),
-//! every record view, the entities, visibility, the info rows and the checks. Used by the
-//! robustness tests and fuzz targets, and as a "does this map read cleanly" probe.
+//! every record lump as records of its declared size, the entities, visibility and — in the
+//! thorough mode — the info rows and the checks. Used by the robustness tests and fuzz targets
+//! ([`decode_all`]), as a "does this map read cleanly" probe, and by `bsp scan`'s benchmarks
+//! (`scan::decode_all`, a projection of the same walk).
 //!
 //! Never panics on any input; failures are collected as typed errors.
 
-use crate::branch::Family;
+use crate::branch::{Family, LumpKind};
 use crate::bsp::Bsp;
 use crate::error::Error;
 use crate::lumps::visibility::{ClusterVis, Q3Vis, VisKind};
@@ -13,75 +15,140 @@ use crate::lumps::visibility::{ClusterVis, Q3Vis, VisKind};
 /// cannot make the walk quadratic in the lump size.
 pub const MAX_VIS_BYTES: usize = 16 << 20;
 
-/// What [`decode_all`] read.
+/// How much [`decode_with`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Also touch every entity pair as text, read Respawn partitions, and build the info rows
+    /// (which runs the checks).
+    pub thorough: bool,
+    /// Most visibility bytes to decompress; `None` decodes every row.
+    pub vis_budget: Option<usize>,
+}
+
+impl DecodeOptions {
+    /// The robustness probe of [`decode_all`]: everything, with visibility capped.
+    pub const PROBE: DecodeOptions = DecodeOptions { thorough: true, vis_budget: Some(MAX_VIS_BYTES) };
+    /// The generic walk the benchmarks time (`scan::decode_all`): lumps, records, entities and
+    /// every visibility row, no checks.
+    pub const WALK: DecodeOptions = DecodeOptions { thorough: false, vis_budget: None };
+}
+
+/// What [`decode_with`] read.
 #[derive(Debug, Default, Clone)]
 pub struct DecodeReport {
     /// Lumps read (decompressed where needed).
     pub lumps: usize,
     /// Bytes in those lumps.
     pub bytes: u64,
+    /// Lumps with a known record size whose length is a multiple of it.
+    pub record_lumps: usize,
     /// Records seen in lumps with a known record size.
     pub records: u64,
     pub entities: usize,
-    /// Visibility rows decompressed.
+    pub entity_pairs: usize,
+    /// Visibility rows decompressed (PVS and PAS count separately) and set bits in them.
     pub vis_rows: usize,
-    /// Rows of the native info table.
+    pub vis_bits: u64,
+    /// Rows of the native info table (thorough mode).
     pub stats: usize,
-    /// Problems found by the checks.
+    /// Problems found by the checks (thorough mode).
     pub problems: usize,
-    /// Every error met on the way, in order.
+    /// A sum over the bytes and records seen, so that the work cannot be optimised away.
+    pub checksum: u64,
+    /// Every error met on the way, in order (one per lump, structure or visibility lump that
+    /// failed).
     pub errors: Vec<Error>,
 }
 
-/// Decode every lump and view of `bsp`.
+/// Decode every lump and view of `bsp` ([`DecodeOptions::PROBE`]).
 pub fn decode_all(bsp: &Bsp) -> DecodeReport {
+    decode_with(bsp, DecodeOptions::PROBE)
+}
+
+/// Decode every lump of `bsp`, its records, entities and visibility, as `opts` says.
+pub fn decode_with(bsp: &Bsp, opts: DecodeOptions) -> DecodeReport {
     let mut r = DecodeReport::default();
+    let mut sum = 0u64;
     for e in bsp.lumps() {
-        if let Err(err) = bsp.raw_lump(e.index) {
-            r.errors.push(err);
-        }
-        match bsp.lump(e.index) {
-            Ok(bytes) => {
-                r.lumps += 1;
-                r.bytes += bytes.len() as u64;
-                if let Some(size) = bsp.record_size(e.index).filter(|&s| s > 0) {
-                    if bytes.len() % size == 0 {
-                        r.records += (bytes.len() / size) as u64;
-                    } else {
-                        let err = Error::new(crate::ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size });
-                        r.errors.push(bsp.lump_error(e.index, err));
-                    }
-                }
+        let bytes = match bsp.lump(e.index) {
+            Ok(b) => b,
+            Err(err) => {
+                r.errors.push(err);
+                continue;
             }
-            Err(err) => r.errors.push(err),
+        };
+        r.lumps += 1;
+        r.bytes += bytes.len() as u64;
+        // Touch the lump's bytes: a word-sum reads every byte at memory speed.
+        sum = sum.wrapping_add(word_sum(bytes));
+        if let Some(size) = bsp.record_size(e.index).filter(|&s| s > 0) {
+            if bytes.len() % size == 0 {
+                r.record_lumps += 1;
+                r.records += (bytes.len() / size) as u64;
+                // First byte of each record: proves the stride walk happened.
+                for rec in bytes.chunks_exact(size) {
+                    sum = sum.wrapping_mul(31).wrapping_add(u64::from(rec[0]));
+                }
+            } else {
+                let err = Error::new(crate::ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size });
+                r.errors.push(bsp.lump_error(e.index, err));
+            }
         }
     }
+    r.checksum = sum;
     match bsp.entities() {
         Ok(ents) => {
             r.entities = ents.len();
-            // Touch every pair as text, as the CLI does.
-            for ent in ents.iter() {
-                for (k, v) in ent.iter() {
-                    std::hint::black_box((k, v));
+            r.entity_pairs = ents.iter().map(|e| e.pairs.len()).sum();
+            if opts.thorough {
+                // Touch every pair as text, as the CLI does.
+                for ent in ents.iter() {
+                    for (k, v) in ent.iter() {
+                        std::hint::black_box((k, v));
+                    }
                 }
             }
         }
         Err(err) => r.errors.push(err),
     }
-    visibility(bsp, &mut r);
-    if bsp.family() == Family::Respawn {
-        if let Err(err) = crate::branches::respawn::partition_kinds(bsp) {
-            r.errors.push(err);
+    visibility(bsp, opts.vis_budget, &mut r);
+    if opts.thorough {
+        if bsp.family() == Family::Respawn {
+            if let Err(err) = crate::branches::respawn::partition_kinds(bsp) {
+                r.errors.push(err);
+            }
         }
+        let info = crate::info::info(bsp);
+        r.stats = info.stats.len();
+        r.problems = info.problems.len();
     }
-    let info = crate::info::info(bsp);
-    r.stats = info.stats.len();
-    r.problems = info.problems.len();
     r
 }
 
-fn visibility(bsp: &Bsp, r: &mut DecodeReport) {
+fn word_sum(bytes: &[u8]) -> u64 {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut s = 0u64;
+    for ch in &mut chunks {
+        s = s.wrapping_add(u64::from_le_bytes([ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], ch[6], ch[7]]));
+    }
+    for &b in chunks.remainder() {
+        s = s.wrapping_add(u64::from(b));
+    }
+    s
+}
+
+fn popcount(row: &[u8]) -> u64 {
+    row.iter().map(|b| u64::from(b.count_ones())).sum()
+}
+
+/// Visibility where the format is generic: Quake 2 / Source cluster PVS and PAS rows, Quake 3
+/// bit rows. Quake 1 / GoldSrc visibility needs the leaf table and is counted as bytes only.
+/// A lump that fails adds one error, however many of its rows are bad.
+fn visibility(bsp: &Bsp, budget: Option<usize>, r: &mut DecodeReport) {
     let Some(index) = bsp.lump_index("VISIBILITY") else { return };
+    if !matches!(bsp.branch().lumps.get(index).map(|d| d.kind), Some(LumpKind::Special)) {
+        return;
+    }
     let data = match bsp.lump(index) {
         Ok(d) => d,
         Err(err) => return r.errors.push(err),
@@ -90,7 +157,8 @@ fn visibility(bsp: &Bsp, r: &mut DecodeReport) {
         Family::Quake2 | Family::Source => match ClusterVis::parse(data, bsp.endian()) {
             Ok(vis) => {
                 let mut row = Vec::new();
-                let mut budget = MAX_VIS_BYTES;
+                let mut budget = budget.unwrap_or(usize::MAX);
+                let mut first_error = None;
                 'rows: for c in 0..vis.num_clusters {
                     for kind in [VisKind::Pvs, VisKind::Pas] {
                         if budget < vis.row_bytes() {
@@ -98,27 +166,30 @@ fn visibility(bsp: &Bsp, r: &mut DecodeReport) {
                         }
                         budget -= vis.row_bytes();
                         match vis.row(c, kind, &mut row) {
-                            Ok(()) => r.vis_rows += 1,
+                            Ok(()) => {
+                                r.vis_rows += 1;
+                                r.vis_bits += popcount(&row);
+                            }
                             Err(err) => {
-                                // One bad row says enough; the rest are likely as bad.
-                                r.errors.push(bsp.lump_error(index, err));
-                                break 'rows;
+                                first_error.get_or_insert(err);
                             }
                         }
                     }
+                }
+                if let Some(err) = first_error {
+                    r.errors.push(bsp.lump_error(index, err));
                 }
             }
             Err(err) => r.errors.push(bsp.lump_error(index, err)),
         },
         Family::Quake3 => match Q3Vis::parse(data) {
             Ok(vis) => {
-                let n = vis.n_vecs.min(256);
-                for x in 0..n {
-                    for y in 0..n {
-                        std::hint::black_box(vis.visible(x, y));
+                if vis.sz_vecs > 0 {
+                    for row in vis.vecs.chunks_exact(vis.sz_vecs) {
+                        r.vis_rows += 1;
+                        r.vis_bits += popcount(row);
                     }
                 }
-                r.vis_rows += n;
             }
             Err(err) => r.errors.push(bsp.lump_error(index, err)),
         },

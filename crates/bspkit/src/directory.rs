@@ -89,39 +89,23 @@ pub fn parse(data: &[u8], branch: &'static Branch, endian: Endian) -> Result<(He
 pub fn parse_with(data: &[u8], branch: &'static Branch, endian: Endian, beyond_eof: bool) -> Result<(Header, Vec<LumpEntry>)> {
     let rd = |off: usize| u32_at(data, off, endian).unwrap_or(0);
     let (header, entries) = match branch.header {
-        HeaderKind::Quake { magic } => {
+        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } => {
+            // `{offset, length}` pairs after the version (Quake) or the magic and version (id).
+            let (magic, version, base) = match branch.header {
+                HeaderKind::IdMagic { magic } => (Some(magic), rd(4), 8),
+                HeaderKind::Quake { magic } => (magic, rd(0), 4),
+                _ => (None, 0, 4),
+            };
             let n = branch.lumps.len();
-            let len = 4 + 8 * n;
+            let len = base + 8 * n;
             need(data, len)?;
             let entries = (0..n)
                 .map(|i| {
-                    (
-                        i,
-                        i32_at(data, 4 + 8 * i, endian).unwrap_or(0) as i64,
-                        i32_at(data, 8 + 8 * i, endian).unwrap_or(0) as i64,
-                        None,
-                        None,
-                    )
+                    let b = base + 8 * i;
+                    (i, i32_at(data, b, endian).unwrap_or(0) as i64, i32_at(data, b + 4, endian).unwrap_or(0) as i64, None, None)
                 })
                 .collect();
-            (Header { magic, version: rd(0), revision: None, extra: None, len }, entries)
-        }
-        HeaderKind::IdMagic { magic } => {
-            let n = branch.lumps.len();
-            let len = 8 + 8 * n;
-            need(data, len)?;
-            let entries = (0..n)
-                .map(|i| {
-                    (
-                        i,
-                        i32_at(data, 8 + 8 * i, endian).unwrap_or(0) as i64,
-                        i32_at(data, 12 + 8 * i, endian).unwrap_or(0) as i64,
-                        None,
-                        None,
-                    )
-                })
-                .collect();
-            (Header { magic: Some(magic), version: rd(4), revision: None, extra: None, len }, entries)
+            (Header { magic, version, revision: None, extra: None, len }, entries)
         }
         HeaderKind::Valve { version_first } => {
             // source.md §3: 4 + 4 + 64 × 16 + 4 = 1036 bytes.

@@ -188,7 +188,9 @@ impl<'b, 'd> Editor<'b, 'd> {
         let base = match game_lump_convention(&raw, endian, entry_offset) {
             Some(GameLumpOffsets::Absolute) => entry_offset as i64,
             Some(GameLumpOffsets::Relative) => 0,
-            None => return Err(bad("game lump child offsets fit neither convention (open_questions.md A12)")),
+            Some(GameLumpOffsets::LmpFile) | None => {
+                return Err(bad("game lump child offsets fit neither convention (open_questions.md A12)"))
+            }
         };
         let any_compressed = dir.iter().any(|c| c.flags & 1 != 0);
         let max = self.bsp.options().max_decompressed;

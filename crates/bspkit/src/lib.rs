@@ -65,7 +65,7 @@ pub mod write;
 pub use branch::{Branch, Family};
 pub use bsp::{Bsp, OpenOptions};
 pub use bytes::Endian;
-pub use decode::{decode_all, DecodeReport};
+pub use decode::{decode_all, decode_with, DecodeOptions, DecodeReport};
 pub use detect::{detect, Detection};
 pub use directory::{Header, LumpEntry};
 pub use error::{Error, ErrorKind, Result};

@@ -13,11 +13,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::branch::{Family, LumpKind};
 use crate::bsp::{Bsp, OpenOptions};
 use crate::check::Problem;
+use crate::decode::{DecodeOptions, DecodeReport};
 use crate::error::{Error, ErrorKind};
-use crate::lumps::visibility::{decompress_row, ClusterVis, Q3Vis, VisKind};
+use crate::lumps::visibility::decompress_row;
 
 /// Default cap on a map read out of an archive into memory (bytes).
 pub const DEFAULT_MAX_ARCHIVE_ENTRY: u64 = 512 << 20;
@@ -367,108 +367,29 @@ pub struct DecodeCounts {
     pub checksum: u64,
 }
 
-/// Decode everything this library can decode generically: every lump (decompressing
-/// compressed ones), every record lump as records of its declared size, the entity lump,
-/// and visibility where the format is generic — Quake 2 / Source cluster PVS and PAS rows,
-/// Quake 3 bit rows. Quake 1 / GoldSrc visibility needs the leaf table and is counted as
-/// bytes only. Errors are counted, not returned.
+impl From<&DecodeReport> for DecodeCounts {
+    fn from(r: &DecodeReport) -> Self {
+        DecodeCounts {
+            lumps: r.lumps,
+            lump_bytes: r.bytes,
+            record_lumps: r.record_lumps,
+            records: r.records,
+            entities: r.entities,
+            entity_pairs: r.entity_pairs,
+            vis_rows: r.vis_rows,
+            vis_bits: r.vis_bits,
+            errors: r.errors.len(),
+            checksum: r.checksum,
+        }
+    }
+}
+
+/// Decode everything this library can decode generically ([`crate::decode::decode_with`] with
+/// [`DecodeOptions::WALK`]): every lump (decompressing compressed ones), every record lump as
+/// records of its declared size, the entity lump, and every visibility row where the format is
+/// generic. Errors are counted, not returned.
 pub fn decode_all(bsp: &Bsp) -> DecodeCounts {
-    let mut c = DecodeCounts::default();
-    let mut sum = 0u64;
-    for e in bsp.lumps() {
-        let bytes = match bsp.lump(e.index) {
-            Ok(b) => b,
-            Err(_) => {
-                c.errors += 1;
-                continue;
-            }
-        };
-        c.lumps += 1;
-        c.lump_bytes += bytes.len() as u64;
-        // Touch the lump's bytes: a word-sum reads every byte at memory speed.
-        sum = sum.wrapping_add(word_sum(bytes));
-        if let Some(size) = bsp.record_size(e.index).filter(|&s| s > 0) {
-            // Records viewed as byte strides of the declared size; the typed per-branch
-            // decoders replace this view as they land (still zero-copy, length-checked).
-            match bsp.records::<u8>(e.index) {
-                Ok(all) if all.len() % size == 0 => {
-                    c.record_lumps += 1;
-                    let n = all.len() / size;
-                    c.records += n as u64;
-                    // First byte of each record: proves the stride walk happened.
-                    for rec in all.chunks_exact(size) {
-                        sum = sum.wrapping_mul(31).wrapping_add(u64::from(rec[0]));
-                    }
-                }
-                _ => c.errors += 1,
-            }
-        }
-    }
-    match bsp.entities() {
-        Ok(ents) => {
-            c.entities = ents.len();
-            c.entity_pairs = ents.iter().map(|e| e.pairs.len()).sum();
-        }
-        Err(_) => c.errors += 1,
-    }
-    if let Err(()) = decode_visibility(bsp, &mut c) {
-        c.errors += 1;
-    }
-    c.checksum = sum;
-    c
-}
-
-fn word_sum(bytes: &[u8]) -> u64 {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut s = 0u64;
-    for ch in &mut chunks {
-        s = s.wrapping_add(u64::from_le_bytes([ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], ch[6], ch[7]]));
-    }
-    for &b in chunks.remainder() {
-        s = s.wrapping_add(u64::from(b));
-    }
-    s
-}
-
-fn decode_visibility(bsp: &Bsp, c: &mut DecodeCounts) -> Result<(), ()> {
-    let family = bsp.family();
-    let Some(index) = bsp.lump_index("VISIBILITY").or_else(|| bsp.lump_index("VISDATA")) else { return Ok(()) };
-    if !matches!(bsp.branch().lumps.get(index).map(|d| d.kind), Some(LumpKind::Special)) {
-        return Ok(());
-    }
-    let data = bsp.lump(index).map_err(|_| ())?;
-    match family {
-        Family::Quake2 | Family::Source => {
-            let vis = ClusterVis::parse(data, bsp.endian()).map_err(|_| ())?;
-            let mut row = Vec::new();
-            let mut failed = false;
-            for cl in 0..vis.num_clusters {
-                for kind in [VisKind::Pvs, VisKind::Pas] {
-                    match vis.row(cl, kind, &mut row) {
-                        Ok(()) => {
-                            c.vis_rows += 1;
-                            c.vis_bits += row.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
-                        }
-                        Err(_) => failed = true,
-                    }
-                }
-            }
-            if failed {
-                return Err(());
-            }
-        }
-        Family::Quake3 => {
-            let vis = Q3Vis::parse(data).map_err(|_| ())?;
-            if vis.sz_vecs > 0 {
-                for row in vis.vecs.chunks_exact(vis.sz_vecs) {
-                    c.vis_rows += 1;
-                    c.vis_bits += row.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(())
+    DecodeCounts::from(&crate::decode::decode_with(bsp, DecodeOptions::WALK))
 }
 
 /// Decode one run-length row from the start of `data` — the PVS primitive the benchmarks time.

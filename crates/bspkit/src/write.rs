@@ -31,9 +31,10 @@ use crate::bsp::Bsp;
 use crate::bytes::{u32_at, Endian};
 use crate::directory::{self, LumpEntry};
 use crate::error::{Error, ErrorKind, Result};
+use crate::lumps::gamelump;
 
 /// The Source / Respawn game lump's index (source.md §5; respawn_cod_facts.md §1.4: 0x23).
-pub const GAME_LUMP: usize = 35;
+pub const GAME_LUMP: usize = gamelump::LUMP_GAME_LUMP;
 
 /// New contents for one lump.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,14 +127,9 @@ struct Block {
     members: Vec<usize>,
 }
 
-/// Convention of the game lump's child offsets (open_questions.md A12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameLumpOffsets {
-    /// From the start of the file (PC Source, Respawn).
-    Absolute,
-    /// From the start of the game lump (console Portal 2, X360 Orange Box).
-    Relative,
-}
+/// Convention of the game lump's child offsets (open_questions.md A12): the game lump
+/// module's own type. The writer only meets `Absolute` and `Relative` (`.bsp` files).
+pub use crate::lumps::gamelump::OffsetBase as GameLumpOffsets;
 
 /// One child of a game lump directory: `{id, u16 flags, u16 version, fileofs, filelen}`
 /// (source.md §14.1).
@@ -152,28 +148,28 @@ pub struct GameLumpChild {
     pub stored: i64,
 }
 
-/// The directory of a game lump, or `None` if the count does not fit the lump.
+/// The directory of a game lump, or `None` if the count does not fit the lump (read by
+/// [`gamelump::read_entries`]).
 pub fn game_lump_directory(bytes: &[u8], endian: Endian) -> Option<Vec<GameLumpChild>> {
-    let count = u32_at(bytes, 0, endian)? as usize;
-    if count > bytes.len().saturating_sub(4) / 16 {
-        return None;
-    }
-    let rd = |o: usize| u32_at(bytes, o, endian).unwrap_or(0);
-    let mut v: Vec<GameLumpChild> = (0..count)
-        .map(|i| {
-            let b = 4 + 16 * i;
-            let fv = rd(b + 4);
-            // flags and version are two u16 in the file's byte order.
-            let (flags, version) = match endian {
-                Endian::Little => (fv as u16, (fv >> 16) as u16),
-                Endian::Big => ((fv >> 16) as u16, fv as u16),
-            };
-            let length = rd(b + 12) as i32 as i64;
-            GameLumpChild { field: b + 8, id: rd(b), flags, version, offset: rd(b + 8) as i32 as i64, length, stored: length }
+    let raw = gamelump::read_entries(bytes, endian).ok()?;
+    let mut v: Vec<GameLumpChild> = raw
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let length = e.length as i32 as i64;
+            GameLumpChild {
+                field: gamelump::offset_field(i),
+                id: e.id,
+                flags: e.flags,
+                version: e.version,
+                offset: e.offset as i32 as i64,
+                length,
+                stored: length,
+            }
         })
         .collect();
     for i in 0..v.len() {
-        if v[i].flags & 1 != 0 {
+        if v[i].flags & gamelump::FLAG_COMPRESSED != 0 {
             if let Some(next) = v.get(i + 1).map(|n| n.offset) {
                 v[i].stored = next - v[i].offset;
             }
@@ -191,61 +187,26 @@ fn game_lump_children(bytes: &[u8], endian: Endian) -> Option<Vec<(usize, i64, i
 /// offsets, 0 for relative). With any LZMA child, each child is padded to 4 bytes and an empty
 /// dummy entry holding the end offset is appended and counted (open_questions.md A13).
 pub fn build_game_lump(children: &[(u32, u16, u16, Vec<u8>, u32)], endian: Endian, base: u64) -> Result<Vec<u8>> {
-    let compressed = children.iter().any(|c| c.1 & 1 != 0);
-    let count = children.len() + usize::from(compressed);
-    let dir_len = 4 + 16 * count;
-    let mut out = Vec::with_capacity(dir_len + children.iter().map(|c| c.3.len() + 3).sum::<usize>());
-    out.extend_from_slice(&endian.u32_bytes(count as u32));
-    let mut pos = dir_len as u64;
-    let mut entries = Vec::new();
-    for (id, flags, version, data, filelen) in children {
-        entries.push((*id, *flags, *version, base + pos, *filelen));
-        pos += data.len() as u64;
-        if compressed {
-            pos = (pos + 3) & !3;
-        }
-    }
-    if compressed {
-        entries.push((0, 0, 0, base + pos, 0));
-    }
-    for (id, flags, version, ofs, len) in entries {
-        if ofs > i32::MAX as u64 {
-            return Err(Error::new(ErrorKind::LimitExceeded { what: "game lump offset", requested: ofs, limit: i32::MAX as u64 }));
-        }
-        let fv = match endian {
-            Endian::Little => flags as u32 | (version as u32) << 16,
-            Endian::Big => (flags as u32) << 16 | version as u32,
-        };
-        for v in [id, fv, ofs as u32, len] {
-            out.extend_from_slice(&endian.u32_bytes(v));
-        }
-    }
-    for (_, _, _, data, _) in children {
-        out.extend_from_slice(data);
-        if compressed {
-            out.resize((out.len() + 3) & !3, 0);
-        }
-    }
-    Ok(out)
+    let kids: Vec<(u32, u16, u16, &[u8], u32)> =
+        children.iter().map(|(id, f, v, data, len)| (*id, *f, *v, data.as_slice(), *len)).collect();
+    gamelump::assemble(&kids, base, endian, true)
 }
 
 /// Which convention a game lump stored at `lump_offset` uses, by the rule of open_questions.md
-/// A12: absolute if every non-empty child lies inside the lump read from the file start,
-/// relative if every one lies inside it read from the lump start. `None`: no non-empty child,
-/// or neither fits (a corrupt directory, left alone).
+/// A12 as [`gamelump::parse_directory`] applies it: absolute if every non-empty child lies
+/// inside the lump read from the file start, relative if every one lies inside it read from the
+/// lump start. `None`: no non-empty child, or neither fits (a corrupt directory, left alone).
 pub fn game_lump_convention(bytes: &[u8], endian: Endian, lump_offset: u64) -> Option<GameLumpOffsets> {
-    let children = game_lump_children(bytes, endian)?;
-    let len = bytes.len() as i64;
-    let fits = |base: i64| children.iter().filter(|c| c.2 > 0).all(|&(_, o, l)| o >= base && l >= 0 && o.saturating_add(l) <= base + len);
-    if !children.iter().any(|c| c.2 > 0) {
+    let place = gamelump::LumpPlace { file_offset: lump_offset, from_lmp: false };
+    let dir = gamelump::parse_directory(bytes, place, endian).ok()?;
+    if !dir.entries.iter().any(|e| e.stored_len > 0) {
         return None;
     }
-    if lump_offset > 0 && fits(lump_offset as i64) {
-        Some(GameLumpOffsets::Absolute)
-    } else if fits(0) {
-        Some(GameLumpOffsets::Relative)
-    } else {
-        None
+    match dir.base {
+        // At offset 0 both readings are the same; the writer then has nothing to rebase.
+        GameLumpOffsets::Absolute if lump_offset > 0 => Some(GameLumpOffsets::Absolute),
+        GameLumpOffsets::Absolute | GameLumpOffsets::Relative => Some(GameLumpOffsets::Relative),
+        GameLumpOffsets::LmpFile => None,
     }
 }
 
@@ -264,9 +225,6 @@ pub fn game_lump_base(bytes: &[u8], endian: Endian) -> Option<u64> {
 
 /// Add `delta` to every child offset of a game lump (absolute convention), in place. Entries
 /// that are all zero (offset and length) are left alone.
-///
-/// NOTE: `lumps/gamelump.rs` (helper "srcextra") parses the same directory; this small copy
-/// keeps the writer self-contained until the two are merged.
 pub fn rebase_game_lump(bytes: &mut [u8], endian: Endian, delta: i64) -> Result<()> {
     if delta == 0 {
         return Ok(());
@@ -725,40 +683,8 @@ fn write_header(
     Ok(())
 }
 
-/// CRC-32 (IEEE, reflected, as zlib) of `data` continuing from `crc`.
-pub fn crc32_update(crc: u32, data: &[u8]) -> u32 {
-    static TABLE: std::sync::OnceLock<[u32; 256]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = [0u32; 256];
-        for (i, e) in t.iter_mut().enumerate() {
-            let mut c = i as u32;
-            for _ in 0..8 {
-                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            }
-            *e = c;
-        }
-        t
-    });
-    let mut c = !crc;
-    for &b in data {
-        c = table[((c ^ b as u32) & 0xFF) as usize] ^ (c >> 8);
-    }
-    !c
-}
-
-/// The Source map checksum (source.md §25): CRC-32 of every lump's stored bytes in index order,
-/// skipping the entity lump (0). Lumps are read from the file itself, as stored on disk.
-pub fn map_checksum(bsp: &Bsp) -> Result<u32> {
-    let (_, slots) = file_slots(bsp)?;
-    let mut by_index: Vec<&Slot> = slots.iter().collect();
-    by_index.sort_by_key(|s| s.index);
-    let mut crc = 0;
-    for s in by_index.into_iter().filter(|s| s.index != 0) {
-        let bytes = crate::bytes::slice(bsp.data(), s.offset, s.length)?;
-        crc = crc32_update(crc, bytes);
-    }
-    Ok(crc)
-}
+/// The Source map checksum (source.md §25); one implementation, shared with `bsp info`.
+pub use crate::branches::source::map_checksum;
 
 /// Environment variable used only by tests: when set, [`write_atomic`] stops the process right
 /// after the temporary file is written and synced, before the rename, as a crash would.
@@ -849,11 +775,6 @@ mod tests {
     use super::*;
     use crate::branches;
     use crate::build::BspBuilder;
-
-    #[test]
-    fn crc32_matches_the_standard_check_value() {
-        assert_eq!(crc32_update(0, b"123456789"), 0xCBF4_3926);
-    }
 
     #[test]
     fn align_like_keeps_residue() {

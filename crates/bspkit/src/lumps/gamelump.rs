@@ -107,41 +107,71 @@ pub struct LumpPlace {
     pub from_lmp: bool,
 }
 
+/// One directory entry exactly as stored, before any offset convention is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawEntry {
+    pub id: u32,
+    pub flags: u16,
+    pub version: u16,
+    /// `fileofs` as stored.
+    pub offset: u32,
+    /// `filelen` as stored.
+    pub length: u32,
+}
+
+/// Position, in the game lump, of the `fileofs` field of directory entry `position`.
+pub const fn offset_field(position: usize) -> usize {
+    4 + ENTRY_LEN * position + 8
+}
+
+fn raw_entry(lump: &[u8], position: usize, endian: Endian) -> Option<RawEntry> {
+    let b = 4 + ENTRY_LEN * position;
+    Some(RawEntry {
+        id: u32_at(lump, b, endian)?,
+        flags: u16_at(lump, b + 4, endian)?,
+        version: u16_at(lump, b + 6, endian)?,
+        offset: u32_at(lump, b + 8, endian)?,
+        length: u32_at(lump, b + 12, endian)?,
+    })
+}
+
+/// The directory's entries, every one the count declares (source.md §14.1). A negative count
+/// or a directory longer than the lump is an error. This is the one reader of the directory's
+/// bytes; [`parse_directory`] interprets the offsets.
+pub fn read_entries(lump: &[u8], endian: Endian) -> Result<Vec<RawEntry>> {
+    let count = u32_at(lump, 0, endian).ok_or_else(|| Error::truncated(4, lump.len() as u64))? as i32;
+    if count < 0 {
+        return Err(Error::malformed(format!("game lump count {count} is negative")).at(0));
+    }
+    let dir_end = (count as u64).checked_mul(ENTRY_LEN as u64).and_then(|n| n.checked_add(4)).unwrap_or(u64::MAX);
+    if dir_end > lump.len() as u64 {
+        return Err(Error::truncated(dir_end, lump.len() as u64).at(0));
+    }
+    // Every entry lies inside the lump (checked above).
+    Ok((0..count as usize).filter_map(|i| raw_entry(lump, i, endian)).collect())
+}
+
+/// The entries that lie wholly inside the lump, at most as many as the count declares (none
+/// for a negative count or a lump shorter than the count): a tolerant read for reports.
+pub fn read_entries_lenient(lump: &[u8], endian: Endian) -> Vec<RawEntry> {
+    let count = u32_at(lump, 0, endian).map_or(0, |c| (c as i32).max(0) as usize);
+    let fit = lump.len().saturating_sub(4) / ENTRY_LEN;
+    (0..count.min(fit)).filter_map(|i| raw_entry(lump, i, endian)).collect()
+}
+
 /// Parse the directory of a game lump `lump` (its bytes as stored) in byte order `endian`.
 pub fn parse_directory(lump: &[u8], place: LumpPlace, endian: Endian) -> Result<GameLumpDir> {
     if lump.is_empty() {
         return Ok(GameLumpDir { entries: Vec::new(), base: OffsetBase::Absolute });
     }
-    let count = u32_at(lump, 0, endian).ok_or_else(|| Error::truncated(4, lump.len() as u64))? as i32;
-    if count < 0 {
-        return Err(Error::malformed(format!("game lump count {count} is negative")).at(0));
-    }
-    let count = count as usize;
-    let dir_end = (count as u64).checked_mul(ENTRY_LEN as u64).and_then(|n| n.checked_add(4)).unwrap_or(u64::MAX);
-    if dir_end > lump.len() as u64 {
-        return Err(Error::truncated(dir_end, lump.len() as u64).at(0));
-    }
-    let dir_end = dir_end as usize;
-    // (id, flags, version, offset, length), all bounds-checked above.
-    let raw: Vec<(u32, u16, u16, u32, u32)> = (0..count)
-        .map(|i| {
-            let b = 4 + ENTRY_LEN * i;
-            (
-                u32_at(lump, b, endian).unwrap_or(0),
-                u16_at(lump, b + 4, endian).unwrap_or(0),
-                u16_at(lump, b + 6, endian).unwrap_or(0),
-                u32_at(lump, b + 8, endian).unwrap_or(0),
-                u32_at(lump, b + 12, endian).unwrap_or(0),
-            )
-        })
-        .collect();
-    let mut candidates = vec![(OffsetBase::Absolute, place.file_offset as i64)];
-    candidates.push((OffsetBase::Relative, 0));
+    let raw = read_entries(lump, endian)?;
+    let dir_end = 4 + ENTRY_LEN * raw.len();
+    let mut candidates = vec![OffsetBase::Absolute, OffsetBase::Relative];
     if place.from_lmp {
-        candidates.push((OffsetBase::LmpFile, crate::lmp::LMP_HEADER_LEN as i64));
+        candidates.push(OffsetBase::LmpFile);
     }
-    for (base, shift) in candidates {
-        if let Some(entries) = layout(&raw, shift, lump.len(), dir_end) {
+    for base in candidates {
+        if let Some(entries) = layout(&raw, shift_of(base, place.file_offset) as i64, lump.len(), dir_end) {
             return Ok(GameLumpDir { entries, base });
         }
     }
@@ -155,20 +185,20 @@ pub fn parse_directory(lump: &[u8], place: LumpPlace, endian: Endian) -> Result<
 
 /// The children's lump-relative ranges if every non-empty child fits between the end of the
 /// directory and the end of the lump when offsets are measured from `shift` (A12's rule).
-fn layout(raw: &[(u32, u16, u16, u32, u32)], shift: i64, lump_len: usize, dir_end: usize) -> Option<Vec<GameLumpEntry>> {
+fn layout(raw: &[RawEntry], shift: i64, lump_len: usize, dir_end: usize) -> Option<Vec<GameLumpEntry>> {
     let rel = |ofs: u32| -> Option<usize> {
         let r = ofs as i64 - shift;
         (0..=lump_len as i64).contains(&r).then_some(r as usize)
     };
     let mut out = Vec::with_capacity(raw.len());
-    for (i, &(id, flags, version, offset, length)) in raw.iter().enumerate() {
+    for (i, &RawEntry { id, flags, version, offset, length }) in raw.iter().enumerate() {
         let compressed = flags & FLAG_COMPRESSED != 0;
         let (start, stored_len) = if compressed {
             // Stored size = next.fileofs − this.fileofs (source.md §14.2); the last child runs
             // to the end of the lump when no dummy follows.
             let start = rel(offset)?;
             let end = match raw.get(i + 1) {
-                Some(next) => rel(next.3)?,
+                Some(next) => rel(next.offset)?,
                 None => lump_len,
             };
             (start, end.checked_sub(start)?)
@@ -281,11 +311,7 @@ impl<'a> GameLumps<'a> {
     /// `new_file_offset`, in convention `base` (bsp_tool_notes.md §3.3: moving lump 35 means
     /// fixing every `fileofs`). Child data is unchanged.
     pub fn relocated(&self, new_file_offset: u64, base: OffsetBase) -> Result<Vec<u8>> {
-        let shift: u64 = match base {
-            OffsetBase::Absolute => new_file_offset,
-            OffsetBase::Relative => 0,
-            OffsetBase::LmpFile => crate::lmp::LMP_HEADER_LEN as u64,
-        };
+        let shift = shift_of(base, new_file_offset);
         let mut out = self.bytes.to_vec();
         for e in &self.dir.entries {
             let ofs = u32::try_from(e.start as u64 + shift).map_err(|_| {
@@ -295,56 +321,89 @@ impl<'a> GameLumps<'a> {
                     limit: u32::MAX as u64,
                 })
             })?;
-            let at = 4 + ENTRY_LEN * e.position + 8;
+            let at = offset_field(e.position);
             out[at..at + 4].copy_from_slice(&self.endian.u32_bytes(ofs));
         }
         Ok(out)
     }
 }
 
-/// Build a game lump from `(id, flags, version, data)` children laid out after the directory,
-/// with offsets written in the given convention (`lump_offset` is the lump's position in the
-/// file, used for [`OffsetBase::Absolute`]). Compressed children (`flags & 1`) must already hold
-/// their LZMA bytes; a dummy entry is appended when any child is compressed (A13).
-pub fn build(children: &[(u32, u16, u16, Vec<u8>)], base: OffsetBase, lump_offset: u64, endian: Endian) -> Vec<u8> {
-    let any_compressed = children.iter().any(|c| c.1 & FLAG_COMPRESSED != 0);
-    let count = children.len() + usize::from(any_compressed);
-    let shift: u64 = match base {
+/// The `fileofs` shift of a convention: what offsets are measured from, relative to the game
+/// lump's start (`lump_offset` is the lump's position in the file).
+fn shift_of(base: OffsetBase, lump_offset: u64) -> u64 {
+    match base {
         OffsetBase::Absolute => lump_offset,
         OffsetBase::Relative => 0,
         OffsetBase::LmpFile => crate::lmp::LMP_HEADER_LEN as u64,
-    };
-    let mut out = Vec::new();
+    }
+}
+
+/// Lay out a game lump: the directory, then each child's stored bytes in order, every
+/// `fileofs` being `shift` + the child's position in the lump. Children are
+/// `(id, flags, version, stored bytes, filelen)`. When any child is compressed (`flags & 1`) an
+/// empty dummy entry holding the end offset is appended and counted (A13), and with
+/// `pad_compressed` every child is then padded to 4 bytes. An offset past `i32::MAX` is an error.
+/// The one writer of the directory: [`build`] and `write::build_game_lump` call it.
+pub fn assemble(children: &[(u32, u16, u16, &[u8], u32)], shift: u64, endian: Endian, pad_compressed: bool) -> Result<Vec<u8>> {
+    let any_compressed = children.iter().any(|c| c.1 & FLAG_COMPRESSED != 0);
+    let pad = pad_compressed && any_compressed;
+    let count = children.len() + usize::from(any_compressed);
+    let dir_len = 4 + ENTRY_LEN * count;
+    let mut out = Vec::with_capacity(dir_len + children.iter().map(|c| c.3.len() + 3).sum::<usize>());
     out.extend_from_slice(&endian.u32_bytes(count as u32));
-    let mut pos = 4 + ENTRY_LEN * count;
-    let mut dir = Vec::new();
-    for (id, flags, version, data) in children {
-        let length = if flags & FLAG_COMPRESSED != 0 {
-            crate::compression::parse_header(data).map(|h| h.actual_size).unwrap_or(data.len() as u32)
-        } else {
-            data.len() as u32
-        };
-        dir.push((*id, *flags, *version, (pos as u64 + shift) as u32, length));
-        pos += data.len();
+    let mut pos = dir_len as u64;
+    let mut dir = Vec::with_capacity(count);
+    for &(id, flags, version, data, filelen) in children {
+        dir.push((id, flags, version, shift + pos, filelen));
+        pos += data.len() as u64;
+        if pad {
+            pos = (pos + 3) & !3;
+        }
     }
     if any_compressed {
-        dir.push((0, 0, 0, (pos as u64 + shift) as u32, 0));
+        dir.push((0, 0, 0, shift + pos, 0));
     }
     for (id, flags, version, ofs, len) in dir {
+        if ofs > i32::MAX as u64 {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "game lump offset", requested: ofs, limit: i32::MAX as u64 }));
+        }
         out.extend_from_slice(&endian.u32_bytes(id));
-        let f = match endian {
-            Endian::Little => [flags.to_le_bytes(), version.to_le_bytes()],
-            Endian::Big => [flags.to_be_bytes(), version.to_be_bytes()],
+        let (f, v) = match endian {
+            Endian::Little => (flags.to_le_bytes(), version.to_le_bytes()),
+            Endian::Big => (flags.to_be_bytes(), version.to_be_bytes()),
         };
-        out.extend_from_slice(&f[0]);
-        out.extend_from_slice(&f[1]);
-        out.extend_from_slice(&endian.u32_bytes(ofs));
+        out.extend_from_slice(&f);
+        out.extend_from_slice(&v);
+        out.extend_from_slice(&endian.u32_bytes(ofs as u32));
         out.extend_from_slice(&endian.u32_bytes(len));
     }
-    for (_, _, _, data) in children {
+    for &(_, _, _, data, _) in children {
         out.extend_from_slice(data);
+        if pad {
+            out.resize((out.len() + 3) & !3, 0);
+        }
     }
-    out
+    Ok(out)
+}
+
+/// Build a game lump from `(id, flags, version, data)` children laid out after the directory,
+/// with offsets written in the given convention (`lump_offset` is the lump's position in the
+/// file, used for [`OffsetBase::Absolute`]). Compressed children (`flags & 1`) must already hold
+/// their LZMA bytes (their `filelen` is taken from the LZMA header); a dummy entry is appended
+/// when any child is compressed (A13). Empty when an offset would pass `i32::MAX`.
+pub fn build(children: &[(u32, u16, u16, Vec<u8>)], base: OffsetBase, lump_offset: u64, endian: Endian) -> Vec<u8> {
+    let kids: Vec<(u32, u16, u16, &[u8], u32)> = children
+        .iter()
+        .map(|(id, flags, version, data)| {
+            let length = if flags & FLAG_COMPRESSED != 0 {
+                crate::compression::parse_header(data).map(|h| h.actual_size).unwrap_or(data.len() as u32)
+            } else {
+                data.len() as u32
+            };
+            (*id, *flags, *version, data.as_slice(), length)
+        })
+        .collect();
+    assemble(&kids, shift_of(base, lump_offset), endian, false).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -438,5 +497,22 @@ mod tests {
         let lump = build(&[(ID_STATIC_PROPS, FLAG_COMPRESSED, 6, packed)], OffsetBase::Relative, 0, Endian::Little);
         let d = parse_directory(&lump, place(0), Endian::Little).unwrap();
         assert!(matches!(child_bytes(&lump, &d.entries[0], MAX).unwrap_err().kind, ErrorKind::Decompress(_)));
+    }
+
+    #[test]
+    fn lenient_read_keeps_the_entries_that_fit() {
+        let kids = vec![(ID_STATIC_PROPS, 0, 10, vec![1u8; 4]), (ID_DETAIL_PROPS, 0, 4, vec![2u8; 4])];
+        let lump = build(&kids, OffsetBase::Relative, 0, Endian::Little);
+        assert_eq!(read_entries(&lump, Endian::Little).unwrap().len(), 2);
+        // Cut inside the second entry: the strict read refuses, the tolerant one keeps the first.
+        let cut = &lump[..4 + ENTRY_LEN + 8];
+        assert!(matches!(read_entries(cut, Endian::Little).unwrap_err().kind, ErrorKind::Truncated { .. }));
+        let first = read_entries_lenient(cut, Endian::Little);
+        assert_eq!(first.len(), 1);
+        assert_eq!((first[0].id, first[0].version, first[0].length), (ID_STATIC_PROPS, 10, 4));
+        assert!(read_entries_lenient(&[1, 2], Endian::Little).is_empty());
+        let mut negative = lump.clone();
+        negative[..4].copy_from_slice(&(-3i32).to_le_bytes());
+        assert!(read_entries_lenient(&negative, Endian::Little).is_empty());
     }
 }

@@ -10,51 +10,25 @@
 use crate::bsp::Bsp;
 use crate::error::Result;
 
-/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the CRC the engine's `CRC32_*` use.
-#[derive(Debug, Clone, Copy)]
+/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the CRC the engine's `CRC32_*` use;
+/// computed by `crc32fast`. The state is the CRC of the bytes so far, so the value is `Copy`.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Crc32(u32);
-
-const fn table() -> [u32; 256] {
-    let mut t = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            k += 1;
-        }
-        t[i] = c;
-        i += 1;
-    }
-    t
-}
-static TABLE: [u32; 256] = table();
-
-impl Default for Crc32 {
-    fn default() -> Self {
-        Crc32(0xFFFF_FFFF)
-    }
-}
 
 impl Crc32 {
     pub fn update(&mut self, data: &[u8]) {
-        let mut c = self.0;
-        for &b in data {
-            c = TABLE[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
-        }
-        self.0 = c;
+        let mut h = crc32fast::Hasher::new_with_initial(self.0);
+        h.update(data);
+        self.0 = h.finalize();
     }
     pub fn finish(&self) -> u32 {
-        self.0 ^ 0xFFFF_FFFF
+        self.0
     }
 }
 
 /// CRC-32 of one byte string.
 pub fn crc32(data: &[u8]) -> u32 {
-    let mut c = Crc32::default();
-    c.update(data);
-    c.finish()
+    crc32fast::hash(data)
 }
 
 /// The map checksum of a Source map (source.md §25), or `None` for other families.
@@ -78,6 +52,15 @@ mod tests {
         // The standard CRC-32 check value.
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
         assert_eq!(crc32(b""), 0);
+    }
+
+    #[test]
+    fn incremental_crc_equals_one_shot() {
+        let mut c = Crc32::default();
+        c.update(b"1234");
+        c.update(b"");
+        c.update(b"56789");
+        assert_eq!(c.finish(), 0xCBF4_3926);
     }
 
     #[test]

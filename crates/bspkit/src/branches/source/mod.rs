@@ -18,7 +18,7 @@ pub use stats::{level_flags, triangle_count};
 pub use view::View;
 
 use crate::branch::{Branch, Family, HeaderKind, LumpDef};
-use crate::bytes::{i32_at, u32_at, Endian};
+use crate::bytes::{u32_at, Endian};
 use crate::detect::Detection;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -351,6 +351,36 @@ pub static BRANCHES: &[&Branch] = &[
     &CSO2,
 ];
 
+/// The VBSP versions a branch's maps carry (source.md §3, §27): those [`select`] maps to this
+/// branch, or — where only the contents tell branches apart (v20: Source 2006 / L4D; v21:
+/// Portal 2 / CS:GO; v22: Tactical Intervention) — to a sibling of the same version. Empty for
+/// branches of other families.
+pub fn versions(branch: &Branch) -> &'static [u32] {
+    if branch.family != Family::Source {
+        return &[];
+    }
+    match branch.id {
+        "vtmb" => &[17],
+        // Half-Life: Source has one v18 map, everything else of that era is 19.
+        "source2004" => &[18, 19],
+        "source2006" | "source" | "l4d" => &[20],
+        "l4d2" | "alienswarm" | "portal2" | "csgo" => &[21],
+        "tacint" => &[22],
+        // Early betas (and INFRA) are 22, later pre-Reborn Dota 2 is 23.
+        "dota2" => &[22, 23],
+        "strata" => &[25],
+        "contagion" => &[27],
+        "desolation" => &[42],
+        "cso2" => &[100],
+        _ => &[],
+    }
+}
+
+/// The version a builder writes for a Source branch: its latest of [`versions`].
+pub fn version_of(branch: &Branch) -> Option<u32> {
+    versions(branch).last().copied()
+}
+
 /// `(offset, length)` of a directory entry read in this order.
 fn entry(data: &[u8], endian: Endian, version_first: bool, i: usize) -> Option<(u32, u32)> {
     let b = 8 + 16 * i;
@@ -371,11 +401,8 @@ fn directory_fits(data: &[u8], endian: Endian, version_first: bool) -> bool {
 fn sprp_version(data: &[u8], endian: Endian, version_first: bool) -> Option<u16> {
     let (ofs, len) = entry(data, endian, version_first, LUMP_GAME_LUMP)?;
     let lump = data.get(ofs as usize..(ofs as usize).checked_add(len as usize)?)?;
-    let count = i32_at(lump, 0, endian)?;
-    (0..count.clamp(0, 1024) as usize).find_map(|k| {
-        let b = 4 + 16 * k;
-        (u32_at(lump, b, endian)? == u32::from_be_bytes(*b"sprp")).then(|| crate::bytes::u16_at(lump, b + 6, endian)).flatten()
-    })
+    let entries = crate::lumps::gamelump::read_entries_lenient(lump, endian);
+    entries.iter().take(1024).find(|e| e.id == crate::lumps::gamelump::ID_STATIC_PROPS).map(|e| e.version)
 }
 
 fn lump_len(data: &[u8], endian: Endian, i: usize) -> u32 {

@@ -22,7 +22,7 @@ use zerocopy::{BigEndian, LittleEndian};
 use super::view::View;
 use super::*;
 use crate::bsp::Bsp;
-use crate::bytes::{i32_at, u32_at, Endian};
+use crate::bytes::Endian;
 use crate::stats::Stat;
 
 /// A row source.
@@ -164,20 +164,14 @@ static STRATA_ROWS: &[Row] = &[
     r("physics terrain", Src::Glob(LUMP_PHYS_DISP), 1 << 20),
 ];
 
-/// `(id, flags, version, fileofs, filelen)` of each game lump directory entry (§14.1). A
-/// minimal read of the directory for the stats rows and branch selection.
+/// `(id, flags, version, fileofs, filelen)` of each game lump directory entry (§14.1) that
+/// lies inside the lump: a tolerant read (by [`crate::lumps::gamelump::read_entries_lenient`])
+/// for the stats rows.
 pub fn game_lump_directory(bsp: &Bsp) -> Vec<([u8; 4], u16, u16, i32, i32)> {
     let Ok(data) = bsp.lump(LUMP_GAME_LUMP) else { return Vec::new() };
-    let e = bsp.endian();
-    let count = i32_at(data, 0, e).unwrap_or(0).clamp(0, (data.len() / 16) as i32) as usize;
-    (0..count)
-        .filter_map(|k| {
-            let b = 4 + 16 * k;
-            let id = u32_at(data, b, e)?.to_be_bytes();
-            let flags = crate::bytes::u16_at(data, b + 4, e)?;
-            let version = crate::bytes::u16_at(data, b + 6, e)?;
-            Some((id, flags, version, i32_at(data, b + 8, e)?, i32_at(data, b + 12, e)?))
-        })
+    crate::lumps::gamelump::read_entries_lenient(data, bsp.endian())
+        .iter()
+        .map(|e| (e.id.to_be_bytes(), e.flags, e.version, e.offset as i32, e.length as i32))
         .collect()
 }
 
