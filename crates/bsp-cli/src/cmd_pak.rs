@@ -15,6 +15,9 @@ use crate::cmd_edit::{finish, open_for_edit, OutArgs};
 use crate::{open, Fatal, OpenArgs};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  bsp pak list map.bsp\n  bsp pak extract map.bsp --out pak/\n  bsp pak add map.bsp materials/custom/a.vmt a.vmt -o new.bsp\n  bsp pak addlist map.bsp files.txt -o new.bsp"
+)]
 pub struct PakArgs {
     #[command(subcommand)]
     pub command: PakCommand,

@@ -88,7 +88,10 @@ enum Command {
     #[command(after_help = "Examples:\n  bsp decompress map.360.bsp -o plain.bsp")]
     Decompress(cmd_edit::CompressArgs),
     /// Extract, replace or apply single lumps
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  bsp lump extract map.bsp ENTITIES -o ents.bin\n  bsp lump replace map.bsp LIGHTING light.bin -o out.bsp\n  bsp lump apply map.bsp map_l_0.lmp -o out.bsp"
+    )]
     Lump(cmd_lump::LumpCmd),
     /// Valve external .lmp lump files: list those beside a map, or write a patch set
     Lmp(cmd_lump::LmpTop),
@@ -127,6 +130,7 @@ enum Command {
         open: OpenArgs,
     },
     /// List every supported branch
+    #[command(after_help = "Examples:\n  bsp formats\n  bsp formats --json | jq '.[].branch'")]
     Formats {
         #[arg(long)]
         json: bool,
