@@ -28,7 +28,7 @@ pub fn default_version(branch: &Branch) -> u32 {
         "goldsrc" | "blueshift" => 30,
         "quake2" | "qbism" => 38,
         "quake3" => 46,
-        "ibsp47" => 47,
+        "ibsp47" | "quakelive" => 47,
         "rbsp" | "fbsp" => 1,
         "titanfall" => 29,
         "titanfall2" => 37,

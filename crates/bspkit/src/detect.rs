@@ -73,7 +73,7 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
         b"IBSP" => match le_version {
             38 => Ok(Detection::new(&branches::quake2::QUAKE2, 38, Endian::Little, magic_why("IBSP", 38))),
             46 => Ok(Detection::new(&branches::quake3::QUAKE3, 46, Endian::Little, magic_why("IBSP", 46))),
-            47 => Ok(Detection::new(&branches::quake3::IBSP47, 47, Endian::Little, magic_why("IBSP", 47))),
+            47 => Ok(detect_ibsp47(data)),
             22 => Ok(Detection::new(&branches::cod::COD4, 22, Endian::Little, magic_why("IBSP", 22) + " (Call of Duty 4 lump list)")),
             v => unsupported("IBSP", v as i64),
         },
@@ -88,6 +88,38 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
             30 => Ok(detect_bsp30(data)),
             _ => Err(Error::new(ErrorKind::UnknownFormat { seen: describe_head(data) }).in_lump("header").at(0)),
         },
+    }
+}
+
+/// IBSP 47 is RTCW / ET (17 lumps) or Quake Live (an 18th lump, advertisements, 128-byte
+/// records; quake_facts.md §5.1). q3map2 writes an 18th entry of length 0 into every IBSP
+/// header (§5.0), so only a non-empty one, inside the file and after the 152-byte directory that
+/// the other lumps also respect, makes the map Quake Live.
+fn detect_ibsp47(data: &[u8]) -> Detection {
+    use branches::quake3::{IBSP47, LUMP_ADVERTISEMENTS, QUAKELIVE};
+    let header_end = 8 + 8 * (LUMP_ADVERTISEMENTS + 1);
+    let others_after_header =
+        (0..LUMP_ADVERTISEMENTS).all(|i| lump_range(data, 8, i).map_or(true, |(ofs, len)| len == 0 || ofs >= header_end));
+    let ads = lump_range(data, 8, LUMP_ADVERTISEMENTS).filter(|&(ofs, len)| {
+        others_after_header && len > 0 && len % 128 == 0 && ofs >= header_end && ofs.saturating_add(len) <= data.len()
+    });
+    let why = "magic \"IBSP\", version 47".to_string();
+    match ads {
+        Some((_, len)) => {
+            let mut d = Detection::new(
+                &QUAKELIVE,
+                47,
+                Endian::Little,
+                format!("{why}; directory entry 17 holds {} 128-byte advertisements", len / 128),
+            );
+            d.runners_up.push(("ibsp47", "RTCW / ET maps have 17 lumps".into()));
+            d
+        }
+        None => {
+            let mut d = Detection::new(&IBSP47, 47, Endian::Little, why);
+            d.runners_up.push(("quakelive", "no non-empty 18th directory entry (advertisements)".into()));
+            d
+        }
     }
 }
 

@@ -94,7 +94,7 @@ fn decode(bsp: &Bsp) -> usize {
     match bsp.branch().id {
         "quake2" => decode_q2::<quake2::Ibsp>(bsp),
         "qbism" => decode_q2::<quake2::Qbism>(bsp),
-        "quake3" | "ibsp47" => decode_q3::<quake3::Ibsp>(bsp),
+        "quake3" | "ibsp47" | "quakelive" => decode_q3::<quake3::Ibsp>(bsp),
         "rbsp" => decode_q3::<quake3::Rbsp>(bsp),
         "fbsp" => decode_q3::<quake3::Fbsp>(bsp),
         other => panic!("not a Quake 2 / 3 branch: {other}"),
@@ -417,6 +417,14 @@ fn q3_map(branch: &'static Branch, bad_surface_shader: bool) -> Vec<u8> {
     if raven {
         b = b.lump(LUMP_LIGHT_ARRAY, cat(&[0u16, 1, 1].map(U16::<LE>::new)));
     }
+    if branch.id == "quakelive" {
+        let mut ad = Advertisement::new_zeroed();
+        ad.cell_id = I32::new(7);
+        ad.normal = f3([0., 0., -1.]);
+        ad.rect = corners.map(f3);
+        ad.model[..2].copy_from_slice(b"*0");
+        b = b.lump(LUMP_ADVERTISEMENTS, cat(&[ad, ad]));
+    }
     b.build()
 }
 
@@ -457,7 +465,7 @@ fn builder_quake2_maps_decode_and_check_clean() {
 
 #[test]
 fn builder_quake3_family_maps_decode_and_check_clean() {
-    for branch in [&quake3::QUAKE3, &quake3::IBSP47, &quake3::RBSP, &quake3::FBSP] {
+    for branch in [&quake3::QUAKE3, &quake3::IBSP47, &quake3::QUAKELIVE, &quake3::RBSP, &quake3::FBSP] {
         let bytes = q3_map(branch, false);
         let bsp = Bsp::from_bytes(&bytes).unwrap();
         assert_eq!(bsp.branch().id, branch.id);
@@ -547,6 +555,7 @@ fn damaged_maps_never_panic() {
         q2_map(&quake2::QBISM, false),
         q3_map(&quake3::QUAKE3, false),
         q3_map(&quake3::IBSP47, false),
+        q3_map(&quake3::QUAKELIVE, false),
         q3_map(&quake3::RBSP, false),
         q3_map(&quake3::FBSP, false),
     ];
@@ -586,4 +595,30 @@ fn damaged_maps_never_panic() {
         }
     }
     assert!(opened > maps.len() * 100, "only {opened} damaged maps opened");
+}
+
+/// IBSP 47 is RTCW / ET or Quake Live: only a non-empty 18th directory entry (advertisements)
+/// makes it Quake Live; q3map2's empty 18th entry does not.
+#[test]
+fn quake_live_is_told_from_rtcw_by_its_advertisements() {
+    let ql = q3_map(&quake3::QUAKELIVE, false);
+    let bsp = Bsp::from_bytes(&ql).unwrap();
+    assert_eq!(bsp.branch().id, "quakelive");
+    assert!(bsp.detection().why.iter().any(|w| w.contains("2 128-byte advertisements")), "{:?}", bsp.detection().why);
+    let ads: &[quake3::Advertisement] = bsp.records(quake3::LUMP_ADVERTISEMENTS).unwrap();
+    assert_eq!((ads.len(), ads[1].cell_id.get(), ads[1].model().as_ref()), (2, 7, "*0"));
+    let rtcw = q3_map(&quake3::IBSP47, false);
+    let bsp = Bsp::from_bytes(&rtcw).unwrap();
+    assert_eq!(bsp.branch().id, "ibsp47");
+    assert!(bsp.detection().runners_up.iter().any(|(b, _)| *b == "quakelive"));
+    // An 18-entry header whose last entry is empty (as q3map2 writes every IBSP) is RTCW / ET.
+    let mut empty_ads = ql.clone();
+    let entry = 8 + 8 * quake3::LUMP_ADVERTISEMENTS;
+    empty_ads[entry + 4..entry + 8].copy_from_slice(&0i32.to_le_bytes());
+    assert_eq!(Bsp::from_bytes(&empty_ads).unwrap().branch().id, "ibsp47");
+    // A Quake Live map read as RTCW (by --branch) still opens; the writer keeps it byte for byte.
+    let forced = Bsp::from_bytes_with(&ql, &bspkit::OpenOptions { branch: Some("ibsp47".into()), ..Default::default() }).unwrap();
+    assert_eq!(forced.branch().id, "ibsp47");
+    let bsp = Bsp::from_bytes(&ql).unwrap();
+    assert_eq!(bspkit::edit::Editor::new(&bsp).unwrap().to_bytes().unwrap(), ql);
 }

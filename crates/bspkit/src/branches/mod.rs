@@ -24,6 +24,7 @@ pub fn all() -> Vec<&'static Branch> {
         &quake2::QBISM,
         &quake3::QUAKE3,
         &quake3::IBSP47,
+        &quake3::QUAKELIVE,
         &quake3::RBSP,
         &quake3::FBSP,
     ];

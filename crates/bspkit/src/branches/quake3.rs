@@ -38,6 +38,8 @@ pub const LUMP_LIGHT_GRID: usize = 15;
 pub const LUMP_VISIBILITY: usize = 16;
 /// RBSP / FBSP only.
 pub const LUMP_LIGHT_ARRAY: usize = 17;
+/// Quake Live only (IBSP 47 with an 18th lump, quake_facts.md §5.1).
+pub const LUMP_ADVERTISEMENTS: usize = 17;
 
 record! {
     /// `dshader_t`, 72 bytes (quake_family.md A.4 "texture").
@@ -182,6 +184,21 @@ record! {
         pub lat_long: [u8; 2],
     }
 }
+record! {
+    /// Quake Live advertisement surface, 128 bytes (quake_facts.md §5.1): the cell id the game
+    /// fills, the surface normal, its four corners and the model it belongs to.
+    pub struct Advertisement {
+        pub cell_id: I32<LE>,
+        pub normal: [F32<LE>; 3],
+        pub rect: [[F32<LE>; 3]; 4],
+        pub model: [u8; 64],
+    }
+}
+impl Advertisement {
+    pub fn model(&self) -> std::borrow::Cow<'_, str> {
+        crate::bytes::c_str(&self.model)
+    }
+}
 /// RBSP / FBSP light array: per grid cell, the index of its point in the light grid.
 pub type LightArrayIndex = U16<LE>;
 
@@ -282,7 +299,7 @@ pub enum Rbsp {}
 pub enum Fbsp {}
 
 impl Layout for Ibsp {
-    const BRANCH_IDS: &'static [&'static str] = &["quake3", "ibsp47"];
+    const BRANCH_IDS: &'static [&'static str] = &["quake3", "ibsp47", "quakelive"];
     const LIGHTMAP_SIZE: usize = 128;
     const LIGHT_ARRAY: bool = false;
     type BrushSide = BrushSide;
@@ -460,6 +477,20 @@ pub static IBSP47: Branch = Branch {
     games: "Return to Castle Wolfenstein, Wolfenstein: Enemy Territory, Quake Live",
     header: HeaderKind::IdMagic { magic: *b"IBSP" },
     lumps: q3_lumps!(brushside: 8, vertex: 44, face: 104, lightmap: LumpDef::records("LIGHTMAPS", 49152), lightgrid: 8),
+    stats: Some(stats::<Ibsp>),
+    check: Some(check::<Ibsp>),
+};
+
+/// Quake Live: IBSP 47 records plus lump 17, advertisements. RTCW / ET files of the same
+/// version have 17 lumps; detection tells them apart by a non-empty 18th directory entry.
+pub static QUAKELIVE: Branch = Branch {
+    id: "quakelive",
+    family: Family::Quake3,
+    title: "Quake Live (IBSP 47 + advertisements)",
+    games: "Quake Live",
+    header: HeaderKind::IdMagic { magic: *b"IBSP" },
+    lumps: q3_lumps!(brushside: 8, vertex: 44, face: 104, lightmap: LumpDef::records("LIGHTMAPS", 49152), lightgrid: 8,
+        LumpDef::records("ADVERTISEMENTS", 128)),
     stats: Some(stats::<Ibsp>),
     check: Some(check::<Ibsp>),
 };
@@ -761,6 +792,7 @@ mod tests {
         assert_eq!(size_of::<LightGrid>(), 8);
         assert_eq!(size_of::<LightGridRbsp>(), 30);
         assert_eq!(size_of::<LightArrayIndex>(), 2);
+        assert_eq!(size_of::<Advertisement>(), 128);
     }
 
     #[test]
@@ -778,6 +810,12 @@ mod tests {
         sizes::<Ibsp>(&QUAKE3);
         sizes::<Ibsp>(&IBSP47);
         sizes::<Rbsp>(&RBSP);
+        assert_eq!(QUAKELIVE.lumps.len(), 18);
+        assert_eq!(QUAKELIVE.lumps[LUMP_ADVERTISEMENTS].record_size(0), Some(size_of::<Advertisement>()));
+        assert_eq!(
+            &QUAKELIVE.lumps[..17].iter().map(|d| d.name).collect::<Vec<_>>(),
+            &IBSP47.lumps.iter().map(|d| d.name).collect::<Vec<_>>()
+        );
         sizes::<Fbsp>(&FBSP);
     }
 }
