@@ -238,26 +238,17 @@ impl<'a> NodeTree<'a> {
         }
     }
 
-    /// Cycles and nodes reached twice, over every model's tree (one shared visit per node, so a
-    /// subtree used by two models is reported once). Children outside NODES/LEAVES are not
+    /// Cycles and nodes with two parents, over every model's tree. Each node is visited once over
+    /// all models: a model whose root lies in a tree already walked (several models sharing the
+    /// world's tree) is not a fault and is skipped. Children outside NODES/LEAVES are not
     /// descended and not reported here: the branch checks report those.
     pub fn problems(&self) -> Vec<Problem> {
         let mut colour = vec![WHITE; self.nodes.len()];
         let mut summary = WalkSummary::default();
         let label = self.label();
         let mut out = Vec::new();
-        for (m, head) in self.heads.iter().enumerate() {
+        for head in &self.heads {
             let Some(head) = *head else { continue };
-            if let TreeChild::Node(h) = head {
-                if usize::try_from(h).ok().and_then(|h| colour.get(h)).is_some_and(|&c| c != WHITE) {
-                    out.push(Problem::new(
-                        label.clone(),
-                        Some(h as usize),
-                        format!("model {m}'s root is already part of another model's tree"),
-                    ));
-                    continue;
-                }
-            }
             self.dfs(head, &mut colour, &mut summary, &mut |node, kind| {
                 if !matches!(kind, Fault::NodeOutOfRange(_) | Fault::LeafOutOfRange(_)) {
                     out.push(Problem::new(label.clone(), Some(node as usize), kind.message(node)));
