@@ -202,15 +202,14 @@ impl<'a> NodeTree<'a> {
             let n = match cur {
                 TreeChild::Leaf(l) => {
                     return usize::try_from(l).ok().filter(|&l| l < self.num_leaves).ok_or_else(|| {
-                        self.node_error(from, format!("node {from} leads to leaf {l}, outside LEAVES (0..{})", self.num_leaves))
+                        self.node_error(from, format!("{} leads to leaf {l}, outside LEAVES (0..{})", who(from), self.num_leaves))
                     });
                 }
                 TreeChild::Node(n) => n,
             };
-            let node = usize::try_from(n)
-                .ok()
-                .and_then(|i| self.nodes.get(i))
-                .ok_or_else(|| self.node_error(from, format!("node {from} leads to node {n}, outside NODES (0..{})", self.nodes.len())))?;
+            let node = usize::try_from(n).ok().and_then(|i| self.nodes.get(i)).ok_or_else(|| {
+                self.node_error(from, format!("{} leads to node {n}, outside NODES (0..{})", who(from), self.nodes.len()))
+            })?;
             let (normal, dist) = usize::try_from(node.plane)
                 .ok()
                 .and_then(|p| self.planes.get(p))
@@ -331,12 +330,22 @@ enum Fault {
 
 impl Fault {
     fn message(self, node: i64) -> String {
+        let node = who(node);
         match self {
-            Fault::Cycle(k) => format!("node {node} has child node {k}, one of its own ancestors (a cycle)"),
-            Fault::SecondParent(k) => format!("node {node} has child node {k}, which already has another parent"),
-            Fault::NodeOutOfRange(k) => format!("node {node} has child node {k}, outside NODES"),
-            Fault::LeafOutOfRange(k) => format!("node {node} has child leaf {k}, outside LEAVES"),
+            Fault::Cycle(k) => format!("{node} has child node {k}, one of its own ancestors (a cycle)"),
+            Fault::SecondParent(k) => format!("{node} has child node {k}, which already has another parent"),
+            Fault::NodeOutOfRange(k) => format!("{node} leads to node {k}, outside NODES"),
+            Fault::LeafOutOfRange(k) => format!("{node} leads to leaf {k}, outside LEAVES"),
         }
+    }
+}
+
+/// Names the parent in messages; -1 stands for the model's root reference.
+fn who(node: i64) -> String {
+    if node < 0 {
+        "the model's root".to_string()
+    } else {
+        format!("node {node}")
     }
 }
 
