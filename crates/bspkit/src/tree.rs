@@ -1,5 +1,6 @@
 //! BSP node trees: point-in-leaf lookup and a structural walk, for the Quake 1 family (Quake,
-//! Hexen II, BSP2, 2PSB, GoldSrc), Quake 2 (IBSP 38, Qbism) and Quake 3 (IBSP 46/47, RBSP, FBSP).
+//! Hexen II, BSP2, 2PSB, GoldSrc), Quake 2 (IBSP 38, Qbism), Quake 3 (IBSP 46/47, RBSP, FBSP)
+//! and Source (both byte orders).
 //!
 //! A map's node lump is untrusted: a child may point back at an ancestor (a cycle), at a node
 //! that another parent already uses, or outside the lump. Nothing here recurses, and every loop
@@ -76,7 +77,7 @@ struct Parts {
     nodes_lump: usize,
 }
 
-/// Quake 2 / Quake 3 child encoding: negative = leaf `-(child + 1)` (quake_family.md).
+/// Quake 2 / Quake 3 / Source child encoding: negative = leaf `-(child + 1)` (quake_family.md).
 fn signed_child(c: i64) -> TreeChild {
     if c >= 0 {
         TreeChild::Node(c)
@@ -140,8 +141,18 @@ fn quake3_parts(bsp: &Bsp) -> Result<Parts> {
     Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: quake3::LUMP_NODES })
 }
 
+fn source_parts<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Parts> {
+    use crate::branches::source;
+    let v = source::View::<O>::new(bsp)?;
+    let nodes = v.nodes()?.iter().map(|n| TreeNode { plane: n.planenum, children: n.children.map(signed_child) }).collect();
+    let planes = v.planes()?.iter().map(|p| ([p.normal[0].get(), p.normal[1].get(), p.normal[2].get()], p.dist.get())).collect();
+    // Every Source model roots its own tree at `headnode` (source.md, dmodel_t).
+    let heads = v.models()?.iter().map(|m| Some(signed_child(m.headnode.get() as i64))).collect();
+    Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: source::LUMP_NODES })
+}
+
 impl<'a> NodeTree<'a> {
-    /// Read the node tree of a Quake 1 / GoldSrc / Quake 2 / Quake 3 family map. Other families
+    /// Read the node tree of a Quake 1 / GoldSrc / Quake 2 / Quake 3 / Source map. Other families
     /// give [`ErrorKind::NoSuchLump`]. Lump errors (bad lengths) name the lump.
     pub fn of(bsp: &'a Bsp<'a>) -> Result<Self> {
         let parts = match bsp.family() {
@@ -156,6 +167,10 @@ impl<'a> NodeTree<'a> {
                 _ => quake2_parts::<quake2::Ibsp>(bsp),
             },
             Family::Quake3 => quake3_parts(bsp),
+            Family::Source => match bsp.endian() {
+                crate::Endian::Little => source_parts::<zerocopy::LittleEndian>(bsp),
+                crate::Endian::Big => source_parts::<zerocopy::BigEndian>(bsp),
+            },
             f => Err(Error::new(ErrorKind::NoSuchLump(format!("node tree: not supported for the {} family", f.as_str())))),
         }?;
         let node_size = bsp.record_size(parts.nodes_lump).unwrap_or(1).max(1);

@@ -1,4 +1,4 @@
-//! Node-tree walker (`bspkit::tree`): hostile trees (cycles, shared nodes, 100k-deep chains)
+//! Node-tree walker (`bspkit::tree`; Quake 1 family, Quake 2, Quake 3, Source): hostile trees (cycles, shared nodes, 100k-deep chains)
 //! end promptly with an error or a check problem, never a stack overflow or an endless loop;
 //! point-in-leaf lookups on the builder's room and on real maps land in open space.
 
@@ -137,6 +137,11 @@ fn children_out_of_range_are_errors_not_panics() {
     assert!(tree.point_leaf(5, [0.0; 3]).is_err(), "no model 5");
 }
 
+fn source_open<O: zerocopy::ByteOrder>(bsp: &Bsp, leaf: usize) -> bool {
+    let v = bspkit::branches::source::View::<O>::new(bsp).unwrap();
+    v.leaves().unwrap().iter().nth(leaf).unwrap().contents & 1 == 0
+}
+
 fn origin(text: &str) -> Option<[f32; 3]> {
     let v: Vec<f32> = text.split_whitespace().filter_map(|t| t.parse().ok()).collect();
     (v.len() == 3).then(|| [v[0], v[1], v[2]])
@@ -147,11 +152,20 @@ fn origin(text: &str) -> Option<[f32; 3]> {
 #[test]
 fn corpus_trees_walk_clean_and_player_starts_are_in_open_leaves() {
     let Some(corpus) = common::corpus("corpus_trees_walk_clean_and_player_starts_are_in_open_leaves") else { return };
-    let starts = ["info_player_start", "info_player_deathmatch", "info_player_coop", "team_CTF_redplayer", "info_player_team1"];
+    let starts = [
+        "info_player_start",
+        "info_player_deathmatch",
+        "info_player_coop",
+        "team_CTF_redplayer",
+        "info_player_team1",
+        "info_player_terrorist",
+        "info_player_counterterrorist",
+        "info_player_teamspawn",
+    ];
     let (mut maps, mut lookups) = (0, 0);
     for m in common::maps(&corpus) {
         let Ok(bsp) = Bsp::open(&m.path) else { continue };
-        if !matches!(bsp.family(), Family::Quake | Family::GoldSrc | Family::Quake2 | Family::Quake3) {
+        if !matches!(bsp.family(), Family::Quake | Family::GoldSrc | Family::Quake2 | Family::Quake3 | Family::Source) {
             continue;
         }
         let Ok(tree) = NodeTree::of(&bsp) else { continue };
@@ -181,6 +195,11 @@ fn corpus_trees_walk_clean_and_player_starts_are_in_open_leaves() {
                 Family::Quake2 => match bsp.branch().id {
                     "qbism" => quake2::View::<quake2::Qbism>::new(&bsp).unwrap().leaves().unwrap()[leaf].contents() & 1 == 0,
                     _ => quake2::View::<quake2::Ibsp>::new(&bsp).unwrap().leaves().unwrap()[leaf].contents() & 1 == 0,
+                },
+                // Source: CONTENTS_SOLID is bit 0, as in Quake 2 (source.md, dleaf_t).
+                Family::Source => match bsp.endian() {
+                    bspkit::Endian::Little => source_open::<zerocopy::LittleEndian>(&bsp, leaf),
+                    bspkit::Endian::Big => source_open::<zerocopy::BigEndian>(&bsp, leaf),
                 },
                 // Quake 3: a leaf outside the map has cluster -1.
                 _ => quake3::View::<quake3::Ibsp>::new(&bsp).unwrap().leaves().unwrap()[leaf].cluster.get() >= 0,
