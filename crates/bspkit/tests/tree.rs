@@ -210,3 +210,46 @@ fn corpus_trees_walk_clean_and_player_starts_are_in_open_leaves() {
     eprintln!("{maps} maps walked, {lookups} player starts looked up");
     assert!(maps > 0 && lookups > 0);
 }
+
+/// A real Quake 2, Quake 3 and Source map each, with node 0's front child pointed back at
+/// node 0 in a copy: the walk and the lookup stop with a cycle error, and the Quake 2 and
+/// Quake 3 checks report it.
+#[test]
+fn corpus_maps_with_a_node_pointing_at_itself() {
+    let Some(corpus) = common::corpus("corpus_maps_with_a_node_pointing_at_itself") else { return };
+    let mut done = Vec::new();
+    for m in common::maps(&corpus) {
+        let Ok(bytes) = std::fs::read(&m.path) else { continue };
+        let Ok(bsp) = Bsp::from_bytes(&bytes) else { continue };
+        let family = bsp.family();
+        if !matches!(family, Family::Quake2 | Family::Quake3 | Family::Source) || done.contains(&family) {
+            continue;
+        }
+        let Ok(tree) = NodeTree::of(&bsp) else { continue };
+        let Some(e) = bsp.lumps().iter().find(|e| e.name == "NODES").filter(|e| !e.compressed && e.length > 0) else { continue };
+        if tree.nodes.len() < 2 || !matches!(tree.head(0), Ok(TreeChild::Node(0))) {
+            continue;
+        }
+        // Every one of these node records starts with i32 plane, i32 children[2] (the front
+        // child at +4), in the map's byte order.
+        let at = e.offset as usize + 4;
+        let mut bad = bytes.clone();
+        bad[at..at + 4].copy_from_slice(&bsp.endian().u32_bytes(0));
+        drop(tree);
+        let bsp = Bsp::from_bytes(&bad).unwrap();
+        let tree = NodeTree::of(&bsp).unwrap();
+        assert_eq!(tree.nodes[0].children[0], TreeChild::Node(0), "{}", m.path.display());
+        let err = tree.walk(0).unwrap_err();
+        assert!(err.to_string().contains("cycle"), "{}: {err}", m.path.display());
+        // A point in front of node 0's plane comes back to node 0 for ever, unless bounded.
+        let (n, d) = tree.planes[tree.nodes[0].plane as usize];
+        let p = [n[0] * (d + 1.0), n[1] * (d + 1.0), n[2] * (d + 1.0)];
+        assert!(tree.point_leaf(0, p).unwrap_err().to_string().contains("cycle"), "{}", m.path.display());
+        if family != Family::Source {
+            let msgs: Vec<String> = bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect();
+            assert!(msgs.iter().any(|m| m.contains("cycle")), "{msgs:?}");
+        }
+        done.push(family);
+    }
+    assert_eq!(done.len(), 3, "found {done:?}");
+}
