@@ -6,7 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${BSPKIT_CORPUS:?set BSPKIT_CORPUS to the real-map corpus}
-for t in open_decode entities visibility lzma lmp; do mkdir -p "$here/corpus/$t"; done
+for t in open_decode entities visibility lzma lmp gamelump pakfile; do mkdir -p "$here/corpus/$t"; done
 
 # Whole maps for the open+decode target; small ones first matter most to libFuzzer
 # (-max_len caps what it reads), so keep every map.
@@ -100,6 +100,47 @@ for root, _, files in os.walk(src):
             open(os.path.join(out, "small_" + name), "wb").write(d3dbsp(open(p, "rb").read()))
 PY
 fi
-for t in open_decode entities visibility lzma lmp; do
+# Source game lumps (lump 35) and pakfiles (lump 40), cut out of the VBSP/PSBV maps.
+# gamelump seeds are: one selector byte (bit 0 = big-endian), the lump's file offset as a
+# little-endian u32, then the lump (the layout fuzz_targets/gamelump.rs reads).
+# Small Zip archives made here cover the stored/deflate paths and a name that must be refused.
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$src" "$here/corpus/gamelump" "$here/corpus/pakfile" <<'PY'
+import io, os, struct, sys, zipfile
+src, gout, pout = sys.argv[1:4]
+def lump(data, idx, e):
+    # lump_t is {fileofs, filelen, version, fourCC}; Left 4 Dead 2 stores {version, fileofs,
+    # filelen, fourCC}: take whichever order lands inside the file past the header.
+    a, b, c, _ = struct.unpack_from(e + "4i", data, 8 + 16 * idx)
+    for ofs, ln in ((a, b), (b, c)):
+        if ln > 0 and ofs >= 8 + 64 * 16 and ofs + ln <= len(data):
+            return ofs, data[ofs:ofs + ln]
+    return None
+for root, _, files in os.walk(src):
+    for name in files:
+        p = os.path.join(root, name)
+        with open(p, "rb") as f:
+            head = f.read(4)
+        if head not in (b"VBSP", b"PSBV"):
+            continue
+        data = open(p, "rb").read()
+        e = "<" if head == b"VBSP" else ">"
+        g = lump(data, 35, e)
+        if g and len(g[1]) <= (1 << 20):
+            sel = b"\x01" if e == ">" else b"\x00"
+            open(os.path.join(gout, name), "wb").write(sel + struct.pack("<I", g[0]) + g[1])
+        z = lump(data, 40, e)
+        if z and len(z[1]) <= (256 << 10):
+            open(os.path.join(pout, name), "wb").write(z[1])
+for method, tag in ((zipfile.ZIP_STORED, "stored"), (zipfile.ZIP_DEFLATED, "deflate")):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as z:
+        z.writestr("materials/a.vmt", "LightmappedGeneric { }\n")
+        z.writestr("maps/x/", "")
+        z.writestr("../escape.txt", "no")
+    open(os.path.join(pout, "tiny_" + tag), "wb").write(buf.getvalue())
+PY
+fi
+for t in open_decode entities visibility lzma lmp gamelump pakfile; do
     printf '%s: %s files\n' "$t" "$(ls "$here/corpus/$t" | wc -l)"
 done

@@ -60,6 +60,7 @@ pub mod lumps;
 pub mod scan;
 pub mod stats;
 pub mod stripper;
+pub mod tree;
 pub mod write;
 
 pub use branch::{Branch, Family};

@@ -1085,6 +1085,8 @@ pub fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     }
 
     check_bspx(bsp, faces.len(), lighting.len(), problems);
+    // Node tree cycles and shared nodes (children in range are checked above).
+    crate::tree::check(bsp, problems);
 
     // Every PVS row decodes within the lump.
     let mut row = Vec::new();

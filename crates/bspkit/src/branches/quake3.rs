@@ -597,6 +597,8 @@ const MAX_SURFACE_TYPE: i64 = 5;
 /// Every cross-reference of a Quake 3-family map in range (quake_family.md A.4).
 fn check<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let Ok(v) = View::<L>::new(bsp) else { return };
+    // Node tree cycles and shared nodes; the NODES checks below cover children out of range.
+    crate::tree::check(bsp, problems);
     let (shaders, planes, nodes, leaves) = (v.shaders(), v.planes(), v.nodes(), v.leaves());
     let (leaf_surfaces, leaf_brushes, models, brushes) = (v.leaf_surfaces(), v.leaf_brushes(), v.models(), v.brushes());
     let (sides, verts, indices, fogs, surfaces) = (v.brush_sides(), v.draw_vertices(), v.draw_indices(), v.fogs(), v.surfaces());
