@@ -21,6 +21,8 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     if let Err(e) = r {
         problems.push(Problem::new(e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string()));
     }
+    // Node-tree cycles and nodes with two parents, walked without recursion.
+    crate::tree::check(bsp, problems);
 }
 
 /// A lump that doesn't decode is reported once and its checks skipped.
