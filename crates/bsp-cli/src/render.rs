@@ -15,16 +15,22 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
     for r in &f.runners_up {
         writeln!(out, "  runner-up: {} ({})", r.branch, r.why)?;
     }
-    let _ = bsp;
     writeln!(out)?;
     let has_max = info.stats.iter().any(|s| s.max_count.is_some() || s.max_bytes.is_some());
     if has_max {
-        writeln!(out, "{:<18} {:>16}  {:>17}", "Object names", "Objects/Maxobjs", "Memory / Maxmem")?;
+        // vbspinfo's own layout: name, objects/max, memory/max, fullness = memory / max.
+        writeln!(out, "Object names       Objects/Maxobjs  Memory / Maxmem  Fullness")?;
+        writeln!(out, "------------       ---------------  ---------------  --------")?;
         // vbspinfo prints these two under the table (bspkit::branches::source::stats).
         let footer = |s: &&bspkit::stats::Stat| s.name == "Level flags" || s.name == "Total triangle count";
         for s in info.stats.iter().filter(|s| !footer(s)) {
-            let count = s.count.map(|c| format!("{c}/{}", s.max_count.unwrap_or(0))).unwrap_or_else(|| "[variable]".into());
-            writeln!(out, "{:<18} {:>16}  {:>9}/{:<8}", s.name, count, s.bytes, s.max_bytes.unwrap_or(0))?;
+            let objects = match s.count {
+                Some(c) => format!("{c:>8}/{:<8}", s.max_count.unwrap_or(0)),
+                None => format!("{:>14}   ", "[variable]"),
+            };
+            let max_bytes = s.max_bytes.unwrap_or(0);
+            let fullness = if max_bytes > 0 { 100.0 * s.bytes as f64 / max_bytes as f64 } else { 0.0 };
+            writeln!(out, "{:<17.17} {objects} {:>8}/{:<8} ({fullness:>4.1}%)", s.name, s.bytes, max_bytes)?;
         }
         for s in info.stats.iter().filter(footer) {
             match s.name.as_str() {
@@ -33,10 +39,7 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
             }
         }
     } else {
-        for s in &info.stats {
-            let count = s.count.map(|c| c.to_string()).unwrap_or_default();
-            writeln!(out, "{:>8} {:<18} {:>10}", count, s.name, s.bytes)?;
-        }
+        native_table(out, bsp.family(), &info.stats)?;
     }
     writeln!(out, "{:>8} entities", info.entities)?;
     if let Some(c) = info.checksum {
@@ -92,4 +95,53 @@ pub fn entities(out: &mut impl Write, ents: &bspkit::lumps::entities::Entities, 
         }
         Ok(())
     }
+}
+
+/// The stats table in the layout of the family's own info tool, so the two can be compared line
+/// by line: ericw-tools `bspinfo` (Quake, GoldSrc), q2tools `4bsp` FILE STATS (Quake 2),
+/// `q3map2 -info` (Quake 3 family). Other families get a plain count / name / bytes table.
+fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat]) -> io::Result<()> {
+    use bspkit::Family;
+    let count = |c: Option<u64>| c.map(|c| c.to_string()).unwrap_or_default();
+    match family {
+        Family::Quake | Family::GoldSrc => {
+            for s in stats {
+                if s.name == "models" {
+                    // bspinfo prints the model count alone.
+                    writeln!(out, "{:>7} {:<12}", count(s.count), s.name)?;
+                } else {
+                    writeln!(out, "{:>7} {:<12} {:>10}", count(s.count), s.name, s.bytes)?;
+                }
+            }
+        }
+        Family::Quake2 => {
+            for s in stats {
+                match s.count {
+                    Some(c) => writeln!(out, "{:<12}{c:>8}        size: {:>7}", format!("{}:", s.name), s.bytes)?,
+                    None => writeln!(out, "{:>27} size: {:>7}", s.name, s.bytes)?,
+                }
+            }
+        }
+        Family::Quake3 => {
+            // q3map2 groups its rows with blank lines and marks with `*` the rows it sizes by
+            // its internal (RBSP) structs.
+            for s in stats {
+                if matches!(s.name.as_str(), "nodes" | "drawsurfaces" | "lightmaps" | "total") {
+                    writeln!(out)?;
+                }
+                let star = if matches!(s.name.as_str(), "brushsides" | "drawsurfaces" | "drawverts" | "lightgrid") { " *" } else { "" };
+                writeln!(out, "{:>9} {:<12} {:>10}{star}", count(s.count), s.name, s.bytes)?;
+                if s.name == "total" {
+                    writeln!(out, "{:>33} KB", s.bytes / 1024)?;
+                    writeln!(out, "{:>33} MB", s.bytes / (1024 * 1024))?;
+                }
+            }
+        }
+        _ => {
+            for s in stats {
+                writeln!(out, "{:>8} {:<18} {:>10}", count(s.count), s.name, s.bytes)?;
+            }
+        }
+    }
+    Ok(())
 }
