@@ -3,7 +3,7 @@
 //! the hooks that compute the native info tool's rows and cross-reference checks.
 //!
 //! One `Branch` value exists per branch, in the module of its engine family under
-//! `crate::branches`; [`crate::branches::ALL`] lists them all.
+//! `crate::branches`; [`crate::branches::all`] lists them all.
 
 use crate::bsp::Bsp;
 use crate::check::Problem;

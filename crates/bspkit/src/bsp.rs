@@ -295,7 +295,7 @@ impl<'d> Bsp<'d> {
         }
     }
 
-    /// The map's file name without directory, or "<memory>".
+    /// The map's file name without directory, or `"<memory>"`.
     pub fn display_name(&self) -> Cow<'_, str> {
         match &self.path {
             Some(p) => p.to_string_lossy(),

@@ -6,7 +6,7 @@
 //! (`.d3dbsp`).
 //!
 //! Open a map with [`Bsp::open`] (memory-mapped) or [`Bsp::from_bytes`]; the format is detected
-//! from the bytes ([`detect`]). Lumps are borrowed slices of the file; record lumps are viewed as
+//! from the bytes ([`detect()`]). Lumps are borrowed slices of the file; record lumps are viewed as
 //! slices of `#[repr(C)]` structs with [`Bsp::records`], with no copy and no allocation per record.
 //! Edits go through [`edit::Editor`], which writes back every untouched byte unchanged.
 //!
