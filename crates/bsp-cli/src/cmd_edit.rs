@@ -25,6 +25,10 @@ pub struct OutArgs {
     /// Source: let later lumps shift even for an entity-only edit (the map checksum then changes)
     #[arg(long)]
     pub no_keep_checksum: bool,
+    /// Write even if `bsp check` finds problems the input did not have (they are listed as
+    /// warnings); the result must still open and every lump read
+    #[arg(long)]
+    pub allow_problems: bool,
 }
 
 impl OutArgs {
@@ -54,10 +58,14 @@ pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
 /// Write the editor's result, or say that nothing changed (and still write, so OUT exists).
 pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal> {
     ed.options.keep_checksum = !out.no_keep_checksum;
+    ed.options.allow_new_problems = out.allow_problems;
     warn_external(ed, input);
     let target = out.target(input)?;
-    ed.write(&target)?;
+    let new = ed.write(&target)?;
     eprintln!("wrote {}", target.display());
+    for p in &new {
+        eprintln!("warning: new problem: {p}");
+    }
     Ok(())
 }
 

@@ -291,3 +291,28 @@ fn rewrite_every_corpus_map_byte_identical() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A lump replacement that breaks references is refused (target untouched); with
+/// `--allow-problems` it is written and the new problems are listed as warnings.
+#[test]
+fn allow_problems_writes_and_warns() {
+    let d = scratch("allow");
+    let input = d.join("in.bsp");
+    std::fs::write(&input, bspkit::build::sample_quake1()).unwrap();
+    // Two planes for a room whose faces, nodes and clipnodes use eighteen.
+    let planes = d.join("planes.bin");
+    std::fs::write(&planes, [0u8; 40]).unwrap();
+    let out = d.join("out.bsp");
+    let refused = run(&["lump", "replace", s(&input), "PLANES", s(&planes), "-o", s(&out)]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("new problems"));
+    assert!(!out.exists());
+    let written = run(&["lump", "replace", s(&input), "PLANES", s(&planes), "-o", s(&out), "--allow-problems"]);
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    let err = String::from_utf8_lossy(&written.stderr);
+    assert!(err.contains("warning: new problem:") && err.contains("PLANES"), "{err}");
+    assert_eq!(bspkit::Bsp::open(&out).unwrap().lump(1).unwrap(), &[0u8; 40]);
+    // `bsp check` agrees that the written map has problems.
+    assert_eq!(run(&["check", s(&out)]).status.code(), Some(1));
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -268,11 +268,22 @@ impl<'b, 'd> Editor<'b, 'd> {
 
     /// Write the new file to `path` atomically; the written file is reopened and checked first
     /// (it must open as the same branch, and `check` must find no problem the source lacks).
-    pub fn write(&self, path: &Path) -> Result<()> {
+    /// With [`WriteOptions::allow_new_problems`] the check only requires that the file opens and
+    /// every lump reads; the new problems are returned so the caller can report them.
+    pub fn write(&self, path: &Path) -> Result<Vec<String>> {
         let bytes = self.to_bytes()?;
         let before: Vec<String> = crate::check::check(self.bsp).iter().map(|p| p.to_string()).collect();
         let branch = self.bsp.branch().id;
-        write::write_atomic(path, &bytes, |tmp| write::verify_written(tmp, branch, &before))
+        if self.options.allow_new_problems {
+            let mut new = Vec::new();
+            write::write_atomic(path, &bytes, |tmp| {
+                new = write::new_problems(tmp, branch, &before)?;
+                Ok(())
+            })?;
+            return Ok(new);
+        }
+        write::write_atomic(path, &bytes, |tmp| write::verify_written(tmp, branch, &before))?;
+        Ok(Vec::new())
     }
 }
 

@@ -61,11 +61,15 @@ pub struct WriteOptions {
     /// checksum of source.md §25). Off, or when any other lump changes: later lumps shift as in
     /// every other family and the game lump's offsets are rebased.
     pub keep_checksum: bool,
+    /// Write even when `check` finds problems in the result that the source did not have (the
+    /// file must still open and every lump read). For edits that are meant to change references,
+    /// or a map that is repaired in several steps.
+    pub allow_new_problems: bool,
 }
 
 impl Default for WriteOptions {
     fn default() -> Self {
-        WriteOptions { keep_checksum: true }
+        WriteOptions { keep_checksum: true, allow_new_problems: false }
     }
 }
 
@@ -754,6 +758,17 @@ pub fn problem_shape(problem: &str) -> String {
 /// Check a written file: it opens as `branch`, every lump can be read, and `check` reports no
 /// problem whose [`problem_shape`] is not among those of `before` (the source map's problems).
 pub fn verify_written(path: &Path, branch: &str, before: &[String]) -> Result<()> {
+    let new = new_problems(path, branch, before)?;
+    if new.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::malformed(format!("the written map has new problems: {}", new.join("; "))).in_file(path))
+    }
+}
+
+/// Reopen a written file as `branch` and read every lump (an error if any fails), then return
+/// the `check` problems that are not in `before`.
+pub fn new_problems(path: &Path, branch: &str, before: &[String]) -> Result<Vec<String>> {
     let opts = crate::bsp::OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() };
     // Checked from bytes, not by path: the temporary file's name has no siblings (Respawn `.ent`
     // partitions, `.lmp` files), and checks about those describe the input, not what was written.
@@ -762,12 +777,7 @@ pub fn verify_written(path: &Path, branch: &str, before: &[String]) -> Result<()
     for e in bsp.lumps() {
         bsp.raw_lump(e.index).map_err(|e| e.in_file(path))?;
     }
-    let new: Vec<String> = crate::check::check(&bsp).iter().map(|p| p.to_string()).filter(|p| !before.contains(p)).collect();
-    if new.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::malformed(format!("the written map has new problems: {}", new.join("; "))).in_file(path))
-    }
+    Ok(crate::check::check(&bsp).iter().map(|p| p.to_string()).filter(|p| !before.contains(p)).collect())
 }
 
 #[cfg(test)]
@@ -843,7 +853,7 @@ mod tests {
         assert_eq!(nb.entry(35).unwrap().offset, 1040);
         assert_eq!(nb.lump(0).unwrap(), b"{\"classname\" \"worldspawn\"}\0");
         assert_eq!(map_checksum(&nb).unwrap(), map_checksum(&bsp).unwrap());
-        let out = build(&bsp, &ch, &WriteOptions { keep_checksum: false }).unwrap();
+        let out = build(&bsp, &ch, &WriteOptions { keep_checksum: false, ..Default::default() }).unwrap();
         let nb = Bsp::from_bytes(&out).unwrap();
         assert_eq!(nb.entry(35).unwrap().offset, 1064);
         assert_eq!(nb.lump(35).unwrap(), &mk(1064)[..]);
