@@ -39,7 +39,7 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
             }
         }
     } else {
-        native_table(out, bsp.family(), &info.stats)?;
+        native_table(out, bsp.family(), &info.stats, info.size)?;
     }
     writeln!(out, "{:>8} entities", info.entities)?;
     if let Some(c) = info.checksum {
@@ -99,8 +99,9 @@ pub fn entities(out: &mut impl Write, ents: &bspkit::lumps::entities::Entities, 
 
 /// The stats table in the layout of the family's own info tool, so the two can be compared line
 /// by line: ericw-tools `bspinfo` (Quake, GoldSrc), q2tools `4bsp` FILE STATS (Quake 2),
-/// `q3map2 -info` (Quake 3 family). Other families get a plain count / name / bytes table.
-fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat]) -> io::Result<()> {
+/// `q3map2 -info` (Quake 3 family), `cod4map -info` (without its Limit% column: the compiler's
+/// limits are not known). Other families get a plain count / name / bytes table.
+fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat], file_size: u64) -> io::Result<()> {
     use bspkit::Family;
     let count = |c: Option<u64>| c.map(|c| c.to_string()).unwrap_or_default();
     match family {
@@ -135,6 +136,18 @@ fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::s
                     writeln!(out, "{:>33} KB", s.bytes / 1024)?;
                     writeln!(out, "{:>33} MB", s.bytes / (1024 * 1024))?;
                 }
+            }
+        }
+        Family::Cod => {
+            writeln!(out, " Count Lump                    Bytes Kilobytes   BSP%")?;
+            writeln!(out, "{}", "-".repeat(52))?;
+            for s in stats {
+                if matches!(s.name.as_str(), "nodes" | "paths") {
+                    writeln!(out)?;
+                }
+                let kilobytes = (s.bytes + 512) / 1024;
+                let share = if file_size > 0 { 100.0 * s.bytes as f64 / file_size as f64 } else { 0.0 };
+                writeln!(out, "{:>6} {:<18} {:>8} B {kilobytes:>6} KB {share:>5.1}%", count(s.count), s.name, s.bytes)?;
             }
         }
         _ => {
