@@ -247,7 +247,7 @@ impl<'d> Bsp<'d> {
         match self.entities_index() {
             Some(i) => {
                 let raw = self.lump(i)?;
-                Ok(&raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())])
+                Ok(&raw[..memchr::memchr(0, raw).unwrap_or(raw.len())])
             }
             None => Ok(&[]),
         }

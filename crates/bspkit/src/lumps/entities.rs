@@ -96,7 +96,7 @@ impl<'a> Lexer<'a> {
             b'"' => {
                 // No escapes: the engines read up to the next quote, newlines included.
                 let body = start + 1;
-                match t[body..].iter().position(|&b| b == b'"') {
+                match memchr::memchr(b'"', &t[body..]) {
                     Some(n) => {
                         self.pos = body + n + 1;
                         Ok(Some(Token::Str(&t[body..body + n])))
@@ -117,7 +117,7 @@ impl<'a> Lexer<'a> {
 
 /// Parse entity text. Errors carry the byte offset within `text`.
 pub fn parse(text: &[u8]) -> Result<Entities<'_>> {
-    let text = &text[..text.iter().position(|&b| b == 0).unwrap_or(text.len())];
+    let text = &text[..memchr::memchr(0, text).unwrap_or(text.len())];
     let mut lx = Lexer { text, pos: 0 };
     let mut list = Vec::new();
     while let Some(tok) = lx.next()? {
