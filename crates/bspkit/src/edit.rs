@@ -271,19 +271,43 @@ impl<'b, 'd> Editor<'b, 'd> {
     /// With [`WriteOptions::allow_new_problems`] the check only requires that the file opens and
     /// every lump reads; the new problems are returned so the caller can report them.
     pub fn write(&self, path: &Path) -> Result<Vec<String>> {
-        let bytes = self.to_bytes()?;
-        let before: Vec<String> = crate::check::check(self.bsp).iter().map(|p| p.to_string()).collect();
-        let branch = self.bsp.branch().id;
-        if self.options.allow_new_problems {
-            let mut new = Vec::new();
-            write::write_atomic(path, &bytes, |tmp| {
-                new = write::new_problems(tmp, branch, &before)?;
+        self.prepare()?.write(path)
+    }
+
+    /// The new file's bytes and what its check is compared with, detached from the source map
+    /// (so the source can be closed before the result replaces it).
+    pub fn prepare(&self) -> Result<PreparedWrite> {
+        Ok(PreparedWrite {
+            bytes: self.to_bytes()?,
+            before: crate::check::check(self.bsp).iter().map(|p| p.to_string()).collect(),
+            branch: self.bsp.branch().id,
+            allow_new_problems: self.options.allow_new_problems,
+        })
+    }
+}
+
+/// A map ready to be written by [`PreparedWrite::write`] ([`Editor::prepare`]).
+pub struct PreparedWrite {
+    bytes: Vec<u8>,
+    /// The source map's `check` problems.
+    before: Vec<String>,
+    branch: &'static str,
+    allow_new_problems: bool,
+}
+
+impl PreparedWrite {
+    /// Write atomically to `path`, checking the temporary file as [`Editor::write`] says.
+    pub fn write(self, path: &Path) -> Result<Vec<String>> {
+        let mut new = Vec::new();
+        write::write_atomic(path, &self.bytes, |tmp| {
+            if self.allow_new_problems {
+                new = write::new_problems(tmp, self.branch, &self.before)?;
                 Ok(())
-            })?;
-            return Ok(new);
-        }
-        write::write_atomic(path, &bytes, |tmp| write::verify_written(tmp, branch, &before))?;
-        Ok(Vec::new())
+            } else {
+                write::verify_written(tmp, self.branch, &self.before)
+            }
+        })?;
+        Ok(new)
     }
 }
 
@@ -293,10 +317,9 @@ pub fn replace_lump_in_file(input: &Path, index: usize, stored: Vec<u8>, output:
     let bsp = Bsp::open_with(input, &OpenOptions { external_lumps: false, ..Default::default() })?;
     let mut ed = Editor::new(&bsp)?;
     ed.set_raw_lump(index, stored, None, None)?;
-    let bytes = ed.to_bytes()?;
-    let before: Vec<String> = crate::check::check(&bsp).iter().map(|p| p.to_string()).collect();
-    let branch = bsp.branch().id;
+    let prepared = ed.prepare()?;
+    // The input is unmapped before the result may replace it.
     drop(ed);
     drop(bsp);
-    write::write_atomic(output, &bytes, |tmp| write::verify_written(tmp, branch, &before))
+    prepared.write(output).map(drop)
 }
