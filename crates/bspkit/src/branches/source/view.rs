@@ -68,55 +68,32 @@ impl<'a, O: ByteOrder> Faces<'a, O> {
         self.len() == 0
     }
     pub fn get(&self, i: usize) -> Option<FaceInfo> {
-        let lux = |s: [i64; 2]| (s[0] + 1).saturating_mul(s[1] + 1);
+        // The three face layouts share these field names; they differ in the primitive fields.
+        macro_rules! face_info {
+            ($f:ident = $record:expr; num_prims: $num_prims:expr, first_prim: $first_prim:expr) => {{
+                let $f = $record;
+                FaceInfo {
+                    planenum: $f.planenum.get() as i64,
+                    firstedge: $f.firstedge.get() as i64,
+                    numedges: $f.numedges.get() as i64,
+                    texinfo: $f.texinfo.get() as i64,
+                    dispinfo: $f.dispinfo.get() as i64,
+                    lightofs: $f.lightofs.get() as i64,
+                    num_styles: styles_used(&$f.styles),
+                    luxels: ($f.lightmap_size[0].get() as i64 + 1).saturating_mul($f.lightmap_size[1].get() as i64 + 1),
+                    orig_face: $f.orig_face.get() as i64,
+                    num_prims: $num_prims,
+                    first_prim: $first_prim,
+                }
+            }};
+        }
         Some(match self {
             Faces::Standard(f) => {
-                let f = f.get(i)?;
-                FaceInfo {
-                    planenum: f.planenum.get() as i64,
-                    firstedge: f.firstedge.get() as i64,
-                    numedges: f.numedges.get() as i64,
-                    texinfo: f.texinfo.get() as i64,
-                    dispinfo: f.dispinfo.get() as i64,
-                    lightofs: f.lightofs.get() as i64,
-                    num_styles: styles_used(&f.styles),
-                    luxels: lux([f.lightmap_size[0].get() as i64, f.lightmap_size[1].get() as i64]),
-                    orig_face: f.orig_face.get() as i64,
-                    num_prims: f.num_prims.get() as i64,
-                    first_prim: f.first_prim_id.get() as i64,
-                }
+                face_info!(f = f.get(i)?; num_prims: f.num_prims.get() as i64, first_prim: f.first_prim_id.get() as i64)
             }
-            Faces::Vtmb(f) => {
-                let f = f.get(i)?;
-                FaceInfo {
-                    planenum: f.planenum.get() as i64,
-                    firstedge: f.firstedge.get() as i64,
-                    numedges: f.numedges.get() as i64,
-                    texinfo: f.texinfo.get() as i64,
-                    dispinfo: f.dispinfo.get() as i64,
-                    lightofs: f.lightofs.get() as i64,
-                    num_styles: styles_used(&f.styles),
-                    luxels: lux([f.lightmap_size[0].get() as i64, f.lightmap_size[1].get() as i64]),
-                    orig_face: f.orig_face.get() as i64,
-                    num_prims: 0,
-                    first_prim: 0,
-                }
-            }
+            Faces::Vtmb(f) => face_info!(f = f.get(i)?; num_prims: 0, first_prim: 0),
             Faces::Strata(f) => {
-                let f = f.get(i)?;
-                FaceInfo {
-                    planenum: f.planenum.get() as i64,
-                    firstedge: f.firstedge.get() as i64,
-                    numedges: f.numedges.get() as i64,
-                    texinfo: f.texinfo.get() as i64,
-                    dispinfo: f.dispinfo.get() as i64,
-                    lightofs: f.lightofs.get() as i64,
-                    num_styles: styles_used(&f.styles),
-                    luxels: lux([f.lightmap_size[0].get() as i64, f.lightmap_size[1].get() as i64]),
-                    orig_face: f.orig_face.get() as i64,
-                    num_prims: (f.prims.get() >> 1) as i64,
-                    first_prim: f.first_prim_id.get() as i64,
-                }
+                face_info!(f = f.get(i)?; num_prims: (f.prims.get() >> 1) as i64, first_prim: f.first_prim_id.get() as i64)
             }
         })
     }
@@ -150,26 +127,22 @@ impl<O: ByteOrder> Nodes<'_, O> {
         self.len() == 0
     }
     pub fn iter(&self) -> impl Iterator<Item = NodeInfo> + '_ {
+        // Both node layouts share these field names (Strata widens them).
+        macro_rules! node_info {
+            ($n:expr) => {{
+                let n = $n;
+                NodeInfo {
+                    planenum: n.planenum.get() as i64,
+                    children: [n.children[0].get() as i64, n.children[1].get() as i64],
+                    firstface: n.firstface.get() as i64,
+                    numfaces: n.numfaces.get() as i64,
+                }
+            }};
+        }
         (0..self.len()).filter_map(|i| {
             Some(match self {
-                Nodes::Standard(n) => {
-                    let n = n.get(i)?;
-                    NodeInfo {
-                        planenum: n.planenum.get() as i64,
-                        children: [n.children[0].get() as i64, n.children[1].get() as i64],
-                        firstface: n.firstface.get() as i64,
-                        numfaces: n.numfaces.get() as i64,
-                    }
-                }
-                Nodes::Strata(n) => {
-                    let n = n.get(i)?;
-                    NodeInfo {
-                        planenum: n.planenum.get() as i64,
-                        children: [n.children[0].get() as i64, n.children[1].get() as i64],
-                        firstface: n.firstface.get() as i64,
-                        numfaces: n.numfaces.get() as i64,
-                    }
-                }
+                Nodes::Standard(n) => node_info!(n.get(i)?),
+                Nodes::Strata(n) => node_info!(n.get(i)?),
             })
         })
     }
@@ -208,47 +181,27 @@ impl<O: ByteOrder> Leaves<'_, O> {
         self.len() == 0
     }
     pub fn iter(&self) -> impl Iterator<Item = LeafInfo> + '_ {
+        // The three leaf layouts share these field names (Strata widens them).
+        macro_rules! leaf_info {
+            ($l:expr) => {{
+                let l = $l;
+                LeafInfo {
+                    contents: l.contents.get() as i64,
+                    cluster: l.cluster.get() as i64,
+                    area: l.area() as i64,
+                    firstleafface: l.firstleafface.get() as i64,
+                    numleaffaces: l.numleaffaces.get() as i64,
+                    firstleafbrush: l.firstleafbrush.get() as i64,
+                    numleafbrushes: l.numleafbrushes.get() as i64,
+                    leaf_water_data_id: l.leaf_water_data_id.get() as i64,
+                }
+            }};
+        }
         (0..self.len()).filter_map(|i| {
             Some(match self {
-                Leaves::V0(l) => {
-                    let l = l.get(i)?;
-                    LeafInfo {
-                        contents: l.contents.get() as i64,
-                        cluster: l.cluster.get() as i64,
-                        area: l.area() as i64,
-                        firstleafface: l.firstleafface.get() as i64,
-                        numleaffaces: l.numleaffaces.get() as i64,
-                        firstleafbrush: l.firstleafbrush.get() as i64,
-                        numleafbrushes: l.numleafbrushes.get() as i64,
-                        leaf_water_data_id: l.leaf_water_data_id.get() as i64,
-                    }
-                }
-                Leaves::V1(l) => {
-                    let l = l.get(i)?;
-                    LeafInfo {
-                        contents: l.contents.get() as i64,
-                        cluster: l.cluster.get() as i64,
-                        area: l.area() as i64,
-                        firstleafface: l.firstleafface.get() as i64,
-                        numleaffaces: l.numleaffaces.get() as i64,
-                        firstleafbrush: l.firstleafbrush.get() as i64,
-                        numleafbrushes: l.numleafbrushes.get() as i64,
-                        leaf_water_data_id: l.leaf_water_data_id.get() as i64,
-                    }
-                }
-                Leaves::Strata(l) => {
-                    let l = l.get(i)?;
-                    LeafInfo {
-                        contents: l.contents.get() as i64,
-                        cluster: l.cluster.get() as i64,
-                        area: l.area() as i64,
-                        firstleafface: l.firstleafface.get() as i64,
-                        numleaffaces: l.numleaffaces.get() as i64,
-                        firstleafbrush: l.firstleafbrush.get() as i64,
-                        numleafbrushes: l.numleafbrushes.get() as i64,
-                        leaf_water_data_id: l.leaf_water_data_id.get() as i64,
-                    }
-                }
+                Leaves::V0(l) => leaf_info!(l.get(i)?),
+                Leaves::V1(l) => leaf_info!(l.get(i)?),
+                Leaves::Strata(l) => leaf_info!(l.get(i)?),
             })
         })
     }
