@@ -4,8 +4,10 @@
 //! the compile log), `q3map2 -info`, `vbspinfo`, and `cod4map -info` without its first column
 //! (Limit%: the compiler's limits are not known to bspkit).
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "../../bspkit/tests/common/mod.rs"]
+mod common;
 
 const BSP: &str = env!("CARGO_BIN_EXE_bsp");
 
@@ -43,23 +45,17 @@ fn native_table(family: &str, text: &str) -> Option<Vec<String>> {
 
 #[test]
 fn info_tables_match_the_native_tools_line_for_line() {
-    let Some(corpus) = std::env::var_os("BSPKIT_CORPUS") else {
-        eprintln!("note: BSPKIT_CORPUS is not set; info_tables_match_the_native_tools_line_for_line skipped");
-        return;
-    };
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(corpus);
+    let Some(corpus) = common::corpus("info_tables_match_the_native_tools_line_for_line") else { return };
     let mut compared = Vec::new();
     // source_x360 is left out: its info.txt was made from the PC build of the map (see
     // crates/bspkit/tests/source_core.rs), so only counts are compared there.
     for family in ["quake1", "goldsrc", "quake2", "quake3", "source", "cod"] {
-        let Ok(dir) = std::fs::read_dir(corpus.join(family)) else { continue };
-        let mut infos: Vec<PathBuf> = dir.map(|e| e.unwrap().path()).filter(|p| p.to_string_lossy().ends_with(".info.txt")).collect();
-        infos.sort();
-        for info in infos {
-            let map = PathBuf::from(info.to_string_lossy().trim_end_matches(".info.txt"));
-            let text = std::fs::read_to_string(&info).unwrap();
-            let table = native_table(family, &text).unwrap_or_else(|| panic!("{}: no table found", info.display()));
-            assert!(table.len() > 10, "{}: table of {} lines", info.display(), table.len());
+        for m in common::maps_in(&corpus, family) {
+            let Some(text) = common::info_txt(&m.path) else { continue };
+            let info = format!("{}.info.txt", m.path.display());
+            let map = m.path;
+            let table = native_table(family, &text).unwrap_or_else(|| panic!("{info}: no table found"));
+            assert!(table.len() > 10, "{info}: table of {} lines", table.len());
             let out = Command::new(BSP).arg("info").arg(&map).output().unwrap();
             assert!(out.status.success(), "{}", map.display());
             let ours: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();

@@ -6,6 +6,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
+#[path = "../../bspkit/tests/common/mod.rs"]
+mod common;
+
 const BSP: &str = env!("CARGO_BIN_EXE_bsp");
 
 fn readme() -> String {
@@ -61,18 +64,11 @@ fn info_json_has_the_documented_fields() {
     let readme = readme();
     let doc = block(&readme, "`bsp info --json` prints");
     let mut maps = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample_quake1.bsp")];
-    if let Some(corpus) = std::env::var_os("BSPKIT_CORPUS") {
-        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(corpus);
-        // One map of each family folder (the first by name).
+    if let Some(corpus) = common::corpus("info_json_has_the_documented_fields (corpus part)") {
+        // One map of each family folder (the first in the manifest).
         for family in ["quake1", "goldsrc", "quake2", "quake3", "source", "source_x360", "respawn", "cod"] {
-            let Ok(dir) = std::fs::read_dir(corpus.join(family)) else { continue };
-            let mut files: Vec<_> =
-                dir.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "bsp" || x == "d3dbsp")).collect();
-            files.sort();
-            maps.extend(files.into_iter().next());
+            maps.extend(common::maps_in(&corpus, family).into_iter().next().map(|m| m.path));
         }
-    } else {
-        eprintln!("note: BSPKIT_CORPUS is not set; only the sample map is checked");
     }
     let out = Command::new(BSP).arg("info").arg("--json").args(&maps).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

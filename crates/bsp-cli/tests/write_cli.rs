@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 
 use bspkit::build::BspBuilder;
 
+#[path = "../../bspkit/tests/common/mod.rs"]
+mod common;
+
 const BSP: &str = env!("CARGO_BIN_EXE_bsp");
 
 fn scratch(name: &str) -> PathBuf {
@@ -260,27 +263,9 @@ fn lmp_lists_the_external_lumps_beside_a_map() {
 /// path included (a Respawn map's `.ent` partitions lie beside the input, not the temporary file).
 #[test]
 fn rewrite_every_corpus_map_byte_identical() {
-    let Some(corpus) = std::env::var_os("BSPKIT_CORPUS") else {
-        eprintln!("note: BSPKIT_CORPUS is not set; rewrite_every_corpus_map_byte_identical skipped");
-        return;
-    };
-    // Relative paths are taken from the workspace root, as .ci/run gives them.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let corpus = root.join(corpus);
+    let Some(corpus) = common::corpus("rewrite_every_corpus_map_byte_identical") else { return };
     let d = scratch("rewrite-corpus");
-    let mut maps = Vec::new();
-    let mut stack = vec![corpus.clone()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "bsp" || x == "d3dbsp") {
-                maps.push(p);
-            }
-        }
-    }
-    maps.sort();
+    let maps: Vec<PathBuf> = common::maps(&corpus).into_iter().map(|m| m.path).collect();
     assert!(maps.len() >= 50, "only {} maps under {}", maps.len(), corpus.display());
     for (i, m) in maps.iter().enumerate() {
         let out = d.join(format!("{i}.bsp"));
