@@ -16,31 +16,7 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
         writeln!(out, "  runner-up: {} ({})", r.branch, r.why)?;
     }
     writeln!(out)?;
-    let has_max = info.stats.iter().any(|s| s.max_count.is_some() || s.max_bytes.is_some());
-    if has_max {
-        // vbspinfo's own layout: name, objects/max, memory/max, fullness = memory / max.
-        writeln!(out, "Object names       Objects/Maxobjs  Memory / Maxmem  Fullness")?;
-        writeln!(out, "------------       ---------------  ---------------  --------")?;
-        // vbspinfo prints these two under the table (bspkit::branches::source::stats).
-        let footer = |s: &&bspkit::stats::Stat| s.name == "Level flags" || s.name == "Total triangle count";
-        for s in info.stats.iter().filter(|s| !footer(s)) {
-            let objects = match s.count {
-                Some(c) => format!("{c:>8}/{:<8}", s.max_count.unwrap_or(0)),
-                None => format!("{:>14}   ", "[variable]"),
-            };
-            let max_bytes = s.max_bytes.unwrap_or(0);
-            let fullness = if max_bytes > 0 { 100.0 * s.bytes as f64 / max_bytes as f64 } else { 0.0 };
-            writeln!(out, "{:<17.17} {objects} {:>8}/{:<8} ({fullness:>4.1}%)", s.name, s.bytes, max_bytes)?;
-        }
-        for s in info.stats.iter().filter(footer) {
-            match s.name.as_str() {
-                "Level flags" => writeln!(out, "\nLevel flags = {:x}", s.count.unwrap_or(0))?,
-                _ => writeln!(out, "\nTotal triangle count: {}", s.count.unwrap_or(0))?,
-            }
-        }
-    } else {
-        native_table(out, bsp.family(), &info.stats, info.size)?;
-    }
+    native_table(out, bsp.family(), &info.stats, info.size)?;
     writeln!(out, "{:>8} entities", info.entities)?;
     if let Some(c) = info.checksum {
         writeln!(out, "map checksum (CRC32, entities excluded): {c:08x}")?;
@@ -99,8 +75,8 @@ pub fn entities(out: &mut impl Write, ents: &bspkit::lumps::entities::Entities, 
 
 /// The stats table in the layout of the family's own info tool, so the two can be compared line
 /// by line: ericw-tools `bspinfo` (Quake, GoldSrc), q2tools `4bsp` FILE STATS (Quake 2),
-/// `q3map2 -info` (Quake 3 family), `cod4map -info` (without its Limit% column: the compiler's
-/// limits are not known). Other families get a plain count / name / bytes table.
+/// `q3map2 -info` (Quake 3 family), `vbspinfo` (Source), `cod4map -info` (without its Limit%
+/// column: the compiler's limits are not known). Other families get a count / name / bytes table.
 fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat], file_size: u64) -> io::Result<()> {
     use bspkit::Family;
     let count = |c: Option<u64>| c.map(|c| c.to_string()).unwrap_or_default();
@@ -135,6 +111,28 @@ fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::s
                 if s.name == "total" {
                     writeln!(out, "{:>33} KB", s.bytes / 1024)?;
                     writeln!(out, "{:>33} MB", s.bytes / (1024 * 1024))?;
+                }
+            }
+        }
+        Family::Source => {
+            // vbspinfo's own layout: name, objects/max, memory/max, fullness = memory / max.
+            writeln!(out, "Object names       Objects/Maxobjs  Memory / Maxmem  Fullness")?;
+            writeln!(out, "------------       ---------------  ---------------  --------")?;
+            // vbspinfo prints these two under the table (bspkit::branches::source::stats).
+            let footer = |s: &&bspkit::stats::Stat| s.name == "Level flags" || s.name == "Total triangle count";
+            for s in stats.iter().filter(|s| !footer(s)) {
+                let objects = match s.count {
+                    Some(c) => format!("{c:>8}/{:<8}", s.max_count.unwrap_or(0)),
+                    None => format!("{:>14}   ", "[variable]"),
+                };
+                let max_bytes = s.max_bytes.unwrap_or(0);
+                let fullness = if max_bytes > 0 { 100.0 * s.bytes as f64 / max_bytes as f64 } else { 0.0 };
+                writeln!(out, "{:<17.17} {objects} {:>8}/{:<8} ({fullness:>4.1}%)", s.name, s.bytes, max_bytes)?;
+            }
+            for s in stats.iter().filter(footer) {
+                match s.name.as_str() {
+                    "Level flags" => writeln!(out, "\nLevel flags = {:x}", s.count.unwrap_or(0))?,
+                    _ => writeln!(out, "\nTotal triangle count: {}", s.count.unwrap_or(0))?,
                 }
             }
         }
