@@ -78,6 +78,26 @@ impl Error {
     }
 }
 
+impl ErrorKind {
+    /// A stable name for the kind (`bsp scan --json`'s `error.kind`, listed in README.md).
+    pub fn name(&self) -> &'static str {
+        match self {
+            ErrorKind::Io(_) => "io",
+            ErrorKind::Truncated { .. } => "truncated",
+            ErrorKind::UnknownFormat { .. } => "unknown_format",
+            ErrorKind::UnsupportedVersion { .. } => "unsupported_version",
+            ErrorKind::UnknownBranch(_) => "unknown_branch",
+            ErrorKind::LumpOutOfBounds { .. } => "lump_out_of_bounds",
+            ErrorKind::BadLumpLength { .. } => "bad_lump_length",
+            ErrorKind::NoSuchLump(_) => "no_such_lump",
+            ErrorKind::Decompress(_) => "decompress",
+            ErrorKind::Malformed(_) => "malformed",
+            ErrorKind::LimitExceeded { .. } => "limit_exceeded",
+            ErrorKind::UnsafePath(_) => "unsafe_path",
+        }
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

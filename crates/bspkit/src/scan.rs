@@ -58,25 +58,7 @@ pub struct ScanError {
 
 impl From<&Error> for ScanError {
     fn from(e: &Error) -> Self {
-        ScanError { kind: kind_name(&e.kind), message: e.to_string() }
-    }
-}
-
-/// A stable name for an error kind (the JSON `error.kind`).
-pub fn kind_name(kind: &ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::Io(_) => "io",
-        ErrorKind::Truncated { .. } => "truncated",
-        ErrorKind::UnknownFormat { .. } => "unknown_format",
-        ErrorKind::UnsupportedVersion { .. } => "unsupported_version",
-        ErrorKind::UnknownBranch(_) => "unknown_branch",
-        ErrorKind::LumpOutOfBounds { .. } => "lump_out_of_bounds",
-        ErrorKind::BadLumpLength { .. } => "bad_lump_length",
-        ErrorKind::NoSuchLump(_) => "no_such_lump",
-        ErrorKind::Decompress(_) => "decompress",
-        ErrorKind::Malformed(_) => "malformed",
-        ErrorKind::LimitExceeded { .. } => "limit_exceeded",
-        ErrorKind::UnsafePath(_) => "unsafe_path",
+        ScanError { kind: e.kind.name(), message: e.to_string() }
     }
 }
 
