@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The README's test command: everything the tests need beyond the Rust toolchain is set up here
+# (idempotent), then the Rust tests run. Corpus tests read real maps from $BSPKIT_CORPUS and skip
+# with a note without it.
+#
+#   BSPKIT_CORPUS=../shared/maps scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo test --workspace
