@@ -7,4 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The library's modules form layers without import cycles (README, "Shape of the code").
+python3 scripts/layers.py crates/bspkit/src
+
 cargo test --workspace

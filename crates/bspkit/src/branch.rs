@@ -1,13 +1,12 @@
 //! Branch descriptors: the static, declarative description of one engine branch's file
-//! layout — its header form, lump table (names, indices, record sizes per lump version) and
-//! the hooks that compute the native info tool's rows and cross-reference checks.
+//! layout — its header form and lump table (names, indices, record sizes per lump version).
+//! Descriptors are data only: they name no behaviour. What a family does with a map (its info
+//! rows, checks, views) lives in the family's modules above [`crate::bsp::Bsp`], and each
+//! cross-family layer ([`crate::check`], [`crate::stats`], …) dispatches on [`Family`] in one
+//! place.
 //!
-//! One `Branch` value exists per branch, in the module of its engine family under
+//! One `Branch` value exists per branch, in the `lumps` module of its engine family under
 //! `crate::branches`; [`crate::branches::all`] lists them all.
-
-use crate::bsp::Bsp;
-use crate::check::Problem;
-use crate::stats::Stat;
 
 /// Engine family, as reported in `bsp info --json` (`format.family`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -118,10 +117,6 @@ macro_rules! size_table {
 }
 size_table!(1 2 3 4 6 8 10 12 14 16 18 20 24 26 28 30 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 120 128 136 148 176 240 256 49152);
 
-/// Functions a branch supplies to compute derived information.
-pub type StatsFn = fn(&Bsp) -> Vec<Stat>;
-pub type CheckFn = fn(&Bsp, &mut Vec<Problem>);
-
 /// The static description of one engine branch.
 pub struct Branch {
     /// Short stable identifier, used by `--branch` and in JSON (`format.branch`).
@@ -134,10 +129,6 @@ pub struct Branch {
     pub header: HeaderKind,
     /// The lump table, in directory order.
     pub lumps: &'static [LumpDef],
-    /// The native info tool's rows (`bsp info`).
-    pub stats: Option<StatsFn>,
-    /// Cross-reference checks (`bsp check`).
-    pub check: Option<CheckFn>,
 }
 
 impl Branch {

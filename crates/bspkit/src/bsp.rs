@@ -96,7 +96,10 @@ impl Bsp<'static> {
         };
         let mut bsp = Self::build(data, Some(path.to_path_buf()), options).map_err(|e| e.in_file(path))?;
         if options.external_lumps {
-            crate::external::load_siblings(&mut bsp).map_err(|e| e.in_file(path))?;
+            let indices: Vec<usize> = bsp.lumps.iter().map(|e| e.index).collect();
+            for (index, bytes, origin) in crate::external::load_siblings(path, bsp.branch(), &indices).map_err(|e| e.in_file(path))? {
+                bsp.set_external(index, bytes, origin);
+            }
             // Directory entries past the end were kept for Respawn (see `build`); any that no
             // `.bsp_lump` replaced are an error now.
             if let Some(err) = directory::out_of_bounds(&bsp.lumps, bsp.data().len() as u64) {

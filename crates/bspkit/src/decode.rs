@@ -89,7 +89,7 @@ pub fn decode_with(bsp: &Bsp, opts: DecodeOptions) -> DecodeReport {
                 // the loads do not wait on a multiply chain.
                 sum = sum.wrapping_add(bytes.chunks_exact(size).map(|rec| u64::from(rec[0])).sum::<u64>());
             } else {
-                let err = Error::new(crate::ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size });
+                let err = Error::new(crate::error::ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size });
                 r.errors.push(bsp.lump_error(e.index, err));
             }
         }

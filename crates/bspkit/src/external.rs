@@ -1,8 +1,9 @@
 //! External lumps beside a map: Valve `<map>_l_<n>.lmp` (20-byte header, bsp_tool_notes.md §4.1)
 //! and Respawn `<map>.bsp.<xxxx>.bsp_lump` (no header, §4.2).
 
-use crate::branch::{Family, HeaderKind};
-use crate::bsp::Bsp;
+use std::path::Path;
+
+use crate::branch::{Branch, Family, HeaderKind};
 use crate::directory::LumpOrigin;
 use crate::error::{Error, Result};
 
@@ -18,12 +19,16 @@ fn read_capped(path: &std::path::Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::from(e).in_file(path))
 }
 
-/// Load the sibling files of an opened map into it.
-pub(crate) fn load_siblings(bsp: &mut Bsp<'static>) -> Result<()> {
-    let Some(path) = bsp.path().map(|p| p.to_path_buf()) else { return Ok(()) };
-    match (bsp.family(), bsp.branch().header) {
+/// One lump read from a file beside the map: its directory index, bytes and origin.
+pub(crate) type Sibling = (usize, Vec<u8>, LumpOrigin);
+
+/// Read the sibling files of the map at `path` (of `branch`, whose directory has the lump
+/// indices `indices`). `Bsp::open` puts them in place of the lumps inside the map.
+pub(crate) fn load_siblings(path: &Path, branch: &Branch, indices: &[usize]) -> Result<Vec<Sibling>> {
+    let mut out = Vec::new();
+    match (branch.family, branch.header) {
         (Family::Respawn, HeaderKind::Respawn) => {
-            let indices: Vec<usize> = bsp.lumps().iter().map(|e| e.index).collect();
+            let indices = indices.iter().copied();
             let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let dir = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
             for index in indices {
@@ -38,14 +43,14 @@ pub(crate) fn load_siblings(bsp: &mut Bsp<'static>) -> Result<()> {
                     let p = dir.join(&name);
                     if p.is_file() {
                         let bytes = read_capped(&p)?;
-                        bsp.set_external(index, bytes, LumpOrigin::BspLump(p));
+                        out.push((index, bytes, LumpOrigin::BspLump(p)));
                         break;
                     }
                 }
             }
         }
         (Family::Source, _) => {
-            for lmp in crate::lmp::find_siblings(&path)? {
+            for lmp in crate::lmp::find_siblings(path)? {
                 let bytes = read_capped(&lmp.path)?;
                 let parsed = crate::lmp::LmpFile::parse(&bytes).map_err(|e| e.in_file(&lmp.path))?;
                 let index = parsed.header.lump_index as usize;
@@ -58,10 +63,10 @@ pub(crate) fn load_siblings(bsp: &mut Bsp<'static>) -> Result<()> {
                         .in_file(&lmp.path));
                 }
                 let data = parsed.data.to_vec();
-                bsp.set_external(index, data, LumpOrigin::Lmp(lmp.path.clone()));
+                out.push((index, data, LumpOrigin::Lmp(lmp.path.clone())));
             }
         }
         _ => {}
     }
-    Ok(())
+    Ok(out)
 }

@@ -23,7 +23,7 @@
 use crate::branch::Family;
 use crate::branches::{quake1, quake2, quake3};
 use crate::bsp::Bsp;
-use crate::check::Problem;
+use crate::check::problem::Problem;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Where a node's child points.
@@ -168,8 +168,8 @@ impl<'a> NodeTree<'a> {
             },
             Family::Quake3 => quake3_parts(bsp),
             Family::Source => match bsp.endian() {
-                crate::Endian::Little => source_parts::<zerocopy::LittleEndian>(bsp),
-                crate::Endian::Big => source_parts::<zerocopy::BigEndian>(bsp),
+                crate::bytes::Endian::Little => source_parts::<zerocopy::LittleEndian>(bsp),
+                crate::bytes::Endian::Big => source_parts::<zerocopy::BigEndian>(bsp),
             },
             f => Err(Error::new(ErrorKind::NoSuchLump(format!("node tree: not supported for the {} family", f.as_str())))),
         }?;

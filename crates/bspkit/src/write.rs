@@ -798,7 +798,7 @@ mod tests {
     fn rewrite_is_identity_on_built_maps() {
         for b in branches::all() {
             let bytes = BspBuilder::new(b).lump(1, vec![1u8; 21]).lump(3, vec![2u8; 7]).build();
-            let bsp = Bsp::from_bytes_with(&bytes, &crate::OpenOptions { branch: Some(b.id.into()), ..Default::default() }).unwrap();
+            let bsp = Bsp::from_bytes_with(&bytes, &crate::bsp::OpenOptions { branch: Some(b.id.into()), ..Default::default() }).unwrap();
             assert_eq!(rewrite(&bsp).unwrap(), bytes, "{}", b.id);
         }
     }

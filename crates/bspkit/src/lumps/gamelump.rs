@@ -14,9 +14,7 @@
 
 use std::borrow::Cow;
 
-use crate::bsp::Bsp;
 use crate::bytes::{u16_at, u32_at, Endian};
-use crate::directory::LumpOrigin;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Index of the game lump in every Source lump table (source.md §5).
@@ -241,7 +239,8 @@ pub fn child_bytes<'a>(lump: &'a [u8], entry: &GameLumpEntry, max: u64) -> Resul
     crate::compression::decompress_valve_lzma(stored, Endian::Little, max).map(Cow::Owned).map_err(at)
 }
 
-/// A map's game lump: its bytes and parsed directory.
+/// A map's game lump: its bytes and parsed directory. [`GameLumps::of`] (in
+/// [`crate::lumps::gamelump_map`], above `Bsp`) reads it from an opened map.
 #[derive(Debug, Clone)]
 pub struct GameLumps<'a> {
     pub bytes: &'a [u8],
@@ -251,19 +250,9 @@ pub struct GameLumps<'a> {
 }
 
 impl<'a> GameLumps<'a> {
-    /// Parse the game lump of an opened Source map. Maps of other families give an error.
-    pub fn of(bsp: &'a Bsp) -> Result<Self> {
-        if bsp.family() != crate::Family::Source {
-            return Err(Error::new(ErrorKind::NoSuchLump("35 (GAME_LUMP): not a Source map".into())));
-        }
-        let bytes = bsp.lump(LUMP_GAME_LUMP)?;
-        let entry = bsp.entry(LUMP_GAME_LUMP);
-        let place = LumpPlace {
-            file_offset: entry.map(|e| e.offset).unwrap_or(0),
-            from_lmp: matches!(entry.map(|e| &e.origin), Some(LumpOrigin::Lmp(_))),
-        };
-        let dir = parse_directory(bytes, place, bsp.endian()).map_err(|e| bsp.lump_error(LUMP_GAME_LUMP, e))?;
-        Ok(GameLumps { bytes, dir, endian: bsp.endian(), max: bsp.options().max_decompressed })
+    /// From the bytes and their already parsed directory; `max` bounds each child's decompression.
+    pub fn from_parts(bytes: &'a [u8], dir: GameLumpDir, endian: Endian, max: u64) -> Self {
+        GameLumps { bytes, dir, endian, max }
     }
 
     /// Build from the game lump's bytes directly.

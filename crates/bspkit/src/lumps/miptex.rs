@@ -175,8 +175,8 @@ impl<'a> MipTex<'a> {
 
 /// The texture lump of a Quake 1 / GoldSrc map (GoldSrc textures with palettes); `Ok(None)`
 /// for other families, whose textures are not miptex.
-pub fn of<'a>(bsp: &'a crate::Bsp) -> Result<Option<MipTexLump<'a>>> {
-    use crate::Family;
+pub fn of<'a>(bsp: &'a crate::bsp::Bsp) -> Result<Option<MipTexLump<'a>>> {
+    use crate::branch::Family;
     let family = bsp.family();
     if !matches!(family, Family::Quake | Family::GoldSrc) {
         return Ok(None);

@@ -4,6 +4,7 @@ pub mod bspx;
 pub mod detailprops;
 pub mod entities;
 pub mod gamelump;
+pub mod gamelump_map;
 pub mod miptex;
 pub mod pakfile;
 pub mod staticprops;

@@ -7,10 +7,13 @@
 //! The same room is written with each record set, for the sample map and for tests of the
 //! branches that have no real map in the corpus (2PSB, Hexen II, Blue Shift).
 
+use zerocopy::byteorder::{F32, I32};
 use zerocopy::IntoBytes;
 
-use super::*;
-use crate::build::BspBuilder;
+use super::lumps::*;
+use super::records::*;
+use crate::branch::{Branch, Family};
+use crate::build::builder::BspBuilder;
 use crate::lumps::miptex;
 
 /// Interior of the room (x, y, z).
@@ -22,12 +25,7 @@ const TEXTURE: &str = "bspkit_grey";
 
 /// The box room written for `branch` (any Quake 1 or GoldSrc branch).
 pub fn box_room(branch: &'static Branch) -> Vec<u8> {
-    match branch.id {
-        "hexen2" => build::<Hexen2>(branch),
-        "bsp2" => build::<Bsp2>(branch),
-        "2psb" => build::<Rmq>(branch),
-        _ => build::<Bsp29>(branch),
-    }
+    with_record_set!(branch, build(branch))
 }
 
 fn plane(axis: usize, dist: f32) -> Plane {

@@ -4,11 +4,12 @@
 use zerocopy::byteorder::ByteOrder;
 use zerocopy::{BigEndian, LittleEndian};
 
+use super::lumps::*;
 use super::records::{disp_tri_count, disp_vert_count};
-use super::view::{Faces, View};
-use super::*;
+use super::view::{self, Faces, View};
 use crate::bsp::Bsp;
-use crate::check::{Checker, Problem};
+use crate::bytes::Endian;
+use crate::check::problem::{Checker, Problem};
 
 /// `SURF_BUMPLIGHT`: three extra lightmaps per style (§10.1, §19).
 const SURF_BUMPLIGHT: i32 = 0x800;
@@ -26,7 +27,7 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
 }
 
 /// A lump that doesn't decode is reported once and its checks skipped.
-fn ok<T>(problems: &mut Vec<Problem>, r: crate::Result<T>) -> Option<T> {
+fn ok<T>(problems: &mut Vec<Problem>, r: crate::error::Result<T>) -> Option<T> {
     match r {
         Ok(v) => Some(v),
         Err(e) => {
@@ -43,7 +44,7 @@ fn opt(v: i64) -> bool {
     v == -1
 }
 
-fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, faces: &Faces<O>, light: usize) -> crate::Result<()> {
+fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, faces: &Faces<O>, light: usize) -> crate::error::Result<()> {
     let planes = v.planes()?.len();
     let surfedges = v.surfedges()?.len();
     let texinfo = v.texinfo()?;
@@ -84,7 +85,7 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
     Ok(())
 }
 
-fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::Result<()> {
+fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Result<()> {
     let v = View::<O>::new(bsp)?;
     let planes = ok(p, v.planes()).map_or(0, |x| x.len());
     let vertices = ok(p, v.vertices()).map_or(0, |x| x.len());

@@ -33,7 +33,7 @@ pub fn crc32(data: &[u8]) -> u32 {
 
 /// The map checksum of a Source map (source.md §25), or `None` for other families.
 pub fn map_checksum(bsp: &Bsp) -> Result<Option<u32>> {
-    if bsp.family() != crate::Family::Source {
+    if bsp.family() != crate::branch::Family::Source {
         return Ok(None);
     }
     let mut c = Crc32::default();
@@ -65,9 +65,13 @@ mod tests {
 
     #[test]
     fn checksum_skips_entities_and_ignores_positions() {
-        use crate::build::BspBuilder;
+        use crate::build::builder::BspBuilder;
         let b = |ents: &[u8]| {
-            BspBuilder::new(&super::super::SOURCE).lump(0, ents.to_vec()).lump(1, vec![7u8; 20]).lump(3, vec![1u8; 12]).build()
+            BspBuilder::new(&crate::branches::source::lumps::SOURCE)
+                .lump(0, ents.to_vec())
+                .lump(1, vec![7u8; 20])
+                .lump(3, vec![1u8; 12])
+                .build()
         };
         let a = b(b"{\n\"classname\" \"worldspawn\"\n}\n\0");
         let c = b(b"{\n\"classname\" \"worldspawn\"\n\"message\" \"longer entity text moves every lump\"\n}\n\0");

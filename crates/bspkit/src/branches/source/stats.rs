@@ -19,11 +19,11 @@
 use zerocopy::byteorder::ByteOrder;
 use zerocopy::{BigEndian, LittleEndian};
 
+use super::lumps::*;
 use super::view::View;
-use super::*;
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
-use crate::stats::Stat;
+use crate::stats::stat::Stat;
 
 /// A row source.
 #[derive(Clone, Copy)]
@@ -238,7 +238,7 @@ fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
 }
 
 /// The map's level flags (lump 59, vbspinfo's "Level flags = %x"), if it has the lump.
-pub fn level_flags(bsp: &Bsp) -> crate::Result<Option<u32>> {
+pub fn level_flags(bsp: &Bsp) -> crate::error::Result<Option<u32>> {
     match bsp.endian() {
         Endian::Little => View::<LittleEndian>::new(bsp)?.map_flags(),
         Endian::Big => View::<BigEndian>::new(bsp)?.map_flags(),
@@ -247,8 +247,8 @@ pub fn level_flags(bsp: &Bsp) -> crate::Result<Option<u32>> {
 
 /// vbspinfo's "Total triangle count": Σ (numedges − 2) over the drawn faces (lump 7, or 58 on
 /// HDR-only maps).
-pub fn triangle_count(bsp: &Bsp) -> crate::Result<u64> {
-    fn count<O: ByteOrder>(bsp: &Bsp) -> crate::Result<u64> {
+pub fn triangle_count(bsp: &Bsp) -> crate::error::Result<u64> {
+    fn count<O: ByteOrder>(bsp: &Bsp) -> crate::error::Result<u64> {
         let v = View::<O>::new(bsp)?;
         Ok(v.faces()?.iter().map(|f| (f.numedges - 2).max(0) as u64).sum())
     }

@@ -8,9 +8,10 @@ use std::marker::PhantomData;
 use zerocopy::byteorder::ByteOrder;
 use zerocopy::FromBytes;
 
+use super::lumps::*;
 use super::records::*;
-use super::*;
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::error::{Error, Result};
 use crate::lumps::visibility::ClusterVis;
 

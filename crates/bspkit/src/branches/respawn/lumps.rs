@@ -1,23 +1,7 @@
-//! Respawn Entertainment rBSP (Titanfall, Titanfall 2, Apex Legends).
-//!
-//! Header: `"rBSP"`, version, map revision, 127 (the last lump index), then 128 Valve-style
-//! `lump_t {offset, length, version, fourCC}` entries (open_questions.md B6;
-//! notes/respawn_cod_facts.md §1.1). Lump names follow bsp_tool's `LUMP` enums per game
-//! (facts §1.5). Record sizes are declared only where the Titanfall 2 corpus maps confirm them
-//! (every non-empty lump length is a multiple, facts §1.7); Titanfall and Apex reuse a size
-//! only where their struct is the same as Titanfall 2's (facts §1.6). Everything else is Raw.
-//!
-//! Beside a map: `<map>.bsp.<xxxx>.bsp_lump` files replace lumps (loaded by `external.rs`), and
-//! `<map>_<kind>.ent` entity partitions hold more entities ([`entity_partitions`]).
-
-use std::path::{Path, PathBuf};
+//! Respawn lump tables: the 128 slots of Titanfall, Titanfall 2 and Apex Legends, and branch
+//! selection from the version word (respawn_cod_facts.md §1.1, §1.5–1.7). Data only.
 
 use crate::branch::{Branch, Family, HeaderKind, LumpDef};
-use crate::bsp::Bsp;
-use crate::check::Problem;
-use crate::directory::LumpOrigin;
-use crate::error::{Error, ErrorKind, Result};
-use crate::lumps::entities::{self, Entities};
 
 pub const LUMP_ENTITIES: usize = 0x00;
 pub const LUMP_ENTITY_PARTITIONS: usize = 0x18;
@@ -433,8 +417,6 @@ pub static TITANFALL: Branch = Branch {
     games: "Titanfall",
     header: HeaderKind::Respawn,
     lumps: &TITANFALL_LUMPS,
-    stats: None,
-    check: Some(check),
 };
 
 pub static TITANFALL2: Branch = Branch {
@@ -444,8 +426,6 @@ pub static TITANFALL2: Branch = Branch {
     games: "Titanfall 2, Titanfall 2 tech test",
     header: HeaderKind::Respawn,
     lumps: &TITANFALL2_LUMPS,
-    stats: None,
-    check: Some(check),
 };
 
 pub static APEX: Branch = Branch {
@@ -455,8 +435,6 @@ pub static APEX: Branch = Branch {
     games: "Apex Legends",
     header: HeaderKind::Respawn,
     lumps: &APEX_LUMPS,
-    stats: None,
-    check: Some(check),
 };
 
 pub static BRANCHES: &[&Branch] = &[&TITANFALL, &TITANFALL2, &APEX];
@@ -475,197 +453,6 @@ pub fn select(version: u32) -> &'static Branch {
 /// lumps all live in `.bsp_lump` files (facts §1.1).
 pub fn split_version(word: u32) -> (u32, u32) {
     (word & 0xFFFF, word >> 16)
-}
-
-/// Cross-reference checks (facts §1.7): parallel arrays have equal counts, texture-name
-/// offsets fall inside the string data, external lumps agree with the directory, and the
-/// entity partitions the map names are present beside it.
-pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
-    let count = |index: usize| -> Option<usize> {
-        let size = bsp.record_size(index)?;
-        let len = bsp.lump(index).ok()?.len();
-        (len % size == 0).then_some(len / size)
-    };
-    let names = |index: usize| bsp.entry(index).map(|e| e.name).unwrap_or("?");
-    for (a, b) in [(LUMP_MESHES, LUMP_MESH_BOUNDS), (LUMP_OBJ_REFERENCES, LUMP_OBJ_REFERENCE_BOUNDS)] {
-        if let (Some(na), Some(nb)) = (count(a), count(b)) {
-            if na != nb {
-                problems.push(Problem::new(names(b), None, format!("{nb} records, but {} has {na}", names(a))));
-            }
-        }
-    }
-    // Titanfall / Titanfall 2: the string table holds u32 offsets into the string data.
-    if bsp.branch().id != APEX.id {
-        if let (Ok(table), Ok(data)) =
-            (bsp.records::<zerocopy::little_endian::U32>(LUMP_TEXTURE_DATA_STRING_TABLE), bsp.lump(LUMP_TEXTURE_DATA_STRING_DATA))
-        {
-            let mut c = crate::check::Checker::new(problems, names(LUMP_TEXTURE_DATA_STRING_TABLE));
-            for (i, off) in table.iter().enumerate() {
-                c.index(i, "string offset", off.get() as i64, data.len(), "TEXTURE_DATA_STRING_DATA bytes");
-            }
-        }
-    }
-    // open_questions.md B5: a `.bsp_lump` may differ in size from the lump it replaces (seen:
-    // LIGHTMAP_DATA_REAL_TIME_LIGHTS in mp_looby). The external data is used; say so.
-    for e in bsp.lumps() {
-        if let LumpOrigin::BspLump(p) = &e.origin {
-            if let Some(stored) = directory_length(bsp, e.index) {
-                if stored != e.length {
-                    let file = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                    problems.push(Problem::new(
-                        format!("{} ({})", e.index, e.name),
-                        None,
-                        format!("external {file} holds {} bytes, the .bsp directory says {stored}; the external data is used", e.length),
-                    ));
-                }
-            }
-        }
-    }
-    if bsp.path().is_some() {
-        if let Ok(kinds) = partition_kinds(bsp) {
-            let found = entity_partition_paths(bsp).unwrap_or_default();
-            for k in kinds {
-                if !found.iter().any(|(kind, _)| *kind == k) {
-                    problems.push(Problem::new(
-                        names(LUMP_ENTITY_PARTITIONS),
-                        None,
-                        format!("partition {k:?} is listed but no {}_{k}.ent lies beside the map", map_stem(bsp).unwrap_or_default()),
-                    ));
-                }
-            }
-        }
-    }
-}
-
-/// The length the `.bsp` directory itself gives for a lump (before any external replacement).
-pub fn directory_length(bsp: &Bsp, index: usize) -> Option<u64> {
-    if index >= 128 {
-        return None;
-    }
-    let v = crate::bytes::i32_at(bsp.data(), 16 + 16 * index + 4, crate::bytes::Endian::Little)?;
-    u64::try_from(v).ok()
-}
-
-/// The partition kinds listed in ENTITY_PARTITIONS (facts §1.4): space-separated tokens after
-/// the first (`01*`, the entity lump in the `.bsp` itself), e.g. `["env", "spawn"]`.
-pub fn partition_kinds(bsp: &Bsp) -> Result<Vec<String>> {
-    let raw = bsp.lump(LUMP_ENTITY_PARTITIONS)?;
-    let text = &raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())];
-    Ok(text
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|t| !t.is_empty() && !t.contains(&b'*'))
-        .map(|t| String::from_utf8_lossy(t).into_owned())
-        .collect())
-}
-
-/// The map's file name without `.bsp`, the prefix of its `.ent` files.
-fn map_stem(bsp: &Bsp) -> Option<String> {
-    let name = bsp.path()?.file_name()?.to_string_lossy().into_owned();
-    Some(match name.len().checked_sub(4) {
-        Some(n) if name.is_char_boundary(n) && name[n..].eq_ignore_ascii_case(".bsp") => name[..n].to_string(),
-        _ => name,
-    })
-}
-
-/// `(kind, path)` of every `.ent` partition beside the map: those ENTITY_PARTITIONS names, or,
-/// when that lump is empty, every `<map>_<kind>.ent` in the map's folder. Empty for maps read
-/// from memory.
-pub fn entity_partition_paths(bsp: &Bsp) -> Result<Vec<(String, PathBuf)>> {
-    let (Some(path), Some(stem)) = (bsp.path(), map_stem(bsp)) else { return Ok(Vec::new()) };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let kinds = partition_kinds(bsp).unwrap_or_default();
-    let mut out = Vec::new();
-    if !kinds.is_empty() {
-        for k in kinds {
-            let p = dir.join(format!("{stem}_{k}.ent"));
-            if p.is_file() {
-                out.push((k, p));
-            }
-        }
-        return Ok(out);
-    }
-    let prefix = format!("{stem}_");
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::from(e).in_file(dir))?;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if let Some(kind) = name.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".ent")) {
-            if !kind.is_empty() && e.path().is_file() {
-                out.push((kind.to_string(), e.path()));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// Largest `.ent` file read into memory.
-const MAX_ENT_FILE: u64 = 256 << 20;
-
-/// One `<map>_<kind>.ent` entity partition file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntPartition {
-    /// `env`, `fx`, `script`, `snd`, `spawn`, …
-    pub kind: String,
-    pub path: PathBuf,
-    /// The whole file.
-    pub data: Vec<u8>,
-}
-
-impl EntPartition {
-    /// Read a partition file.
-    pub fn read(kind: impl Into<String>, path: impl Into<PathBuf>) -> Result<Self> {
-        let path = path.into();
-        let len = std::fs::metadata(&path).map_err(|e| Error::from(e).in_file(&path))?.len();
-        if len > MAX_ENT_FILE {
-            return Err(Error::new(ErrorKind::LimitExceeded { what: ".ent file size", requested: len, limit: MAX_ENT_FILE }).in_file(&path));
-        }
-        let data = std::fs::read(&path).map_err(|e| Error::from(e).in_file(&path))?;
-        Ok(EntPartition { kind: kind.into(), path, data })
-    }
-    /// The header line, e.g. `ENTITIES01` or `ENTITIES02 model_count=3` (facts §1.3).
-    pub fn header(&self) -> Result<&[u8]> {
-        split_ent_file(&self.data).map(|(h, _)| h).map_err(|e| e.in_file(&self.path))
-    }
-    /// The entity text after the header line (up to the first NUL).
-    pub fn text(&self) -> Result<&[u8]> {
-        split_ent_file(&self.data).map(|(_, t)| t).map_err(|e| e.in_file(&self.path))
-    }
-    /// The parsed entities; error offsets are from the start of the file.
-    pub fn entities(&self) -> Result<Entities<'_>> {
-        parse_ent_file(&self.data).map_err(|e| e.in_file(&self.path))
-    }
-}
-
-/// Split a `.ent` file into its header line (without the line end) and its entity text (up to
-/// the first NUL). The header must start with `ENTITIES`.
-pub fn split_ent_file(data: &[u8]) -> Result<(&[u8], &[u8])> {
-    let line_end = data.iter().position(|&b| b == b'\n').unwrap_or(data.len());
-    let header = &data[..line_end];
-    let header = header.strip_suffix(b"\r").unwrap_or(header);
-    if !header.starts_with(b"ENTITIES") {
-        let shown: String = header.iter().take(16).map(|&b| if b.is_ascii_graphic() || b == b' ' { b as char } else { '.' }).collect();
-        return Err(Error::malformed(format!(".ent file does not start with an ENTITIESnn header line (starts {shown:?})")).at(0));
-    }
-    let body = data.get(line_end + 1..).unwrap_or(&[]);
-    let body = &body[..body.iter().position(|&b| b == 0).unwrap_or(body.len())];
-    Ok((header, body))
-}
-
-/// Parse a `.ent` file's entities (error offsets from the start of the file).
-pub fn parse_ent_file(data: &[u8]) -> Result<Entities<'_>> {
-    let (_, body) = split_ent_file(data)?;
-    // `body` starts right after the header line.
-    let start = data.iter().position(|&b| b == b'\n').map_or(data.len() as u64, |n| n as u64 + 1);
-    entities::parse(body).map_err(|e| match e.offset {
-        Some(o) => Error { offset: Some(start + o), ..e },
-        None => e,
-    })
-}
-
-/// Every `.ent` partition beside the map, read into memory.
-pub fn entity_partitions(bsp: &Bsp) -> Result<Vec<EntPartition>> {
-    entity_partition_paths(bsp)?.into_iter().map(|(k, p)| EntPartition::read(k, p)).collect()
 }
 
 #[cfg(test)]
@@ -693,23 +480,5 @@ mod tests {
         assert_eq!(select(0x0001_0031).id, "apex");
         assert_eq!(split_version(0x0001_0031), (49, 1));
         assert_eq!(select(37).id, "titanfall2");
-    }
-
-    #[test]
-    fn ent_file_header_and_body() {
-        let file = b"ENTITIES01\n{\n\"classname\" \"info_target\"\n}\n\0";
-        let (h, body) = split_ent_file(file).unwrap();
-        assert_eq!(h, b"ENTITIES01");
-        assert!(body.ends_with(b"}\n"));
-        let ents = parse_ent_file(file).unwrap();
-        assert_eq!(ents.len(), 1);
-        assert_eq!(ents.list[0].classname().as_deref(), Some("info_target"));
-        // Header only, as fx/snd partitions can be.
-        assert!(parse_ent_file(b"ENTITIES02 model_count=0\n\0").unwrap().is_empty());
-        assert!(parse_ent_file(b"{\n}\n").is_err());
-        assert!(parse_ent_file(b"").is_err());
-        // An error inside the text is located from the start of the file.
-        let err = parse_ent_file(b"ENTITIES01\n{ \"a").unwrap_err();
-        assert_eq!(err.offset, Some(13));
     }
 }

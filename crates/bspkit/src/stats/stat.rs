@@ -1,6 +1,4 @@
-//! The rows of a family's native info tool (`bspinfo`, `4bsp`, `q3map2 -info`, `vbspinfo`,
-//! `cod4map -info`), computed from the map. Each branch supplies its rows through
-//! [`crate::branch::Branch::stats`]; branches without one get a row per non-empty lump.
+//! [`Stat`], one row of a native info tool's table, and its constructors.
 
 use crate::bsp::Bsp;
 
@@ -31,25 +29,4 @@ impl Stat {
         let bytes = bsp.lump(index).map(|l| l.len() as u64).unwrap_or(0);
         Stat::new(name, None, bytes)
     }
-}
-
-/// The native tool's rows for this map.
-pub fn stats(bsp: &Bsp) -> Vec<Stat> {
-    match bsp.branch().stats {
-        Some(f) => f(bsp),
-        None => generic(bsp),
-    }
-}
-
-/// One row per non-empty lump, named after the lump in lower case.
-pub fn generic(bsp: &Bsp) -> Vec<Stat> {
-    bsp.lumps()
-        .iter()
-        .filter(|e| e.length > 0)
-        .map(|e| {
-            let bytes = bsp.lump(e.index).map(|l| l.len() as u64).unwrap_or(e.length);
-            let count = bsp.record_size(e.index).map(|s| bytes / s as u64);
-            Stat::new(e.name.to_ascii_lowercase(), count, bytes)
-        })
-        .collect()
 }

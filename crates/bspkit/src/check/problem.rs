@@ -1,8 +1,4 @@
-//! Structural and cross-reference checks (`bsp check`). Generic checks run for every branch;
-//! each branch adds its own through [`crate::branch::Branch::check`].
-
-use crate::branch::LumpKind;
-use crate::bsp::Bsp;
+//! A problem found by a check, and [`Checker`], the helper the family checks share.
 
 /// One problem: the lump, the record index where there is one, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -54,37 +50,4 @@ impl<'p> Checker<'p> {
             ));
         }
     }
-}
-
-/// Run every check on a map.
-pub fn check(bsp: &Bsp) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for e in bsp.lumps() {
-        let lump = format!("{} ({})", e.index, e.name);
-        let bytes = match bsp.lump(e.index) {
-            Ok(b) => b,
-            Err(err) => {
-                problems.push(Problem::new(lump, None, err.kind.to_string()));
-                continue;
-            }
-        };
-        if let Some(size) = bsp.record_size(e.index) {
-            if bytes.len() % size != 0 {
-                problems.push(Problem::new(lump, None, format!("length {} is not a multiple of the record size {size}", bytes.len())));
-            }
-        } else if let Some(def) = bsp.branch().lumps.get(e.index) {
-            if let (LumpKind::Records { .. }, Some(v)) = (def.kind, e.version) {
-                if !bytes.is_empty() {
-                    problems.push(Problem::new(lump, None, format!("lump version {v} has no known layout; kept raw")));
-                }
-            }
-        }
-    }
-    if let Err(err) = bsp.entities() {
-        problems.push(Problem::new(err.lump.clone().unwrap_or_else(|| "entities".into()), None, err.kind.to_string()));
-    }
-    if let Some(f) = bsp.branch().check {
-        f(bsp, &mut problems);
-    }
-    problems
 }

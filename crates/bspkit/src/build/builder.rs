@@ -1,6 +1,4 @@
-//! Builders that write `.bsp` files from lumps, for every header form. Tests use them to make
-//! synthetic maps of branches that have no real file in the corpus; `bsp` uses them for the
-//! committed sample map.
+//! [`BspBuilder`]: writes a `.bsp` file from lumps, for every header form.
 
 use crate::branch::{Branch, HeaderKind};
 use crate::bytes::Endian;
@@ -18,9 +16,9 @@ pub struct BspBuilder {
 }
 
 /// The version number a branch writes by default (Source: the branch's own VBSP version,
-/// [`crate::branches::source::version_of`]).
+/// [`crate::branches::source::lumps::version_of`]).
 pub fn default_version(branch: &Branch) -> u32 {
-    if let Some(v) = crate::branches::source::version_of(branch) {
+    if let Some(v) = crate::branches::source::lumps::version_of(branch) {
         return v;
     }
     match branch.id {
@@ -167,17 +165,6 @@ impl BspBuilder {
         }
         out
     }
-}
-
-/// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
-/// (see [`crate::branches::quake1::room`]).
-pub fn sample_quake1() -> Vec<u8> {
-    crate::branches::quake1::room::box_room(&crate::branches::quake1::QUAKE1)
-}
-
-/// The sample maps committed under `samples/`, by file name.
-pub fn samples() -> Vec<(&'static str, Vec<u8>)> {
-    vec![("sample_quake1.bsp", sample_quake1())]
 }
 
 #[cfg(test)]

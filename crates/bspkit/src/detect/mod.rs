@@ -1,28 +1,16 @@
 //! Format detection from the bytes alone (never the file name). Detection explains itself:
 //! the chosen branch, the evidence, and the runner-up branches where the bytes are ambiguous.
 
-use crate::branch::{Branch, HeaderKind};
-use crate::branches;
+pub mod detection;
+
+pub use detection::Detection;
+
+use crate::branch::HeaderKind;
+use crate::branches::registry;
+use crate::branches::{cod::lumps as cod, goldsrc::lumps as goldsrc, quake1::lumps as quake1, quake2::lumps as quake2};
+use crate::branches::{quake3::lumps as quake3, respawn::lumps as respawn, source::detect as source};
 use crate::bytes::{describe_head, i32_at, u32_at, Endian};
 use crate::error::{Error, ErrorKind, Result};
-
-/// The outcome of detection.
-#[derive(Debug, Clone)]
-pub struct Detection {
-    pub branch: &'static Branch,
-    pub version: u32,
-    pub endian: Endian,
-    /// Evidence for the choice, in the order it was weighed.
-    pub why: Vec<String>,
-    /// Other branches the bytes would also fit, with the reason they lost.
-    pub runners_up: Vec<(&'static str, String)>,
-}
-
-impl Detection {
-    fn new(branch: &'static Branch, version: u32, endian: Endian, why: String) -> Self {
-        Detection { branch, version, endian, why: vec![why], runners_up: Vec::new() }
-    }
-}
 
 fn lump_range(data: &[u8], dir: usize, i: usize) -> Option<(usize, usize)> {
     let ofs = i32_at(data, dir + 8 * i, Endian::Little)?;
@@ -53,15 +41,15 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
         b"VBSP" | b"PSBV" => {
             let endian = if &head == b"VBSP" { Endian::Little } else { Endian::Big };
             let version = u32_at(data, 4, endian).unwrap_or(0);
-            branches::source::select(data, endian, version)
+            source::select(data, endian, version)
         }
-        b"rBSP" => match branches::respawn::split_version(le_version) {
+        b"rBSP" => match respawn::split_version(le_version) {
             (29 | 36 | 37 | 47..=52, 0) => {
-                Ok(Detection::new(branches::respawn::select(le_version), le_version, Endian::Little, magic_why("rBSP", le_version)))
+                Ok(Detection::new(respawn::select(le_version), le_version, Endian::Little, magic_why("rBSP", le_version)))
             }
             // Apex season 11+: `major | minor << 16` (respawn_cod_facts.md §1.1).
             (major @ 47..=52, minor) => Ok(Detection::new(
-                branches::respawn::select(le_version),
+                respawn::select(le_version),
                 major,
                 Endian::Little,
                 format!(
@@ -71,18 +59,18 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
             _ => unsupported("rBSP", le_version as i64),
         },
         b"IBSP" => match le_version {
-            38 => Ok(Detection::new(&branches::quake2::QUAKE2, 38, Endian::Little, magic_why("IBSP", 38))),
-            46 => Ok(Detection::new(&branches::quake3::QUAKE3, 46, Endian::Little, magic_why("IBSP", 46))),
+            38 => Ok(Detection::new(&quake2::QUAKE2, 38, Endian::Little, magic_why("IBSP", 38))),
+            46 => Ok(Detection::new(&quake3::QUAKE3, 46, Endian::Little, magic_why("IBSP", 46))),
             47 => Ok(detect_ibsp47(data)),
-            22 => Ok(Detection::new(&branches::cod::COD4, 22, Endian::Little, magic_why("IBSP", 22) + " (Call of Duty 4 lump list)")),
+            22 => Ok(Detection::new(&cod::COD4, 22, Endian::Little, magic_why("IBSP", 22) + " (Call of Duty 4 lump list)")),
             v => unsupported("IBSP", v as i64),
         },
-        b"QBSP" if le_version == 38 => Ok(Detection::new(&branches::quake2::QBISM, 38, Endian::Little, magic_why("QBSP", 38))),
-        b"RBSP" if le_version == 1 => Ok(Detection::new(&branches::quake3::RBSP, 1, Endian::Little, magic_why("RBSP", 1))),
-        b"FBSP" if le_version == 1 => Ok(Detection::new(&branches::quake3::FBSP, 1, Endian::Little, magic_why("FBSP", 1))),
+        b"QBSP" if le_version == 38 => Ok(Detection::new(&quake2::QBISM, 38, Endian::Little, magic_why("QBSP", 38))),
+        b"RBSP" if le_version == 1 => Ok(Detection::new(&quake3::RBSP, 1, Endian::Little, magic_why("RBSP", 1))),
+        b"FBSP" if le_version == 1 => Ok(Detection::new(&quake3::FBSP, 1, Endian::Little, magic_why("FBSP", 1))),
         b"QBSP" | b"RBSP" | b"FBSP" => unsupported(std::str::from_utf8(&head).unwrap_or("?"), le_version as i64),
-        b"BSP2" => Ok(Detection::new(&branches::quake1::BSP2, 0, Endian::Little, "magic \"BSP2\" (32-bit Quake 1 extension)".into())),
-        b"2PSB" => Ok(Detection::new(&branches::quake1::BSP2PSB, 0, Endian::Little, "magic \"2PSB\" (RMQ 32-bit extension)".into())),
+        b"BSP2" => Ok(Detection::new(&quake1::BSP2, 0, Endian::Little, "magic \"BSP2\" (32-bit Quake 1 extension)".into())),
+        b"2PSB" => Ok(Detection::new(&quake1::BSP2PSB, 0, Endian::Little, "magic \"2PSB\" (RMQ 32-bit extension)".into())),
         _ => match u32::from_le_bytes(head) {
             29 => Ok(detect_bsp29(data)),
             30 => Ok(detect_bsp30(data)),
@@ -96,7 +84,7 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
 /// header (§5.0), so only a non-empty one, inside the file and after the 152-byte directory that
 /// the other lumps also respect, makes the map Quake Live.
 fn detect_ibsp47(data: &[u8]) -> Detection {
-    use branches::quake3::{IBSP47, LUMP_ADVERTISEMENTS, QUAKELIVE};
+    use quake3::{IBSP47, LUMP_ADVERTISEMENTS, QUAKELIVE};
     let header_end = 8 + 8 * (LUMP_ADVERTISEMENTS + 1);
     let others_after_header =
         (0..LUMP_ADVERTISEMENTS).all(|i| lump_range(data, 8, i).map_or(true, |(ofs, len)| len == 0 || ofs >= header_end));
@@ -125,8 +113,8 @@ fn detect_ibsp47(data: &[u8]) -> Detection {
 
 /// BSP29 is Quake or Hexen II: Hexen II models are 80 bytes (8 hull roots) instead of 64.
 fn detect_bsp29(data: &[u8]) -> Detection {
-    use branches::quake1::{HEXEN2, QUAKE1};
-    let models = lump_range(data, 4, branches::quake1::LUMP_MODELS).map(|r| r.1).unwrap_or(0);
+    use quake1::{HEXEN2, QUAKE1};
+    let models = lump_range(data, 4, quake1::LUMP_MODELS).map(|r| r.1).unwrap_or(0);
     let (q, h) = (models % 64 == 0, models % 80 == 0);
     let mut d;
     if q && !h {
@@ -170,7 +158,7 @@ fn detect_bsp29(data: &[u8]) -> Detection {
 /// has no clipnodes); visleafs fits the leaves; the face range fits the faces. Float bounds read
 /// in the wrong place almost never pass all of these.
 fn models_fit(data: &[u8], size: usize, hulls: usize) -> bool {
-    use branches::quake1::{LUMP_CLIPNODES, LUMP_FACES, LUMP_LEAVES, LUMP_MODELS, LUMP_NODES};
+    use quake1::{LUMP_CLIPNODES, LUMP_FACES, LUMP_LEAVES, LUMP_MODELS, LUMP_NODES};
     let count = |lump: usize, rec: usize| lump_range(data, 4, lump).map(|r| (r.1 / rec) as i64).unwrap_or(0);
     let (faces, nodes, clipnodes, leaves) =
         (count(LUMP_FACES, 20), count(LUMP_NODES, 24), count(LUMP_CLIPNODES, 8), count(LUMP_LEAVES, 28));
@@ -194,7 +182,7 @@ fn models_fit(data: &[u8], size: usize, hulls: usize) -> bool {
 
 /// BSP30 is GoldSrc, or Blue Shift with the first two directory entries swapped.
 fn detect_bsp30(data: &[u8]) -> Detection {
-    use branches::goldsrc::{BLUESHIFT, GOLDSRC};
+    use goldsrc::{BLUESHIFT, GOLDSRC};
     let e0 = lump_range(data, 4, 0);
     let e1 = lump_range(data, 4, 1);
     let planes_at = |r: Option<(usize, usize)>| r.is_some_and(|(_, l)| l % 20 == 0);
@@ -220,7 +208,7 @@ fn detect_bsp30(data: &[u8]) -> Detection {
 
 /// Use the named branch, overriding detection (`--branch`).
 pub fn detect_as(data: &[u8], branch_id: &str) -> Result<Detection> {
-    let branch = branches::by_id(branch_id).ok_or_else(|| Error::new(ErrorKind::UnknownBranch(branch_id.into())))?;
+    let branch = registry::by_id(branch_id).ok_or_else(|| Error::new(ErrorKind::UnknownBranch(branch_id.into())))?;
     let endian = if data.get(0..4) == Some(b"PSBV") { Endian::Big } else { Endian::Little };
     let version = match branch.header {
         HeaderKind::Quake { .. } => u32_at(data, 0, endian),

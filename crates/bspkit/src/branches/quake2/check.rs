@@ -1,0 +1,192 @@
+//! Cross-reference checks of Quake 2 maps (quake_facts.md §4).
+
+use super::lumps::*;
+use super::records::*;
+use super::view::View;
+use crate::bsp::Bsp;
+use crate::check::problem::{Checker, Problem};
+use crate::error::Result;
+use crate::lumps::visibility::VisKind;
+
+/// Check every cross-reference of a Quake 2 or Qbism map.
+pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    if bsp.branch() == &QBISM {
+        check_records::<Qbism>(bsp, problems)
+    } else {
+        check_records::<Ibsp>(bsp, problems)
+    }
+}
+
+/// Lump label as the generic checks print it.
+fn label(bsp: &Bsp, index: usize) -> String {
+    format!("{index} ({})", bsp.branch().lumps.get(index).map(|l| l.name).unwrap_or("?"))
+}
+
+/// Length of a lump that decoded; `None` when it did not (the generic check already
+/// reported it), so references into it are not checked.
+fn len<T>(r: &Result<&[T]>) -> Option<usize> {
+    r.as_ref().ok().map(|s| s.len())
+}
+
+/// Index check against a table whose length may be unknown.
+pub(crate) fn index(c: &mut Checker, rec: usize, field: &str, value: i64, len: Option<usize>, target: &str) {
+    if let Some(n) = len {
+        c.index(rec, field, value, n, target);
+    }
+}
+pub(crate) fn range(c: &mut Checker, rec: usize, field: &str, r: (i64, i64), len: Option<usize>, target: &str) {
+    if let Some(n) = len {
+        c.range(rec, field, r, n, target);
+    }
+}
+
+/// Node child: ≥ 0 a node, < 0 leaf `-(child + 1)`.
+pub(crate) fn child(c: &mut Checker, rec: usize, value: i64, nodes: usize, leaves: Option<usize>) {
+    if value >= 0 {
+        c.index(rec, "child node", value, nodes, "nodes");
+    } else {
+        index(c, rec, "child leaf", -(value + 1), leaves, "leaves");
+    }
+}
+
+/// Every cross-reference of a Quake 2 map in range (quake_facts.md §4).
+pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let Ok(v) = View::<L>::new(bsp) else { return };
+    // Node tree cycles and shared nodes; the NODES checks below cover children out of range.
+    crate::tree::check(bsp, problems);
+    let (planes, vertices, nodes, texinfo, faces) = (v.planes(), v.vertices(), v.nodes(), v.texinfo(), v.faces());
+    let (leaves, leaf_faces, leaf_brushes, edges, surfedges) = (v.leaves(), v.leaf_faces(), v.leaf_brushes(), v.edges(), v.surfedges());
+    let (models, brushes, sides, areas, portals) = (v.models(), v.brushes(), v.brush_sides(), v.areas(), v.area_portals());
+    let lighting = v.lighting().map(|l| l.len()).unwrap_or(0);
+    let vis = v.visibility();
+    if let Err(e) = &vis {
+        problems.push(Problem::new(label(bsp, LUMP_VISIBILITY), None, e.kind.to_string()));
+    }
+    let vis = vis.ok();
+
+    let l = label(bsp, LUMP_NODES);
+    let mut c = Checker::new(problems, &l);
+    for (i, n) in nodes.as_deref().unwrap_or(&[]).iter().enumerate() {
+        index(&mut c, i, "plane", n.plane(), len(&planes), "planes");
+        for ch in n.children() {
+            child(&mut c, i, ch, len(&nodes).unwrap_or(0), len(&leaves));
+        }
+        range(&mut c, i, "faces", n.face_range(), len(&faces), "faces");
+    }
+
+    let l = label(bsp, LUMP_TEXINFO);
+    let mut c = Checker::new(problems, &l);
+    for (i, t) in texinfo.as_deref().unwrap_or(&[]).iter().enumerate() {
+        let next = t.next_texinfo.get() as i64;
+        if next != -1 {
+            index(&mut c, i, "nexttexinfo", next, len(&texinfo), "texinfo");
+        }
+    }
+
+    let l = label(bsp, LUMP_FACES);
+    let mut c = Checker::new(problems, &l);
+    for (i, f) in faces.as_deref().unwrap_or(&[]).iter().enumerate() {
+        index(&mut c, i, "plane", f.plane(), len(&planes), "planes");
+        index(&mut c, i, "texinfo", f.texinfo(), len(&texinfo), "texinfo");
+        range(&mut c, i, "surfedges", f.edge_range(), len(&surfedges), "surfedges");
+        if !(0..=1).contains(&f.side()) {
+            c.problems.push(Problem::new(c.lump, Some(i), format!("side {} is neither 0 (front) nor 1 (back)", f.side())));
+        }
+        // A polygon needs three edges.
+        if f.edge_range().1 < 3 {
+            c.problems.push(Problem::new(c.lump, Some(i), format!("{} edges cannot make a polygon", f.edge_range().1)));
+        }
+        // A lit face's samples start inside the lighting lump (−1 = unlit).
+        let ofs = f.light_offset();
+        if ofs != -1 {
+            c.index(i, "lightofs", ofs, lighting, "lighting bytes");
+        }
+    }
+
+    let l = label(bsp, LUMP_LEAVES);
+    let mut c = Checker::new(problems, &l);
+    let clusters = vis.filter(|v| v.num_clusters > 0).map(|v| v.num_clusters);
+    let num_areas = len(&areas).filter(|&n| n > 0);
+    for (i, leaf) in leaves.as_deref().unwrap_or(&[]).iter().enumerate() {
+        range(&mut c, i, "leaffaces", leaf.leaf_face_range(), len(&leaf_faces), "leaffaces");
+        range(&mut c, i, "leafbrushes", leaf.leaf_brush_range(), len(&leaf_brushes), "leafbrushes");
+        // Cluster −1 marks a leaf outside every cluster; others index the vis table. A map
+        // compiled without vis still numbers its clusters (ericw-tools' example-quake2 /
+        // example-qbism: clusters up to 108, empty visibility lump), so there is no bound then.
+        if leaf.cluster() != -1 {
+            index(&mut c, i, "cluster", leaf.cluster(), clusters, "clusters");
+        }
+        index(&mut c, i, "area", leaf.area(), num_areas, "areas");
+    }
+
+    let l = label(bsp, LUMP_LEAF_FACES);
+    let mut c = Checker::new(problems, &l);
+    for (i, x) in leaf_faces.as_deref().unwrap_or(&[]).iter().enumerate() {
+        index(&mut c, i, "face", x.value(), len(&faces), "faces");
+    }
+    let l = label(bsp, LUMP_LEAF_BRUSHES);
+    let mut c = Checker::new(problems, &l);
+    for (i, x) in leaf_brushes.as_deref().unwrap_or(&[]).iter().enumerate() {
+        index(&mut c, i, "brush", x.value(), len(&brushes), "brushes");
+    }
+
+    let l = label(bsp, LUMP_EDGES);
+    let mut c = Checker::new(problems, &l);
+    for (i, e) in edges.as_deref().unwrap_or(&[]).iter().enumerate() {
+        for vtx in e.vertices() {
+            index(&mut c, i, "vertex", vtx, len(&vertices), "vertices");
+        }
+    }
+    let l = label(bsp, LUMP_SURFEDGES);
+    let mut c = Checker::new(problems, &l);
+    for (i, s) in surfedges.as_deref().unwrap_or(&[]).iter().enumerate() {
+        // The sign gives the direction; the magnitude is the edge.
+        index(&mut c, i, "edge", (s.get() as i64).abs(), len(&edges), "edges");
+    }
+
+    let l = label(bsp, LUMP_MODELS);
+    let mut c = Checker::new(problems, &l);
+    for (i, m) in models.as_deref().unwrap_or(&[]).iter().enumerate() {
+        range(&mut c, i, "faces", (m.first_face.get() as i64, m.num_faces.get() as i64), len(&faces), "faces");
+        index(&mut c, i, "headnode", m.head_node.get() as i64, len(&nodes), "nodes");
+    }
+
+    let l = label(bsp, LUMP_BRUSHES);
+    let mut c = Checker::new(problems, &l);
+    for (i, b) in brushes.as_deref().unwrap_or(&[]).iter().enumerate() {
+        range(&mut c, i, "sides", (b.first_side.get() as i64, b.num_sides.get() as i64), len(&sides), "brushsides");
+    }
+    let l = label(bsp, LUMP_BRUSH_SIDES);
+    let mut c = Checker::new(problems, &l);
+    for (i, s) in sides.as_deref().unwrap_or(&[]).iter().enumerate() {
+        index(&mut c, i, "plane", s.plane(), len(&planes), "planes");
+        // Bevel sides added for collision carry texinfo −1.
+        if s.texinfo() != -1 {
+            index(&mut c, i, "texinfo", s.texinfo(), len(&texinfo), "texinfo");
+        }
+    }
+
+    let l = label(bsp, LUMP_AREAS);
+    let mut c = Checker::new(problems, &l);
+    for (i, a) in areas.as_deref().unwrap_or(&[]).iter().enumerate() {
+        range(&mut c, i, "areaportals", (a.first_area_portal.get() as i64, a.num_area_portals.get() as i64), len(&portals), "areaportals");
+    }
+    let l = label(bsp, LUMP_AREA_PORTALS);
+    let mut c = Checker::new(problems, &l);
+    for (i, p) in portals.as_deref().unwrap_or(&[]).iter().enumerate() {
+        index(&mut c, i, "otherarea", p.other_area.get() as i64, len(&areas), "areas");
+    }
+
+    // Every cluster's PVS and PHS row decodes inside the lump.
+    if let Some(vis) = vis {
+        let l = label(bsp, LUMP_VISIBILITY);
+        let mut row = Vec::new();
+        for cl in 0..vis.num_clusters {
+            for kind in [VisKind::Pvs, VisKind::Pas] {
+                if let Err(e) = vis.row(cl, kind, &mut row) {
+                    problems.push(Problem::new(&l, Some(cl), format!("{kind:?} row: {}", e.kind)));
+                }
+            }
+        }
+    }
+}

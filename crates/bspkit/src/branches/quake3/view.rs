@@ -1,0 +1,141 @@
+//! Typed, zero-copy view of a Quake 3-family map's lumps, and light-grid geometry.
+
+use std::marker::PhantomData;
+
+use super::lumps::*;
+use super::records::*;
+use crate::bsp::Bsp;
+use crate::error::{Error, Result};
+use crate::lumps::visibility::Q3Vis;
+
+/// Typed, zero-copy access to a Quake 3-family map's lumps.
+///
+/// ```
+/// # fn main() -> Result<(), bspkit::Error> {
+/// use bspkit::branches::quake3::{self, Rbsp};
+/// let bytes = bspkit::build::BspBuilder::new(&quake3::RBSP).lump(quake3::LUMP_SURFACES, vec![0u8; 148]).build();
+/// let bsp = bspkit::Bsp::from_bytes(&bytes)?;
+/// let view = quake3::View::<Rbsp>::new(&bsp)?;
+/// assert_eq!(view.surfaces()?.len(), 1);
+/// # Ok(()) }
+/// ```
+pub struct View<'a, L: Layout = Ibsp> {
+    bsp: &'a Bsp<'a>,
+    layout: PhantomData<L>,
+}
+
+impl<'a, L: Layout> View<'a, L> {
+    /// A view of `bsp`, which must be of one of this layout's branches.
+    pub fn new(bsp: &'a Bsp<'a>) -> Result<Self> {
+        if !L::BRANCH_IDS.contains(&bsp.branch().id) {
+            return Err(Error::malformed(format!("a {} map cannot be read with the {:?} layout", bsp.branch().id, L::BRANCH_IDS)));
+        }
+        Ok(View { bsp, layout: PhantomData })
+    }
+    pub fn bsp(&self) -> &'a Bsp<'a> {
+        self.bsp
+    }
+    pub fn shaders(&self) -> Result<&'a [Shader]> {
+        self.bsp.records(LUMP_SHADERS)
+    }
+    pub fn planes(&self) -> Result<&'a [Plane]> {
+        self.bsp.records(LUMP_PLANES)
+    }
+    pub fn nodes(&self) -> Result<&'a [Node]> {
+        self.bsp.records(LUMP_NODES)
+    }
+    pub fn leaves(&self) -> Result<&'a [Leaf]> {
+        self.bsp.records(LUMP_LEAVES)
+    }
+    pub fn leaf_surfaces(&self) -> Result<&'a [LeafIndex]> {
+        self.bsp.records(LUMP_LEAF_SURFACES)
+    }
+    pub fn leaf_brushes(&self) -> Result<&'a [LeafIndex]> {
+        self.bsp.records(LUMP_LEAF_BRUSHES)
+    }
+    pub fn models(&self) -> Result<&'a [Model]> {
+        self.bsp.records(LUMP_MODELS)
+    }
+    pub fn brushes(&self) -> Result<&'a [Brush]> {
+        self.bsp.records(LUMP_BRUSHES)
+    }
+    pub fn brush_sides(&self) -> Result<&'a [L::BrushSide]> {
+        self.bsp.records(LUMP_BRUSH_SIDES)
+    }
+    pub fn draw_vertices(&self) -> Result<&'a [L::DrawVert]> {
+        self.bsp.records(LUMP_DRAW_VERTICES)
+    }
+    pub fn draw_indices(&self) -> Result<&'a [DrawIndex]> {
+        self.bsp.records(LUMP_DRAW_INDICES)
+    }
+    pub fn fogs(&self) -> Result<&'a [Fog]> {
+        self.bsp.records(LUMP_FOGS)
+    }
+    pub fn surfaces(&self) -> Result<&'a [L::Surface]> {
+        self.bsp.records(LUMP_SURFACES)
+    }
+    pub fn lightmaps(&self) -> Result<&'a [L::Lightmap]> {
+        self.bsp.records(LUMP_LIGHTMAPS)
+    }
+    pub fn light_grid(&self) -> Result<&'a [L::LightGrid]> {
+        self.bsp.records(LUMP_LIGHT_GRID)
+    }
+    /// The light array (RBSP / FBSP); empty for IBSP.
+    pub fn light_array(&self) -> Result<&'a [LightArrayIndex]> {
+        if L::LIGHT_ARRAY {
+            self.bsp.records(LUMP_LIGHT_ARRAY)
+        } else {
+            Ok(&[])
+        }
+    }
+    /// A surface's vertices (`first_vert .. + num_verts`).
+    pub fn surface_vertices(&self, surface: &L::Surface) -> Result<&'a [L::DrawVert]> {
+        let verts = self.draw_vertices()?;
+        sub(verts, surface.vert_range()).ok_or_else(|| self.range_error("vertex", surface.vert_range(), verts.len()))
+    }
+    /// A surface's triangle indexes (`first_index .. + num_indexes`), relative to its first vertex.
+    pub fn surface_indices(&self, surface: &L::Surface) -> Result<&'a [DrawIndex]> {
+        let idx = self.draw_indices()?;
+        sub(idx, surface.index_range()).ok_or_else(|| self.range_error("index", surface.index_range(), idx.len()))
+    }
+    fn range_error(&self, what: &str, (first, count): (i64, i64), len: usize) -> Error {
+        self.bsp.lump_error(LUMP_SURFACES, Error::malformed(format!("{what} range {first}+{count} is outside 0..{len}")))
+    }
+    /// Cluster visibility (quake_family.md A.8).
+    pub fn visibility(&self) -> Result<Q3Vis<'a>> {
+        Q3Vis::parse(self.bsp.lump(LUMP_VISIBILITY)?).map_err(|e| self.bsp.lump_error(LUMP_VISIBILITY, e))
+    }
+}
+
+/// `list[first .. first + count]`, or `None` when the range is negative or too long.
+pub(crate) fn sub<T>(list: &[T], (first, count): (i64, i64)) -> Option<&[T]> {
+    let first = usize::try_from(first).ok()?;
+    list.get(first..first.checked_add(usize::try_from(count).ok()?)?)
+}
+
+/// The light-grid cell size: worldspawn's `gridsize` key, else 64 × 64 × 128 (quake_family.md A.7).
+pub fn grid_size(bsp: &Bsp) -> [f32; 3] {
+    let default = [64.0, 64.0, 128.0];
+    let Ok(ents) = bsp.entities() else { return default };
+    let Some(text) = ents.list.first().and_then(|e| e.get("gridsize")) else { return default };
+    let v: Vec<f32> = text.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    match v.as_slice() {
+        [x, y, z] if v.iter().all(|s| s.is_finite() && *s >= 1.0) => [*x, *y, *z],
+        _ => default,
+    }
+}
+
+/// Light-grid cells along x, y and z over model 0's bounds (quake_family.md A.7):
+/// `floor(maxs / size) - ceil(mins / size) + 1` per axis. `None` without a world model.
+pub fn grid_dimensions(bsp: &Bsp) -> Option<[u64; 3]> {
+    let models: &[Model] = bsp.records(LUMP_MODELS).ok()?;
+    let m = models.first()?;
+    let size = grid_size(bsp);
+    let mut dims = [0u64; 3];
+    for k in 0..3 {
+        let n = (m.maxs[k].get() / size[k]).floor() - (m.mins[k].get() / size[k]).ceil() + 1.0;
+        // Inverted or non-finite bounds give an empty grid; the cast saturates huge values.
+        dims[k] = if n.is_finite() && n >= 1.0 { n as u64 } else { 0 };
+    }
+    Some(dims)
+}

@@ -1,0 +1,18 @@
+//! Builders that write `.bsp` files from lumps, for every header form. Tests use them to make
+//! synthetic maps of branches that have no real file in the corpus; `bsp` uses them for the
+//! committed sample map.
+
+pub mod builder;
+
+pub use builder::{default_version, BspBuilder};
+
+/// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
+/// (see [`crate::branches::quake1::room`]).
+pub fn sample_quake1() -> Vec<u8> {
+    crate::branches::quake1::room::box_room(&crate::branches::quake1::lumps::QUAKE1)
+}
+
+/// The sample maps committed under `samples/`, by file name.
+pub fn samples() -> Vec<(&'static str, Vec<u8>)> {
+    vec![("sample_quake1.bsp", sample_quake1())]
+}
