@@ -41,6 +41,7 @@
 //! # }
 //! ```
 
+pub mod assets;
 pub mod branch;
 pub mod branches;
 pub mod bsp;
