@@ -61,6 +61,7 @@ pub mod lumps;
 pub mod scan;
 pub mod stats;
 pub mod stripper;
+pub mod texture;
 pub mod tree;
 pub mod write;
 

@@ -1,4 +1,5 @@
-//! Valve Texture Format: `.vtf` versions 7.0–7.5 and the Xbox 360 `VTFX` variant.
+//! Valve Texture Format: `.vtf` versions 7.0–7.5, Strata Source's 7.6 (without its per-mip
+//! compression) and the Xbox 360 `VTFX` variant.
 //!
 //! ```text
 //! PC ("VTF\0", little-endian):
@@ -267,7 +268,7 @@ impl<'a> Vtf<'a> {
         let u32_ = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
         let u16_ = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
         let version = (u32_(4), u32_(8));
-        if version.0 != 7 || version.1 > 5 {
+        if version.0 != 7 || version.1 > 6 {
             return Err(Error::new(ErrorKind::UnsupportedVersion {
                 magic: "VTF".into(),
                 version: (version.0 * 10 + version.1.min(9)) as i64,
@@ -317,6 +318,11 @@ impl<'a> Vtf<'a> {
             let low = low.ok_or_else(|| Error::malformed(format!("unknown thumbnail format {}", h.low_format.0)).at(57))?;
             header_size as u64 + low
         };
+        // 7.6 (Strata Source) keeps the 7.5 layout unless an auxiliary compression resource
+        // ("AXC") says the image data is compressed, which is not read here.
+        if let Some(i) = h.resources.iter().position(|r| r.0 == *b"AXC") {
+            return Err(Error::malformed("VTF 7.6 image data compressed per mip (AXC resource) is not supported").at(80 + 8 * i as u64));
+        }
         let data = b.get(image_start as usize..).filter(|_| image_start <= b.len() as u64).ok_or_else(|| {
             Error::malformed(format!("VTF image data offset {image_start} is past the {}-byte file", b.len())).at(if version.1 >= 3 {
                 80

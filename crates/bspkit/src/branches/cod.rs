@@ -13,6 +13,8 @@ use crate::bsp::Bsp;
 use crate::check::{Checker, Problem};
 use crate::stats::Stat;
 
+pub mod texture;
+
 pub const LUMP_MATERIALS: usize = 0;
 pub const LUMP_LIGHTBYTES: usize = 1;
 pub const LUMP_LIGHTGRIDENTRIES: usize = 2;

@@ -21,6 +21,7 @@ use crate::lumps::visibility;
 use crate::stats::Stat;
 
 pub mod room;
+pub mod texture;
 
 type LE = LittleEndian;
 

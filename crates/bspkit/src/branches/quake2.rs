@@ -17,6 +17,8 @@ use crate::error::{Error, Result};
 use crate::lumps::visibility::{ClusterVis, VisKind};
 use crate::stats::Stat;
 
+pub mod texture;
+
 pub const LUMP_ENTITIES: usize = 0;
 pub const LUMP_PLANES: usize = 1;
 pub const LUMP_VERTICES: usize = 2;

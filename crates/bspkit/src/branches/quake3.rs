@@ -19,6 +19,8 @@ use crate::error::{Error, Result};
 use crate::lumps::visibility::Q3Vis;
 use crate::stats::Stat;
 
+pub mod texture;
+
 pub const LUMP_ENTITIES: usize = 0;
 pub const LUMP_SHADERS: usize = 1;
 pub const LUMP_PLANES: usize = 2;

@@ -19,6 +19,8 @@ use crate::directory::LumpOrigin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::entities::{self, Entities};
 
+pub mod texture;
+
 pub const LUMP_ENTITIES: usize = 0x00;
 pub const LUMP_ENTITY_PARTITIONS: usize = 0x18;
 pub const LUMP_TEXTURE_DATA_STRING_DATA: usize = 0x2B;

@@ -11,6 +11,7 @@ pub mod check;
 pub mod checksum;
 pub mod records;
 pub mod stats;
+pub mod texture;
 pub mod view;
 
 pub use checksum::map_checksum;
