@@ -57,7 +57,11 @@ fn file_stem(name: &str, taken: &mut HashSet<String>) -> String {
     if parts.is_empty() {
         parts.push("_".into());
     }
-    let base = parts.join("/");
+    let mut base = parts.join("/");
+    // Pakfile VTFs are named by their entry path: `x.vtf` → `x.png`, `x.rt.png`, ….
+    if base.to_ascii_lowercase().ends_with(".vtf") {
+        base.truncate(base.len() - 4);
+    }
     let mut stem = base.clone();
     let mut n = 1;
     while !taken.insert(stem.to_ascii_lowercase()) {
@@ -171,5 +175,6 @@ mod tests {
         assert_eq!(file_stem("maps\\x/C:1", &mut t), "maps/x/C_1");
         assert_eq!(file_stem("", &mut t), "_");
         assert_eq!(file_stem("{fence", &mut t), "{fence");
+        assert_eq!(file_stem("materials/maps/x/c0.hdr.vtf", &mut t), "materials/maps/x/c0.hdr");
     }
 }
