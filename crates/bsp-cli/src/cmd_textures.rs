@@ -48,7 +48,8 @@ pub struct TexturesArgs {
 fn file_stem(name: &str, taken: &mut HashSet<String>) -> String {
     let mut parts = Vec::new();
     for p in name.replace('\\', "/").split('/') {
-        let p: String = p.chars().map(|c| if matches!(c, '*' | '?' | ':' | '"' | '<' | '>' | '|') || c.is_control() { '_' } else { c }).collect();
+        let p: String =
+            p.chars().map(|c| if matches!(c, '*' | '?' | ':' | '"' | '<' | '>' | '|') || c.is_control() { '_' } else { c }).collect();
         match p.as_str() {
             "" | "." | ".." => {}
             _ => parts.push(p),
@@ -84,7 +85,8 @@ fn write_texture(out: &Path, t: &Texture, taken: &mut HashSet<String>) -> Result
     let stem = file_stem(&t.name, taken);
     let mut files = Vec::new();
     for layer in t.layers() {
-        let rel = if layer.label.is_empty() || t.layers().len() == 1 { format!("{stem}.png") } else { format!("{stem}.{}.png", layer.label) };
+        let rel =
+            if layer.label.is_empty() || t.layers().len() == 1 { format!("{stem}.png") } else { format!("{stem}.{}.png", layer.label) };
         write_png(&out.join(&rel), &layer.rgba)?;
         files.push(rel);
     }
@@ -118,7 +120,14 @@ pub fn textures(args: TexturesArgs, out: &mut impl Write) -> Result<ExitCode, Fa
                 };
                 if !args.json {
                     let layers = if t.layers().len() > 1 { format!(" ({} images)", t.layers().len()) } else { String::new() };
-                    writeln!(out, "{:<40} {:>9}  {:<6} {}{layers}", t.name, format!("{}x{}", t.width(), t.height()), t.alpha.as_str(), t.source)?;
+                    writeln!(
+                        out,
+                        "{:<40} {:>9}  {:<6} {}{layers}",
+                        t.name,
+                        format!("{}x{}", t.width(), t.height()),
+                        t.alpha.as_str(),
+                        t.source
+                    )?;
                 }
                 found.push(serde_json::json!({
                     "name": t.name,

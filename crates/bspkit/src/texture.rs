@@ -161,7 +161,8 @@ impl<'a> TextureSource<'a> {
                 if let Some(t) = quake1::texture::find_embedded(bsp, name, pal) {
                     return t;
                 }
-                let found = quake1::texture::from_wads(name, wads, pal).or_else(|| quake1::texture::from_wads(name, &self.assets.wads, pal));
+                let found =
+                    quake1::texture::from_wads(name, wads, pal).or_else(|| quake1::texture::from_wads(name, &self.assets.wads, pal));
                 found.unwrap_or_else(|| Err(Missing::new(name, MissingKind::NotFound, self.wad_hint(wads.len()))))
             }
             State::Quake2 { palette, names } => {
@@ -223,7 +224,9 @@ impl<'a> TextureSource<'a> {
         }
         if !matches!(self.state, State::Quake { .. }) {
             match self.names() {
-                Ok(names) => jobs.extend(names.into_iter().filter(|n| !carried_names.iter().any(|c| c.eq_ignore_ascii_case(n))).map(Job::Name)),
+                Ok(names) => {
+                    jobs.extend(names.into_iter().filter(|n| !carried_names.iter().any(|c| c.eq_ignore_ascii_case(n))).map(Job::Name))
+                }
                 Err(m) => jobs.push(Job::Failed(m)),
             }
         }

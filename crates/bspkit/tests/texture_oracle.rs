@@ -150,7 +150,8 @@ fn synthetic(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let formats: Vec<Format> = Format::DECODABLE.iter().copied().filter(|f| f.0 <= 26).collect();
     for (k, &f) in formats.iter().enumerate() {
-        for (j, (minor, flags, frames)) in [(2u32, 0u32, 2u16), (4, FLAG_ENVMAP, 1), (5, FLAG_ENVMAP, 2), (5, 0, 1)].into_iter().enumerate() {
+        for (j, (minor, flags, frames)) in [(2u32, 0u32, 2u16), (4, FLAG_ENVMAP, 1), (5, FLAG_ENVMAP, 2), (5, 0, 1)].into_iter().enumerate()
+        {
             let mut b = VtfBuilder::new(f, 16, 8);
             b.version_minor = minor;
             b.flags = flags;

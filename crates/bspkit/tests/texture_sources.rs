@@ -56,7 +56,11 @@ fn quake1_embedded_wad2_and_palette_from_pak() {
     std::fs::create_dir_all(&game).unwrap();
     std::fs::write(game.join("pak0.pak"), pak::build(&[("gfx/palette.lmp", &palette_lmp())])).unwrap();
     let wad_px: Vec<u8> = (0..=255u8).collect();
-    std::fs::write(game.join("BASE.WAD"), wad::build(wad::WadVersion::Wad2, &[("FROMWAD", wad::TYPE_MIPTEX_WAD2, encode("FROMWAD", 16, 16, &wad_px, None))])).unwrap();
+    std::fs::write(
+        game.join("BASE.WAD"),
+        wad::build(wad::WadVersion::Wad2, &[("FROMWAD", wad::TYPE_MIPTEX_WAD2, encode("FROMWAD", 16, 16, &wad_px, None))]),
+    )
+    .unwrap();
     let map_path = dir.join("m.bsp");
     std::fs::write(&map_path, &map).unwrap();
     let bsp = Bsp::open(&map_path).unwrap();
@@ -98,13 +102,20 @@ fn goldsrc_embedded_palette_and_wad3() {
     let second = i32::from_le_bytes(lump[8..12].try_into().unwrap()) as usize;
     lump[second + 24..second + 40].fill(0);
     let map = BspBuilder::new(&branches::goldsrc::GOLDSRC)
-        .lump(branches::quake1::LUMP_ENTITIES, entities("{\n\"classname\" \"worldspawn\"\n\"wad\" \"\\sierra\\half-life\\valve\\halflife.wad;\\x\\gone.wad\"\n}\n"))
+        .lump(
+            branches::quake1::LUMP_ENTITIES,
+            entities("{\n\"classname\" \"worldspawn\"\n\"wad\" \"\\sierra\\half-life\\valve\\halflife.wad;\\x\\gone.wad\"\n}\n"),
+        )
         .lump(branches::quake1::LUMP_TEXTURES, lump)
         .build();
     let wads = dir.join("wads");
     std::fs::create_dir_all(&wads).unwrap();
     let wpal: Vec<[u8; 3]> = (0..256).map(|i| [0, i as u8, 7]).collect();
-    std::fs::write(wads.join("halflife.wad"), wad::build(wad::WadVersion::Wad3, &[("C1A0_WX", wad::TYPE_MIPTEX_WAD3, encode("C1A0_WX", 8, 8, &px, Some(&wpal)))])).unwrap();
+    std::fs::write(
+        wads.join("halflife.wad"),
+        wad::build(wad::WadVersion::Wad3, &[("C1A0_WX", wad::TYPE_MIPTEX_WAD3, encode("C1A0_WX", 8, 8, &px, Some(&wpal)))]),
+    )
+    .unwrap();
     let bsp = Bsp::from_bytes(&map).unwrap();
     let src = TextureSource::new(&bsp, &TextureOptions { wads: vec![wads.clone()], ..TextureOptions::default() });
     // gone.wad is named by the map but not found: a warning.
@@ -145,7 +156,11 @@ fn quake2_wal_with_pcx_palette_and_flags() {
     std::fs::create_dir_all(game.join("textures/e1u1")).unwrap();
     std::fs::write(
         game.join("pak0.pak"),
-        pak::build(&[("pics/colormap.pcx", &pcx), ("textures/e1u1/floor1_1.wal", &wal::build("e1u1/floor1_1", 8, 8, &px)), ("textures/e1u1/glass.wal", &wal::build("g", 8, 8, &px))]),
+        pak::build(&[
+            ("pics/colormap.pcx", &pcx),
+            ("textures/e1u1/floor1_1.wal", &wal::build("e1u1/floor1_1", 8, 8, &px)),
+            ("textures/e1u1/glass.wal", &wal::build("g", 8, 8, &px)),
+        ]),
     )
     .unwrap();
     let png = ImageRgba::filled(2, 2, [1, 2, 3, 4]).encode_png().unwrap();
@@ -178,7 +193,11 @@ fn quake3_shader_scripts_in_pk3_and_loose_images() {
     std::fs::create_dir_all(game.join("textures/base")).unwrap();
     let grate = ImageRgba::new(2, 1, vec![10, 20, 30, 0, 40, 50, 60, 255]).unwrap();
     let mut pk3 = PakBuilder::new();
-    pk3.insert("scripts/base.shader", b"textures/base/grate\n{\n  {\n    map textures/base/grate_img.tga\n    alphaFunc GE128\n  }\n}\n".to_vec()).unwrap();
+    pk3.insert(
+        "scripts/base.shader",
+        b"textures/base/grate\n{\n  {\n    map textures/base/grate_img.tga\n    alphaFunc GE128\n  }\n}\n".to_vec(),
+    )
+    .unwrap();
     pk3.insert("textures/base/grate_img.tga", tga::encode(&grate, true)).unwrap();
     std::fs::write(game.join("pak0.pk3"), pk3.build(PakCompression::Stored).unwrap()).unwrap();
     std::fs::write(game.join("textures/base/plain.tga"), tga::encode(&ImageRgba::filled(1, 1, [9, 9, 9, 255]), false)).unwrap();
@@ -222,7 +241,11 @@ fn source_pakfile_patch_vpk_and_alpha() {
     let dir = tmp("src");
     let mut pakb = PakBuilder::new();
     // A patch material (as VBSP writes for cube-mapped surfaces) including a material in a VPK.
-    pakb.insert("materials/maps/x/metal/roof_0_0_0.vmt", b"patch { include \"materials/metal/roof.vmt\" replace { \"$envmap\" \"maps/x/c0_0_0\" } }".to_vec()).unwrap();
+    pakb.insert(
+        "materials/maps/x/metal/roof_0_0_0.vmt",
+        b"patch { include \"materials/metal/roof.vmt\" replace { \"$envmap\" \"maps/x/c0_0_0\" } }".to_vec(),
+    )
+    .unwrap();
     pakb.insert("materials/maps/x/c0_0_0.vtf", {
         let mut c = VtfBuilder::new(Format::I8, 1, 1);
         c.flags = bspkit::assets::vtf::FLAG_ENVMAP;
@@ -247,7 +270,11 @@ fn source_pakfile_patch_vpk_and_alpha() {
     );
     std::fs::write(game.join("hl2_misc_dir.vpk"), vdir).unwrap();
     std::fs::write(game.join("hl2_misc_000.vpk"), varch).unwrap();
-    std::fs::write(game.join("materials/fence/chain.vmt"), b"VertexLitGeneric { $basetexture fence/chain $alphatest 1 $alphatestreference 0.25 }").unwrap();
+    std::fs::write(
+        game.join("materials/fence/chain.vmt"),
+        b"VertexLitGeneric { $basetexture fence/chain $alphatest 1 $alphatestreference 0.25 }",
+    )
+    .unwrap();
     std::fs::write(game.join("materials/fence/chain.vtf"), vtf_bgra(1, 1, &[0, 0, 0, 0])).unwrap();
     let bsp = Bsp::from_bytes(&map).unwrap();
     let src = TextureSource::new(&bsp, &TextureOptions { game_dirs: vec![game], ..TextureOptions::default() });
@@ -256,7 +283,15 @@ fn source_pakfile_patch_vpk_and_alpha() {
     let names: Vec<String> = all.iter().map(|r| r.as_ref().map(|t| t.name.clone()).unwrap_or_else(|m| m.name.clone())).collect();
     assert_eq!(
         names,
-        ["materials/maps/x/c0_0_0.vtf", "materials/glass/window.vtf", "maps/x/metal/roof_0_0_0", "GLASS/WINDOW", "water/murky", "TOOLS/TOOLSNODRAW", "fence/chain"]
+        [
+            "materials/maps/x/c0_0_0.vtf",
+            "materials/glass/window.vtf",
+            "maps/x/metal/roof_0_0_0",
+            "GLASS/WINDOW",
+            "water/murky",
+            "TOOLS/TOOLSNODRAW",
+            "fence/chain"
+        ]
     );
     let cube = all[0].as_ref().unwrap();
     assert_eq!(cube.layers().len(), 6);

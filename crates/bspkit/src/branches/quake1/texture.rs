@@ -23,7 +23,11 @@ pub fn decode(tex: &MipTex, palette: Option<&Palette>, source: String) -> Result
     let name = tex.name().into_owned();
     let own = tex.palette.map(Palette::from_rgb);
     let pal = own.as_ref().or(palette).ok_or_else(|| {
-        Missing::new(&name, MissingKind::NoPalette, "Quake textures need the game palette: pass --palette FILE or a --game-dir holding gfx/palette.lmp")
+        Missing::new(
+            &name,
+            MissingKind::NoPalette,
+            "Quake textures need the game palette: pass --palette FILE or a --game-dir holding gfx/palette.lmp",
+        )
     })?;
     let px = tex.mip(0).ok_or_else(|| Missing::new(&name, MissingKind::Undecodable, "texture has no pixels"))?;
     let alpha = alpha_of(&name);

@@ -60,7 +60,9 @@ pub fn load(name: &str, alpha: AlphaMode, assets: &Assets, palette: &Result<Pale
         } else {
             decode_image_file(&asset.data, max)
         };
-        return img.map(|img| Texture::new(name, asset.origin(), alpha, img, None)).map_err(|e| Missing::from_error(name, &e.in_file(&asset.file)));
+        return img
+            .map(|img| Texture::new(name, asset.origin(), alpha, img, None))
+            .map_err(|e| Missing::from_error(name, &e.in_file(&asset.file)));
     }
     Err(Missing::new(name, MissingKind::NotFound, format!("no {base}.wal (nor .png/.tga/.jpg) under the game directories")))
 }

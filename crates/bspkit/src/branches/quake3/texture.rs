@@ -140,7 +140,11 @@ pub fn parse_script(text: &str, script: &str, index: &mut HashMap<String, Shader
                                 stage_image = Some(m.to_string());
                             }
                         }
-                        "alphafunc" => stage_alpha = AlphaMode::Mask { cutoff: if args.first().is_some_and(|a| a.eq_ignore_ascii_case("GT0")) { 0.01 } else { 0.5 } },
+                        "alphafunc" => {
+                            stage_alpha = AlphaMode::Mask {
+                                cutoff: if args.first().is_some_and(|a| a.eq_ignore_ascii_case("GT0")) { 0.01 } else { 0.5 },
+                            }
+                        }
                         "blendfunc" => {
                             let a: Vec<String> = args.iter().take(2).map(|s| s.to_ascii_lowercase()).collect();
                             let blends = matches!(a.first().map(String::as_str), Some("blend" | "add" | "filter"))
@@ -165,8 +169,12 @@ pub fn shader_index(assets: &Assets) -> ShaderIndex {
     let mut ix = ShaderIndex::default();
     for path in assets.fs.list("scripts", ".shader") {
         match assets.fs.read(&path) {
-            Ok(Some(a)) if a.data.len() as u64 <= MAX_SCRIPT => parse_script(&String::from_utf8_lossy(&a.data), &a.origin(), &mut ix.shaders),
-            Ok(Some(a)) => ix.warnings.push(Missing::new(path, MissingKind::Undecodable, format!("shader script larger than {MAX_SCRIPT} bytes")).in_file(a.origin())),
+            Ok(Some(a)) if a.data.len() as u64 <= MAX_SCRIPT => {
+                parse_script(&String::from_utf8_lossy(&a.data), &a.origin(), &mut ix.shaders)
+            }
+            Ok(Some(a)) => ix.warnings.push(
+                Missing::new(path, MissingKind::Undecodable, format!("shader script larger than {MAX_SCRIPT} bytes")).in_file(a.origin()),
+            ),
             Ok(None) => {}
             Err(e) => ix.warnings.push(Missing::from_error(path, &e)),
         }
@@ -211,7 +219,9 @@ pub fn load(name: &str, assets: &Assets, shaders: &ShaderIndex) -> Result<Textur
         }
     }
     let how = match info {
-        Some(i) => format!("shader in {} names {}; none of {} found", i.script, i.image.as_deref().unwrap_or("no image"), candidates.join(", ")),
+        Some(i) => {
+            format!("shader in {} names {}; none of {} found", i.script, i.image.as_deref().unwrap_or("no image"), candidates.join(", "))
+        }
         None => format!("no shader script defines it and none of {} was found", candidates.join(", ")),
     };
     Err(Missing::new(name, MissingKind::NotFound, how))

@@ -14,8 +14,8 @@ use crate::assets::vmt::Vmt;
 use crate::assets::vtf::Vtf;
 use crate::assets::{Assets, Missing, MissingKind, Texture};
 use crate::branches::source::view::View;
-use crate::bytes::Endian;
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::lumps::pakfile::{Pakfile, LUMP_PAKFILE};
 
 /// How many `patch` includes are followed before giving up (cycles, hostile chains).
@@ -80,7 +80,8 @@ pub fn decode_vtf(name: &str, data: &[u8], origin: &str, alpha: crate::assets::A
     };
     let vtf = Vtf::parse(data, max).map_err(fail)?;
     let layers = vtf.layers().map_err(fail)?;
-    Texture::with_layers(name, origin, alpha, layers).ok_or_else(|| Missing::new(name, MissingKind::Undecodable, "VTF has no images").in_file(origin))
+    Texture::with_layers(name, origin, alpha, layers)
+        .ok_or_else(|| Missing::new(name, MissingKind::Undecodable, "VTF has no images").in_file(origin))
 }
 
 /// Indices (into `pak.entries`) of every `.vtf` in the pakfile: textures the map carries
@@ -92,8 +93,13 @@ pub fn vtf_entries(pak: &Pakfile) -> Vec<usize> {
 /// Decode pakfile entry `i` as a VTF, named by its entry path.
 pub fn decode_pak_vtf(bsp: &Bsp, pak: &Pakfile, i: usize, assets: &Assets) -> Result<Texture, Missing> {
     let max = assets.fs.budget().max_file;
-    let e = pak.entries.get(i).ok_or_else(|| Missing::new(format!("(pakfile entry {i})"), MissingKind::NotFound, "no such pakfile entry"))?;
-    let data = assets.fs.charge(e.size).and_then(|_| pak.read(e, max)).map_err(|err| Missing::from_error(&e.name, &bsp.lump_error(LUMP_PAKFILE, err)))?;
+    let e =
+        pak.entries.get(i).ok_or_else(|| Missing::new(format!("(pakfile entry {i})"), MissingKind::NotFound, "no such pakfile entry"))?;
+    let data = assets
+        .fs
+        .charge(e.size)
+        .and_then(|_| pak.read(e, max))
+        .map_err(|err| Missing::from_error(&e.name, &bsp.lump_error(LUMP_PAKFILE, err)))?;
     let origin = format!("{}: pakfile {}", bsp.display_name(), e.name);
     decode_vtf(&e.name, &data, &origin, crate::assets::AlphaMode::Opaque, max.saturating_mul(8))
 }
@@ -111,7 +117,13 @@ pub fn load(name: &str, bsp: &Bsp, pak: Option<&Pakfile>, assets: &Assets) -> Re
                 // No material: a texture of the same name is still worth showing.
                 let vtf_path = format!("materials/{norm}.vtf");
                 if let Some((data, origin)) = read(&vtf_path, bsp, pak, assets, name)? {
-                    return decode_vtf(name, &data, &origin, crate::assets::AlphaMode::Opaque, assets.fs.budget().max_file.saturating_mul(8));
+                    return decode_vtf(
+                        name,
+                        &data,
+                        &origin,
+                        crate::assets::AlphaMode::Opaque,
+                        assets.fs.budget().max_file.saturating_mul(8),
+                    );
                 }
                 return Err(Missing::new(name, MissingKind::NotFound, format!("no {path} in the pakfile or the game directories")));
             }
@@ -125,7 +137,10 @@ pub fn load(name: &str, bsp: &Bsp, pak: Option<&Pakfile>, assets: &Assets) -> Re
         if chain.len() >= MAX_INCLUDES {
             return Err(Missing::new(name, MissingKind::Undecodable, format!("more than {MAX_INCLUDES} nested patch includes")));
         }
-        let include = v.get("include").map(str::to_string).ok_or_else(|| Missing::new(name, MissingKind::Undecodable, "patch material without include"))?;
+        let include = v
+            .get("include")
+            .map(str::to_string)
+            .ok_or_else(|| Missing::new(name, MissingKind::Undecodable, "patch material without include"))?;
         chain.push(v);
         let inc = include.replace('\\', "/");
         path = if inc.to_ascii_lowercase().starts_with("materials/") { inc } else { format!("materials/{inc}") };
@@ -134,7 +149,11 @@ pub fn load(name: &str, bsp: &Bsp, pak: Option<&Pakfile>, assets: &Assets) -> Re
         return Err(Missing::new(name, MissingKind::Unsupported, format!("material (shader {}) has no $basetexture", vmt.shader)));
     };
     let Some((data, origin)) = read(&tex, bsp, pak, assets, name)? else {
-        return Err(Missing::new(name, MissingKind::NotFound, format!("$basetexture {tex} not found in the pakfile or the game directories")));
+        return Err(Missing::new(
+            name,
+            MissingKind::NotFound,
+            format!("$basetexture {tex} not found in the pakfile or the game directories"),
+        ));
     };
     decode_vtf(name, &data, &origin, vmt.alpha_mode(), assets.fs.budget().max_file.saturating_mul(8))
 }
