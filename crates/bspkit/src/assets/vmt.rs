@@ -98,7 +98,7 @@ impl Vmt {
         let mut vmt = Vmt { shader, ..Vmt::default() };
         let mut depth = 1usize;
         let mut key: Option<String> = None;
-        while let Some(t) = toks.next() {
+        for t in toks {
             match t {
                 Tok::Open => {
                     depth += 1;

@@ -196,7 +196,8 @@ pub fn read(dir: &VpkDir, entry: &VpkEntry, dir_data: &[u8], dir_file: Option<&P
 pub fn build(version: u32, files: &[(&str, &[u8])], preload: usize, external: bool) -> (Vec<u8>, Vec<u8>) {
     use std::collections::BTreeMap;
     // extension → directory → [(name, data)]
-    let mut tree: BTreeMap<String, BTreeMap<String, Vec<(String, &[u8])>>> = BTreeMap::new();
+    type Names<'a> = Vec<(String, &'a [u8])>;
+    let mut tree: BTreeMap<String, BTreeMap<String, Names>> = BTreeMap::new();
     for (path, data) in files {
         let (dir, file) = path.rsplit_once('/').unwrap_or((" ", path));
         let (name, ext) = file.rsplit_once('.').unwrap_or((file, " "));

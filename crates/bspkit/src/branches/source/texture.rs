@@ -5,7 +5,7 @@
 //! resolved through their `include`.
 //!
 //! A map also carries textures it does not name: every `.vtf` in the pakfile (cube maps, the
-//! default cube map, HDR versions) is decoded by [`carried`].
+//! default cube map, HDR versions) is decoded by [`decode_pak_vtf`] (see [`vtf_entries`]).
 
 use zerocopy::byteorder::ByteOrder;
 use zerocopy::{BigEndian, LittleEndian};
