@@ -303,6 +303,17 @@ mod tests {
     }
 
     #[test]
+    fn sniffing_and_broken_jpeg() {
+        let img = ImageRgba::filled(2, 2, [1, 2, 3, 4]);
+        assert_eq!(decode_image_file(&img.encode_png().unwrap(), 1 << 20).unwrap(), img);
+        assert_eq!(decode_image_file(&crate::assets::tga::encode(&img, true), 1 << 20).unwrap(), img);
+        for bad in [&[0xFF, 0xD8][..], &[0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, 0xFF, 0xFF, 0xFF, 0xFF, 1, 1, 0x11, 0], b"\xff\xd8garbage"] {
+            assert!(decode_jpeg(bad, 1 << 20).is_err());
+            assert!(decode_image_file(bad, 1 << 20).is_err());
+        }
+    }
+
+    #[test]
     fn checker_and_alpha() {
         let c = ImageRgba::checker(16, 16);
         assert_eq!(c.pixel(0, 0), Some([255, 0, 255, 255]));
