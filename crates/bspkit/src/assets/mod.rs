@@ -217,6 +217,15 @@ fn find_ci(dir: &Path, rel: &str) -> Option<PathBuf> {
     cur.is_file().then_some(cur)
 }
 
+/// Add `n` to a budget counter; an error naming `what` when that passes `limit`.
+fn take(counter: &AtomicU64, n: u64, limit: u64, what: &'static str) -> Result<()> {
+    let now = counter.fetch_add(n, Ordering::Relaxed).saturating_add(n);
+    if now > limit {
+        return Err(Error::new(ErrorKind::LimitExceeded { what, requested: now, limit }));
+    }
+    Ok(())
+}
+
 /// The search path: game directories and archives, with a read budget.
 pub struct AssetFs {
     roots: Vec<Root>,
@@ -247,27 +256,11 @@ impl AssetFs {
 
     /// Take `n` bytes from the budget, or fail naming what ran out.
     pub fn charge(&self, n: u64) -> Result<()> {
-        let before = self.bytes.fetch_add(n, Ordering::Relaxed);
-        if before.saturating_add(n) > self.budget.max_bytes {
-            return Err(Error::new(ErrorKind::LimitExceeded {
-                what: BUDGET_BYTES,
-                requested: before.saturating_add(n),
-                limit: self.budget.max_bytes,
-            }));
-        }
-        Ok(())
+        take(&self.bytes, n, self.budget.max_bytes, BUDGET_BYTES)
     }
 
     fn charge_entries(&self, n: u64) -> Result<()> {
-        let before = self.entries.fetch_add(n, Ordering::Relaxed);
-        if before.saturating_add(n) > self.budget.max_entries {
-            return Err(Error::new(ErrorKind::LimitExceeded {
-                what: BUDGET_ENTRIES,
-                requested: before.saturating_add(n),
-                limit: self.budget.max_entries,
-            }));
-        }
-        Ok(())
+        take(&self.entries, n, self.budget.max_entries, BUDGET_ENTRIES)
     }
 
     /// Add a game directory: its loose files, then its archives (see the module notes).
