@@ -6,7 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${BSPKIT_CORPUS:?set BSPKIT_CORPUS to the real-map corpus}
-for t in open_decode entities visibility lzma lmp gamelump pakfile; do mkdir -p "$here/corpus/$t"; done
+for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga; do mkdir -p "$here/corpus/$t"; done
 
 # Whole maps for the open+decode target; small ones first matter most to libFuzzer
 # (-max_len caps what it reads), so keep every map.
@@ -141,6 +141,15 @@ for method, tag in ((zipfile.ZIP_STORED, "stored"), (zipfile.ZIP_DEFLATED, "defl
     open(os.path.join(pout, "tiny_" + tag), "wb").write(buf.getvalue())
 PY
 fi
-for t in open_decode entities visibility lzma lmp gamelump pakfile; do
+for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga; do
     printf '%s: %s files\n' "$t" "$(ls "$here/corpus/$t" | wc -l)"
 done
+
+# Texture targets: files written by bspkit's own builders, and the VTFs of the corpus pakfiles.
+(cd "$here/.." && cargo run -q -p bspkit --example texture_seeds -- "$here/corpus")
+tmp=$(mktemp -d)
+find "$src" -type f -name '*.bsp' | while read -r f; do
+    (cd "$here/.." && cargo run -q -p bsp-cli -- pak extract "$f" --out "$tmp/$(basename "$f")" >/dev/null 2>&1) || true
+done
+find "$tmp" -type f -iname '*.vtf' | while read -r f; do cp "$f" "$here/corpus/vtf/$(basename "$(dirname "$f")")_$(basename "$f")"; done
+rm -rf "$tmp"

@@ -10,4 +10,17 @@ cd "$(dirname "$0")/.."
 # The library's modules form layers without import cycles (README, "Shape of the code").
 python3 scripts/layers.py crates/bspkit/src
 
+# Python oracles: srctools' VTF reader (MIT, PyPI) checks bspkit's VTF decoding
+# (crates/bspkit/tests/texture_oracle.rs). A venv under target/ keeps it out of the system.
+VENV=target/oracle-venv
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import srctools.vtf" 2>/dev/null; then
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "srctools==2.7.0"
+fi
+export BSPKIT_PYTHON="$PWD/$VENV/bin/python"
+# With this set, a missing oracle fails the test instead of skipping it.
+export BSPKIT_REQUIRE_ORACLES=1
+
 cargo test --workspace

@@ -17,6 +17,7 @@ mod cmd_partitions;
 mod cmd_props;
 mod cmd_quake;
 mod cmd_scan;
+mod cmd_textures;
 mod render;
 
 #[derive(Parser)]
@@ -109,6 +110,8 @@ enum Command {
     Miptex(cmd_quake::MiptexArgs),
     /// BSPX extension lumps after the standard lumps (Quake 1 / GoldSrc / Quake 2)
     Bspx(cmd_quake::BspxArgs),
+    /// Every texture the map carries or names, decoded to PNG; missing ones listed as warnings
+    Textures(cmd_textures::TexturesArgs),
     /// Source pakfile (lump 40): list, extract, cat, add, remove, addlist, repack
     Pak(cmd_pak::PakArgs),
     /// Source static props (game lump `sprp`)
@@ -233,6 +236,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         }
         Command::Miptex(args) => return cmd_quake::miptex(args, &mut out),
         Command::Bspx(args) => return cmd_quake::bspx(args, &mut out),
+        Command::Textures(args) => return cmd_textures::textures(args, &mut out),
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,

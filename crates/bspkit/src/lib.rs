@@ -41,6 +41,7 @@
 //! # }
 //! ```
 
+pub mod assets;
 pub mod branch;
 pub mod branches;
 pub mod bsp;
@@ -60,6 +61,7 @@ pub mod lumps;
 pub mod scan;
 pub mod stats;
 pub mod stripper;
+pub mod texture;
 pub mod tree;
 pub mod write;
 

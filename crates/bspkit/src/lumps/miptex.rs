@@ -96,14 +96,27 @@ impl<'a> MipTexLump<'a> {
         if ofs < 0 {
             return Ok(None);
         }
-        let ofs = ofs as usize;
-        let data = self.data.get(ofs..).unwrap_or(&[]);
+        MipTex::parse_at(self.data, i, ofs as usize, self.palette).map(Some)
+    }
+
+    /// Every entry in order (see [`MipTexLump::get`]).
+    pub fn iter(&self) -> impl Iterator<Item = Result<Option<MipTex<'a>>>> + '_ {
+        (0..self.count).map(|i| self.get(i))
+    }
+}
+
+impl<'a> MipTex<'a> {
+    /// The texture at byte `ofs` of `lump` (entry `i` of a texture lump, or a WAD entry's bytes
+    /// at offset 0). With `palette`, the GoldSrc / WAD3 palette after the mips is read too.
+    /// Errors carry the offset within `lump`.
+    pub fn parse_at(lump: &'a [u8], i: usize, ofs: usize, palette: bool) -> Result<MipTex<'a>> {
+        let data = lump.get(ofs..).unwrap_or(&[]);
         let (header, _) = MipTexHeader::ref_from_prefix(data).map_err(|_| {
-            Error::malformed(format!("texture {i} at {ofs}: 40-byte header runs past the {}-byte lump", self.data.len())).at(ofs as u64)
+            Error::malformed(format!("texture {i} at {ofs}: 40-byte header runs past the {}-byte lump", lump.len())).at(ofs as u64)
         })?;
         let tex = MipTex { index: i, offset: ofs, header, data, palette: None };
         if !tex.embedded() {
-            return Ok(Some(tex));
+            return Ok(tex);
         }
         for level in 0..4 {
             let (start, len) = tex.mip_range(level);
@@ -115,8 +128,8 @@ impl<'a> MipTexLump<'a> {
                 .at(ofs as u64));
             }
         }
-        if !self.palette {
-            return Ok(Some(tex));
+        if !palette {
+            return Ok(tex);
         }
         // GoldSrc: `u16 n` right after the last mip level, then n RGB triples.
         let (start, len) = tex.mip_range(3);
@@ -132,12 +145,7 @@ impl<'a> MipTexLump<'a> {
         let pal = data.get(at + 2..at + 2 + 3 * n).ok_or_else(|| {
             Error::malformed(format!("texture {i} ({}): {n}-colour palette runs past the lump", tex.name())).at((ofs + at) as u64)
         })?;
-        Ok(Some(MipTex { palette: Some(pal), ..tex }))
-    }
-
-    /// Every entry in order (see [`MipTexLump::get`]).
-    pub fn iter(&self) -> impl Iterator<Item = Result<Option<MipTex<'a>>>> + '_ {
-        (0..self.count).map(|i| self.get(i))
+        Ok(MipTex { palette: Some(pal), ..tex })
     }
 }
 

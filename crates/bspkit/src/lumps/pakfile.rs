@@ -62,6 +62,62 @@ impl PakEntry {
     pub fn is_dir(&self) -> bool {
         self.name.ends_with('/')
     }
+
+    /// The stored (possibly compressed) bytes of an entry.
+    /// (The archive bytes `data` are the lump, or a whole `.zip`/`.pk3` file.)
+    pub fn raw_in<'d>(&self, data: &'d [u8]) -> Result<&'d [u8]> {
+        let entry = self;
+        let lo = entry.local_offset as usize;
+        if data.get(lo..lo + 4) != Some(&SIG_LOCAL[..]) {
+            return Err(Error::malformed(format!("{}: no local header at {lo}", entry.name)).at(lo as u64));
+        }
+        let nlen = le16(data, lo + 26).unwrap_or(0) as u64;
+        let xlen = le16(data, lo + 28).unwrap_or(0) as u64;
+        let start = lo as u64 + LOCAL_LEN as u64 + nlen + xlen;
+        crate::bytes::slice(data, start, entry.compressed_size).map_err(|e| e.in_lump(format!("40 (PAKFILE) entry {}", entry.name)))
+    }
+
+    /// An entry's contents, decompressed and CRC-checked, refusing more than `max` bytes.
+    pub fn read_in(&self, data: &[u8], max: u64) -> Result<Vec<u8>> {
+        let entry = self;
+        let ctx = |e: Error| e.in_lump(format!("40 (PAKFILE) entry {}", entry.name));
+        if entry.size > max {
+            return Err(ctx(Error::new(ErrorKind::LimitExceeded { what: "pakfile entry size", requested: entry.size, limit: max })));
+        }
+        let raw = entry.raw_in(data)?;
+        let data = match entry.method {
+            METHOD_STORED => {
+                if entry.size != entry.compressed_size {
+                    return Err(ctx(Error::malformed("stored entry whose sizes differ")));
+                }
+                raw.to_vec()
+            }
+            METHOD_DEFLATE => {
+                let mut out = Vec::new();
+                flate2::read::DeflateDecoder::new(raw)
+                    .take(entry.size + 1)
+                    .read_to_end(&mut out)
+                    .map_err(|e| ctx(Error::new(ErrorKind::Decompress(e.to_string()))))?;
+                out
+            }
+            METHOD_LZMA => {
+                // APPNOTE 5.8.8: u8 major, u8 minor, u16 properties size, properties, raw stream.
+                let psize = le16(raw, 2).ok_or_else(|| ctx(Error::malformed("LZMA entry header truncated")))? as usize;
+                let props: [u8; 5] =
+                    array(raw, 4).filter(|_| psize == 5).ok_or_else(|| ctx(Error::malformed("LZMA entry properties malformed")))?;
+                crate::compression::decode_lzma_alone(&props, entry.size as usize, &raw[4 + psize..]).map_err(ctx)?
+            }
+            m => return Err(ctx(Error::new(ErrorKind::Decompress(format!("Zip method {m} is not supported"))))),
+        };
+        if data.len() as u64 != entry.size {
+            return Err(ctx(Error::new(ErrorKind::Decompress(format!("expected {} bytes, got {}", entry.size, data.len())))));
+        }
+        let crc = crc32fast::hash(&data);
+        if crc != entry.crc32 {
+            return Err(ctx(Error::malformed(format!("CRC32 {crc:08x} does not match the stored {:08x}", entry.crc32))));
+        }
+        Ok(data)
+    }
 }
 
 /// A parsed pakfile borrowing the lump bytes.
@@ -172,55 +228,12 @@ impl<'a> Pakfile<'a> {
 
     /// The stored (possibly compressed) bytes of an entry.
     pub fn raw_data(&self, entry: &PakEntry) -> Result<&'a [u8]> {
-        let lo = entry.local_offset as usize;
-        if self.data.get(lo..lo + 4) != Some(&SIG_LOCAL[..]) {
-            return Err(Error::malformed(format!("{}: no local header at {lo}", entry.name)).at(lo as u64));
-        }
-        let nlen = le16(self.data, lo + 26).unwrap_or(0) as u64;
-        let xlen = le16(self.data, lo + 28).unwrap_or(0) as u64;
-        let start = lo as u64 + LOCAL_LEN as u64 + nlen + xlen;
-        crate::bytes::slice(self.data, start, entry.compressed_size).map_err(|e| e.in_lump(format!("40 (PAKFILE) entry {}", entry.name)))
+        entry.raw_in(self.data)
     }
 
     /// An entry's contents, decompressed and CRC-checked, refusing more than `max` bytes.
     pub fn read(&self, entry: &PakEntry, max: u64) -> Result<Vec<u8>> {
-        let ctx = |e: Error| e.in_lump(format!("40 (PAKFILE) entry {}", entry.name));
-        if entry.size > max {
-            return Err(ctx(Error::new(ErrorKind::LimitExceeded { what: "pakfile entry size", requested: entry.size, limit: max })));
-        }
-        let raw = self.raw_data(entry)?;
-        let data = match entry.method {
-            METHOD_STORED => {
-                if entry.size != entry.compressed_size {
-                    return Err(ctx(Error::malformed("stored entry whose sizes differ")));
-                }
-                raw.to_vec()
-            }
-            METHOD_DEFLATE => {
-                let mut out = Vec::new();
-                flate2::read::DeflateDecoder::new(raw)
-                    .take(entry.size + 1)
-                    .read_to_end(&mut out)
-                    .map_err(|e| ctx(Error::new(ErrorKind::Decompress(e.to_string()))))?;
-                out
-            }
-            METHOD_LZMA => {
-                // APPNOTE 5.8.8: u8 major, u8 minor, u16 properties size, properties, raw stream.
-                let psize = le16(raw, 2).ok_or_else(|| ctx(Error::malformed("LZMA entry header truncated")))? as usize;
-                let props: [u8; 5] =
-                    array(raw, 4).filter(|_| psize == 5).ok_or_else(|| ctx(Error::malformed("LZMA entry properties malformed")))?;
-                crate::compression::decode_lzma_alone(&props, entry.size as usize, &raw[4 + psize..]).map_err(ctx)?
-            }
-            m => return Err(ctx(Error::new(ErrorKind::Decompress(format!("Zip method {m} is not supported"))))),
-        };
-        if data.len() as u64 != entry.size {
-            return Err(ctx(Error::new(ErrorKind::Decompress(format!("expected {} bytes, got {}", entry.size, data.len())))));
-        }
-        let crc = crc32fast::hash(&data);
-        if crc != entry.crc32 {
-            return Err(ctx(Error::malformed(format!("CRC32 {crc:08x} does not match the stored {:08x}", entry.crc32))));
-        }
-        Ok(data)
+        entry.read_in(self.data, max)
     }
 
     /// Extract entries (all, or those named) below `dir`. Every selected name is checked

@@ -13,6 +13,7 @@ pub mod check;
 pub mod lumps;
 pub mod records;
 pub mod stats;
+pub mod texture;
 
 pub use lumps::*;
 pub use records::*;

@@ -19,6 +19,7 @@ pub mod lumps;
 pub mod records;
 pub mod room;
 pub mod stats;
+pub mod texture;
 pub mod view;
 
 pub use lumps::*;

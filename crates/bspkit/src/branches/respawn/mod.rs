@@ -17,6 +17,7 @@
 pub mod check;
 pub mod ent;
 pub mod lumps;
+pub mod texture;
 
 pub use ent::*;
 pub use lumps::*;

@@ -15,6 +15,7 @@ pub mod detect;
 pub mod lumps;
 pub mod records;
 pub mod stats;
+pub mod texture;
 pub mod view;
 
 pub use checksum::map_checksum;

@@ -1,0 +1,189 @@
+//! `bsp textures`: every texture a map carries or names, decoded and written as PNG, with the
+//! ones that could not be found or decoded listed as warnings.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use bspkit::texture::{Budget, Missing, Texture, TextureOptions, TextureSource};
+use clap::Args;
+
+use crate::{open, Fatal, OpenArgs};
+
+#[derive(Args)]
+#[command(after_help = "Examples:
+  bsp textures e1m1.bsp --out tex/ --palette id1/gfx/palette.lmp
+  bsp textures e1m1.bsp --out tex/ --game-dir ~/quake/id1        palette and WADs from the game
+  bsp textures crossfire.bsp --out tex/ --wad ~/hl/valve/        GoldSrc WADs (a file or a directory)
+  bsp textures cp_x.bsp --out tex/ --game-dir ~/tf2/tf --game-dir ~/tf2/hl2   VMT/VTF, VPKs included
+  bsp textures q3dm1.bsp --out tex/ --game-dir ~/q3/baseq3        shader images from .pk3 files
+  bsp textures map.bsp --json                                     list only (schema in README.md)")]
+pub struct TexturesArgs {
+    file: PathBuf,
+    /// Write PNG files here (created); without it nothing is written, only listed
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Game directory to search (loose files, .pak, .pk3, *_dir.vpk); repeat in search order
+    #[arg(long = "game-dir", value_name = "DIR")]
+    game_dirs: Vec<PathBuf>,
+    /// A WAD file, or a directory whose .wad files are searched (and where WADs the map names are found)
+    #[arg(long = "wad", value_name = "FILE|DIR")]
+    wads: Vec<PathBuf>,
+    /// Palette for Quake / Quake 2 textures (.lmp, or the palette of a .pcx)
+    #[arg(long, value_name = "FILE")]
+    palette: Option<PathBuf>,
+    /// Stop reading game files after this many MiB (default 8192)
+    #[arg(long, value_name = "MIB")]
+    max_read: Option<u64>,
+    /// Machine-readable output (schema in README.md)
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    open: OpenArgs,
+}
+
+/// A file name for a texture name: path separators kept, characters that file systems refuse
+/// replaced, and a `~N` suffix when two names would collide (compared ignoring case).
+fn file_stem(name: &str, taken: &mut HashSet<String>) -> String {
+    let mut parts = Vec::new();
+    for p in name.replace('\\', "/").split('/') {
+        let p: String =
+            p.chars().map(|c| if matches!(c, '*' | '?' | ':' | '"' | '<' | '>' | '|') || c.is_control() { '_' } else { c }).collect();
+        match p.as_str() {
+            "" | "." | ".." => {}
+            _ => parts.push(p),
+        }
+    }
+    if parts.is_empty() {
+        parts.push("_".into());
+    }
+    let mut base = parts.join("/");
+    // Pakfile VTFs are named by their entry path: `x.vtf` → `x.png`, `x.rt.png`, ….
+    if base.to_ascii_lowercase().ends_with(".vtf") {
+        base.truncate(base.len() - 4);
+    }
+    let mut stem = base.clone();
+    let mut n = 1;
+    while !taken.insert(stem.to_ascii_lowercase()) {
+        n += 1;
+        stem = format!("{base}~{n}");
+    }
+    stem
+}
+
+fn write_png(path: &Path, img: &bspkit::texture::ImageRgba) -> Result<(), Fatal> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Fatal(format!("{}: {e}", parent.display())))?;
+    }
+    let bytes = img.encode_png()?;
+    std::fs::write(path, bytes).map_err(|e| Fatal(format!("{}: {e}", path.display())))
+}
+
+/// The PNG files of one texture below `out`, written.
+fn write_texture(out: &Path, t: &Texture, taken: &mut HashSet<String>) -> Result<Vec<String>, Fatal> {
+    let stem = file_stem(&t.name, taken);
+    let mut files = Vec::new();
+    for layer in t.layers() {
+        let rel =
+            if layer.label.is_empty() || t.layers().len() == 1 { format!("{stem}.png") } else { format!("{stem}.{}.png", layer.label) };
+        write_png(&out.join(&rel), &layer.rgba)?;
+        files.push(rel);
+    }
+    Ok(files)
+}
+
+pub fn textures(args: TexturesArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
+    let bsp = open(&args.file, &args.open)?;
+    let mut budget = Budget::default();
+    if let Some(mb) = args.max_read {
+        budget.max_bytes = mb.saturating_mul(1 << 20);
+    }
+    let options = TextureOptions { game_dirs: args.game_dirs.clone(), wads: args.wads.clone(), palette: args.palette.clone(), budget };
+    let src = TextureSource::new(&bsp, &options);
+    let warn = |m: &Missing| eprintln!("bsp: warning: {m}");
+    for w in src.warnings() {
+        warn(w);
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| Fatal(format!("{}: {e}", dir.display())))?;
+    }
+    let mut taken = HashSet::new();
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    for r in src.textures() {
+        match r {
+            Ok(t) => {
+                let files = match &args.out {
+                    Some(dir) => write_texture(dir, &t, &mut taken)?,
+                    None => Vec::new(),
+                };
+                if !args.json {
+                    let layers = if t.layers().len() > 1 { format!(" ({} images)", t.layers().len()) } else { String::new() };
+                    writeln!(
+                        out,
+                        "{:<40} {:>9}  {:<6} {}{layers}",
+                        t.name,
+                        format!("{}x{}", t.width(), t.height()),
+                        t.alpha.as_str(),
+                        t.source
+                    )?;
+                }
+                found.push(serde_json::json!({
+                    "name": t.name,
+                    "source": t.source,
+                    "width": t.width(),
+                    "height": t.height(),
+                    "alpha": t.alpha.as_str(),
+                    "alpha_cutoff": match t.alpha { bspkit::texture::AlphaMode::Mask { cutoff } => Some(cutoff), _ => None },
+                    "hdr": t.hdr().is_some(),
+                    "layers": t.layers().iter().map(|l| l.label.clone()).collect::<Vec<_>>(),
+                    "files": files,
+                }));
+            }
+            Err(m) => {
+                warn(&m);
+                missing.push(m);
+            }
+        }
+    }
+    let used = src.used();
+    if args.json {
+        let v = serde_json::json!({
+            "path": args.file.display().to_string(),
+            "out": args.out.as_ref().map(|p| p.display().to_string()),
+            "textures": found,
+            "missing": missing,
+            "warnings": src.warnings(),
+            "budget": used,
+        });
+        serde_json::to_writer_pretty(&mut *out, &v)?;
+        writeln!(out)?;
+    }
+    eprintln!(
+        "{}: {} texture(s) decoded{}, {} missing; {} bytes read from game files",
+        args.file.display(),
+        found.len(),
+        args.out.as_ref().map(|d| format!(" to {}", d.display())).unwrap_or_default(),
+        missing.len(),
+        used.bytes_read
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_stems_are_safe_and_unique() {
+        let mut t = HashSet::new();
+        assert_eq!(file_stem("*water0", &mut t), "_water0");
+        assert_eq!(file_stem("_WATER0", &mut t), "_WATER0~2");
+        assert_eq!(file_stem("../../etc/passwd", &mut t), "etc/passwd");
+        assert_eq!(file_stem("maps\\x/C:1", &mut t), "maps/x/C_1");
+        assert_eq!(file_stem("", &mut t), "_");
+        assert_eq!(file_stem("{fence", &mut t), "{fence");
+        assert_eq!(file_stem("materials/maps/x/c0.hdr.vtf", &mut t), "materials/maps/x/c0.hdr");
+    }
+}
