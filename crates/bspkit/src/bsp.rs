@@ -74,6 +74,8 @@ pub struct Bsp<'d> {
     /// Decompressed lump bytes, per directory position, filled on first access.
     decoded: Vec<OnceLock<Result<Vec<u8>>>>,
     options: OpenOptions,
+    /// What [`Bsp::display_name`] says for a map without a path (e.g. `pak.pk3!maps/x.bsp`).
+    name: Option<String>,
 }
 
 impl Bsp<'static> {
@@ -85,7 +87,12 @@ impl Bsp<'static> {
     pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Self> {
         let path = path.as_ref();
         let file = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
-        let len = file.metadata().map_err(|e| Error::from(e).in_file(path))?.len();
+        let meta = file.metadata().map_err(|e| Error::from(e).in_file(path))?;
+        // Mapping a directory fails with "No such device"; say what it is.
+        if meta.is_dir() {
+            return Err(Error::new(ErrorKind::Io("is a directory, not a map file".into())).in_file(path));
+        }
+        let len = meta.len();
         // Mapping an empty file fails on some platforms; an empty Vec gives the proper error.
         let data = if len == 0 {
             Data::Owned(Vec::new())
@@ -111,7 +118,12 @@ impl Bsp<'static> {
 
     /// Take ownership of bytes already in memory.
     pub fn from_vec(data: Vec<u8>) -> Result<Self> {
-        Self::build(Data::Owned(data), None, &OpenOptions::default())
+        Self::from_vec_with(data, &OpenOptions::default())
+    }
+
+    /// [`Bsp::from_vec`] with options (external lumps are never loaded: there is no path).
+    pub fn from_vec_with(data: Vec<u8>, options: &OpenOptions) -> Result<Self> {
+        Self::build(Data::Owned(data), None, options)
     }
 }
 
@@ -145,6 +157,7 @@ impl<'d> Bsp<'d> {
             external: vec![None; n],
             decoded: (0..n).map(|_| OnceLock::new()).collect(),
             options: options.clone(),
+            name: None,
         })
     }
 
@@ -298,11 +311,19 @@ impl<'d> Bsp<'d> {
         }
     }
 
-    /// The map's file name without directory, or `"<memory>"`.
+    /// The map's path, the name given by [`Bsp::with_name`], or `"<memory>"`.
     pub fn display_name(&self) -> Cow<'_, str> {
-        match &self.path {
-            Some(p) => p.to_string_lossy(),
-            None => Cow::Borrowed("<memory>"),
+        match (&self.path, &self.name) {
+            (Some(p), _) => p.to_string_lossy(),
+            (None, Some(n)) => Cow::Borrowed(n),
+            (None, None) => Cow::Borrowed("<memory>"),
         }
+    }
+
+    /// Name a map read from memory (e.g. an archive entry, `pak.pk3!maps/x.bsp`) for
+    /// [`Bsp::display_name`]; the name is not a path, so no sibling files are looked for.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
     }
 }

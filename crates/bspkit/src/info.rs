@@ -45,7 +45,9 @@ pub struct Info {
     pub lumps: Vec<LumpInfo>,
     pub stats: Vec<Stat>,
     pub entities: usize,
-    pub problems: Vec<String>,
+    /// `check`'s problems, as objects (`lump`, `index`, `message`, `severity`, `code`), the same
+    /// shape `bsp check --json` and `bsp scan --json` print.
+    pub problems: Vec<crate::check::problem::Problem>,
     /// Source map checksum (CRC-32 the engine compares between client and server,
     /// source.md §25); absent for other families.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,7 +94,7 @@ pub fn lump_infos(bsp: &Bsp) -> Vec<LumpInfo> {
 
 /// Everything `bsp info` reports about a map.
 pub fn info(bsp: &Bsp) -> Info {
-    let problems = crate::check::check(bsp).iter().map(|p| p.to_string()).collect();
+    let problems = crate::check::check(bsp);
     Info {
         path: bsp.display_name().into_owned(),
         size: bsp.data().len() as u64,
