@@ -272,15 +272,26 @@ impl<'d> Bsp<'d> {
     /// The parsed entity lump.
     pub fn entities(&self) -> Result<Entities<'_>> {
         let text = self.entities_text()?;
+        entities::parse(text).map_err(|e| self.entity_error(e))
+    }
+
+    /// Locate an error from parsing the entity text, whose offset is within the text: the file,
+    /// the entity lump, and the offset in the file (in the decompressed lump for an LZMA one,
+    /// which the lump name then says), as every command reports it.
+    pub fn entity_error(&self, e: Error) -> Error {
         let i = self.entities_index().unwrap_or(0);
-        entities::parse(text).map_err(|e| {
-            let base = self.entry(i).map(|x| x.offset).unwrap_or(0);
-            let e = match e.offset {
-                Some(o) => Error { offset: Some(base + o), ..e },
+        let Some(pos) = self.position(i) else { return e };
+        let entry = &self.lumps[pos];
+        let e = if entry.compressed || self.external[pos].is_some() {
+            let what = if entry.compressed { "decompressed" } else { "external file" };
+            e.in_lump(format!("{} ({}, {what})", entry.index, entry.name))
+        } else {
+            match e.offset {
+                Some(o) => Error { offset: Some(entry.offset + o), ..e },
                 None => e,
-            };
-            self.locate(e, self.position(i).unwrap_or(0))
-        })
+            }
+        };
+        self.locate(e, pos)
     }
 
     /// Attach this file's path and the lump's name/offset to an error.

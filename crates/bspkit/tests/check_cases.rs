@@ -8,7 +8,8 @@ use bspkit::build::BspBuilder;
 use bspkit::check::{check, Code, Counts, Problem, Severity};
 use bspkit::Bsp;
 
-const WORLD: &[u8] = b"{\n\"classname\" \"worldspawn\"\n}\n\0";
+mod common;
+use common::fixtures::{fog, i32s, q3, shader, surface, WORLD};
 
 fn problems(bytes: &[u8]) -> Vec<Problem> {
     check(&Bsp::from_bytes(bytes).unwrap())
@@ -16,41 +17,6 @@ fn problems(bytes: &[u8]) -> Vec<Problem> {
 
 fn with_code(p: &[Problem], code: Code) -> Vec<&Problem> {
     p.iter().filter(|x| x.code == code).collect()
-}
-
-fn i32s(v: &[i32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-/// A Quake 3 shader record (name, surface flags, content flags).
-fn shader() -> Vec<u8> {
-    let mut s = b"textures/x".to_vec();
-    s.resize(64, 0);
-    s.extend(i32s(&[0, 1]));
-    s
-}
-
-fn fog(brush: i32, side: i32) -> Vec<u8> {
-    let mut f = b"textures/fog".to_vec();
-    f.resize(64, 0);
-    f.extend(i32s(&[brush, side]));
-    f
-}
-
-/// A `dsurface_t` of `kind` with no vertices and no lightmap, using `fog`.
-fn surface(kind: i32, fog: i32) -> Vec<u8> {
-    let mut s = i32s(&[0, fog, kind, 0, 0, 0, 0, -1, 0, 0, 0, 0]);
-    s.resize(104, 0);
-    s
-}
-
-fn q3(fogs: &[Vec<u8>], surfaces: &[Vec<u8>]) -> Vec<u8> {
-    BspBuilder::new(&quake3::QUAKE3)
-        .lump(quake3::LUMP_ENTITIES, WORLD)
-        .lump(quake3::LUMP_SHADERS, shader())
-        .lump(quake3::LUMP_FOGS, fogs.concat())
-        .lump(quake3::LUMP_SURFACES, surfaces.concat())
-        .build()
 }
 
 #[test]
