@@ -72,7 +72,40 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
     for p in &new {
         eprintln!("warning: new problem: {p}");
     }
+    warn_siblings_left_behind(input, &target);
     Ok(())
+}
+
+/// A Respawn map written under another name leaves its `.ent` partitions and `.bsp_lump`
+/// files behind (they are found by the map's name, and only the `.bsp` is written): say so,
+/// rather than let `bsp check NEW.bsp` report the partitions as missing.
+fn warn_siblings_left_behind(input: &Path, target: &Path) {
+    if input.file_name() == target.file_name() && input.parent() == target.parent() {
+        return;
+    }
+    let Ok(full) = Bsp::open(input) else { return };
+    if full.family() != bspkit::Family::Respawn {
+        return;
+    }
+    let mut left: Vec<String> = bspkit::branches::respawn::entity_partition_paths(&full)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(_, p)| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+        .collect();
+    let lumps = full.lumps().iter().filter(|e| matches!(e.origin, bspkit::directory::LumpOrigin::BspLump(_))).count();
+    if left.is_empty() && lumps == 0 {
+        return;
+    }
+    if lumps > 0 {
+        left.push(format!("{lumps} .bsp_lump file(s)"));
+    }
+    eprintln!(
+        "warning: only the .bsp was written: {} beside {} {} not copied or renamed for {}; the game looks for them by the map's name",
+        left.join(", "),
+        input.display(),
+        if left.len() == 1 && lumps == 0 { "is" } else { "are" },
+        target.display()
+    );
 }
 
 /// External lump files override the `.bsp`'s own lumps when the game loads the map: say so when

@@ -82,7 +82,8 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
     writeln!(dest)?;
     writeln!(dest, "{:<10} {:<12} {:>8} {:>6} {:>7} {:>9}", "family", "branch", "version", "maps", "errors", "warnings")?;
     for r in &s.per_format {
-        writeln!(dest, "{:<10} {:<12} {:>8} {:>6} {:>7} {:>9}", r.family, r.branch, r.version, r.maps, r.with_errors, r.with_warnings)?;
+        let version = bspkit::info::version_label(r.version, r.magic.as_deref());
+        writeln!(dest, "{:<10} {:<12} {version:>8} {:>6} {:>7} {:>9}", r.family, r.branch, r.maps, r.with_errors, r.with_warnings)?;
     }
     for (k, n) in &s.per_error {
         writeln!(dest, "{:<10} {k:<21} {n:>6}", "failed")?;
@@ -126,10 +127,13 @@ fn print_record(out: &mut dyn Write, r: &ScanRecord) -> std::io::Result<()> {
             };
             writeln!(
                 out,
-                "{status} {} {} v{} lumps {}/{} non-empty, {} compressed, {}",
+                "{status} {} {} {} lumps {}/{} non-empty, {} compressed, {}",
                 r.display(),
                 r.branch.unwrap_or("?"),
-                r.version.unwrap_or(0),
+                match r.version {
+                    Some(0) | None => bspkit::info::version_label(0, r.magic.as_deref()),
+                    Some(v) => format!("v{v}"),
+                },
                 l.non_empty,
                 l.count,
                 l.compressed,

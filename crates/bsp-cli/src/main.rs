@@ -50,7 +50,7 @@ pub(crate) struct OpenArgs {
 }
 
 impl OpenArgs {
-    fn options(&self) -> OpenOptions {
+    pub(crate) fn options(&self) -> OpenOptions {
         OpenOptions { branch: self.branch.clone(), external_lumps: !self.no_external, ..OpenOptions::default() }
     }
 }

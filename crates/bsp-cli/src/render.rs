@@ -8,7 +8,8 @@ use bspkit::Bsp;
 pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()> {
     let f = &info.format;
     writeln!(out, "{} ({} bytes)", info.path, info.size)?;
-    writeln!(out, "format: {} [{}], family {}, version {}, {:?} endian", f.title, f.branch, f.family, f.version, f.endianness)?;
+    let version = bspkit::info::version_label(f.version, f.magic.as_deref());
+    writeln!(out, "format: {} [{}], family {}, version {version}, {:?} endian", f.title, f.branch, f.family, f.endianness)?;
     for w in &f.why {
         writeln!(out, "  because: {w}")?;
     }

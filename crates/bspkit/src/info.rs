@@ -54,13 +54,27 @@ pub struct Info {
     pub checksum: Option<u32>,
 }
 
+/// A version as people say it: the number, or the magic for formats that have no version
+/// field (BSP2, 2PSB report version 0).
+pub fn version_label(version: u32, magic: Option<&str>) -> String {
+    match magic {
+        Some(m) if version == 0 => m.to_string(),
+        _ => version.to_string(),
+    }
+}
+
+/// The file's magic as text (`IBSP`, `BSP2`, …); `None` for formats that start with a number.
+pub fn magic(bsp: &Bsp) -> Option<String> {
+    bsp.header().magic.map(|m| String::from_utf8_lossy(&m).into_owned())
+}
+
 pub fn format_info(bsp: &Bsp) -> FormatInfo {
     let d = bsp.detection();
     FormatInfo {
         family: d.branch.family.as_str(),
         branch: d.branch.id,
         title: d.branch.title,
-        magic: bsp.header().magic.map(|m| String::from_utf8_lossy(&m).into_owned()),
+        magic: magic(bsp),
         version: d.version,
         endianness: d.endian,
         why: d.why.clone(),

@@ -74,6 +74,8 @@ pub struct ScanRecord {
     pub family: Option<&'static str>,
     pub branch: Option<&'static str>,
     pub version: Option<u32>,
+    /// The file's magic (`IBSP`, `BSP2`, …), null for formats that start with a number.
+    pub magic: Option<String>,
     pub lumps: Option<LumpSummary>,
     pub problems: Vec<Problem>,
     pub error: Option<ScanError>,
@@ -90,6 +92,7 @@ impl ScanRecord {
             family: None,
             branch: None,
             version: None,
+            magic: None,
             lumps: None,
             problems: Vec::new(),
             error: Some(err.into()),
@@ -236,6 +239,7 @@ pub fn scan_bsp(bsp: &Bsp, options: &ScanOptions) -> ScanRecord {
         family: Some(bsp.family().as_str()),
         branch: Some(bsp.branch().id),
         version: Some(bsp.detection().version),
+        magic: crate::info::magic(bsp),
         lumps: Some(lumps),
         problems: if options.check { crate::check::check(bsp) } else { Vec::new() },
         error: None,
@@ -337,6 +341,7 @@ pub struct FormatCount {
     pub family: String,
     pub branch: String,
     pub version: u32,
+    pub magic: Option<String>,
     pub maps: usize,
     /// Maps with at least one error.
     pub with_errors: usize,
@@ -377,10 +382,12 @@ pub fn summarize(records: &[ScanRecord]) -> ScanSummary {
             continue;
         }
         let (family, branch, version) = (r.family.unwrap_or("?").to_string(), r.branch.unwrap_or("?").to_string(), r.version.unwrap_or(0));
+        let magic = r.magic.clone();
         let row = fmt.entry((family.clone(), branch.clone(), version)).or_insert_with(|| FormatCount {
             family,
             branch,
             version,
+            magic,
             ..Default::default()
         });
         row.maps += 1;
@@ -499,6 +506,7 @@ mod tests {
             family: Some("quake"),
             branch: Some("quake1"),
             version: Some(29),
+            magic: None,
             lumps: Some(LumpSummary::default()),
             problems: vec![],
             error: None,
@@ -512,7 +520,15 @@ mod tests {
         noted.problems.push(Problem::note(crate::check::problem::Code::GLOBAL_FOG, "FOGS", None, "x"));
         let s = summarize(&[good.clone(), bad, good, warned, noted]);
         assert_eq!((s.maps, s.ok, s.with_warnings, s.with_errors, s.failed, s.bytes), (5, 3, 1, 0, 1, 43));
-        let row = FormatCount { family: "quake".into(), branch: "quake1".into(), version: 29, maps: 4, with_errors: 0, with_warnings: 1 };
+        let row = FormatCount {
+            family: "quake".into(),
+            branch: "quake1".into(),
+            version: 29,
+            magic: None,
+            maps: 4,
+            with_errors: 0,
+            with_warnings: 1,
+        };
         assert_eq!(s.per_format, vec![row]);
         assert_eq!(s.per_error, vec![("truncated".into(), 1)]);
         assert_eq!(s.problem_maps.len(), 1);
