@@ -34,7 +34,7 @@ const EXAMPLES: &str = "Examples:
   bsp ents maps/e1m1.bsp              the entity lump as text
   bsp ents set m.bsp --classname light --key light --value 300 -o out.bsp
   bsp rewrite maps/e1m1.bsp -o copy.bsp   byte-identical copy through the writer
-  bsp check maps/*.bsp                cross-reference checks; exit 1 if any problem
+  bsp check maps/*.bsp                cross-reference checks; exit 1 on errors
   bsp formats                         every supported branch
   bsp pak list maps/cp_x.bsp          Source pakfile entries
   bsp props maps/cp_x.bsp             Source static props";
@@ -65,7 +65,7 @@ enum Command {
     /// The raw lump directory
     #[command(after_help = "Examples:\n  bsp lumps map.bsp\n  bsp lumps --json map.bsp\n  bsp lumps a.bsp b.bsp")]
     Lumps(cmd_read::LumpsArgs),
-    /// The entity lump: text, JSON, or an editing subcommand (get/set/add/remove/export/import/patch/diff)
+    /// The entity lump: text, JSON, or an editing subcommand (get/set/unset/add/remove/export/import/patch/diff)
     Ents(cmd_edit::EntsCmd),
     /// Read a map and write it back unchanged through the writer (byte-identical)
     #[command(after_help = "Examples:\n  bsp rewrite map.bsp -o copy.bsp\n  cmp map.bsp copy.bsp")]
