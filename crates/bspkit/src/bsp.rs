@@ -237,6 +237,25 @@ impl<'d> Bsp<'d> {
         }
     }
 
+    /// Decompress every compressed lump now, on the rayon pool, largest first, so that later
+    /// [`Bsp::lump`] calls find them decoded. A whole-map pass (`check`, `decode_with`) calls
+    /// this first: LZMA lumps decode independently, so their decoding spreads over the cores.
+    /// Errors are kept and returned by [`Bsp::lump`] as usual.
+    pub fn decompress_all(&self) {
+        use rayon::prelude::*;
+        let mut todo: Vec<(u64, usize)> = (0..self.lumps.len())
+            .filter(|&p| self.lumps[p].compressed && self.external[p].is_none() && self.decoded[p].get().is_none())
+            .map(|p| (self.lumps[p].length, self.lumps[p].index))
+            .collect();
+        if todo.len() < 2 {
+            return;
+        }
+        todo.sort_unstable_by(|a, b| b.cmp(a));
+        todo.par_iter().with_max_len(1).for_each(|&(_, index)| {
+            let _ = self.lump(index);
+        });
+    }
+
     /// A lump's bytes as a slice of fixed-size records, without copying.
     pub fn records<T: FromBytes + Immutable + KnownLayout>(&self, index: usize) -> Result<&[T]> {
         let bytes = self.lump(index)?;

@@ -12,6 +12,8 @@ use crate::bsp::Bsp;
 
 /// Run every check on a map.
 pub fn check(bsp: &Bsp) -> Vec<Problem> {
+    // Every lump is read below: decode the compressed ones in parallel first.
+    bsp.decompress_all();
     let mut problems = Vec::new();
     for e in bsp.lumps() {
         let lump = format!("{} ({})", e.index, e.name);
