@@ -55,6 +55,29 @@ fn failed(path: &Path, e: &Error) -> serde_json::Value {
     serde_json::json!({"path": path.to_string_lossy(), "error": ScanError::from(&e.clone().in_file(path))})
 }
 
+/// Run `each` on every map of `files` in turn. A file that cannot be opened is reported (one
+/// line on stderr; its error object in `items`) and the others go on. Returns the worst
+/// outcome: `Failed` if a file could not be opened, else the worst `each` returned.
+fn each_map(
+    files: &[PathBuf],
+    open: &OpenArgs,
+    items: &mut Vec<serde_json::Value>,
+    mut each: impl FnMut(&Path, Bsp<'static>, &mut Vec<serde_json::Value>) -> Result<Outcome, Fatal>,
+) -> Result<Outcome, Fatal> {
+    let mut worst = Outcome::Ok;
+    for f in files {
+        let outcome = match open_map(f, open) {
+            Err(e) => {
+                items.push(failed(f, &e));
+                Outcome::Failed
+            }
+            Ok(bsp) => each(f, bsp, items)?,
+        };
+        worst = worst.max(outcome);
+    }
+    Ok(worst)
+}
+
 /// Print one JSON value: itself for one file, else the array.
 fn print_json(out: &mut impl Write, mut items: Vec<serde_json::Value>, single: bool) -> Result<(), Fatal> {
     if single && items.len() == 1 {
@@ -79,25 +102,17 @@ pub struct InfoArgs {
 
 /// `bsp info`.
 pub fn info(a: InfoArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
-    let mut worst = Outcome::Ok;
     let mut items = Vec::new();
-    for f in &a.files {
-        match open_map(f, &a.open) {
-            Err(e) => {
-                worst = worst.max(Outcome::Failed);
-                items.push(failed(f, &e));
-            }
-            Ok(bsp) => {
-                let info = bspkit::info::info(&bsp);
-                if a.json {
-                    items.push(serde_json::to_value(&info)?);
-                } else {
-                    crate::render::info_text(out, &bsp, &info)?;
-                    crate::render::problems_text(out, "problem: ", &info.problems, false)?;
-                }
-            }
+    let worst = each_map(&a.files, &a.open, &mut items, |_, bsp, items| {
+        let info = bspkit::info::info(&bsp);
+        if a.json {
+            items.push(serde_json::to_value(&info)?);
+        } else {
+            crate::render::info_text(out, &bsp, &info)?;
+            crate::render::problems_text(out, "problem: ", &info.problems, false)?;
         }
-    }
+        Ok(Outcome::Ok)
+    })?;
     if a.json {
         print_json(out, items, a.files.len() == 1)?;
     }
@@ -117,33 +132,25 @@ pub struct LumpsArgs {
 
 /// `bsp lumps`.
 pub fn lumps(a: LumpsArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
-    let mut worst = Outcome::Ok;
     let several = a.files.len() > 1;
     let mut items = Vec::new();
-    for f in &a.files {
-        match open_map(f, &a.open) {
-            Err(e) => {
-                worst = worst.max(Outcome::Failed);
-                items.push(failed(f, &e));
+    let worst = each_map(&a.files, &a.open, &mut items, |f, bsp, items| {
+        let lumps = bspkit::info::lump_infos(&bsp);
+        if a.json {
+            // One file: the rows themselves (as before several files were taken).
+            items.push(if several {
+                serde_json::json!({"path": f.to_string_lossy(), "lumps": lumps})
+            } else {
+                serde_json::to_value(&lumps)?
+            });
+        } else {
+            if several {
+                writeln!(out, "{}:", f.display())?;
             }
-            Ok(bsp) => {
-                let lumps = bspkit::info::lump_infos(&bsp);
-                if a.json {
-                    // One file: the rows themselves (as before several files were taken).
-                    items.push(if several {
-                        serde_json::json!({"path": f.to_string_lossy(), "lumps": lumps})
-                    } else {
-                        serde_json::to_value(&lumps)?
-                    });
-                } else {
-                    if several {
-                        writeln!(out, "{}:", f.display())?;
-                    }
-                    crate::render::lumps_text(out, &lumps)?;
-                }
-            }
+            crate::render::lumps_text(out, &lumps)?;
         }
-    }
+        Ok(Outcome::Ok)
+    })?;
     if a.json {
         print_json(out, items, !several)?;
     }
@@ -169,30 +176,19 @@ pub struct CheckArgs {
 
 /// `bsp check`.
 pub fn check(a: CheckArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
-    let mut worst = Outcome::Ok;
     let mut items = Vec::new();
-    for f in &a.files {
-        let bsp = match open_map(f, &a.open) {
-            Ok(b) => b,
-            Err(e) => {
-                worst = worst.max(Outcome::Failed);
-                items.push(failed(f, &e));
-                continue;
-            }
-        };
+    let worst = each_map(&a.files, &a.open, &mut items, |f, bsp, items| {
         let problems = bspkit::check::check(&bsp);
         let counts = Counts::of(&problems);
-        let fails = counts.errors > 0 || (a.strict && counts.warnings > 0);
-        if fails {
-            worst = worst.max(Outcome::Problems);
-        }
         if a.json {
             items.push(serde_json::json!({"path": f.to_string_lossy(), "problems": problems, "counts": counts}));
         } else {
             crate::render::problems_text(out, &format!("{}: ", f.display()), &problems, a.all)?;
             eprintln!("{}: {}", f.display(), summary(&counts));
         }
-    }
+        let fails = counts.errors > 0 || (a.strict && counts.warnings > 0);
+        Ok(if fails { Outcome::Problems } else { Outcome::Ok })
+    })?;
     if a.json {
         print_json(out, items, false)?;
     }
