@@ -51,6 +51,12 @@ impl OutArgs {
 
 /// Open a map for writing: the file's own lumps (external .lmp / .bsp_lump files are not merged in).
 pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
+    if bspkit::scan::split_entry_path(path).is_some() {
+        return Err(Fatal(format!(
+            "{}: a map inside an archive cannot be edited; extract it first (e.g. `unzip ARCHIVE ENTRY`)",
+            path.display()
+        )));
+    }
     let opts = OpenOptions { branch: o.branch.clone(), external_lumps: false, ..OpenOptions::default() };
     Ok(Bsp::open_with(path, &opts)?)
 }
@@ -66,7 +72,40 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
     for p in &new {
         eprintln!("warning: new problem: {p}");
     }
+    warn_siblings_left_behind(input, &target);
     Ok(())
+}
+
+/// A Respawn map written under another name leaves its `.ent` partitions and `.bsp_lump`
+/// files behind (they are found by the map's name, and only the `.bsp` is written): say so,
+/// rather than let `bsp check NEW.bsp` report the partitions as missing.
+fn warn_siblings_left_behind(input: &Path, target: &Path) {
+    if input.file_name() == target.file_name() && input.parent() == target.parent() {
+        return;
+    }
+    let Ok(full) = Bsp::open(input) else { return };
+    if full.family() != bspkit::Family::Respawn {
+        return;
+    }
+    let mut left: Vec<String> = bspkit::branches::respawn::entity_partition_paths(&full)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(_, p)| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+        .collect();
+    let lumps = full.lumps().iter().filter(|e| matches!(e.origin, bspkit::directory::LumpOrigin::BspLump(_))).count();
+    if left.is_empty() && lumps == 0 {
+        return;
+    }
+    if lumps > 0 {
+        left.push(format!("{lumps} .bsp_lump file(s)"));
+    }
+    eprintln!(
+        "warning: only the .bsp was written: {} beside {} {} not copied or renamed for {}; the game looks for them by the map's name",
+        left.join(", "),
+        input.display(),
+        if left.len() == 1 && lumps == 0 { "is" } else { "are" },
+        target.display()
+    );
 }
 
 /// External lump files override the `.bsp`'s own lumps when the game loads the map: say so when
@@ -108,9 +147,13 @@ pub fn rewrite(a: RewriteArgs) -> Result<ExitCode, Fatal> {
 /// Entity selection shared by the `ents` subcommands.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Select {
-    /// Keep entities with this key=value (repeatable; all must hold)
-    #[arg(long = "where", value_name = "KEY=VALUE")]
+    /// Keep entities with KEY=VALUE (exact) or KEY~REGEX (a regular expression found in the
+    /// value); repeatable, all must hold
+    #[arg(long = "where", value_name = "KEY=VALUE|KEY~REGEX")]
     pub conds: Vec<String>,
+    /// Keep entities that have this key (repeatable)
+    #[arg(long, value_name = "KEY")]
+    pub has: Vec<String>,
     /// Shorthand for --where classname=NAME
     #[arg(long)]
     pub classname: Option<String>,
@@ -128,6 +171,9 @@ impl Select {
         if let Some(t) = &self.targetname {
             f = f.with("targetname", t);
         }
+        for k in &self.has {
+            f = f.has(k);
+        }
         Ok(f)
     }
 }
@@ -137,6 +183,8 @@ const ENTS_HELP: &str = "Examples:
   bsp ents --json map.bsp                         entities as arrays of [key, value] pairs
   bsp ents get map.bsp --classname light --key light
   bsp ents set map.bsp --classname light --key light --value 300 -o out.bsp
+  bsp ents set map.bsp --classname logic_relay --key OnTrigger --value \"door,Open,,0,-1\" --append -o out.bsp
+  bsp ents unset map.bsp --where targetname~^lamp --key _light -o out.bsp
   bsp ents add map.bsp classname=info_target targetname=spot -o out.bsp
   bsp ents remove map.bsp --where targetname=door1 -o out.bsp
   bsp ents export map.bsp > map.ent
@@ -165,9 +213,9 @@ pub struct EntsCmd {
 
 #[derive(Subcommand, Debug)]
 pub enum EntsSub {
-    /// Print the entities that match (all of them without a filter)
+    /// Print the entities that match (all of them without a filter), each with its number
     #[command(
-        after_help = "Examples:\n  bsp ents get map.bsp --classname light\n  bsp ents get map.bsp --where targetname=door1 --key origin\n  bsp ents get --json map.bsp --classname info_player_start"
+        after_help = "Examples:\n  bsp ents get map.bsp --classname light\n  bsp ents get map.bsp --where targetname=door1 --key origin\n  bsp ents get map.bsp --where classname~^func_ --has spawnflags\n  bsp ents get --json map.bsp --classname info_player_start\n\nEach line starts with #N, the entity's position in the lump (0 = worldspawn); with --key,\n`#N CLASSNAME<TAB>VALUE`, one line per value. --json: [{\"entity\", \"pairs\"}] or, with --key,\n[{\"entity\", \"key\", \"value\"}]. Exit status 1 when no entity matches."
     )]
     Get {
         file: PathBuf,
@@ -183,7 +231,7 @@ pub enum EntsSub {
     },
     /// Set a key on every matching entity
     #[command(
-        after_help = "Examples:\n  bsp ents set map.bsp --classname light --key _light --value \"255 255 255 300\" -o out.bsp\n  bsp ents set map.bsp --where targetname=door1 --key speed --value 200 --in-place"
+        after_help = "Examples:\n  bsp ents set map.bsp --classname light --key _light --value \"255 255 255 300\" -o out.bsp\n  bsp ents set map.bsp --where targetname=door1 --key speed --value 200 --in-place\n  bsp ents set map.bsp --targetname relay --key OnTrigger --value \"x,Kill,,0,-1\" --nth 2 -o out.bsp\n  bsp ents set map.bsp --targetname relay --key OnTrigger --value \"x,Kill,,0,-1\" --append -o out.bsp\n\nAn entity without the key gets it. A key that appears more than once in a matching entity\n(outputs, for instance) is refused unless --all, --nth N or --append says which.\nExit status 1 when no entity matches (nothing is written)."
     )]
     Set {
         file: PathBuf,
@@ -193,6 +241,33 @@ pub enum EntsSub {
         key: String,
         #[arg(long)]
         value: String,
+        /// Set every pair with the key
+        #[arg(long, conflicts_with_all = ["nth", "append"])]
+        all: bool,
+        /// Set only the Nth pair with the key (1 = the first)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "append")]
+        nth: Option<u32>,
+        /// Add another pair with the key (e.g. one more output), keeping the others
+        #[arg(long)]
+        append: bool,
+        #[command(flatten)]
+        out: OutArgs,
+        #[command(flatten)]
+        open: OpenArgs,
+    },
+    /// Remove a key from every matching entity
+    #[command(
+        after_help = "Examples:\n  bsp ents unset map.bsp --classname light --key _color -o out.bsp\n  bsp ents unset map.bsp --targetname relay --key OnTrigger --nth 2 -o out.bsp\n\nEvery pair with the key goes, or only the Nth with --nth. Exit status 1 when no matching\nentity has the key (nothing is written)."
+    )]
+    Unset {
+        file: PathBuf,
+        #[command(flatten)]
+        select: Select,
+        #[arg(long)]
+        key: String,
+        /// Remove only the Nth pair with the key (1 = the first)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        nth: Option<u32>,
         #[command(flatten)]
         out: OutArgs,
         #[command(flatten)]
@@ -210,7 +285,9 @@ pub enum EntsSub {
         open: OpenArgs,
     },
     /// Remove every matching entity (a filter is required)
-    #[command(after_help = "Examples:\n  bsp ents remove map.bsp --classname info_null -o out.bsp")]
+    #[command(
+        after_help = "Examples:\n  bsp ents remove map.bsp --classname info_null -o out.bsp\n\nExit status 1 when no entity matches (nothing is written)."
+    )]
     Remove {
         file: PathBuf,
         #[command(flatten)]
@@ -238,7 +315,9 @@ pub enum EntsSub {
         open: OpenArgs,
     },
     /// Apply a Stripper:Source config (filter/add/modify blocks)
-    #[command(after_help = "Examples:\n  bsp ents patch map.bsp stripper/maps/map.cfg -o out.bsp")]
+    #[command(
+        after_help = "Examples:\n  bsp ents patch map.bsp stripper/maps/map.cfg -o out.bsp\n\nExit status 1 when the config changes nothing (nothing is written)."
+    )]
     Patch {
         file: PathBuf,
         config: PathBuf,
@@ -248,7 +327,9 @@ pub enum EntsSub {
         open: OpenArgs,
     },
     /// Compare two maps' entities; --stripper prints a config turning A's into B's
-    #[command(after_help = "Examples:\n  bsp ents diff old.bsp new.bsp\n  bsp ents diff old.bsp new.bsp --stripper > old.cfg")]
+    #[command(
+        after_help = "Examples:\n  bsp ents diff old.bsp new.bsp\n  bsp ents diff old.bsp new.bsp --stripper > old.cfg\n\nExit status 1 when the entities differ (without --stripper)."
+    )]
     Diff {
         a: PathBuf,
         b: PathBuf,
@@ -267,10 +348,21 @@ fn entity_line(e: &EditEntity) -> String {
     s + " }"
 }
 
+/// The entity lump of a map being read, its errors located like `bsp ents` locates them.
+fn entity_doc(bsp: &Bsp) -> Result<EntityDoc, Fatal> {
+    let text = bsp.entities_text()?;
+    Ok(EntityDoc::parse(text).map_err(|e| bsp.entity_error(e))?)
+}
+
+/// `#N CLASSNAME`: which entity a line of `ents get` comes from.
+fn entity_tag(n: usize, e: &EditEntity) -> String {
+    format!("#{n} {}", e.classname().as_deref().unwrap_or("-"))
+}
+
 pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
     let Some(sub) = cmd.sub else {
         let file = cmd.file.ok_or_else(|| Fatal("give a map file or a subcommand (see `bsp ents --help`)".into()))?;
-        let bsp = Bsp::open_with(&file, &cmd.open.options())?;
+        let bsp = crate::open(&file, &cmd.open)?;
         if let Some(kind) = &cmd.partition {
             crate::cmd_partitions::run(out, &bsp, kind, cmd.json)?;
             return Ok(ExitCode::SUCCESS);
@@ -281,46 +373,76 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
     };
     match sub {
         EntsSub::Get { file, select, key, json, open } => {
-            let bsp = Bsp::open_with(&file, &open.options())?;
-            let doc = EntityDoc::parse(bsp.entities_text()?)?;
             let f = select.filter()?;
-            let hits: Vec<&EditEntity> = doc.entities.iter().filter(|e| f.matches(e)).collect();
+            let bsp = crate::open(&file, &open)?;
+            let doc = entity_doc(&bsp)?;
+            // (position in the lump, entity): the position says where each value came from.
+            let hits: Vec<(usize, &EditEntity)> = doc.entities.iter().enumerate().filter(|(_, e)| f.matches(e)).collect();
             if json {
                 let list: Vec<serde_json::Value> = match &key {
                     Some(k) => hits
                         .iter()
-                        .flat_map(|e| e.get_all(k).map(|v| serde_json::Value::String(v.into_owned())).collect::<Vec<_>>())
+                        .flat_map(|(n, e)| e.get_all(k).map(|v| serde_json::json!({"entity": n, "key": k, "value": v})).collect::<Vec<_>>())
                         .collect(),
                     None => hits
                         .iter()
-                        .map(|e| serde_json::json!(e.pairs().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect::<Vec<_>>()))
+                        .map(|(n, e)| {
+                            let pairs: Vec<[String; 2]> = e.pairs().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect();
+                            serde_json::json!({"entity": n, "pairs": pairs})
+                        })
                         .collect(),
                 };
                 serde_json::to_writer_pretty(&mut *out, &list)?;
                 writeln!(out)?;
             } else {
-                for e in &hits {
+                for (n, e) in &hits {
                     match &key {
                         Some(k) => {
                             for v in e.get_all(k) {
-                                writeln!(out, "{v}")?;
+                                writeln!(out, "{}\t{v}", entity_tag(*n, e))?;
                             }
                         }
-                        None => writeln!(out, "{}", entity_line(e))?,
+                        None => writeln!(out, "#{n} {}", entity_line(e))?,
                     }
                 }
             }
+            let hits: Vec<&EditEntity> = hits.into_iter().map(|(_, e)| e).collect();
             eprintln!("{} matching entit{}", hits.len(), if hits.len() == 1 { "y" } else { "ies" });
             Ok(if hits.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
-        EntsSub::Set { file, select, key, value, out: o, open } => {
+        EntsSub::Set { file, select, key, value, all, nth, append, out: o, open } => {
+            let f = select.filter()?;
             let bsp = open_for_edit(&file, &open)?;
             let mut ed = Editor::new(&bsp)?;
             let mut doc = ed.entities()?;
-            let f = select.filter()?;
-            let mut n = 0;
-            for e in doc.entities.iter_mut().filter(|e| f.matches(e)) {
-                e.set(&key, &value)?;
+            let (mut n, mut pairs) = (0, 0);
+            for (pos, e) in doc.entities.iter_mut().enumerate().filter(|(_, e)| f.matches(e)) {
+                let have = e.count(&key);
+                if append {
+                    e.insert(&key, &value)?;
+                    pairs += 1;
+                } else if all {
+                    pairs += e.set_all(&key, &value)?;
+                } else if let Some(nth) = nth {
+                    // An entity without the key gets it; one with too few such pairs is an error.
+                    if have == 0 {
+                        e.insert(&key, &value)?;
+                    } else if !e.set_nth(&key, nth as usize - 1, &value)? {
+                        return Err(Fatal(format!(
+                            "{}: entity #{pos} has {key:?} {have} time(s), no #{nth}; nothing written",
+                            file.display()
+                        )));
+                    }
+                    pairs += 1;
+                } else if have > 1 {
+                    return Err(Fatal(format!(
+                        "{}: entity #{pos} has {key:?} {have} times; say which with --all, --nth N or --append (nothing written)",
+                        file.display()
+                    )));
+                } else {
+                    e.set(&key, &value)?;
+                    pairs += 1;
+                }
                 n += 1;
             }
             if n == 0 {
@@ -329,7 +451,30 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             }
             ed.set_entities(&doc)?;
             finish(&mut ed, &o, &file)?;
-            eprintln!("set {key} on {n} entit{}", if n == 1 { "y" } else { "ies" });
+            eprintln!("set {key} on {n} entit{} ({pairs} pair(s))", if n == 1 { "y" } else { "ies" });
+            Ok(ExitCode::SUCCESS)
+        }
+        EntsSub::Unset { file, select, key, nth, out: o, open } => {
+            let f = select.filter()?;
+            let bsp = open_for_edit(&file, &open)?;
+            let mut ed = Editor::new(&bsp)?;
+            let mut doc = ed.entities()?;
+            let (mut n, mut pairs) = (0, 0);
+            for e in doc.entities.iter_mut().filter(|e| f.matches(e)) {
+                let removed = match nth {
+                    Some(k) => usize::from(e.remove_nth(&key, k as usize - 1)),
+                    None => e.remove_key(&key),
+                };
+                n += usize::from(removed > 0);
+                pairs += removed;
+            }
+            if n == 0 {
+                eprintln!("no matching entity has {key:?}; nothing written");
+                return Ok(ExitCode::from(1));
+            }
+            ed.set_entities(&doc)?;
+            finish(&mut ed, &o, &file)?;
+            eprintln!("removed {pairs} {key:?} pair(s) from {n} entit{}", if n == 1 { "y" } else { "ies" });
             Ok(ExitCode::SUCCESS)
         }
         EntsSub::Add { file, pairs, out: o, open } => {
@@ -348,8 +493,8 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         }
         EntsSub::Remove { file, select, out: o, open } => {
             let f = select.filter()?;
-            if f.conditions.is_empty() {
-                return Err(Fatal("remove needs a filter (--where, --classname or --targetname)".into()));
+            if f.is_empty() {
+                return Err(Fatal("remove needs a filter (--where, --has, --classname or --targetname)".into()));
             }
             let bsp = open_for_edit(&file, &open)?;
             let mut ed = Editor::new(&bsp)?;
@@ -365,7 +510,7 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         EntsSub::Export { file, open } => {
-            let bsp = Bsp::open_with(&file, &open.options())?;
+            let bsp = crate::open(&file, &open)?;
             out.write_all(bsp.entities_text()?)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -398,15 +543,19 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             let mut ed = Editor::new(&bsp)?;
             let mut doc = ed.entities()?;
             let (r, a, m) = cfg.apply(&mut doc)?;
+            if r + a + m == 0 {
+                eprintln!("the config matches nothing; nothing written");
+                return Ok(ExitCode::from(1));
+            }
             ed.set_entities(&doc)?;
             finish(&mut ed, &o, &file)?;
             eprintln!("{r} removed, {a} added, {m} modified");
             Ok(ExitCode::SUCCESS)
         }
         EntsSub::Diff { a, b, stripper, open } => {
-            let ba = Bsp::open_with(&a, &open.options())?;
-            let bb = Bsp::open_with(&b, &open.options())?;
-            let (da, db) = (EntityDoc::parse(ba.entities_text()?)?, EntityDoc::parse(bb.entities_text()?)?);
+            let ba = crate::open(&a, &open)?;
+            let bb = crate::open(&b, &open)?;
+            let (da, db) = (entity_doc(&ba)?, entity_doc(&bb)?);
             if stripper {
                 out.write_all(bspkit::stripper::diff(&da, &db)?.as_bytes())?;
                 return Ok(ExitCode::SUCCESS);
@@ -452,6 +601,9 @@ pub struct CompressArgs {
 /// child by child (source.md §6). A lump whose compressed form is not smaller stays uncompressed.
 pub fn compress(a: CompressArgs, compress: bool) -> Result<ExitCode, Fatal> {
     let bsp = open_for_edit(&a.file, &a.open)?;
+    if bsp.family() != bspkit::Family::Source {
+        return Err(Fatal(format!("{}: only Source maps have LZMA lumps ({} map)", a.file.display(), bsp.family().as_str())));
+    }
     let mut ed = Editor::new(&bsp)?;
     let indices: Vec<usize> = bsp.lumps().iter().filter(|e| e.length > 0).map(|e| e.index).collect();
     let mut n = 0;

@@ -8,7 +8,7 @@ use bspkit::lmp::{list_siblings, LmpFile};
 use bspkit::OpenOptions;
 use clap::Args;
 
-use crate::Fatal;
+use crate::{Fatal, OpenArgs};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  bsp lmp list maps/mymap.bsp\n  bsp lmp list --json maps/mymap.bsp")]
@@ -16,11 +16,20 @@ pub struct LmpArgs {
     pub file: PathBuf,
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub open: OpenArgs,
 }
 
 pub fn run(args: LmpArgs, out: &mut impl Write) -> Result<(), Fatal> {
+    // The map must exist (its siblings are found by its name); it need not open as a map.
+    match std::fs::metadata(&args.file) {
+        Err(e) => return Err(Fatal(format!("{}: {e}", args.file.display()))),
+        Ok(m) if m.is_dir() => return Err(Fatal(format!("{}: is a directory, not a map file", args.file.display()))),
+        Ok(_) => {}
+    }
     // The map itself, without its siblings, to compare versions and revisions.
-    let map = bspkit::Bsp::open_with(&args.file, &OpenOptions { external_lumps: false, ..OpenOptions::default() }).ok();
+    let opts = OpenOptions { external_lumps: false, ..args.open.options() };
+    let map = bspkit::Bsp::open_with(&args.file, &opts).ok();
     let mut rows = Vec::new();
     for s in list_siblings(&args.file)? {
         let bytes = std::fs::read(&s.path).map_err(|e| Fatal(format!("{}: {e}", s.path.display())))?;

@@ -73,6 +73,8 @@ pub struct LmpTop {
     pub file: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub open: OpenArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -89,6 +91,11 @@ pub enum LmpCmd {
         #[command(flatten)]
         open: OpenArgs,
     },
+}
+
+/// The refusal of a `.lmp` operation on a map of another family, naming the file.
+fn not_source(path: &std::path::Path, bsp: &Bsp) -> Fatal {
+    Fatal(format!("{}: .lmp files are a Source feature ({} map)", path.display(), bsp.family().as_str()))
 }
 
 fn read_input(p: &std::path::Path) -> Result<Vec<u8>, Fatal> {
@@ -116,7 +123,7 @@ pub fn lump(cmd: LumpCmd) -> Result<ExitCode, Fatal> {
             let data = if stored { ed.raw_lump(index)?.into_owned() } else { ed.lump(index)?.into_owned() };
             let bytes = if lmp {
                 if bsp.family() != Family::Source {
-                    return Err(Fatal(".lmp files are a Source feature".into()));
+                    return Err(not_source(&file, &bsp));
                 }
                 let version = bsp.entry(index).and_then(|e| e.version).unwrap_or(0);
                 lmp_bytes(index, version, bsp.header().revision.unwrap_or(0), &data)
@@ -145,7 +152,7 @@ pub fn lump(cmd: LumpCmd) -> Result<ExitCode, Fatal> {
             let parsed = LmpFile::parse(&raw).map_err(|e| e.in_file(&lmp))?;
             let bsp = open_for_edit(&file, &open)?;
             if bsp.family() != Family::Source {
-                return Err(Fatal(".lmp files are a Source feature".into()));
+                return Err(not_source(&file, &bsp));
             }
             let rev = bsp.header().revision.unwrap_or(0);
             if parsed.header.revision != rev {
@@ -173,7 +180,7 @@ pub fn lmp(top: LmpTop) -> Result<ExitCode, Fatal> {
         Some(cmd) => cmd,
         None => {
             let file = top.file.ok_or_else(|| Fatal("give a map file or a subcommand (see `bsp lmp --help`)".into()))?;
-            LmpCmd::List(crate::cmd_lmp::LmpArgs { file, json: top.json })
+            LmpCmd::List(crate::cmd_lmp::LmpArgs { file, json: top.json, open: top.open })
         }
     };
     match cmd {
@@ -184,8 +191,10 @@ pub fn lmp(top: LmpTop) -> Result<ExitCode, Fatal> {
         LmpCmd::Diff { a, b, output, open } => {
             let ba: Bsp = open_for_edit(&a, &open)?;
             let bb: Bsp = open_for_edit(&b, &open)?;
-            if ba.family() != Family::Source || bb.family() != Family::Source {
-                return Err(Fatal(".lmp files are a Source feature".into()));
+            for (path, map) in [(&a, &ba), (&b, &bb)] {
+                if map.family() != Family::Source {
+                    return Err(not_source(path, map));
+                }
             }
             let (ea, eb) = (Editor::new(&ba)?, Editor::new(&bb)?);
             std::fs::create_dir_all(&output).map_err(|e| Fatal(format!("{}: {e}", output.display())))?;

@@ -145,11 +145,17 @@ pub fn run(args: PakArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         PakCommand::Extract { file, out: dir, names, open: o } => {
             let bsp = open(&file, &o)?;
             let pak = Pakfile::parse(pak_lump(&bsp)?).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
-            let written = pak.extract(&dir, &names, DEFAULT_MAX_ENTRY).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
-            for p in &written {
+            let x = pak.extract(&dir, &names, DEFAULT_MAX_ENTRY).map_err(|e| bsp.lump_error(LUMP_PAKFILE, e))?;
+            for p in &x.written {
                 writeln!(out, "{}", p.display())?;
             }
-            eprintln!("{}: extracted {} files to {}", file.display(), written.len(), dir.display());
+            for (name, e) in &x.skipped {
+                eprintln!("warning: {}: skipped pakfile entry {name:?}: {}", file.display(), e.kind);
+            }
+            eprintln!("{}: extracted {} files to {}, skipped {}", file.display(), x.written.len(), dir.display(), x.skipped.len());
+            if !x.skipped.is_empty() {
+                return Ok(ExitCode::from(1));
+            }
         }
         PakCommand::Cat { file, name, open: o } => {
             let bsp = open(&file, &o)?;
@@ -160,10 +166,26 @@ pub fn run(args: PakArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         }
         PakCommand::Add { file, name, local, write, open: o } => {
             let data = std::fs::read(&local).map_err(|e| Fatal(format!("{}: {e}", local.display())))?;
-            edit(&file, &o, &write, |b| Ok(b.insert(&name, data)?))?;
+            edit(&file, &o, &write, |b| {
+                if let Some(old) = b.existing(&name) {
+                    let how = if old == name.replace('\\', "/") {
+                        ""
+                    } else {
+                        " (the names differ only in case or slashes; the engine ignores both)"
+                    };
+                    eprintln!("warning: {}: replaces pakfile entry {old}{how}", file.display());
+                }
+                Ok(b.insert(&name, data)?)
+            })?;
         }
         PakCommand::Remove { file, name, write, open: o } => {
-            edit(&file, &o, &write, |b| if b.remove(&name) { Ok(()) } else { Err(Fatal(format!("no pakfile entry {name}"))) })?;
+            edit(&file, &o, &write, |b| {
+                if b.remove(&name) {
+                    Ok(())
+                } else {
+                    Err(Fatal(format!("{}: no pakfile entry {name}", file.display())))
+                }
+            })?;
         }
         PakCommand::Addlist { file, list, write, open: o } => {
             let text = std::fs::read_to_string(&list).map_err(|e| Fatal(format!("{}: {e}", list.display())))?;

@@ -30,7 +30,7 @@ pub struct GameLumpsArgs {
 
 pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let bsp = open(&args.file, &args.open)?;
-    let gl = GameLumps::of(&bsp)?;
+    let gl = GameLumps::of(&bsp).map_err(|e| e.in_file(&args.file))?;
     let Some(sp) = gl.static_props().map_err(|e| bsp.lump_error(35, e))? else {
         if args.json {
             writeln!(out, "null")?;
@@ -92,7 +92,7 @@ pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
 
 pub fn gamelumps(args: GameLumpsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let bsp = open(&args.file, &args.open)?;
-    let gl = GameLumps::of(&bsp)?;
+    let gl = GameLumps::of(&bsp).map_err(|e| e.in_file(&args.file))?;
     if args.json {
         let list: Vec<_> = gl
             .entries()

@@ -16,6 +16,7 @@ mod cmd_pak;
 mod cmd_partitions;
 mod cmd_props;
 mod cmd_quake;
+mod cmd_read;
 mod cmd_scan;
 mod cmd_textures;
 mod render;
@@ -34,7 +35,7 @@ const EXAMPLES: &str = "Examples:
   bsp ents maps/e1m1.bsp              the entity lump as text
   bsp ents set m.bsp --classname light --key light --value 300 -o out.bsp
   bsp rewrite maps/e1m1.bsp -o copy.bsp   byte-identical copy through the writer
-  bsp check maps/*.bsp                cross-reference checks; exit 1 if any problem
+  bsp check maps/*.bsp                cross-reference checks; exit 1 on errors
   bsp formats                         every supported branch
   bsp pak list maps/cp_x.bsp          Source pakfile entries
   bsp props maps/cp_x.bsp             Source static props";
@@ -50,7 +51,7 @@ pub(crate) struct OpenArgs {
 }
 
 impl OpenArgs {
-    fn options(&self) -> OpenOptions {
+    pub(crate) fn options(&self) -> OpenOptions {
         OpenOptions { branch: self.branch.clone(), external_lumps: !self.no_external, ..OpenOptions::default() }
     }
 }
@@ -58,26 +59,14 @@ impl OpenArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Format, detection evidence and the family's native info table
-    #[command(after_help = "Examples:\n  bsp info map.bsp\n  bsp info --json a.bsp b.bsp > info.json")]
-    Info {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Machine-readable output (schema in README.md)
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        open: OpenArgs,
-    },
+    #[command(
+        after_help = "Examples:\n  bsp info map.bsp\n  bsp info --json a.bsp b.bsp > info.json\n  bsp info 'pak0.pk3!maps/q3dm1.bsp'   a map inside an archive\n\nA file that cannot be read is reported (exit 2) and the others go on."
+    )]
+    Info(cmd_read::InfoArgs),
     /// The raw lump directory
-    #[command(after_help = "Examples:\n  bsp lumps map.bsp\n  bsp lumps --json map.bsp")]
-    Lumps {
-        file: PathBuf,
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        open: OpenArgs,
-    },
-    /// The entity lump: text, JSON, or an editing subcommand (get/set/add/remove/export/import/patch/diff)
+    #[command(after_help = "Examples:\n  bsp lumps map.bsp\n  bsp lumps --json map.bsp\n  bsp lumps a.bsp b.bsp")]
+    Lumps(cmd_read::LumpsArgs),
+    /// The entity lump: text, JSON, or an editing subcommand (get/set/unset/add/remove/export/import/patch/diff)
     Ents(cmd_edit::EntsCmd),
     /// Read a map and write it back unchanged through the writer (byte-identical)
     #[command(after_help = "Examples:\n  bsp rewrite map.bsp -o copy.bsp\n  cmp map.bsp copy.bsp")]
@@ -96,16 +85,11 @@ enum Command {
     Lump(cmd_lump::LumpCmd),
     /// Valve external .lmp lump files: list those beside a map, or write a patch set
     Lmp(cmd_lump::LmpTop),
-    /// Check every cross-reference; exit 1 if any problem is found
-    #[command(after_help = "Examples:\n  bsp check map.bsp\n  bsp check --json maps/*.bsp")]
-    Check {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        open: OpenArgs,
-    },
+    /// Check every cross-reference; exit 1 on errors (--strict: on warnings too)
+    #[command(
+        after_help = "Examples:\n  bsp check map.bsp\n  bsp check --strict maps/*.bsp\n  bsp check --json maps/*.bsp\n  bsp check 'pak0.pk3!maps/q3dm1.bsp'\n\nEach problem has a severity (error, warning, note) and a code (listed in README.md).\nExit status: 0 no errors, 1 errors (--strict: or warnings), 2 a file could not be read;\nthe other files are still checked."
+    )]
+    Check(cmd_read::CheckArgs),
     /// Quake 1 / GoldSrc texture lump: names, sizes, embedded or from a WAD
     Miptex(cmd_quake::MiptexArgs),
     /// BSPX extension lumps after the standard lumps (Quake 1 / GoldSrc / Quake 2)
@@ -129,6 +113,9 @@ enum Command {
         /// Worker threads (default: one per core)
         #[arg(long)]
         jobs: Option<usize>,
+        /// Count maps with warnings as problems for the exit status
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -168,81 +155,33 @@ impl From<serde_json::Error> for Fatal {
     }
 }
 
-pub(crate) fn open(path: &PathBuf, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
-    Ok(Bsp::open_with(path, &args.options())?)
+/// Open a map (or `archive.pk3!entry`) for reading.
+pub(crate) fn open(path: &std::path::Path, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
+    Ok(cmd_read::open_map(path, args)?)
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Fatal> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match cli.command {
-        Command::Info { files, json, open: o } => {
-            let mut infos = Vec::new();
-            for f in &files {
-                let bsp = open(f, &o)?;
-                let info = bspkit::info::info(&bsp);
-                if json {
-                    infos.push(info);
-                } else {
-                    render::info_text(&mut out, &bsp, &info)?;
-                }
-            }
-            if json {
-                if infos.len() == 1 {
-                    serde_json::to_writer_pretty(&mut out, &infos[0])?;
-                } else {
-                    serde_json::to_writer_pretty(&mut out, &infos)?;
-                }
-                writeln!(out)?;
-            }
-        }
-        Command::Lumps { file, json, open: o } => {
-            let bsp = open(&file, &o)?;
-            let lumps = bspkit::info::lump_infos(&bsp);
-            if json {
-                serde_json::to_writer_pretty(&mut out, &lumps)?;
-                writeln!(out)?;
-            } else {
-                render::lumps_text(&mut out, &lumps)?;
-            }
-        }
+        Command::Info(a) => return cmd_read::info(a, &mut out),
+        Command::Lumps(a) => return cmd_read::lumps(a, &mut out),
         Command::Ents(cmd) => return cmd_edit::ents(cmd, &mut out),
         Command::Rewrite(a) => return cmd_edit::rewrite(a),
         Command::Compress(a) => return cmd_edit::compress(a, true),
         Command::Decompress(a) => return cmd_edit::compress(a, false),
         Command::Lump(c) => return cmd_lump::lump(c),
         Command::Lmp(c) => return cmd_lump::lmp(c),
-        Command::Check { files, json, open: o } => {
-            let mut any = false;
-            let mut reports = Vec::new();
-            for f in &files {
-                let bsp = open(f, &o)?;
-                let problems = bspkit::check::check(&bsp);
-                any |= !problems.is_empty();
-                if json {
-                    reports.push(serde_json::json!({"path": f.to_string_lossy(), "problems": problems}));
-                } else {
-                    for p in &problems {
-                        writeln!(out, "{}: {p}", f.display())?;
-                    }
-                    eprintln!("{}: {} problem(s)", f.display(), problems.len());
-                }
-            }
-            if json {
-                serde_json::to_writer_pretty(&mut out, &reports)?;
-                writeln!(out)?;
-            }
-            return Ok(if any { ExitCode::from(1) } else { ExitCode::SUCCESS });
-        }
+        Command::Check(a) => return cmd_read::check(a, &mut out),
         Command::Miptex(args) => return cmd_quake::miptex(args, &mut out),
         Command::Bspx(args) => return cmd_quake::bspx(args, &mut out),
         Command::Textures(args) => return cmd_textures::textures(args, &mut out),
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Scan { dirs, json, jobs, open: o } => {
-            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, options: o.options() };
-            return Ok(cmd_scan::run(args, &mut out)?);
+        Command::Scan { dirs, json, jobs, strict, open: o } => {
+            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options() };
+            return cmd_scan::run(args, &mut out);
         }
         Command::Formats { json } => {
             let all = bspkit::branches::all();

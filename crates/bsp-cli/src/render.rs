@@ -8,7 +8,8 @@ use bspkit::Bsp;
 pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()> {
     let f = &info.format;
     writeln!(out, "{} ({} bytes)", info.path, info.size)?;
-    writeln!(out, "format: {} [{}], family {}, version {}, {:?} endian", f.title, f.branch, f.family, f.version, f.endianness)?;
+    let version = bspkit::info::version_label(f.version, f.magic.as_deref());
+    writeln!(out, "format: {} [{}], family {}, version {version}, {:?} endian", f.title, f.branch, f.family, f.endianness)?;
     for w in &f.why {
         writeln!(out, "  because: {w}")?;
     }
@@ -21,8 +22,18 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
     if let Some(c) = info.checksum {
         writeln!(out, "map checksum (CRC32, entities excluded): {c:08x}")?;
     }
-    for p in &info.problems {
-        writeln!(out, "problem: {p}")?;
+    Ok(())
+}
+
+/// Problems of one kind (severity, code, lump) seen more often than this print as one line.
+pub const GROUP_LIMIT: usize = 3;
+
+/// Problems as text, one line each, `PREFIX severity[code] LUMP[INDEX]: message`, a kind seen
+/// more than [`GROUP_LIMIT`] times in one lump as one line with the count and examples
+/// (unless `all`).
+pub fn problems_text(out: &mut (impl Write + ?Sized), prefix: &str, problems: &[bspkit::check::Problem], all: bool) -> io::Result<()> {
+    for line in crate::cmd_read::grouped_lines(problems, all) {
+        writeln!(out, "{prefix}{line}")?;
     }
     Ok(())
 }

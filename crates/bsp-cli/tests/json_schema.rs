@@ -1,5 +1,7 @@
-//! The JSON that `bsp info --json` and `bsp scan --json` print has exactly the fields README.md
-//! documents (fields may only be added, and then to both), with the documented types.
+//! The JSON that `bsp info --json`, `bsp check --json` and `bsp scan --json` print has exactly
+//! the fields README.md documents (fields may only be added, and then to both), with the
+//! documented types; problems have one shape in all three, and a file that cannot be read is an
+//! `{"path", "error"}` object.
 
 use std::path::Path;
 use std::process::Command;
@@ -56,7 +58,96 @@ fn check_info(v: &Value, doc: &str) {
     for s in v["stats"].as_array().unwrap() {
         assert_keys("stat", s, &["name", "count", "bytes"], &["max_count", "max_bytes"], doc);
     }
-    assert!(v["problems"].as_array().unwrap().iter().all(Value::is_string));
+    for p in v["problems"].as_array().unwrap() {
+        check_problem(p);
+    }
+}
+
+/// A problem object: the fields of README's `PROBLEM` block, with the documented types.
+fn check_problem(p: &Value) {
+    let readme = readme();
+    let doc = block(&readme, "`PROBLEM`, in");
+    assert_keys("problem", p, &["lump", "index", "message", "severity", "code"], &[], doc);
+    assert!(p["lump"].is_string() && p["message"].is_string() && (p["index"].is_null() || p["index"].is_u64()), "{p}");
+    assert!(["error", "warning", "note"].contains(&p["severity"].as_str().unwrap()), "{p}");
+    // The code is one of README's problem table.
+    let code = p["code"].as_str().unwrap();
+    assert!(readme.contains(&format!("| `{code}` |")), "code {code} is not in README's table");
+}
+
+/// Maps with one problem of each severity (builder-made Quake 3 maps), in a temporary directory.
+fn problem_maps() -> (std::path::PathBuf, Vec<std::path::PathBuf>) {
+    use common::fixtures::{fog, q3, surface};
+    let dir = std::env::temp_dir().join(format!("bsp-json-schema-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut maps = Vec::new();
+    for (name, bytes) in [
+        ("note.bsp", q3(&[fog(-1, -1)], &[surface(1, 0)])),
+        ("warning.bsp", q3(&[], &[surface(4, 2)])),
+        ("error.bsp", q3(&[], &[surface(1, 2)])),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        maps.push(dir.join(name));
+    }
+    (dir, maps)
+}
+
+#[test]
+fn problems_and_errors_have_one_documented_shape() {
+    let readme = readme();
+    let (dir, mut maps) = problem_maps();
+    maps.push(dir.join("missing.bsp"));
+    let mut severities = std::collections::BTreeSet::new();
+    // info: problem objects inside the info objects; the missing file is an error object.
+    let out = Command::new(BSP).args(["info", "--json"]).args(&maps).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = v.as_array().unwrap();
+    for item in &list[..3] {
+        check_info(item, block(&readme, "`bsp info --json` prints"));
+        for p in item["problems"].as_array().unwrap() {
+            severities.insert(p["severity"].as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(severities.len(), 3, "{severities:?}");
+    let error_doc = "{\"path\": str, \"error\": {\"kind\": str, \"message\": str}}";
+    assert!(readme.contains(error_doc), "README documents the error object");
+    let check_error = |e: &Value| {
+        assert_keys("error object", e, &["path", "error"], &[], error_doc);
+        assert_keys("error", &e["error"], &["kind", "message"], &[], error_doc);
+        assert!(readme.contains(&format!("`{}`", e["error"]["kind"].as_str().unwrap())), "{e}");
+    };
+    check_error(&list[3]);
+    // check: one object per file, with counts.
+    let out = Command::new(BSP).args(["check", "--json"]).args(&maps).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = v.as_array().unwrap();
+    let doc = block(&readme, "`bsp check --json` prints an array");
+    for item in &list[..3] {
+        assert_keys("check", item, &["path", "problems", "counts"], &[], doc);
+        assert_keys("check counts", &item["counts"], &["errors", "warnings", "notes"], &[], doc);
+        assert_eq!(item["problems"].as_array().unwrap().len(), 1);
+        check_problem(&item["problems"][0]);
+    }
+    check_error(&list[3]);
+    // lumps: the same error object.
+    let out = Command::new(BSP).args(["lumps", "--json"]).args(&maps).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    check_error(&v[3]);
+    // scan: the same problem objects.
+    let out = Command::new(BSP).args(["scan", "--json"]).arg(&dir).output().unwrap();
+    let mut n = 0;
+    for line in std::str::from_utf8(&out.stdout).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        for p in v["problems"].as_array().unwrap() {
+            check_problem(p);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 3);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -95,11 +186,21 @@ fn scan_json_lines_have_the_documented_fields() {
         assert_keys(
             "scan",
             &v,
-            &["path", "entry", "size", "family", "branch", "version", "lumps", "problems", "error", "micros"],
+            &["path", "entry", "size", "family", "branch", "version", "magic", "lumps", "problems", "error", "micros"],
             &[],
             doc,
         );
         assert_keys("scan lumps", &v["lumps"], &["count", "non_empty", "compressed"], &[], doc);
         assert!(v["error"].is_null());
     }
+}
+
+#[test]
+fn readme_lists_every_problem_code() {
+    let readme = readme();
+    let start = readme.find("| code | meaning |").expect("README has the problem code table");
+    let table: Vec<&str> = readme[start..].lines().skip(2).take_while(|l| l.starts_with('|')).collect();
+    let listed: Vec<String> = table.iter().map(|l| l.split('`').nth(1).unwrap().to_string()).collect();
+    let known: Vec<String> = bspkit::check::Code::ALL.iter().map(|(c, _)| c.as_str().to_string()).collect();
+    assert_eq!(listed, known, "README's problem codes (in order) differ from bspkit::check::Code::ALL");
 }

@@ -65,7 +65,8 @@ fn rewrite_is_byte_identical_and_input_is_protected() {
     let o = run(&["ents", "set", s(&input), "--classname", "light", "--key", "light", "--value", "300", "--in-place"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = run(&["ents", "get", s(&input), "--classname", "light", "--key", "light"]);
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "300\n");
+    // `#ENTITY CLASSNAME<TAB>VALUE`: entity 1 is the light.
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "#1 light\t300\n");
     // Only the entity lump changed.
     let a = bspkit::Bsp::from_bytes(&bytes).unwrap();
     let after = std::fs::read(&input).unwrap();

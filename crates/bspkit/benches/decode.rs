@@ -198,5 +198,18 @@ fn lzma(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, directory, typed_view, entities, pvs, lzma);
+/// `bsp check`'s work on the Xbox 360 corpus map: open from memory (nothing decoded yet) and
+/// run every check, which decompresses every LZMA lump.
+fn check_x360(c: &mut Criterion) {
+    let mut g = c.benchmark_group("check");
+    for p in corpus_maps("source_x360") {
+        let Ok(bytes) = std::fs::read(&p) else { continue };
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(name, |b| b.iter(|| Bsp::from_bytes(black_box(&bytes)).map(|bsp| bspkit::check::check(&bsp).len()).unwrap_or(0)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, directory, typed_view, entities, pvs, lzma, check_x360);
 criterion_main!(benches);

@@ -74,6 +74,8 @@ pub struct Bsp<'d> {
     /// Decompressed lump bytes, per directory position, filled on first access.
     decoded: Vec<OnceLock<Result<Vec<u8>>>>,
     options: OpenOptions,
+    /// What [`Bsp::display_name`] says for a map without a path (e.g. `pak.pk3!maps/x.bsp`).
+    name: Option<String>,
 }
 
 impl Bsp<'static> {
@@ -85,7 +87,12 @@ impl Bsp<'static> {
     pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Self> {
         let path = path.as_ref();
         let file = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
-        let len = file.metadata().map_err(|e| Error::from(e).in_file(path))?.len();
+        let meta = file.metadata().map_err(|e| Error::from(e).in_file(path))?;
+        // Mapping a directory fails with "No such device"; say what it is.
+        if meta.is_dir() {
+            return Err(Error::new(ErrorKind::Io("is a directory, not a map file".into())).in_file(path));
+        }
+        let len = meta.len();
         // Mapping an empty file fails on some platforms; an empty Vec gives the proper error.
         let data = if len == 0 {
             Data::Owned(Vec::new())
@@ -111,7 +118,12 @@ impl Bsp<'static> {
 
     /// Take ownership of bytes already in memory.
     pub fn from_vec(data: Vec<u8>) -> Result<Self> {
-        Self::build(Data::Owned(data), None, &OpenOptions::default())
+        Self::from_vec_with(data, &OpenOptions::default())
+    }
+
+    /// [`Bsp::from_vec`] with options (external lumps are never loaded: there is no path).
+    pub fn from_vec_with(data: Vec<u8>, options: &OpenOptions) -> Result<Self> {
+        Self::build(Data::Owned(data), None, options)
     }
 }
 
@@ -145,6 +157,7 @@ impl<'d> Bsp<'d> {
             external: vec![None; n],
             decoded: (0..n).map(|_| OnceLock::new()).collect(),
             options: options.clone(),
+            name: None,
         })
     }
 
@@ -224,6 +237,25 @@ impl<'d> Bsp<'d> {
         }
     }
 
+    /// Decompress every compressed lump now, on the rayon pool, largest first, so that later
+    /// [`Bsp::lump`] calls find them decoded. A whole-map pass (`check`, `decode_with`) calls
+    /// this first: LZMA lumps decode independently, so their decoding spreads over the cores.
+    /// Errors are kept and returned by [`Bsp::lump`] as usual.
+    pub fn decompress_all(&self) {
+        use rayon::prelude::*;
+        let mut todo: Vec<(u64, usize)> = (0..self.lumps.len())
+            .filter(|&p| self.lumps[p].compressed && self.external[p].is_none() && self.decoded[p].get().is_none())
+            .map(|p| (self.lumps[p].length, self.lumps[p].index))
+            .collect();
+        if todo.len() < 2 {
+            return;
+        }
+        todo.sort_unstable_by(|a, b| b.cmp(a));
+        todo.par_iter().with_max_len(1).for_each(|&(_, index)| {
+            let _ = self.lump(index);
+        });
+    }
+
     /// A lump's bytes as a slice of fixed-size records, without copying.
     pub fn records<T: FromBytes + Immutable + KnownLayout>(&self, index: usize) -> Result<&[T]> {
         let bytes = self.lump(index)?;
@@ -259,15 +291,26 @@ impl<'d> Bsp<'d> {
     /// The parsed entity lump.
     pub fn entities(&self) -> Result<Entities<'_>> {
         let text = self.entities_text()?;
+        entities::parse(text).map_err(|e| self.entity_error(e))
+    }
+
+    /// Locate an error from parsing the entity text, whose offset is within the text: the file,
+    /// the entity lump, and the offset in the file (in the decompressed lump for an LZMA one,
+    /// which the lump name then says), as every command reports it.
+    pub fn entity_error(&self, e: Error) -> Error {
         let i = self.entities_index().unwrap_or(0);
-        entities::parse(text).map_err(|e| {
-            let base = self.entry(i).map(|x| x.offset).unwrap_or(0);
-            let e = match e.offset {
-                Some(o) => Error { offset: Some(base + o), ..e },
+        let Some(pos) = self.position(i) else { return e };
+        let entry = &self.lumps[pos];
+        let e = if entry.compressed || self.external[pos].is_some() {
+            let what = if entry.compressed { "decompressed" } else { "external file" };
+            e.in_lump(format!("{} ({}, {what})", entry.index, entry.name))
+        } else {
+            match e.offset {
+                Some(o) => Error { offset: Some(entry.offset + o), ..e },
                 None => e,
-            };
-            self.locate(e, self.position(i).unwrap_or(0))
-        })
+            }
+        };
+        self.locate(e, pos)
     }
 
     /// Attach this file's path and the lump's name/offset to an error.
@@ -298,11 +341,19 @@ impl<'d> Bsp<'d> {
         }
     }
 
-    /// The map's file name without directory, or `"<memory>"`.
+    /// The map's path, the name given by [`Bsp::with_name`], or `"<memory>"`.
     pub fn display_name(&self) -> Cow<'_, str> {
-        match &self.path {
-            Some(p) => p.to_string_lossy(),
-            None => Cow::Borrowed("<memory>"),
+        match (&self.path, &self.name) {
+            (Some(p), _) => p.to_string_lossy(),
+            (None, Some(n)) => Cow::Borrowed(n),
+            (None, None) => Cow::Borrowed("<memory>"),
         }
+    }
+
+    /// Name a map read from memory (e.g. an archive entry, `pak.pk3!maps/x.bsp`) for
+    /// [`Bsp::display_name`]; the name is not a path, so no sibling files are looked for.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
     }
 }

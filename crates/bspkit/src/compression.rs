@@ -39,11 +39,21 @@ pub fn decompress_valve_lzma(raw: &[u8], _endian: Endian, max: u64) -> Result<Ve
     decode_lzma_alone(&h.properties, h.actual_size as usize, body)
 }
 
+/// The dictionary a decoder of `size` bytes of output needs: the stream's own dictionary size
+/// (properties bytes 1..5), but never more than the output (a stream cannot refer further back
+/// than it has written) nor less than liblzma's 4 KiB minimum. Valve's compressor writes its
+/// own dictionary size whatever the lump's size; liblzma would allocate all of it per lump.
+pub fn dictionary_for(properties: &[u8; 5], size: usize) -> u32 {
+    let stated = u32::from_le_bytes([properties[1], properties[2], properties[3], properties[4]]);
+    stated.min(u32::try_from(size).unwrap_or(u32::MAX)).max(4096)
+}
+
 /// Decode raw LZMA data with the given 5 property bytes into exactly `size` bytes.
 pub fn decode_lzma_alone(properties: &[u8; 5], size: usize, body: &[u8]) -> Result<Vec<u8>> {
     use liblzma::stream::{Action, Status, Stream};
     let mut input = Vec::with_capacity(13 + body.len());
-    input.extend_from_slice(properties);
+    input.push(properties[0]);
+    input.extend_from_slice(&dictionary_for(properties, size).to_le_bytes());
     input.extend_from_slice(&(size as u64).to_le_bytes());
     input.extend_from_slice(body);
     // 256 MiB of dictionary memory at most, whatever the properties ask for.
@@ -123,6 +133,24 @@ mod tests {
         lump[4..8].copy_from_slice(&1000u32.to_le_bytes());
         assert!(decompress_valve_lzma(&lump, Endian::Little, 1 << 20).is_err());
         assert!(decompress_valve_lzma(b"LZMA", Endian::Little, 1 << 20).is_err());
+    }
+
+    #[test]
+    fn dictionary_is_sized_to_the_output() {
+        let props = |dict: u32| {
+            let mut p = [93u8; 5];
+            p[1..].copy_from_slice(&dict.to_le_bytes());
+            p
+        };
+        assert_eq!(dictionary_for(&props(1 << 26), 48), 4096);
+        assert_eq!(dictionary_for(&props(1 << 26), 245_736), 245_736);
+        assert_eq!(dictionary_for(&props(1 << 18), 1 << 20), 1 << 18);
+        // A stream whose header asks for more dictionary than the memory limit still decodes
+        // (the dictionary it really needs is its output).
+        let data: Vec<u8> = (0..50_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut lump = compress_valve_lzma(&data, 6).unwrap();
+        lump[13..17].copy_from_slice(&(1u32 << 31).to_le_bytes());
+        assert_eq!(decompress_valve_lzma(&lump, Endian::Little, DEFAULT_MAX_DECOMPRESSED).unwrap(), data);
     }
 
     #[test]

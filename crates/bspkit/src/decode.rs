@@ -67,6 +67,8 @@ pub fn decode_all(bsp: &Bsp) -> DecodeReport {
 
 /// Decode every lump of `bsp`, its records, entities and visibility, as `opts` says.
 pub fn decode_with(bsp: &Bsp, opts: DecodeOptions) -> DecodeReport {
+    // Every lump is read below: decode the compressed ones in parallel first.
+    bsp.decompress_all();
     let mut r = DecodeReport::default();
     let mut sum = 0u64;
     for e in bsp.lumps() {

@@ -239,7 +239,7 @@ impl<'b, 'd> Editor<'b, 'd> {
     pub fn entities(&self) -> Result<EntityDoc> {
         let index = self.entities_index()?;
         let lump = self.lump(index)?;
-        EntityDoc::parse(&lump).map_err(|e| self.bsp.lump_error(index, e))
+        EntityDoc::parse(&lump).map_err(|e| self.bsp.entity_error(e))
     }
 
     fn entities_index(&self) -> Result<usize> {

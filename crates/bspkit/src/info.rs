@@ -45,11 +45,27 @@ pub struct Info {
     pub lumps: Vec<LumpInfo>,
     pub stats: Vec<Stat>,
     pub entities: usize,
-    pub problems: Vec<String>,
+    /// `check`'s problems, as objects (`lump`, `index`, `message`, `severity`, `code`), the same
+    /// shape `bsp check --json` and `bsp scan --json` print.
+    pub problems: Vec<crate::check::problem::Problem>,
     /// Source map checksum (CRC-32 the engine compares between client and server,
     /// source.md §25); absent for other families.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checksum: Option<u32>,
+}
+
+/// A version as people say it: the number, or the magic for formats that have no version
+/// field (BSP2, 2PSB report version 0).
+pub fn version_label(version: u32, magic: Option<&str>) -> String {
+    match magic {
+        Some(m) if version == 0 => m.to_string(),
+        _ => version.to_string(),
+    }
+}
+
+/// The file's magic as text (`IBSP`, `BSP2`, …); `None` for formats that start with a number.
+pub fn magic(bsp: &Bsp) -> Option<String> {
+    bsp.header().magic.map(|m| String::from_utf8_lossy(&m).into_owned())
 }
 
 pub fn format_info(bsp: &Bsp) -> FormatInfo {
@@ -58,7 +74,7 @@ pub fn format_info(bsp: &Bsp) -> FormatInfo {
         family: d.branch.family.as_str(),
         branch: d.branch.id,
         title: d.branch.title,
-        magic: bsp.header().magic.map(|m| String::from_utf8_lossy(&m).into_owned()),
+        magic: magic(bsp),
         version: d.version,
         endianness: d.endian,
         why: d.why.clone(),
@@ -92,7 +108,7 @@ pub fn lump_infos(bsp: &Bsp) -> Vec<LumpInfo> {
 
 /// Everything `bsp info` reports about a map.
 pub fn info(bsp: &Bsp) -> Info {
-    let problems = crate::check::check(bsp).iter().map(|p| p.to_string()).collect();
+    let problems = crate::check::check(bsp);
     Info {
         path: bsp.display_name().into_owned(),
         size: bsp.data().len() as u64,

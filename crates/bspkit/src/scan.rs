@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bsp::{Bsp, OpenOptions};
-use crate::check::Problem;
+use crate::check::problem::{Counts, Problem, Severity};
 use crate::decode::{DecodeOptions, DecodeReport};
 use crate::error::{Error, ErrorKind};
 use crate::lumps::visibility::decompress_row;
@@ -74,6 +74,8 @@ pub struct ScanRecord {
     pub family: Option<&'static str>,
     pub branch: Option<&'static str>,
     pub version: Option<u32>,
+    /// The file's magic (`IBSP`, `BSP2`, …), null for formats that start with a number.
+    pub magic: Option<String>,
     pub lumps: Option<LumpSummary>,
     pub problems: Vec<Problem>,
     pub error: Option<ScanError>,
@@ -90,15 +92,20 @@ impl ScanRecord {
             family: None,
             branch: None,
             version: None,
+            magic: None,
             lumps: None,
             problems: Vec::new(),
             error: Some(err.into()),
             micros: 0,
         }
     }
-    /// No error and no problem.
+    /// Opened, and no problem of severity warning or error.
     pub fn ok(&self) -> bool {
-        self.error.is_none() && self.problems.is_empty()
+        self.error.is_none() && !matches!(self.worst(), Some(Severity::Warning | Severity::Error))
+    }
+    /// The worst severity among the problems.
+    pub fn worst(&self) -> Option<Severity> {
+        Counts::of(&self.problems).worst()
     }
     /// `path` or `path!entry`.
     pub fn display(&self) -> String {
@@ -125,8 +132,9 @@ pub fn is_archive(path: &Path) -> bool {
 
 /// Every map or archive below `roots` (a root that is a file is taken as is), sorted.
 /// External lump files (`.bsp_lump`, `.lmp`) are not listed: [`Bsp::open`] loads them.
-/// Directories that cannot be read are returned as failed records. Symbolic links to
-/// directories are not followed (no cycles).
+/// Directories that cannot be read (and roots that do not exist) are returned as failed
+/// records. Symbolic links are followed; a directory reached twice (a link loop, or two links
+/// to one place) is walked once.
 pub fn collect_files(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<ScanRecord>) {
     let mut files = Vec::new();
     let mut failed = Vec::new();
@@ -138,7 +146,12 @@ pub fn collect_files(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<ScanRecord>) {
             Err(e) => failed.push(ScanRecord::failed(r, None, 0, &Error::from(e).in_file(r))),
         }
     }
+    let mut seen = std::collections::HashSet::new();
     while let Some(dir) = stack.pop() {
+        // The real path decides whether a directory was walked already.
+        if !seen.insert(std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
+            continue;
+        }
         let rd = match std::fs::read_dir(&dir) {
             Ok(rd) => rd,
             Err(e) => {
@@ -148,15 +161,67 @@ pub fn collect_files(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<ScanRecord>) {
         };
         for ent in rd.flatten() {
             let p = ent.path();
-            match ent.file_type() {
-                Ok(t) if t.is_dir() => stack.push(p),
-                Ok(_) if is_map_file(&p) || is_archive(&p) => files.push(p),
-                _ => {}
+            let is_dir = match ent.file_type() {
+                Ok(t) if t.is_symlink() => std::fs::metadata(&p).is_ok_and(|m| m.is_dir()),
+                Ok(t) => t.is_dir(),
+                Err(_) => false,
+            };
+            if is_dir {
+                stack.push(p);
+            } else if is_map_file(&p) || is_archive(&p) {
+                files.push(p);
             }
         }
     }
     files.sort();
+    files.dedup();
     (files, failed)
+}
+
+/// `archive.pk3!maps/x.bsp` (as `bsp scan` prints a map inside an archive): the archive and
+/// the entry name, when `path` itself does not exist and the part before a `!` is a `.pk3` /
+/// `.zip` file.
+pub fn split_entry_path(path: &Path) -> Option<(PathBuf, String)> {
+    if path.exists() {
+        return None;
+    }
+    let text = path.to_str()?;
+    // The first `!` after which the archive exists (archive names may hold `!` themselves).
+    text.match_indices('!').map(|(i, _)| i).find_map(|i| {
+        let (archive, entry) = (Path::new(&text[..i]), &text[i + 1..]);
+        (is_archive(archive) && archive.is_file() && !entry.is_empty()).then(|| (archive.to_path_buf(), entry.to_string()))
+    })
+}
+
+/// Read one entry of a `.pk3` / `.zip` archive into memory, refusing more than `max` bytes
+/// (the declared size is not trusted). Errors name the archive and the entry.
+pub fn read_archive_entry(archive: &Path, name: &str, max: u64) -> crate::error::Result<Vec<u8>> {
+    let zip_err = |e: zip::result::ZipError| Error::malformed(format!("zip archive: {e}")).in_file(archive);
+    let file = std::fs::File::open(archive).map_err(|e| Error::from(e).in_file(archive))?;
+    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(zip_err)?;
+    let mut entry = match zip.by_name(name) {
+        Ok(e) => e,
+        Err(zip::result::ZipError::FileNotFound) => {
+            return Err(Error::new(ErrorKind::Io(format!("no entry {name:?} in the archive (`bsp scan` lists its maps)"))).in_file(archive))
+        }
+        Err(e) => return Err(zip_err(e)),
+    };
+    read_entry(&mut entry, max).map_err(|e| e.in_file(archive))
+}
+
+/// An archive entry's bytes, at most `max` (reading one byte more to see a lying header).
+fn read_entry(entry: &mut zip::read::ZipFile<'_, impl Read>, max: u64) -> crate::error::Result<Vec<u8>> {
+    let limit = |requested| Error::new(ErrorKind::LimitExceeded { what: "archive entry size", requested, limit: max });
+    let declared = entry.size();
+    if declared > max {
+        return Err(limit(declared));
+    }
+    let mut bytes = Vec::with_capacity(declared.min(max) as usize);
+    entry.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(limit(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 /// Summarise one opened map.
@@ -174,6 +239,7 @@ pub fn scan_bsp(bsp: &Bsp, options: &ScanOptions) -> ScanRecord {
         family: Some(bsp.family().as_str()),
         branch: Some(bsp.branch().id),
         version: Some(bsp.detection().version),
+        magic: crate::info::magic(bsp),
         lumps: Some(lumps),
         problems: if options.check { crate::check::check(bsp) } else { Vec::new() },
         error: None,
@@ -231,29 +297,9 @@ fn scan_archive(path: &Path, options: &ScanOptions) -> Vec<ScanRecord> {
             continue;
         }
         let declared = entry.size();
-        if declared > options.max_archive_entry {
-            let err =
-                Error::new(ErrorKind::LimitExceeded { what: "archive entry size", requested: declared, limit: options.max_archive_entry })
-                    .in_file(path);
-            out.push(ScanRecord::failed(path, Some(name), declared, &err));
-            continue;
-        }
-        // The declared size is untrusted: read at most the cap plus one byte, so a lying
-        // header cannot make us allocate or read more.
-        let mut bytes = Vec::with_capacity(declared.min(options.max_archive_entry) as usize);
-        let read = (&mut entry).take(options.max_archive_entry + 1).read_to_end(&mut bytes);
-        let rec = match read {
-            Err(e) => ScanRecord::failed(path, Some(name.clone()), declared, &Error::from(e).in_file(path)),
-            Ok(_) if bytes.len() as u64 > options.max_archive_entry => {
-                let err = Error::new(ErrorKind::LimitExceeded {
-                    what: "archive entry size",
-                    requested: bytes.len() as u64,
-                    limit: options.max_archive_entry,
-                })
-                .in_file(path);
-                ScanRecord::failed(path, Some(name.clone()), declared, &err)
-            }
-            Ok(_) => {
+        let rec = match read_entry(&mut entry, options.max_archive_entry) {
+            Err(e) => ScanRecord::failed(path, Some(name.clone()), declared, &e.in_file(path)),
+            Ok(bytes) => {
                 // External lumps do not exist inside an archive.
                 let open = OpenOptions { external_lumps: false, ..options.open.clone() };
                 match Bsp::from_bytes_with(&bytes, &open) {
@@ -289,23 +335,43 @@ where
     per_file.into_iter().flatten().collect()
 }
 
+/// Maps of one format in a scan: how many, and how many have problems.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FormatCount {
+    pub family: String,
+    pub branch: String,
+    pub version: u32,
+    pub magic: Option<String>,
+    pub maps: usize,
+    /// Maps with at least one error.
+    pub with_errors: usize,
+    /// Maps with warnings but no error.
+    pub with_warnings: usize,
+}
+
 /// Totals over a scan, for the summary table.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ScanSummary {
     pub maps: usize,
+    /// Opened, no error or warning (notes allowed).
     pub ok: usize,
-    pub with_problems: usize,
+    /// Opened, with at least one error.
+    pub with_errors: usize,
+    /// Opened, with warnings but no error.
+    pub with_warnings: usize,
     pub failed: usize,
     pub bytes: u64,
-    /// `(family, branch, version, count)`, sorted.
-    pub per_format: Vec<(String, String, u32, usize)>,
+    /// Per format, sorted by (family, branch, version).
+    pub per_format: Vec<FormatCount>,
     /// Failures by error kind, sorted.
     pub per_error: Vec<(String, usize)>,
+    /// The maps with errors or warnings (`path` or `path!entry`), with their counts, in scan order.
+    pub problem_maps: Vec<(String, Counts)>,
 }
 
 pub fn summarize(records: &[ScanRecord]) -> ScanSummary {
     use std::collections::BTreeMap;
-    let mut fmt: BTreeMap<(String, String, u32), usize> = BTreeMap::new();
+    let mut fmt: BTreeMap<(String, String, u32), FormatCount> = BTreeMap::new();
     let mut errs: BTreeMap<String, usize> = BTreeMap::new();
     let mut s = ScanSummary { maps: records.len(), ..Default::default() };
     for r in records {
@@ -315,15 +381,33 @@ pub fn summarize(records: &[ScanRecord]) -> ScanSummary {
             *errs.entry(e.kind.to_string()).or_default() += 1;
             continue;
         }
-        if r.problems.is_empty() {
-            s.ok += 1;
-        } else {
-            s.with_problems += 1;
+        let (family, branch, version) = (r.family.unwrap_or("?").to_string(), r.branch.unwrap_or("?").to_string(), r.version.unwrap_or(0));
+        let magic = r.magic.clone();
+        let row = fmt.entry((family.clone(), branch.clone(), version)).or_insert_with(|| FormatCount {
+            family,
+            branch,
+            version,
+            magic,
+            ..Default::default()
+        });
+        row.maps += 1;
+        let counts = Counts::of(&r.problems);
+        match counts.worst() {
+            Some(Severity::Error) => {
+                s.with_errors += 1;
+                row.with_errors += 1;
+            }
+            Some(Severity::Warning) => {
+                s.with_warnings += 1;
+                row.with_warnings += 1;
+            }
+            _ => s.ok += 1,
         }
-        let key = (r.family.unwrap_or("?").to_string(), r.branch.unwrap_or("?").to_string(), r.version.unwrap_or(0));
-        *fmt.entry(key).or_default() += 1;
+        if counts.errors + counts.warnings > 0 {
+            s.problem_maps.push((r.display(), counts));
+        }
     }
-    s.per_format = fmt.into_iter().map(|((f, b, v), n)| (f, b, v, n)).collect();
+    s.per_format = fmt.into_values().collect();
     s.per_error = errs.into_iter().collect();
     s
 }
@@ -422,15 +506,32 @@ mod tests {
             family: Some("quake"),
             branch: Some("quake1"),
             version: Some(29),
+            magic: None,
             lumps: Some(LumpSummary::default()),
             problems: vec![],
             error: None,
             micros: 0,
         };
         let bad = ScanRecord::failed(Path::new("b"), None, 3, &Error::truncated(4, 3));
-        let s = summarize(&[good.clone(), bad, good]);
-        assert_eq!((s.maps, s.ok, s.failed, s.bytes), (3, 2, 1, 23));
-        assert_eq!(s.per_format, vec![("quake".into(), "quake1".into(), 29, 2)]);
+        let mut warned = good.clone();
+        warned.path = "w".into();
+        warned.problems.push(Problem::warning(crate::check::problem::Code::FLARE_FOG, "FOGS", None, "x"));
+        let mut noted = good.clone();
+        noted.problems.push(Problem::note(crate::check::problem::Code::GLOBAL_FOG, "FOGS", None, "x"));
+        let s = summarize(&[good.clone(), bad, good, warned, noted]);
+        assert_eq!((s.maps, s.ok, s.with_warnings, s.with_errors, s.failed, s.bytes), (5, 3, 1, 0, 1, 43));
+        let row = FormatCount {
+            family: "quake".into(),
+            branch: "quake1".into(),
+            version: 29,
+            magic: None,
+            maps: 4,
+            with_errors: 0,
+            with_warnings: 1,
+        };
+        assert_eq!(s.per_format, vec![row]);
         assert_eq!(s.per_error, vec![("truncated".into(), 1)]);
+        assert_eq!(s.problem_maps.len(), 1);
+        assert_eq!(s.problem_maps[0].0, "w");
     }
 }

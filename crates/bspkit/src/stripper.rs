@@ -31,8 +31,7 @@ pub enum Pattern {
 impl Pattern {
     fn parse(value: &str, allow_regex: bool, line: usize) -> Result<Self> {
         if allow_regex && value.len() >= 2 && value.starts_with('/') && value.ends_with('/') {
-            let re = Regex::new(&value[1..value.len() - 1])
-                .map_err(|e| Error::malformed(format!("line {line}: bad regular expression {value}: {e}")))?;
+            let re = crate::lumps::entities::compile_regex(&value[1..value.len() - 1], &format!("line {line}"))?;
             Ok(Pattern::Regex(re))
         } else {
             Ok(Pattern::Exact(value.to_string()))

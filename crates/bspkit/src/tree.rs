@@ -23,7 +23,7 @@
 use crate::branch::Family;
 use crate::branches::{quake1, quake2, quake3};
 use crate::bsp::Bsp;
-use crate::check::problem::Problem;
+use crate::check::problem::{Code, Problem};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Where a node's child points.
@@ -265,7 +265,8 @@ impl<'a> NodeTree<'a> {
             let Some(head) = *head else { continue };
             self.dfs(head, &mut colour, &mut summary, &mut |node, kind| {
                 if !matches!(kind, Fault::NodeOutOfRange(_) | Fault::LeafOutOfRange(_)) {
-                    out.push(Problem::new(label.clone(), Some(node as usize), kind.message(node)));
+                    let code = if matches!(kind, Fault::Cycle(_)) { Code::TREE_CYCLE } else { Code::TREE_SHARED_NODE };
+                    out.push(Problem::error(code, label.clone(), Some(node as usize), kind.message(node)));
                 }
                 true
             });

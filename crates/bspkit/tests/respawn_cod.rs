@@ -240,6 +240,7 @@ fn cod_check_finds_bad_references() {
     }
     sides.extend(side(5, 0)); // plane 5 of 1: out of range
     let good = BspBuilder::new(&cod::COD4)
+        .lump(cod::LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
         .lump(cod::LUMP_MATERIALS, vec![0u8; 72])
         .lump(cod::LUMP_PLANES, vec![0u8; 16])
         .lump(cod::LUMP_BRUSHSIDES, sides.clone())

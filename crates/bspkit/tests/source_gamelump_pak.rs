@@ -239,15 +239,22 @@ fn hostile_entry_names_are_refused() {
         let pak = Pakfile::parse(&zip).unwrap();
         assert_eq!(pak.entries.len(), 2);
         let dir = temp_dir("extract");
-        let err = pak.extract(&dir, &[], DEFAULT_MAX_ENTRY).unwrap_err();
-        assert!(matches!(err.kind, ErrorKind::UnsafePath(_)), "{bad}: {err}");
-        // Nothing is written when any name is refused.
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{bad}");
+        let x = pak.extract(&dir, &[], DEFAULT_MAX_ENTRY).unwrap();
+        // The bad name is skipped and reported; the good one is extracted; nothing lands
+        // outside the directory.
+        assert_eq!(x.skipped.len(), 1, "{bad}");
+        assert_eq!(x.skipped[0].0, bad);
+        assert!(matches!(x.skipped[0].1.kind, ErrorKind::UnsafePath(_)), "{bad}: {}", x.skipped[0].1);
+        assert_eq!(x.written, vec![dir.join("fine.txt")], "{bad}");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "{bad}");
+        assert!(!dir.parent().unwrap().join("x").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
     let zip = raw_zip(&[("materials/a.vmt", b"abc"), ("maps\\b.txt", b"de")]);
     let dir = temp_dir("extract-ok");
-    let written = Pakfile::parse(&zip).unwrap().extract(&dir, &[], DEFAULT_MAX_ENTRY).unwrap();
+    let x = Pakfile::parse(&zip).unwrap().extract(&dir, &[], DEFAULT_MAX_ENTRY).unwrap();
+    let written = x.written;
+    assert!(x.skipped.is_empty());
     assert_eq!(written.len(), 2);
     assert_eq!(std::fs::read(dir.join("maps").join("b.txt")).unwrap(), b"de");
     std::fs::remove_dir_all(&dir).unwrap();

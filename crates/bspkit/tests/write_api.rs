@@ -10,9 +10,17 @@ fn replace_lump_in_file_is_one_atomic_call() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("m.bsp");
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
-    let bytes = BspBuilder::new(&SOURCE).lump(0, ents.clone()).lump(1, vec![3u8; 40]).lump(40, b"PK\x05\x06old".to_vec()).build();
+    // Pakfiles that parse (`check` reports one that does not, and the write would be refused).
+    let zip = |entries: &[(&str, &[u8])]| {
+        let mut p = bspkit::lumps::pakfile::PakBuilder::new();
+        for (name, data) in entries {
+            p.insert(name, data.to_vec()).unwrap();
+        }
+        p.build(bspkit::lumps::pakfile::PakCompression::Stored).unwrap()
+    };
+    let bytes = BspBuilder::new(&SOURCE).lump(0, ents.clone()).lump(1, vec![3u8; 40]).lump(40, zip(&[("old.txt", b"old")])).build();
     std::fs::write(&path, &bytes).unwrap();
-    let pak = b"PK\x05\x06 a new, longer pakfile".to_vec();
+    let pak = zip(&[("a.txt", b"a new, longer pakfile"), ("b.txt", b"b")]);
     bspkit::edit::replace_lump_in_file(&path, 40, pak.clone(), &path).unwrap();
     let after = std::fs::read(&path).unwrap();
     let bsp = Bsp::from_bytes(&after).unwrap();

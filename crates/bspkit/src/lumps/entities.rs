@@ -276,6 +276,48 @@ impl EditEntity {
     pub fn classname(&self) -> Option<Cow<'_, str>> {
         self.get("classname")
     }
+    /// How many pairs have this key.
+    pub fn count(&self, key: &str) -> usize {
+        self.pairs.iter().filter(|(k, _)| k == key.as_bytes()).count()
+    }
+    /// Set the `n`th pair (0-based) with this key; false (and nothing changed) when there are
+    /// fewer. Setting the value it already has changes nothing.
+    pub fn set_nth(&mut self, key: &str, n: usize, value: &str) -> Result<bool> {
+        check_text("value", value)?;
+        let Some((_, v)) = self.pairs.iter_mut().filter(|(k, _)| k == key.as_bytes()).nth(n) else { return Ok(false) };
+        if v != value.as_bytes() {
+            *v = value.as_bytes().to_vec();
+            self.original = None;
+        }
+        Ok(true)
+    }
+    /// Set every pair with this key (appending one when there is none); returns how many pairs
+    /// hold the value afterwards.
+    pub fn set_all(&mut self, key: &str, value: &str) -> Result<usize> {
+        let n = self.count(key);
+        if n == 0 {
+            self.insert(key, value)?;
+            return Ok(1);
+        }
+        for i in 0..n {
+            self.set_nth(key, i, value)?;
+        }
+        Ok(n)
+    }
+    /// Remove the `n`th pair (0-based) with this key; false when there are fewer.
+    pub fn remove_nth(&mut self, key: &str, n: usize) -> bool {
+        let mut seen = 0;
+        let Some(pos) = self.pairs.iter().position(|(k, _)| {
+            let hit = k == key.as_bytes();
+            seen += usize::from(hit);
+            hit && seen == n + 1
+        }) else {
+            return false;
+        };
+        self.pairs.remove(pos);
+        self.original = None;
+        true
+    }
     /// Set `key`: the first pair with that key gets the value; without one, a pair is appended.
     /// Setting the value it already has changes nothing.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
@@ -435,30 +477,87 @@ impl EntityDoc {
     }
 }
 
-/// Selects entities by exact key values: every condition must hold (some pair with that key
-/// has that value).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Compile a regular expression; a bad one is a one-line [`Error`] naming `what` (the
+/// `regex` crate's own message spans several lines, with a caret under the fault).
+pub fn compile_regex(pattern: &str, what: &str) -> Result<regex::Regex> {
+    regex::Regex::new(pattern).map_err(|e| {
+        let text = e.to_string();
+        // The last line holds the reason ("error: unclosed group"); the others repeat the pattern.
+        let reason = text.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("invalid").trim_start_matches("error: ");
+        Error::malformed(format!("{what}: bad regular expression {pattern:?}: {reason}"))
+    })
+}
+
+/// One condition of an [`EntityFilter`].
+#[derive(Debug, Clone)]
+pub enum Condition {
+    /// `key=value`: some pair with that key has exactly that value.
+    Equals(String, String),
+    /// `key~regex`: some pair with that key has a value the expression matches (anywhere).
+    Matches(String, regex::Regex),
+    /// `--has key`: the entity has a pair with that key.
+    Has(String),
+}
+
+impl Condition {
+    /// The key the condition is about.
+    pub fn key(&self) -> &str {
+        match self {
+            Condition::Equals(k, _) | Condition::Matches(k, _) | Condition::Has(k) => k,
+        }
+    }
+    fn holds(&self, e: &EditEntity) -> bool {
+        let key = self.key().as_bytes();
+        let mut values = e.raw_pairs().iter().filter(|(k, _)| k == key).map(|(_, v)| v);
+        match self {
+            Condition::Equals(_, want) => values.any(|v| v == want.as_bytes()),
+            Condition::Matches(_, re) => values.any(|v| re.is_match(&String::from_utf8_lossy(v))),
+            Condition::Has(_) => values.next().is_some(),
+        }
+    }
+}
+
+/// Selects entities: every condition must hold.
+#[derive(Debug, Clone, Default)]
 pub struct EntityFilter {
-    pub conditions: Vec<(String, String)>,
+    pub conditions: Vec<Condition>,
 }
 
 impl EntityFilter {
-    /// Parse `key=value` conditions.
+    /// Parse `key=value` (exact) and `key~regex` (regular expression) conditions; the first `=`
+    /// or `~` separates the key.
     pub fn parse<S: AsRef<str>>(conds: impl IntoIterator<Item = S>) -> Result<Self> {
         let mut conditions = Vec::new();
         for c in conds {
             let c = c.as_ref();
-            let (k, v) = c.split_once('=').ok_or_else(|| Error::malformed(format!("filter {c:?} is not key=value")))?;
-            conditions.push((k.to_string(), v.to_string()));
+            let at = c
+                .find(['=', '~'])
+                .filter(|&i| i > 0)
+                .ok_or_else(|| Error::malformed(format!("filter {c:?} is not key=value or key~regex")))?;
+            let (k, v) = (&c[..at], &c[at + 1..]);
+            conditions.push(if c.as_bytes()[at] == b'=' {
+                Condition::Equals(k.to_string(), v.to_string())
+            } else {
+                Condition::Matches(k.to_string(), compile_regex(v, &format!("filter {c:?}"))?)
+            });
         }
         Ok(EntityFilter { conditions })
     }
+    /// Also require `key=value`.
     pub fn with(mut self, key: &str, value: &str) -> Self {
-        self.conditions.push((key.into(), value.into()));
+        self.conditions.push(Condition::Equals(key.into(), value.into()));
         self
     }
+    /// Also require a pair with `key`.
+    pub fn has(mut self, key: &str) -> Self {
+        self.conditions.push(Condition::Has(key.into()));
+        self
+    }
+    pub fn is_empty(&self) -> bool {
+        self.conditions.is_empty()
+    }
     pub fn matches(&self, e: &EditEntity) -> bool {
-        self.conditions.iter().all(|(k, v)| e.raw_pairs().iter().any(|(pk, pv)| pk == k.as_bytes() && pv == v.as_bytes()))
+        self.conditions.iter().all(|c| c.holds(e))
     }
 }
 
@@ -521,5 +620,33 @@ mod tests {
         let f = EntityFilter::parse(["classname=light", "targetname=a"]).unwrap();
         assert_eq!(doc.entities.iter().filter(|e| f.matches(e)).count(), 1);
         assert!(EntityFilter::parse(["nokey"]).is_err());
+        assert!(EntityFilter::parse(["=x"]).is_err());
+        let f = EntityFilter::parse(["classname~^li", "targetname~a|b"]).unwrap();
+        assert_eq!(doc.entities.iter().filter(|e| f.matches(e)).count(), 1);
+        let f = EntityFilter::default().has("targetname");
+        assert_eq!(doc.entities.iter().filter(|e| f.matches(e)).count(), 1);
+        let f = EntityFilter::parse(["classname~light"]).unwrap().has("classname");
+        assert_eq!(doc.entities.iter().filter(|e| f.matches(e)).count(), 2);
+        // A value holding `~` after the `=` is compared exactly.
+        assert!(matches!(&EntityFilter::parse(["k=a~b"]).unwrap().conditions[0], Condition::Equals(k, v) if k == "k" && v == "a~b"));
+        let err = EntityFilter::parse(["k~(unclosed"]).unwrap_err().to_string();
+        assert!(!err.contains('\n') && err.contains("unclosed"), "{err}");
+    }
+
+    #[test]
+    fn duplicate_keys_can_each_be_reached() {
+        let mut doc = EntityDoc::parse(b"{\"classname\" \"logic_relay\" \"OnTrigger\" \"a,Kill\" \"OnTrigger\" \"b,Kill\"}").unwrap();
+        let e = &mut doc.entities[0];
+        assert_eq!(e.count("OnTrigger"), 2);
+        assert!(e.set_nth("OnTrigger", 1, "c,Kill").unwrap());
+        assert!(!e.set_nth("OnTrigger", 2, "x").unwrap());
+        assert_eq!(e.get_all("OnTrigger").collect::<Vec<_>>(), ["a,Kill", "c,Kill"]);
+        assert_eq!(e.set_all("OnTrigger", "d").unwrap(), 2);
+        assert_eq!(e.get_all("OnTrigger").collect::<Vec<_>>(), ["d", "d"]);
+        assert!(e.remove_nth("OnTrigger", 0));
+        assert!(!e.remove_nth("OnTrigger", 1));
+        assert_eq!(e.count("OnTrigger"), 1);
+        assert_eq!(e.set_all("new", "1").unwrap(), 1);
+        assert_eq!(e.get("new").as_deref(), Some("1"));
     }
 }

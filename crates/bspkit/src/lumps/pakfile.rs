@@ -236,9 +236,11 @@ impl<'a> Pakfile<'a> {
         entry.read_in(self.data, max)
     }
 
-    /// Extract entries (all, or those named) below `dir`. Every selected name is checked
-    /// before anything is written; a name that would leave `dir` gives [`ErrorKind::UnsafePath`].
-    pub fn extract(&self, dir: &Path, names: &[String], max: u64) -> Result<Vec<PathBuf>> {
+    /// Extract entries (all, or those named) below `dir`. A name that would leave `dir`
+    /// ([`ErrorKind::UnsafePath`]) is skipped, never written, and reported in
+    /// [`Extracted::skipped`]; the other entries are extracted. A named entry that does not
+    /// exist is an error before anything is written.
+    pub fn extract(&self, dir: &Path, names: &[String], max: u64) -> Result<Extracted> {
         let mut selected = Vec::new();
         if names.is_empty() {
             selected.extend(self.entries.iter());
@@ -248,8 +250,12 @@ impl<'a> Pakfile<'a> {
             }
         }
         let mut plan = Vec::with_capacity(selected.len());
+        let mut skipped = Vec::new();
         for e in selected {
-            plan.push((e, safe_relative_path(&e.name)?));
+            match safe_relative_path(&e.name) {
+                Ok(rel) => plan.push((e, rel)),
+                Err(err) => skipped.push((e.name.clone(), err)),
+            }
         }
         let mut written = Vec::new();
         for (e, rel) in plan {
@@ -265,8 +271,17 @@ impl<'a> Pakfile<'a> {
             std::fs::write(&target, &data).map_err(|err| Error::from(err).in_file(&target))?;
             written.push(target);
         }
-        Ok(written)
+        Ok(Extracted { written, skipped })
     }
+}
+
+/// What [`Pakfile::extract`] did.
+#[derive(Debug, Default)]
+pub struct Extracted {
+    /// Files written.
+    pub written: Vec<PathBuf>,
+    /// Entries not extracted because their names would leave the target directory.
+    pub skipped: Vec<(String, Error)>,
 }
 
 /// Backslashes to slashes (Source paths use either).
@@ -340,6 +355,12 @@ impl PakBuilder {
     fn position(&self, name: &str) -> Option<usize> {
         let n = normalize(name);
         self.entries.iter().position(|(e, _)| normalize(e).eq_ignore_ascii_case(&n))
+    }
+
+    /// The name of the entry [`PakBuilder::insert`] would replace (case and slash direction
+    /// ignored, as the engine's file system does), if any.
+    pub fn existing(&self, name: &str) -> Option<&str> {
+        self.position(name).map(|i| self.entries[i].0.as_str())
     }
 
     /// Add an entry, replacing one of the same name (case-insensitive). Names are stored with

@@ -1,4 +1,5 @@
-//! Shared helpers for tests that read the real-map corpus named by `BSPKIT_CORPUS`.
+//! Shared helpers for tests that read the real-map corpus named by `BSPKIT_CORPUS`, and small
+//! builder-made fixtures ([`fixtures`]).
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -71,4 +72,50 @@ pub fn info_txt(map: &Path) -> Option<String> {
     let mut p = map.as_os_str().to_owned();
     p.push(".info.txt");
     std::fs::read_to_string(PathBuf::from(p)).ok()
+}
+
+/// Pieces of maps for the checker's cases, written with the library's builder.
+pub mod fixtures {
+    use bspkit::branches::quake3;
+    use bspkit::build::BspBuilder;
+
+    /// An entity lump holding only worldspawn.
+    pub const WORLD: &[u8] = b"{\n\"classname\" \"worldspawn\"\n}\n\0";
+
+    pub fn i32s(v: &[i32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    /// A Quake 3 shader record (name, surface flags, content flags).
+    pub fn shader() -> Vec<u8> {
+        let mut s = b"textures/x".to_vec();
+        s.resize(64, 0);
+        s.extend(i32s(&[0, 1]));
+        s
+    }
+
+    /// A Quake 3 fog record.
+    pub fn fog(brush: i32, side: i32) -> Vec<u8> {
+        let mut f = b"textures/fog".to_vec();
+        f.resize(64, 0);
+        f.extend(i32s(&[brush, side]));
+        f
+    }
+
+    /// A `dsurface_t` of `kind` (1 planar, 4 flare, …) with no vertices and no lightmap, using `fog`.
+    pub fn surface(kind: i32, fog: i32) -> Vec<u8> {
+        let mut s = i32s(&[0, fog, kind, 0, 0, 0, 0, -1, 0, 0, 0, 0]);
+        s.resize(104, 0);
+        s
+    }
+
+    /// A Quake 3 map: worldspawn, one shader, these fogs and surfaces.
+    pub fn q3(fogs: &[Vec<u8>], surfaces: &[Vec<u8>]) -> Vec<u8> {
+        BspBuilder::new(&quake3::QUAKE3)
+            .lump(quake3::LUMP_ENTITIES, WORLD)
+            .lump(quake3::LUMP_SHADERS, shader())
+            .lump(quake3::LUMP_FOGS, fogs.concat())
+            .lump(quake3::LUMP_SURFACES, surfaces.concat())
+            .build()
+    }
 }

@@ -3,7 +3,7 @@
 use super::lumps::*;
 use super::records::*;
 use crate::bsp::Bsp;
-use crate::check::problem::{Checker, Problem};
+use crate::check::problem::{Checker, Code, Problem};
 use zerocopy::little_endian::U32;
 
 /// Cross-references that hold on every corpus map (§2.2, checked with the corpus test).
@@ -29,7 +29,7 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
         first = first.saturating_add(n);
     }
     if first != brushside_count {
-        c.problems.push(Problem::new("8 (BRUSHES)", None, format!("brushes use {first} sides, BRUSHSIDES holds {brushside_count}")));
+        c.error(Code::COUNT_MISMATCH, None, format!("brushes use {first} sides, BRUSHSIDES holds {brushside_count}"));
     }
     let mut c = Checker::new(problems, "5 (BRUSHSIDES)");
     for (i, s) in sides.iter().enumerate() {
@@ -38,7 +38,8 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     // One edge count per brush side; the counts add up to the BRUSHEDGES length (§2.2).
     if let (Ok(counts), Ok(edges)) = (bsp.lump(LUMP_BRUSHSIDEEDGECOUNTS), bsp.lump(LUMP_BRUSHEDGES)) {
         if counts.len() != brushside_count {
-            problems.push(Problem::new(
+            problems.push(Problem::error(
+                Code::COUNT_MISMATCH,
                 "6 (BRUSHSIDEEDGECOUNTS)",
                 None,
                 format!("{} entries for {brushside_count} brush sides", counts.len()),
@@ -46,7 +47,12 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
         }
         let sum: usize = counts.iter().map(|&b| b as usize).sum();
         if sum != edges.len() {
-            problems.push(Problem::new("7 (BRUSHEDGES)", None, format!("{} bytes, the edge counts add up to {sum}", edges.len())));
+            problems.push(Problem::error(
+                Code::COUNT_MISMATCH,
+                "7 (BRUSHEDGES)",
+                None,
+                format!("{} bytes, the edge counts add up to {sum}", edges.len()),
+            ));
         }
     }
     if let Ok(lb) = bsp.records::<U32>(LUMP_LEAFBRUSHES) {
@@ -93,5 +99,7 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
 
 fn plane_problem(index: usize, side: &BrushSide, planes: usize) -> Option<Problem> {
     let p = side.plane_or_dist.get() as u64;
-    (p >= planes as u64).then(|| Problem::new("5 (BRUSHSIDES)", Some(index), format!("plane {p} is outside PLANES (0..{planes})")))
+    (p >= planes as u64).then(|| {
+        Problem::error(Code::INDEX_OUT_OF_RANGE, "5 (BRUSHSIDES)", Some(index), format!("plane {p} is outside PLANES (0..{planes})"))
+    })
 }

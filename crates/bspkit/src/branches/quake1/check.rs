@@ -6,7 +6,7 @@ use super::view::View;
 use crate::branch::Family;
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
-use crate::check::problem::{Checker, Problem};
+use crate::check::problem::{Checker, Code, Problem};
 use crate::error::{ErrorKind, Result};
 
 /// Records of a lump, or one problem saying why they can't be read (then the checks that need
@@ -17,7 +17,7 @@ fn get<'a, T>(problems: &mut Vec<Problem>, name: &str, r: Result<&'a [T]>) -> Op
         Err(e) => {
             // The generic pass already reports bad lump lengths; keep other errors.
             if !matches!(e.kind, ErrorKind::BadLumpLength { .. }) {
-                problems.push(Problem::new(name, None, e.kind.to_string()));
+                problems.push(Problem::error(Code::LUMP_UNREADABLE, name, None, e.kind.to_string()));
             }
             None
         }
@@ -66,11 +66,11 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
             num_textures = t.len();
             for (i, r) in t.iter().enumerate() {
                 if let Err(e) = r {
-                    problems.push(Problem::new("TEXTURES", Some(i), e.kind.to_string()));
+                    problems.push(Problem::error(Code::LUMP_UNREADABLE, "TEXTURES", Some(i), e.kind.to_string()));
                 }
             }
         }
-        Err(e) => problems.push(Problem::new("TEXTURES", None, e.kind.to_string())),
+        Err(e) => problems.push(Problem::error(Code::LUMP_UNREADABLE, "TEXTURES", None, e.kind.to_string())),
     }
 
     let mut c = Checker::new(problems, "FACES");
@@ -113,7 +113,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
             match n.child(side) {
                 ClipChild::Node(k) => c.index(i, ["child 0", "child 1"][side], k, clipnodes.len(), "CLIPNODES"),
                 ClipChild::Contents(k) if k < CONTENTS_MIN => {
-                    c.problems.push(Problem::new("CLIPNODES", Some(i), format!("child {side} contents {k} is below {CONTENTS_MIN}")))
+                    c.error(Code::BAD_VALUE, Some(i), format!("child {side} contents {k} is below {CONTENTS_MIN}"))
                 }
                 ClipChild::Contents(_) => {}
             }
@@ -146,7 +146,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
                 c.index(i, "hull 0 root", h, nodes.len(), "NODES");
             } else if h < 0 {
                 if h < CONTENTS_MIN as i64 {
-                    c.problems.push(Problem::new("MODELS", Some(i), format!("hull {hull} root {h} is neither a clipnode nor contents")));
+                    c.error(Code::BAD_VALUE, Some(i), format!("hull {hull} root {h} is neither a clipnode nor contents"));
                 }
             } else if !(clipnodes.is_empty() && h == 0) {
                 c.index(i, &format!("hull {hull} root"), h, clipnodes.len(), "CLIPNODES");
@@ -165,7 +165,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let mut row = Vec::new();
     for i in 0..leaves.len() {
         if let Err(e) = v.leaf_pvs(i, &mut row) {
-            problems.push(Problem::new("VISIBILITY", Some(i), format!("leaf {i}: {}", e.kind)));
+            problems.push(Problem::error(Code::BAD_VISIBILITY, "VISIBILITY", Some(i), format!("leaf {i}: {}", e.kind)));
         }
     }
 }
@@ -179,7 +179,7 @@ fn check_bspx(bsp: &Bsp, num_faces: usize, lighting_len: usize, problems: &mut V
         Ok(Some(x)) => x,
         Ok(None) => return,
         Err(e) => {
-            problems.push(Problem::new("BSPX", None, e.kind.to_string()));
+            problems.push(Problem::error(Code::LUMP_UNREADABLE, "BSPX", None, e.kind.to_string()));
             return;
         }
     };
@@ -187,14 +187,24 @@ fn check_bspx(bsp: &Bsp, num_faces: usize, lighting_len: usize, problems: &mut V
     let rgb = x.lump(data, "RGBLIGHTING");
     if let (Some(rgb), false, Family::Quake) = (rgb, lighting_len == 0, bsp.family()) {
         if rgb.len() != 3 * lighting_len {
-            problems.push(Problem::new("BSPX RGBLIGHTING", None, format!("{} bytes for {lighting_len} luxels", rgb.len())));
+            problems.push(Problem::error(
+                Code::COUNT_MISMATCH,
+                "BSPX RGBLIGHTING",
+                None,
+                format!("{} bytes for {lighting_len} luxels", rgb.len()),
+            ));
         }
     }
     // Luxels the offsets may address: the plain lighting, or the coloured copy when only it exists.
     let luxels = if lighting_len > 0 { lighting_len } else { rgb.map(|r| r.len() / 3).unwrap_or(0) };
     if let Some(lm) = x.lump(data, "DECOUPLED_LM") {
         if lm.len() != 40 * num_faces {
-            problems.push(Problem::new("BSPX DECOUPLED_LM", None, format!("{} bytes for {num_faces} faces of 40 bytes", lm.len())));
+            problems.push(Problem::error(
+                Code::COUNT_MISMATCH,
+                "BSPX DECOUPLED_LM",
+                None,
+                format!("{} bytes for {num_faces} faces of 40 bytes", lm.len()),
+            ));
             return;
         }
         let mut c = Checker::new(problems, "BSPX DECOUPLED_LM");

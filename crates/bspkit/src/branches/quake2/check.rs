@@ -4,7 +4,7 @@ use super::lumps::*;
 use super::records::*;
 use super::view::View;
 use crate::bsp::Bsp;
-use crate::check::problem::{Checker, Problem};
+use crate::check::problem::{Checker, Code, Problem};
 use crate::error::Result;
 use crate::lumps::visibility::VisKind;
 
@@ -60,7 +60,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let lighting = v.lighting().map(|l| l.len()).unwrap_or(0);
     let vis = v.visibility();
     if let Err(e) = &vis {
-        problems.push(Problem::new(label(bsp, LUMP_VISIBILITY), None, e.kind.to_string()));
+        problems.push(Problem::error(Code::BAD_VISIBILITY, label(bsp, LUMP_VISIBILITY), None, e.kind.to_string()));
     }
     let vis = vis.ok();
 
@@ -90,11 +90,11 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         index(&mut c, i, "texinfo", f.texinfo(), len(&texinfo), "texinfo");
         range(&mut c, i, "surfedges", f.edge_range(), len(&surfedges), "surfedges");
         if !(0..=1).contains(&f.side()) {
-            c.problems.push(Problem::new(c.lump, Some(i), format!("side {} is neither 0 (front) nor 1 (back)", f.side())));
+            c.error(Code::BAD_VALUE, Some(i), format!("side {} is neither 0 (front) nor 1 (back)", f.side()));
         }
         // A polygon needs three edges.
         if f.edge_range().1 < 3 {
-            c.problems.push(Problem::new(c.lump, Some(i), format!("{} edges cannot make a polygon", f.edge_range().1)));
+            c.error(Code::BAD_GEOMETRY, Some(i), format!("{} edges cannot make a polygon", f.edge_range().1));
         }
         // A lit face's samples start inside the lighting lump (−1 = unlit).
         let ofs = f.light_offset();
@@ -184,7 +184,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         for cl in 0..vis.num_clusters {
             for kind in [VisKind::Pvs, VisKind::Pas] {
                 if let Err(e) = vis.row(cl, kind, &mut row) {
-                    problems.push(Problem::new(&l, Some(cl), format!("{kind:?} row: {}", e.kind)));
+                    problems.push(Problem::error(Code::BAD_VISIBILITY, &l, Some(cl), format!("{kind:?} row: {}", e.kind)));
                 }
             }
         }

@@ -5,7 +5,7 @@ use super::records::*;
 use super::view::{grid_dimensions, View};
 use crate::branches::quake2::check::{child, index, range};
 use crate::bsp::Bsp;
-use crate::check::problem::{Checker, Problem};
+use crate::check::problem::{Checker, Code, Problem};
 use crate::error::Result;
 
 /// Check every cross-reference of a Quake 3-family map, with the branch's record set.
@@ -23,6 +23,7 @@ fn len<T>(r: &Result<&[T]>) -> Option<usize> {
 
 /// Surface types q3map2 writes: 0 bad, 1 planar, 2 patch, 3 triangle soup, 4 flare, 5 foliage.
 const MAX_SURFACE_TYPE: i64 = 5;
+const SURFACE_FLARE: i64 = 4;
 
 /// Every cross-reference of a Quake 3-family map in range (quake_family.md A.4).
 pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
@@ -36,7 +37,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let vis = match v.visibility() {
         Ok(vis) => Some(vis),
         Err(e) => {
-            problems.push(Problem::new(label(bsp, LUMP_VISIBILITY), None, e.kind.to_string()));
+            problems.push(Problem::error(Code::BAD_VISIBILITY, label(bsp, LUMP_VISIBILITY), None, e.kind.to_string()));
             None
         }
     };
@@ -103,9 +104,20 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let brush_list = brushes.as_deref().unwrap_or(&[]);
     for (i, f) in fogs.as_deref().unwrap_or(&[]).iter().enumerate() {
         let b = f.brush.get() as i64;
+        let side = f.visible_side.get() as i64;
+        // brushNum −1 with visibleSide −1 is q3map2's global fog (EmitFogs, from worldspawn
+        // `_fog` / `fog`): DarkPlaces and ET:Legacy draw it, stock ioquake3's R_LoadFogs
+        // refuses a brush out of range. A note about that engine; any other brush must exist.
+        if b == -1 && side == -1 {
+            c.note(
+                Code::GLOBAL_FOG,
+                Some(i),
+                "global fog (brush -1, visibleSide -1): stock ioquake3 refuses it, DarkPlaces and ET:Legacy draw it",
+            );
+            continue;
+        }
         index(&mut c, i, "brush", b, len(&brushes), "brushes");
         // visibleSide is a side of that brush, or −1 when the fog has no visible side.
-        let side = f.visible_side.get() as i64;
         if side != -1 {
             if let Some(brush) = usize::try_from(b).ok().and_then(|b| brush_list.get(b)) {
                 c.index(i, "visibleSide", side, brush.num_sides.get().max(0) as usize, "the brush's sides");
@@ -119,14 +131,24 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     // With external lightmaps (an empty lump) the page numbers refer to image files
     // (Turtle Arena's sp1boss / test_smash use page 0 with an empty lump), so no bound then.
     let pages = len(&lightmaps).filter(|&n| n > 0);
+    // Flares whose fog is out of range: one warning for all of them (below).
+    let (mut flare_fogs, mut first_flare) = (0usize, None);
     for (i, s) in surfaces.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "shader", s.shader(), len(&shaders), "shaders");
-        if s.fog() != -1 {
-            index(&mut c, i, "fog", s.fog(), len(&fogs), "fogs");
-        }
         let t = s.surface_type();
+        if s.fog() != -1 {
+            // Renderers range-check a flare's fog (OpenArena's aggressor has 74 such flares);
+            // any other surface's fog must exist.
+            let out = len(&fogs).is_some_and(|n| s.fog() < 0 || s.fog() as u64 >= n as u64);
+            if t == SURFACE_FLARE && out {
+                flare_fogs += 1;
+                first_flare.get_or_insert((i, s.fog()));
+            } else {
+                index(&mut c, i, "fog", s.fog(), len(&fogs), "fogs");
+            }
+        }
         if !(0..=MAX_SURFACE_TYPE).contains(&t) {
-            c.problems.push(Problem::new(c.lump, Some(i), format!("surface type {t} is unknown (0..={MAX_SURFACE_TYPE})")));
+            c.error(Code::BAD_VALUE, Some(i), format!("surface type {t} is unknown (0..={MAX_SURFACE_TYPE})"));
         }
         let (first_vert, num_verts) = s.vert_range();
         range(&mut c, i, "vertices", (first_vert, num_verts), len(&verts), "drawverts");
@@ -134,23 +156,23 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         range(&mut c, i, "indexes", (first, count), len(&indices), "drawindexes");
         // Indexes are triangle lists.
         if count % 3 != 0 {
-            c.problems.push(Problem::new(c.lump, Some(i), format!("{count} indexes do not make whole triangles")));
+            c.error(Code::BAD_GEOMETRY, Some(i), format!("{count} indexes do not make whole triangles"));
         }
         // Each index is relative to the surface's first vertex.
         if first >= 0 && count >= 0 {
             let within = index_list.get(first as usize..).map(|x| &x[..x.len().min(count as usize)]).unwrap_or(&[]);
             if let Some((k, bad)) = within.iter().enumerate().find(|(_, x)| !(0..num_verts).contains(&(x.get() as i64))) {
-                c.problems.push(Problem::new(
-                    c.lump,
+                c.error(
+                    Code::INDEX_OUT_OF_RANGE,
                     Some(i),
                     format!("drawindex {} = {} is outside the surface's {num_verts} vertices", first as usize + k, bad.get()),
-                ));
+                );
             }
         }
         if t == 2 {
             let (w, h) = s.patch_size();
             if w.saturating_mul(h) != num_verts {
-                c.problems.push(Problem::new(c.lump, Some(i), format!("patch {w}×{h} does not match its {num_verts} vertices")));
+                c.error(Code::BAD_GEOMETRY, Some(i), format!("patch {w}×{h} does not match its {num_verts} vertices"));
             }
         }
         for lm in s.lightmap_nums() {
@@ -159,6 +181,14 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
                 index(&mut c, i, "lightmap", lm, pages, "lightmaps");
             }
         }
+    }
+    if let Some((i, fog)) = first_flare {
+        let n = len(&fogs).unwrap_or(0);
+        c.warning(
+            Code::FLARE_FOG,
+            Some(i),
+            format!("{flare_fogs} flare surface(s) have a fog outside fogs (0..{n}), e.g. this one's fog {fog}; renderers range-check flare fogs"),
+        );
     }
 
     // RBSP / FBSP: every light-array cell names a grid point.
@@ -179,7 +209,8 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         let expected = dims.iter().fold(1u64, |a, &d| a.saturating_mul(d));
         if expected != cells as u64 {
             let lump = if L::LIGHT_ARRAY { LUMP_LIGHT_ARRAY } else { LUMP_LIGHT_GRID };
-            problems.push(Problem::new(
+            problems.push(Problem::error(
+                Code::COUNT_MISMATCH,
                 label(bsp, lump),
                 None,
                 format!("{cells} grid cells, but model 0's bounds give {}×{}×{} = {expected}", dims[0], dims[1], dims[2]),
@@ -191,7 +222,12 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         // A row must hold a bit per cluster.
         if vis.sz_vecs.saturating_mul(8) < vis.n_vecs {
             let l = label(bsp, LUMP_VISIBILITY);
-            problems.push(Problem::new(&l, None, format!("rows of {} bytes cannot hold {} clusters", vis.sz_vecs, vis.n_vecs)));
+            problems.push(Problem::error(
+                Code::BAD_VISIBILITY,
+                &l,
+                None,
+                format!("rows of {} bytes cannot hold {} clusters", vis.sz_vecs, vis.n_vecs),
+            ));
         }
     }
 }

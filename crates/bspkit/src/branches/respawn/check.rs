@@ -3,7 +3,7 @@
 use super::ent::{directory_length, entity_partition_paths, map_stem, partition_kinds};
 use super::lumps::*;
 use crate::bsp::Bsp;
-use crate::check::problem::Problem;
+use crate::check::problem::{Code, Problem};
 use crate::directory::LumpOrigin;
 
 /// Cross-reference checks (facts §1.7): parallel arrays have equal counts, texture-name
@@ -19,7 +19,7 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     for (a, b) in [(LUMP_MESHES, LUMP_MESH_BOUNDS), (LUMP_OBJ_REFERENCES, LUMP_OBJ_REFERENCE_BOUNDS)] {
         if let (Some(na), Some(nb)) = (count(a), count(b)) {
             if na != nb {
-                problems.push(Problem::new(names(b), None, format!("{nb} records, but {} has {na}", names(a))));
+                problems.push(Problem::error(Code::COUNT_MISMATCH, names(b), None, format!("{nb} records, but {} has {na}", names(a))));
             }
         }
     }
@@ -41,7 +41,8 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
             if let Some(stored) = directory_length(bsp, e.index) {
                 if stored != e.length {
                     let file = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                    problems.push(Problem::new(
+                    problems.push(Problem::note(
+                        Code::EXTERNAL_SIZE,
                         format!("{} ({})", e.index, e.name),
                         None,
                         format!("external {file} holds {} bytes, the .bsp directory says {stored}; the external data is used", e.length),
@@ -55,7 +56,8 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
             let found = entity_partition_paths(bsp).unwrap_or_default();
             for k in kinds {
                 if !found.iter().any(|(kind, _)| *kind == k) {
-                    problems.push(Problem::new(
+                    problems.push(Problem::warning(
+                        Code::MISSING_PARTITION,
                         names(LUMP_ENTITY_PARTITIONS),
                         None,
                         format!("partition {k:?} is listed but no {}_{k}.ent lies beside the map", map_stem(bsp).unwrap_or_default()),

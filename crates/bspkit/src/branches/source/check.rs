@@ -9,7 +9,7 @@ use super::records::{disp_tri_count, disp_vert_count};
 use super::view::{self, Faces, View};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
-use crate::check::problem::{Checker, Problem};
+use crate::check::problem::{Checker, Code, Problem};
 
 /// `SURF_BUMPLIGHT`: three extra lightmaps per style (§10.1, §19).
 const SURF_BUMPLIGHT: i32 = 0x800;
@@ -20,10 +20,44 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
         Endian::Big => check_as::<BigEndian>(bsp, problems),
     };
     if let Err(e) = r {
-        problems.push(Problem::new(e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string()));
+        problems.push(Problem::error(Code::LUMP_UNREADABLE, e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string()));
     }
     // Node-tree cycles and nodes with two parents, walked without recursion.
     crate::tree::check(bsp, problems);
+    check_containers(bsp, problems);
+}
+
+/// The game lump directory (§14: a count that is not negative, children inside the lump) and
+/// the pakfile (§15: a Zip archive whose entries' data lie inside the lump) — what the engine
+/// walks when it loads the map.
+fn check_containers(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let label = |i: usize| format!("{i} ({})", bsp.entry(i).map_or("?", |e| e.name));
+    // A lump that cannot be read at all is already reported by the generic pass.
+    if bsp.lump(LUMP_GAME_LUMP).is_ok() {
+        if let Err(e) = crate::lumps::gamelump::GameLumps::of(bsp) {
+            problems.push(Problem::error(Code::BAD_GAME_LUMP_DIRECTORY, label(LUMP_GAME_LUMP), None, e.kind.to_string()));
+        }
+    }
+    if let Ok(bytes) = bsp.lump(LUMP_PAKFILE) {
+        match crate::lumps::pakfile::Pakfile::parse(bytes) {
+            Err(e) => problems.push(Problem::error(Code::BAD_PAKFILE, label(LUMP_PAKFILE), None, at(&e))),
+            Ok(pak) => {
+                for (i, entry) in pak.entries.iter().enumerate() {
+                    if let Err(e) = pak.raw_data(entry) {
+                        problems.push(Problem::error(Code::BAD_PAKFILE, label(LUMP_PAKFILE), Some(i), at(&e)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An error's message with its offset inside the lump, when it has one.
+fn at(e: &crate::error::Error) -> String {
+    match e.offset {
+        Some(o) => format!("offset {o}: {}", e.kind),
+        None => e.kind.to_string(),
+    }
 }
 
 /// A lump that doesn't decode is reported once and its checks skipped.
@@ -31,7 +65,7 @@ fn ok<T>(problems: &mut Vec<Problem>, r: crate::error::Result<T>) -> Option<T> {
     match r {
         Ok(v) => Some(v),
         Err(e) => {
-            let p = Problem::new(e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string());
+            let p = Problem::error(Code::LUMP_UNREADABLE, e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string());
             if !problems.contains(&p) {
                 problems.push(p);
             }
@@ -74,11 +108,11 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
             // The per-style average samples sit just before `lightofs` (A16).
             let averages = 4 * f.num_styles as i64;
             if f.lightofs < averages || f.lightofs.saturating_add(bytes) > light_len {
-                c.problems.push(Problem::new(
-                    name,
+                c.error(
+                    Code::RANGE_OUT_OF_RANGE,
                     Some(i),
                     format!("lightofs {} + {bytes} bytes of samples is outside the lighting lump ({light_len} bytes)", f.lightofs),
-                ));
+                );
             }
         }
     }
@@ -247,17 +281,13 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
                     c.range(i, "disp verts", (di.disp_vert_start, nv as i64), verts, "DISP_VERTS");
                     c.range(i, "disp tris", (di.disp_tri_start, nt as i64), tris, "DISP_TRIS");
                 }
-                _ => c.problems.push(Problem::new("DISP_INFO", Some(i), format!("power {} is not 2, 3 or 4", di.power))),
+                _ => c.error(Code::BAD_VALUE, Some(i), format!("power {} is not 2, 3 or 4", di.power)),
             }
             c.index(i, "MapFace", di.map_face, faces_len, "FACES");
             // The face must point back at this displacement.
             if let Some(f) = drawn.as_ref().and_then(|f| usize::try_from(di.map_face).ok().and_then(|m| f.get(m))) {
                 if f.dispinfo != i as i64 {
-                    c.problems.push(Problem::new(
-                        "DISP_INFO",
-                        Some(i),
-                        format!("MapFace {} has dispinfo {}, not {i}", di.map_face, f.dispinfo),
-                    ));
+                    c.error(Code::DISP_BACKLINK, Some(i), format!("MapFace {} has dispinfo {}, not {i}", di.map_face, f.dispinfo));
                 }
             }
         }
@@ -270,7 +300,7 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
         }
         let name = if hdr { "LEAF_AMBIENT_INDEX_HDR" } else { "LEAF_AMBIENT_INDEX" };
         if index.len() != leaves_len {
-            p.push(Problem::new(name, None, format!("{} entries for {leaves_len} leaves", index.len())));
+            p.push(Problem::error(Code::COUNT_MISMATCH, name, None, format!("{} entries for {leaves_len} leaves", index.len())));
         }
         let target = if hdr { "LEAF_AMBIENT_LIGHTING_HDR" } else { "LEAF_AMBIENT_LIGHTING" };
         let mut c = Checker::new(p, name);
