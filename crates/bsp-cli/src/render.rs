@@ -148,9 +148,12 @@ fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::s
                 writeln!(out, "{:>6} {:<18} {:>8} B {kilobytes:>6} KB {share:>5.1}%", count(s.count), s.name, s.bytes)?;
             }
         }
-        _ => {
+        Family::Respawn => {
+            // No native tool: bspkit's own contents table (bspkit::branches::respawn::stats).
+            writeln!(out, "{:>8}  {:<28} {:>10}", "Count", "Contents", "Bytes")?;
+            writeln!(out, "{}", "-".repeat(48))?;
             for s in stats {
-                writeln!(out, "{:>8} {:<18} {:>10}", count(s.count), s.name, s.bytes)?;
+                writeln!(out, "{:>8}  {:<28} {:>10}", count(s.count), s.name, s.bytes)?;
             }
         }
     }
