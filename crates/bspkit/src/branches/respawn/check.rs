@@ -8,7 +8,7 @@
 use super::ent::{directory_length, entity_partition_paths, map_stem, partition_kinds};
 use super::lumps::*;
 use super::records::*;
-use super::view::{Game, IndexRecord, View};
+use super::view::{Apex, Game, IndexRecord, Titanfall, Titanfall2, View};
 use crate::bsp::Bsp;
 use crate::check::problem::{Checker, Problem};
 use crate::directory::LumpOrigin;
@@ -16,7 +16,11 @@ use crate::directory::LumpOrigin;
 /// Every check of a Respawn map.
 pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     files(bsp, problems);
-    let _ = crate::with_respawn_view!(bsp, |v| references(&v, problems));
+    let _ = match bsp.branch().id {
+        "titanfall" => View::<Titanfall>::new(bsp).map(|v| references(&v, problems)),
+        "titanfall2" => View::<Titanfall2>::new(bsp).map(|v| references(&v, problems)),
+        _ => View::<Apex>::new(bsp).map(|v| references(&v, problems)),
+    };
 }
 
 /// `"<index> (<NAME>)"`, the label problems carry.

@@ -7,13 +7,18 @@
 
 use super::ent::entity_partitions;
 use super::lumps::*;
-use super::view::{Game, View};
+use super::view::{Apex, Game, Titanfall, Titanfall2, View};
 use crate::bsp::Bsp;
 use crate::stats::stat::Stat;
 
 /// The contents table of a Respawn map.
 pub fn stats(bsp: &Bsp) -> Vec<Stat> {
-    crate::with_respawn_view!(bsp, |v| rows(&v)).unwrap_or_default()
+    let rows = match bsp.branch().id {
+        "titanfall" => View::<Titanfall>::new(bsp).map(|v| rows(&v)),
+        "titanfall2" => View::<Titanfall2>::new(bsp).map(|v| rows(&v)),
+        _ => View::<Apex>::new(bsp).map(|v| rows(&v)),
+    };
+    rows.unwrap_or_default()
 }
 
 fn rows<G: Game>(v: &View<G>) -> Vec<Stat> {

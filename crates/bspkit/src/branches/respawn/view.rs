@@ -2,7 +2,8 @@
 //! ([`Titanfall`], [`Titanfall2`], [`Apex`]) whose record layouts it reads; the layouts that
 //! differ between games are the [`Game`] trait's associated types, and the traits in
 //! [`super::records`] ([`MeshRecord`], [`MaterialSortRecord`], [`VertexRecord`], …) read them
-//! alike. [`with_view!`](crate::with_respawn_view) runs generic code for whichever game a map is.
+//! alike. [`with_respawn_view!`](crate::with_respawn_view) runs generic code for whichever game
+//! a map is (for library users; code inside the crate matches on the branch itself).
 //!
 //! ```
 //! # fn main() -> Result<(), bspkit::Error> {
