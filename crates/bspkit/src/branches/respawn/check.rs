@@ -85,8 +85,15 @@ fn n(bsp: &Bsp, index: usize, size: usize) -> usize {
 }
 
 /// `a` and `b` must hold as many records (when `b` is not empty).
-fn parallel(bsp: &Bsp, problems: &mut Vec<Problem>, (a, na): (usize, usize), (b, nb): (usize, usize)) {
-    if nb != 0 && na != nb {
+fn parallel(bsp: &Bsp, problems: &mut Vec<Problem>, a: (usize, usize), b: (usize, usize)) {
+    if b.1 != 0 {
+        same_count(bsp, problems, a, b);
+    }
+}
+
+/// `a` and `b` must hold as many records.
+fn same_count(bsp: &Bsp, problems: &mut Vec<Problem>, (a, na): (usize, usize), (b, nb): (usize, usize)) {
+    if na != nb {
         problems.push(Problem::new(label(bsp, b), None, format!("{nb} records, but {} has {na}", label(bsp, a))));
     }
 }
@@ -104,9 +111,9 @@ fn references<G: Game>(v: &View<G>, problems: &mut Vec<Problem>) {
         problems.push(Problem::new(label(bsp, LUMP_GAME_LUMP), None, format!("sprp: {}", e.kind)));
     }
 
-    parallel(bsp, problems, (LUMP_MESHES, meshes), (LUMP_MESH_BOUNDS, count(LUMP_MESH_BOUNDS, 32)));
+    same_count(bsp, problems, (LUMP_MESHES, meshes), (LUMP_MESH_BOUNDS, count(LUMP_MESH_BOUNDS, 32)));
     let obj_refs = count(LUMP_OBJ_REFERENCES, std::mem::size_of::<G::ObjRef>());
-    parallel(bsp, problems, (LUMP_OBJ_REFERENCES, obj_refs), (LUMP_OBJ_REFERENCE_BOUNDS, count(LUMP_OBJ_REFERENCE_BOUNDS, 32)));
+    same_count(bsp, problems, (LUMP_OBJ_REFERENCES, obj_refs), (LUMP_OBJ_REFERENCE_BOUNDS, count(LUMP_OBJ_REFERENCE_BOUNDS, 32)));
 
     // Models → meshes.
     let world_meshes = if let Ok(models) = v.models() {
