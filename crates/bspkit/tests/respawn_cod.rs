@@ -451,3 +451,47 @@ fn cod_check_finds_bad_surface_and_collision_references() {
     has("2 (LIGHTGRIDENTRIES)[0]", "colors 2 is outside LIGHTGRIDCOLORS (0..1)");
     assert_eq!(problems.len(), 6, "{problems:?}");
 }
+
+/// The typed views an exporter uses: every mesh of the corpus maps resolves to a material name
+/// and to corners inside its vertex lump, each vertex to a position and a normal; the contents
+/// table counts what the views hold.
+#[test]
+fn respawn_views_resolve_meshes_and_the_contents_table_counts_them() {
+    use respawn::{MeshRecord, Titanfall2, View};
+    let Some(corpus) = common::corpus("respawn_views_resolve_meshes_and_the_contents_table_counts_them") else { return };
+    let mut meshes_seen = 0;
+    for m in common::maps_in(&corpus, "respawn") {
+        let bsp = Bsp::open(&m.path).unwrap();
+        let v = View::<Titanfall2>::new(&bsp).unwrap();
+        let meshes = v.meshes().unwrap();
+        let positions = v.vertices().unwrap().len();
+        let normals = v.vertex_normals().unwrap().len();
+        let mut corners = 0;
+        for (i, mesh) in meshes.iter().enumerate() {
+            let name = v.mesh_material(i).unwrap_or_else(|| panic!("{}: mesh {i} has no material", m.path.display()));
+            assert!(!name.is_empty() && name.is_ascii(), "{name:?}");
+            let verts = v.vertices_of(mesh.vertex_kind()).unwrap();
+            for c in v.mesh_corners(i).unwrap() {
+                let vert = verts.get(c as usize).unwrap_or_else(|| panic!("{}: mesh {i} corner {c}", m.path.display()));
+                assert!((vert.position as usize) < positions && (vert.normal as usize) < normals);
+                corners += 1;
+            }
+            assert_eq!(corners % 3, 0);
+            meshes_seen += 1;
+        }
+        let rows = bspkit::stats::stats(&bsp);
+        let row = |name: &str| rows.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no row {name}")).count;
+        assert_eq!(row("meshes"), Some(meshes.len() as u64));
+        assert_eq!(row("vertex positions"), Some(positions as u64));
+        assert_eq!(row("models"), Some(v.models().unwrap().len() as u64));
+        assert_eq!(row("material sorts"), Some(v.material_sorts().unwrap().len() as u64));
+        assert_eq!(row("mesh indices"), Some(v.mesh_indices().unwrap().len() as u64));
+        assert_eq!(row("entities"), Some(bsp.entities().unwrap().len() as u64));
+        for p in respawn::entity_partitions(&bsp).unwrap() {
+            assert_eq!(row(&format!("entities {}.ent", p.kind)), Some(p.entities().unwrap().len() as u64));
+        }
+        let kinds: u64 = ["vertices lit flat", "vertices lit bump", "vertices unlit", "vertices unlit TS"].iter().filter_map(|k| row(k)).sum();
+        assert!(kinds > 0, "{}", m.path.display());
+    }
+    assert!(meshes_seen >= 180, "{meshes_seen} meshes");
+}
