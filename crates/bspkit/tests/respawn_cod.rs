@@ -490,7 +490,8 @@ fn respawn_views_resolve_meshes_and_the_contents_table_counts_them() {
         for p in respawn::entity_partitions(&bsp).unwrap() {
             assert_eq!(row(&format!("entities {}.ent", p.kind)), Some(p.entities().unwrap().len() as u64));
         }
-        let kinds: u64 = ["vertices lit flat", "vertices lit bump", "vertices unlit", "vertices unlit TS"].iter().filter_map(|k| row(k)).sum();
+        let kinds: u64 =
+            ["vertices lit flat", "vertices lit bump", "vertices unlit", "vertices unlit TS"].iter().filter_map(|k| row(k)).sum();
         assert!(kinds > 0, "{}", m.path.display());
     }
     assert!(meshes_seen >= 180, "{meshes_seen} meshes");

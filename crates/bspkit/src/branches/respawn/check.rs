@@ -72,10 +72,15 @@ fn rtl_without_third_page(bsp: &Bsp, index: usize, stored: u64) -> bool {
         return false;
     }
     let Ok(headers) = bsp.records::<LightmapHeader>(LUMP_LIGHTMAP_HEADERS) else { return false };
-    let texels: u64 = headers.iter().map(LightmapHeader::texels).sum();
+    let texels = texels(headers);
     let (Ok(external), Some(e)) = (bsp.lump(index), bsp.entry(index)) else { return false };
     let inside = crate::bytes::slice(bsp.data(), e.offset, stored).unwrap_or(&[]);
-    stored == texels * 9 && external.len() as u64 == texels * 8 && inside.starts_with(external)
+    Some(stored) == texels.checked_mul(9) && Some(external.len() as u64) == texels.checked_mul(8) && inside.starts_with(external)
+}
+
+/// Texels of all lightmap pages (saturating: a hostile header list cannot overflow).
+fn texels(headers: &[LightmapHeader]) -> u64 {
+    headers.iter().fold(0u64, |sum, h| sum.saturating_add(h.texels()))
 }
 
 /// Number of records in a lump (its declared record size, else `size`); 0 when absent.
@@ -653,15 +658,16 @@ fn lighting<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, texture_data: usi
     // on the three corpus maps; other games' byte counts are not known.
     if bsp.branch().id == TITANFALL2.id {
         if let Ok(headers) = v.lightmap_headers() {
-            let texels: u64 = headers.iter().map(LightmapHeader::texels).sum();
+            let texels = texels(headers);
             let external = matches!(bsp.entry(LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS).map(|e| &e.origin), Some(LumpOrigin::BspLump(_)));
             for (lump, per_texel) in [(LUMP_LIGHTMAP_DATA_SKY, 8), (LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS, if external { 8 } else { 9 })] {
                 let len = bsp.lump(lump).map(|l| l.len() as u64).unwrap_or(0);
-                if len != 0 && len != texels * per_texel {
+                let want = texels.saturating_mul(per_texel);
+                if len != 0 && len != want {
                     problems.push(Problem::new(
                         label(bsp, lump),
                         None,
-                        format!("{len} bytes, LIGHTMAP_HEADERS' {texels} texels at {per_texel} bytes make {}", texels * per_texel),
+                        format!("{len} bytes, LIGHTMAP_HEADERS' {texels} texels at {per_texel} bytes make {want}"),
                     ));
                 }
             }
