@@ -330,7 +330,7 @@ fn respawn_checks_find_bad_references() {
     let mut td = TextureDataR1::new_zeroed();
     td.name_index.set(9);
     let mut vert = VertexLitBumpR1::new_zeroed();
-    vert.position_index.set(100);
+    vert.flat.position_index.set(100);
     let mut brush = CmBrush::new_zeroed();
     brush.index.set(3);
     let mut portal = Portal::new_zeroed();

@@ -213,7 +213,7 @@ record! {
 }
 record! {
     /// LIGHTPROBE_REFERENCES, 20 bytes: Titanfall 2 (v36) added a word, kept by Apex.
-    pub struct LightProbeRefR2 { pub origin: [F32<LE>; 3], pub lightprobe: U32<LE>, pub unknown: I32<LE>, }
+    pub struct LightProbeRefR2 { pub r1: LightProbeRef, pub unknown: I32<LE>, }
 }
 record! {
     /// LIGHTMAP_DATA_RTL_PAGES (0x7A), 126 bytes, v36: 63 WORLD_LIGHTS indices (−1 = none).
@@ -298,26 +298,14 @@ record! {
     }
 }
 record! {
-    /// VERTEX_LIT_BUMP (0x49) lump version 1, 44 bytes, v29–v37 (common world geometry).
-    pub struct VertexLitBumpR1 {
-        pub position_index: U32<LE>,
-        pub normal_index: U32<LE>,
-        pub albedo_uv: [F32<LE>; 2],
-        pub colour: [u8; 4],
-        pub lightmap_uv: [F32<LE>; 2],
-        pub lightmap_step: [F32<LE>; 2],
-        pub tangent: [I32<LE>; 2],
-    }
+    /// VERTEX_LIT_BUMP (0x49) lump version 1, 44 bytes, v29–v37 (common world geometry): a
+    /// lit-flat vertex and two tangent indices.
+    pub struct VertexLitBumpR1 { pub flat: VertexLitFlatR1, pub tangent: [I32<LE>; 2], }
 }
 record! {
-    /// VERTEX_UNLIT_TS (0x4A), 28 bytes, v29–v37 (glass).
-    pub struct VertexUnlitTsR1 {
-        pub position_index: U32<LE>,
-        pub normal_index: U32<LE>,
-        pub albedo_uv: [F32<LE>; 2],
-        pub colour: [u8; 4],
-        pub tangent: [I32<LE>; 2],
-    }
+    /// VERTEX_UNLIT_TS (0x4A), 28 bytes, v29–v37 (glass): an unlit vertex and two tangent
+    /// indices.
+    pub struct VertexUnlitTsR1 { pub unlit: VertexUnlitR1, pub tangent: [I32<LE>; 2], }
 }
 record! {
     /// VERTEX_BLINN_PHONG (0x4B), 92 bytes, v29–v37 (no official map uses it).
@@ -519,10 +507,8 @@ record! {
     /// VERTEX_UNLIT, 20 bytes, v47+: the colour became an unknown word.
     pub struct VertexUnlitR5 { pub position_index: U32<LE>, pub normal_index: U32<LE>, pub albedo_uv: [F32<LE>; 2], pub unknown: I32<LE>, }
 }
-record! {
-    /// VERTEX_LIT_FLAT, 20 bytes, v47+.
-    pub struct VertexLitFlatR5 { pub position_index: U32<LE>, pub normal_index: U32<LE>, pub albedo_uv: [F32<LE>; 2], pub unknown: I32<LE>, }
-}
+/// VERTEX_LIT_FLAT, 20 bytes, v47+: the same layout as [`VertexUnlitR5`].
+pub type VertexLitFlatR5 = VertexUnlitR5;
 record! {
     /// VERTEX_LIT_BUMP, 32 bytes, v47+.
     pub struct VertexLitBumpR5 {
@@ -757,28 +743,16 @@ pub trait TextureDataRecord {
     fn size(&self) -> [i32; 2];
     fn flags(&self) -> u32;
 }
-impl TextureDataRecord for TextureDataR1 {
-    fn name_index(&self) -> i64 {
-        self.name_index.get() as i64
-    }
-    fn size(&self) -> [i32; 2] {
-        [self.size[0].get(), self.size[1].get()]
-    }
-    fn flags(&self) -> u32 {
-        self.flags.get() as u32
-    }
+macro_rules! texture_data_record {
+    ($($t:ty),*) => {$(
+        impl TextureDataRecord for $t {
+            fn name_index(&self) -> i64 { self.name_index.get() as i64 }
+            fn size(&self) -> [i32; 2] { [self.size[0].get(), self.size[1].get()] }
+            fn flags(&self) -> u32 { self.flags.get() as u32 }
+        }
+    )*};
 }
-impl TextureDataRecord for TextureDataR5 {
-    fn name_index(&self) -> i64 {
-        self.name_index.get() as i64
-    }
-    fn size(&self) -> [i32; 2] {
-        [self.size[0].get(), self.size[1].get()]
-    }
-    fn flags(&self) -> u32 {
-        self.flags.get() as u32
-    }
-}
+texture_data_record!(TextureDataR1, TextureDataR5);
 
 /// A model's mesh run whatever its layout.
 pub trait ModelRecord {
@@ -833,11 +807,18 @@ macro_rules! vertex_record {
 }
 vertex_record!(VertexUnlitR1, |v| None, Some(v.colour));
 vertex_record!(VertexLitFlatR1, |v| Some(v2(&v.lightmap_uv)), Some(v.colour));
-vertex_record!(VertexLitBumpR1, |v| Some(v2(&v.lightmap_uv)), Some(v.colour));
-vertex_record!(VertexUnlitTsR1, |v| None, Some(v.colour));
+impl VertexRecord for VertexLitBumpR1 {
+    fn info(&self) -> VertexInfo {
+        self.flat.info()
+    }
+}
+impl VertexRecord for VertexUnlitTsR1 {
+    fn info(&self) -> VertexInfo {
+        self.unlit.info()
+    }
+}
 vertex_record!(VertexBlinnPhongR1, |v| Some(v2(&v.lightmap_uv)), Some(v.colour));
 vertex_record!(VertexUnlitR5, |v| None, None);
-vertex_record!(VertexLitFlatR5, |v| None, None);
 vertex_record!(VertexLitBumpR5, |v| Some(v2(&v.lightmap_uv)), Some(v.colour));
 vertex_record!(VertexUnlitTsR5, |v| None, None);
 vertex_record!(VertexBlinnPhongR5, |v| Some(v2(&v.lightmap_uv)), None);

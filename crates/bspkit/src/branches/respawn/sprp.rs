@@ -179,50 +179,39 @@ impl<'a> RespawnStaticProps<'a> {
 
     /// Every prop in host values, with its model name.
     pub fn props(&self) -> Vec<RespawnProp> {
-        let name = |m: u16| self.model_names.get(m as usize).cloned();
+        // The fields both layouts share, by name.
+        macro_rules! common {
+            ($p:expr, collision: $c:expr, fade: $fade:expr, leaves: $leaves:expr) => {{
+                let p = $p;
+                RespawnProp {
+                    origin: v3(&p.origin),
+                    angles: v3(&p.angles),
+                    scale: p.scale.get(),
+                    model: p.model.get(),
+                    model_name: self.model_names.get(p.model.get() as usize).cloned(),
+                    solid: p.solid,
+                    flags: p.flags,
+                    skin: p.skin.get() as i32,
+                    cubemap: p.cubemap.get() as i32,
+                    forced_fade_scale: p.forced_fade_scale.get(),
+                    lighting_origin: v3(&p.lighting_origin),
+                    cpu_level: p.cpu_level,
+                    gpu_level: p.gpu_level,
+                    diffuse_modulation: p.diffuse_modulation,
+                    collision_flags: $c,
+                    fade: $fade,
+                    leaves: $leaves,
+                }
+            }};
+        }
         let mut out = Vec::with_capacity(self.count);
-        for p in self.props_r1() {
-            out.push(RespawnProp {
-                origin: v3(&p.origin),
-                angles: v3(&p.angles),
-                scale: p.scale.get(),
-                model: p.model.get(),
-                model_name: name(p.model.get()),
-                solid: p.solid,
-                flags: p.flags,
-                skin: p.skin.get() as i32,
-                cubemap: p.cubemap.get() as i32,
-                forced_fade_scale: p.forced_fade_scale.get(),
-                lighting_origin: v3(&p.lighting_origin),
-                cpu_level: p.cpu_level,
-                gpu_level: p.gpu_level,
-                diffuse_modulation: p.diffuse_modulation,
-                collision_flags: [p.collision_flags[0].get(), p.collision_flags[1].get()],
-                fade: Some([p.fade_min.get(), p.fade_max.get()]),
-                leaves: Some([p.first_leaf.get(), p.num_leaves.get()]),
-            });
-        }
-        for p in self.props_r2() {
-            out.push(RespawnProp {
-                origin: v3(&p.origin),
-                angles: v3(&p.angles),
-                scale: p.scale.get(),
-                model: p.model.get(),
-                model_name: name(p.model.get()),
-                solid: p.solid,
-                flags: p.flags,
-                skin: p.skin.get() as i32,
-                cubemap: p.cubemap.get() as i32,
-                forced_fade_scale: p.forced_fade_scale.get(),
-                lighting_origin: v3(&p.lighting_origin),
-                cpu_level: p.cpu_level,
-                gpu_level: p.gpu_level,
-                diffuse_modulation: p.diffuse_modulation,
-                collision_flags: [p.collision_flags[0].get() as u32, p.collision_flags[1].get() as u32],
-                fade: None,
-                leaves: None,
-            });
-        }
+        out.extend(self.props_r1().iter().map(|p| {
+            common!(p, collision: [p.collision_flags[0].get(), p.collision_flags[1].get()],
+                fade: Some([p.fade_min.get(), p.fade_max.get()]), leaves: Some([p.first_leaf.get(), p.num_leaves.get()]))
+        }));
+        out.extend(self.props_r2().iter().map(
+            |p| common!(p, collision: [p.collision_flags[0].get() as u32, p.collision_flags[1].get() as u32], fade: None, leaves: None),
+        ));
         out
     }
 }

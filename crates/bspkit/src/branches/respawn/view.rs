@@ -241,7 +241,7 @@ impl LightProbeRefs<'_> {
     pub fn lightprobe(&self, i: usize) -> Option<u32> {
         match self {
             LightProbeRefs::R1(l) => l.get(i).map(|r| r.lightprobe.get()),
-            LightProbeRefs::R2(l) => l.get(i).map(|r| r.lightprobe.get()),
+            LightProbeRefs::R2(l) => l.get(i).map(|r| r.r1.lightprobe.get()),
         }
     }
 }
