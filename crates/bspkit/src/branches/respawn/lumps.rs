@@ -1,5 +1,7 @@
 //! Respawn lump tables: the 128 slots of Titanfall, Titanfall 2 and Apex Legends, and branch
 //! selection from the version word (respawn_cod_facts.md §1.1, §1.5–1.7). Data only.
+//! Lightmap texel lumps (LIGHTMAP_DATA_SKY, _REAL_TIME_LIGHTS) are whole-lump structures sized
+//! by LIGHTMAP_HEADERS (§1.8), so they are `special`, not raw bytes.
 
 use crate::branch::{Branch, Family, HeaderKind, LumpDef};
 
@@ -216,14 +218,14 @@ static TITANFALL_LUMPS: [LumpDef; 128] = [
     /* 0x5F */ LumpDef::versioned("CM_BRUSH_SIDE_TEXTURE_VECTORS", &[(0, 32)]),
     /* 0x60 */ LumpDef::versioned("TRICOLL_BEVEL_STARTS", &[(0, 2)]),
     /* 0x61 */ LumpDef::versioned("TRICOLL_BEVEL_INDICES", &[(0, 4)]),
-    /* 0x62 */ LumpDef::raw("LIGHTMAP_DATA_SKY"),
+    /* 0x62 */ LumpDef::special("LIGHTMAP_DATA_SKY"),
     /* 0x63 */ LumpDef::versioned("CSM_AABB_NODES", &[(0, 32)]),
     /* 0x64 */ LumpDef::versioned("CSM_OBJ_REFERENCES", &[(0, 2)]),
     /* 0x65 */ LumpDef::versioned("LIGHTPROBES", &[(0, 48)]),
     /* 0x66 */ LumpDef::versioned("STATIC_PROP_LIGHTPROBE_INDICES", &[(0, 4)]),
     /* 0x67 */ LumpDef::versioned("LIGHTPROBE_TREE", &[(0, 8)]),
     /* 0x68 */ LumpDef::versioned("LIGHTPROBE_REFERENCES", &[(0, 16)]),
-    /* 0x69 */ LumpDef::raw("LIGHTMAP_DATA_REAL_TIME_LIGHTS"),
+    /* 0x69 */ LumpDef::special("LIGHTMAP_DATA_REAL_TIME_LIGHTS"),
     /* 0x6A */ LumpDef::versioned("CELL_BSP_NODES", &[(0, 8)]),
     /* 0x6B */ LumpDef::versioned("CELLS", &[(0, 8)]),
     /* 0x6C */ LumpDef::versioned("PORTALS", &[(0, 12)]),
@@ -349,14 +351,14 @@ static TITANFALL2_LUMPS: [LumpDef; 128] = [
     /* 0x5F */ LumpDef::versioned("CM_BRUSH_SIDE_TEXTURE_VECTORS", &[(0, 32)]),
     /* 0x60 */ LumpDef::versioned("TRICOLL_BEVEL_STARTS", &[(0, 2)]),
     /* 0x61 */ LumpDef::versioned("TRICOLL_BEVEL_INDICES", &[(0, 4)]),
-    /* 0x62 */ LumpDef::raw("LIGHTMAP_DATA_SKY"),
+    /* 0x62 */ LumpDef::special("LIGHTMAP_DATA_SKY"),
     /* 0x63 */ LumpDef::versioned("CSM_AABB_NODES", &[(0, 32)]),
     /* 0x64 */ LumpDef::versioned("CSM_OBJ_REFERENCES", &[(0, 2)]),
     /* 0x65 */ LumpDef::versioned("LIGHTPROBES", &[(0, 48)]),
     /* 0x66 */ LumpDef::versioned("STATIC_PROP_LIGHTPROBE_INDICES", &[(0, 4)]),
     /* 0x67 */ LumpDef::versioned("LIGHTPROBE_TREE", &[(0, 8)]),
     /* 0x68 */ LumpDef::versioned("LIGHTPROBE_REFERENCES", &[(0, 20)]),
-    /* 0x69 */ LumpDef::raw("LIGHTMAP_DATA_REAL_TIME_LIGHTS"),
+    /* 0x69 */ LumpDef::special("LIGHTMAP_DATA_REAL_TIME_LIGHTS"),
     /* 0x6A */ LumpDef::versioned("CELL_BSP_NODES", &[(0, 8)]),
     /* 0x6B */ LumpDef::versioned("CELLS", &[(0, 8)]),
     /* 0x6C */ LumpDef::versioned("PORTALS", &[(0, 12)]),
@@ -482,14 +484,14 @@ static APEX_LUMPS: [LumpDef; 128] = [
     /* 0x5F */ LumpDef::raw("UNUSED_95"),
     /* 0x60 */ LumpDef::raw("UNUSED_96"),
     /* 0x61 */ LumpDef::raw("LIGHTMAP_DATA_UNKNOWN"),
-    /* 0x62 */ LumpDef::raw("LIGHTMAP_DATA_SKY"),
+    /* 0x62 */ LumpDef::special("LIGHTMAP_DATA_SKY"),
     /* 0x63 */ LumpDef::versioned("CSM_AABB_NODES", &[(0, 32)]),
     /* 0x64 */ LumpDef::versioned("CSM_OBJ_REFERENCES", &[(0, 4)]),
     /* 0x65 */ LumpDef::raw("LIGHTPROBES"),
     /* 0x66 */ LumpDef::versioned("STATIC_PROP_LIGHTPROBE_INDICES", &[(0, 4)]),
     /* 0x67 */ LumpDef::versioned("LIGHTPROBE_TREE", &[(0, 8)]),
     /* 0x68 */ LumpDef::versioned("LIGHTPROBE_REFERENCES", &[(0, 20)]),
-    /* 0x69 */ LumpDef::raw("LIGHTMAP_DATA_REAL_TIME_LIGHTS"),
+    /* 0x69 */ LumpDef::special("LIGHTMAP_DATA_REAL_TIME_LIGHTS"),
     /* 0x6A */ LumpDef::versioned("CELL_BSP_NODES", &[(0, 8)]),
     /* 0x6B */ LumpDef::versioned("CELLS", &[(0, 8)]),
     /* 0x6C */ LumpDef::versioned("PORTALS", &[(0, 12)]),
