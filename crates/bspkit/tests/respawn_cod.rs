@@ -496,3 +496,50 @@ fn respawn_views_resolve_meshes_and_the_contents_table_counts_them() {
     }
     assert!(meshes_seen >= 180, "{meshes_seen} meshes");
 }
+
+/// Titanfall (sprp v12) and Apex (sprp = map version) static props read through the view, the
+/// level info's prop count is checked against them, and the contents table lists each game's
+/// own lumps.
+#[test]
+fn respawn_static_props_and_contents_per_game() {
+    use bspkit::lumps::gamelump::{self, OffsetBase};
+    use respawn::sprp::build as sprp;
+    use respawn::*;
+    use zerocopy::{FromZeros, IntoBytes};
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let prop = StaticPropR1::new_zeroed();
+    let child = sprp(RespawnPropLayout::R1, &["models/a.mdl"], &[0], &[prop.as_bytes().to_vec(), prop.as_bytes().to_vec()], None);
+    let game_lump = gamelump::build(&[(gamelump::ID_STATIC_PROPS, 0, 12, child)], OffsetBase::Relative, 0, bspkit::Endian::Little);
+    let mut info = LevelInfoR1::new_zeroed();
+    info.num_static_props.set(3);
+    let bytes = BspBuilder::new(&TITANFALL)
+        .version(29)
+        .lump(LUMP_ENTITIES, ents.clone())
+        .lump(LUMP_GAME_LUMP, game_lump)
+        .lump(LUMP_LEVEL_INFO, info.as_bytes().to_vec())
+        .build();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let sp = View::<Titanfall>::new(&bsp).unwrap().static_props().unwrap().unwrap();
+    assert_eq!((sp.version, sp.layout, sp.count, sp.leaves.len()), (12, RespawnPropLayout::R1, 2, 1));
+    assert_eq!(sp.props()[1].model_name.as_deref(), Some("models/a.mdl"));
+    let problems: Vec<String> = bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect();
+    assert_eq!(problems, vec!["123 (LEVEL_INFO): 3 static props, the sprp game lump holds 2".to_string()]);
+    let rows = bspkit::stats::stats(&bsp);
+    let row = |name: &str| rows.iter().find(|s| s.name == name).map(|s| s.count);
+    assert_eq!(row("static props"), Some(Some(2)));
+    assert!(row("brushes").is_some() && row("bvh nodes").is_none());
+
+    let prop = StaticPropR2::new_zeroed();
+    let child = sprp(RespawnPropLayout::R2, &[], &[], &[prop.as_bytes().to_vec()], Some(&[]));
+    let game_lump = gamelump::build(&[(gamelump::ID_STATIC_PROPS, 0, 50, child)], OffsetBase::Relative, 0, bspkit::Endian::Little);
+    let bytes = BspBuilder::new(&APEX).version(50).lump(LUMP_ENTITIES, ents).lump(LUMP_GAME_LUMP, game_lump).build();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let sp = View::<Apex>::new(&bsp).unwrap().static_props().unwrap().unwrap();
+    assert_eq!((sp.layout, sp.count), (RespawnPropLayout::R2, 1));
+    // The prop's model 0 is not in the empty dictionary.
+    let problems: Vec<String> = bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect();
+    assert_eq!(problems, vec!["35 (GAME_LUMP)[0]: sprp model 0 is outside sprp model names (0..0)".to_string()]);
+    let rows = bspkit::stats::stats(&bsp);
+    assert!(rows.iter().any(|s| s.name == "bvh nodes") && !rows.iter().any(|s| s.name == "brushes"));
+    assert!(rows.iter().any(|s| s.name == "surface names"));
+}
