@@ -1,4 +1,5 @@
-//! `bsp props` (static props of a Source map) and `bsp gamelumps` (the game lump directory).
+//! `bsp props` (static props of a Source or Respawn map) and `bsp gamelumps` (the game lump
+//! directory).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,7 +10,9 @@ use clap::Args;
 use crate::{open, Fatal, OpenArgs};
 
 #[derive(Args)]
-#[command(after_help = "Examples:\n  bsp props map.bsp\n  bsp props --json map.bsp | jq '.props[].model_name'")]
+#[command(
+    after_help = "Examples:\n  bsp props map.bsp\n  bsp props mp_rr_box.bsp                     # Respawn sprp v12/v13/47-52\n  bsp props --json map.bsp | jq '.props[].model_name'"
+)]
 pub struct PropsArgs {
     file: PathBuf,
     #[arg(long)]
@@ -30,6 +33,9 @@ pub struct GameLumpsArgs {
 
 pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let bsp = open(&args.file, &args.open)?;
+    if bsp.family() == bspkit::Family::Respawn {
+        return respawn_props(&bsp, &args, out);
+    }
     let gl = GameLumps::of(&bsp).map_err(|e| e.in_file(&args.file))?;
     let Some(sp) = gl.static_props().map_err(|e| bsp.lump_error(35, e))? else {
         if args.json {
@@ -85,6 +91,59 @@ pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
             p.solid,
             p.flags,
             format!("{}..{}", p.fade_min, p.fade_max)
+        )?;
+    }
+    Ok(())
+}
+
+/// Respawn static props (sprp v12 Titanfall, v13 Titanfall 2, 47–52 Apex).
+fn respawn_props(bsp: &bspkit::Bsp, args: &PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
+    let sp = bspkit::with_respawn_view!(bsp, |v| v.static_props())??;
+    let Some(sp) = sp else {
+        if args.json {
+            writeln!(out, "null")?;
+        }
+        eprintln!("{}: no static prop game lump", args.file.display());
+        return Ok(());
+    };
+    let props = sp.props();
+    if args.json {
+        let v = serde_json::json!({
+            "version": sp.version, "layout": sp.layout, "element_size": sp.layout.size(), "count": sp.count,
+            "model_names": sp.model_names, "leaves": sp.leaves.len(), "extras": sp.extra_count, "props": props,
+        });
+        serde_json::to_writer_pretty(&mut *out, &v)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    eprintln!(
+        "{}: sprp version {} ({:?}, {} bytes per prop), {} props, {} models, {} extra records",
+        args.file.display(),
+        sp.version,
+        sp.layout,
+        sp.layout.size(),
+        sp.count,
+        sp.model_names.len(),
+        sp.extra_count
+    );
+    writeln!(
+        out,
+        "{:>5} {:<48} {:>28} {:>24} {:>6} {:>4} {:>5} {:>5}",
+        "#", "model", "origin", "angles", "scale", "skin", "solid", "flags"
+    )?;
+    for (i, p) in props.iter().enumerate() {
+        let v = |a: [f32; 3]| format!("{} {} {}", a[0], a[1], a[2]);
+        writeln!(
+            out,
+            "{:>5} {:<48} {:>28} {:>24} {:>6} {:>4} {:>5} {:>#5x}",
+            i,
+            p.model_name.as_deref().unwrap_or("?"),
+            v(p.origin),
+            v(p.angles),
+            p.scale,
+            p.skin,
+            p.solid,
+            p.flags
         )?;
     }
     Ok(())

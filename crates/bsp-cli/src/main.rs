@@ -98,9 +98,9 @@ enum Command {
     Textures(cmd_textures::TexturesArgs),
     /// Source pakfile (lump 40): list, extract, cat, add, remove, addlist, repack
     Pak(cmd_pak::PakArgs),
-    /// Source static props (game lump `sprp`)
+    /// Static props of a Source or Respawn map (game lump `sprp`)
     Props(cmd_props::PropsArgs),
-    /// Source game lump directory (lump 35)
+    /// Game lump directory of a Source or Respawn map (lump 35)
     Gamelumps(cmd_props::GameLumpsArgs),
     /// Scan directories (and .pk3/.zip archives) for maps: summary per file, then a table
     #[command(after_help = cmd_scan::AFTER_HELP)]

@@ -86,8 +86,8 @@ pub fn entities(out: &mut impl Write, ents: &bspkit::lumps::entities::Entities, 
 
 /// The stats table in the layout of the family's own info tool, so the two can be compared line
 /// by line: ericw-tools `bspinfo` (Quake, GoldSrc), q2tools `4bsp` FILE STATS (Quake 2),
-/// `q3map2 -info` (Quake 3 family), `vbspinfo` (Source), `cod4map -info` (without its Limit%
-/// column: the compiler's limits are not known). Other families get a count / name / bytes table.
+/// `q3map2 -info` (Quake 3 family), `vbspinfo` (Source), `cod4map -info` (Call of Duty 4, with
+/// its Limit% column). Respawn maps, which have no native tool, get a contents table.
 fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat], file_size: u64) -> io::Result<()> {
     use bspkit::Family;
     let count = |c: Option<u64>| c.map(|c| c.to_string()).unwrap_or_default();
@@ -148,20 +148,27 @@ fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::s
             }
         }
         Family::Cod => {
-            writeln!(out, " Count Lump                    Bytes Kilobytes   BSP%")?;
-            writeln!(out, "{}", "-".repeat(52))?;
+            writeln!(out, " Limit%  Count Lump                    Bytes Kilobytes   BSP%")?;
+            writeln!(out, "{}", "-".repeat(60))?;
             for s in stats {
                 if matches!(s.name.as_str(), "nodes" | "paths") {
                     writeln!(out)?;
                 }
+                // Limit%: bytes over the compiler's limit (bspkit::branches::cod::lumps::limits);
+                // cod4map marks rows past 75% with the colour code `^1`.
+                let limit = bspkit::branches::cod::stats::limit_percent(s.bytes, s.max_bytes);
+                let mark = if limit > 75.0 { "^1" } else { "" };
                 let kilobytes = (s.bytes + 512) / 1024;
                 let share = if file_size > 0 { 100.0 * s.bytes as f64 / file_size as f64 } else { 0.0 };
-                writeln!(out, "{:>6} {:<18} {:>8} B {kilobytes:>6} KB {share:>5.1}%", count(s.count), s.name, s.bytes)?;
+                writeln!(out, "{mark}{limit:6.2}% {:>6} {:<18} {:>8} B {kilobytes:>6} KB {share:>5.1}%", count(s.count), s.name, s.bytes)?;
             }
         }
-        _ => {
+        Family::Respawn => {
+            // No native tool: bspkit's own contents table (bspkit::branches::respawn::stats).
+            writeln!(out, "{:>8}  {:<28} {:>10}", "Count", "Contents", "Bytes")?;
+            writeln!(out, "{}", "-".repeat(48))?;
             for s in stats {
-                writeln!(out, "{:>8} {:<18} {:>10}", count(s.count), s.name, s.bytes)?;
+                writeln!(out, "{:>8}  {:<28} {:>10}", count(s.count), s.name, s.bytes)?;
             }
         }
     }

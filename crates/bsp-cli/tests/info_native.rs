@@ -1,8 +1,8 @@
 //! `bsp info` prints the family's own info-tool table line for line: for every corpus map with
 //! the tool's output beside it (`*.info.txt`), the table cut out of that file appears verbatim in
 //! bspkit's output. Tools: ericw-tools `bspinfo`, q2tools `4bsp` (the last FILE STATS block of
-//! the compile log), `q3map2 -info`, `vbspinfo`, and `cod4map -info` without its first column
-//! (Limit%: the compiler's limits are not known to bspkit).
+//! the compile log), `q3map2 -info`, `vbspinfo`, and `cod4map -info` (its Limit% column
+//! included).
 
 use std::process::Command;
 
@@ -33,10 +33,8 @@ fn native_table(family: &str, text: &str) -> Option<Vec<String>> {
             (s, pos(&|l| l.starts_with("Total triangle count"), s)? + 1)
         }
         "cod" => {
-            let s = pos(&|l| l.starts_with(" Limit%"), 0)? + 2;
-            let e = pos(&|l| l.starts_with("-----"), s)?;
-            // Drop "  0.02% " (Limit% and its space); blank group separators stay blank.
-            return Some(lines[s..e].iter().map(|l| l.get(8..).unwrap_or("").to_string()).collect());
+            let s = pos(&|l| l.starts_with(" Limit%"), 0)?;
+            (s, pos(&|l| l.starts_with("-----"), s + 2)?)
         }
         _ => return None,
     };

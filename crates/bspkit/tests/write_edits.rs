@@ -73,8 +73,11 @@ fn pick_edit(bsp: &Bsp, rng: &mut Rng) -> Option<Edit> {
             return Some(Edit::Entities);
         }
         if kind == HeaderKind::CodLumpList && roll == 7 {
-            // An id the list does not have: the directory grows by one entry.
-            if let Some(id) = (0..64).find(|i| bsp.entry(*i).is_none()) {
+            // An id the list does not have: the directory grows by one entry. The id is one
+            // without a record layout (an obsolete id, or past the table): bytes of 7 in a
+            // typed lump would be content that `check` rightly calls broken.
+            let untyped = |i: usize| bsp.branch().lumps.get(i).map_or(true, |d| d.kind == LumpKind::Raw);
+            if let Some(id) = (0..64).find(|&i| bsp.entry(i).is_none() && untyped(i)) {
                 return Some(Edit::NewLump(id));
             }
         }

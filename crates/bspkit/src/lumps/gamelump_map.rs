@@ -9,10 +9,12 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::gamelump::{parse_directory, GameLumps, LumpPlace, LUMP_GAME_LUMP};
 
 impl<'a> GameLumps<'a> {
-    /// Parse the game lump of an opened Source map. Maps of other families give an error.
+    /// Parse the game lump of an opened Source or Respawn map (both keep it in slot 35 with the
+    /// same directory; a Respawn `.bsp_lump` copy keeps offsets into the `.bsp`, facts §1.3).
+    /// Maps of other families give an error.
     pub fn of(bsp: &'a Bsp) -> Result<Self> {
-        if bsp.family() != Family::Source {
-            return Err(Error::new(ErrorKind::NoSuchLump("35 (GAME_LUMP): not a Source map".into())));
+        if !matches!(bsp.family(), Family::Source | Family::Respawn) {
+            return Err(Error::new(ErrorKind::NoSuchLump("35 (GAME_LUMP): not a Source or Respawn map".into())));
         }
         let bytes = bsp.lump(LUMP_GAME_LUMP)?;
         let entry = bsp.entry(LUMP_GAME_LUMP);

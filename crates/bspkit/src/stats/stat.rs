@@ -24,6 +24,11 @@ impl Stat {
         let bytes = bsp.lump(index).map(|l| l.len() as u64).unwrap_or(0);
         Stat::new(name, Some(bytes / record_size.max(1) as u64), bytes)
     }
+    /// The same row with the engine's limit in bytes (the native tool's Limit% / Fullness
+    /// column divides `bytes` by it).
+    pub fn with_max_bytes(self, max_bytes: u64) -> Self {
+        Stat { max_bytes: Some(max_bytes), ..self }
+    }
     /// A row for variable-size data (no count).
     pub fn bytes_only(name: &str, bsp: &Bsp, index: usize) -> Self {
         let bytes = bsp.lump(index).map(|l| l.len() as u64).unwrap_or(0);

@@ -43,10 +43,63 @@ pub const LUMP_LIGHTGRIDROWS: usize = 45;
 pub const LUMP_UNLAYERED_TRIANGLES: usize = 47;
 pub const LUMP_UNLAYERED_DRAWVERTS: usize = 48;
 pub const LUMP_UNLAYERED_DRAWINDICES: usize = 49;
+pub const LUMP_UNLAYERED_CULLGROUPS: usize = 50;
 pub const LUMP_UNLAYERED_AABBTREES: usize = 51;
 pub const LUMP_LIGHTREGIONS: usize = 52;
 pub const LUMP_LIGHTREGION_HULLS: usize = 53;
 pub const LUMP_LIGHTREGION_AXES: usize = 54;
+
+/// `cod4map`'s MAX_MAP_* limits, in records (respawn_cod_facts.md §2.4). Source: the
+/// compiler reconstruction Rex109/x64-cod4map, `common/bspfile.h` at b9a3febb (each value
+/// there is the byte size `cod4map -info` divides by, over the record size); every non-zero
+/// Limit% the four corpus `cod4map -info` outputs print is reproduced from them (tested).
+pub mod limits {
+    pub const MAX_MAP_MODELS: u64 = 0xFFF;
+    pub const MAX_MAP_MATERIALS: u64 = 1224;
+    pub const MAX_MAP_BRUSHES: u64 = 0x8000;
+    pub const MAX_MAP_BRUSHSIDES: u64 = 0xA0000;
+    pub const MAX_MAP_PLANES: u64 = 0x10000;
+    /// Bytes of entity text.
+    pub const MAX_MAP_ENTSTRING: u64 = 0x100_0000;
+    pub const MAX_MAP_NODES: u64 = 0x8000;
+    pub const MAX_MAP_LEAFS: u64 = 0x8000;
+    pub const MAX_MAP_LEAFBRUSHES: u64 = 0x40000;
+    pub const MAX_MAP_LEAFSURFACES: u64 = 0x20000;
+    pub const MAX_MAP_COLLISIONVERTS: u64 = 0x10000;
+    pub const MAX_MAP_COLLISIONTRIS: u64 = 0x20000;
+    pub const MAX_MAP_COLLISIONBORDERS: u64 = 0x8000;
+    pub const MAX_MAP_COLLISIONPARTITIONS: u64 = 0x20000;
+    pub const MAX_MAP_COLLISIONAABBS: u64 = 0x40000;
+    /// Layered draw vertices: cod4map passes 0x2200000 bytes (0x80000 vertices).
+    pub const MAX_MAP_LAYERED_DRAWVERTS: u64 = 0x80000;
+    /// Bytes of vertex layer data.
+    pub const MAX_MAP_VERTEXLAYERBYTES: u64 = 0x200000;
+    /// Simple draw vertices.
+    pub const MAX_MAP_DRAWVERTS: u64 = 0x90000;
+    pub const MAX_MAP_LAYERED_DRAWINDICES: u64 = 0x100000;
+    pub const MAX_MAP_DRAWINDICES: u64 = 0x120000;
+    pub const MAX_MAP_TRISOUPS: u64 = 0x8000;
+    pub const MAX_MAP_LIGHTMAPS: u64 = 31;
+    /// Bytes of light grid rows.
+    pub const MAX_MAP_LIGHTGRIDROWBYTES: u64 = 0x40000;
+    pub const MAX_MAP_LIGHTGRIDENTRIES: u64 = 0x100000;
+    pub const MAX_MAP_LIGHTGRIDCOLORS: u64 = 0xFFFF;
+    /// Bytes of visibility.
+    pub const MAX_MAP_VISIBILITY: u64 = 0x200000;
+    pub const MAX_MAP_PORTALVERTS: u64 = 0x4000;
+    pub const MAX_MAP_AABBTREES: u64 = 0x8000;
+    pub const MAX_MAP_CELLS: u64 = 0x400;
+    pub const MAX_MAP_PORTALS: u64 = 0x800;
+    pub const MAX_MAP_CULLGROUPS: u64 = 0x800;
+    pub const MAX_MAP_CULLGROUPINDICES: u64 = 0x1000;
+    pub const MAX_MAP_REFLECTION_PROBES: u64 = 0xFF;
+    /// Primary lights; the light regions row divides its bytes (one per light) by this too.
+    pub const MAX_MAP_PRIMARY_LIGHTS: u64 = 0xFF;
+    pub const MAX_MAP_LIGHTREGIONHULLS: u64 = 0x7F8;
+    pub const MAX_MAP_LIGHTREGIONAXES: u64 = 0x3FC0;
+    /// Bytes of path data.
+    pub const MAX_MAP_PATHBYTES: u64 = 0x200000;
+}
 
 /// Bytes of one lightmap (§2.2: 0x300000 per lightmap).
 pub const LIGHTMAP_SIZE: usize = 0x30_0000;
@@ -66,6 +119,7 @@ const fn size_entry(size: usize) -> &'static [(u32, usize)] {
         8 => &[(0, 8)],
         12 => &[(0, 12)],
         16 => &[(0, 16)],
+        20 => &[(0, 20)],
         24 => &[(0, 24)],
         28 => &[(0, 28)],
         32 => &[(0, 32)],
@@ -73,6 +127,7 @@ const fn size_entry(size: usize) -> &'static [(u32, usize)] {
         48 => &[(0, 48)],
         68 => &[(0, 68)],
         72 => &[(0, 72)],
+        76 => &[(0, 76)],
         112 => &[(0, 112)],
         128 => &[(0, 128)],
         168 => &[(0, 168)],
@@ -82,7 +137,9 @@ const fn size_entry(size: usize) -> &'static [(u32, usize)] {
     }
 }
 
-/// Lump table indexed by id (§2.2, engine-style names). Unverified sizes stay Raw.
+/// Lump table indexed by id (§2.2, engine-style names). Sizes of lumps empty on every corpus
+/// map come from the compiler reconstruction's structs (§2.3). Byte blobs (visibility, paths,
+/// light grid header and rows) are special or raw.
 static COD4_LUMPS: [LumpDef; 55] = [
     /* 0 */ r("MATERIALS", 72),
     /* 1 */ r("LIGHTBYTES", LIGHTMAP_SIZE),
@@ -96,28 +153,28 @@ static COD4_LUMPS: [LumpDef; 55] = [
     /* 9 */ r("TRIANGLES", 24),
     /* 10 */ r("DRAWVERTS", 68),
     /* 11 */ r("DRAWINDICES", 2),
-    /* 12 */ LumpDef::raw("CULLGROUPS"),
-    /* 13 */ LumpDef::raw("CULLGROUPINDICES"),
+    /* 12 */ r("CULLGROUPS", 32),
+    /* 13 */ r("CULLGROUPINDICES", 4),
     /* 14 */ LumpDef::raw("OBSOLETE_1"),
     /* 15 */ LumpDef::raw("OBSOLETE_2"),
     /* 16 */ LumpDef::raw("OBSOLETE_3"),
     /* 17 */ LumpDef::raw("OBSOLETE_4"),
     /* 18 */ LumpDef::raw("OBSOLETE_5"),
-    /* 19 */ LumpDef::raw("PORTALVERTS"),
+    /* 19 */ r("PORTALVERTS", 12),
     /* 20 */ LumpDef::raw("OBSOLETE_6"),
     /* 21 */ LumpDef::raw("OBSOLETE_7"),
     /* 22 */ LumpDef::raw("OBSOLETE_8"),
     /* 23 */ LumpDef::raw("OBSOLETE_9"),
     /* 24 */ r("AABBTREES", 12),
     /* 25 */ r("CELLS", 112),
-    /* 26 */ LumpDef::raw("PORTALS"),
+    /* 26 */ r("PORTALS", 16),
     /* 27 */ r("NODES", 36),
     /* 28 */ r("LEAFS", 24),
     /* 29 */ r("LEAFBRUSHES", 4),
-    /* 30 */ LumpDef::raw("LEAFSURFACES"),
+    /* 30 */ r("LEAFSURFACES", 4),
     /* 31 */ r("COLLISIONVERTS", 12),
     /* 32 */ r("COLLISIONTRIS", 6),
-    /* 33 */ LumpDef::raw("COLLISIONEDGEWALKABLE"),
+    /* 33 */ r("COLLISIONEDGEWALKABLE", 1),
     /* 34 */ r("COLLISIONBORDERS", 28),
     /* 35 */ r("COLLISIONPARTITIONS", 12),
     /* 36 */ r("COLLISIONAABBS", 32),
@@ -126,7 +183,7 @@ static COD4_LUMPS: [LumpDef; 55] = [
     /* 39 */ LumpDef::entities("ENTITIES"),
     /* 40 */ LumpDef::special("PATHCONNECTIONS"),
     /* 41 */ r("REFLECTION_PROBES", REFLECTION_PROBE_SIZE),
-    /* 42 */ LumpDef::raw("VERTEX_LAYER_DATA"),
+    /* 42 */ r("VERTEX_LAYER_DATA", 1),
     /* 43 */ r("PRIMARY_LIGHTS", 128),
     /* 44 */ LumpDef::special("LIGHTGRIDHEADER"),
     /* 45 */ LumpDef::raw("LIGHTGRIDROWS"),
@@ -134,11 +191,11 @@ static COD4_LUMPS: [LumpDef; 55] = [
     /* 47 */ r("UNLAYERED_TRIANGLES", 24),
     /* 48 */ r("UNLAYERED_DRAWVERTS", 68),
     /* 49 */ r("UNLAYERED_DRAWINDICES", 2),
-    /* 50 */ LumpDef::raw("UNLAYERED_CULLGROUPS"),
+    /* 50 */ r("UNLAYERED_CULLGROUPS", 32),
     /* 51 */ r("UNLAYERED_AABBTREES", 12),
     /* 52 */ r("LIGHTREGIONS", 1),
-    /* 53 */ LumpDef::raw("LIGHTREGION_HULLS"),
-    /* 54 */ LumpDef::raw("LIGHTREGION_AXES"),
+    /* 53 */ r("LIGHTREGION_HULLS", 76),
+    /* 54 */ r("LIGHTREGION_AXES", 20),
 ];
 
 pub static COD4: Branch = Branch {
