@@ -2,6 +2,7 @@
 //! names only the families' `lumps` modules (data), so detection sits below `Bsp`.
 
 use super::cod::lumps as cod;
+use super::genesis3d::lumps as genesis3d;
 use super::goldsrc::lumps as goldsrc;
 use super::quake1::lumps as quake1;
 use super::quake2::lumps as quake2;
@@ -30,6 +31,7 @@ pub fn all() -> Vec<&'static Branch> {
     v.extend(source::BRANCHES.iter().copied());
     v.extend(respawn::BRANCHES.iter().copied());
     v.push(&cod::COD4);
+    v.push(&genesis3d::GENESIS3D);
     v
 }
 

@@ -7,7 +7,7 @@ pub mod problem;
 pub use problem::{Checker, Problem};
 
 use crate::branch::{Family, LumpKind};
-use crate::branches::{cod, quake1, quake2, quake3, respawn, source};
+use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
 use crate::bsp::Bsp;
 
 /// Run every check on a map.
@@ -50,5 +50,6 @@ fn family_checks(bsp: &Bsp, problems: &mut Vec<Problem>) {
         Family::Source => source::check::check(bsp, problems),
         Family::Respawn => respawn::check::check(bsp, problems),
         Family::Cod => cod::check::check(bsp, problems),
+        Family::Genesis3D => genesis3d::check::check(bsp, problems),
     }
 }

@@ -8,7 +8,7 @@ pub use detection::Detection;
 use crate::branch::HeaderKind;
 use crate::branches::registry;
 use crate::branches::{cod::lumps as cod, goldsrc::lumps as goldsrc, quake1::lumps as quake1, quake2::lumps as quake2};
-use crate::branches::{quake3::lumps as quake3, respawn::lumps as respawn, source::detect as source};
+use crate::branches::{genesis3d::detect as genesis3d, quake3::lumps as quake3, respawn::lumps as respawn, source::detect as source};
 use crate::bytes::{describe_head, i32_at, u32_at, Endian};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -71,6 +71,8 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
         b"QBSP" | b"RBSP" | b"FBSP" => unsupported(std::str::from_utf8(&head).unwrap_or("?"), le_version as i64),
         b"BSP2" => Ok(Detection::new(&quake1::BSP2, 0, Endian::Little, "magic \"BSP2\" (32-bit Quake 1 extension)".into())),
         b"2PSB" => Ok(Detection::new(&quake1::BSP2PSB, 0, Endian::Little, "magic \"2PSB\" (RMQ 32-bit extension)".into())),
+        // Genesis3D: no magic at 0, the GBSP tag is the header chunk's data.
+        _ if genesis3d::matches(data) => genesis3d::select(data),
         _ => match u32::from_le_bytes(head) {
             29 => Ok(detect_bsp29(data)),
             30 => Ok(detect_bsp30(data)),
@@ -212,6 +214,7 @@ pub fn detect_as(data: &[u8], branch_id: &str) -> Result<Detection> {
     let endian = if data.get(0..4) == Some(b"PSBV") { Endian::Big } else { Endian::Little };
     let version = match branch.header {
         HeaderKind::Quake { .. } => u32_at(data, 0, endian),
+        HeaderKind::Chunks => u32_at(data, crate::branches::genesis3d::lumps::VERSION_OFFSET, endian),
         _ => u32_at(data, 4, endian),
     }
     .unwrap_or(0);

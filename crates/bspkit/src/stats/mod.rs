@@ -1,5 +1,5 @@
 //! The rows of a family's native info tool (`bspinfo`, `4bsp`, `q3map2 -info`, `vbspinfo`,
-//! `cod4map -info`), computed from the map. [`stats`] is the one place that maps a family to its
+//! `cod4map -info`, GBSPLib's save table), computed from the map. [`stats`] is the one place that maps a family to its
 //! rows; families without a native tool get a row per non-empty lump ([`generic`]).
 
 pub mod stat;
@@ -7,7 +7,7 @@ pub mod stat;
 pub use stat::Stat;
 
 use crate::branch::Family;
-use crate::branches::{cod, quake1, quake2, quake3, source};
+use crate::branches::{cod, genesis3d, quake1, quake2, quake3, source};
 use crate::bsp::Bsp;
 
 /// The native tool's rows for this map.
@@ -18,6 +18,7 @@ pub fn stats(bsp: &Bsp) -> Vec<Stat> {
         Family::Quake3 => quake3::stats::q3map2_info(bsp),
         Family::Source => source::stats::stats(bsp),
         Family::Cod => cod::stats::stats(bsp),
+        Family::Genesis3D => genesis3d::stats::stats(bsp),
         // No native info tool exists for Respawn maps.
         Family::Respawn => generic(bsp),
     }
