@@ -164,6 +164,9 @@ impl<'a> NodeTree<'a> {
             },
             Family::Quake2 => match bsp.branch().id {
                 "qbism" => quake2_parts::<quake2::Qbism>(bsp),
+                "sin" => quake2_parts::<quake2::Sin>(bsp),
+                "sof" => quake2_parts::<quake2::Sof>(bsp),
+                "daikatana" => quake2_parts::<quake2::Daikatana>(bsp),
                 _ => quake2_parts::<quake2::Ibsp>(bsp),
             },
             Family::Quake3 => quake3_parts(bsp),

@@ -32,6 +32,9 @@ pub fn default_version(branch: &Branch) -> u32 {
         "titanfall2" => 37,
         "apex" => 47,
         "cod4" => 22,
+        "sin" => 1,
+        "sof" => 46,
+        "daikatana" => 41,
         "genesis3d" => crate::branches::genesis3d::lumps::GBSP_VERSION,
         _ => match branch.header {
             HeaderKind::Valve { version_first: true } => 21,

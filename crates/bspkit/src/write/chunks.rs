@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::branches::genesis3d::lumps::element_size;
+use crate::branches::genesis3d::lumps::{element_size, GENESIS3D};
 use crate::bsp::Bsp;
 use crate::directory::chunks::{self, END, HEADER_LEN};
 use crate::error::{Error, ErrorKind, Result};
@@ -20,8 +20,7 @@ fn header(out: &mut Vec<u8>, kind: u32, size: u32, bytes: &[u8]) -> Result<()> {
         0
     } else {
         if bytes.len() % size as usize != 0 {
-            return Err(Error::new(ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size as usize })
-                .in_lump(format!("chunk type {kind}")));
+            return Err(Error::new(ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size as usize }));
         }
         bytes.len() / size as usize
     };
@@ -65,7 +64,9 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, &[u8]>) -> Result<Vec<u8>> {
     // Chunks the file lacks go before the END chunk, in type order.
     for (&index, ch) in changes.iter().filter(|(i, _)| !chain.chunks.iter().any(|c| c.kind as usize == **i)) {
         let kind = u32::try_from(index).ok().filter(|&k| k != END).ok_or_else(|| Error::new(ErrorKind::NoSuchLump(index.to_string())))?;
-        header(&mut out, kind, element_size(index) as u32, ch)?;
+        let name = crate::directory::unknown_name(index);
+        let name = GENESIS3D.lumps.get(index).map(|d| d.name).unwrap_or(name);
+        header(&mut out, kind, element_size(index) as u32, ch).map_err(|e| e.in_lump(format!("{index} ({name})")))?;
     }
     out.extend_from_slice(&data[chain.rest_at().min(data.len())..]);
     Ok(out)
