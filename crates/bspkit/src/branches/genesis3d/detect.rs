@@ -12,7 +12,7 @@ pub fn matches(data: &[u8]) -> bool {
     data.get(0..4) == Some(&[0, 0, 0, 0]) && data.get(12..16) == Some(b"GBSP")
 }
 
-/// Detection for a file [`matches`] accepts: version 15, the one the engine loads.
+/// Detection for a file [`matches()`] accepts: version 15, the one the engine loads.
 pub fn select(data: &[u8]) -> Result<Detection> {
     let version = u32_at(data, VERSION_OFFSET, Endian::Little).unwrap_or(0);
     let size = u32_at(data, 4, Endian::Little).unwrap_or(0);

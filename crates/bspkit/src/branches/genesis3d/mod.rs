@@ -3,7 +3,7 @@
 //!
 //! By concern: [`lumps`] (chunk types and the descriptor), [`records`] (`GFX_*` record types),
 //! [`ents`] (the binary entity chunk and its text form), [`detect`], [`view`] (typed access and
-//! the [`Geometry`] an exporter reads), [`stats`] (GBSPLib's table), [`check`]. This module
+//! the [`Geometry`] an exporter reads), [`stats`] (GBSPLib's table), [`check`], [`room`] (a small level built in code). This module
 //! re-exports them for library users; code inside the crate names the concern module.
 
 pub mod check;
@@ -11,6 +11,7 @@ pub mod detect;
 pub mod ents;
 pub mod lumps;
 pub mod records;
+pub mod room;
 pub mod stats;
 pub mod view;
 
