@@ -274,24 +274,16 @@ fn derived_lumps_are_typed_checked_and_counted() {
     assert_eq!((stat(&bsp, "extsurfinfo"), stat(&bsp, "planepolys")), (Some(1), Some(7)));
 
     // Broken references of the branch's own fields are problems.
-    let mut bad = derived_map(&SIN);
-    let bsp = Bsp::from_bytes(&bad).unwrap();
-    let face_at = bsp.entry(LUMP_FACES).unwrap().offset as usize;
-    bad[face_at + 32..face_at + 36].copy_from_slice(&5i32.to_le_bytes());
-    let p: Vec<String> = bspkit::check::check(&Bsp::from_bytes(&bad).unwrap()).iter().map(|p| p.to_string()).collect();
+    let damaged = |branch: &'static bspkit::branch::Branch, lump: usize, at: usize, value: &[u8]| -> Vec<String> {
+        let mut bad = derived_map(branch);
+        let start = Bsp::from_bytes(&bad).unwrap().entry(lump).unwrap().offset as usize + at;
+        bad[start..start + value.len()].copy_from_slice(value);
+        bspkit::check::check(&Bsp::from_bytes(&bad).unwrap()).iter().map(|p| p.to_string()).collect()
+    };
+    let p = damaged(&SIN, LUMP_FACES, 32, &5i32.to_le_bytes());
     assert!(p.iter().any(|p| p.contains("6 (FACES)[0]: lightinfo 5 is outside lightinfo")), "{p:?}");
-
-    let mut bad = derived_map(&SOF);
-    let bsp = Bsp::from_bytes(&bad).unwrap();
-    let face_at = bsp.entry(LUMP_FACES).unwrap().offset as usize;
-    bad[face_at + 12..face_at + 14].copy_from_slice(&3i16.to_le_bytes());
-    let p: Vec<String> = bspkit::check::check(&Bsp::from_bytes(&bad).unwrap()).iter().map(|p| p.to_string()).collect();
+    let p = damaged(&SOF, LUMP_FACES, 12, &3i16.to_le_bytes());
     assert!(p.iter().any(|p| p.contains("6 (FACES)[0]: region 3 is outside regions")), "{p:?}");
-
-    let mut bad = derived_map(&DAIKATANA);
-    let bsp = Bsp::from_bytes(&bad).unwrap();
-    let polys_at = bsp.entry(LUMP_DK_PLANE_POLYS).unwrap().offset as usize;
-    bad[polys_at..polys_at + 4].copy_from_slice(&9i32.to_le_bytes());
-    let p: Vec<String> = bspkit::check::check(&Bsp::from_bytes(&bad).unwrap()).iter().map(|p| p.to_string()).collect();
-    assert!(p.iter().any(|p| p.contains("20 (PLANE_POLYS): the per-plane counts do not walk")), "{p:?}");
+    let p = damaged(&DAIKATANA, LUMP_DK_PLANE_POLYS, 0, &9i32.to_le_bytes());
+    assert!(p.iter().any(|p| p.contains("20 (PLANE_POLYS): the per-plane counts do not walk the lump exactly")), "{p:?}");
 }

@@ -491,56 +491,27 @@ pub enum Sof {}
 #[derive(Debug, Clone, Copy)]
 pub enum Daikatana {}
 
-impl Layout for Ibsp {
-    const BRANCH_ID: &'static str = "quake2";
-    type Node = Node;
-    type Face = Face;
-    type Leaf = Leaf;
-    type LeafIndex = LeafIndex;
-    type Edge = Edge;
-    type BrushSide = BrushSide;
-    type TexInfo = TexInfo;
+/// `impl Layout` for a marker: branch id, then node, face, leaf, leaf index, edge, brush side
+/// and texinfo record types.
+macro_rules! layout {
+    ($marker:ty, $id:literal, $node:ty, $face:ty, $leaf:ty, $index:ty, $edge:ty, $side:ty, $texinfo:ty) => {
+        impl Layout for $marker {
+            const BRANCH_ID: &'static str = $id;
+            type Node = $node;
+            type Face = $face;
+            type Leaf = $leaf;
+            type LeafIndex = $index;
+            type Edge = $edge;
+            type BrushSide = $side;
+            type TexInfo = $texinfo;
+        }
+    };
 }
-impl Layout for Qbism {
-    const BRANCH_ID: &'static str = "qbism";
-    type Node = NodeQbism;
-    type Face = FaceQbism;
-    type Leaf = LeafQbism;
-    type LeafIndex = LeafIndexQbism;
-    type Edge = EdgeQbism;
-    type BrushSide = BrushSideQbism;
-    type TexInfo = TexInfo;
-}
-impl Layout for Sin {
-    const BRANCH_ID: &'static str = "sin";
-    type Node = Node;
-    type Face = FaceSin;
-    type Leaf = Leaf;
-    type LeafIndex = LeafIndex;
-    type Edge = Edge;
-    type BrushSide = BrushSideSin;
-    type TexInfo = TexInfoSin;
-}
-impl Layout for Sof {
-    const BRANCH_ID: &'static str = "sof";
-    type Node = Node;
-    type Face = FaceSof;
-    type Leaf = LeafSof;
-    type LeafIndex = LeafIndex;
-    type Edge = Edge;
-    type BrushSide = BrushSide;
-    type TexInfo = TexInfo;
-}
-impl Layout for Daikatana {
-    const BRANCH_ID: &'static str = "daikatana";
-    type Node = Node;
-    type Face = Face;
-    type Leaf = LeafDk;
-    type LeafIndex = LeafIndex;
-    type Edge = Edge;
-    type BrushSide = BrushSide;
-    type TexInfo = TexInfo;
-}
+layout!(Ibsp, "quake2", Node, Face, Leaf, LeafIndex, Edge, BrushSide, TexInfo);
+layout!(Qbism, "qbism", NodeQbism, FaceQbism, LeafQbism, LeafIndexQbism, EdgeQbism, BrushSideQbism, TexInfo);
+layout!(Sin, "sin", Node, FaceSin, Leaf, LeafIndex, Edge, BrushSideSin, TexInfoSin);
+layout!(Sof, "sof", Node, FaceSof, LeafSof, LeafIndex, Edge, BrushSide, TexInfo);
+layout!(Daikatana, "daikatana", Node, Face, LeafDk, LeafIndex, Edge, BrushSide, TexInfo);
 
 #[cfg(test)]
 mod tests {
