@@ -116,6 +116,10 @@ fn corpus_level_reads_checks_and_round_trips() {
     }
     assert_eq!(corners, v.vert_index().unwrap().len());
     assert_eq!(geo.model_faces(0).map(|r| r.len()), Some(v.models().unwrap()[0].num_faces.get() as usize));
+    // Every model's node tree walks without a cycle down to leafs.
+    let tree = bspkit::tree::NodeTree::of(&bsp).unwrap();
+    assert_eq!(tree.heads.len(), v.models().unwrap().len());
+    assert!(tree.walk(0).unwrap().leaves > 1000);
 }
 
 #[test]
@@ -158,6 +162,9 @@ fn builder_level_reads_checks_and_edits() {
     assert_eq!(geo.normal(0).unwrap(), [0.0, 0.0, 1.0]);
     assert_eq!(geo.lightmaps(0).unwrap().map(|l| l.len()), Some(12));
     assert_eq!(geo.texels(geo.texture(0).unwrap().unwrap()).map(|(t, _)| t.len()), Some(64));
+    // The node tree: the face's plane (z = 0, up) puts points above it in leaf 0.
+    let tree = bspkit::tree::NodeTree::of(&bsp).unwrap();
+    assert_eq!((tree.point_leaf(0, [32.0, 32.0, 10.0]).unwrap(), tree.point_leaf(0, [32.0, 32.0, -10.0]).unwrap()), (0, 1));
 
     // Resize one chunk, empty another, add a missing one: the chain is rewritten with new
     // element counts, everything else unchanged.

@@ -19,6 +19,8 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     chain(bsp, problems);
     let Ok(v) = View::new(bsp) else { return };
     references(&v, problems);
+    // Node tree cycles and nodes with two parents (out-of-range children are reported above).
+    crate::tree::check(bsp, problems);
 }
 
 /// The chunk chain as the loader reads it.
