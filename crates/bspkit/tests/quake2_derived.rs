@@ -95,9 +95,7 @@ fn derived_map(branch: &'static Branch) -> Vec<u8> {
                 .lump(LUMP_SIN_LIGHT_INFO, light.as_bytes().to_vec());
         }
         "sof" => {
-            let mut t = TexInfo::new_zeroed();
-            t.texture[..8].copy_from_slice(b"sof/wall");
-            t.next_texinfo = I32::new(-1);
+            let t = q2_texinfo(b"sof/wall");
             let mut f = FaceSof::new_zeroed();
             f.plane = U16::new(4);
             f.num_edges = I16::new(4);
@@ -114,19 +112,14 @@ fn derived_map(branch: &'static Branch) -> Vec<u8> {
             b = b
                 .lump(LUMP_TEXINFO, t.as_bytes().to_vec())
                 .lump(LUMP_FACES, f.as_bytes().to_vec())
-                .lump(
-                    LUMP_BRUSH_SIDES,
-                    cat(&[BrushSide { plane: U16::new(0), texinfo: I16::new(0) }, BrushSide { plane: U16::new(1), texinfo: I16::new(-1) }]),
-                )
+                .lump(LUMP_BRUSH_SIDES, q2_sides())
                 .lump(LUMP_LEAVES, cat(&[l0, l1]))
                 .lump(LUMP_SOF_REGION_FACES, rf.as_bytes().to_vec())
                 .lump(LUMP_SOF_LIGHTS, light.as_bytes().to_vec())
                 .lump(LUMP_SOF_REGIONS, RegionSof::new_zeroed().as_bytes().to_vec());
         }
         "daikatana" => {
-            let mut t = TexInfo::new_zeroed();
-            t.texture[..7].copy_from_slice(b"dk/wall");
-            t.next_texinfo = I32::new(-1);
+            let t = q2_texinfo(b"dk/wall");
             let mut f = Face::new_zeroed();
             f.plane = U16::new(4);
             f.num_edges = I16::new(4);
@@ -139,10 +132,7 @@ fn derived_map(branch: &'static Branch) -> Vec<u8> {
             b = b
                 .lump(LUMP_TEXINFO, t.as_bytes().to_vec())
                 .lump(LUMP_FACES, f.as_bytes().to_vec())
-                .lump(
-                    LUMP_BRUSH_SIDES,
-                    cat(&[BrushSide { plane: U16::new(0), texinfo: I16::new(0) }, BrushSide { plane: U16::new(1), texinfo: I16::new(-1) }]),
-                )
+                .lump(LUMP_BRUSH_SIDES, q2_sides())
                 .lump(LUMP_LEAVES, cat(&[l0, l1]))
                 .lump(LUMP_DK_EXT_SURF_INFO, cat(&[ExtSurfInfoDk { color: [1.0, 0.5, 0.25].map(F32::new) }]))
                 .lump(LUMP_DK_PLANE_POLYS, polys);
@@ -150,6 +140,20 @@ fn derived_map(branch: &'static Branch) -> Vec<u8> {
         other => panic!("not a derived branch: {other}"),
     }
     b.build()
+}
+
+/// A Quake 2 texinfo (Soldier of Fortune and Daikatana keep its 76 bytes).
+fn q2_texinfo(name: &[u8]) -> quake2::TexInfo {
+    let mut t = quake2::TexInfo::new_zeroed();
+    t.texture[..name.len()].copy_from_slice(name);
+    t.next_texinfo = I32::new(-1);
+    t
+}
+
+/// The brush's two Quake 2 sides (the second a bevel without texinfo).
+fn q2_sides() -> Vec<u8> {
+    use quake2::BrushSide;
+    cat(&[BrushSide { plane: U16::new(0), texinfo: I16::new(0) }, BrushSide { plane: U16::new(1), texinfo: I16::new(-1) }])
 }
 
 /// A map of a colliding Quake 3-family branch with a few whole records.
