@@ -14,6 +14,10 @@ find "$src" -type f \( -name '*.bsp' -o -name '*.d3dbsp' \) | while read -r f; d
     cp "$f" "$here/corpus/open_decode/$(basename "$f")"
 done
 
+# Builder-made maps of branches without a real map (Genesis3D chunk files, SiN, Soldier of
+# Fortune, Daikatana), written by the library itself.
+(cd "$here/.." && cargo run -q -p bspkit --example fuzz_seeds -- "$here/corpus/open_decode")
+
 # Entity text: Respawn .ent partitions, and the .map sources (same quoted key/value syntax).
 find "$src" -type f \( -name '*.ent' -o -name '*.map' \) | while read -r f; do
     cp "$f" "$here/corpus/entities/$(basename "$f")"

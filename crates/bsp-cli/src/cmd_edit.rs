@@ -520,6 +520,12 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             bspkit::lumps::entities::parse(&text).map_err(|e| Fatal(format!("{}: {e}", ent.display())))?;
             let bsp = open_for_edit(&file, &open)?;
             let mut ed = Editor::new(&bsp)?;
+            if bsp.family() == bspkit::Family::Genesis3D {
+                // A binary entity chunk: the text goes through the editor's encoder.
+                ed.set_entities(&EntityDoc::parse(&text)?)?;
+                finish(&mut ed, &o, &file)?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let index = bsp.entities_index().ok_or_else(|| Fatal("this branch has no entity lump".into()))?;
             let old = ed.lump(index)?.into_owned();
             let mut lump = text;

@@ -194,7 +194,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
                 writeln!(out)?;
             } else {
                 for b in all {
-                    writeln!(out, "{:<12} {:<8} {}  ({})", b.id, b.family.as_str(), b.title, b.games)?;
+                    writeln!(out, "{:<12} {:<9} {}  ({})", b.id, b.family.as_str(), b.title, b.games)?;
                 }
             }
         }

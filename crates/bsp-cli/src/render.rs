@@ -87,7 +87,8 @@ pub fn entities(out: &mut impl Write, ents: &bspkit::lumps::entities::Entities, 
 /// The stats table in the layout of the family's own info tool, so the two can be compared line
 /// by line: ericw-tools `bspinfo` (Quake, GoldSrc), q2tools `4bsp` FILE STATS (Quake 2),
 /// `q3map2 -info` (Quake 3 family), `vbspinfo` (Source), `cod4map -info` (Call of Duty 4, with
-/// its Limit% column). Respawn maps, which have no native tool, get a contents table.
+/// its Limit% column), GBSPLib's save table (Genesis3D). Respawn maps, which have no native tool,
+/// get a contents table.
 fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat], file_size: u64) -> io::Result<()> {
     use bspkit::Family;
     let count = |c: Option<u64>| c.map(|c| c.to_string()).unwrap_or_default();
@@ -161,6 +162,17 @@ fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::s
                 let kilobytes = (s.bytes + 512) / 1024;
                 let share = if file_size > 0 { 100.0 * s.bytes as f64 / file_size as f64 } else { 0.0 };
                 writeln!(out, "{mark}{limit:6.2}% {:>6} {:<18} {:>8} B {kilobytes:>6} KB {share:>5.1}%", count(s.count), s.name, s.bytes)?;
+            }
+        }
+        Family::Genesis3D => {
+            // GBSPLib's " --- Save GBSP File --- " table: `Num X : count, bytes`, or
+            // `X Size : bytes` for byte data (bspkit::branches::genesis3d::stats).
+            writeln!(out, " --- Save GBSP File --- ")?;
+            for s in stats {
+                match s.count {
+                    Some(c) => writeln!(out, "{:<21}: {c:>5}, {:>6}", s.name, s.bytes)?,
+                    None => writeln!(out, "{:<21}:        {:>6}", s.name, s.bytes)?,
+                }
             }
         }
         Family::Respawn => {

@@ -19,6 +19,8 @@ pub enum Family {
     Source,
     Respawn,
     Cod,
+    /// Genesis3D (`GBSP` chunk files, `branches::genesis3d`).
+    Genesis3D,
 }
 
 impl Family {
@@ -31,6 +33,7 @@ impl Family {
             Family::Source => "source",
             Family::Respawn => "respawn",
             Family::Cod => "cod",
+            Family::Genesis3D => "genesis3d",
         }
     }
 }
@@ -51,6 +54,19 @@ pub enum HeaderKind {
     /// `"IBSP"; i32 version; u32 count; {u32 id, u32 length}[count]`, data packed in directory
     /// order, each lump padded to 4 bytes — Call of Duty 4 `.d3dbsp`.
     CodLumpList,
+    /// No directory: a chain of chunks, each `{i32 type, i32 size, i32 elements}` followed by
+    /// `size × elements` bytes, ending with a chunk of type `0xffff`; the first chunk is the
+    /// `GBSP` header — Genesis3D (engine `GBSPFILE.H`, see `branches::genesis3d`). A lump's index
+    /// is its chunk type.
+    Chunks,
+}
+
+impl HeaderKind {
+    /// Lumps are a list of ids in file order (Call of Duty, Genesis3D chunks), not fixed slots:
+    /// an edit may add a lump the file does not have.
+    pub fn is_list(self) -> bool {
+        matches!(self, HeaderKind::CodLumpList | HeaderKind::Chunks)
+    }
 }
 
 /// How a lump's bytes are organised.
@@ -115,7 +131,7 @@ macro_rules! size_table {
         }
     };
 }
-size_table!(1 2 3 4 6 8 10 12 14 16 18 20 24 26 28 30 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 120 128 136 148 176 240 256 49152);
+size_table!(1 2 3 4 6 8 10 12 14 16 18 20 24 26 28 30 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 120 128 136 148 176 180 240 256 768 49152);
 
 /// The static description of one engine branch.
 pub struct Branch {

@@ -73,6 +73,8 @@ pub struct Bsp<'d> {
     external: Vec<Option<Vec<u8>>>,
     /// Decompressed lump bytes, per directory position, filled on first access.
     decoded: Vec<OnceLock<Result<Vec<u8>>>>,
+    /// Entity text made from a binary entity lump (Genesis3D), on first access.
+    entity_text: OnceLock<Result<Vec<u8>>>,
     options: OpenOptions,
     /// What [`Bsp::display_name`] says for a map without a path (e.g. `pak.pk3!maps/x.bsp`).
     name: Option<String>,
@@ -156,6 +158,7 @@ impl<'d> Bsp<'d> {
             lumps,
             external: vec![None; n],
             decoded: (0..n).map(|_| OnceLock::new()).collect(),
+            entity_text: OnceLock::new(),
             options: options.clone(),
             name: None,
         })
@@ -277,9 +280,20 @@ impl<'d> Bsp<'d> {
         self.branch().lumps.iter().position(|l| l.kind == LumpKind::Entities)
     }
 
-    /// The entity lump's text (up to and excluding the first NUL).
+    /// The entity lump's text (up to and excluding the first NUL). A Genesis3D entity chunk is
+    /// binary: its text form is made once ([`crate::branches::genesis3d::ents::to_text`]).
     pub fn entities_text(&self) -> Result<&[u8]> {
         match self.entities_index() {
+            Some(i) if self.family() == Family::Genesis3D => {
+                let raw = self.lump(i)?;
+                let cell = self.entity_text.get_or_init(|| crate::branches::genesis3d::ents::to_text(raw));
+                cell.as_deref().map_err(|e| {
+                    // Offsets of the binary decoder are within the chunk.
+                    let base = self.entry(i).map(|x| x.offset).unwrap_or(0);
+                    let e = Error { offset: Some(base + e.offset.unwrap_or(0)), ..e.clone() };
+                    self.locate(e, self.position(i).unwrap_or(usize::MAX))
+                })
+            }
             Some(i) => {
                 let raw = self.lump(i)?;
                 Ok(&raw[..memchr::memchr(0, raw).unwrap_or(raw.len())])

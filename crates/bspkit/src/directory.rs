@@ -1,5 +1,7 @@
 //! The lump directory: parsing each header form into one list of [`LumpEntry`].
 
+pub mod chunks;
+
 use crate::branch::{Branch, HeaderKind};
 use crate::bytes::{i32_at, u32_at, Endian};
 use crate::error::{Error, ErrorKind, Result};
@@ -161,6 +163,20 @@ pub fn parse_with(data: &[u8], branch: &'static Branch, endian: Endian, beyond_e
             }
             let magic = crate::bytes::array::<4>(data, 0);
             (Header { magic, version: rd(4), revision: None, extra: None, len: dir_len as usize }, entries)
+        }
+        HeaderKind::Chunks => {
+            // Genesis3D: the chain of chunk headers is the directory; a lump is a chunk's data,
+            // its index the chunk type. The header is the first chunk header (the GBSP tag and
+            // version are the data of chunk 0, lump HEADER).
+            need(data, chunks::HEADER_LEN)?;
+            let chain = chunks::walk(data)?;
+            let entries = chain
+                .chunks
+                .iter()
+                .map(|c| (c.kind as usize, c.data_at() as i64, i64::try_from(c.len).unwrap_or(i64::MAX), None, None))
+                .collect();
+            let magic = crate::bytes::array::<4>(data, 12);
+            (Header { magic, version: rd(20), revision: None, extra: None, len: chunks::HEADER_LEN }, entries)
         }
     };
     let file_size = data.len() as u64;

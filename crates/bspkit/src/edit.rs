@@ -47,7 +47,7 @@ pub fn resolve_lump(bsp: &Bsp, lump: &str) -> Result<usize> {
         Err(_) => bsp.lump_index(lump),
     };
     match index {
-        Some(i) if bsp.branch().header == HeaderKind::CodLumpList || i < bsp.lumps().len() => Ok(i),
+        Some(i) if bsp.branch().header.is_list() || i < bsp.lumps().len() => Ok(i),
         _ => Err(Error::new(ErrorKind::NoSuchLump(lump.to_string()))),
     }
 }
@@ -67,7 +67,7 @@ impl<'b, 'd> Editor<'b, 'd> {
     }
 
     fn check_index(&self, index: usize) -> Result<()> {
-        if self.entry(index).is_some() || self.bsp.branch().header == HeaderKind::CodLumpList {
+        if self.entry(index).is_some() || self.bsp.branch().header.is_list() {
             Ok(())
         } else {
             Err(Error::new(ErrorKind::NoSuchLump(index.to_string())))
@@ -235,11 +235,21 @@ impl<'b, 'd> Editor<'b, 'd> {
         Ok(changed)
     }
 
-    /// The entity lump for editing.
+    /// The entity lump for editing. A Genesis3D entity chunk (binary) is edited as its text
+    /// form ([`crate::branches::genesis3d::ents`]).
     pub fn entities(&self) -> Result<EntityDoc> {
         let index = self.entities_index()?;
-        let lump = self.lump(index)?;
+        let lump = self.entity_text(index)?;
         EntityDoc::parse(&lump).map_err(|e| self.bsp.entity_error(e))
+    }
+
+    /// The entity lump as text (the lump itself, or the text form of a binary one).
+    fn entity_text(&self, index: usize) -> Result<Cow<'_, [u8]>> {
+        let lump = self.lump(index)?;
+        if self.bsp.family() == crate::branch::Family::Genesis3D {
+            return crate::branches::genesis3d::ents::to_text(&lump).map(Cow::Owned).map_err(|e| self.bsp.lump_error(index, e));
+        }
+        Ok(lump)
     }
 
     fn entities_index(&self) -> Result<usize> {
@@ -247,10 +257,17 @@ impl<'b, 'd> Editor<'b, 'd> {
     }
 
     /// Store edited entities (unchanged entities keep their bytes). Nothing changes if the text is the same.
+    /// A Genesis3D chunk is written back in its binary form (every pair re-encoded as the
+    /// compiler writes it) when its text changed.
     pub fn set_entities(&mut self, doc: &EntityDoc) -> Result<()> {
         let index = self.entities_index()?;
         let bytes = doc.to_bytes();
-        if bytes.as_slice() != &*self.lump(index)? {
+        if bytes.as_slice() != &*self.entity_text(index)? {
+            let bytes = if self.bsp.family() == crate::branch::Family::Genesis3D {
+                crate::branches::genesis3d::ents::from_text(&bytes).map_err(|e| self.bsp.lump_error(index, e))?
+            } else {
+                bytes
+            };
             self.set_lump(index, bytes)?;
         }
         Ok(())

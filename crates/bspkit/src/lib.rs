@@ -1,9 +1,9 @@
 //! # bspkit
 //!
 //! Read, write, edit and analyse `.bsp` map files of every engine family that uses them:
-//! Quake 1 (BSP29, BSP2, 2PSB, Hexen II), GoldSrc, Quake 2 (IBSP 38, Qbism), Quake 3 and its
-//! descendants (IBSP 46/47, RBSP, FBSP), Source (VBSP/PSBV), Respawn (rBSP) and Call of Duty
-//! (`.d3dbsp`).
+//! Quake 1 (BSP29, BSP2, 2PSB, Hexen II), GoldSrc, Quake 2 and its descendants (IBSP 38, Qbism,
+//! SiN, Soldier of Fortune, Daikatana), Quake 3 and its descendants (IBSP 46/47, RBSP, FBSP),
+//! Source (VBSP/PSBV), Respawn (rBSP), Call of Duty (`.d3dbsp`) and Genesis3D (`GBSP` chunks).
 //!
 //! Open a map with [`Bsp::open`] (memory-mapped) or [`Bsp::from_bytes`]; the format is detected
 //! from the bytes ([`detect()`]). Lumps are borrowed slices of the file; record lumps are viewed as

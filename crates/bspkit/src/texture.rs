@@ -120,7 +120,7 @@ impl<'a> TextureSource<'a> {
                     None
                 }),
             },
-            Family::Respawn | Family::Cod => State::NamesOnly,
+            Family::Respawn | Family::Cod | Family::Genesis3D => State::NamesOnly,
         };
         TextureSource { bsp, assets, state, warnings }
     }
@@ -148,6 +148,8 @@ impl<'a> TextureSource<'a> {
             Family::Source => source::texture::names(self.bsp),
             Family::Respawn => respawn::texture::names(self.bsp),
             Family::Cod => cod::texture::names(self.bsp),
+            // Genesis3D textures are embedded; their lookup is not written yet (README).
+            Family::Genesis3D => Ok(Vec::new()),
         }
     }
 

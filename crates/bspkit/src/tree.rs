@@ -1,6 +1,6 @@
 //! BSP node trees: point-in-leaf lookup and a structural walk, for the Quake 1 family (Quake,
 //! Hexen II, BSP2, 2PSB, GoldSrc), Quake 2 (IBSP 38, Qbism), Quake 3 (IBSP 46/47, RBSP, FBSP)
-//! and Source (both byte orders).
+//! Source (both byte orders) and Genesis3D.
 //!
 //! A map's node lump is untrusted: a child may point back at an ancestor (a cycle), at a node
 //! that another parent already uses, or outside the lump. Nothing here recurses, and every loop
@@ -21,7 +21,7 @@
 //! ```
 
 use crate::branch::Family;
-use crate::branches::{quake1, quake2, quake3};
+use crate::branches::{genesis3d, quake1, quake2, quake3};
 use crate::bsp::Bsp;
 use crate::check::problem::{Code, Problem};
 use crate::error::{Error, ErrorKind, Result};
@@ -151,8 +151,22 @@ fn source_parts<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Parts> {
     Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: source::LUMP_NODES })
 }
 
+fn genesis3d_parts(bsp: &Bsp) -> Result<Parts> {
+    let v = genesis3d::view::View::new(bsp)?;
+    // Children as in Quake 2: negative = leaf `-(child + 1)` (engine `Plane.cpp`).
+    let nodes = v
+        .nodes()?
+        .iter()
+        .map(|n| TreeNode { plane: n.plane.get() as i64, children: n.children.map(|c| signed_child(c.get() as i64)) })
+        .collect();
+    let planes = v.planes()?.iter().map(|p| (p.normal.map(|c| c.get()), p.dist.get())).collect();
+    // Every model roots its own part of the node tree at `root_node[0]`.
+    let heads = v.models()?.iter().map(|m| Some(signed_child(m.root_node[0].get() as i64))).collect();
+    Ok(Parts { nodes, planes, num_leaves: v.leafs()?.len(), heads, nodes_lump: genesis3d::lumps::CHUNK_NODES })
+}
+
 impl<'a> NodeTree<'a> {
-    /// Read the node tree of a Quake 1 / GoldSrc / Quake 2 / Quake 3 / Source map. Other families
+    /// Read the node tree of a Quake 1 / GoldSrc / Quake 2 / Quake 3 / Source / Genesis3D map. Other families
     /// give [`ErrorKind::NoSuchLump`]. Lump errors (bad lengths) name the lump.
     pub fn of(bsp: &'a Bsp<'a>) -> Result<Self> {
         let parts = match bsp.family() {
@@ -164,9 +178,13 @@ impl<'a> NodeTree<'a> {
             },
             Family::Quake2 => match bsp.branch().id {
                 "qbism" => quake2_parts::<quake2::Qbism>(bsp),
+                "sin" => quake2_parts::<quake2::Sin>(bsp),
+                "sof" => quake2_parts::<quake2::Sof>(bsp),
+                "daikatana" => quake2_parts::<quake2::Daikatana>(bsp),
                 _ => quake2_parts::<quake2::Ibsp>(bsp),
             },
             Family::Quake3 => quake3_parts(bsp),
+            Family::Genesis3D => genesis3d_parts(bsp),
             Family::Source => match bsp.endian() {
                 crate::bytes::Endian::Little => source_parts::<zerocopy::LittleEndian>(bsp),
                 crate::bytes::Endian::Big => source_parts::<zerocopy::BigEndian>(bsp),

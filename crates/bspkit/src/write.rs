@@ -33,6 +33,8 @@ use crate::directory::{self, LumpEntry};
 use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::gamelump;
 
+mod chunks;
+
 /// The Source / Respawn game lump's index (source.md §5; respawn_cod_facts.md §1.4: 0x23).
 pub const GAME_LUMP: usize = gamelump::LUMP_GAME_LUMP;
 
@@ -91,6 +93,7 @@ fn alignment(kind: HeaderKind, slots: &[Slot]) -> u64 {
     let a = match kind {
         HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Valve { .. } | HeaderKind::Respawn => 4,
         HeaderKind::CodLumpList => return 4,
+        HeaderKind::Chunks => return 1,
     };
     if slots.iter().all(|s| s.length == 0 || s.offset % a == 0) {
         a
@@ -313,6 +316,11 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
     let data = bsp.data();
     let endian = bsp.endian();
     let kind = bsp.branch().header;
+    if kind == HeaderKind::Chunks {
+        // Genesis3D: no directory, the chain of chunk headers is rewritten (`write/chunks.rs`).
+        let bytes: BTreeMap<usize, &[u8]> = changes.iter().map(|(&i, c)| (i, c.bytes.as_slice())).collect();
+        return chunks::build(bsp, &bytes);
+    }
     let is_cod = kind == HeaderKind::CodLumpList;
     let (old_hl, mut slots) = file_slots(bsp)?;
     let old_count = slots.len();
@@ -683,6 +691,7 @@ fn write_header(
                 put(out, 16 + 8 * i, s.length, endian, false)?;
             }
         }
+        HeaderKind::Chunks => return Err(Error::malformed("chunk files have no directory to write")),
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ fn expected_family(folder: &str) -> Family {
         "source" | "source_x360" => Family::Source,
         "respawn" => Family::Respawn,
         "cod" => Family::Cod,
+        "genesis3d" => Family::Genesis3D,
         other => panic!("unknown corpus folder {other}"),
     }
 }
@@ -44,6 +45,8 @@ fn detection_matches_manifest_magic() {
             "IBSP v38" => vec!["quake2"],
             "QBSP v38" => vec!["qbism"],
             "IBSP v46" => vec!["quake3"],
+            "IBSP v47" => vec!["ibsp47"],
+            "GBSP v15" => vec!["genesis3d"],
             "IBSP v22" => vec!["cod4"],
             "rBSP v37" => vec!["titanfall2"],
             s if s.starts_with("VBSP") || s.starts_with("PSBV") => {

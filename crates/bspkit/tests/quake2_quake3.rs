@@ -34,7 +34,8 @@ fn decode_q2<L: quake2::Layout>(bsp: &Bsp) -> usize {
         + v.areas().unwrap().len()
         + v.area_portals().unwrap().len();
     for t in v.texinfo().unwrap() {
-        assert!(!t.name().is_empty(), "texinfo without a texture name");
+        use quake2::TexInfoRecord;
+        assert!(!t.texture_name().is_empty(), "texinfo without a texture name");
     }
     // Every face's corners resolve; consecutive surfedges share a vertex, so the
     // polygon has one corner per edge and no corner repeats its predecessor.

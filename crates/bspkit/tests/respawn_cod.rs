@@ -428,7 +428,7 @@ fn cod_check_finds_bad_surface_and_collision_references() {
     let mut entry = LightGridEntry::new_zeroed();
     entry.colors.set(2);
     entry.primary_light = 255; // none
-    // A worldspawn, so the only problems are the broken references below.
+                               // A worldspawn, so the only problems are the broken references below.
     let bytes = BspBuilder::new(&COD4)
         .lump(LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
         .lump(LUMP_MATERIALS, vec![0u8; 72])

@@ -8,6 +8,7 @@
 //! descriptors stay below `Bsp` and the layers have no import cycle.
 
 pub mod cod;
+pub mod genesis3d;
 pub mod goldsrc;
 pub mod quake1;
 pub mod quake2;

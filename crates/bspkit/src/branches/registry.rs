@@ -2,6 +2,7 @@
 //! names only the families' `lumps` modules (data), so detection sits below `Bsp`.
 
 use super::cod::lumps as cod;
+use super::genesis3d::lumps as genesis3d;
 use super::goldsrc::lumps as goldsrc;
 use super::quake1::lumps as quake1;
 use super::quake2::lumps as quake2;
@@ -21,6 +22,9 @@ pub fn all() -> Vec<&'static Branch> {
         &goldsrc::BLUESHIFT,
         &quake2::QUAKE2,
         &quake2::QBISM,
+        &quake2::SIN,
+        &quake2::SOF,
+        &quake2::DAIKATANA,
         &quake3::QUAKE3,
         &quake3::IBSP47,
         &quake3::QUAKELIVE,
@@ -30,6 +34,7 @@ pub fn all() -> Vec<&'static Branch> {
     v.extend(source::BRANCHES.iter().copied());
     v.extend(respawn::BRANCHES.iter().copied());
     v.push(&cod::COD4);
+    v.push(&genesis3d::GENESIS3D);
     v
 }
 

@@ -32,6 +32,10 @@ pub fn default_version(branch: &Branch) -> u32 {
         "titanfall2" => 37,
         "apex" => 47,
         "cod4" => 22,
+        "sin" => 1,
+        "sof" => 46,
+        "daikatana" => 41,
+        "genesis3d" => crate::branches::genesis3d::lumps::GBSP_VERSION,
         _ => match branch.header {
             HeaderKind::Valve { version_first: true } => 21,
             _ => 20,
@@ -75,6 +79,9 @@ impl BspBuilder {
 
     /// The finished file.
     pub fn build(&self) -> Vec<u8> {
+        if self.branch.header == HeaderKind::Chunks {
+            return self.build_chunks();
+        }
         let e = self.endian;
         let w32 = |out: &mut Vec<u8>, v: u32| out.extend_from_slice(&e.u32_bytes(v));
         let mut lumps = self.lumps.clone();
@@ -87,6 +94,7 @@ impl BspBuilder {
             HeaderKind::Valve { .. } => 1036,
             HeaderKind::Respawn => 16 + 16 * 128,
             HeaderKind::CodLumpList => 12 + 8 * lumps.len(),
+            HeaderKind::Chunks => 0,
         };
         // Place the data.
         let mut offsets = Vec::new();
@@ -155,6 +163,7 @@ impl BspBuilder {
                     w32(&mut out, b.len() as u32);
                 }
             }
+            HeaderKind::Chunks => {}
         }
         for ((_, bytes, _), &o) in lumps.iter().zip(&offsets) {
             out.resize(o, 0);
@@ -162,6 +171,37 @@ impl BspBuilder {
         }
         if matches!(self.branch.header, HeaderKind::CodLumpList) {
             out.resize((out.len() + 3) & !3, 0);
+        }
+        out
+    }
+}
+
+impl BspBuilder {
+    /// A Genesis3D chunk file: the header chunk (a `GBSP` header of this builder's version
+    /// unless lump 0 is given), every lump as a chunk in type order, then the END chunk. A
+    /// chunk's element size is its type's record size, or 1 when the bytes are not a whole
+    /// number of records.
+    fn build_chunks(&self) -> Vec<u8> {
+        use crate::branches::genesis3d::lumps::{element_size, CHUNK_END, CHUNK_HEADER};
+        let mut lumps = self.lumps.clone();
+        if !lumps.iter().any(|l| l.0 == CHUNK_HEADER) {
+            let mut h = b"GBSP\0\0\0\0".to_vec();
+            h.extend_from_slice(&self.version.to_le_bytes());
+            h.resize(crate::branches::genesis3d::lumps::GBSP_HEADER_LEN, 0);
+            lumps.push((CHUNK_HEADER, h, 0));
+        }
+        lumps.sort_by_key(|l| l.0);
+        let mut out = Vec::new();
+        for (index, bytes, _) in &lumps {
+            let size = element_size(*index);
+            let size = if bytes.len() % size == 0 { size } else { 1 };
+            for v in [*index as u32, size as u32, (bytes.len() / size) as u32] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            out.extend_from_slice(bytes);
+        }
+        for v in [CHUNK_END, 0, 0] {
+            out.extend_from_slice(&v.to_le_bytes());
         }
         out
     }

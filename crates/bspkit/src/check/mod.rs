@@ -7,7 +7,7 @@ pub mod problem;
 pub use problem::{group, Checker, Code, Counts, Group, Problem, Severity};
 
 use crate::branch::{Family, LumpKind};
-use crate::branches::{cod, quake1, quake2, quake3, respawn, source};
+use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
 use crate::bsp::Bsp;
 
 /// Run every check on a map.
@@ -52,7 +52,9 @@ pub fn check(bsp: &Bsp) -> Vec<Problem> {
 }
 
 /// The entity lump parses, holds at least one entity, and the first is `worldspawn` (every
-/// family's server spawns the world from the first entity).
+/// family's server spawns the world from the first entity). Genesis3D's first entity is the
+/// world too, but GBSPLib writes it without a classname (its keys are the world's: `TextureLib`,
+/// `Sky*`), so there only its presence is checked.
 fn entities(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let Some(index) = bsp.entities_index() else { return };
     let lump = bsp.entry(index).map(|e| format!("{} ({})", e.index, e.name)).unwrap_or_else(|| "entities".into());
@@ -62,7 +64,8 @@ fn entities(bsp: &Bsp, problems: &mut Vec<Problem>) {
             None => problems.push(Problem::error(Code::NO_ENTITIES, lump, None, "the entity lump holds no entity (not even worldspawn)")),
             Some(first) => {
                 let class = first.classname();
-                if !class.as_deref().is_some_and(|c| c.eq_ignore_ascii_case("worldspawn")) {
+                let world_needs_class = bsp.family() != Family::Genesis3D;
+                if world_needs_class && !class.as_deref().is_some_and(|c| c.eq_ignore_ascii_case("worldspawn")) {
                     let seen = class.map(|c| format!("{c:?}")).unwrap_or_else(|| "no classname".into());
                     problems.push(Problem::error(
                         Code::NO_WORLDSPAWN,
@@ -85,5 +88,6 @@ fn family_checks(bsp: &Bsp, problems: &mut Vec<Problem>) {
         Family::Source => source::check::check(bsp, problems),
         Family::Respawn => respawn::check::check(bsp, problems),
         Family::Cod => cod::check::check(bsp, problems),
+        Family::Genesis3D => genesis3d::check::check(bsp, problems),
     }
 }

@@ -1,34 +1,19 @@
 //! Format detection from the bytes alone (never the file name). Detection explains itself:
 //! the chosen branch, the evidence, and the runner-up branches where the bytes are ambiguous.
 
+mod collide;
 pub mod detection;
+mod dir;
 
 pub use detection::Detection;
 
 use crate::branch::HeaderKind;
 use crate::branches::registry;
 use crate::branches::{cod::lumps as cod, goldsrc::lumps as goldsrc, quake1::lumps as quake1, quake2::lumps as quake2};
-use crate::branches::{quake3::lumps as quake3, respawn::lumps as respawn, source::detect as source};
+use crate::branches::{genesis3d::detect as genesis3d, quake3::lumps as quake3, respawn::lumps as respawn, source::detect as source};
 use crate::bytes::{describe_head, i32_at, u32_at, Endian};
 use crate::error::{Error, ErrorKind, Result};
-
-fn lump_range(data: &[u8], dir: usize, i: usize) -> Option<(usize, usize)> {
-    let ofs = i32_at(data, dir + 8 * i, Endian::Little)?;
-    let len = i32_at(data, dir + 8 * i + 4, Endian::Little)?;
-    (ofs >= 0 && len >= 0).then_some((ofs as usize, len as usize))
-}
-
-/// Does the lump at this directory slot look like entity text (or is it empty)?
-fn looks_like_entities(data: &[u8], range: Option<(usize, usize)>) -> bool {
-    let Some((ofs, len)) = range else { return false };
-    if len == 0 {
-        return true;
-    }
-    match data.get(ofs..ofs.saturating_add(len).min(data.len())) {
-        Some(bytes) => bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'),
-        None => false,
-    }
-}
+use dir::{looks_like_entities, lump_range};
 
 /// Detect the format of `data`.
 pub fn detect(data: &[u8]) -> Result<Detection> {
@@ -60,17 +45,23 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
         },
         b"IBSP" => match le_version {
             38 => Ok(Detection::new(&quake2::QUAKE2, 38, Endian::Little, magic_why("IBSP", 38))),
-            46 => Ok(Detection::new(&quake3::QUAKE3, 46, Endian::Little, magic_why("IBSP", 46))),
+            // Quake 3 or Soldier of Fortune (a Quake 2 table of 22 lumps).
+            46 => Ok(collide::choose(data, "IBSP", 46, &[&quake3::QUAKE3, &quake2::SOF])),
             47 => Ok(detect_ibsp47(data)),
+            // Daikatana (21 lumps) or SiN's early maps (20).
+            41 => Ok(collide::choose(data, "IBSP", 41, &[&quake2::DAIKATANA, &quake2::SIN])),
             22 => Ok(Detection::new(&cod::COD4, 22, Endian::Little, magic_why("IBSP", 22) + " (Call of Duty 4 lump list)")),
             v => unsupported("IBSP", v as i64),
         },
         b"QBSP" if le_version == 38 => Ok(Detection::new(&quake2::QBISM, 38, Endian::Little, magic_why("QBSP", 38))),
-        b"RBSP" if le_version == 1 => Ok(Detection::new(&quake3::RBSP, 1, Endian::Little, magic_why("RBSP", 1))),
+        // Raven's Quake 3 RBSP (18 lumps) or SiN (a Quake 2 table of 20).
+        b"RBSP" if le_version == 1 => Ok(collide::choose(data, "RBSP", 1, &[&quake3::RBSP, &quake2::SIN])),
         b"FBSP" if le_version == 1 => Ok(Detection::new(&quake3::FBSP, 1, Endian::Little, magic_why("FBSP", 1))),
         b"QBSP" | b"RBSP" | b"FBSP" => unsupported(std::str::from_utf8(&head).unwrap_or("?"), le_version as i64),
         b"BSP2" => Ok(Detection::new(&quake1::BSP2, 0, Endian::Little, "magic \"BSP2\" (32-bit Quake 1 extension)".into())),
         b"2PSB" => Ok(Detection::new(&quake1::BSP2PSB, 0, Endian::Little, "magic \"2PSB\" (RMQ 32-bit extension)".into())),
+        // Genesis3D: no magic at 0, the GBSP tag is the header chunk's data.
+        _ if genesis3d::matches(data) => genesis3d::select(data),
         _ => match u32::from_le_bytes(head) {
             29 => Ok(detect_bsp29(data)),
             30 => Ok(detect_bsp30(data)),
@@ -212,6 +203,7 @@ pub fn detect_as(data: &[u8], branch_id: &str) -> Result<Detection> {
     let endian = if data.get(0..4) == Some(b"PSBV") { Endian::Big } else { Endian::Little };
     let version = match branch.header {
         HeaderKind::Quake { .. } => u32_at(data, 0, endian),
+        HeaderKind::Chunks => u32_at(data, crate::branches::genesis3d::lumps::VERSION_OFFSET, endian),
         _ => u32_at(data, 4, endian),
     }
     .unwrap_or(0);

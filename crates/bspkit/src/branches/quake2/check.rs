@@ -8,12 +8,24 @@ use crate::check::problem::{Checker, Code, Problem};
 use crate::error::Result;
 use crate::lumps::visibility::VisKind;
 
-/// Check every cross-reference of a Quake 2 or Qbism map.
+/// Check every cross-reference of a Quake 2-family map (Quake 2, Qbism, SiN, Soldier of
+/// Fortune, Daikatana): the shared tables, then each branch's own lumps.
 pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
-    if bsp.branch() == &QBISM {
-        check_records::<Qbism>(bsp, problems)
-    } else {
-        check_records::<Ibsp>(bsp, problems)
+    match bsp.branch().id {
+        "qbism" => check_records::<Qbism>(bsp, problems),
+        "sin" => {
+            check_records::<Sin>(bsp, problems);
+            check_sin(bsp, problems);
+        }
+        "sof" => {
+            check_records::<Sof>(bsp, problems);
+            check_sof(bsp, problems);
+        }
+        "daikatana" => {
+            check_records::<Daikatana>(bsp, problems);
+            check_daikatana(bsp, problems);
+        }
+        _ => check_records::<Ibsp>(bsp, problems),
     }
 }
 
@@ -77,7 +89,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let l = label(bsp, LUMP_TEXINFO);
     let mut c = Checker::new(problems, &l);
     for (i, t) in texinfo.as_deref().unwrap_or(&[]).iter().enumerate() {
-        let next = t.next_texinfo.get() as i64;
+        let next = t.next_texinfo();
         if next != -1 {
             index(&mut c, i, "nexttexinfo", next, len(&texinfo), "texinfo");
         }
@@ -188,5 +200,91 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
                 }
             }
         }
+    }
+}
+
+/// SiN: faces and brush sides name a LIGHTINFO entry (−1 = none).
+fn check_sin(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let Ok(v) = View::<Sin>::new(bsp) else { return };
+    let infos = len(&v.light_info());
+    let l = label(bsp, LUMP_FACES);
+    let mut c = Checker::new(problems, &l);
+    for (i, f) in v.faces().as_deref().unwrap_or(&[]).iter().enumerate() {
+        if f.light_info.get() != -1 {
+            index(&mut c, i, "lightinfo", f.light_info.get() as i64, infos, "lightinfo");
+        }
+    }
+    let l = label(bsp, LUMP_BRUSH_SIDES);
+    let mut c = Checker::new(problems, &l);
+    for (i, s) in v.brush_sides().as_deref().unwrap_or(&[]).iter().enumerate() {
+        if s.light_info.get() != -1 {
+            index(&mut c, i, "lightinfo", s.light_info.get() as i64, infos, "lightinfo");
+        }
+    }
+}
+
+/// Soldier of Fortune: faces name a region (−1 = none) and a range of region faces, leaves a
+/// region; region faces are edge ranges.
+fn check_sof(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let Ok(v) = View::<Sof>::new(bsp) else { return };
+    let (regions, region_faces, surfedges) = (len(&v.regions()), len(&v.region_faces()), len(&v.surfedges()));
+    let l = label(bsp, LUMP_FACES);
+    let mut c = Checker::new(problems, &l);
+    for (i, f) in v.faces().as_deref().unwrap_or(&[]).iter().enumerate() {
+        if f.region.get() != -1 {
+            index(&mut c, i, "region", f.region.get() as i64, regions, "regions");
+        }
+        if f.num_region_faces.get() != 0 {
+            range(
+                &mut c,
+                i,
+                "region faces",
+                (f.first_region_face.get() as i64, f.num_region_faces.get() as i64),
+                region_faces,
+                "region faces",
+            );
+        }
+    }
+    let l = label(bsp, LUMP_LEAVES);
+    let mut c = Checker::new(problems, &l);
+    for (i, leaf) in v.leaves().as_deref().unwrap_or(&[]).iter().enumerate() {
+        if leaf.region.get() != -1 {
+            index(&mut c, i, "region", leaf.region.get() as i64, regions, "regions");
+        }
+    }
+    let l = label(bsp, LUMP_SOF_REGION_FACES);
+    let mut c = Checker::new(problems, &l);
+    for (i, r) in v.region_faces().as_deref().unwrap_or(&[]).iter().enumerate() {
+        range(&mut c, i, "surfedges", (r.first_edge.get() as i64, r.num_edges.get() as i64), surfedges, "surfedges");
+    }
+}
+
+/// Daikatana: EXTSURFINFO runs parallel to TEXINFO; PLANEPOLYS holds, per plane, a count and
+/// that many face indices, and the counts walk the lump exactly.
+fn check_daikatana(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let Ok(v) = View::<Daikatana>::new(bsp) else { return };
+    let (texinfo, faces) = (len(&v.texinfo()), len(&v.faces()));
+    if let (Ok(ext), Some(t)) = (v.ext_surf_info(), texinfo) {
+        if !ext.is_empty() && ext.len() != t {
+            problems.push(Problem::error(
+                Code::COUNT_MISMATCH,
+                label(bsp, LUMP_DK_EXT_SURF_INFO),
+                None,
+                format!("{} colours for {t} texinfo", ext.len()),
+            ));
+        }
+    }
+    let l = label(bsp, LUMP_DK_PLANE_POLYS);
+    match v.plane_poly_lists() {
+        Ok(Some(lists)) => {
+            let mut c = Checker::new(problems, &l);
+            for (plane, list) in lists {
+                for f in list {
+                    index(&mut c, plane, "face", f.get() as i64, faces, "faces");
+                }
+            }
+        }
+        Ok(None) => problems.push(Problem::error(Code::COUNT_MISMATCH, l, None, "the per-plane counts do not walk the lump exactly")),
+        Err(_) => {}
     }
 }

@@ -1,5 +1,6 @@
-//! Quake 2 lump table: directory slots and the IBSP 38 / Qbism branch descriptors
-//! (quake_family.md C.3; quake_facts.md §4, §4.1). Data only.
+//! Quake 2 lump table: directory slots and the branch descriptors of IBSP 38, Qbism
+//! (quake_family.md C.3; quake_facts.md §4, §4.1) and the Quake 2-derived SiN, Soldier of
+//! Fortune and Daikatana tables (sources at each descriptor). Data only.
 
 use crate::branch::{Branch, Family, HeaderKind, LumpDef};
 
@@ -23,15 +24,25 @@ pub const LUMP_POP: usize = 16;
 pub const LUMP_AREAS: usize = 17;
 pub const LUMP_AREA_PORTALS: usize = 18;
 
+/// SiN: light values (`sin_lightvalue_t`), indexed by faces and brush sides.
+pub const LUMP_SIN_LIGHT_INFO: usize = 19;
+/// Soldier of Fortune: region faces (`dregionface_t`), lights (`light_t`), regions (`dregion_t`).
+pub const LUMP_SOF_REGION_FACES: usize = 19;
+pub const LUMP_SOF_LIGHTS: usize = 20;
+pub const LUMP_SOF_REGIONS: usize = 21;
+/// Daikatana: a colour per texinfo (`extsurfinfo_t`) and the plane-polygon lists (ints).
+pub const LUMP_DK_EXT_SURF_INFO: usize = 19;
+pub const LUMP_DK_PLANE_POLYS: usize = 20;
+
 macro_rules! q2_lumps {
-    (node: $node:literal, face: $face:literal, leaf: $leaf:literal, index: $idx:literal, edge: $edge:literal, side: $side:literal) => {
+    (node: $node:literal, face: $face:literal, leaf: $leaf:literal, index: $idx:literal, edge: $edge:literal, side: $side:literal, texinfo: $ti:literal $(, $extra:expr)*) => {
         &[
             LumpDef::entities("ENTITIES"),
             LumpDef::records("PLANES", 20),
             LumpDef::records("VERTICES", 12),
             LumpDef::special("VISIBILITY"),
             LumpDef::records("NODES", $node),
-            LumpDef::records("TEXINFO", 76),
+            LumpDef::records("TEXINFO", $ti),
             LumpDef::records("FACES", $face),
             LumpDef::raw("LIGHTING"),
             LumpDef::records("LEAVES", $leaf),
@@ -45,6 +56,7 @@ macro_rules! q2_lumps {
             LumpDef::raw("POP"),
             LumpDef::records("AREAS", 8),
             LumpDef::records("AREA_PORTALS", 8),
+            $($extra,)*
         ]
     };
 }
@@ -53,9 +65,9 @@ pub static QUAKE2: Branch = Branch {
     id: "quake2",
     family: Family::Quake2,
     title: "Quake II (IBSP 38)",
-    games: "Quake II and its mods, Kingpin, SiN (variants), Heretic II",
+    games: "Quake II and its mods, Kingpin, Heretic II",
     header: HeaderKind::IdMagic { magic: *b"IBSP" },
-    lumps: q2_lumps!(node: 28, face: 20, leaf: 28, index: 2, edge: 4, side: 4),
+    lumps: q2_lumps!(node: 28, face: 20, leaf: 28, index: 2, edge: 4, side: 4, texinfo: 76),
 };
 
 pub static QBISM: Branch = Branch {
@@ -64,5 +76,54 @@ pub static QBISM: Branch = Branch {
     title: "Quake II Qbism (QBSP 38, 32-bit indices)",
     games: "Quake II source ports with extended limits",
     header: HeaderKind::IdMagic { magic: *b"QBSP" },
-    lumps: q2_lumps!(node: 44, face: 28, leaf: 52, index: 4, edge: 8, side: 8),
+    lumps: q2_lumps!(node: 44, face: 28, leaf: 52, index: 4, edge: 8, side: 8, texinfo: 76),
+};
+
+/// SiN (Ritual): 20 lumps, Quake 2's plus LIGHTINFO; wider texinfo (180 bytes: 64-byte name,
+/// surface physics and colour), faces (36: 16 light styles, a light-info index) and brush
+/// sides (8: a light-info index). Released maps say `RBSP` 1, early ones `IBSP` 41; both read
+/// alike (id's bspc `code/bspc/sinfiles.h`, `l_bsp_sin.c`; bsp_tool `branches/ritual/sin.py`).
+pub static SIN: Branch = Branch {
+    id: "sin",
+    family: Family::Quake2,
+    title: "SiN (RBSP 1 / IBSP 41, Quake II-based)",
+    games: "SiN, SiN Gold (Wages of Sin)",
+    header: HeaderKind::IdMagic { magic: *b"RBSP" },
+    lumps: q2_lumps!(node: 28, face: 36, leaf: 28, index: 2, edge: 4, side: 8, texinfo: 180, LumpDef::records("LIGHT_INFO", 60)),
+};
+
+/// Soldier of Fortune (Raven): `IBSP` 46 like Quake 3, but a Quake 2 table of 22 lumps: region
+/// faces, lights and fog regions added; faces carry a region and lightmap-mip fields (44
+/// bytes), leaves a region (32). Sizes as the SoF SDK's `qcommon/qfiles.h` declares them with
+/// `MAXLIGHTMAPS` 4 (`q_shared.h`) and the compiler's natural alignment (in
+/// d3nd3/sof-plus-plus-nix; bsp_tool `branches/raven/soldier_of_fortune.py` names the table).
+pub static SOF: Branch = Branch {
+    id: "sof",
+    family: Family::Quake2,
+    title: "Soldier of Fortune (IBSP 46, Quake II-based)",
+    games: "Soldier of Fortune (PC, Dreamcast)",
+    header: HeaderKind::IdMagic { magic: *b"IBSP" },
+    lumps: q2_lumps!(
+        node: 28, face: 44, leaf: 32, index: 2, edge: 4, side: 4, texinfo: 76,
+        LumpDef::records("REGION_FACES", 8),
+        LumpDef::records("LIGHTS", 36),
+        LumpDef::records("REGIONS", 76)
+    ),
+};
+
+/// Daikatana (Ion Storm): `IBSP` 41, 21 lumps: Quake 2's plus EXTSURFINFO (an RGB colour per
+/// texinfo) and PLANEPOLYS (per plane a count, then that many face indices); leaves end with a
+/// brush number (32 bytes) (Daikatana 1.3 source `user/qfiles.h`, in
+/// atsb/daikatana-restoration-project; bsp_tool `branches/ion_storm/daikatana.py`).
+pub static DAIKATANA: Branch = Branch {
+    id: "daikatana",
+    family: Family::Quake2,
+    title: "Daikatana (IBSP 41, Quake II-based)",
+    games: "Daikatana",
+    header: HeaderKind::IdMagic { magic: *b"IBSP" },
+    lumps: q2_lumps!(
+        node: 28, face: 20, leaf: 32, index: 2, edge: 4, side: 4, texinfo: 76,
+        LumpDef::records("EXT_SURF_INFO", 12),
+        LumpDef::records("PLANE_POLYS", 4)
+    ),
 };

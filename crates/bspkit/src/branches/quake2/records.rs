@@ -1,5 +1,6 @@
-//! Quake 2 record types, IBSP 38 and Qbism (quake_facts.md §4, §4.1), and the [`Layout`] markers
-//! that pick one set.
+//! Quake 2 record types, IBSP 38 and Qbism (quake_facts.md §4, §4.1), the records SiN, Soldier
+//! of Fortune and Daikatana change or add (sources at their descriptors in `lumps`), and the
+//! [`Layout`] markers that pick one set.
 
 use zerocopy::byteorder::{F32, I16, I32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, LittleEndian as LE, Unaligned};
@@ -155,6 +156,153 @@ record! {
     pub struct AreaPortal { pub portal: I32<LE>, pub other_area: I32<LE>, }
 }
 
+record! {
+    /// SiN `sin_texinfo_t`, 180 bytes: a 64-byte texture name and surface properties.
+    pub struct TexInfoSin {
+        pub vecs: [[F32<LE>; 4]; 2],
+        pub flags: I32<LE>,
+        pub texture: [u8; 64],
+        pub next_texinfo: I32<LE>,
+        pub trans_mag: F32<LE>,
+        pub trans_angle: I32<LE>,
+        pub base_angle: I32<LE>,
+        pub anim_time: F32<LE>,
+        pub nonlit: F32<LE>,
+        pub translucence: F32<LE>,
+        pub friction: F32<LE>,
+        pub restitution: F32<LE>,
+        pub color: [F32<LE>; 3],
+        pub group_name: [u8; 32],
+    }
+}
+impl TexInfoSin {
+    pub fn name(&self) -> std::borrow::Cow<'_, str> {
+        crate::bytes::c_str(&self.texture)
+    }
+}
+record! {
+    /// SiN `sin_dface_t`, 36 bytes: 16 light styles and a LIGHT_INFO index (−1 = none).
+    pub struct FaceSin {
+        pub plane: U16<LE>,
+        pub side: I16<LE>,
+        pub first_edge: I32<LE>,
+        pub num_edges: I16<LE>,
+        pub texinfo: I16<LE>,
+        pub styles: [u8; 16],
+        pub light_offset: I32<LE>,
+        pub light_info: I32<LE>,
+    }
+}
+record! {
+    /// SiN `sin_dbrushside_t`, 8 bytes: with a LIGHT_INFO index.
+    pub struct BrushSideSin { pub plane: U16<LE>, pub texinfo: I16<LE>, pub light_info: I32<LE>, }
+}
+record! {
+    /// SiN `sin_lightvalue_t`, 60 bytes: surface light emission.
+    pub struct LightValueSin {
+        pub value: I32<LE>,
+        pub color: [F32<LE>; 3],
+        pub direct: F32<LE>,
+        pub direct_angle: F32<LE>,
+        pub direct_style: F32<LE>,
+        pub direct_style_name: [u8; 32],
+    }
+}
+record! {
+    /// Soldier of Fortune `dface_t`, 44 bytes: a region and a range of REGION_FACES, the
+    /// lightmap mip fields, texture mins and extents (two padding gaps from the struct's
+    /// natural alignment).
+    pub struct FaceSof {
+        pub plane: U16<LE>,
+        pub side: I16<LE>,
+        pub first_edge: I32<LE>,
+        pub num_edges: I16<LE>,
+        pub texinfo: I16<LE>,
+        pub region: I16<LE>,
+        pub pad0: [u8; 2],
+        pub first_region_face: I32<LE>,
+        pub num_region_faces: I16<LE>,
+        pub styles: [u8; 4],
+        pub pad1: [u8; 2],
+        pub light_offset: I32<LE>,
+        pub light_mip: [u8; 4],
+        pub texture_mins: [I16<LE>; 2],
+        pub extents: [I16<LE>; 2],
+    }
+}
+record! {
+    /// Soldier of Fortune `dleaf_t`, 32 bytes: with a region (2 bytes of tail padding).
+    pub struct LeafSof {
+        pub contents: I32<LE>,
+        pub cluster: I16<LE>,
+        pub area: I16<LE>,
+        pub region: I16<LE>,
+        pub mins: [I16<LE>; 3],
+        pub maxs: [I16<LE>; 3],
+        pub first_leaf_face: U16<LE>,
+        pub num_leaf_faces: U16<LE>,
+        pub first_leaf_brush: U16<LE>,
+        pub num_leaf_brushes: U16<LE>,
+        pub pad: [u8; 2],
+    }
+}
+record! {
+    /// Soldier of Fortune `dregionface_t`, 8 bytes: an edge range (surfedges).
+    pub struct RegionFaceSof { pub first_edge: I32<LE>, pub num_edges: I16<LE>, pub pad: [u8; 2], }
+}
+record! {
+    /// Soldier of Fortune `light_t`, 36 bytes; `kind` is surface, point, spotlight or sun (0–3),
+    /// `falloff` linear, inverse or inverse square (0–2).
+    pub struct LightSof {
+        pub origin: [F32<LE>; 3],
+        pub color: [F32<LE>; 3],
+        pub intensity: F32<LE>,
+        pub kind: I32<LE>,
+        pub falloff: I32<LE>,
+    }
+}
+record! {
+    /// Soldier of Fortune `dregion_t`, 76 bytes: fog settings of a region.
+    pub struct RegionSof {
+        pub mode: I32<LE>,
+        pub density: F32<LE>,
+        pub density_range: F32<LE>,
+        pub start: F32<LE>,
+        pub end: F32<LE>,
+        pub height: F32<LE>,
+        pub color: [u8; 4],
+        pub flags: U32<LE>,
+        pub time: F32<LE>,
+        pub distance_cull: F32<LE>,
+        pub chop_size: F32<LE>,
+        pub expansion: [F32<LE>; 8],
+    }
+}
+record! {
+    /// Daikatana `dleaf_t`, 32 bytes: Quake 2's leaf and a brush number.
+    pub struct LeafDk {
+        pub contents: I32<LE>,
+        pub cluster: I16<LE>,
+        pub area: I16<LE>,
+        pub mins: [I16<LE>; 3],
+        pub maxs: [I16<LE>; 3],
+        pub first_leaf_face: U16<LE>,
+        pub num_leaf_faces: U16<LE>,
+        pub first_leaf_brush: U16<LE>,
+        pub num_leaf_brushes: U16<LE>,
+        pub brush: I32<LE>,
+    }
+}
+record! {
+    /// Daikatana `extsurfinfo_t`, 12 bytes: the RGB colour of the texinfo at the same index.
+    pub struct ExtSurfInfoDk { pub color: [F32<LE>; 3], }
+}
+
+/// Daikatana PLANE_POLYS entry: a plane's face count, or one of its face indices.
+pub type PlanePoly = I32<LE>;
+/// One plane's list from Daikatana's PLANE_POLYS: the plane and its face indices.
+pub type PlanePolyList<'a> = (usize, &'a [PlanePoly]);
+
 /// Leaf-face / leaf-brush index (u16; u32 in Qbism).
 pub type LeafIndex = U16<LE>;
 pub type LeafIndexQbism = U32<LE>;
@@ -193,10 +341,16 @@ pub trait BrushSideRecord {
     fn plane(&self) -> i64;
     fn texinfo(&self) -> i64;
 }
+pub trait TexInfoRecord {
+    /// The next frame of an animated texture, −1 = none.
+    fn next_texinfo(&self) -> i64;
+    fn flags(&self) -> i64;
+    fn texture_name(&self) -> std::borrow::Cow<'_, str>;
+}
 
-macro_rules! impl_records {
-    ($node:ty, $face:ty, $leaf:ty, $index:ty, $edge:ty, $side:ty) => {
-        impl NodeRecord for $node {
+macro_rules! node_record {
+    ($($t:ty),*) => {$(
+        impl NodeRecord for $t {
             fn plane(&self) -> i64 {
                 self.plane.get() as i64
             }
@@ -207,7 +361,11 @@ macro_rules! impl_records {
                 (self.first_face.get() as i64, self.num_faces.get() as i64)
             }
         }
-        impl FaceRecord for $face {
+    )*};
+}
+macro_rules! face_record {
+    ($($t:ty),*) => {$(
+        impl FaceRecord for $t {
             fn plane(&self) -> i64 {
                 self.plane.get() as i64
             }
@@ -223,11 +381,16 @@ macro_rules! impl_records {
             fn light_offset(&self) -> i64 {
                 self.light_offset.get() as i64
             }
+            /// The first four styles (SiN stores sixteen).
             fn styles(&self) -> [u8; 4] {
-                self.styles
+                [self.styles[0], self.styles[1], self.styles[2], self.styles[3]]
             }
         }
-        impl LeafRecord for $leaf {
+    )*};
+}
+macro_rules! leaf_record {
+    ($($t:ty),*) => {$(
+        impl LeafRecord for $t {
             fn contents(&self) -> i64 {
                 self.contents.get() as i64
             }
@@ -244,17 +407,29 @@ macro_rules! impl_records {
                 (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
             }
         }
-        impl IndexRecord for $index {
+    )*};
+}
+macro_rules! index_record {
+    ($($t:ty),*) => {$(
+        impl IndexRecord for $t {
             fn value(&self) -> i64 {
                 self.get() as i64
             }
         }
-        impl EdgeRecord for $edge {
+    )*};
+}
+macro_rules! edge_record {
+    ($($t:ty),*) => {$(
+        impl EdgeRecord for $t {
             fn vertices(&self) -> [i64; 2] {
                 [self.v[0].get() as i64, self.v[1].get() as i64]
             }
         }
-        impl BrushSideRecord for $side {
+    )*};
+}
+macro_rules! side_record {
+    ($($t:ty),*) => {$(
+        impl BrushSideRecord for $t {
             fn plane(&self) -> i64 {
                 self.plane.get() as i64
             }
@@ -262,10 +437,30 @@ macro_rules! impl_records {
                 self.texinfo.get() as i64
             }
         }
-    };
+    )*};
 }
-impl_records!(Node, Face, Leaf, LeafIndex, Edge, BrushSide);
-impl_records!(NodeQbism, FaceQbism, LeafQbism, LeafIndexQbism, EdgeQbism, BrushSideQbism);
+macro_rules! texinfo_record {
+    ($($t:ty),*) => {$(
+        impl TexInfoRecord for $t {
+            fn next_texinfo(&self) -> i64 {
+                self.next_texinfo.get() as i64
+            }
+            fn flags(&self) -> i64 {
+                self.flags.get() as i64
+            }
+            fn texture_name(&self) -> std::borrow::Cow<'_, str> {
+                crate::bytes::c_str(&self.texture)
+            }
+        }
+    )*};
+}
+node_record!(Node, NodeQbism);
+face_record!(Face, FaceQbism, FaceSin, FaceSof);
+leaf_record!(Leaf, LeafQbism, LeafSof, LeafDk);
+index_record!(LeafIndex, LeafIndexQbism);
+edge_record!(Edge, EdgeQbism);
+side_record!(BrushSide, BrushSideQbism, BrushSideSin);
+texinfo_record!(TexInfo, TexInfoSin);
 
 /// The record types of one Quake 2 layout.
 pub trait Layout: 'static {
@@ -277,6 +472,7 @@ pub trait Layout: 'static {
     type LeafIndex: FromBytes + Immutable + KnownLayout + IndexRecord;
     type Edge: FromBytes + Immutable + KnownLayout + EdgeRecord;
     type BrushSide: FromBytes + Immutable + KnownLayout + BrushSideRecord;
+    type TexInfo: FromBytes + Immutable + KnownLayout + TexInfoRecord;
 }
 
 /// Standard Quake 2 IBSP 38.
@@ -285,25 +481,37 @@ pub enum Ibsp {}
 /// Qbism QBSP 38.
 #[derive(Debug, Clone, Copy)]
 pub enum Qbism {}
+/// SiN (RBSP 1 / IBSP 41).
+#[derive(Debug, Clone, Copy)]
+pub enum Sin {}
+/// Soldier of Fortune (IBSP 46, 22 lumps).
+#[derive(Debug, Clone, Copy)]
+pub enum Sof {}
+/// Daikatana (IBSP 41).
+#[derive(Debug, Clone, Copy)]
+pub enum Daikatana {}
 
-impl Layout for Ibsp {
-    const BRANCH_ID: &'static str = "quake2";
-    type Node = Node;
-    type Face = Face;
-    type Leaf = Leaf;
-    type LeafIndex = LeafIndex;
-    type Edge = Edge;
-    type BrushSide = BrushSide;
+/// `impl Layout` for a marker: branch id, then node, face, leaf, leaf index, edge, brush side
+/// and texinfo record types.
+macro_rules! layout {
+    ($marker:ty, $id:literal, $node:ty, $face:ty, $leaf:ty, $index:ty, $edge:ty, $side:ty, $texinfo:ty) => {
+        impl Layout for $marker {
+            const BRANCH_ID: &'static str = $id;
+            type Node = $node;
+            type Face = $face;
+            type Leaf = $leaf;
+            type LeafIndex = $index;
+            type Edge = $edge;
+            type BrushSide = $side;
+            type TexInfo = $texinfo;
+        }
+    };
 }
-impl Layout for Qbism {
-    const BRANCH_ID: &'static str = "qbism";
-    type Node = NodeQbism;
-    type Face = FaceQbism;
-    type Leaf = LeafQbism;
-    type LeafIndex = LeafIndexQbism;
-    type Edge = EdgeQbism;
-    type BrushSide = BrushSideQbism;
-}
+layout!(Ibsp, "quake2", Node, Face, Leaf, LeafIndex, Edge, BrushSide, TexInfo);
+layout!(Qbism, "qbism", NodeQbism, FaceQbism, LeafQbism, LeafIndexQbism, EdgeQbism, BrushSideQbism, TexInfo);
+layout!(Sin, "sin", Node, FaceSin, Leaf, LeafIndex, Edge, BrushSideSin, TexInfoSin);
+layout!(Sof, "sof", Node, FaceSof, LeafSof, LeafIndex, Edge, BrushSide, TexInfo);
+layout!(Daikatana, "daikatana", Node, Face, LeafDk, LeafIndex, Edge, BrushSide, TexInfo);
 
 #[cfg(test)]
 mod tests {
@@ -335,6 +543,18 @@ mod tests {
         assert_eq!(size_of::<BrushSideQbism>(), 8);
         assert_eq!(size_of::<Area>(), 8);
         assert_eq!(size_of::<AreaPortal>(), 8);
+        // SiN (bspc sinfiles.h), Soldier of Fortune (SoF SDK qfiles.h), Daikatana (qfiles.h).
+        assert_eq!(size_of::<TexInfoSin>(), 180);
+        assert_eq!(size_of::<FaceSin>(), 36);
+        assert_eq!(size_of::<BrushSideSin>(), 8);
+        assert_eq!(size_of::<LightValueSin>(), 60);
+        assert_eq!(size_of::<FaceSof>(), 44);
+        assert_eq!(size_of::<LeafSof>(), 32);
+        assert_eq!(size_of::<RegionFaceSof>(), 8);
+        assert_eq!(size_of::<LightSof>(), 36);
+        assert_eq!(size_of::<RegionSof>(), 76);
+        assert_eq!(size_of::<LeafDk>(), 32);
+        assert_eq!(size_of::<ExtSurfInfoDk>(), 12);
     }
 
     /// The lump tables declare the sizes of the record types the views use.
@@ -349,10 +569,20 @@ mod tests {
             assert_eq!(s(LUMP_LEAF_BRUSHES), Some(size_of::<L::LeafIndex>()));
             assert_eq!(s(LUMP_EDGES), Some(size_of::<L::Edge>()));
             assert_eq!(s(LUMP_BRUSH_SIDES), Some(size_of::<L::BrushSide>()));
-            assert_eq!(s(LUMP_TEXINFO), Some(size_of::<TexInfo>()));
+            assert_eq!(s(LUMP_TEXINFO), Some(size_of::<L::TexInfo>()));
             assert_eq!(s(LUMP_MODELS), Some(size_of::<Model>()));
+            assert_eq!(b.id, L::BRANCH_ID);
         }
         sizes::<Ibsp>(&QUAKE2);
         sizes::<Qbism>(&QBISM);
+        sizes::<Sin>(&SIN);
+        sizes::<Sof>(&SOF);
+        sizes::<Daikatana>(&DAIKATANA);
+        assert_eq!(SIN.lumps[LUMP_SIN_LIGHT_INFO].record_size(0), Some(size_of::<LightValueSin>()));
+        assert_eq!(SOF.lumps[LUMP_SOF_REGION_FACES].record_size(0), Some(size_of::<RegionFaceSof>()));
+        assert_eq!(SOF.lumps[LUMP_SOF_LIGHTS].record_size(0), Some(size_of::<LightSof>()));
+        assert_eq!(SOF.lumps[LUMP_SOF_REGIONS].record_size(0), Some(size_of::<RegionSof>()));
+        assert_eq!(DAIKATANA.lumps[LUMP_DK_EXT_SURF_INFO].record_size(0), Some(size_of::<ExtSurfInfoDk>()));
+        assert_eq!((SIN.lumps.len(), SOF.lumps.len(), DAIKATANA.lumps.len()), (20, 22, 21));
     }
 }

@@ -44,7 +44,7 @@ impl<'a, L: Layout> View<'a, L> {
     pub fn nodes(&self) -> Result<&'a [L::Node]> {
         self.bsp.records(LUMP_NODES)
     }
-    pub fn texinfo(&self) -> Result<&'a [TexInfo]> {
+    pub fn texinfo(&self) -> Result<&'a [L::TexInfo]> {
         self.bsp.records(LUMP_TEXINFO)
     }
     pub fn faces(&self) -> Result<&'a [L::Face]> {
@@ -110,6 +110,57 @@ impl<'a, L: Layout> View<'a, L> {
     pub fn visibility(&self) -> Result<ClusterVis<'a>> {
         let data = self.bsp.lump(LUMP_VISIBILITY)?;
         ClusterVis::parse(data, self.bsp.endian()).map_err(|e| self.bsp.lump_error(LUMP_VISIBILITY, e))
+    }
+}
+
+impl<'a> View<'a, Sin> {
+    /// SiN's light values (LIGHTINFO), indexed by faces and brush sides.
+    pub fn light_info(&self) -> Result<&'a [LightValueSin]> {
+        self.bsp.records(LUMP_SIN_LIGHT_INFO)
+    }
+}
+
+impl<'a> View<'a, Sof> {
+    /// Soldier of Fortune's region faces: edge ranges in SURFEDGES.
+    pub fn region_faces(&self) -> Result<&'a [RegionFaceSof]> {
+        self.bsp.records(LUMP_SOF_REGION_FACES)
+    }
+    pub fn lights(&self) -> Result<&'a [LightSof]> {
+        self.bsp.records(LUMP_SOF_LIGHTS)
+    }
+    /// Fog regions, indexed by faces and leaves.
+    pub fn regions(&self) -> Result<&'a [RegionSof]> {
+        self.bsp.records(LUMP_SOF_REGIONS)
+    }
+}
+
+impl<'a> View<'a, Daikatana> {
+    /// One colour per texinfo (the engine reads it beside TEXINFO).
+    pub fn ext_surf_info(&self) -> Result<&'a [ExtSurfInfoDk]> {
+        self.bsp.records(LUMP_DK_EXT_SURF_INFO)
+    }
+    /// The plane-polygon lists as stored: for each plane in order, a count and that many face
+    /// indices (Daikatana `r_model.cpp` `Mod_LoadPlanePolys`, as bsp_tool describes it).
+    pub fn plane_polys(&self) -> Result<&'a [PlanePoly]> {
+        self.bsp.records(LUMP_DK_PLANE_POLYS)
+    }
+    /// The plane-polygon lists, one `(plane, faces)` per plane with a non-empty list. `None` if
+    /// the counts do not walk the lump exactly.
+    pub fn plane_poly_lists(&self) -> Result<Option<Vec<PlanePolyList<'a>>>> {
+        let ints = self.plane_polys()?;
+        let planes = self.planes()?.len();
+        let mut out = Vec::new();
+        let mut at = 0usize;
+        for plane in 0..planes {
+            let Some(n) = ints.get(at).map(|n| n.get()) else { break };
+            let Ok(n) = usize::try_from(n) else { return Ok(None) };
+            let Some(list) = ints.get(at + 1..(at + 1).saturating_add(n)) else { return Ok(None) };
+            if n > 0 {
+                out.push((plane, list));
+            }
+            at += 1 + n;
+        }
+        Ok((at == ints.len()).then_some(out))
     }
 }
 

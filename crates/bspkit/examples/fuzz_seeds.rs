@@ -1,0 +1,31 @@
+//! Writes builder-made maps of the branches the real-map corpus lacks into a directory, as
+//! seeds for the `open_decode` fuzz target (`fuzz/seed.sh` runs it): a small Genesis3D level
+//! (the chunk-chain header form) and SiN / Soldier of Fortune / Daikatana maps next to the
+//! Quake 3-family branches whose magic they share.
+//!
+//! `cargo run -p bspkit --example fuzz_seeds -- fuzz/corpus/open_decode`
+
+use bspkit::branches::{genesis3d, quake2, quake3};
+use bspkit::build::BspBuilder;
+
+fn main() -> std::io::Result<()> {
+    let dir = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "fuzz/corpus/open_decode".into()));
+    std::fs::create_dir_all(&dir)?;
+    let mut seeds = vec![("seed_genesis3d_room.bsp".to_string(), genesis3d::room::small_level())];
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    for b in [&quake2::SIN, &quake2::SOF, &quake2::DAIKATANA, &quake3::QUAKE3, &quake3::RBSP] {
+        // Every record lump holds two zeroed records; the rest stays empty.
+        let mut builder = BspBuilder::new(b).lump(0, ents.clone());
+        for (i, def) in b.lumps.iter().enumerate().skip(1) {
+            if let Some(size) = def.record_size(0) {
+                builder = builder.lump(i, vec![0u8; 2 * size]);
+            }
+        }
+        seeds.push((format!("seed_{}.bsp", b.id), builder.build()));
+    }
+    for (name, bytes) in seeds {
+        std::fs::write(dir.join(&name), bytes)?;
+        println!("wrote {}", dir.join(name).display());
+    }
+    Ok(())
+}
