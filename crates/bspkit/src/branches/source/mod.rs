@@ -10,6 +10,7 @@
 //! concern module it needs (the lump tables stay below `Bsp`).
 
 pub mod check;
+pub mod lighting;
 pub mod checksum;
 pub mod detect;
 pub mod lumps;
