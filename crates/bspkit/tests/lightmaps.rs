@@ -144,3 +144,53 @@ fn corpus_lightmaps_give_back_the_lighting_lump() {
     }
     eprintln!("families with lightmaps: {families:?}");
 }
+
+/// GoldSrc regression (the texture-space-mins bug some viewers had): a face whose texture
+/// coordinates run from s = 40 to 100 and t = 3 to 37 has its luxel grid anchored at
+/// floor(40 / 16) = 2 and floor(3 / 16) = 0, so it is 6 × 4 luxels (not 5 × 3 from its own
+/// extent), and the world point at s = 64, t = 16 is the centre of luxel (2, 1).
+#[test]
+fn goldsrc_extents_anchor_at_the_snapped_texture_space_mins() {
+    use bspkit::branches::goldsrc::GOLDSRC;
+    use bspkit::branches::quake1::*;
+    use zerocopy::byteorder::{F32, I32, U16};
+    use zerocopy::IntoBytes;
+
+    let corners = [[40.0f32, 3.0, 0.0], [100.0, 3.0, 0.0], [100.0, 37.0, 0.0], [40.0, 37.0, 0.0]];
+    let vertices: Vec<Vertex> = corners.iter().map(|p| Vertex { point: p.map(F32::new) }).collect();
+    let edges: Vec<Edge29> = (0..4u16).map(|i| Edge29 { v: [U16::new(i), U16::new((i + 1) % 4)] }).collect();
+    let surfedges: Vec<SurfEdge> = (0..4).map(I32::new).collect();
+    let texinfo =
+        TexInfo { vecs: [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]].map(|r| r.map(F32::new)), miptex: I32::new(0), flags: I32::new(0) };
+    let face = <Face29 as FaceRecord>::make(0, 0, 0, 4, 0, [0, 255, 255, 255], 0);
+    // 6 × 4 RGB luxels, each holding (column, row, 7).
+    let lighting: Vec<u8> = (0..4u8).flat_map(|j| (0..6u8).flat_map(move |i| [i, j, 7])).collect();
+    let bytes = bspkit::build::BspBuilder::new(&GOLDSRC)
+        .lump(LUMP_VERTICES, vertices.as_bytes())
+        .lump(LUMP_EDGES, edges.as_bytes())
+        .lump(LUMP_SURFEDGES, surfedges.as_bytes())
+        .lump(LUMP_TEXINFO, texinfo.as_bytes())
+        .lump(LUMP_FACES, face.as_bytes())
+        .lump(LUMP_LIGHTING, lighting)
+        .build();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let lm = lightmap::build(&bsp, &LightOptions::default()).unwrap();
+    assert!(lm.warnings.is_empty(), "{:?}", lm.warnings);
+    let f = lm.face(LUMP_FACES as u16, 0).expect("the face is lit");
+    assert_eq!((f.width, f.height), (6, 4));
+    let [pw, ph] = lm.pages[0];
+    let texel = |uv: [f32; 2]| ((uv[0] * pw as f32).floor() as u32, (uv[1] * ph as f32).floor() as u32);
+    let a = lm.atlas(f.page, 0, 0).unwrap();
+    // The point at s = 64, t = 16 samples luxel (2, 1).
+    let (x, y) = texel(lm.uv(f, [64.0, 16.0, 0.0]).unwrap());
+    assert_eq!(a.texel(x, y), [2, 1, 7]);
+    // The first corner (s = 40, t = 3) lies half a luxel right of luxel 0's centre, 0.1875 down.
+    let uv = lm.uv(f, corners[0]).unwrap();
+    assert!((uv[0] * pw as f32 - (f.x as f32 + 1.0)).abs() < 1e-4 && (uv[1] * ph as f32 - (f.y as f32 + 0.6875)).abs() < 1e-4);
+    // Every corner samples the luxel under it: s / 16 − 2 and t / 16.
+    for c in corners {
+        let (x, y) = texel(lm.uv(f, c).unwrap());
+        let want = [((c[0] / 16.0 - 2.0 + 0.5).floor() as u8).min(5), ((c[1] / 16.0 + 0.5).floor() as u8).min(3), 7];
+        assert_eq!(a.texel(x, y), want, "corner {c:?}");
+    }
+}

@@ -48,8 +48,8 @@ use crate::branch::Family;
 use crate::branches::{quake1, quake2, quake3, source};
 use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
-pub use crate::lumps::lighting::{LightOptions, Mapping, SampleFormat};
 use crate::lumps::lighting::{stored, to_linear, LightSet, GAMMA};
+pub use crate::lumps::lighting::{LightOptions, Mapping, SampleFormat};
 
 /// Texels of border around every face's rectangle.
 pub const PADDING: u32 = 1;
@@ -124,7 +124,7 @@ impl Atlas {
         stored(self.format, self.texel(x, y))
     }
     /// 8-bit RGB pixels for an image: 8-bit samples as they are; `ColorRGBExp32` as
-    /// `round(128 × linear^(1/2.2))`; E5BGR9 as `round(255 × value)` (its 8-bit scale), clamped.
+    /// `round(128 × (value / 255)^(1/2.2))`; E5BGR9 as `round(255 × value)` (its 8-bit scale), clamped.
     pub fn rgb8(&self) -> std::borrow::Cow<'_, [u8]> {
         match self.format {
             SampleFormat::Rgb8 => std::borrow::Cow::Borrowed(&self.texels),
@@ -132,7 +132,7 @@ impl Atlas {
             f => {
                 let enc = |v: f32| -> u8 {
                     let g = match f {
-                        SampleFormat::RgbExp32 => v.max(0.0).powf(1.0 / GAMMA) * (255.0 / PNG_OVERBRIGHT),
+                        SampleFormat::RgbExp32 => (v / 255.0).max(0.0).powf(1.0 / GAMMA) * (255.0 / PNG_OVERBRIGHT),
                         _ => v * 255.0,
                     };
                     if g.is_nan() {
@@ -398,9 +398,17 @@ mod tests {
 
     #[test]
     fn float_sources_encode_128_as_full_brightness() {
-        let a = Atlas { page: 0, style: 0, layer: 0, width: 2, height: 1, format: SampleFormat::RgbExp32, texels: vec![1, 2, 8, 0, 0, 0, 0, 0] };
+        let a = Atlas {
+            page: 0,
+            style: 0,
+            layer: 0,
+            width: 2,
+            height: 1,
+            format: SampleFormat::RgbExp32,
+            texels: vec![255, 255, 255, 1, 0, 0, 0, 0],
+        };
         let rgb = a.rgb8();
-        assert_eq!(&rgb[..3], &[128, (2f32.powf(1.0 / GAMMA) * 128.0).round() as u8, 255]);
+        assert_eq!(&rgb[..3], &[(2f32.powf(1.0 / GAMMA) * 128.0).round() as u8; 3]);
         assert_eq!(&rgb[3..], &[0, 0, 0]);
         let pfm = encode_pfm(&a);
         assert!(pfm.starts_with(b"PF\n2 1\n-1.0\n"));

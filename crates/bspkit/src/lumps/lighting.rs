@@ -18,7 +18,7 @@
 //! | GoldSrc | 8-bit RGB | 1 (the engine's `lightgamma` brightening is not modelled) |
 //! | Quake 2 | 8-bit RGB | 1 (`gl_modulate` 1) |
 //! | Quake 3 | 8-bit RGB pages | 4 (`r_mapOverBrightBits` 2, the default: the engine shifts by one bit and the hardware overbright doubles again) |
-//! | Source | `ColorRGBExp32` | linear already: `c × 2^exponent` (`TexLightToLinear`), 1.0 = full brightness |
+//! | Source | `ColorRGBExp32` | linear already: `c × 2^exponent / 255` (VRAD's scale, where 255 is full brightness: lit rooms of the corpus's TF2 maps have a median of about 218) |
 
 use std::ops::Range;
 
@@ -75,7 +75,8 @@ impl SampleFormat {
     }
 }
 
-/// Source's `ColorRGBExp32` as linear light: `c × 2^e` per channel (source.md §19).
+/// Source's `ColorRGBExp32` as stored: `c × 2^e` per channel (source.md §19); linear light is
+/// this divided by 255 ([`to_linear`]).
 #[inline]
 pub fn rgbexp32(s: [u8; 4]) -> [f32; 3] {
     let e = s[3] as i8 as i32;
@@ -132,11 +133,12 @@ pub fn overbright(family: crate::branch::Family) -> Option<f32> {
 }
 
 /// One sample as linear light (1.0 = the texture at full brightness): 8-bit and E5BGR9 values
-/// through the family's `overbright` and [`GAMMA`]; `ColorRGBExp32` as stored.
+/// through the family's `overbright` and [`GAMMA`]; `ColorRGBExp32` as stored divided by 255.
 #[inline]
 pub fn to_linear(format: SampleFormat, overbright: Option<f32>, s: &[u8]) -> [f32; 3] {
     match (format, overbright) {
-        (SampleFormat::RgbExp32, _) | (_, None) => stored(format, s),
+        (SampleFormat::RgbExp32, _) => stored(format, s).map(|c| c / 255.0),
+        (_, None) => stored(format, s),
         (SampleFormat::Grey8, Some(o)) => [(s[0] as f32 * (o / 255.0)).powf(GAMMA); 3],
         (SampleFormat::Rgb8, Some(o)) => [s[0], s[1], s[2]].map(|c| (c as f32 * (o / 255.0)).powf(GAMMA)),
         (SampleFormat::E5bgr9, Some(o)) => stored(format, s).map(|c| (c * o).powf(GAMMA)),
@@ -395,7 +397,9 @@ impl<'d> QuakeFaceTables<'d> {
         use zerocopy::FromBytes;
         QuakeFaceTables {
             decoupled: lump("DECOUPLED_LM")
-                .filter(|_| opts.decoupled).and_then(|d| <[DecoupledLm]>::ref_from_bytes(d).ok()).filter(|d| d.len() == faces),
+                .filter(|_| opts.decoupled)
+                .and_then(|d| <[DecoupledLm]>::ref_from_bytes(d).ok())
+                .filter(|d| d.len() == faces),
             lmshift: lump("LMSHIFT").filter(|d| d.len() == faces),
         }
     }
@@ -426,7 +430,8 @@ impl LightSet<'_> {
         points: impl FnOnce(&mut Vec<[f32; 3]>) -> Result<(), String>,
     ) {
         let n_styles = f.styles.iter().take_while(|&&s| s != 255).count();
-        let warn = |set: &mut Self, what: String| set.warnings.push(format!("face {} (lump {} record {}): {what}", f.index, f.lump, f.index));
+        let warn =
+            |set: &mut Self, what: String| set.warnings.push(format!("face {} (lump {} record {}): {what}", f.index, f.lump, f.index));
         let placed = if let Some(d) = tables.decoupled.and_then(|d| d.get(f.index)) {
             Ok(([d.width.get() as i64, d.height.get() as i64], d.offset.get() as i64, d.mapping()))
         } else if f.light_ofs < 0 || n_styles == 0 {
@@ -502,6 +507,6 @@ mod tests {
         let o = overbright(crate::branch::Family::Quake);
         assert_eq!(to_linear(SampleFormat::Grey8, o, &[128]), [1.0; 3]);
         assert!(to_linear(SampleFormat::Grey8, o, &[255])[0] > 4.0);
-        assert_eq!(to_linear(SampleFormat::RgbExp32, None, &[2, 4, 8, 0xff]), [1.0, 2.0, 4.0]);
+        assert_eq!(to_linear(SampleFormat::RgbExp32, None, &[255, 0, 255, 1]), [2.0, 0.0, 2.0]);
     }
 }

@@ -30,7 +30,14 @@ pub fn collect<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>
 }
 
 /// The samples a Quake map's faces read, and the factor from `lightofs` to a byte offset.
-fn samples<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions, bspx: Option<&Bspx>, grey: &'a [u8], lighting_lump: usize, set: &mut LightSet<'a>) -> usize {
+fn samples<'a>(
+    bsp: &'a Bsp<'a>,
+    opts: &LightOptions,
+    bspx: Option<&Bspx>,
+    grey: &'a [u8],
+    lighting_lump: usize,
+    set: &mut LightSet<'a>,
+) -> usize {
     let bx = |name: &str| bspx.and_then(|b| b.lump(bsp.data(), name));
     if bsp.family() == Family::GoldSrc {
         set.data = Cow::Borrowed(grey);
@@ -47,7 +54,7 @@ fn samples<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions, bspx: Option<&Bspx>, grey:
             return 4;
         }
     }
-    if opts.external {
+    if opts.external && bsp.options().external_lumps {
         if let Some((name, data)) = read_lit(bsp, grey.len(), &mut set.warnings) {
             set.data = Cow::Owned(data);
             set.format = Some(SampleFormat::Rgb8);

@@ -158,7 +158,9 @@ where
         let mut bad = None;
         for (style, page, x, y) in rects {
             if !fits(page, x, y) {
-                bad = Some(format!("style {style}: rectangle {w}×{h} at ({x}, {y}) of page {page} is outside the {pages} page(s) of {ps}×{ps}"));
+                bad = Some(format!(
+                    "style {style}: rectangle {w}×{h} at ({x}, {y}) of page {page} is outside the {pages} page(s) of {ps}×{ps}"
+                ));
                 break;
             }
             let offset = page as usize * page_bytes + (y as usize * ps + x as usize) * 3;

@@ -10,9 +10,9 @@
 //! concern module it needs (the lump tables stay below `Bsp`).
 
 pub mod check;
-pub mod lighting;
 pub mod checksum;
 pub mod detect;
+pub mod lighting;
 pub mod lumps;
 pub mod records;
 pub mod stats;
