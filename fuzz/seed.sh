@@ -6,12 +6,17 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${BSPKIT_CORPUS:?set BSPKIT_CORPUS to the real-map corpus}
-for t in open_decode entities visibility lzma lmp gamelump pakfile; do mkdir -p "$here/corpus/$t"; done
+for t in open_decode entities visibility lzma lmp gamelump pakfile lightmap; do mkdir -p "$here/corpus/$t"; done
 
 # Whole maps for the open+decode target; small ones first matter most to libFuzzer
 # (-max_len caps what it reads), so keep every map.
 find "$src" -type f \( -name '*.bsp' -o -name '*.d3dbsp' \) | while read -r f; do
     cp "$f" "$here/corpus/open_decode/$(basename "$f")"
+done
+
+# Lit maps for the lightmap target: the small ones (under 500 kB), which libFuzzer mutates best.
+find "$src" -type f -name '*.bsp' -size -500k | while read -r f; do
+    cp "$f" "$here/corpus/lightmap/$(basename "$f")"
 done
 
 # Entity text: Respawn .ent partitions, and the .map sources (same quoted key/value syntax).
@@ -141,6 +146,6 @@ for method, tag in ((zipfile.ZIP_STORED, "stored"), (zipfile.ZIP_DEFLATED, "defl
     open(os.path.join(pout, "tiny_" + tag), "wb").write(buf.getvalue())
 PY
 fi
-for t in open_decode entities visibility lzma lmp gamelump pakfile; do
+for t in open_decode entities visibility lzma lmp gamelump pakfile lightmap; do
     printf '%s: %s files\n' "$t" "$(ls "$here/corpus/$t" | wc -l)"
 done

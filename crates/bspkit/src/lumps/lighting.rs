@@ -362,7 +362,7 @@ pub fn luxel_extents(points: &[[f32; 3]], vecs: &[[f32; 4]; 2], step: f32) -> Op
             maxs[j] = maxs[j].max(val);
         }
     }
-    if points.is_empty() || !(step > 0.0) {
+    if points.is_empty() || step.is_nan() || step <= 0.0 {
         return None;
     }
     let lo = [0, 1].map(|j| (mins[j] as f64 / step as f64).floor());

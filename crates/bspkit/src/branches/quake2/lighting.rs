@@ -1,5 +1,5 @@
 //! Quake 2 (IBSP 38, Qbism) lightmaps: RGB, three bytes a luxel, `lightofs` in bytes; sizes as
-//! Quake 1 ([`luxel_extents`], 16 units a luxel or `1 << LMSHIFT[face]`), BSPX `DECOUPLED_LM`
+//! Quake 1 ([`luxel_extents`](crate::lumps::lighting::luxel_extents), 16 units a luxel or `1 << LMSHIFT[face]`), BSPX `DECOUPLED_LM`
 //! per face where present (quake_facts.md §4, §2).
 
 use std::borrow::Cow;
