@@ -194,3 +194,113 @@ fn goldsrc_extents_anchor_at_the_snapped_texture_space_mins() {
         assert_eq!(a.texel(x, y), want, "corner {c:?}");
     }
 }
+
+/// A `.lit` file beside a Quake map gives the RGB samples (three bytes for each grey one); a
+/// damaged or oversized one is ignored with a warning and the grey lump is used.
+#[test]
+fn quake_lit_file_beside_the_map_gives_rgb() {
+    let dir = std::env::temp_dir().join(format!("bspkit-lit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = dir.join("room.bsp");
+    std::fs::write(&map, bspkit::build::sample_quake1()).unwrap();
+    let bsp = Bsp::open(&map).unwrap();
+    let grey = bsp.lump(bspkit::branches::quake1::LUMP_LIGHTING).unwrap().to_vec();
+    let mut lit = b"QLIT\x01\0\0\0".to_vec();
+    lit.extend(grey.iter().flat_map(|&g| [g, 255 - g, 7]));
+    std::fs::write(dir.join("room.lit"), &lit).unwrap();
+    let lm = lightmap::build(&bsp, &LightOptions::default()).unwrap();
+    assert_eq!((lm.source.as_str(), lm.format), ("room.lit", Some(SampleFormat::Rgb8)));
+    let plain = lightmap::build(&bsp, &LightOptions { external: false, ..Default::default() }).unwrap();
+    assert_eq!(plain.format, Some(SampleFormat::Grey8));
+    for (f, g) in lm.faces.iter().zip(&plain.faces) {
+        let (a, b) = (lm.atlas(f.page, 0, 0).unwrap(), plain.atlas(g.page, 0, 0).unwrap());
+        let v = b.texel(g.x, g.y)[0];
+        assert_eq!(a.texel(f.x, f.y), [v, 255 - v, 7]);
+    }
+    // A wrong version and a file longer than the grey lump allows are both refused.
+    for bad in [
+        {
+            let mut l = lit.clone();
+            l[4] = 2;
+            l
+        },
+        {
+            let mut l = lit.clone();
+            l.extend([0; 9]);
+            l
+        },
+    ] {
+        std::fs::write(dir.join("room.lit"), &bad).unwrap();
+        let lm = lightmap::build(&bsp, &LightOptions::default()).unwrap();
+        assert_eq!(lm.format, Some(SampleFormat::Grey8));
+        assert!(lm.warnings.iter().any(|w| w.contains("room.lit")), "{:?}", lm.warnings);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A builder-made RBSP map: a surface with two light styles on two pages; each style's atlas
+/// holds its own page's rectangle, and a draw vertex's page coordinate maps into the face.
+#[test]
+fn rbsp_styles_come_from_their_own_pages() {
+    use bspkit::branches::quake3::{SurfaceRbsp, LUMP_LIGHTMAPS, LUMP_SURFACES, RBSP};
+    use zerocopy::{FromZeros, IntoBytes};
+
+    let mut s = SurfaceRbsp::new_zeroed();
+    s.surface_type.set(1);
+    s.lightmap_styles = [0, 32, 255, 255];
+    s.vertex_styles = [0, 255, 255, 255];
+    for (k, (page, x, y)) in [(0, 10, 20), (1, 30, 40), (-1, 0, 0), (-1, 0, 0)].into_iter().enumerate() {
+        s.lightmap_num[k].set(page);
+        s.lightmap_x[k].set(x);
+        s.lightmap_y[k].set(y);
+    }
+    s.lightmap_width.set(3);
+    s.lightmap_height.set(2);
+    // Two 128² pages: page p, texel (x, y) = (p, x, y).
+    let mut pages = vec![0u8; 2 * 128 * 128 * 3];
+    for p in 0..2 {
+        for y in 0..128 {
+            for x in 0..128 {
+                let at = ((p * 128 + y) * 128 + x) * 3;
+                pages[at..at + 3].copy_from_slice(&[p as u8, x as u8, y as u8]);
+            }
+        }
+    }
+    let bytes = bspkit::build::BspBuilder::new(&RBSP).lump(LUMP_SURFACES, s.as_bytes()).lump(LUMP_LIGHTMAPS, pages).build();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let lm = lightmap::build(&bsp, &LightOptions::default()).unwrap();
+    assert!(lm.warnings.is_empty(), "{:?}", lm.warnings);
+    let f = lm.face(LUMP_SURFACES as u16, 0).unwrap();
+    assert_eq!(f.styles(), [0, 32]);
+    assert_eq!(lm.atlas(f.page, 0, 0).unwrap().texel(f.x + 2, f.y + 1), [0, 12, 21]);
+    assert_eq!(lm.atlas(f.page, 32, 0).unwrap().texel(f.x + 2, f.y + 1), [1, 32, 41]);
+    // The centre of page texel (11, 21) is luxel (1, 1) of the face.
+    let uv = lm.uv_native(f, [11.5 / 128.0, 21.5 / 128.0]).unwrap();
+    let [pw, ph] = lm.pages[0];
+    assert_eq!([uv[0] * pw as f32, uv[1] * ph as f32], [f.x as f32 + 1.5, f.y as f32 + 1.5]);
+}
+
+/// BSPX lighting of a Quake map: `RGBLIGHTING` replaces the grey samples, and with HDR asked
+/// for `LIGHTING_E5BGR9` is read (four bytes per grey byte), decoded exactly.
+#[test]
+fn quake_bspx_rgb_and_hdr_lighting() {
+    let mut bytes = bspkit::build::sample_quake1();
+    let grey = Bsp::from_bytes(&bytes).unwrap().lump(bspkit::branches::quake1::LUMP_LIGHTING).unwrap().to_vec();
+    let rgb: Vec<u8> = grey.iter().flat_map(|&g| [g, g / 2, 3]).collect();
+    // E5BGR9 with exponent 24 (scale 1): red = the grey value, green 1, blue 2.
+    let hdr: Vec<u8> = grey.iter().flat_map(|&g| ((24u32 << 27) | (2 << 18) | (1 << 9) | g as u32).to_le_bytes()).collect();
+    bytes.resize((bytes.len() + 3) & !3, 0);
+    let at = bytes.len() as u64;
+    bytes.extend(bspkit::lumps::bspx::encode(at, &[("RGBLIGHTING", &rgb), ("LIGHTING_E5BGR9", &hdr)]));
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let plain = lightmap::build(&Bsp::from_bytes(&bspkit::build::sample_quake1()).unwrap(), &LightOptions::default()).unwrap();
+    let ldr = lightmap::build(&bsp, &LightOptions::default()).unwrap();
+    let hi = lightmap::build(&bsp, &LightOptions { hdr: true, ..Default::default() }).unwrap();
+    assert_eq!((ldr.source.as_str(), hi.source.as_str()), ("BSPX RGBLIGHTING", "BSPX LIGHTING_E5BGR9"));
+    assert_eq!(hi.format, Some(SampleFormat::E5bgr9));
+    for ((p, l), h) in plain.faces.iter().zip(&ldr.faces).zip(&hi.faces) {
+        let g = plain.atlas(p.page, 0, 0).unwrap().texel(p.x + 1, p.y)[0];
+        assert_eq!(ldr.atlas(l.page, 0, 0).unwrap().texel(l.x + 1, l.y), [g, g / 2, 3]);
+        assert_eq!(hi.atlas(h.page, 0, 0).unwrap().stored(h.x + 1, h.y), [g as f32, 1.0, 2.0]);
+    }
+}
