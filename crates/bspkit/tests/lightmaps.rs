@@ -304,3 +304,98 @@ fn quake_bspx_rgb_and_hdr_lighting() {
         assert_eq!(hi.atlas(h.page, 0, 0).unwrap().stored(h.x + 1, h.y), [g as f32, 1.0, 2.0]);
     }
 }
+
+/// Every face's vertices map (through [`Lightmaps::uv`], or [`Lightmaps::uv_native`] for
+/// Quake 3 draw vertices) inside the face's own atlas rectangle shrunk by half a texel, i.e.
+/// between its corner luxel centres. Source displacement faces are left out (their vertices
+/// are mapped over the grid, [`Lightmaps::uv_grid`]).
+#[test]
+fn corpus_face_uvs_stay_inside_their_rectangle() {
+    use bspkit::branches::{quake1, quake2, quake3, source};
+    use bspkit::lumps::lighting::Mapping;
+    let Some(corpus) = common::corpus("corpus_face_uvs_stay_inside_their_rectangle") else { return };
+    let inside = |name: &str, lm: &Lightmaps, f: &bspkit::lightmap::FaceEntry, uv: [f32; 2]| {
+        let [pw, ph] = lm.pages[f.page as usize];
+        let (x, y) = (uv[0] * pw as f32, uv[1] * ph as f32);
+        let ok = |v: f32, lo: u32, n: u32| v >= lo as f32 + 0.5 - 2e-3 && v <= (lo + n) as f32 - 0.5 + 2e-3;
+        assert!(
+            ok(x, f.x, f.width) && ok(y, f.y, f.height),
+            "{name}: face {}: ({x}, {y}) outside {}×{} at ({}, {})",
+            f.index,
+            f.width,
+            f.height,
+            f.x,
+            f.y
+        );
+    };
+    let mut vertices = 0usize;
+    for m in common::maps(&corpus) {
+        let Ok(bsp) = Bsp::open(&m.path) else { continue };
+        let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
+        let lm = lightmap::build(&bsp, &LightOptions::default()).unwrap();
+        let mut check = |index: usize, points: &mut dyn Iterator<Item = [f32; 3]>| {
+            let Some(f) = lm.face(lm.faces.first().map_or(0, |f| f.lump), index as u32) else { return };
+            for p in points {
+                inside(&name, &lm, f, lm.uv(f, p).unwrap());
+                vertices += 1;
+            }
+        };
+        match bsp.family() {
+            Family::Quake | Family::GoldSrc if bsp.branch().id == "quake1" || bsp.family() == Family::GoldSrc => {
+                let v = quake1::View::<quake1::Bsp29>::new(&bsp);
+                let (se, ed, vx) = (v.surfedges().unwrap(), v.edges().unwrap(), v.vertices().unwrap());
+                for (i, f) in v.faces().unwrap().iter().enumerate() {
+                    let (first, n) = (f.first_edge.get() as usize, f.num_edges.get() as usize);
+                    check(
+                        i,
+                        &mut se[first..first + n].iter().map(|s| {
+                            let s = s.get();
+                            let e = ed[s.unsigned_abs() as usize];
+                            vx[e.v[usize::from(s < 0)].get() as usize].point.map(|c| c.get())
+                        }),
+                    );
+                }
+            }
+            Family::Quake2 if bsp.branch().id == "quake2" => {
+                let v = quake2::View::<quake2::Ibsp>::new(&bsp).unwrap();
+                let mut pts = Vec::new();
+                for (i, f) in v.faces().unwrap().iter().enumerate() {
+                    v.face_points(f, &mut pts).unwrap();
+                    check(i, &mut pts.iter().copied());
+                }
+            }
+            Family::Source if bsp.endian() == bspkit::Endian::Little => {
+                let v = source::View::<zerocopy::LittleEndian>::new(&bsp).unwrap();
+                let (se, ed, vx) = (v.surfedges().unwrap(), v.edges().unwrap(), v.vertices().unwrap());
+                let faces = if lm.faces.first().is_some_and(|f| f.lump == 58) { v.faces_hdr() } else { v.faces_ldr() }.unwrap();
+                for (i, f) in faces.iter().enumerate() {
+                    if f.dispinfo >= 0 {
+                        continue;
+                    }
+                    check(
+                        i,
+                        &mut (f.firstedge..f.firstedge + f.numedges).map(|k| {
+                            let s = se[k as usize].edge.get();
+                            let e = ed.get(s.unsigned_abs() as usize).unwrap();
+                            source::records::v3(&vx[e[usize::from(s < 0)] as usize].pos)
+                        }),
+                    );
+                }
+            }
+            Family::Quake3 if bsp.branch().id == "quake3" => {
+                let v = quake3::View::<quake3::Ibsp>::new(&bsp).unwrap();
+                for (i, s) in v.surfaces().unwrap().iter().enumerate() {
+                    let Some(f) = lm.face(quake3::LUMP_SURFACES as u16, i as u32) else { continue };
+                    assert!(matches!(f.mapping, Mapping::Page { .. }));
+                    for d in v.surface_vertices(s).unwrap() {
+                        inside(&name, &lm, f, lm.uv_native(f, d.lightmap.map(|c| c.get())).unwrap());
+                        vertices += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    eprintln!("{vertices} vertices checked");
+    assert!(vertices > 10_000 || std::env::var_os("BSPKIT_CORPUS").is_none());
+}
