@@ -1,6 +1,7 @@
 //! Lightmap atlas build speed: `lightmap::build` (read the faces, compute extents, pack, copy
 //! every luxel with its padding) on the largest corpus map of each family with lightmaps,
-//! reported as MB/s of map file. Run with `BSPKIT_CORPUS=../shared/maps cargo bench -p bspkit
+//! reported as MB/s of map file; `lightmap_build` includes opening the map (and decompressing
+//! LZMA lumps), `lightmap_build_opened` does not. Run with `BSPKIT_CORPUS=../shared/maps cargo bench -p bspkit
 //! --bench lightmap`; without the corpus only the builder-made sample runs.
 
 use std::hint::black_box;
@@ -24,6 +25,17 @@ fn atlas_build(c: &mut Criterion) {
                 let bsp = Bsp::from_bytes(black_box(bytes)).unwrap();
                 lightmap::build(&bsp, &LightOptions::default()).map(|l| l.faces.len()).unwrap_or(0)
             })
+        });
+    }
+    g.finish();
+    // The same with the map already open (LZMA lumps decompressed once, outside the timing).
+    let mut g = c.benchmark_group("lightmap_build_opened");
+    for (name, bytes) in &inputs {
+        let bsp = Bsp::from_bytes(bytes).unwrap();
+        let _ = lightmap::build(&bsp, &LightOptions::default());
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(name), &bsp, |b, bsp| {
+            b.iter(|| lightmap::build(black_box(bsp), &LightOptions::default()).map(|l| l.faces.len()).unwrap_or(0))
         });
     }
     g.finish();

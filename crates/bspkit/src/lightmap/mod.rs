@@ -277,26 +277,30 @@ pub fn pack(family: Family, set: LightSet) -> Result<Lightmaps> {
 }
 
 /// Copy a `w × h` face from `src` (rows `stride` bytes apart) to its place in `a`, repeating its
-/// edge texels into the padding.
+/// edge texels into the padding. Row by row: the face's row, then its end texels outwards.
 fn blit(a: &mut Atlas, p: &atlas::Placement, w: u32, h: u32, src: &[u8], stride: usize, format: SampleFormat) {
     let (sb, db) = (format.bytes(), a.format.bytes());
-    let pad = PADDING as i64;
-    for yy in -pad..h as i64 + pad {
-        let sy = yy.clamp(0, h as i64 - 1) as usize;
-        let row = &src[sy * stride..];
-        let dy = (p.y as i64 + yy) as usize;
-        for xx in -pad..w as i64 + pad {
-            let sx = xx.clamp(0, w as i64 - 1) as usize;
-            let s = &row[sx * sb..sx * sb + sb];
-            let dx = (p.x as i64 + xx) as usize;
-            let d = (dy * a.width as usize + dx) * db;
-            let out = &mut a.texels[d..d + db];
-            if sb == db {
-                out.copy_from_slice(s);
-            } else {
-                out.fill(s[0]);
+    let (w, pad) = (w as usize, PADDING as usize);
+    let row_bytes = (w + 2 * pad) * db;
+    for yy in 0..h as usize + 2 * pad {
+        let sy = yy.saturating_sub(pad).min(h as usize - 1);
+        let from = &src[sy * stride..sy * stride + w * sb];
+        let start = ((p.y as usize + yy - pad) * a.width as usize + p.x as usize - pad) * db;
+        let row = &mut a.texels[start..start + row_bytes];
+        let (left, rest) = row.split_at_mut(pad * db);
+        let (mid, right) = rest.split_at_mut(w * db);
+        if sb == db {
+            mid.copy_from_slice(from);
+        } else {
+            for (d, &s) in mid.chunks_exact_mut(db).zip(from) {
+                d.fill(s);
             }
         }
+        let mut edge = [0u8; 4];
+        edge[..db].copy_from_slice(&mid[..db]);
+        left.chunks_exact_mut(db).for_each(|d| d.copy_from_slice(&edge[..db]));
+        edge[..db].copy_from_slice(&mid[mid.len() - db..]);
+        right.chunks_exact_mut(db).for_each(|d| d.copy_from_slice(&edge[..db]));
     }
 }
 
