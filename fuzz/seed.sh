@@ -6,7 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${BSPKIT_CORPUS:?set BSPKIT_CORPUS to the real-map corpus}
-for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga; do mkdir -p "$here/corpus/$t"; done
+for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga lightmap; do mkdir -p "$here/corpus/$t"; done
 
 # Whole maps for the open+decode target; small ones first matter most to libFuzzer
 # (-max_len caps what it reads), so keep every map.
@@ -17,6 +17,10 @@ done
 # Builder-made maps of branches without a real map (Genesis3D chunk files, SiN, Soldier of
 # Fortune, Daikatana), written by the library itself.
 (cd "$here/.." && cargo run -q -p bspkit --example fuzz_seeds -- "$here/corpus/open_decode")
+# Lit maps for the lightmap target: the small ones (under 500 kB), which libFuzzer mutates best.
+find "$src" -type f -name '*.bsp' -size -500k | while read -r f; do
+    cp "$f" "$here/corpus/lightmap/$(basename "$f")"
+done
 
 # Entity text: Respawn .ent partitions, and the .map sources (same quoted key/value syntax).
 find "$src" -type f \( -name '*.ent' -o -name '*.map' \) | while read -r f; do
@@ -145,7 +149,7 @@ for method, tag in ((zipfile.ZIP_STORED, "stored"), (zipfile.ZIP_DEFLATED, "defl
     open(os.path.join(pout, "tiny_" + tag), "wb").write(buf.getvalue())
 PY
 fi
-for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga; do
+for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga lightmap; do
     printf '%s: %s files\n' "$t" "$(ls "$here/corpus/$t" | wc -l)"
 done
 

@@ -10,6 +10,7 @@ use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
 mod cmd_edit;
+mod cmd_lightmaps;
 mod cmd_lmp;
 mod cmd_lump;
 mod cmd_pak;
@@ -100,6 +101,8 @@ enum Command {
     Pak(cmd_pak::PakArgs),
     /// Static props of a Source or Respawn map (game lump `sprp`)
     Props(cmd_props::PropsArgs),
+    /// Baked lightmaps as atlas PNGs (per page, light style and bump layer) and a JSON manifest
+    Lightmaps(cmd_lightmaps::LightmapsArgs),
     /// Game lump directory of a Source or Respawn map (lump 35)
     Gamelumps(cmd_props::GameLumpsArgs),
     /// Scan directories (and .pk3/.zip archives) for maps: summary per file, then a table
@@ -178,6 +181,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Textures(args) => return cmd_textures::textures(args, &mut out),
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
+        Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
         Command::Scan { dirs, json, jobs, strict, open: o } => {
             let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options() };

@@ -56,6 +56,7 @@ pub mod edit;
 pub mod error;
 mod external;
 pub mod info;
+pub mod lightmap;
 pub mod lmp;
 pub mod lumps;
 pub mod scan;

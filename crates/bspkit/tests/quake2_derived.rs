@@ -221,6 +221,11 @@ fn derived_maps_check_clean_and_round_trip() {
         assert_eq!(bsp.entities().unwrap().len(), 2);
         let tree = bspkit::tree::NodeTree::of(&bsp).unwrap();
         assert!(tree.point_leaf(0, [0.0, 0.0, 100.0]).unwrap() < tree.num_leaves, "{}", branch.id);
+        // Lighting is read with the branch's own face layout: the SiN face is lit (offset 0),
+        // the Soldier of Fortune and Daikatana faces are not (offset −1).
+        let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap_or_else(|e| panic!("{}: {e}", branch.id));
+        let lit = branch == &quake2::SIN;
+        assert_eq!(lm.face(quake2::LUMP_FACES as u16, 0).is_some(), lit, "{}", branch.id);
 
         let mut ed = Editor::new(&bsp).unwrap();
         let mut doc = ed.entities().unwrap();

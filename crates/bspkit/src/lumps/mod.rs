@@ -5,6 +5,7 @@ pub mod detailprops;
 pub mod entities;
 pub mod gamelump;
 pub mod gamelump_map;
+pub mod lighting;
 pub mod miptex;
 pub mod pakfile;
 pub mod staticprops;

@@ -342,6 +342,8 @@ pub trait BrushSideRecord {
     fn texinfo(&self) -> i64;
 }
 pub trait TexInfoRecord {
+    /// The s and t projection rows `[x, y, z, offset]` (quake_facts.md §4).
+    fn vecs(&self) -> [[f32; 4]; 2];
     /// The next frame of an animated texture, −1 = none.
     fn next_texinfo(&self) -> i64;
     fn flags(&self) -> i64;
@@ -442,6 +444,9 @@ macro_rules! side_record {
 macro_rules! texinfo_record {
     ($($t:ty),*) => {$(
         impl TexInfoRecord for $t {
+            fn vecs(&self) -> [[f32; 4]; 2] {
+                self.vecs.map(|r| r.map(|v| v.get()))
+            }
             fn next_texinfo(&self) -> i64 {
                 self.next_texinfo.get() as i64
             }

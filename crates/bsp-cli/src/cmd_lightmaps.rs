@@ -1,0 +1,114 @@
+//! `bsp lightmaps`: a map's baked lighting as atlas PNGs (one per page, light style and bump
+//! layer), optional HDR side files, and a JSON manifest of every face's rectangle.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use bspkit::lightmap::{self, LightOptions, Lightmaps, PADDING};
+use bspkit::lumps::lighting::GAMMA;
+use clap::Args;
+
+use crate::{open, Fatal, OpenArgs};
+
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  bsp lightmaps e1m1.bsp --out e1m1_lm/\n  bsp lightmaps map.bsp --out lm/ --hdr --json | jq '.faces | length'\n\n\
+Writes lightmap_p<page>_s<style>_l<layer>.png (and .pfm with --hdr) and lightmaps.json into --out."
+)]
+pub struct LightmapsArgs {
+    file: PathBuf,
+    /// Directory for the images and lightmaps.json (created if missing)
+    #[arg(long)]
+    out: PathBuf,
+    /// Use the map's HDR lighting where it has some, and write each atlas's exact sample values
+    /// as a float image (.pfm) beside its PNG
+    #[arg(long)]
+    hdr: bool,
+    /// Print the manifest on stdout
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    open: OpenArgs,
+}
+
+/// The manifest (README "bsp lightmaps" documents the schema).
+fn manifest(args: &LightmapsArgs, bsp: &bspkit::Bsp, lm: &Lightmaps, files: &[(String, Option<String>)]) -> serde_json::Value {
+    use serde_json::json;
+    json!({
+        "path": args.file.to_string_lossy(),
+        "family": lm.family.as_str(),
+        "branch": bsp.branch().id,
+        "source": {"name": lm.source, "lump": lm.source_lump, "format": lm.format.map(|f| f.name())},
+        "overbright": lm.overbright,
+        "png_overbright": lm.png_overbright(),
+        "gamma": GAMMA,
+        "padding": PADDING,
+        "pages": lm.pages.iter().enumerate().map(|(i, p)| json!({"page": i, "width": p[0], "height": p[1]})).collect::<Vec<_>>(),
+        "atlases": lm.atlases.iter().zip(files).map(|(a, (png, hdr))| {
+            json!({"page": a.page, "style": a.style, "layer": a.layer, "png": png, "hdr": hdr})
+        }).collect::<Vec<_>>(),
+        "faces": lm.faces.iter().map(|f| json!({
+            "lump": f.lump, "index": f.index, "page": f.page, "x": f.x, "y": f.y, "width": f.width, "height": f.height,
+            "layers": f.layers, "styles": f.styles(), "offsets": f.sample_offsets(), "source_offset": f.source_offset,
+        })).collect::<Vec<_>>(),
+        "warnings": lm.warnings,
+    })
+}
+
+pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
+    let bsp = open(&args.file, &args.open)?;
+    let lm = lightmap::build(&bsp, &LightOptions { hdr: args.hdr, ..Default::default() })?;
+    let fail = |what: &str, p: &std::path::Path, e: std::io::Error| Fatal(format!("{}: {what}: {e}", p.display()));
+    std::fs::create_dir_all(&args.out).map_err(|e| fail("cannot create the directory", &args.out, e))?;
+    let mut files = Vec::with_capacity(lm.atlases.len());
+    for a in &lm.atlases {
+        let stem = format!("lightmap_p{}_s{}_l{}", a.page, a.style, a.layer);
+        let png = format!("{stem}.png");
+        let bytes = lightmap::encode_png(a.width, a.height, &a.rgb8())?;
+        let path = args.out.join(&png);
+        std::fs::write(&path, bytes).map_err(|e| fail("cannot write", &path, e))?;
+        let hdr = if args.hdr {
+            let name = format!("{stem}.pfm");
+            let path = args.out.join(&name);
+            std::fs::write(&path, lightmap::encode_pfm(a)).map_err(|e| fail("cannot write", &path, e))?;
+            Some(name)
+        } else {
+            None
+        };
+        files.push((png, hdr));
+    }
+    let m = manifest(&args, &bsp, &lm, &files);
+    let path = args.out.join("lightmaps.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&m)?).map_err(|e| fail("cannot write", &path, e))?;
+    for w in &lm.warnings {
+        eprintln!("{}: warning: {w}", args.file.display());
+    }
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &m)?;
+        writeln!(out)?;
+    } else {
+        for ((png, hdr), a) in files.iter().zip(&lm.atlases) {
+            let hdr = hdr.as_ref().map(|h| format!(" + {h}")).unwrap_or_default();
+            writeln!(
+                out,
+                "{}  {}×{}  page {} style {} layer {}{hdr}",
+                args.out.join(png).display(),
+                a.width,
+                a.height,
+                a.page,
+                a.style,
+                a.layer
+            )?;
+        }
+    }
+    eprintln!(
+        "{}: {} lit faces from {} in {} page(s), {} image(s), manifest {}",
+        args.file.display(),
+        lm.faces.len(),
+        if lm.source.is_empty() { "nothing" } else { &lm.source },
+        lm.pages.len(),
+        lm.atlases.len(),
+        path.display()
+    );
+    Ok(())
+}

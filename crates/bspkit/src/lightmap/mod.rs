@@ -1,0 +1,422 @@
+//! Baked lightmaps of every family as atlases, with the mapping from a face's positions to
+//! atlas coordinates (the second UV set of an exported mesh).
+//!
+//! [`build`] reads the map's lighting through its family's `lighting` module (the one `match`
+//! on the family is in [`collect`]), packs each lit face's luxel rectangle into pages with a
+//! border of [`PADDING`] texels (copies of the face's edge texels, so filtering never mixes two
+//! faces) and copies the samples in. Every light style (and, for Source bump-mapped faces,
+//! every bump layer) gets its own set of pages with the **same layout**, so one UV set serves
+//! them all: [`Lightmaps::atlas`] gives the image of one `(page, style, layer)`.
+//!
+//! ```
+//! # fn main() -> bspkit::Result<()> {
+//! let bytes = bspkit::build::sample_quake1();
+//! let bsp = bspkit::Bsp::from_bytes(&bytes)?;
+//! let lm = bspkit::lightmap::build(&bsp, &Default::default())?;
+//! for face in &lm.faces {
+//!     // The UV of a corner of the face, in the atlas of its page.
+//!     let _uv = lm.uv(face, [0.0, 0.0, 0.0]);
+//!     assert!(lm.atlas(face.page, 0, 0).is_some());
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! # UVs for an exporter
+//! For face `index` of lump `lump` (the identity the mesh scene's face spans carry),
+//! [`Lightmaps::face`] gives its [`FaceEntry`] (page, rectangle, styles). Then, per vertex:
+//! * Quake 1, GoldSrc, Quake 2, Source polygons: [`Lightmaps::uv`] of the vertex's position
+//!   (game units, map space).
+//! * Quake 3 (all surface types): [`Lightmaps::uv_native`] of the draw vertex's own lightmap
+//!   coordinate (page-relative 0..1; RBSP: style 0's).
+//! * Source displacements: [`Lightmaps::uv_grid`] of the vertex's place in the displacement
+//!   grid — for a grid of side `n` with vertex `k = row × n + column` (rows from the corner
+//!   nearest the start position towards its next corner, columns towards the one before it),
+//!   pass `[column / (n − 1), row / (n − 1)]`.
+//!
+//! UVs are 0..1 over the page, origin top-left (glTF's convention), pointing at luxel centres.
+//!
+//! # Samples
+//! Atlases keep the samples as stored ([`SampleFormat::atlas_form`]): 8-bit RGB (Quake 1 grey
+//! widened), `ColorRGBExp32` or E5BGR9 words. [`Atlas::rgb8`] gives 8-bit pixels for a PNG
+//! (8-bit sources unchanged; float sources encoded so that a byte `b` means the gamma-space
+//! multiplier `b / 128`), [`Atlas::stored`] the exact values as floats, and
+//! [`crate::lumps::lighting`] documents the conversion to linear light.
+
+pub mod atlas;
+
+use crate::branch::Family;
+use crate::branches::{quake1, quake2, quake3, source};
+use crate::bsp::Bsp;
+use crate::error::{Error, ErrorKind, Result};
+use crate::lumps::lighting::{stored, to_linear, LightSet, GAMMA};
+pub use crate::lumps::lighting::{LightOptions, Mapping, SampleFormat};
+
+/// Texels of border around every face's rectangle.
+pub const PADDING: u32 = 1;
+/// Largest page side.
+pub const MAX_PAGE: u32 = 4096;
+/// Most bytes all atlases of a map may take together.
+pub const MAX_ATLAS_BYTES: u64 = 1 << 30;
+
+/// The gamma-space multiplier of byte 255 in [`Atlas::rgb8`] pixels of float sources: 128 is
+/// full brightness, as in Quake.
+pub const PNG_OVERBRIGHT: f32 = 255.0 / 128.0;
+
+/// One lit face's place in the atlases.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FaceEntry {
+    /// Lump and record index of the face (Quake 3: the surfaces lump).
+    pub lump: u16,
+    pub index: u32,
+    pub page: u32,
+    /// The face's luxels start at texel (`x`, `y`) of the page (the padding lies around them).
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+    /// 1, or 4 for Source bump-mapped faces (flat, then the three bump directions).
+    pub layers: u8,
+    styles: [u8; 8],
+    num_styles: u8,
+    /// The face's lighting offset as stored (Quake 3: its page number).
+    pub source_offset: i64,
+    /// Byte offset of each style's first sample in the lighting data (same order as
+    /// [`FaceEntry::styles`]).
+    offsets: [u64; 8],
+    pub mapping: Mapping,
+}
+
+impl FaceEntry {
+    /// The light styles this face has, in stored order.
+    pub fn styles(&self) -> &[u8] {
+        &self.styles[..self.num_styles as usize]
+    }
+    /// Byte offsets of each style's samples in the lighting data (see [`Lightmaps::source`]).
+    pub fn sample_offsets(&self) -> &[u64] {
+        &self.offsets[..self.num_styles as usize]
+    }
+}
+
+/// The image of one page for one light style and layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Atlas {
+    pub page: u32,
+    pub style: u8,
+    pub layer: u8,
+    pub width: u32,
+    pub height: u32,
+    /// [`SampleFormat::Rgb8`], [`SampleFormat::RgbExp32`] or [`SampleFormat::E5bgr9`].
+    pub format: SampleFormat,
+    /// Row-major texels, [`SampleFormat::bytes`] each; texels no face covers are zero.
+    pub texels: Vec<u8>,
+}
+
+impl Atlas {
+    /// The stored bytes of texel (`x`, `y`).
+    pub fn texel(&self, x: u32, y: u32) -> &[u8] {
+        let b = self.format.bytes();
+        let at = (y as usize * self.width as usize + x as usize) * b;
+        &self.texels[at..at + b]
+    }
+    /// Texel (`x`, `y`) as stored values ([`crate::lumps::lighting::stored`]): 8-bit as
+    /// `byte / 255`, float formats decoded exactly.
+    pub fn stored(&self, x: u32, y: u32) -> [f32; 3] {
+        stored(self.format, self.texel(x, y))
+    }
+    /// 8-bit RGB pixels for an image: 8-bit samples as they are; `ColorRGBExp32` as
+    /// `round(128 × (value / 255)^(1/2.2))`; E5BGR9 as `round(255 × value)` (its 8-bit scale), clamped.
+    pub fn rgb8(&self) -> std::borrow::Cow<'_, [u8]> {
+        match self.format {
+            SampleFormat::Rgb8 => std::borrow::Cow::Borrowed(&self.texels),
+            SampleFormat::Grey8 => self.texels.iter().flat_map(|&v| [v; 3]).collect(),
+            f => {
+                let enc = |v: f32| -> u8 {
+                    let g = match f {
+                        SampleFormat::RgbExp32 => (v / 255.0).max(0.0).powf(1.0 / GAMMA) * (255.0 / PNG_OVERBRIGHT),
+                        _ => v * 255.0,
+                    };
+                    if g.is_nan() {
+                        0
+                    } else {
+                        g.round().clamp(0.0, 255.0) as u8
+                    }
+                };
+                self.texels.chunks_exact(f.bytes()).flat_map(|s| stored(f, s).map(enc)).collect()
+            }
+        }
+    }
+}
+
+/// A map's lightmaps packed into atlases.
+#[derive(Debug, Clone)]
+pub struct Lightmaps {
+    pub family: Family,
+    /// Where the samples came from (`"LIGHTING"`, `"BSPX RGBLIGHTING"`, `"e1m1.lit"`, …).
+    pub source: String,
+    /// Its lump index when it is a lump of the map.
+    pub source_lump: Option<usize>,
+    /// The samples' stored form.
+    pub format: Option<SampleFormat>,
+    /// The gamma-space multiplier of a stored 1.0 (`None`: samples are linear, Source).
+    pub overbright: Option<f32>,
+    /// Width and height of each page.
+    pub pages: Vec<[u32; 2]>,
+    /// One per page, style and layer in use, sorted by (style, layer, page).
+    pub atlases: Vec<Atlas>,
+    /// Lit faces, sorted by (lump, index).
+    pub faces: Vec<FaceEntry>,
+    /// Faces left out and why, and notes on the choice of samples.
+    pub warnings: Vec<String>,
+}
+
+/// The lit faces of `bsp` and their samples, from the family's `lighting` module. A map whose
+/// lighting data is empty (unlit, or Quake 3 with external lightmap images, which are not read)
+/// gives no faces and one warning saying so.
+pub fn collect<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>> {
+    let mut set = collect_family(bsp, opts)?;
+    if set.format.is_some() && set.data.is_empty() {
+        let lit = set.faces.len() + set.warnings.iter().filter(|w| w.starts_with("face ") || w.starts_with("surface ")).count();
+        set.warnings.retain(|w| !w.starts_with("face ") && !w.starts_with("surface "));
+        set.warnings.push(format!("{} is empty: the map has no baked lighting ({lit} faces name a lightmap)", set.source));
+        set.faces.clear();
+        set.slots.clear();
+    }
+    Ok(set)
+}
+
+fn collect_family<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>> {
+    match bsp.family() {
+        Family::Quake | Family::GoldSrc => quake1::lighting::collect(bsp, opts),
+        Family::Quake2 => quake2::lighting::collect(bsp, opts),
+        Family::Quake3 => quake3::lighting::collect(bsp),
+        Family::Source => source::lighting::collect(bsp, opts),
+        // Respawn: lightmap pages are in LIGHTMAP_HEADERS / LIGHTMAP_DATA_* with UVs on the
+        // lit vertex lumps, whose layouts this crate does not type yet. CoD4: the lightmap
+        // lump's page layout is not in the format notes.
+        // Genesis3D: per-face lightmaps in LIGHTDATA, not decoded here yet.
+        Family::Respawn | Family::Cod | Family::Genesis3D => Ok(LightSet {
+            warnings: vec![format!("{} lightmaps are not decoded (their layout is not understood yet)", bsp.family().as_str())],
+            ..Default::default()
+        }),
+    }
+}
+
+/// Read `bsp`'s lightmaps and pack them into atlases.
+pub fn build(bsp: &Bsp, opts: &LightOptions) -> Result<Lightmaps> {
+    let set = collect(bsp, opts)?;
+    pack(bsp.family(), set)
+}
+
+/// Pack a collected [`LightSet`] into atlases.
+pub fn pack(family: Family, set: LightSet) -> Result<Lightmaps> {
+    let sizes: Vec<[u32; 2]> = set.faces.iter().map(|f| [f.width, f.height]).collect();
+    let layout = atlas::pack(&sizes, PADDING, MAX_PAGE);
+    let mut lm = Lightmaps {
+        family,
+        source: set.source.clone(),
+        source_lump: set.source_lump,
+        format: set.format,
+        overbright: set.overbright,
+        pages: layout.pages.clone(),
+        atlases: Vec::new(),
+        faces: Vec::with_capacity(set.faces.len()),
+        warnings: set.warnings.clone(),
+    };
+    let Some(format) = set.format else { return Ok(lm) };
+    let form = format.atlas_form();
+    // Which (style, layer, page) images are needed, and their total size, before allocating.
+    let mut keys: Vec<(u8, u8, u32)> = Vec::new();
+    for (f, p) in set.faces.iter().zip(&layout.placements) {
+        for s in &set.slots[f.slot_range()] {
+            keys.extend((0..f.layers).map(|l| (s.style, l, p.page)));
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let bytes: u64 = keys.iter().map(|k| layout.pages[k.2 as usize]).map(|[w, h]| w as u64 * h as u64 * form.bytes() as u64).sum();
+    if bytes > MAX_ATLAS_BYTES {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "lightmap atlas bytes", requested: bytes, limit: MAX_ATLAS_BYTES }));
+    }
+    lm.atlases = keys
+        .iter()
+        .map(|&(style, layer, page)| {
+            let [width, height] = layout.pages[page as usize];
+            Atlas { page, style, layer, width, height, format: form, texels: vec![0; width as usize * height as usize * form.bytes()] }
+        })
+        .collect();
+    let find = |k: (u8, u8, u32)| keys.binary_search(&k).ok();
+    for (f, p) in set.faces.iter().zip(&layout.placements) {
+        let mut styles = [255u8; 8];
+        let mut offsets = [0u64; 8];
+        for (k, s) in set.slots[f.slot_range()].iter().enumerate().take(8) {
+            styles[k] = s.style;
+            offsets[k] = s.offset as u64;
+            for layer in 0..f.layers {
+                let Some(a) = find((s.style, layer, p.page)) else { continue };
+                let src = s.offset + layer as usize * f.layer_step;
+                blit(&mut lm.atlases[a], p, f.width, f.height, &set.data[src..], f.stride, format);
+            }
+        }
+        lm.faces.push(FaceEntry {
+            lump: f.lump,
+            index: f.index,
+            page: p.page,
+            x: p.x,
+            y: p.y,
+            width: f.width,
+            height: f.height,
+            layers: f.layers,
+            styles,
+            num_styles: f.slots.1.min(8),
+            source_offset: f.source_offset,
+            offsets,
+            mapping: f.mapping,
+        });
+    }
+    lm.faces.sort_by_key(|f| (f.lump, f.index));
+    Ok(lm)
+}
+
+/// Copy a `w × h` face from `src` (rows `stride` bytes apart) to its place in `a`, repeating its
+/// edge texels into the padding. Row by row: the face's row, then its end texels outwards.
+fn blit(a: &mut Atlas, p: &atlas::Placement, w: u32, h: u32, src: &[u8], stride: usize, format: SampleFormat) {
+    let (sb, db) = (format.bytes(), a.format.bytes());
+    let (w, pad) = (w as usize, PADDING as usize);
+    let row_bytes = (w + 2 * pad) * db;
+    for yy in 0..h as usize + 2 * pad {
+        let sy = yy.saturating_sub(pad).min(h as usize - 1);
+        let from = &src[sy * stride..sy * stride + w * sb];
+        let start = ((p.y as usize + yy - pad) * a.width as usize + p.x as usize - pad) * db;
+        let row = &mut a.texels[start..start + row_bytes];
+        let (left, rest) = row.split_at_mut(pad * db);
+        let (mid, right) = rest.split_at_mut(w * db);
+        if sb == db {
+            mid.copy_from_slice(from);
+        } else {
+            for (d, &s) in mid.chunks_exact_mut(db).zip(from) {
+                d.fill(s);
+            }
+        }
+        let mut edge = [0u8; 4];
+        edge[..db].copy_from_slice(&mid[..db]);
+        left.chunks_exact_mut(db).for_each(|d| d.copy_from_slice(&edge[..db]));
+        edge[..db].copy_from_slice(&mid[mid.len() - db..]);
+        right.chunks_exact_mut(db).for_each(|d| d.copy_from_slice(&edge[..db]));
+    }
+}
+
+impl Lightmaps {
+    /// The entry of face `index` of lump `lump`; `None` when the face has no lightmap. For
+    /// Source, lumps 7 (faces) and 58 (HDR faces) name the same faces.
+    pub fn face(&self, lump: u16, index: u32) -> Option<&FaceEntry> {
+        let source_faces = |l: u16| self.family == Family::Source && (l == 7 || l == 58);
+        let i = self.faces.partition_point(|f| (f.lump, f.index) < (lump, index));
+        match self.faces.get(i) {
+            Some(f) if f.lump == lump && f.index == index => Some(f),
+            _ if source_faces(lump) => self.faces.iter().find(|f| f.index == index && source_faces(f.lump)),
+            _ => None,
+        }
+    }
+    /// The image of `page` for light style `style` and layer `layer`.
+    pub fn atlas(&self, page: u32, style: u8, layer: u8) -> Option<&Atlas> {
+        self.atlases.iter().find(|a| a.page == page && a.style == style && a.layer == layer)
+    }
+    /// The distinct light styles, ascending.
+    pub fn styles(&self) -> Vec<u8> {
+        let mut s: Vec<u8> = self.atlases.iter().map(|a| a.style).collect();
+        s.dedup();
+        s
+    }
+    fn to_uv(&self, f: &FaceEntry, luxel: [f64; 2]) -> [f32; 2] {
+        let [w, h] = self.pages.get(f.page as usize).copied().unwrap_or([1, 1]);
+        [((f.x as f64 + luxel[0] + 0.5) / w as f64) as f32, ((f.y as f64 + luxel[1] + 0.5) / h as f64) as f32]
+    }
+    /// The atlas UV (0..1 over the face's page) of world position `pos` (game units) on face
+    /// `f`; `None` for Quake 3 faces, whose UVs come from [`Lightmaps::uv_native`].
+    pub fn uv(&self, f: &FaceEntry, pos: [f32; 3]) -> Option<[f32; 2]> {
+        let Mapping::Planar { s, t } = &f.mapping else { return None };
+        let p = pos.map(|c| c as f64);
+        let dot = |r: &[f64; 4]| r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3];
+        Some(self.to_uv(f, [dot(s), dot(t)]))
+    }
+    /// The atlas UV of a Quake 3 draw vertex's own lightmap coordinate `st` (0..1 over its
+    /// page); `None` for other families.
+    pub fn uv_native(&self, f: &FaceEntry, st: [f32; 2]) -> Option<[f32; 2]> {
+        let Mapping::Page { origin, page_size } = f.mapping else { return None };
+        // Page texel coordinates are centre-based: texel i spans i .. i + 1, so subtract ½.
+        let at = |k: usize| st[k] as f64 * page_size as f64 - origin[k] as f64 - 0.5;
+        Some(self.to_uv(f, [at(0), at(1)]))
+    }
+    /// The atlas UV of the point `grid` (fractions 0..1 across and down) of the face's luxel
+    /// rectangle, corner luxel centre to corner luxel centre: Source displacements (module
+    /// documentation).
+    pub fn uv_grid(&self, f: &FaceEntry, grid: [f32; 2]) -> [f32; 2] {
+        let span = |k: usize, n: u32| grid[k] as f64 * (n.max(1) - 1) as f64;
+        self.to_uv(f, [span(0, f.width), span(1, f.height)])
+    }
+    /// Linear light of texel (`x`, `y`) of `a` ([`crate::lumps::lighting::to_linear`]).
+    pub fn linear(&self, a: &Atlas, x: u32, y: u32) -> [f32; 3] {
+        to_linear(a.format, self.overbright, a.texel(x, y))
+    }
+    /// The gamma-space multiplier of byte 255 in [`Atlas::rgb8`] images.
+    pub fn png_overbright(&self) -> f32 {
+        match self.format {
+            Some(SampleFormat::RgbExp32) | None => PNG_OVERBRIGHT,
+            _ => self.overbright.unwrap_or(PNG_OVERBRIGHT),
+        }
+    }
+}
+
+/// Encode 8-bit RGB pixels as a PNG.
+pub fn encode_png(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, width, height);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let err = |e: png::EncodingError| Error::malformed(format!("PNG encoding: {e}"));
+    let mut w = enc.write_header().map_err(err)?;
+    w.write_image_data(rgb).map_err(err)?;
+    w.finish().map_err(err)?;
+    Ok(out)
+}
+
+/// An atlas as a Portable Float Map (`PF`, little-endian, rows bottom to top) of its stored
+/// values ([`Atlas::stored`]): lossless for 8-bit samples, for E5BGR9 and for every
+/// `ColorRGBExp32` whose value fits in `f32` (exponent ≤ 120; larger ones, which no compiler
+/// writes, become infinite).
+pub fn encode_pfm(a: &Atlas) -> Vec<u8> {
+    let mut out = format!("PF\n{} {}\n-1.0\n", a.width, a.height).into_bytes();
+    out.reserve(a.width as usize * a.height as usize * 12);
+    for y in (0..a.height).rev() {
+        for x in 0..a.width {
+            for c in a.stored(x, y) {
+                out.extend_from_slice(&c.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_sources_encode_128_as_full_brightness() {
+        let a = Atlas {
+            page: 0,
+            style: 0,
+            layer: 0,
+            width: 2,
+            height: 1,
+            format: SampleFormat::RgbExp32,
+            texels: vec![255, 255, 255, 1, 0, 0, 0, 0],
+        };
+        let rgb = a.rgb8();
+        assert_eq!(&rgb[..3], &[(2f32.powf(1.0 / GAMMA) * 128.0).round() as u8; 3]);
+        assert_eq!(&rgb[3..], &[0, 0, 0]);
+        let pfm = encode_pfm(&a);
+        assert!(pfm.starts_with(b"PF\n2 1\n-1.0\n"));
+        assert_eq!(pfm.len(), 12 + 2 * 12);
+    }
+}
