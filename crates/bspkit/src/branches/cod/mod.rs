@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod lumps;
+pub mod mesh;
 pub mod records;
 pub mod stats;
 pub mod texture;

@@ -10,6 +10,7 @@ pub mod check;
 pub mod detect;
 pub mod ents;
 pub mod lumps;
+pub mod mesh;
 pub mod records;
 pub mod room;
 pub mod stats;

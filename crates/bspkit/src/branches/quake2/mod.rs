@@ -12,6 +12,7 @@
 pub mod check;
 pub mod lighting;
 pub mod lumps;
+pub mod mesh;
 pub mod records;
 pub mod stats;
 pub mod texture;

@@ -18,6 +18,7 @@
 pub mod check;
 pub mod ent;
 pub mod lumps;
+pub mod mesh;
 pub mod records;
 pub mod sprp;
 pub mod stats;

@@ -14,6 +14,7 @@ pub mod checksum;
 pub mod detect;
 pub mod lighting;
 pub mod lumps;
+pub mod mesh;
 pub mod records;
 pub mod stats;
 pub mod texture;

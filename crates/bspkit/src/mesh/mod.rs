@@ -1,0 +1,44 @@
+//! The scene model: any map's geometry as models → surfaces → vertices, one layer for every
+//! family, for exporters (`bsp export`), the renderer and the Python bindings.
+//!
+//! [`build`] dispatches on the map's family in one place; each family's part lives beside its
+//! lump table in `branches/<family>/mesh.rs` and fills the types of [`scene`]. The layers below
+//! (directory, records, [`crate::Bsp`], views) never import this module.
+//!
+//! ```
+//! # fn main() -> bspkit::Result<()> {
+//! let bytes = bspkit::build::sample_quake1();
+//! let bsp = bspkit::Bsp::from_bytes(&bytes)?;
+//! let scene = bspkit::mesh::build(&bsp, &Default::default())?;
+//! let world = &scene.models[0];
+//! for s in &world.surfaces {
+//!     let _material = &scene.materials[s.material as usize].name;
+//!     let _triangles = &world.indices[s.indices.start as usize..s.indices.end as usize];
+//! }
+//! # Ok(()) }
+//! ```
+
+pub mod scene;
+
+pub use scene::{
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, Vertices,
+    DEFAULT_PATCH_LEVEL, FALLBACK_TEXTURE_SIZE,
+};
+
+use crate::branch::Family;
+use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
+use crate::bsp::Bsp;
+use crate::error::Result;
+
+/// Build the scene of `bsp`.
+pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    match bsp.family() {
+        Family::Quake | Family::GoldSrc => quake1::mesh::build(bsp, opts),
+        Family::Quake2 => quake2::mesh::build(bsp, opts),
+        Family::Quake3 => quake3::mesh::build(bsp, opts),
+        Family::Source => source::mesh::build(bsp, opts),
+        Family::Respawn => respawn::mesh::build(bsp, opts),
+        Family::Cod => cod::mesh::build(bsp, opts),
+        Family::Genesis3D => genesis3d::mesh::build(bsp, opts),
+    }
+}

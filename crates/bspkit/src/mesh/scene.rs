@@ -1,0 +1,296 @@
+//! The scene model's types: models → surfaces → vertices, shared by every family.
+//!
+//! This file names no family and no higher layer, so each family's `mesh` module
+//! (`branches/<family>/mesh.rs`) can build a [`Scene`] without importing the dispatch in
+//! [`crate::mesh`] (which imports the families): the layers stay acyclic.
+//!
+//! Coordinates are the game's: units as stored, Z up, right-handed. Converting to metres and
+//! Y-up is the exporter's job. Buffers are per model, struct-of-arrays: one allocation per
+//! attribute per model (grown per surface batch), never per vertex.
+
+use std::ops::Range;
+
+use crate::lightmap::Lightmaps;
+
+/// Surface tags that decide whether a surface is drawn, from each family's flags
+/// (Quake texture names, Quake 2/3 surface flags, Source texinfo flags, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SurfaceFlags(pub u32);
+
+impl SurfaceFlags {
+    pub const NONE: SurfaceFlags = SurfaceFlags(0);
+    /// Sky: drawn as the sky box, not as the surface's texture.
+    pub const SKY: SurfaceFlags = SurfaceFlags(1 << 0);
+    /// Never drawn (`nodraw`, `SURF_NODRAW`, Source `SURF_NODRAW`).
+    pub const NODRAW: SurfaceFlags = SurfaceFlags(1 << 1);
+    /// A trigger volume's face.
+    pub const TRIGGER: SurfaceFlags = SurfaceFlags(1 << 2);
+    /// Water, slime, lava (`*` textures, `CONTENTS_WATER`, warp surfaces).
+    pub const WATER: SurfaceFlags = SurfaceFlags(1 << 3);
+    /// Drawn blended (`SURF_TRANS33/66`, Source `SURF_TRANS`).
+    pub const TRANSLUCENT: SurfaceFlags = SurfaceFlags(1 << 4);
+    /// A clip brush's face (player/monster clip).
+    pub const CLIP: SurfaceFlags = SurfaceFlags(1 << 5);
+    /// Compiler-only faces (hint, skip, origin, areaportal): never drawn.
+    pub const TOOL: SurfaceFlags = SurfaceFlags(1 << 6);
+    /// Alpha-tested (Quake `{` textures, `SURF_ALPHATEST`, `$alphatest`).
+    pub const ALPHA_TEST: SurfaceFlags = SurfaceFlags(1 << 7);
+
+    /// Names for `--skip` and the JSON summary, in bit order.
+    pub const NAMES: [(&'static str, SurfaceFlags); 8] = [
+        ("sky", Self::SKY),
+        ("nodraw", Self::NODRAW),
+        ("trigger", Self::TRIGGER),
+        ("water", Self::WATER),
+        ("translucent", Self::TRANSLUCENT),
+        ("clip", Self::CLIP),
+        ("tool", Self::TOOL),
+        ("alphatest", Self::ALPHA_TEST),
+    ];
+
+    pub fn contains(self, other: SurfaceFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+    pub fn intersects(self, other: SurfaceFlags) -> bool {
+        self.0 & other.0 != 0
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// The names of the set flags.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::NAMES.into_iter().filter(move |(_, f)| self.intersects(*f)).map(|(n, _)| n)
+    }
+    /// The flag named `name` (one of [`SurfaceFlags::NAMES`]).
+    pub fn from_name(name: &str) -> Option<SurfaceFlags> {
+        Self::NAMES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+    }
+}
+
+impl std::ops::BitOr for SurfaceFlags {
+    type Output = SurfaceFlags;
+    fn bitor(self, rhs: SurfaceFlags) -> SurfaceFlags {
+        SurfaceFlags(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for SurfaceFlags {
+    fn bitor_assign(&mut self, rhs: SurfaceFlags) {
+        self.0 |= rhs.0;
+    }
+}
+
+/// How a surface's triangles came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SurfaceKind {
+    /// A planar polygon triangulated as a fan (Quake families, Source faces, Quake 3 planar).
+    Polygon,
+    /// A Quake 3 Bézier patch, tessellated.
+    Patch,
+    /// Triangles stored as such (Quake 3 triangle soups, CoD4 soups, Source primitives).
+    TriangleSoup,
+    /// A Source displacement grid.
+    Displacement,
+    /// A Respawn mesh; `vertex_kind` on the surface says which vertex lump it used.
+    Mesh,
+}
+
+impl SurfaceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SurfaceKind::Polygon => "polygon",
+            SurfaceKind::Patch => "patch",
+            SurfaceKind::TriangleSoup => "triangle_soup",
+            SurfaceKind::Displacement => "displacement",
+            SurfaceKind::Mesh => "mesh",
+        }
+    }
+}
+
+/// A material: the name the map uses for a surface's look.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Material {
+    /// The texture / shader / material name as stored in the map.
+    pub name: String,
+    /// Flags every surface of this material carries (a surface may add its own).
+    pub flags: SurfaceFlags,
+    /// Texture size in texels that `uv0` was divided by, when known.
+    pub size: Option<[u32; 2]>,
+}
+
+/// One face / surface / mesh of the map: a run of its model's vertices and triangle indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Surface {
+    /// The lump and record index it came from (its identity, also the key of
+    /// [`crate::lightmap::Lightmaps::face`]). Quake 3: the surfaces lump; Respawn: the meshes lump.
+    pub lump: u16,
+    pub index: u32,
+    /// Index into [`Scene::materials`].
+    pub material: u32,
+    pub flags: SurfaceFlags,
+    pub kind: SurfaceKind,
+    /// Respawn: the vertex lump's kind (`"lit_flat"`, `"lit_bump"`, `"unlit"`, `"unlit_ts"`, …).
+    pub vertex_kind: Option<&'static str>,
+    /// Its vertices in the model's buffers.
+    pub vertices: Range<u32>,
+    /// Its triangle indices in [`Model::indices`] (three per triangle, counter-clockwise seen
+    /// from the front in a right-handed Z-up frame; values index the model's buffers).
+    pub indices: Range<u32>,
+}
+
+/// A model's vertex buffers, one entry per vertex in each attribute that is present.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Vertices {
+    pub positions: Vec<[f32; 3]>,
+    /// Unit normals.
+    pub normals: Vec<[f32; 3]>,
+    /// Texture UVs (TEXCOORD_0), in texture widths (0..1 across the texture once), V down.
+    pub uv0: Vec<[f32; 2]>,
+    /// Lightmap UVs (TEXCOORD_1): empty, or one per vertex (0..1 over the atlas page).
+    pub uv1: Vec<[f32; 2]>,
+    /// Vertex colours, RGBA8 (Quake 3 vertex colours, Source displacement alpha in A): empty,
+    /// or one per vertex.
+    pub colours: Vec<[u8; 4]>,
+}
+
+impl Vertices {
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+}
+
+/// A model: the world (model 0) or a brush model placed by its entity.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Model {
+    /// The model's index in the map's models lump.
+    pub index: u32,
+    /// `"world"`, or `"*N"` with the entity's classname / targetname when one uses it.
+    pub name: String,
+    /// The entity's `origin` (game units) that places this model; zero for the world.
+    pub origin: [f32; 3],
+    /// The entity's `angles` (pitch, yaw, roll in degrees); zero when it has none.
+    pub angles: [f32; 3],
+    /// Index of the entity that uses this model, in entity-lump order.
+    pub entity: Option<usize>,
+    pub vertices: Vertices,
+    pub indices: Vec<u32>,
+    pub surfaces: Vec<Surface>,
+    /// Which page of the lightmap atlas each surface's `uv1` points into, per surface (empty
+    /// when `uv1` is empty; `u32::MAX` for surfaces without a lightmap).
+    pub lightmap_pages: Vec<u32>,
+}
+
+/// A static prop (Source `sprp`, Respawn): a reference to an external model, placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prop {
+    /// Model path as stored (`models/props/crate.mdl`).
+    pub model: String,
+    pub origin: [f32; 3],
+    /// Pitch, yaw, roll in degrees.
+    pub angles: [f32; 3],
+    pub scale: f32,
+    pub skin: i32,
+    pub solid: i32,
+    /// Fade start and end distances, when the layout has them.
+    pub fade: Option<[f32; 2]>,
+    pub lighting_origin: Option<[f32; 3]>,
+}
+
+/// A face / surface that was not exported, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skipped {
+    pub lump: u16,
+    pub index: u32,
+    pub reason: String,
+}
+
+/// A whole map's geometry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scene {
+    pub models: Vec<Model>,
+    pub materials: Vec<Material>,
+    pub props: Vec<Prop>,
+    /// Faces whose references are broken (or otherwise not meshable), with the reason.
+    pub skipped: Vec<Skipped>,
+    pub warnings: Vec<String>,
+}
+
+impl Scene {
+    /// Material `index`, if it exists.
+    pub fn material(&self, index: u32) -> Option<&Material> {
+        self.materials.get(index as usize)
+    }
+    /// Triangles over every model.
+    pub fn triangle_count(&self) -> usize {
+        self.models.iter().map(|m| m.indices.len() / 3).sum()
+    }
+    pub fn surface_count(&self) -> usize {
+        self.models.iter().map(|m| m.surfaces.len()).sum()
+    }
+}
+
+/// Interns material names while a family builds its scene.
+#[derive(Debug, Default)]
+pub struct MaterialTable {
+    by_name: std::collections::HashMap<String, u32>,
+}
+
+impl MaterialTable {
+    /// The index of `name` in `materials`, adding a [`Material`] made by `make` when new.
+    pub fn intern(&mut self, materials: &mut Vec<Material>, name: &str, make: impl FnOnce() -> Material) -> u32 {
+        if let Some(&i) = self.by_name.get(name) {
+            return i;
+        }
+        let i = materials.len() as u32;
+        materials.push(make());
+        self.by_name.insert(name.to_owned(), i);
+        i
+    }
+}
+
+/// Which models to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ModelSelect {
+    /// Model 0 only.
+    World,
+    /// Every model (brush entities placed by their entity's origin and angles).
+    #[default]
+    All,
+}
+
+/// What [`build`] makes.
+#[derive(Clone, Default)]
+pub struct MeshOptions<'a> {
+    pub models: ModelSelect,
+    /// Quake 3 Bézier patch tessellation: segments per 3×3 sub-patch edge (`None`: the
+    /// family's default, [`DEFAULT_PATCH_LEVEL`]).
+    pub patch_level: Option<u32>,
+    /// Fill `uv1` (lightmap UVs) from these atlases (built from the same map).
+    pub lightmaps: Option<&'a Lightmaps>,
+    /// Texture size in texels for a texture name, for families whose maps do not store it
+    /// (Quake 2 `.wal` files). Without it (or when it answers `None`) such textures are taken
+    /// as [`FALLBACK_TEXTURE_SIZE`] and a warning says so.
+    pub texture_size: Option<&'a dyn Fn(&str) -> Option<[u32; 2]>>,
+    /// Leave out static props.
+    pub no_props: bool,
+}
+
+impl std::fmt::Debug for MeshOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MeshOptions")
+            .field("models", &self.models)
+            .field("patch_level", &self.patch_level)
+            .field("lightmaps", &self.lightmaps.is_some())
+            .field("texture_size", &self.texture_size.is_some())
+            .field("no_props", &self.no_props)
+            .finish()
+    }
+}
+
+/// Quake 3 patch segments per sub-patch edge when none is asked for.
+pub const DEFAULT_PATCH_LEVEL: u32 = 8;
+/// Texture size assumed when a family's map does not store it and none was found.
+pub const FALLBACK_TEXTURE_SIZE: [u32; 2] = [64, 64];
