@@ -183,6 +183,9 @@ fn build_and_check(bsp: &Bsp, name: &str) -> Counts {
     let scene = mesh::build(bsp, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     if lm.as_ref().is_some_and(|l| !l.faces.is_empty()) {
         assert!(scene.models.iter().all(|m| m.vertices.uv1.len() == m.vertices.positions.len()), "{name}: uv1 filled");
+        // Every lightmap UV lies on its page (displacements through the grid, faces by projection).
+        let uv1 = scene.models.iter().flat_map(|m| &m.vertices.uv1);
+        assert!(uv1.flatten().all(|c| (0.0..=1.0).contains(c)), "{name}: uv1 outside the page");
     }
     // Props: the same count as the sprp lump's own reading.
     let expected =
@@ -383,5 +386,41 @@ fn builder_map_displacement_and_broken_faces() {
         assert!(has_diag(&tris[0..3], 0, 6) || has_diag(&tris[3..6], 0, 6), "cell 0 split along 0–6");
         assert!(has_diag(&tris[6..9], 2, 6) && has_diag(&tris[9..12], 2, 6), "cell 1 split along 2–6");
         assert!(m.vertices.normals[first..first + 25].iter().all(|n| n[2] > 0.0));
+    }
+}
+
+/// Hostile bytes: every mutation of the builder map either fails to open or builds a scene,
+/// never panics.
+#[test]
+fn mutated_maps_never_panic() {
+    for e in [Endian::Little, Endian::Big] {
+        let file = disp_map(e);
+        let mut state = 0x2545_f491_u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let mut built = 0;
+        for _ in 0..3000 {
+            let mut f = file.clone();
+            let at = 8 + next() as usize % (f.len() - 12);
+            let v = match next() % 4 {
+                0 => [0xff; 4],
+                1 => [0x7f, 0xff, 0xff, 0xff],
+                2 => [0x80, 0, 0, 0],
+                _ => next().to_le_bytes(),
+            };
+            f[at..at + 4].copy_from_slice(&v);
+            let Ok(bsp) = Bsp::from_bytes(&f) else { continue };
+            if let Ok(scene) = mesh::build(&bsp, &MeshOptions::default()) {
+                built += 1;
+                for m in &scene.models {
+                    assert!(m.indices.iter().all(|&i| (i as usize) < m.vertices.positions.len()));
+                }
+            }
+        }
+        assert!(built > 100, "{e:?}: only {built} mutated maps built");
     }
 }
