@@ -2,7 +2,7 @@
 //! types), the binary data streamed from the scene in one pass.
 //!
 //! Layout of the binary buffer, in order: per model, per primitive, its `POSITION`, `NORMAL`,
-//! `TEXCOORD_0`, [`TEXCOORD_1`], [`COLOR_0`] and index data, each its own buffer view (tightly
+//! `TEXCOORD_0`, (`TEXCOORD_1`), (`COLOR_0`) and index data, each its own buffer view (tightly
 //! packed, 4-byte aligned), then (GLB) the PNG images. The layout pass computes every offset
 //! and the positions' bounds; the write pass writes the same bytes in the same order.
 
