@@ -181,8 +181,19 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                 continue;
             }
         };
-        // One batch per model: the faces' corner counts bound the vertices.
-        model.surfaces.reserve(range.len());
+        // One batch per model, sized exactly so the buffers never double: the faces' corner
+        // counts (capped by the surfedges, which real faces do not share) bound the vertices.
+        let corners_total = t.faces[range.clone()].iter().map(|f| f.edges().1.max(0) as usize).sum::<usize>().min(t.surfedges.len());
+        model.surfaces.reserve_exact(range.len());
+        let v = &mut model.vertices;
+        v.positions.reserve_exact(corners_total);
+        v.normals.reserve_exact(corners_total);
+        v.uv0.reserve_exact(corners_total);
+        if opts.lightmaps.is_some() {
+            v.uv1.reserve_exact(corners_total);
+            model.lightmap_pages.reserve_exact(range.len());
+        }
+        model.indices.reserve_exact(3 * corners_total.saturating_sub(2 * range.len()));
         for fi in range {
             if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut ring) {
                 scene.skipped.push(Skipped { lump: face_lump, index: fi as u32, reason });
