@@ -69,6 +69,44 @@ fn validate(files: &[PathBuf]) {
     assert!(o.status.success(), "validator exit {:?}", o.status.code());
 }
 
+/// The JSON chunk of a GLB.
+fn glb_json(path: &Path) -> Value {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..4], b"glTF");
+    assert_eq!(u32::from_le_bytes(b[8..12].try_into().unwrap()) as usize, b.len(), "GLB length");
+    let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&b[16..20], b"JSON");
+    serde_json::from_slice(&b[20..20 + n]).unwrap()
+}
+
+/// What the summary says agrees with the document: triangles, nodes, materials, alpha modes.
+fn structure(map: &Path, glb: &Path, summary: &Value) {
+    let doc = glb_json(glb);
+    let name = map.display();
+    let accessors = doc["accessors"].as_array().cloned().unwrap_or_default();
+    let mut triangles = 0;
+    for mesh in doc["meshes"].as_array().into_iter().flatten() {
+        for p in mesh["primitives"].as_array().unwrap() {
+            triangles += accessors[p["indices"].as_u64().unwrap() as usize]["count"].as_u64().unwrap() / 3;
+        }
+    }
+    assert_eq!(Some(triangles), summary["triangles"].as_u64(), "{name}: triangles");
+    let nodes = doc["nodes"].as_array().map_or(0, |n| n.len()) as u64;
+    assert_eq!(Some(nodes), summary["models"].as_u64().zip(summary["props"].as_u64()).map(|(a, b)| a + b), "{name}: nodes");
+    assert_eq!(doc["materials"].as_array().map_or(0, |m| m.len()) as u64, summary["materials"].as_u64().unwrap(), "{name}");
+    // This GoldSrc map embeds its textures with their palettes: its `{` one is alpha-tested.
+    if map.to_string_lossy().contains("in-bsp-texture-test") {
+        let masked: Vec<&Value> =
+            doc["materials"].as_array().unwrap().iter().filter(|m| m["name"].as_str().is_some_and(|n| n.starts_with('{'))).collect();
+        assert!(!masked.is_empty(), "{name}: no {{ material");
+        for m in masked {
+            assert_eq!(m["alphaMode"], "MASK", "{name}: {}", m["name"]);
+            assert!(m["pbrMetallicRoughness"]["baseColorTexture"].is_object(), "{name}");
+        }
+        assert!(doc["images"].as_array().unwrap().iter().all(|i| i["mimeType"] == "image/png" && i["bufferView"].is_u64()));
+    }
+}
+
 #[test]
 fn every_corpus_map_exports_valid_glb() {
     let Some(dir) = common::corpus("export_cli") else { return };
@@ -94,6 +132,7 @@ fn every_corpus_map_exports_valid_glb() {
             t.elapsed().as_secs_f64()
         );
         assert!(glb.is_file(), "{}: nothing written", map.path.display());
+        structure(&map.path, &glb, &v);
         files.push(glb);
     }
     assert!(!files.is_empty(), "no map exported");

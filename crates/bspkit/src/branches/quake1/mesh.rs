@@ -518,3 +518,26 @@ mod tests {
         assert_eq!(scene.models[0].surfaces.len(), 5);
     }
 }
+
+#[cfg(test)]
+mod placement_tests {
+    use crate::lumps::entities;
+    use crate::mesh::scene::{brush_model_placements, parse_vec3};
+
+    #[test]
+    fn entities_place_brush_models() {
+        let text = br#"{ "classname" "worldspawn" }
+{ "classname" "func_door" "targetname" "d1" "model" "*2" "origin" "1 2 3" "angles" "0 90 0" "angle" "-1" }
+{ "classname" "func_wall" "model" "*2" "origin" "9 9 9" }
+{ "classname" "func_plat" "model" "*5" "origin" "bogus" }
+{ "classname" "misc_model" "model" "progs/x.mdl" }"#;
+        let ents = entities::parse(text).unwrap();
+        let p = brush_model_placements(&ents);
+        assert_eq!(p.len(), 2);
+        let d = &p[&2];
+        assert_eq!((d.entity, d.name.as_str(), d.origin, d.angles), (1, "*2 (func_door d1)", [1.0, 2.0, 3.0], [0.0, 90.0, 0.0]));
+        assert_eq!((p[&5].origin, p[&5].name.as_str()), ([0.0; 3], "*5 (func_plat)"));
+        assert_eq!(parse_vec3("1 2"), None);
+        assert_eq!(parse_vec3("1 2 nan"), None);
+    }
+}
