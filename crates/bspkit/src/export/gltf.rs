@@ -368,8 +368,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
             f.write_all(&(bin_len as u32).to_le_bytes()).map_err(|e| io(e, path))?;
             f.write_all(b"BIN\0").map_err(|e| io(e, path))?;
             let n = write_bin(&mut f, p, ctx, &images, true).map_err(|e| io(e, path))?;
-            debug_assert_eq!(n.next_multiple_of(4), bin_len);
-            f.write_all(&[0u8; 3][..(bin_len - n) as usize]).map_err(|e| io(e, path))?;
+            f.write_all(padding(n, bin_len)?).map_err(|e| io(e, path))?;
         }
         f.flush().map_err(|e| io(e, path))?;
         drop(f);
@@ -380,7 +379,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         if bin_len > 0 {
             let mut f = create(&bin_path)?;
             let n = write_bin(&mut f, p, ctx, &images, false).map_err(|e| io(e, &bin_path))?;
-            f.write_all(&[0u8; 3][..(bin_len - n) as usize]).map_err(|e| io(e, &bin_path))?;
+            f.write_all(padding(n, bin_len)?).map_err(|e| io(e, &bin_path))?;
             f.flush().map_err(|e| io(e, &bin_path))?;
             drop(f);
             written(summary, &bin_path);
@@ -392,6 +391,15 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         }
     }
     Ok(())
+}
+
+/// The zero bytes that end a binary buffer of `written` bytes at `declared`; an error when the
+/// write pass did not write what the layout pass counted (a bug, never the map's fault).
+fn padding(written: u64, declared: u64) -> Result<&'static [u8]> {
+    match declared.checked_sub(written) {
+        Some(pad) if pad < 4 => Ok(&[0u8; 3][..pad as usize]),
+        _ => Err(Error::malformed(format!("glTF buffer: {written} bytes written where the layout counted {declared}"))),
+    }
 }
 
 fn stem(path: &Path) -> String {
