@@ -21,9 +21,9 @@
 //!   translucent (the compiler sets it on mirror faces too).
 //! * **Models.** Model 0 is the world. The compiler leaves every model's faces where they were
 //!   built (the engine starts each model with an identity transform and rotates it about its
-//!   `origin`, the pivot), so models are placed at the origin: [`Model::origin`] stays zero and
+//!   `origin`, the pivot), so models are placed at the origin: [`Model::origin`](crate::mesh::scene::Model::origin) stays zero and
 //!   the pivot is the `%Model%` entity's `origin`. A brush model is named `*N` and the name of
-//!   the `%Model%` entity whose `Model` key is N; [`Model::entity`] is that entity.
+//!   the `%Model%` entity whose `Model` key is N; [`Model::entity`](crate::mesh::scene::Model::entity) is that entity.
 //! * **Lightmaps.** Genesis3D lightmaps are not decoded by [`crate::lightmap`] yet: with
 //!   [`MeshOptions::lightmaps`] every surface's page is `u32::MAX`.
 
