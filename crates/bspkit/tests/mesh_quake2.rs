@@ -566,3 +566,47 @@ fn shared_surfedges_are_bounded() {
     assert!(scene.skipped.iter().all(|s| s.reason.contains("budget")));
     assert!(scene.warnings.iter().any(|w| w.contains("were left out")));
 }
+
+/// bsp_tool 0.7.0's `face_mesh` corners (positions and texel coordinates) of five faces of
+/// every Quake 2 corpus map, recorded once in `fixtures/bsp_tool_faces.tsv` by
+/// `bench/bsp_tool_faces.py` (its first line names the command); this test never runs
+/// bsp_tool. bspkit's surface of each face has the same corners in the same order, and its
+/// UV0 times the fallback size is bsp_tool's texel coordinate.
+#[test]
+fn corners_match_bsp_tool() {
+    const FIXTURE: &str = include_str!("fixtures/bsp_tool_faces.tsv");
+    let Some(dir) = common::corpus("mesh_quake2 bsp_tool") else { return };
+    let mut scenes: std::collections::HashMap<String, (Scene, Vec<(usize, usize)>)> = Default::default();
+    let mut compared = 0;
+    for line in FIXTURE.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (map, face, corner) = (f[0], f[1].parse::<usize>().unwrap(), f[2].parse::<usize>().unwrap());
+        let nums = |s: &str| s.split(' ').map(|x| x.parse::<f64>().unwrap()).collect::<Vec<_>>();
+        let (pos, st) = (nums(f[3]), nums(f[4]));
+        let (scene, at) = scenes.entry(map.to_string()).or_insert_with(|| {
+            let bsp = Bsp::open(dir.join(map)).unwrap();
+            let scene = mesh::build(&bsp, &MeshOptions::default()).unwrap();
+            let mut at = vec![(usize::MAX, 0); bsp.lump(quake2::LUMP_FACES).unwrap().len()];
+            for (mi, m) in scene.models.iter().enumerate() {
+                for (si, s) in m.surfaces.iter().enumerate() {
+                    at[s.index as usize] = (mi, si);
+                }
+            }
+            (scene, at)
+        });
+        let (mi, si) = at[face];
+        let model = &scene.models[mi];
+        let s = &model.surfaces[si];
+        let v = s.vertices.start as usize + corner;
+        assert!(v < s.vertices.end as usize, "{map}: face {face} has no corner {corner}");
+        assert_eq!(model.vertices.positions[v].map(|c| c as f64).to_vec(), pos, "{map}: face {face} corner {corner}");
+        let uv = model.vertices.uv0[v];
+        for a in 0..2 {
+            let got = uv[a] as f64 * FALLBACK_TEXTURE_SIZE[a] as f64;
+            assert!((got - st[a]).abs() <= 1e-4 * (1.0 + st[a].abs()), "{map}: face {face} corner {corner} texel {got} against {}", st[a]);
+        }
+        compared += 1;
+    }
+    assert!(compared > 100, "{compared} corners compared");
+    eprintln!("{compared} corners of {} maps agree with bsp_tool", scenes.len());
+}
