@@ -19,11 +19,12 @@
 //!
 //! A soup whose material, vertex run or index run is outside its lump, or with an index past
 //! its vertex count or an index count that is not whole triangles, is [`Skipped`] with the
-//! reason.
+//! reason. Soups may share vertex runs, so a scene is bounded like the Quake 3 family's
+//! ([`crate::branches::quake3::mesh::MAX_SCENE_VERTICES`], `MAX_SCENE_INDICES`).
 
 use super::lumps::*;
 use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, TriangleSoup};
-use crate::branches::quake3::mesh::{placements, Placement};
+use crate::branches::quake3::mesh::{placements, Budget, Placement};
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind};
@@ -74,6 +75,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     let mut scene = Scene::default();
     let mut table = MaterialTable::default();
     let places = placements(bsp, &mut scene.warnings);
+    let mut budget = Budget::default();
     let skip = |scene: &mut Scene, index: usize, reason: String| {
         scene.skipped.push(Skipped { lump: soup_lump as u16, index: index as u32, reason });
     };
@@ -141,6 +143,10 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             }
             if let Some((k, bad)) = si_idx.iter().enumerate().find(|(_, i)| i.get() as usize >= nv) {
                 skip(&mut scene, si, format!("index {k} is {} but the soup has {nv} vertices", bad.get()));
+                continue;
+            }
+            if let Err(e) = budget.take(nv, ni) {
+                skip(&mut scene, si, e);
                 continue;
             }
             let name = mat.name();
