@@ -220,7 +220,7 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         }
     }
     stale.sort();
-    if !stale.is_empty() && !(in_place && opts.fold_external) {
+    if !(stale.is_empty() || (in_place && opts.fold_external)) {
         let names: Vec<String> = stale.iter().map(|p| file_name(p)).collect();
         return Err(Error::malformed(format!(
             "{} beside the target would override the written lumps; remove {} first",
