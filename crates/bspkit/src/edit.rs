@@ -79,6 +79,11 @@ impl<'b, 'd> Editor<'b, 'd> {
         if let Some(c) = self.changes.get(&index) {
             return Ok(Cow::Borrowed(&c.bytes));
         }
+        // A Respawn map opened with its `.bsp_lump` files: those bytes are the lump the game
+        // reads, so edits start from them ([`crate::mapset`] writes them back to their file).
+        if self.bsp.entry(index).is_some_and(|e| matches!(e.origin, crate::directory::LumpOrigin::BspLump(_))) {
+            return self.bsp.raw_lump(index).map(Cow::Borrowed);
+        }
         match self.entry(index) {
             Some(e) => {
                 Ok(Cow::Borrowed(crate::bytes::slice(self.bsp.data(), e.offset, e.length).map_err(|err| self.bsp.lump_error(index, err))?))
