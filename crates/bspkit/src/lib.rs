@@ -54,6 +54,7 @@ pub mod detect;
 pub mod directory;
 pub mod edit;
 pub mod error;
+pub mod export;
 mod external;
 pub mod info;
 pub mod lightmap;
