@@ -44,8 +44,8 @@
 //!
 //! Broken references (vertex or index ranges outside their lumps, indices past the surface's
 //! vertices, bad patch sizes, a shader index out of range) make the surface a [`Skipped`] with
-//! the reason; a model whose surface run leaves the FACES lump keeps the part inside it and
-//! skips the rest. Output is bounded: a patch's control points must all be present in the
+//! the reason; a model whose surface run leaves the FACES lump keeps the part inside it, and
+//! (when every model is built) a surface no model's run includes is skipped as such. Output is bounded: a patch's control points must all be present in the
 //! draw-vertex lump and the level is clamped; since surfaces may share (or overlap) vertex and
 //! index runs, a whole scene holds at most [`MAX_SCENE_VERTICES`] vertices and
 //! [`MAX_SCENE_INDICES`] indices, and surfaces past either limit are skipped with the reason.
@@ -334,6 +334,8 @@ where
     let skip = |scene: &mut Scene, index: usize, reason: String| {
         scene.skipped.push(Skipped { lump: LUMP_SURFACES as u16, index: index as u32, reason });
     };
+    // Surfaces some model's run names; with every model built, the others are reported.
+    let mut covered = vec![false; surfaces.len()];
     for (mi, m) in models.iter().enumerate().take(count) {
         let (first, n) = (m.first_surface.get() as i64, m.num_surfaces.get() as i64);
         let range = surface_run(first, n, surfaces.len());
@@ -366,6 +368,7 @@ where
             lightmaps: opts.lightmaps,
         };
         for si in range {
+            covered[si] = true;
             let s = &surfaces[si];
             let kind = s.surface_type();
             if kind == SURFACE_FLARE {
@@ -384,7 +387,6 @@ where
             if !raven {
                 flags |= shader_flags(shader.surface_flags.get(), shader.content_flags.get());
             }
-            let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
             let surf_verts = match super::view::sub(verts, s.vert_range()) {
                 Some(v) => v,
                 None => {
@@ -407,6 +409,7 @@ where
             };
             match result {
                 Ok((vertices, tris)) => {
+                    let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
                     let kind = match kind {
                         SURFACE_PLANAR => SurfaceKind::Polygon,
                         SURFACE_PATCH => SurfaceKind::Patch,
@@ -427,6 +430,13 @@ where
             }
         }
         scene.models.push(b.model);
+    }
+    if opts.models == ModelSelect::All {
+        for (si, s) in surfaces.iter().enumerate() {
+            if !covered[si] && s.surface_type() != SURFACE_FLARE {
+                skip(&mut scene, si, "no model's surface run includes it".into());
+            }
+        }
     }
     if flares > 0 {
         scene.warnings.push(format!("{flares} flare surface(s) have no geometry and are left out"));
