@@ -609,6 +609,8 @@ impl Builder<'_> {
                 c[3] as f64,
             ]
         };
+        // One allocation per patch: the control points' attributes, read once.
+        let control: Vec<[f64; 14]> = verts.iter().map(attrs).collect();
         for row in 0..rows {
             // Sub-patch row and step within it; the last grid row belongs to the last sub-patch.
             let (pv, kv) = if row == rows - 1 { (nv - 1, l) } else { (row / l, row % l) };
@@ -616,7 +618,7 @@ impl Builder<'_> {
             for col in 0..cols {
                 let (pu, ku) = if col == cols - 1 { (nu - 1, l) } else { (col / l, col % l) };
                 let wu = weights(ku);
-                let cp = |i: usize, j: usize| attrs(&verts[(2 * pv + j) * w + 2 * pu + i]);
+                let cp = |i: usize, j: usize| control[(2 * pv + j) * w + 2 * pu + i];
                 // Along v first (three columns), then along u: on an edge of the sub-patch one
                 // of the two steps has weights (1, 0, 0) or (0, 0, 1) and returns its control
                 // points exactly.
