@@ -18,9 +18,9 @@
 //!
 //! Winding: Quake 3 stores triangles clockwise seen from the front; the scene wants them
 //! counter-clockwise, so each triangle's last two corners are swapped (the corpus test checks
-//! planar surfaces against their plane). Patch grids are wound
-//! counter-clockwise around `u × v`, u running along a stored row of control points and v across
-//! the rows: the side the patches' vertex normals face on the corpus maps.
+//! planar surfaces against their plane). Patch grids are wound counter-clockwise around
+//! `u × v`, u running along a stored row of control points and v across the rows: the side the
+//! patches' vertex normals face on the corpus maps.
 //!
 //! Attributes: normals from the draw vertices, normalised (patches: interpolated like the
 //! positions, then normalised); a zero or non-finite normal falls back to the surface's own
@@ -45,10 +45,12 @@
 //! Broken references (vertex or index ranges outside their lumps, indices past the surface's
 //! vertices, bad patch sizes, a shader index out of range) make the surface a [`Skipped`] with
 //! the reason; a model whose surface run leaves the FACES lump keeps the part inside it, and
-//! (when every model is built) a surface no model's run includes is skipped as such. Output is bounded: a patch's control points must all be present in the
-//! draw-vertex lump and the level is clamped; since surfaces may share (or overlap) vertex and
-//! index runs, a whole scene holds at most [`MAX_SCENE_VERTICES`] vertices and
-//! [`MAX_SCENE_INDICES`] indices, and surfaces past either limit are skipped with the reason.
+//! (when every model is built) a surface no model's run includes is skipped as such.
+//!
+//! Output is bounded: a patch's control points must all be present in the draw-vertex lump and
+//! the level is clamped; since surfaces may share (or overlap) vertex and index runs, a whole
+//! scene holds at most [`MAX_SCENE_VERTICES`] vertices and [`MAX_SCENE_INDICES`] indices, and
+//! surfaces past either limit are skipped with the reason.
 
 use std::collections::HashMap;
 use std::ops::Range;
