@@ -42,6 +42,9 @@ fn corpus_cod_maps_build() {
             .map(|s| s.index_count.get() as usize / 3)
             .sum();
         assert_eq!(scene.triangle_count(), want, "{name}");
+        // Every soup is in some model's run: all of them are drawn.
+        let all: usize = soups.iter().map(|s| s.index_count.get() as usize / 3).sum();
+        assert_eq!(scene.triangle_count(), all, "{name}");
         assert_eq!(scene.surface_count(), named, "{name}");
         let (mut agree, mut total) = (0, 0);
         for m in &scene.models {
@@ -102,6 +105,7 @@ fn builder_map_soups_models_and_broken_references() {
         soup(0, 0, 3, 3, 3), // index 3 of a 3-vertex soup
         soup(0, 0, 4, 0, 4), // not whole triangles
         soup(0, 0, 4, 0, 6), // model 1's quad
+        soup(0, 0, 4, 0, 6), // in no model's run
     ];
     let verts: Vec<DrawVert> = [[0., 0., 0.], [64., 0., 0.], [64., 64., 0.], [0., 64., 0.]]
         .iter()
@@ -143,12 +147,13 @@ fn builder_map_soups_models_and_broken_references() {
         let bsp = Bsp::from_bytes(&bytes).unwrap();
         let scene = mesh::build(&bsp, &MeshOptions::default()).unwrap();
         let skipped: Vec<(u32, &str)> = scene.skipped.iter().map(|s| (s.index, s.reason.as_str())).collect();
-        assert_eq!(skipped.iter().map(|s| s.0).collect::<Vec<_>>(), [2, 3, 4, 5, 6], "{skipped:?}");
+        assert_eq!(skipped.iter().map(|s| s.0).collect::<Vec<_>>(), [2, 3, 4, 5, 6, 8], "{skipped:?}");
         assert!(skipped[0].1.contains("material 5"));
         assert!(skipped[1].1.contains("vertex range 2+4"));
         assert!(skipped[2].1.contains("index range 4+3"));
         assert!(skipped[3].1.contains("index 1 is 3"), "{skipped:?}");
         assert!(skipped[4].1.contains("whole triangles"));
+        assert!(skipped[5].1.contains("no model"));
         assert_eq!(scene.models.len(), 2);
         let world = &scene.models[0];
         assert_eq!(world.surfaces.len(), 2);
@@ -163,6 +168,7 @@ fn builder_map_soups_models_and_broken_references() {
         assert_eq!(lift.indices.len(), 6);
         let world_only = mesh::build(&bsp, &MeshOptions { models: ModelSelect::World, ..Default::default() }).unwrap();
         assert_eq!(world_only.models.len(), 1);
+        assert_eq!(world_only.skipped.len(), 5, "only the world's soups are looked at");
         assert_eq!(world_only.models[0], scene.models[0]);
         assert!(scene.skipped.iter().chain(&world_only.skipped).all(|s| s.lump as usize == soup_lump));
         assert!(world.surfaces.iter().all(|s| s.lump as usize == soup_lump));

@@ -18,9 +18,9 @@
 //!
 //! Winding: Quake 3 stores triangles clockwise seen from the front; the scene wants them
 //! counter-clockwise, so each triangle's last two corners are swapped (the corpus test checks
-//! planar surfaces against their plane). Patch grids are wound
-//! counter-clockwise around `u × v`, u running along a stored row of control points and v across
-//! the rows: the side the patches' vertex normals face on the corpus maps.
+//! planar surfaces against their plane). Patch grids are wound counter-clockwise around
+//! `u × v`, u running along a stored row of control points and v across the rows: the side the
+//! patches' vertex normals face on the corpus maps.
 //!
 //! Attributes: normals from the draw vertices, normalised (patches: interpolated like the
 //! positions, then normalised); a zero or non-finite normal falls back to the surface's own
@@ -44,11 +44,13 @@
 //!
 //! Broken references (vertex or index ranges outside their lumps, indices past the surface's
 //! vertices, bad patch sizes, a shader index out of range) make the surface a [`Skipped`] with
-//! the reason; a model whose surface run leaves the FACES lump keeps the part inside it and
-//! skips the rest. Output is bounded: a patch's control points must all be present in the
-//! draw-vertex lump and the level is clamped; since surfaces may share (or overlap) vertex and
-//! index runs, a whole scene holds at most [`MAX_SCENE_VERTICES`] vertices and
-//! [`MAX_SCENE_INDICES`] indices, and surfaces past either limit are skipped with the reason.
+//! the reason; a model whose surface run leaves the FACES lump keeps the part inside it, and
+//! (when every model is built) a surface no model's run includes is skipped as such.
+//!
+//! Output is bounded: a patch's control points must all be present in the draw-vertex lump and
+//! the level is clamped; since surfaces may share (or overlap) vertex and index runs, a whole
+//! scene holds at most [`MAX_SCENE_VERTICES`] vertices and [`MAX_SCENE_INDICES`] indices, and
+//! surfaces past either limit are skipped with the reason.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -334,6 +336,8 @@ where
     let skip = |scene: &mut Scene, index: usize, reason: String| {
         scene.skipped.push(Skipped { lump: LUMP_SURFACES as u16, index: index as u32, reason });
     };
+    // Surfaces some model's run names; with every model built, the others are reported.
+    let mut covered = vec![false; surfaces.len()];
     for (mi, m) in models.iter().enumerate().take(count) {
         let (first, n) = (m.first_surface.get() as i64, m.num_surfaces.get() as i64);
         let range = surface_run(first, n, surfaces.len());
@@ -366,6 +370,7 @@ where
             lightmaps: opts.lightmaps,
         };
         for si in range {
+            covered[si] = true;
             let s = &surfaces[si];
             let kind = s.surface_type();
             if kind == SURFACE_FLARE {
@@ -384,7 +389,6 @@ where
             if !raven {
                 flags |= shader_flags(shader.surface_flags.get(), shader.content_flags.get());
             }
-            let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
             let surf_verts = match super::view::sub(verts, s.vert_range()) {
                 Some(v) => v,
                 None => {
@@ -407,6 +411,7 @@ where
             };
             match result {
                 Ok((vertices, tris)) => {
+                    let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
                     let kind = match kind {
                         SURFACE_PLANAR => SurfaceKind::Polygon,
                         SURFACE_PATCH => SurfaceKind::Patch,
@@ -427,6 +432,13 @@ where
             }
         }
         scene.models.push(b.model);
+    }
+    if opts.models == ModelSelect::All {
+        for (si, s) in surfaces.iter().enumerate() {
+            if !covered[si] && s.surface_type() != SURFACE_FLARE {
+                skip(&mut scene, si, "no model's surface run includes it".into());
+            }
+        }
     }
     if flares > 0 {
         scene.warnings.push(format!("{flares} flare surface(s) have no geometry and are left out"));
@@ -599,6 +611,8 @@ impl Builder<'_> {
                 c[3] as f64,
             ]
         };
+        // One allocation per patch: the control points' attributes, read once.
+        let control: Vec<[f64; 14]> = verts.iter().map(attrs).collect();
         for row in 0..rows {
             // Sub-patch row and step within it; the last grid row belongs to the last sub-patch.
             let (pv, kv) = if row == rows - 1 { (nv - 1, l) } else { (row / l, row % l) };
@@ -606,7 +620,7 @@ impl Builder<'_> {
             for col in 0..cols {
                 let (pu, ku) = if col == cols - 1 { (nu - 1, l) } else { (col / l, col % l) };
                 let wu = weights(ku);
-                let cp = |i: usize, j: usize| attrs(&verts[(2 * pv + j) * w + 2 * pu + i]);
+                let cp = |i: usize, j: usize| control[(2 * pv + j) * w + 2 * pu + i];
                 // Along v first (three columns), then along u: on an edge of the sub-patch one
                 // of the two steps has weights (1, 0, 0) or (0, 0, 1) and returns its control
                 // points exactly.
