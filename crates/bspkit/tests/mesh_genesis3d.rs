@@ -117,7 +117,13 @@ fn check_scene(name: &str, bsp: &Bsp, scene: &Scene) -> (usize, usize, usize) {
             assert_eq!(range.len(), raw.corners.len());
             for (k, c) in raw.corners.iter().enumerate() {
                 assert_eq!(v.positions[range.start + k].map(|x| x as f64), *c, "{name}: face {} corner {k}", s.index);
-                assert_eq!(v.normals[range.start + k].map(|x| x as f64).iter().zip(&raw.normal).all(|(a, b)| (a - b).abs() < 1e-5), true);
+                let n = v.normals[range.start + k].map(|x| x as f64);
+                assert!(
+                    n.iter().zip(&raw.normal).all(|(a, b)| (a - b).abs() < 1e-5),
+                    "{name}: face {} normal {n:?} against {:?}",
+                    s.index,
+                    raw.normal
+                );
             }
             // UVs: texels over the texture's size.
             let (tex_name, size) = raw.texture.clone().unwrap_or(("(no texture)".into(), [0, 0]));
