@@ -297,3 +297,17 @@ fn broken_corner_is_skipped() {
     assert_eq!((scene.skipped[0].lump, scene.skipped[0].index), (genesis3d::CHUNK_FACES as u16, 0));
     assert!(scene.skipped[0].reason.contains("vertex 5000"), "{}", scene.skipped[0].reason);
 }
+
+/// Genesis3D lightmaps are not decoded yet: with atlases asked for, every vertex still has a
+/// UV1 and every surface the page `u32::MAX`.
+#[test]
+fn lightmaps_not_decoded_give_no_pages() {
+    let bytes = genesis3d::room::small_level();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
+    assert!(lm.faces.is_empty());
+    let scene = mesh::build(&bsp, &MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
+    let m = &scene.models[0];
+    assert_eq!(m.vertices.uv1.len(), m.vertices.len());
+    assert_eq!(m.lightmap_pages, vec![u32::MAX; m.surfaces.len()]);
+}
