@@ -7,6 +7,9 @@
 //!   compilers store corners clockwise seen from the front; the fan is wound so that each
 //!   triangle is counter-clockwise about the face's normal (checked per face against the
 //!   polygon's Newell normal, so a compiler that winds the other way still comes out right).
+//!   Corners are kept as stored (T-junction corners on edges included, so neighbours meet
+//!   without cracks); compilers' rounding leaves some slightly off the plane (one corpus face a
+//!   corner 2.2 units off) and the triangles follow them.
 //! * **Normals.** The face's plane normal, reversed when `side` is 1.
 //! * **Broken faces** (plane, texinfo, surfedge, edge or vertex out of range, fewer than three
 //!   corners, non-finite positions) are left out with a [`Skipped`] entry naming the faces lump,
@@ -21,7 +24,8 @@
 //!   face's luxels ([`Lightmaps::uv`]); [`Model::lightmap_pages`] is `u32::MAX` for unlit faces.
 //! * **Flags** from each branch's texinfo surface flags ([`surface_flags`]: Quake 2's
 //!   `q_shared.h`, SiN's `sinfiles.h`, SoF's `q_shared.h`, Daikatana's `dk_shared.h`) and, for
-//!   trigger and clip brushes, the texture name ([`name_flags`]).
+//!   trigger and clip brushes, the texture name ([`name_flags`]). Bits without a scene flag
+//!   (SiN mirrors, Daikatana `SURF_MIDTEXTURE`, whose drawing is not documented) are left out.
 //! * **Models.** Model 0 is the world; brush model N is named `*N` with the classname (and
 //!   targetname) of the entity whose `model` is `*N`, placed at that entity's `origin` and
 //!   `angles`. The single `angle` key is not a placement: Quake 2's game code turns it into the
