@@ -82,27 +82,14 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         Ok((m, size.map(|s| s as f32)))
     };
 
-    let places = placements(bsp, &mut scene.warnings, |e| {
+    // The `%Model%` entity whose `Model` is N names model N; its origin is the pivot, not a
+    // placement (module documentation).
+    let places = placements(bsp, &mut scene.warnings, false, |e| {
         if e.classname()?.as_ref() != "%Model%" {
             return None;
         }
-        e.get("Model")?.trim().parse().ok()
+        Some((e.get("Model")?.trim().parse().ok()?, e.get("%name%").unwrap_or_default().into_owned()))
     });
-    let places = places
-        .into_iter()
-        .map(|(m, mut p)| {
-            // The pivot is not a placement (module documentation); the name is the entity's.
-            p.origin = [0.0; 3];
-            p.angles = [0.0; 3];
-            if m != 0 {
-                p.name = match bsp.entities().ok().and_then(|e| e.list.get(p.entity).and_then(|e| e.get("%name%"))) {
-                    Some(n) => format!("*{m} {n}"),
-                    None => format!("*{m}"),
-                };
-            }
-            (m, p)
-        })
-        .collect();
 
     let faces = g.faces.len();
     // Faces an earlier model already holds (a face is built once, in its first model).

@@ -7,6 +7,9 @@
 //!   compilers store corners clockwise seen from the front; the fan is wound so that each
 //!   triangle is counter-clockwise about the face's normal (checked per face against the
 //!   polygon's Newell normal, so a compiler that winds the other way still comes out right).
+//!   Corners are kept as stored (T-junction corners on edges included, so neighbours meet
+//!   without cracks); compilers' rounding leaves some slightly off the plane (one corpus face a
+//!   corner 2.2 units off) and the triangles follow them.
 //! * **Normals.** The face's plane normal, reversed when `side` is 1.
 //! * **Broken faces** (plane, texinfo, surfedge, edge or vertex out of range, fewer than three
 //!   corners, non-finite positions) are left out with a [`Skipped`] entry naming the faces lump,
@@ -21,7 +24,8 @@
 //!   face's luxels ([`Lightmaps::uv`]); [`Model::lightmap_pages`] is `u32::MAX` for unlit faces.
 //! * **Flags** from each branch's texinfo surface flags ([`surface_flags`]: Quake 2's
 //!   `q_shared.h`, SiN's `sinfiles.h`, SoF's `q_shared.h`, Daikatana's `dk_shared.h`) and, for
-//!   trigger and clip brushes, the texture name ([`name_flags`]).
+//!   trigger and clip brushes, the texture name ([`name_flags`]). Bits without a scene flag
+//!   (SiN mirrors, Daikatana `SURF_MIDTEXTURE`, whose drawing is not documented) are left out.
 //! * **Models.** Model 0 is the world; brush model N is named `*N` with the classname (and
 //!   targetname) of the entity whose `model` is `*N`, placed at that entity's `origin` and
 //!   `angles`. The single `angle` key is not a placement: Quake 2's game code turns it into the
@@ -201,9 +205,11 @@ where
         ));
     }
 
-    let places = placements(bsp, &mut scene.warnings, |e| {
-        let m = e.get("model")?;
-        m.strip_prefix('*')?.trim().parse().ok()
+    // `model` "*N"; the label is the classname and targetname.
+    let places = placements(bsp, &mut scene.warnings, true, |e| {
+        let m = e.get("model")?.strip_prefix('*')?.trim().parse().ok()?;
+        let label = [e.classname(), e.get("targetname")].into_iter().flatten().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+        Some((m, label))
     });
 
     // Which model holds each face (u32::MAX: none yet).
@@ -237,7 +243,7 @@ where
             }
             owner[i] = m as u32;
             let f = &faces[i];
-            let poly = (|| -> std::result::Result<Poly, String> {
+            let poly = (|| -> std::result::Result<([f32; 3], &TexSlot), String> {
                 let plane = usize::try_from(f.plane()).ok().and_then(|p| planes.get(p));
                 let normal = face_normal(plane, f)
                     .ok_or_else(|| format!("plane {} is outside PLANES (0..{}) or has no direction", f.plane(), planes.len()))?;
@@ -246,9 +252,9 @@ where
                     .and_then(|t| slots.get(t))
                     .ok_or_else(|| format!("texinfo {} is outside TEXINFO (0..{})", f.texinfo(), slots.len()))?;
                 view.face_points(f, &mut corners).map_err(|e| e.kind.to_string())?;
-                Ok(Poly { normal, material: slot.material, flags: slot.flags })
+                Ok((normal, slot))
             })();
-            let poly = match poly.and_then(|p| check_corners(corners.len(), corners.iter().copied()).map(|()| p)) {
+            let (normal, slot) = match poly.and_then(|p| check_corners(corners.len(), corners.iter().copied()).map(|()| p)) {
                 Ok(p) => p,
                 Err(reason) => {
                     scene.skipped.push(skip(i, reason));
@@ -259,14 +265,13 @@ where
                 scene.skipped.push(skip(i, "over the corner budget (faces share surfedges)".into()));
                 continue;
             }
-            let slot = &slots[usize::try_from(f.texinfo()).unwrap_or(0)];
             let uv = |p: [f32; 3]| {
                 let dot = |r: &[f32; 4]| p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + r[3];
                 [dot(&slot.vecs[0]) / slot.size[0], dot(&slot.vecs[1]) / slot.size[1]]
             };
             push_polygon(
                 &mut model,
-                PolyIn { lump: LUMP_FACES as u16, index: i as u32, material: poly.material, flags: poly.flags, normal: poly.normal },
+                PolyIn { lump: LUMP_FACES as u16, index: i as u32, material: slot.material, flags: slot.flags, normal },
                 corners.iter().map(|&p| (p, uv(p), None)),
                 opts.lightmaps,
             );
@@ -290,12 +295,6 @@ where
 
 fn skip(index: usize, reason: String) -> Skipped {
     Skipped { lump: LUMP_FACES as u16, index: index as u32, reason }
-}
-
-struct Poly {
-    normal: [f32; 3],
-    material: u32,
-    flags: SurfaceFlags,
 }
 
 fn face_normal<F: FaceRecord>(plane: Option<&super::records::Plane>, f: &F) -> Option<[f32; 3]> {
@@ -378,10 +377,16 @@ pub(crate) struct Placement {
     pub(crate) angles: [f32; 3],
 }
 
-/// The placements of the brush models (keyed by model index) from the entities that use them,
-/// `model_of` saying which model an entity uses; the world's entry (0) is the worldspawn.
-/// Bad entity text is a warning (models stay at the origin), not an error.
-pub(crate) fn placements(bsp: &Bsp, warnings: &mut Vec<String>, model_of: impl Fn(&Entity) -> Option<u32>) -> HashMap<u32, Placement> {
+/// The placements of the brush models (keyed by model index) from the entities that use them:
+/// `model_of` says which model an entity uses and the label its name carries (`*N label`);
+/// with `placed`, the entity's `origin` and `angles` place the model. The world's entry (0) is
+/// the worldspawn. Bad entity text is a warning (models stay at the origin), not an error.
+pub(crate) fn placements(
+    bsp: &Bsp,
+    warnings: &mut Vec<String>,
+    placed: bool,
+    model_of: impl Fn(&Entity) -> Option<(u32, String)>,
+) -> HashMap<u32, Placement> {
     let mut out = HashMap::new();
     let ents = match bsp.entities() {
         Ok(e) => e,
@@ -396,7 +401,7 @@ pub(crate) fn placements(bsp: &Bsp, warnings: &mut Vec<String>, model_of: impl F
             out.entry(0).or_insert(Placement { entity: i, name: "world".into(), origin: [0.0; 3], angles: [0.0; 3] });
             continue;
         }
-        let Some(m) = model_of(e).filter(|&m| m != 0) else { continue };
+        let Some((m, label)) = model_of(e).filter(|(m, _)| *m != 0) else { continue };
         if out.contains_key(&m) {
             continue;
         }
@@ -407,12 +412,7 @@ pub(crate) fn placements(bsp: &Bsp, warnings: &mut Vec<String>, model_of: impl F
                 [0.0; 3]
             }),
         };
-        let (origin, angles) = (vec3("origin"), vec3("angles"));
-        let label = [class.to_string(), e.get("targetname").map(|t| t.to_string()).unwrap_or_default()]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let (origin, angles) = if placed { (vec3("origin"), vec3("angles")) } else { ([0.0; 3], [0.0; 3]) };
         let name = if label.is_empty() { format!("*{m}") } else { format!("*{m} {label}") };
         out.insert(m, Placement { entity: i, name, origin, angles });
     }
