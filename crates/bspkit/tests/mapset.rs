@@ -56,6 +56,10 @@ fn builder_set_edit_rename_fold() {
     assert!(ed.entities().unwrap().entities[0].get("message").is_some_and(|v| v == "external"));
     edit_message(&mut ed, "renamed");
     let new = d.join("n.bsp");
+    // Written as the `.bsp` alone, the edit would be lost: refused, naming the file.
+    let e = ed.write(&d.join("alone.bsp")).unwrap_err();
+    assert!(e.to_string().contains("m.bsp.0000.bsp_lump"), "{e}");
+    assert!(!d.join("alone.bsp").exists());
     let report = write_set(&mut ed, &new, &SetOptions::default()).unwrap();
     assert_eq!(report.written.last(), Some(&new), "the .bsp is written last");
     assert_eq!(report.written.len(), 3);
