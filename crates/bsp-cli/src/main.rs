@@ -54,6 +54,9 @@ pub(crate) struct OpenArgs {
 }
 
 impl OpenArgs {
+    pub(crate) fn no_external(&self) -> bool {
+        self.no_external
+    }
     pub(crate) fn options(&self) -> OpenOptions {
         OpenOptions { branch: self.branch.clone(), external_lumps: !self.no_external, ..OpenOptions::default() }
     }

@@ -60,6 +60,7 @@ pub mod info;
 pub mod lightmap;
 pub mod lmp;
 pub mod lumps;
+pub mod mapset;
 pub mod mesh;
 pub mod scan;
 pub mod stats;

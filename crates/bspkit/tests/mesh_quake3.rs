@@ -399,9 +399,12 @@ struct S {
     indexes: (i32, i32),
     patch: (i32, i32),
     normal: [f32; 3],
+    /// Lightmap page (−1: none); a lit surface's rectangle is the 16 × 16 texels at the
+    /// page's corner.
+    lightmap: i32,
 }
 
-const S0: S = S { kind: 1, shader: 0, verts: (0, 0), indexes: (0, 0), patch: (0, 0), normal: [0., 0., 1.] };
+const S0: S = S { kind: 1, shader: 0, verts: (0, 0), indexes: (0, 0), patch: (0, 0), normal: [0., 0., 1.], lightmap: -1 };
 
 /// A vertex: position, st, normal.
 type Vx = ([f32; 3], [f32; 2], [f32; 3]);
@@ -437,7 +440,7 @@ fn q3_map(
             v.st = st.map(F32::new);
             v.normal = f3(*n);
             v.color = [[200, 100, 50, 255]; 4];
-            v.lightmap = [[F32::new(0.5); 2]; 4];
+            v.lightmap = [st.map(|c| F32::new(c * LM_SCALE)); 4];
             vb.extend_from_slice(v.as_bytes());
         } else {
             let mut v = DrawVert::new_zeroed();
@@ -445,6 +448,7 @@ fn q3_map(
             v.st = st.map(F32::new);
             v.normal = f3(*n);
             v.color = [200, 100, 50, 255];
+            v.lightmap = st.map(|c| F32::new(c * LM_SCALE));
             vb.extend_from_slice(v.as_bytes());
         }
     }
@@ -459,7 +463,9 @@ fn q3_map(
             (r.patch_width, r.patch_height) = (I32::new(s.patch.0), I32::new(s.patch.1));
             r.lightmap_vecs[2] = f3(s.normal);
             r.lightmap_styles = [0, 255, 255, 255];
-            r.lightmap_num = [-1; 4].map(I32::new);
+            r.lightmap_num = [s.lightmap, -1, -1, -1].map(I32::new);
+            (r.lightmap_x[0], r.lightmap_y[0], r.lightmap_width, r.lightmap_height) =
+                (I32::new(0), I32::new(0), I32::new(16), I32::new(16));
             sb.extend_from_slice(r.as_bytes());
         } else {
             let mut r = Surface::new_zeroed();
@@ -469,7 +475,8 @@ fn q3_map(
             (r.first_index, r.num_indexes) = (I32::new(s.indexes.0), I32::new(s.indexes.1));
             (r.patch_width, r.patch_height) = (I32::new(s.patch.0), I32::new(s.patch.1));
             r.lightmap_vecs[2] = f3(s.normal);
-            r.lightmap_num = I32::new(-1);
+            r.lightmap_num = I32::new(s.lightmap);
+            (r.lightmap_x, r.lightmap_y, r.lightmap_width, r.lightmap_height) = (I32::new(0), I32::new(0), I32::new(16), I32::new(16));
             sb.extend_from_slice(r.as_bytes());
         }
     }
@@ -485,12 +492,19 @@ fn q3_map(
         .lump(LUMP_DRAW_VERTICES, vb)
         .lump(LUMP_DRAW_INDICES, i32s(idx))
         .lump(LUMP_SURFACES, sb);
+    if surfs.iter().any(|s| s.lightmap >= 0) {
+        let page = if branch.id == "fbsp" { 512 * 512 * 3 } else { 128 * 128 * 3 };
+        b = b.lump(LUMP_LIGHTMAPS, vec![77u8; page]);
+    }
     if branch.id == "quakelive" {
         // Quake Live is told from IBSP 47 by a non-empty advertisements lump.
         b = b.lump(LUMP_ADVERTISEMENTS, Advertisement::new_zeroed().as_bytes().to_vec());
     }
     b.build()
 }
+
+/// Vertex lightmap coordinates are their `st` times this.
+const LM_SCALE: f32 = 1.0 / 64.0;
 
 /// A 3 × 3 control grid (a flat square when `bulge` is 0) from `origin`, rows along `dv`.
 fn grid(origin: [f32; 3], du: [f32; 3], dv: [f32; 3], w: usize, h: usize, bulge: f32) -> Vec<Vx> {
@@ -629,4 +643,88 @@ fn hostile_patches_are_skipped_and_bounded() {
     let l = quake3::mesh::MAX_PATCH_LEVEL as usize;
     assert_eq!(scene.models[0].indices.len() / 3, 2 * l * l);
     assert!(scene.warnings.iter().any(|w| w.contains("clamped")));
+}
+
+/// Copies of a corpus map with words of `lumps` overwritten by hostile values (deterministic),
+/// built into scenes: each gives a scene or a typed error, never a panic.
+fn damaged_copies_build(bytes: &[u8], lumps: &[usize], copies: usize, seed: u64) -> usize {
+    let bsp = Bsp::from_bytes(bytes).unwrap();
+    let ranges: Vec<std::ops::Range<usize>> = lumps
+        .iter()
+        .filter_map(|&l| bsp.raw_lump(l).ok())
+        .filter(|s| s.len() >= 4)
+        .map(|s| {
+            let at = s.as_ptr() as usize - bytes.as_ptr() as usize;
+            at..at + s.len()
+        })
+        .collect();
+    assert!(!ranges.is_empty());
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let values = [-1i32, 0, 1, 2, 3, 5, 0xffff, 0x7fff_ffff, i32::MIN, 0x1_0000];
+    let mut built = 0;
+    for _ in 0..copies {
+        let mut copy = bytes.to_vec();
+        for _ in 0..1 + next() % 4 {
+            let r = &ranges[(next() % ranges.len() as u64) as usize];
+            let word = r.start + (next() as usize % (r.len() / 4)) * 4;
+            let v = if next() % 4 == 0 { next() as i32 } else { values[(next() % values.len() as u64) as usize] };
+            let width = if next() % 2 == 0 { 4 } else { 2 };
+            copy[word..word + width].copy_from_slice(&v.to_le_bytes()[..width]);
+        }
+        let Ok(bsp) = Bsp::from_bytes(&copy) else { continue };
+        for level in [None, Some(3)] {
+            if mesh::build(&bsp, &MeshOptions { patch_level: level, ..Default::default() }).is_ok() {
+                built += 1;
+            }
+        }
+    }
+    built
+}
+
+#[test]
+fn damaged_maps_never_panic() {
+    let Some(corpus) = common::corpus("mesh quake3 damaged") else { return };
+    for (k, map) in common::maps_in(&corpus, "quake3").into_iter().enumerate() {
+        let bytes = std::fs::read(&map.path).unwrap();
+        let built = damaged_copies_build(
+            &bytes,
+            &[quake3::LUMP_SURFACES, quake3::LUMP_MODELS, quake3::LUMP_DRAW_INDICES, quake3::LUMP_SHADERS],
+            150,
+            0x9e37_79b9_7f4a_7c15 ^ k as u64,
+        );
+        eprintln!("{}: {built} damaged scenes built", map.path.display());
+    }
+}
+
+/// Lightmap UVs of a lit patch follow its interpolated lightmap coordinates: the builder's
+/// vertices have lightmap coordinates `st × LM_SCALE`, linear over a flat grid, so every
+/// tessellated vertex's UV is the atlas UV of its own `uv0 × LM_SCALE`.
+#[test]
+fn patch_lightmap_uvs_interpolate() {
+    for branch in [&quake3::QUAKE3, &quake3::RBSP, &quake3::FBSP] {
+        let verts = grid([0.; 3], [8., 0., 0.], [0., 8., 0.], 5, 3, 0.0);
+        let surfs = [S { kind: 2, verts: (0, 15), patch: (5, 3), lightmap: 0, ..S0 }];
+        let bytes = q3_map(branch, &[("textures/x", 0, 1)], &verts, &[], &surfs, 1);
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
+        let face = *lm.face(quake3::LUMP_SURFACES as u16, 0).unwrap_or_else(|| panic!("{}: {:?}", branch.id, lm.warnings));
+        let scene = mesh::build(&bsp, &MeshOptions { lightmaps: Some(&lm), patch_level: Some(3), ..Default::default() }).unwrap();
+        let w = &scene.models[0];
+        assert_eq!(w.lightmap_pages, [face.page]);
+        let s = &w.surfaces[0];
+        assert_eq!(s.vertices.len(), 7 * 4);
+        for k in s.vertices.start as usize..s.vertices.end as usize {
+            let want = lm.uv_native(&face, w.vertices.uv0[k].map(|c| c * LM_SCALE)).unwrap();
+            let got = w.vertices.uv1[k];
+            assert!((got[0] - want[0]).abs() < 1e-5 && (got[1] - want[1]).abs() < 1e-5, "{}: vertex {k}: {got:?} vs {want:?}", branch.id);
+        }
+        // Coordinates inside the rectangle stay on the atlas page.
+        assert!(w.vertices.uv1.iter().all(|uv| uv.iter().all(|c| (0.0..=1.0).contains(c))));
+    }
 }

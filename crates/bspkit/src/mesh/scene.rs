@@ -261,7 +261,7 @@ pub enum ModelSelect {
     All,
 }
 
-/// What [`build`](crate::mesh::build) makes.
+/// What [`crate::mesh::build`] makes.
 #[derive(Clone, Default)]
 pub struct MeshOptions<'a> {
     pub models: ModelSelect,

@@ -19,11 +19,13 @@
 //!
 //! A soup whose material, vertex run or index run is outside its lump, or with an index past
 //! its vertex count or an index count that is not whole triangles, is [`Skipped`] with the
-//! reason.
+//! reason, and so (when every model is built) is a soup no model's run includes. Soups may
+//! share vertex runs, so a scene is bounded like the Quake 3 family's
+//! ([`crate::branches::quake3::mesh::MAX_SCENE_VERTICES`], `MAX_SCENE_INDICES`).
 
 use super::lumps::*;
 use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, TriangleSoup};
-use crate::branches::quake3::mesh::{placements, Placement};
+use crate::branches::quake3::mesh::{placements, Budget, Placement};
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind};
@@ -74,6 +76,9 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     let mut scene = Scene::default();
     let mut table = MaterialTable::default();
     let places = placements(bsp, &mut scene.warnings);
+    let mut budget = Budget::default();
+    // Soups some model's run names; with every model built, the others are reported.
+    let mut covered = vec![false; soups.len()];
     let skip = |scene: &mut Scene, index: usize, reason: String| {
         scene.skipped.push(Skipped { lump: soup_lump as u16, index: index as u32, reason });
     };
@@ -113,6 +118,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             ..Default::default()
         };
         for (si, s) in soups.iter().enumerate().take(end).skip(start) {
+            covered[si] = true;
             let Some(mat) = materials.get(s.material.get() as usize) else {
                 skip(&mut scene, si, format!("material {} is outside the MATERIALS lump (0..{})", s.material.get(), materials.len()));
                 continue;
@@ -143,6 +149,10 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                 skip(&mut scene, si, format!("index {k} is {} but the soup has {nv} vertices", bad.get()));
                 continue;
             }
+            if let Err(e) = budget.take(nv, ni) {
+                skip(&mut scene, si, e);
+                continue;
+            }
             let name = mat.name();
             let flags = name_flags(&name);
             let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
@@ -169,6 +179,11 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             });
         }
         scene.models.push(model);
+    }
+    if opts.models == ModelSelect::All {
+        for si in (0..soups.len()).filter(|&i| !covered[i]) {
+            skip(&mut scene, si, "no model's soup run includes it".into());
+        }
     }
     if opts.lightmaps.is_some() {
         scene.warnings.push("cod lightmaps are not decoded: no lightmap UVs".into());

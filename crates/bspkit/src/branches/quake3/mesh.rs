@@ -18,9 +18,9 @@
 //!
 //! Winding: Quake 3 stores triangles clockwise seen from the front; the scene wants them
 //! counter-clockwise, so each triangle's last two corners are swapped (the corpus test checks
-//! planar surfaces against their plane). Patch grids are wound
-//! counter-clockwise around `u × v`, u running along a stored row of control points and v across
-//! the rows: the side the patches' vertex normals face on the corpus maps.
+//! planar surfaces against their plane). Patch grids are wound counter-clockwise around
+//! `u × v`, u running along a stored row of control points and v across the rows: the side the
+//! patches' vertex normals face on the corpus maps.
 //!
 //! Attributes: normals from the draw vertices, normalised (patches: interpolated like the
 //! positions, then normalised); a zero or non-finite normal falls back to the surface's own
@@ -44,10 +44,13 @@
 //!
 //! Broken references (vertex or index ranges outside their lumps, indices past the surface's
 //! vertices, bad patch sizes, a shader index out of range) make the surface a [`Skipped`] with
-//! the reason; a model whose surface run leaves the FACES lump keeps the part inside it and
-//! skips the rest. Tessellation is bounded: a patch's control points must all be present in the
-//! draw-vertex lump, the level is clamped, and at most [`MAX_PATCH_VERTICES`] vertices are
-//! tessellated over the whole map (patches past it are skipped with the reason).
+//! the reason; a model whose surface run leaves the FACES lump keeps the part inside it, and
+//! (when every model is built) a surface no model's run includes is skipped as such.
+//!
+//! Output is bounded: a patch's control points must all be present in the draw-vertex lump and
+//! the level is clamped; since surfaces may share (or overlap) vertex and index runs, a whole
+//! scene holds at most [`MAX_SCENE_VERTICES`] vertices and [`MAX_SCENE_INDICES`] indices, and
+//! surfaces past either limit are skipped with the reason.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -64,8 +67,39 @@ use crate::mesh::scene::{
 
 /// Largest patch level used: finer requests are clamped to it.
 pub const MAX_PATCH_LEVEL: u32 = 64;
-/// Most vertices tessellated from patches over a whole map (16 Mi); patches past it are skipped.
-pub const MAX_PATCH_VERTICES: usize = 1 << 24;
+/// Most vertices a scene holds over all models (16 Mi, about 700 MB of attributes); surfaces past
+/// it are skipped. Shared with the other families built here.
+pub const MAX_SCENE_VERTICES: usize = 1 << 24;
+/// Most triangle indices a scene holds over all models (64 Mi, 256 MB).
+pub const MAX_SCENE_INDICES: usize = 1 << 26;
+
+/// What is left of [`MAX_SCENE_VERTICES`] and [`MAX_SCENE_INDICES`] while a scene is built.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    vertices: usize,
+    indices: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { vertices: MAX_SCENE_VERTICES, indices: MAX_SCENE_INDICES }
+    }
+}
+
+impl Budget {
+    /// Takes `vertices` and `indices` from the budget, or says which limit they would pass.
+    pub(crate) fn take(&mut self, vertices: usize, indices: usize) -> std::result::Result<(), String> {
+        if vertices > self.vertices {
+            return Err(format!("{vertices} more vertices would pass the scene's limit of {MAX_SCENE_VERTICES}"));
+        }
+        if indices > self.indices {
+            return Err(format!("{indices} more indices would pass the scene's limit of {MAX_SCENE_INDICES}"));
+        }
+        self.vertices -= vertices;
+        self.indices -= indices;
+        Ok(())
+    }
+}
 
 const SURFACE_PLANAR: i64 = 1;
 const SURFACE_PATCH: i64 = 2;
@@ -294,7 +328,7 @@ where
     }
     let places = placements(bsp, &mut scene.warnings);
     let mut flares = 0usize;
-    let mut patch_budget = MAX_PATCH_VERTICES;
+    let mut budget = Budget::default();
     let count = match opts.models {
         ModelSelect::World => models.len().min(1),
         ModelSelect::All => models.len(),
@@ -302,6 +336,8 @@ where
     let skip = |scene: &mut Scene, index: usize, reason: String| {
         scene.skipped.push(Skipped { lump: LUMP_SURFACES as u16, index: index as u32, reason });
     };
+    // Surfaces some model's run names; with every model built, the others are reported.
+    let mut covered = vec![false; surfaces.len()];
     for (mi, m) in models.iter().enumerate().take(count) {
         let (first, n) = (m.first_surface.get() as i64, m.num_surfaces.get() as i64);
         let range = surface_run(first, n, surfaces.len());
@@ -334,6 +370,7 @@ where
             lightmaps: opts.lightmaps,
         };
         for si in range {
+            covered[si] = true;
             let s = &surfaces[si];
             let kind = s.surface_type();
             if kind == SURFACE_FLARE {
@@ -352,7 +389,6 @@ where
             if !raven {
                 flags |= shader_flags(shader.surface_flags.get(), shader.content_flags.get());
             }
-            let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
             let surf_verts = match super::view::sub(verts, s.vert_range()) {
                 Some(v) => v,
                 None => {
@@ -364,17 +400,18 @@ where
             let normal = s.surface_normal();
             let result = match kind {
                 SURFACE_PLANAR | SURFACE_TRIANGLES => match super::view::sub(indices, s.index_range()) {
-                    Some(idx) => b.soup(si, surf_verts, idx, normal, kind == SURFACE_PLANAR),
+                    Some(idx) => b.soup(si, surf_verts, idx, normal, kind == SURFACE_PLANAR, &mut budget),
                     None => {
                         let (f, n) = s.index_range();
                         Err(format!("index range {f}+{n} is outside the DRAW_INDICES lump (0..{})", indices.len()))
                     }
                 },
-                SURFACE_PATCH => b.patch(si, surf_verts, s.patch_size(), level, normal, &mut patch_budget),
+                SURFACE_PATCH => b.patch(si, surf_verts, s.patch_size(), level, normal, &mut budget),
                 other => Err(format!("surface type {other} is not one of 1 (planar), 2 (patch), 3 (triangle soup), 4 (flare)")),
             };
             match result {
                 Ok((vertices, tris)) => {
+                    let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
                     let kind = match kind {
                         SURFACE_PLANAR => SurfaceKind::Polygon,
                         SURFACE_PATCH => SurfaceKind::Patch,
@@ -395,6 +432,13 @@ where
             }
         }
         scene.models.push(b.model);
+    }
+    if opts.models == ModelSelect::All {
+        for (si, s) in surfaces.iter().enumerate() {
+            if !covered[si] && s.surface_type() != SURFACE_FLARE {
+                skip(&mut scene, si, "no model's surface run includes it".into());
+            }
+        }
     }
     if flares > 0 {
         scene.warnings.push(format!("{flares} flare surface(s) have no geometry and are left out"));
@@ -472,6 +516,7 @@ impl Builder<'_> {
         idx: &[super::records::DrawIndex],
         surface_normal: [f32; 3],
         planar: bool,
+        budget: &mut Budget,
     ) -> std::result::Result<(Range<u32>, Range<u32>), String> {
         let n = verts.len();
         let fan = planar && idx.is_empty() && n >= 3;
@@ -484,6 +529,7 @@ impl Builder<'_> {
             }
         }
         let tris = if fan { (n - 2) * 3 } else { idx.len() };
+        budget.take(n, tris)?;
         let base = self.reserve(n, tris);
         let face = self.lightmap_face(si).copied();
         for v in verts {
@@ -514,7 +560,7 @@ impl Builder<'_> {
         (w, h): (i64, i64),
         level: u32,
         surface_normal: [f32; 3],
-        budget: &mut usize,
+        budget: &mut Budget,
     ) -> std::result::Result<(Range<u32>, Range<u32>), String> {
         let ok = |d: i64| d >= 3 && d % 2 == 1;
         if !ok(w) || !ok(h) {
@@ -527,13 +573,11 @@ impl Builder<'_> {
         let (w, h, l) = (w as usize, h as usize, level as usize);
         let (nu, nv) = ((w - 1) / 2, (h - 1) / 2);
         let (cols, rows) = (nu * l + 1, nv * l + 1);
-        let total = cols.checked_mul(rows).filter(|&t| t <= *budget && t <= u32::MAX as usize / 2);
-        let Some(total) = total else {
-            return Err(format!(
-                "tessellating {w}×{h} control points at level {level} would pass the limit of {MAX_PATCH_VERTICES} patch vertices"
-            ));
-        };
-        *budget -= total;
+        // Both are bounded by the vertices present times the clamped level squared.
+        let total = cols * rows;
+        budget
+            .take(total, (cols - 1) * (rows - 1) * 6)
+            .map_err(|e| format!("tessellating {w}×{h} control points at level {level}: {e}"))?;
         let base = self.reserve(total, (cols - 1) * (rows - 1) * 6);
         let face = self.lightmap_face(si).copied();
         // Quadratic Bernstein weights of step k of l, from integers so that every patch uses
@@ -567,6 +611,8 @@ impl Builder<'_> {
                 c[3] as f64,
             ]
         };
+        // One allocation per patch: the control points' attributes, read once.
+        let control: Vec<[f64; 14]> = verts.iter().map(attrs).collect();
         for row in 0..rows {
             // Sub-patch row and step within it; the last grid row belongs to the last sub-patch.
             let (pv, kv) = if row == rows - 1 { (nv - 1, l) } else { (row / l, row % l) };
@@ -574,7 +620,7 @@ impl Builder<'_> {
             for col in 0..cols {
                 let (pu, ku) = if col == cols - 1 { (nu - 1, l) } else { (col / l, col % l) };
                 let wu = weights(ku);
-                let cp = |i: usize, j: usize| attrs(&verts[(2 * pv + j) * w + 2 * pu + i]);
+                let cp = |i: usize, j: usize| control[(2 * pv + j) * w + 2 * pu + i];
                 // Along v first (three columns), then along u: on an edge of the sub-patch one
                 // of the two steps has weights (1, 0, 0) or (0, 0, 1) and returns its control
                 // points exactly.
@@ -604,5 +650,35 @@ impl Builder<'_> {
             }
         }
         Ok((base..base + total as u32, first_index..self.model.indices.len() as u32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_refuses_what_passes_either_limit() {
+        let mut b = Budget::default();
+        assert!(b.take(MAX_SCENE_VERTICES - 10, 6).is_ok());
+        assert!(b.take(11, 0).unwrap_err().contains("vertices"));
+        assert!(b.take(10, MAX_SCENE_INDICES).unwrap_err().contains("indices"));
+        assert!(b.take(10, MAX_SCENE_INDICES - 6).is_ok());
+        assert!(b.take(1, 0).is_err());
+        assert!(b.take(0, 0).is_ok());
+    }
+
+    #[test]
+    fn names_and_bits_give_flags() {
+        assert_eq!(name_flags("textures/common/caulk"), SurfaceFlags::NODRAW);
+        assert_eq!(name_flags("TEXTURES/COMMON/PLAYERCLIP"), SurfaceFlags::CLIP);
+        assert_eq!(name_flags("textures/common/trigger"), SurfaceFlags::TRIGGER);
+        assert_eq!(name_flags("textures/common/hint"), SurfaceFlags::TOOL);
+        assert_eq!(name_flags("textures/skies/hellsky"), SurfaceFlags::SKY);
+        assert_eq!(name_flags("textures/base_wall/concrete"), SurfaceFlags::NONE);
+        assert_eq!(shader_flags(0x4 | 0x80, 0), SurfaceFlags::SKY | SurfaceFlags::NODRAW);
+        assert_eq!(shader_flags(0x200, 0x20 | 0x10000), SurfaceFlags::TOOL | SurfaceFlags::WATER | SurfaceFlags::CLIP);
+        assert_eq!(shader_flags(0, 0x6000_0000u32 as i32), SurfaceFlags::TRANSLUCENT | SurfaceFlags::TRIGGER);
+        assert_eq!(shader_flags(0x1 | 0x2, 0x1), SurfaceFlags::NONE);
     }
 }

@@ -43,7 +43,8 @@
 //!   affine map); normals are the area-weighted average of the grid triangles' normals; the
 //!   per-vertex alpha (0–255) goes to the alpha of `colours` (RGB 255); the lightmap UV is the
 //!   grid point `[j/(n−1), i/(n−1)]` of the base face's luxel rectangle
-//!   ([`Lightmaps::uv_grid`]).
+//!   ([`Lightmaps::uv_grid`]). Dota 2's dispinfo layout is not known ([`DispInfos::Unknown`]):
+//!   its displacement faces are skipped with that reason.
 //! * **Models** (§11, §13): model 0 is the world (placed at zero, entity `worldspawn`); model
 //!   `N` is placed by the first entity whose `model` is `*N` (its `origin`, its `angles` or
 //!   else its `angle` as yaw). Its name is `*N` followed by the entity's classname and
@@ -185,7 +186,7 @@ struct Ctx<'a, O: ByteOrder> {
     table: MaterialTable,
     /// The face's corner loop, reused across faces.
     corners: Vec<[f32; 3]>,
-    /// Face → model that already emitted it (faces claimed by two models are skipped the second time).
+    /// Faces already claimed by a model (a face in two models' ranges is skipped the second time).
     seen: Vec<bool>,
 }
 
@@ -393,7 +394,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
     fn face(&mut self, m: &mut Model, scene: &mut Scene, fi: usize) -> std::result::Result<(), String> {
         let f = self.faces.get(fi).ok_or("face out of range")?;
         if std::mem::replace(&mut self.seen[fi], true) {
-            return Err("face already emitted by an earlier model".into());
+            return Err("face already claimed by an earlier model's face range (lump 14)".into());
         }
         if f.numedges < 3 && f.dispinfo == -1 {
             return Err(format!("face has {} edges (fewer than 3): nothing to draw", f.numedges));
