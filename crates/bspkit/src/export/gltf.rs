@@ -13,7 +13,9 @@ use std::path::Path;
 use gltf_json as json;
 use json::validation::{Checked::Valid, USize64};
 
-use super::{beside, create, file_safe, lightmap_png, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
+use super::parts::{
+    beside, create, file_safe, lightmap_png, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext,
+};
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
 
@@ -407,7 +409,7 @@ fn stem(path: &Path) -> String {
 }
 
 /// Does this primitive carry TEXCOORD_1 (lightmaps on and its material on a page)?
-fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &super::Prim) -> bool {
+fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &super::parts::Prim) -> bool {
     p.uv1 && m.vertices.uv1.len() == m.vertices.len() && p.materials[prim.material].page != u32::MAX
 }
 
