@@ -279,3 +279,20 @@ fn strict_fails_on_warnings() {
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--models world` keeps model 0 only; by default brush models are nodes placed by their entity.
+#[test]
+fn models_world_or_all() {
+    let Some(dir) = common::corpus("export_cli models") else { return };
+    let map = dir.join("quake1/qbsp__example-bsp29.bsp");
+    let out = tmp("models");
+    let (all, _) = export(&map, &out.join("all.glb"), &[]);
+    let (world, _) = export(&map, &out.join("world.glb"), &["--models", "world"]);
+    assert!(all["models"].as_u64().unwrap() > 1, "{all}");
+    assert_eq!(world["models"], 1);
+    assert!(world["triangles"].as_u64() < all["triangles"].as_u64());
+    let doc = glb_json(&out.join("all.glb"));
+    let placed = doc["nodes"].as_array().unwrap().iter().filter(|n| n["extras"]["entity"].is_u64()).count();
+    assert!(placed > 0, "no brush model names its entity");
+    let _ = std::fs::remove_dir_all(&out);
+}
