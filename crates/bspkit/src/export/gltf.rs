@@ -13,9 +13,7 @@ use std::path::Path;
 use gltf_json as json;
 use json::validation::{Checked::Valid, USize64};
 
-use super::parts::{
-    beside, create, file_safe, lightmap_png, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext,
-};
+use super::parts::{beside, create, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
 
@@ -234,7 +232,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
                 let t = match tex_of_page.get(&om.page) {
                     Some(t) => *t,
                     None => {
-                        let t = match lightmap_png(lm, om.page)? {
+                        let t = match lm.get(&om.page).cloned() {
                             Some(png) => {
                                 summary.lightmap_pages += 1;
                                 let name = format!("lightmap {}", om.page);

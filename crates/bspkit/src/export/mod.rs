@@ -106,7 +106,18 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     } else {
         None
     };
-    let lm = lm.filter(|l| !l.faces.is_empty());
+    let mut lm = lm.filter(|l| !l.faces.is_empty());
+    // Each page's PNG now, then the atlases' texels go: the uncompressed atlas and the scene
+    // are never held at once (the faces' places, all the mesh needs, stay).
+    let mut lightmap_pngs = std::collections::HashMap::new();
+    if let Some(l) = lm.as_mut() {
+        for page in 0..l.pages.len() as u32 {
+            if let Some(png) = parts::lightmap_png(l, page)? {
+                lightmap_pngs.insert(page, png);
+            }
+        }
+        l.atlases = Vec::new();
+    }
     let textures = TextureCache::new(bsp, opts.textures.as_ref());
     if let Some(src) = &textures.src {
         summary.warnings.extend(src.warnings().iter().map(|m| m.to_string()));
@@ -123,8 +134,11 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     summary.skipped = scene.skipped.iter().map(|s| SkippedFace { lump: s.lump, index: s.index, reason: s.reason.clone() }).collect();
     summary.warnings.extend(scene.warnings.iter().cloned());
     let prepared = prepare(&scene, opts.skip, lm.is_some(), &mut summary);
-    let ctx =
-        WriteContext { textures: if textures.src.is_some() { Some(&textures) } else { None }, lightmaps: lm.as_ref(), scale: opts.scale };
+    let ctx = WriteContext {
+        textures: if textures.src.is_some() { Some(&textures) } else { None },
+        lightmaps: lm.as_ref().map(|_| &lightmap_pngs),
+        scale: opts.scale,
+    };
     match format {
         Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, &mut summary)?,
         Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,

@@ -289,7 +289,8 @@ pub(crate) fn file_safe(name: &str) -> String {
 /// What the writers need besides the scene.
 pub(crate) struct WriteContext<'c, 'a> {
     pub textures: Option<&'c TextureCache<'a>>,
-    pub lightmaps: Option<&'c Lightmaps>,
+    /// PNG of each lightmap page (lightmaps on).
+    pub lightmaps: Option<&'c HashMap<u32, Vec<u8>>>,
     pub scale: f32,
 }
 
