@@ -296,3 +296,30 @@ fn models_world_or_all() {
     assert!(placed > 0, "no brush model names its entity");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Respawn surfaces carry their vertex kind: each model node's `extras.vertex_kinds` counts the
+/// surfaces per kind, the same counts as the library's scene.
+#[test]
+fn respawn_nodes_name_their_vertex_kinds() {
+    let Some(dir) = common::corpus("export_cli vertex kinds") else { return };
+    let out = tmp("vertex-kinds");
+    for map in common::maps_in(&dir, "respawn") {
+        let glb = out.join("map.glb");
+        export(&map.path, &glb, &["--no-textures", "--no-lightmaps", "--skip", "none"]);
+        let doc = glb_json(&glb);
+        let bsp = bspkit::Bsp::open(&map.path).unwrap();
+        let scene = bspkit::mesh::build(&bsp, &Default::default()).unwrap();
+        let nodes = doc["nodes"].as_array().unwrap();
+        for m in &scene.models {
+            let mut want = std::collections::BTreeMap::<String, u64>::new();
+            for s in &m.surfaces {
+                *want.entry(s.vertex_kind.expect("Respawn surfaces have a vertex kind").to_string()).or_default() += 1;
+            }
+            let node = nodes.iter().find(|n| n["extras"]["model"] == m.index).expect("a node per model");
+            let got: std::collections::BTreeMap<String, u64> =
+                serde_json::from_value(node["extras"]["vertex_kinds"].clone()).unwrap_or_default();
+            assert_eq!(got, want, "{} model {}", map.path.display(), m.index);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -309,7 +309,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
             name: Some(m.name.clone()),
             translation: (translation != [0.0; 3] && translation.iter().all(|c| c.is_finite())).then_some(translation),
             rotation: (m.angles != [0.0; 3]).then(|| json::scene::UnitQuaternion(rotation_y_up(m.angles))),
-            extras: raw(serde_json::json!({ "model": m.index, "entity": m.entity })),
+            extras: raw(model_extras(m)),
             ..Default::default()
         };
         nodes.push(doc.root.push(node));
@@ -400,6 +400,22 @@ fn padding(written: u64, declared: u64) -> Result<&'static [u8]> {
         Some(pad) if pad < 4 => Ok(&[0u8; 3][..pad as usize]),
         _ => Err(Error::malformed(format!("glTF buffer: {written} bytes written where the layout counted {declared}"))),
     }
+}
+
+/// A model node's `extras`: its model and entity numbers and, for families whose surfaces carry
+/// a vertex kind (Respawn), how many surfaces use each kind.
+fn model_extras(m: &crate::mesh::Model) -> serde_json::Value {
+    let mut extras = serde_json::json!({ "model": m.index, "entity": m.entity });
+    let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
+    for s in &m.surfaces {
+        if let Some(k) = s.vertex_kind {
+            *kinds.entry(k).or_default() += 1;
+        }
+    }
+    if !kinds.is_empty() {
+        extras["vertex_kinds"] = serde_json::json!(kinds);
+    }
+    extras
 }
 
 fn stem(path: &Path) -> String {
