@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod place;
 pub mod scene;
 
 pub use scene::{
