@@ -9,22 +9,8 @@ mod common;
 use bspkit::branches::genesis3d::{self, View};
 use bspkit::mesh::{self, MeshOptions, ModelSelect, Scene, SurfaceFlags, SurfaceKind};
 use bspkit::Bsp;
+use common::mesh::{add, cross, dot, len, sub};
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn len(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
-}
-fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
 /// Genesis3D's Y-up frame to Z-up: a quarter turn about X.
 fn z_up(v: [f64; 3]) -> [f64; 3] {
     [v[0], -v[2], v[1]]
