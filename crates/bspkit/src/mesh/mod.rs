@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod geom;
 pub mod place;
 pub mod scene;
 

@@ -28,6 +28,7 @@ use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, Trian
 use crate::branches::quake3::mesh::Budget;
 use crate::bsp::Bsp;
 use crate::error::Result;
+use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind};
 use zerocopy::little_endian::U16;
@@ -152,7 +153,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             let base = model.vertices.positions.len() as u32;
             let v = &mut model.vertices;
             v.positions.extend(sv.iter().map(|d| d.xyz.map(|c| c.get())));
-            v.normals.extend(sv.iter().map(|d| unit(d.normal.map(|c| c.get()))));
+            v.normals.extend(sv.iter().map(|d| unit_f32(d.normal.map(|c| c.get())).unwrap_or([0.0, 0.0, 1.0])));
             v.uv0.extend(sv.iter().map(|d| d.tex_coord.map(|c| c.get())));
             v.colours.extend(sv.iter().map(|d| d.colour));
             let first_index = model.indices.len() as u32;
@@ -182,14 +183,4 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         scene.warnings.push("cod lightmaps are not decoded: no lightmap UVs".into());
     }
     Ok(scene)
-}
-
-/// `v` normalised, or +Z when it is zero or not finite.
-fn unit(v: [f32; 3]) -> [f32; 3] {
-    let len = (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64 + v[2] as f64 * v[2] as f64).sqrt();
-    if len.is_finite() && len > 1e-12 {
-        v.map(|c| (c as f64 / len) as f32)
-    } else {
-        [0.0, 0.0, 1.0]
-    }
 }

@@ -30,10 +30,11 @@
 use super::lumps::CHUNK_FACES;
 use super::view::{Corner, Geometry, View};
 use crate::branches::quake2::mesh::{
-    check_corners, face_range, finish_material_flags, push_polygon, reserve, shared_warning, unit, Budget, PolyIn, MIN_CORNER_BUDGET,
+    check_corners, face_range, finish_material_flags, push_polygon, reserve, shared_warning, Budget, PolyIn, MIN_CORNER_BUDGET,
 };
 use crate::bsp::Bsp;
 use crate::error::Result;
+use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, PlaceKeys};
 use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, SurfaceFlags, FALLBACK_TEXTURE_SIZE};
 
@@ -146,7 +147,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                     continue;
                 }
             };
-            let Some(normal) = unit(to_z_up(normal)) else {
+            let Some(normal) = unit_f32(to_z_up(normal)) else {
                 scene.skipped.push(skip(i, "its plane has no direction".into()));
                 continue;
             };

@@ -44,6 +44,7 @@ use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::lightmap::Lightmaps;
+use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
     Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, FALLBACK_TEXTURE_SIZE,
@@ -296,7 +297,7 @@ fn skip(index: usize, reason: String) -> Skipped {
 fn face_normal<F: FaceRecord>(plane: Option<&super::records::Plane>, f: &F) -> Option<[f32; 3]> {
     let n = plane?.normal.map(|c| c.get());
     let n = if f.side() != 0 { n.map(|c| -c) } else { n };
-    unit(n)
+    unit_f32(n)
 }
 
 /// One warning for the faces of model `m` that an earlier model already holds.
@@ -336,12 +337,6 @@ impl Budget {
             ));
         }
     }
-}
-
-/// `v` scaled to unit length, or `None` when it has no direction or is not finite.
-pub(crate) fn unit(v: [f32; 3]) -> Option<[f32; 3]> {
-    let l = (v[0] as f64).hypot(v[1] as f64).hypot(v[2] as f64);
-    (l.is_finite() && l > 1e-12).then(|| v.map(|c| (c as f64 / l) as f32))
 }
 
 /// A polygon's corners must be three or more finite points.

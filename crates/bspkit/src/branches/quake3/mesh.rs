@@ -60,6 +60,7 @@ use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::lightmap::Lightmaps;
+use crate::mesh::geom::unit;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
     Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, DEFAULT_PATCH_LEVEL,
@@ -385,20 +386,6 @@ fn surface_run(first: i64, n: i64, len: usize) -> Range<usize> {
     let start = first.clamp(0, len as i64);
     let end = first.saturating_add(n.max(0)).clamp(start, len as i64);
     start as usize..end as usize
-}
-
-fn finite(v: [f32; 3]) -> bool {
-    v.iter().all(|c| c.is_finite())
-}
-
-/// `v` normalised, or `None` when it is zero or not finite.
-fn unit(v: [f64; 3]) -> Option<[f32; 3]> {
-    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    if !(len.is_finite() && len > 1e-12) {
-        return None;
-    }
-    let n = v.map(|c| (c / len) as f32);
-    finite(n).then_some(n)
 }
 
 /// The normal to store: `n` normalised, else the surface normal, else +Z.
