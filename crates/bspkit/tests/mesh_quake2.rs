@@ -13,7 +13,7 @@ use bspkit::build::BspBuilder;
 use bspkit::lightmap::{self, LightOptions};
 use bspkit::mesh::{self, MeshOptions, ModelSelect, Scene, SurfaceFlags, SurfaceKind, FALLBACK_TEXTURE_SIZE};
 use bspkit::Bsp;
-use common::mesh::{cross, dot, f64s, len, polygon_area, sub};
+use common::mesh::{cross, dot, f64s, is_convex, len, polygon_area, sub};
 use zerocopy::byteorder::{F32, I16, I32, U16, U32};
 use zerocopy::{FromZeros, IntoBytes};
 
@@ -61,20 +61,6 @@ fn check_triangle(name: &str, model: usize, face: u32, corners: [[f64; 3]; 3], p
         );
     }
     n
-}
-
-/// Whether a polygon turns the same way at every corner (up to rounding) about `normal`
-/// whichever way it is wound.
-fn is_convex(corners: &[[f64; 3]], normal: [f64; 3]) -> bool {
-    let n = corners.len();
-    let turns: Vec<(f64, f64)> = (0..n)
-        .map(|k| {
-            let (a, b, c) = (corners[k], corners[(k + 1) % n], corners[(k + 2) % n]);
-            let (e, f) = (sub(b, a), sub(c, b));
-            (dot(cross(e, f), normal), len(e) * len(f))
-        })
-        .collect();
-    [1.0, -1.0].iter().any(|s| turns.iter().all(|(t, scale)| s * t >= -1e-3 * scale))
 }
 
 /// Where each face ended up: its model and surface, counted.

@@ -35,6 +35,20 @@ pub fn polygon_area(corners: &[V3]) -> f64 {
     len(n) / 2.0
 }
 
+/// Whether a polygon turns the same way at every corner (up to rounding) about `normal`,
+/// whichever way it is wound.
+pub fn is_convex(corners: &[V3], normal: V3) -> bool {
+    let n = corners.len();
+    let turns: Vec<(f64, f64)> = (0..n)
+        .map(|k| {
+            let (a, b, c) = (corners[k], corners[(k + 1) % n], corners[(k + 2) % n]);
+            let (e, f) = (sub(b, a), sub(c, b));
+            (dot(cross(e, f), normal), len(e) * len(f))
+        })
+        .collect();
+    [1.0, -1.0].iter().any(|s| turns.iter().all(|(t, scale)| s * t >= -1e-3 * scale))
+}
+
 /// Copies of a corpus map with words of `lumps` overwritten by hostile values (deterministic),
 /// built into scenes (default patch level and level 3): each gives a scene or a typed error,
 /// never a panic. Returns how many scenes were built.
