@@ -16,7 +16,7 @@ use crate::{Fatal, OpenArgs};
 /// Where a writing command puts its result.
 #[derive(Args, Clone, Debug)]
 pub struct OutArgs {
-    /// Write the result here (never the input, unless --in-place)
+    /// Write the result here (never the input, unless --in-place; `-`: standard output)
     #[arg(short = 'o', long = "output", value_name = "OUT", required_unless_present = "in_place")]
     pub output: Option<PathBuf>,
     /// Replace the input file itself (atomically)
@@ -67,13 +67,33 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
     ed.options.allow_new_problems = out.allow_problems;
     warn_external(ed, input);
     let target = out.target(input)?;
-    let new = ed.write(&target)?;
-    eprintln!("wrote {}", target.display());
+    let new = write_editor(ed, &target)?;
     for p in &new {
         eprintln!("warning: new problem: {p}");
     }
     warn_siblings_left_behind(input, &target);
     Ok(())
+}
+
+/// Write an editor's result to `target` (`-`: standard output) and say where it went; the
+/// new problems allowed by --allow-problems are returned.
+pub fn write_editor(ed: &Editor, target: &Path) -> Result<Vec<String>, Fatal> {
+    let prepared = ed.prepare()?;
+    if bspkit::write::atomic::is_stdout(target) {
+        let new = prepared.write_to(&mut std::io::stdout().lock())?;
+        eprintln!("wrote the map to standard output");
+        return Ok(new);
+    }
+    let report = prepared.write_report(target)?;
+    if let Some(w) = &report.written {
+        crate::warn_written(target, w);
+        if w.path != target {
+            eprintln!("wrote {} (through the link {})", w.path.display(), target.display());
+        } else {
+            eprintln!("wrote {}", target.display());
+        }
+    }
+    Ok(report.new_problems)
 }
 
 /// A Respawn map written under another name leaves its `.ent` partitions and `.bsp_lump`
@@ -636,7 +656,7 @@ pub fn compress(a: CompressArgs, compress: bool) -> Result<ExitCode, Fatal> {
     let children = if bsp.entry(35).is_some_and(|e| e.length > 0) { ed.compress_game_lump_children(compress)? } else { 0 };
     ed.options.keep_checksum = false;
     let target = a.out.target(&a.file)?;
-    ed.write(&target)?;
+    write_editor(&ed, &target)?;
     eprintln!(
         "{} {n} lump(s) and {children} game lump child(ren); wrote {}{}",
         if compress { "compressed" } else { "decompressed" },

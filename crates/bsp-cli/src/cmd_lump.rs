@@ -103,8 +103,7 @@ fn read_input(p: &std::path::Path) -> Result<Vec<u8>, Fatal> {
 }
 
 fn write_file(p: &std::path::Path, bytes: &[u8]) -> Result<(), Fatal> {
-    bspkit::write::write_atomic(p, bytes, |_| Ok(()))?;
-    Ok(())
+    crate::write_output(p, bytes)
 }
 
 fn lmp_bytes(index: usize, version: u32, revision: u32, data: &[u8]) -> Vec<u8> {

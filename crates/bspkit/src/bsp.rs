@@ -78,7 +78,13 @@ pub struct Bsp<'d> {
     options: OpenOptions,
     /// What [`Bsp::display_name`] says for a map without a path (e.g. `pak.pk3!maps/x.bsp`).
     name: Option<String>,
+    /// The file as it was when opened, for an in-place write to refuse a changed file.
+    fingerprint: Option<crate::write::atomic::Fingerprint>,
 }
+
+/// Maps up to this size (256 MiB) are read into memory by [`Bsp::open`]; larger ones are
+/// memory-mapped.
+pub const MAP_READ_LIMIT: u64 = 256 << 20;
 
 impl Bsp<'static> {
     /// Open and memory-map a file, detecting its format.
@@ -88,22 +94,22 @@ impl Bsp<'static> {
 
     pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Self> {
         let path = path.as_ref();
-        let file = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
-        let meta = file.metadata().map_err(|e| Error::from(e).in_file(path))?;
-        // Mapping a directory fails with "No such device"; say what it is.
-        if meta.is_dir() {
-            return Err(Error::new(ErrorKind::Io("is a directory, not a map file".into())).in_file(path));
-        }
+        // Only regular files: a FIFO named `x.bsp` would block, a device never end.
+        let (file, meta) = crate::fsio::open_regular(path)?;
         let len = meta.len();
-        // Mapping an empty file fails on some platforms; an empty Vec gives the proper error.
-        let data = if len == 0 {
-            Data::Owned(Vec::new())
+        let fingerprint = Some(crate::write::atomic::Fingerprint::of_metadata(&meta));
+        // Maps up to MAP_READ_LIMIT are read into memory: another process truncating the file
+        // while it is read then gives a short read (a `truncated` error), never SIGBUS. Larger
+        // maps are mapped (see README: "Truncation while reading").
+        let data = if len <= MAP_READ_LIMIT {
+            Data::Owned(crate::fsio::read_opened(file, len, path)?)
         } else {
-            // SAFETY: the map is read-only. Another process truncating the file while it is
-            // mapped could fault; that is the documented risk of every mmap-based reader.
+            // SAFETY: the map is read-only. Another process truncating a mapped file while it
+            // is read can fault (SIGBUS); documented for maps above MAP_READ_LIMIT.
             Data::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::from(e).in_file(path))?)
         };
         let mut bsp = Self::build(data, Some(path.to_path_buf()), options).map_err(|e| e.in_file(path))?;
+        bsp.fingerprint = fingerprint;
         if options.external_lumps {
             let indices: Vec<usize> = bsp.lumps.iter().map(|e| e.index).collect();
             for (index, bytes, origin) in crate::external::load_siblings(path, bsp.branch(), &indices).map_err(|e| e.in_file(path))? {
@@ -161,12 +167,18 @@ impl<'d> Bsp<'d> {
             entity_text: OnceLock::new(),
             options: options.clone(),
             name: None,
+            fingerprint: None,
         })
     }
 
     /// The file path, when opened from a file.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+    /// The file's identity (device, inode, size, modification time) when it was opened; an
+    /// in-place write compares it before replacing the file ([`crate::ErrorKind::Changed`]).
+    pub fn fingerprint(&self) -> Option<crate::write::atomic::Fingerprint> {
+        self.fingerprint
     }
     /// The whole file's bytes.
     pub fn data(&self) -> &[u8] {

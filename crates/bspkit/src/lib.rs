@@ -55,6 +55,7 @@ pub mod directory;
 pub mod edit;
 pub mod error;
 mod external;
+pub mod fsio;
 pub mod info;
 pub mod lightmap;
 pub mod lmp;
