@@ -29,6 +29,10 @@ pub struct OutArgs {
     /// warnings); the result must still open and every lump read
     #[arg(long)]
     pub allow_problems: bool,
+    /// Print what the write did as JSON on stdout: the path, and every new problem (a refused
+    /// write's message shows only the first 10)
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl OutArgs {
@@ -67,7 +71,7 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
     ed.options.allow_new_problems = out.allow_problems;
     warn_external(ed, input);
     let target = out.target(input)?;
-    let new = write_editor(ed, &target)?;
+    let new = write_editor(ed, &target, out.json)?;
     for p in &new {
         eprintln!("warning: new problem: {p}");
     }
@@ -76,21 +80,41 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
 }
 
 /// Write an editor's result to `target` (`-`: standard output) and say where it went; the
-/// new problems allowed by --allow-problems are returned.
-pub fn write_editor(ed: &Editor, target: &Path) -> Result<Vec<String>, Fatal> {
+/// new problems allowed by --allow-problems are returned. With `json` (and a file target) one
+/// object goes to stdout: `{"path", "written", "new_problems", "error"}`.
+pub fn write_editor(ed: &Editor, target: &Path, json: bool) -> Result<Vec<String>, Fatal> {
     let prepared = ed.prepare()?;
     if bspkit::write::atomic::is_stdout(target) {
         let new = prepared.write_to(&mut std::io::stdout().lock())?;
         eprintln!("wrote the map to standard output");
         return Ok(new);
     }
-    let report = prepared.write_report(target)?;
+    let report = match prepared.write_report(target) {
+        Ok(r) => r,
+        Err(e) => {
+            if json {
+                let problems = match &e.kind {
+                    bspkit::ErrorKind::NewProblems(list) => list.clone(),
+                    _ => Vec::new(),
+                };
+                let v = serde_json::json!({"path": target.to_string_lossy(), "written": null, "new_problems": problems,
+                    "error": {"kind": e.kind.name(), "message": e.to_string()}});
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            }
+            return Err(e.into());
+        }
+    };
     if let Some(w) = &report.written {
         crate::warn_written(target, w);
         if w.path != target {
             eprintln!("wrote {} (through the link {})", w.path.display(), target.display());
         } else {
             eprintln!("wrote {}", target.display());
+        }
+        if json {
+            let v = serde_json::json!({"path": target.to_string_lossy(), "written": w.path.to_string_lossy(),
+                "new_problems": report.new_problems, "error": null});
+            println!("{}", serde_json::to_string_pretty(&v)?);
         }
     }
     Ok(report.new_problems)
@@ -656,7 +680,7 @@ pub fn compress(a: CompressArgs, compress: bool) -> Result<ExitCode, Fatal> {
     let children = if bsp.entry(35).is_some_and(|e| e.length > 0) { ed.compress_game_lump_children(compress)? } else { 0 };
     ed.options.keep_checksum = false;
     let target = a.out.target(&a.file)?;
-    write_editor(&ed, &target)?;
+    write_editor(&ed, &target, a.out.json)?;
     eprintln!(
         "{} {n} lump(s) and {children} game lump child(ren); wrote {}{}",
         if compress { "compressed" } else { "decompressed" },

@@ -327,3 +327,38 @@ fn errors_name_the_path_and_temps_are_cleaned() {
     assert_eq!(temps(&d), Vec::<String>::new(), "stale temporary file of a dead process kept");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Item 6: a refused write shows the first 10 new problems and the count; `--json` lists all.
+#[test]
+fn refused_write_lists_first_ten_and_json_all() {
+    let d = scratch("problems");
+    let input = d.join("in.bsp");
+    std::fs::write(&input, bspkit::build::sample_quake1()).unwrap();
+    let plane = d.join("plane.bin");
+    std::fs::write(&plane, [0u8; 20]).unwrap();
+    let out = d.join("out.bsp");
+    let o = run(&["lump", "replace", s(&input), "PLANES", s(&plane), "-o", s(&out)]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    let o = run(&["lump", "replace", s(&input), "PLANES", s(&plane), "-o", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let all = v["new_problems"].as_array().unwrap();
+    assert!(all.len() > 10, "the fixture must make more than 10 problems: {}", all.len());
+    assert_eq!(v["error"]["kind"], "new_problems");
+    assert!(v["written"].is_null());
+    assert!(e.contains(&format!("has {} new problems, first 10: ", all.len())), "{e}");
+    assert!(e.contains(&format!("… {} more", all.len() - 10)), "{e}");
+    // Exactly the first ten are in the message.
+    assert!(e.contains(all[9].as_str().unwrap()));
+    let shown = e.split(" (… ").next().unwrap().matches("; ").count() + 1;
+    assert_eq!(shown, 10, "{e}");
+    assert!(!out.exists());
+    // Success with --json says where the map went.
+    let o = run(&["rewrite", s(&input), "-o", s(&out), "--json"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["written"], s(&out));
+    assert!(temps(&d).is_empty());
+    std::fs::remove_dir_all(&d).unwrap();
+}
