@@ -559,7 +559,7 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         EntsSub::Import { file, ent, out: o, open } => {
-            let text = std::fs::read(&ent).map_err(|e| Fatal(format!("{}: {e}", ent.display())))?;
+            let text = crate::read_input(&ent, crate::MAX_INPUT)?;
             // Refuse text the engines could not read.
             bspkit::lumps::entities::parse(&text).map_err(|e| Fatal(format!("{}: {e}", ent.display())))?;
             let bsp = open_for_edit(&file, &open)?;
@@ -587,7 +587,8 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         EntsSub::Patch { file, config, out: o, open } => {
-            let text = std::fs::read_to_string(&config).map_err(|e| Fatal(format!("{}: {e}", config.display())))?;
+            let text = String::from_utf8(crate::read_input(&config, crate::MAX_INPUT)?)
+                .map_err(|_| Fatal(format!("{}: the config is not UTF-8 text", config.display())))?;
             let cfg = bspkit::stripper::Config::parse(&text).map_err(|e| Fatal(format!("{}: {e}", config.display())))?;
             let bsp = open_for_edit(&file, &open)?;
             let mut ed = Editor::new(&bsp)?;

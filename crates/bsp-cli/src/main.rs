@@ -184,6 +184,15 @@ pub(crate) fn warn_written(path: &std::path::Path, w: &bspkit::write::Written) {
     }
 }
 
+/// Largest input file read whole by a command (1 GiB): lump data, entity text, configs.
+pub(crate) const MAX_INPUT: u64 = 1 << 30;
+
+/// Read an input file given on the command line: regular files only (a FIFO or device is
+/// refused, never read forever), at most `max` bytes.
+pub(crate) fn read_input(path: &std::path::Path, max: u64) -> Result<Vec<u8>, Fatal> {
+    Ok(bspkit::fsio::read_regular(path, max, "input file size")?)
+}
+
 /// Open a map (or `archive.pk3!entry`) for reading.
 pub(crate) fn open(path: &std::path::Path, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
     Ok(cmd_read::open_map(path, args)?)

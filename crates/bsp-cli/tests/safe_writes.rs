@@ -347,7 +347,7 @@ fn refused_write_lists_first_ten_and_json_all() {
     assert!(all.len() > 10, "the fixture must make more than 10 problems: {}", all.len());
     assert_eq!(v["error"]["kind"], "new_problems");
     assert!(v["written"].is_null());
-    assert!(e.contains(&format!("has {} new problems, first 10: ", all.len())), "{e}");
+    assert!(e.contains(&format!("has new problems ({}), first 10: ", all.len())), "{e}");
     assert!(e.contains(&format!("… {} more", all.len() - 10)), "{e}");
     // Exactly the first ten are in the message.
     assert!(e.contains(all[9].as_str().unwrap()));
@@ -360,5 +360,125 @@ fn refused_write_lists_first_ten_and_json_all() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["written"], s(&out));
     assert!(temps(&d).is_empty());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A Source map with a pakfile holding `entries`.
+fn source_map_with_pak(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use bspkit::lumps::pakfile::{PakBuilder, PakCompression};
+    let mut b = PakBuilder::new();
+    for (n, d) in entries {
+        b.insert(n, d.to_vec()).unwrap();
+    }
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    BspBuilder::new(&bspkit::branches::source::SOURCE).lump(0, ents).lump(40, b.build(PakCompression::Stored).unwrap()).build()
+}
+
+/// Run `bsp` with a deadline: a command that hangs (reading a FIFO) fails the test instead.
+fn run_deadline(args: &[&str]) -> Output {
+    let mut child = Command::new(BSP).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed().as_secs() > 30 {
+            let _ = child.kill();
+            panic!("bsp {args:?} hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Item 8: a pakfile whose central records share one local entry is refused by every pak
+/// command, before anything is extracted.
+#[test]
+fn pak_with_shared_local_entries_is_refused() {
+    let d = scratch("pakbomb");
+    let mut map = source_map_with_pak(&[("a.txt", b"aaaa"), ("b.txt", b"bbbb")]);
+    let cd = map.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+    let second = cd + 1 + map[cd + 1..].windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+    // Local offsets are relative to the lump; the first entry is at 0.
+    map[second + 42..second + 46].copy_from_slice(&0u32.to_le_bytes());
+    let input = d.join("m.bsp");
+    std::fs::write(&input, &map).unwrap();
+    let out = d.join("x");
+    for args in [
+        vec!["pak", "extract", s(&input), "--out", s(&out)],
+        vec!["pak", "cat", s(&input), "a.txt"],
+        vec!["pak", "repack", s(&input), "-o", "-"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("share the local entry"), "{}", err(&o));
+    }
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Item 10: FIFOs and devices as inputs (a FIFO named `x.bsp`, a FIFO `.lmp` beside a map, a
+/// `.lmp` linked to /dev/zero) are refused with a message; nothing hangs; `scan` goes on.
+#[test]
+fn special_input_files_are_refused_without_hanging() {
+    let d = scratch("special");
+    let fifo_map = d.join("x.bsp");
+    mkfifo(&fifo_map);
+    let o = run_deadline(&["info", s(&fifo_map)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("is a FIFO, not a regular file"), "{}", err(&o));
+    let good = d.join("good.bsp");
+    std::fs::write(&good, source_map_with_pak(&[])).unwrap();
+    let o = run_deadline(&["scan", "--json", s(&d)]);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{}", String::from_utf8_lossy(&o.stdout));
+    let fifo = lines.iter().find(|v| v["path"].as_str().unwrap().ends_with("x.bsp")).unwrap();
+    assert_eq!(fifo["error"]["kind"], "not_regular_file");
+    let ok = lines.iter().find(|v| v["path"].as_str().unwrap().ends_with("good.bsp")).unwrap();
+    assert!(ok["error"].is_null());
+    std::fs::remove_file(&fifo_map).unwrap();
+
+    // A FIFO `.lmp` and a `.lmp` linked to /dev/zero beside a map.
+    let lmp = d.join("good_l_0.lmp");
+    mkfifo(&lmp);
+    let o = run_deadline(&["info", s(&good)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("good_l_0.lmp: is a FIFO, not a regular file"), "{}", err(&o));
+    let o = run_deadline(&["lmp", s(&good)]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("is a FIFO"), "{}", String::from_utf8_lossy(&o.stdout));
+    std::fs::remove_file(&lmp).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &lmp).unwrap();
+    let o = run_deadline(&["info", s(&good)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("is a character device"), "{}", err(&o));
+    assert!(run_deadline(&["info", "--no-external", s(&good)]).status.success());
+    // Inputs given on the command line too.
+    let o = run_deadline(&["lump", "replace", s(&good), "0", "/dev/zero", "-o", s(&d.join("o.bsp"))]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("is a character device"), "{}", err(&o));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Item 12: `pak extract --out DIR` never writes through a symbolic link inside DIR, nor over
+/// a special file; such entries are skipped with a warning.
+#[test]
+fn pak_extract_never_writes_through_links() {
+    let d = scratch("extract");
+    let input = d.join("m.bsp");
+    std::fs::write(&input, source_map_with_pak(&[("link/pwn.txt", b"pwn"), ("f.txt", b"new"), ("ok/a.txt", b"fine")])).unwrap();
+    let out = d.join("out");
+    let elsewhere = d.join("elsewhere");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("link")).unwrap();
+    std::fs::write(elsewhere.join("target.txt"), b"keep").unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("target.txt"), out.join("f.txt")).unwrap();
+    let o = run(&["pak", "extract", s(&input), "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("skipped pakfile entry \"link/pwn.txt\""), "{e}");
+    assert!(e.contains("skipped pakfile entry \"f.txt\""), "{e}");
+    assert!(!elsewhere.join("pwn.txt").exists(), "written through the directory link");
+    assert_eq!(std::fs::read(elsewhere.join("target.txt")).unwrap(), b"keep", "written through the file link");
+    assert_eq!(std::fs::read(out.join("ok/a.txt")).unwrap(), b"fine");
     std::fs::remove_dir_all(&d).unwrap();
 }

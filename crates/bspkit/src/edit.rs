@@ -103,6 +103,14 @@ impl<'b, 'd> Editor<'b, 'd> {
         let raw = self.raw_lump(index)?;
         if self.is_lzma(&raw) {
             let max = self.bsp.options().max_decompressed;
+            if !self.changes.contains_key(&index) {
+                // The map's own data: decoded once by the map (counted in its budget).
+                if self.bsp.entry(index).is_some_and(|e| e.compressed && e.origin == crate::directory::LumpOrigin::File) {
+                    return self.bsp.lump(index).map(Cow::Borrowed);
+                }
+            }
+            let size = crate::compression::parse_header(&raw).map_err(|e| self.bsp.lump_error(index, e))?.actual_size as u64;
+            self.bsp.charge_decompressed(size.min(max)).map_err(|e| self.bsp.lump_error(index, e))?;
             let v = crate::compression::decompress_valve_lzma(&raw, self.bsp.endian(), max).map_err(|e| self.bsp.lump_error(index, e))?;
             Ok(Cow::Owned(v))
         } else {
@@ -208,6 +216,8 @@ impl<'b, 'd> Editor<'b, 'd> {
                 .and_then(|(s, l)| raw.get(s..s.checked_add(l)?))
                 .ok_or_else(|| bad("game lump child lies outside the lump"))?;
             let data = if c.flags & 1 != 0 {
+                let size = crate::compression::parse_header(stored).map_err(|e| self.bsp.lump_error(GAME_LUMP, e))?.actual_size as u64;
+                self.bsp.charge_decompressed(size.min(max)).map_err(|e| self.bsp.lump_error(GAME_LUMP, e))?;
                 crate::compression::decompress_valve_lzma(stored, endian, max).map_err(|e| self.bsp.lump_error(GAME_LUMP, e))?
             } else {
                 stored.to_vec()

@@ -78,6 +78,13 @@ impl Error {
         }
         self
     }
+    /// Attach the file path if there is one (kept if one is already set).
+    pub fn in_file_opt(self, path: Option<&Path>) -> Self {
+        match path {
+            Some(p) => self.in_file(p),
+            None => self,
+        }
+    }
     /// Attach the file path (kept if one is already set).
     pub fn in_file(mut self, path: &Path) -> Self {
         if self.path.is_none() {
@@ -150,11 +157,11 @@ impl fmt::Display for ErrorKind {
             ErrorKind::NewProblems(list) => {
                 let n = list.len();
                 if n <= SHOWN_PROBLEMS {
-                    write!(f, "the written map has {n} new problem{}: {}", if n == 1 { "" } else { "s" }, list.join("; "))
+                    write!(f, "the written map has new problems ({n}): {}", list.join("; "))
                 } else {
                     write!(
                         f,
-                        "the written map has {n} new problems, first {SHOWN_PROBLEMS}: {} (… {} more; --json lists all)",
+                        "the written map has new problems ({n}), first {SHOWN_PROBLEMS}: {} (… {} more; --json lists all)",
                         list[..SHOWN_PROBLEMS].join("; "),
                         n - SHOWN_PROBLEMS
                     )
