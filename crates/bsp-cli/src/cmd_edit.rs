@@ -69,7 +69,7 @@ pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
 pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal> {
     ed.options.keep_checksum = !out.no_keep_checksum;
     ed.options.allow_new_problems = out.allow_problems;
-    warn_external(ed, input);
+    warn_external(ed, input)?;
     let target = out.target(input)?;
     let new = write_editor(ed, &target, out.json)?;
     for p in &new {
@@ -153,9 +153,19 @@ fn warn_siblings_left_behind(input: &Path, target: &Path) {
 }
 
 /// External lump files override the `.bsp`'s own lumps when the game loads the map: say so when
-/// an edited lump has one (the edit is written into the `.bsp` only).
-fn warn_external(ed: &Editor, input: &Path) {
-    let Ok(full) = Bsp::open(input) else { return };
+/// an edited lump has one (the edit is written into the `.bsp` only). A Respawn lump that comes
+/// from a `.bsp_lump` file is refused: the edit would change nothing the game reads.
+fn warn_external(ed: &Editor, input: &Path) -> Result<(), Fatal> {
+    let Ok(full) = Bsp::open(input) else { return Ok(()) };
+    for i in ed.changed() {
+        if let Some(bspkit::directory::LumpOrigin::BspLump(p)) = full.entry(i).map(|e| &e.origin) {
+            return Err(Fatal(format!(
+                "{}: lump {i} comes from {}, which the game reads instead of the .bsp; writing .bsp_lump files is not supported yet, nothing was written",
+                input.display(),
+                p.display()
+            )));
+        }
+    }
     for i in ed.changed() {
         if let Some(e) = full.entry(i) {
             if let bspkit::directory::LumpOrigin::Lmp(p) | bspkit::directory::LumpOrigin::BspLump(p) = &e.origin {
@@ -169,6 +179,7 @@ fn warn_external(ed: &Editor, input: &Path) {
     {
         eprintln!("warning: the external game lump holds absolute offsets into this .bsp; they are not updated");
     }
+    Ok(())
 }
 
 #[derive(Args, Debug)]

@@ -482,3 +482,22 @@ fn pak_extract_never_writes_through_links() {
     assert_eq!(std::fs::read(out.join("ok/a.txt")).unwrap(), b"fine");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Item 14: a Respawn map whose entity lump comes from a `.bsp_lump` file: an entity edit is
+/// refused (it would change nothing the game reads) and nothing is written.
+#[test]
+fn respawn_external_entity_lump_edit_is_refused() {
+    use bspkit::branches::respawn::{LUMP_ENTITIES, TITANFALL2};
+    let d = scratch("respawn");
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let map = BspBuilder::new(&TITANFALL2).version(37).lump(LUMP_ENTITIES, ents.clone()).build();
+    let path = d.join("mp_x.bsp");
+    std::fs::write(&path, &map).unwrap();
+    std::fs::write(d.join(format!("mp_x.bsp.{LUMP_ENTITIES:04x}.bsp_lump")), &ents).unwrap();
+    let o = run(&["ents", "set", s(&path), "--classname", "worldspawn", "--key", "k", "--value", "v", "--in-place"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains(".bsp_lump") && err(&o).contains("nothing was written"), "{}", err(&o));
+    assert_eq!(std::fs::read(&path).unwrap(), map);
+    assert!(temps(&d).is_empty());
+    std::fs::remove_dir_all(&d).unwrap();
+}
