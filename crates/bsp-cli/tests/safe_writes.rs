@@ -501,3 +501,33 @@ fn respawn_external_entity_lump_edit_is_refused() {
     assert!(temps(&d).is_empty());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Item 13: `ents patch` refuses empty match blocks (they would delete every entity, worldspawn
+/// too) and text after a pair; nothing is written.
+#[test]
+fn ents_patch_refuses_empty_blocks_and_trailing_text() {
+    let d = scratch("patch");
+    let input = d.join("in.bsp");
+    let bytes = map();
+    std::fs::write(&input, &bytes).unwrap();
+    let cfg = d.join("p.cfg");
+    for text in [
+        "filter:\n{\n}\n",
+        "{ }\n",
+        "filter:{}\n",
+        "modify:\n{\nmatch:\n{\n}\ninsert:\n{\n\"a\" \"b\"\n}\n}\n",
+        "filter:\n{\n\"classname\" \"light\"x\"\n}\n",
+    ] {
+        std::fs::write(&cfg, text).unwrap();
+        let o = run(&["ents", "patch", s(&input), s(&cfg), "--in-place"]);
+        assert_eq!(o.status.code(), Some(2), "{text:?}: {}", err(&o));
+        assert!(err(&o).contains("refused") || err(&o).contains("after the key/value pair"), "{text:?}: {}", err(&o));
+        assert_eq!(std::fs::read(&input).unwrap(), bytes, "{text:?}");
+    }
+    // A real filter still works.
+    std::fs::write(&cfg, "filter:\n{\n\"classname\" \"light\"\n}\n").unwrap();
+    let o = run(&["ents", "patch", s(&input), s(&cfg), "--in-place"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(bspkit::Bsp::open(&input).unwrap().entities().unwrap().list.len(), 1);
+    std::fs::remove_dir_all(&d).unwrap();
+}
