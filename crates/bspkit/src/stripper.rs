@@ -230,25 +230,90 @@ impl Config {
     }
 
     /// Apply every block in order. Returns the number of entities removed, added and modified.
+    ///
+    /// Entities are indexed by exact pair, so a block with an exact condition looks only at the
+    /// entities having its rarest pair; removals are marked and compacted once at the end. The
+    /// time grows with the entities and the blocks, not with their product (a block with only
+    /// regular expressions still scans every entity).
     pub fn apply(&self, doc: &mut EntityDoc) -> Result<(usize, usize, usize)> {
         let (mut removed, mut added, mut modified) = (0, 0, 0);
+        let mut index = PairIndex::default();
+        for (i, e) in doc.entities.iter().enumerate() {
+            index.add(i, e);
+        }
+        let mut alive = vec![true; doc.entities.len()];
         for b in &self.blocks {
             match b {
-                Block::Filter(conds) => removed += doc.remove_where(|e| has_all(e, conds)),
+                Block::Filter(conds) => {
+                    for i in index.candidates(conds, &alive) {
+                        if has_all(&doc.entities[i], conds) {
+                            alive[i] = false;
+                            removed += 1;
+                        }
+                    }
+                }
                 Block::Add(pairs) => {
-                    doc.push(EditEntity::new(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?);
+                    let e = EditEntity::new(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+                    index.add(doc.entities.len(), &e);
+                    doc.push(e);
+                    alive.push(true);
                     added += 1;
                 }
                 Block::Modify { matches, replace, delete, insert } => {
-                    for e in doc.entities.iter_mut().filter(|e| has_all(e, matches)) {
-                        if modify_entity(e, replace, delete, insert)? {
+                    let hits: Vec<usize> =
+                        index.candidates(matches, &alive).into_iter().filter(|&i| has_all(&doc.entities[i], matches)).collect();
+                    for i in hits {
+                        if modify_entity(&mut doc.entities[i], replace, delete, insert)? {
                             modified += 1;
+                            index.add(i, &doc.entities[i]);
                         }
                     }
                 }
             }
         }
+        if removed > 0 {
+            let mut keep = alive.into_iter();
+            doc.entities.retain(|_| keep.next().unwrap_or(true));
+        }
         Ok((removed, added, modified))
+    }
+}
+
+/// Entity positions by exact `(key, value)` pair. Lists may hold positions whose entity no
+/// longer has the pair (after a modify): candidates are always checked against the entity.
+#[derive(Default)]
+struct PairIndex {
+    post: HashMap<(Vec<u8>, Vec<u8>), Vec<usize>>,
+}
+
+impl PairIndex {
+    fn add(&mut self, i: usize, e: &EditEntity) {
+        for p in e.raw_pairs() {
+            let list = self.post.entry(p.clone()).or_default();
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+        }
+    }
+    /// Live positions that may satisfy `conds`, in order: the list of the rarest exact
+    /// condition, or every live position when all conditions are regular expressions.
+    fn candidates(&self, conds: &[(String, Pattern)], alive: &[bool]) -> Vec<usize> {
+        let mut best: Option<&[usize]> = None;
+        for (k, p) in conds {
+            if let Pattern::Exact(v) = p {
+                let list = self.post.get(&(k.as_bytes().to_vec(), v.as_bytes().to_vec())).map(|l| l.as_slice()).unwrap_or(&[]);
+                if !matches!(best, Some(b) if b.len() <= list.len()) {
+                    best = Some(list);
+                }
+            }
+        }
+        let mut out: Vec<usize> = match best {
+            Some(list) => list.iter().copied().filter(|&i| alive[i]).collect(),
+            None => (0..alive.len()).filter(|&i| alive[i]).collect(),
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 
@@ -605,6 +670,26 @@ mod tests {
         assert!(text.ends_with("{\n\"classname\" \"info_target\"\n\"targetname\" \"t\"\n}\n\0"));
         // The untouched worldspawn keeps its bytes.
         assert!(text.starts_with("{\n\"classname\" \"worldspawn\"\n}\n{"));
+    }
+
+    #[test]
+    fn later_blocks_see_earlier_changes() {
+        // The pair index follows modifies and adds: a block matches what earlier blocks made.
+        let cfg = Config::parse(
+            "modify:\n{\nmatch:\n{\n\"targetname\" \"l1\"\n}\nreplace:\n{\n\"targetname\" \"renamed\"\n}\n}\n\
+             modify:\n{\nmatch:\n{\n\"targetname\" \"renamed\"\n}\ninsert:\n{\n\"seen\" \"1\"\n}\n}\n\
+             filter:\n{\n\"targetname\" \"l1\"\n}\n\
+             add:\n{\n\"classname\" \"info_null\"\n\"targetname\" \"t\"\n}\n\
+             filter:\n{\n\"targetname\" \"t\"\n}\n",
+        )
+        .unwrap();
+        let mut doc = EntityDoc::parse(ENTS).unwrap();
+        let (r, a, m) = cfg.apply(&mut doc).unwrap();
+        assert_eq!((r, a, m), (1, 1, 2));
+        let text = String::from_utf8(doc.to_bytes()).unwrap();
+        assert!(text.contains("\"targetname\" \"renamed\"\n\"light\" \"200\"\n\"seen\" \"1\""), "{text}");
+        assert!(!text.contains("info_null"), "{text}");
+        assert_eq!(doc.len(), 4);
     }
 
     #[test]
