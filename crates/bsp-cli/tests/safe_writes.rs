@@ -483,21 +483,34 @@ fn pak_extract_never_writes_through_links() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
-/// Item 14: a Respawn map whose entity lump comes from a `.bsp_lump` file: an entity edit is
-/// refused (it would change nothing the game reads) and nothing is written.
+/// Item 14: a Respawn map whose entity lump comes from a `.bsp_lump` file: an in-place entity
+/// edit writes that file (the one the game reads) as part of the map's set, and leaves no
+/// temporary file; with `--no-external` the `.bsp` alone is edited and a warning names the file
+/// that overrides it.
 #[test]
-fn respawn_external_entity_lump_edit_is_refused() {
+fn respawn_external_entity_lump_edit_writes_the_bsp_lump() {
     use bspkit::branches::respawn::{LUMP_ENTITIES, TITANFALL2};
     let d = scratch("respawn");
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
     let map = BspBuilder::new(&TITANFALL2).version(37).lump(LUMP_ENTITIES, ents.clone()).build();
     let path = d.join("mp_x.bsp");
+    let external = d.join(format!("mp_x.bsp.{LUMP_ENTITIES:04x}.bsp_lump"));
     std::fs::write(&path, &map).unwrap();
-    std::fs::write(d.join(format!("mp_x.bsp.{LUMP_ENTITIES:04x}.bsp_lump")), &ents).unwrap();
+    std::fs::write(&external, &ents).unwrap();
     let o = run(&["ents", "set", s(&path), "--classname", "worldspawn", "--key", "k", "--value", "v", "--in-place"]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains(".bsp_lump") && err(&o).contains("nothing was written"), "{}", err(&o));
-    assert_eq!(std::fs::read(&path).unwrap(), map);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let written = std::fs::read(&external).unwrap();
+    assert!(written.windows(9).any(|w| w == b"\"k\" \"v\""), "{}", String::from_utf8_lossy(&written));
+    let reopened = bspkit::Bsp::open(&path).unwrap();
+    assert_eq!(reopened.entities().unwrap().list[0].get("k").as_deref(), Some("v"));
+    assert!(temps(&d).is_empty());
+
+    // --no-external: the .bsp alone, with a warning naming the file the game reads instead.
+    let before = std::fs::read(&external).unwrap();
+    let o = run(&["ents", "set", s(&path), "--classname", "worldspawn", "--key", "k", "--value", "w", "--in-place", "--no-external"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).contains(".bsp_lump") && err(&o).contains("overridden"), "{}", err(&o));
+    assert_eq!(std::fs::read(&external).unwrap(), before);
     assert!(temps(&d).is_empty());
     std::fs::remove_dir_all(&d).unwrap();
 }
