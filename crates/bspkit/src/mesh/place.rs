@@ -109,12 +109,11 @@ pub fn placements(
 }
 
 /// The placement of every brush model an entity names with `"model" "*N"`, by model index,
-/// named `*N (classname targetname)`; the single `angle` key is not read (Quake 1 / GoldSrc:
-/// on brush entities it is a movement direction). Bad `origin` / `angles` text is zero.
+/// named `*N classname targetname` like every family's; the single `angle` key is not read
+/// (Quake 1 / GoldSrc: on brush entities it is a movement direction). Bad `origin` / `angles`
+/// text is zero.
 pub fn brush_model_placements(entities: &Entities) -> HashMap<u32, Placement> {
-    placements(&entities.list, PlaceKeys::OriginAngles, &mut Vec::new(), |e| {
-        star_model(e).map(|(n, label)| (n, if label.is_empty() { label } else { format!("({label})") }))
-    })
+    placements(&entities.list, PlaceKeys::OriginAngles, &mut Vec::new(), star_model)
 }
 
 #[cfg(test)]
@@ -140,6 +139,6 @@ mod tests {
         assert_eq!(w.len(), 1, "{w:?}");
         let door = placements(&ents.list, PlaceKeys::OriginAngles, &mut w, star_model);
         assert_eq!(door[&1].angles, [0.0; 3]);
-        assert_eq!(brush_model_placements(&ents)[&1].name, "*1 (func_door)");
+        assert_eq!(brush_model_placements(&ents)[&1].name, "*1 func_door");
     }
 }

@@ -572,8 +572,8 @@ mod placement_tests {
         let p = brush_model_placements(&ents);
         assert_eq!(p.len(), 2);
         let d = &p[&2];
-        assert_eq!((d.entity, d.name.as_str(), d.origin, d.angles), (1, "*2 (func_door d1)", [1.0, 2.0, 3.0], [0.0, 90.0, 0.0]));
-        assert_eq!((p[&5].origin, p[&5].name.as_str()), ([0.0; 3], "*5 (func_plat)"));
+        assert_eq!((d.entity, d.name.as_str(), d.origin, d.angles), (1, "*2 func_door d1", [1.0, 2.0, 3.0], [0.0, 90.0, 0.0]));
+        assert_eq!((p[&5].origin, p[&5].name.as_str()), ([0.0; 3], "*5 func_plat"));
         assert_eq!(parse_vec3("1 2"), None);
         assert_eq!(parse_vec3("1 2 nan"), None);
     }
