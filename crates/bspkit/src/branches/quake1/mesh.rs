@@ -570,7 +570,9 @@ mod placement_tests {
 { "classname" "misc_model" "model" "progs/x.mdl" }"#;
         let ents = entities::parse(text).unwrap();
         let p = brush_model_placements(&ents);
-        assert_eq!(p.len(), 2);
+        // The world (model 0, the first worldspawn) and the two brush models.
+        assert_eq!(p.len(), 3);
+        assert_eq!((p[&0].entity, p[&0].name.as_str()), (0, "world"));
         let d = &p[&2];
         assert_eq!((d.entity, d.name.as_str(), d.origin, d.angles), (1, "*2 func_door d1", [1.0, 2.0, 3.0], [0.0, 90.0, 0.0]));
         assert_eq!((p[&5].origin, p[&5].name.as_str()), ([0.0; 3], "*5 func_plat"));
