@@ -60,6 +60,7 @@ pub mod lightmap;
 pub mod lmp;
 pub mod lumps;
 pub mod mesh;
+pub mod render;
 pub mod scan;
 pub mod stats;
 pub mod stripper;
