@@ -38,7 +38,7 @@
 //!   texels below their cutoff; a missing texture is a flat tint from the material name
 //!   ([`shade::tint`]). Light is the lightmap (bilinear from the atlas, every light style of the
 //!   face added, scaled by [`Lightmaps::png_overbright`], in gamma space as the engines do), else
-//!   the vertex colours, else (unlit maps, unlit faces) [`shade::directional`] shading from the
+//!   the vertex colours (unless black on every vertex of the surface), else (unlit maps, unlit faces) [`shade::directional`] shading from the
 //!   normal; water without a lightmap is fullbright.
 //! * Water and translucent surfaces (flags, or a texture whose alpha mode is blend) are drawn
 //!   after everything else, depth-tested, blended ([`WATER_ALPHA`] or the texture's alpha), in
@@ -137,12 +137,16 @@ impl Frame {
     pub fn coverage(&self) -> f64 {
         self.covered as f64 / (self.width as f64 * self.height as f64).max(1.0)
     }
-    /// Standard deviation of the pixels' luma (0..255): near 0 for a flat picture.
-    pub fn luma_deviation(&self) -> f64 {
+    /// Standard deviation of the pixels' channel values (0..255; the root of the mean of the
+    /// red, green and blue variances): near 0 for a flat picture.
+    pub fn deviation(&self) -> f64 {
         let n = (self.rgb.len() / 3).max(1) as f64;
-        let luma = |p: &[u8]| 0.299 * p[0] as f64 + 0.587 * p[1] as f64 + 0.114 * p[2] as f64;
-        let mean = self.rgb.chunks_exact(3).map(luma).sum::<f64>() / n;
-        (self.rgb.chunks_exact(3).map(|p| (luma(p) - mean).powi(2)).sum::<f64>() / n).sqrt()
+        let mut var = 0.0;
+        for c in 0..3 {
+            let mean = self.rgb.iter().skip(c).step_by(3).map(|&v| v as f64).sum::<f64>() / n;
+            var += self.rgb.iter().skip(c).step_by(3).map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / n;
+        }
+        (var / 3.0).sqrt()
     }
     /// The image as PNG bytes (the same bytes for the same pixels).
     pub fn to_png(&self) -> Result<Vec<u8>> {
@@ -349,6 +353,13 @@ impl Ctx<'_, '_> {
             _ => None,
         };
         let own_alpha = look.alpha == AlphaMode::Blend;
+        // Vertex colours that are black on every vertex of the surface carry no light (Respawn
+        // lit vertices store zeros there): shade such a surface as if it had none.
+        let colours = vx
+            .colours
+            .get(s.vertices.start as usize..s.vertices.end as usize)
+            .filter(|c| c.len() == s.vertices.len() && c.iter().any(|c| c[..3] != [0, 0, 0]))
+            .map(|_| &vx.colours[..]);
         let Some(idx) = m.indices.get(s.indices.start as usize..s.indices.end as usize) else { return };
         for tri in idx.chunks_exact(3) {
             let ix = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
@@ -368,7 +379,7 @@ impl Ctx<'_, '_> {
                 let lm = if lights.is_empty() { [0.0; 2] } else { vx.uv1[i] };
                 let light = if !lights.is_empty() || fullbright {
                     [1.0; 3]
-                } else if let Some(c) = vx.colours.get(i) {
+                } else if let Some(c) = colours.and_then(|c| c.get(i)) {
                     [c[0], c[1], c[2]].map(|x| x as f32 / 255.0)
                 } else {
                     let nrm = vx.normals.get(i).map_or(geometric, |&nv| normalize(place.vector(nv)));
@@ -440,7 +451,10 @@ pub struct Rendered {
     pub untextured: usize,
     /// Lit faces in the lightmap atlases (0: the picture is shaded from the normals).
     pub lit_faces: usize,
+    /// Triangles in the scene, and those of surfaces that are drawn (not sky, nodraw, trigger,
+    /// clip or tool). A map with no drawn triangle gives an empty picture.
     pub triangles: usize,
+    pub drawn_triangles: usize,
     /// Problems that did not stop the picture (no lightmaps, missing textures, no spawn point).
     pub warnings: Vec<String>,
 }
@@ -481,8 +495,10 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
     let texture_size = |name: &str| resolve(name).map(|t| [t.width(), t.height()]);
     let scene = mesh::build(bsp, &MeshOptions { lightmaps: lm.as_ref(), texture_size: Some(&texture_size), ..Default::default() })?;
     let mut used = vec![false; scene.materials.len()];
+    let mut drawn_triangles = 0;
     for s in scene.models.iter().flat_map(|m| &m.surfaces) {
         if drawn(&scene, s.flags, s.material) {
+            drawn_triangles += s.indices.len() / 3;
             if let Some(u) = used.get_mut(s.material as usize) {
                 *u = true;
             }
@@ -515,7 +531,10 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
     let ((camera, dims), view, why) = frame(opts.view, &scene, entities.as_ref(), size);
     warnings.extend(why);
     let frame = render_scene(&scene, &looks, lm.as_ref(), &camera, dims);
-    Ok(Rendered { frame, view, camera, textured, untextured, lit_faces, triangles: scene.triangle_count(), warnings })
+    if drawn_triangles == 0 {
+        warnings.push("nothing to draw: every surface is sky, nodraw, trigger, clip or tool".into());
+    }
+    Ok(Rendered { frame, view, camera, textured, untextured, lit_faces, triangles: scene.triangle_count(), drawn_triangles, warnings })
 }
 
 #[cfg(test)]
@@ -586,7 +605,7 @@ mod tests {
             assert_eq!(a, b);
             assert_eq!(a.to_png().unwrap(), b.to_png().unwrap());
             assert!(a.coverage() > 0.3, "{view:?}: coverage {}", a.coverage());
-            assert!(a.luma_deviation() > 5.0, "{view:?}: flat picture");
+            assert!(a.deviation() > 5.0, "{view:?}: flat picture");
         }
     }
 
