@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use bspkit::render::{self, RenderOptions, Rendered, View};
 use clap::Args;
 
-use crate::cmd_textures::TextureArgs;
+use crate::cmd_textures::TextureSearchArgs;
 use crate::{open, Fatal, OpenArgs};
 
 #[derive(Args)]
@@ -32,7 +32,7 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = render::DEFAULT_SIZE, value_parser = clap::value_parser!(u32).range(1..=render::MAX_SIZE as i64))]
     size: u32,
     #[command(flatten)]
-    search: TextureArgs,
+    search: TextureSearchArgs,
     #[command(flatten)]
     open: OpenArgs,
 }

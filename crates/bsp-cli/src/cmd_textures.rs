@@ -25,7 +25,7 @@ pub struct TexturesArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     #[command(flatten)]
-    search: TextureArgs,
+    search: TextureSearchArgs,
     /// Machine-readable output (schema in README.md)
     #[arg(long)]
     json: bool,
@@ -33,26 +33,26 @@ pub struct TexturesArgs {
     open: OpenArgs,
 }
 
-/// Where textures are searched: shared by `bsp textures` and `bsp render`.
+/// Where textures are looked for: shared by `bsp textures` and `bsp export`.
 #[derive(Args, Clone, Debug, Default)]
-pub struct TextureArgs {
+pub(crate) struct TextureSearchArgs {
     /// Game directory to search (loose files, .pak, .pk3, *_dir.vpk); repeat in search order
     #[arg(long = "game-dir", value_name = "DIR")]
-    game_dirs: Vec<PathBuf>,
+    pub(crate) game_dirs: Vec<PathBuf>,
     /// A WAD file, or a directory whose .wad files are searched (and where WADs the map names are found)
     #[arg(long = "wad", value_name = "FILE|DIR")]
-    wads: Vec<PathBuf>,
+    pub(crate) wads: Vec<PathBuf>,
     /// Palette for Quake / Quake 2 textures (.lmp, or the palette of a .pcx)
     #[arg(long, value_name = "FILE")]
-    palette: Option<PathBuf>,
+    pub(crate) palette: Option<PathBuf>,
     /// Stop reading game files after this many MiB (default 8192)
     #[arg(long, value_name = "MIB")]
-    max_read: Option<u64>,
+    pub(crate) max_read: Option<u64>,
 }
 
-impl TextureArgs {
-    /// The library's search options for these flags.
-    pub fn options(&self) -> TextureOptions {
+impl TextureSearchArgs {
+    /// The library's texture search options.
+    pub(crate) fn options(&self) -> TextureOptions {
         let mut budget = Budget::default();
         if let Some(mb) = self.max_read {
             budget.max_bytes = mb.saturating_mul(1 << 20);

@@ -71,9 +71,9 @@ pub const MAX_SIZE: u32 = 8192;
 pub const DEFAULT_SIZE: u32 = 512;
 /// Colour of pixels nothing covers (also where sky is).
 pub const BACKGROUND: [u8; 3] = [28, 31, 38];
-/// Surfaces with any of these flags are not drawn.
-pub const SKIP: SurfaceFlags =
-    SurfaceFlags(SurfaceFlags::SKY.0 | SurfaceFlags::NODRAW.0 | SurfaceFlags::TRIGGER.0 | SurfaceFlags::CLIP.0 | SurfaceFlags::TOOL.0);
+/// Surfaces with any of these flags are not drawn: the exporter's default skip set (sky,
+/// nodraw, trigger, clip, tool).
+pub const SKIP: SurfaceFlags = crate::export::DEFAULT_SKIP;
 /// Opacity of water and translucent surfaces whose texture has no alpha of its own.
 pub const WATER_ALPHA: f32 = 0.6;
 
