@@ -238,8 +238,8 @@ pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
             let Some(origin) = e.get("origin").and_then(|o| parse3(&o)) else { continue };
             let angles = match (e.get("angles").and_then(|a| parse3(&a)), e.get("angle").and_then(|a| a.trim().parse::<f32>().ok())) {
                 (Some(a), _) => a,
-                (None, Some(a)) if a == -1.0 => [-90.0, 0.0, 0.0],
-                (None, Some(a)) if a == -2.0 => [90.0, 0.0, 0.0],
+                (None, Some(-1.0)) => [-90.0, 0.0, 0.0],
+                (None, Some(-2.0)) => [90.0, 0.0, 0.0],
                 (None, Some(a)) if a.is_finite() => [0.0, a, 0.0],
                 _ => [0.0; 3],
             };
@@ -369,7 +369,7 @@ impl Ctx<'_, '_> {
             let p = ix.map(|i| place.point(vx.positions[i]));
             let normal = cross(sub(p[1], p[0]), sub(p[2], p[0]));
             let facing = if ortho { dot(normal, cam.forward) } else { dot(normal, sub(p[0], cam.eye)) };
-            if !(facing < 0.0) {
+            if facing.is_nan() || facing >= 0.0 {
                 continue; // back-facing, degenerate or not finite
             }
             let geometric = normalize(normal);
@@ -548,7 +548,8 @@ mod tests {
         let mut m = Model { name: "world".into(), ..Default::default() };
         let (a, b) = ([0.0f32, 0.0, 0.0], [256.0f32, 192.0, 128.0]);
         // Each face: 4 corners, counter-clockwise seen from inside.
-        let faces: [([[f32; 3]; 4], [f32; 3], u32, SurfaceFlags); 6] = [
+        type Face = ([[f32; 3]; 4], [f32; 3], u32, SurfaceFlags);
+        let faces: [Face; 6] = [
             ([[a[0], a[1], a[2]], [b[0], a[1], a[2]], [b[0], b[1], a[2]], [a[0], b[1], a[2]]], [0.0, 0.0, 1.0], 0, SurfaceFlags::NONE),
             ([[a[0], a[1], b[2]], [a[0], b[1], b[2]], [b[0], b[1], b[2]], [b[0], a[1], b[2]]], [0.0, 0.0, -1.0], 2, SurfaceFlags::SKY),
             ([[a[0], a[1], a[2]], [a[0], a[1], b[2]], [b[0], a[1], b[2]], [b[0], a[1], a[2]]], [0.0, 1.0, 0.0], 1, SurfaceFlags::NONE),

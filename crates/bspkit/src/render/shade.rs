@@ -55,7 +55,7 @@ impl Mips {
 
     /// The level for a footprint of `texels_per_pixel` level-0 texels per pixel.
     pub fn level_for(&self, texels_per_pixel: f32) -> usize {
-        if !(texels_per_pixel > 1.0) || !texels_per_pixel.is_finite() {
+        if texels_per_pixel.is_nan() || texels_per_pixel <= 1.0 || !texels_per_pixel.is_finite() {
             return 0;
         }
         (texels_per_pixel.log2().floor() as usize).min(self.levels.len() - 1)
