@@ -16,12 +16,13 @@ use crate::{open, Fatal, OpenArgs};
   bsp render dm6.bsp -o dm6.png --view spawn               from the first player start's eye
   bsp render e1m1.bsp -o e1m1.png --game-dir ~/quake/id1   with the game's textures (palette, WADs)
   bsp render cp_x.bsp -o cp_x.png --game-dir ~/tf2/tf --game-dir ~/tf2/hl2
+  bsp render map.bsp -o - > map.png                         PNG on standard output
 
 The same map and flags give the same PNG bytes. Missing textures are drawn as flat colours
 from the material name; maps without baked lighting are shaded from the surface normals.")]
 pub struct RenderArgs {
     file: PathBuf,
-    /// The PNG file to write (written to a temporary file, then renamed)
+    /// The PNG file to write (written to a temporary file, then renamed); `-` for standard output
     #[arg(short = 'o', long = "output", value_name = "PNG")]
     output: PathBuf,
     /// Where the picture is taken from: top (orthographic from above), iso (perspective from a
@@ -37,11 +38,17 @@ pub struct RenderArgs {
     open: OpenArgs,
 }
 
-/// Render one map and write its PNG atomically.
-pub fn render_to(bsp: &bspkit::Bsp, opts: &RenderOptions, output: &Path) -> Result<Rendered, bspkit::Error> {
+/// Render one map: the result and its PNG bytes.
+pub fn render_png(bsp: &bspkit::Bsp, opts: &RenderOptions) -> Result<(Rendered, Vec<u8>), bspkit::Error> {
     let r = render::render_map(bsp, opts)?;
     let png = r.frame.to_png()?;
-    bspkit::write::write_atomic(output, &png, |_| Ok(()))?;
+    Ok((r, png))
+}
+
+/// Render one map and write its PNG through the library's write primitive.
+pub fn render_to(bsp: &bspkit::Bsp, opts: &RenderOptions, output: &Path) -> Result<Rendered, bspkit::Error> {
+    let (r, png) = render_png(bsp, opts)?;
+    bspkit::write::write_file(output, &png, &Default::default())?;
     Ok(r)
 }
 
@@ -50,12 +57,16 @@ pub fn run(args: RenderArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let view = View::from_name(&args.view).unwrap_or_default();
     let opts = RenderOptions { view, size: args.size, textures: args.search.options() };
     let start = std::time::Instant::now();
-    let r = render_to(&bsp, &opts, &args.output)?;
+    let (r, png) = render_png(&bsp, &opts)?;
+    crate::write_output(&args.output, &png)?;
     for w in &r.warnings {
         eprintln!("{}: warning: {w}", args.file.display());
     }
+    // With `-o -` the PNG is stdout: the summary goes to stderr.
+    let mut err = std::io::stderr().lock();
+    let dest: &mut dyn Write = if bspkit::write::atomic::is_stdout(&args.output) { &mut err } else { out };
     writeln!(
-        out,
+        dest,
         "{}  {}×{}  view {}, {} triangles, {} textured / {} untextured materials, {} lit faces, {:.0}% covered",
         args.output.display(),
         r.frame.width,

@@ -60,6 +60,11 @@ fn render_writes_the_same_png_twice() {
         }
         assert_eq!(bytes[0], bytes[1], "{view}: two runs differ");
     }
+    // `-o -`: the same PNG on standard output, the summary on stderr.
+    let out = Command::new(BSP).arg("render").arg(sample()).args(["-o", "-", "--size", "200"]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, std::fs::read(dir.join("iso0.png")).unwrap());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("covered"));
     // No temporary files left beside the output.
     let names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(names.iter().all(|n| n.ends_with(".png") && !n.starts_with('.')), "{names:?}");
