@@ -1,22 +1,30 @@
 //! `bsp scan`: every map below some directories (and inside .pk3/.zip archives), in parallel,
 //! with a summary table. The work is `bspkit::scan`; this file is output only.
 
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use bspkit::render::{RenderOptions, View};
 use bspkit::scan::{self, ScanOptions, ScanRecord};
+use rayon::prelude::*;
 
 pub const AFTER_HELP: &str = "Examples:
   bsp scan ~/games/quake/id1            every .bsp/.pk3 below, then a summary table
   bsp scan --json maps/ > scan.jsonl    one JSON object per map (schema in README.md)
   bsp scan --jobs 1 maps/ a.pk3         one thread; files and dirs may be mixed
+  bsp scan maps/ --thumbnails thumbs/   also a preview PNG of every map (bsp render's iso view)
 
 Symbolic links are followed (each directory is walked once). A map inside an archive is printed
 as ARCHIVE!ENTRY; `bsp info`, `check`, `ents` take that name too.
 
-Exit status: 0 every map read without errors, 1 maps with errors (--strict: or warnings) or
-maps that failed to read, 2 usage error (e.g. a path that does not exist).";
+With --thumbnails DIR, every map read gets DIR/NAME.png (NAME from the map's file name, and the
+archive's for a map inside one; `~2`, `~3` … when two maps would share a name); a map that cannot
+be drawn is reported and the scan goes on.
+
+Exit status: 0 every map read without errors, 1 maps with errors (--strict: or warnings), maps
+that failed to read or to draw, 2 usage error (e.g. a path that does not exist).";
 
 pub struct ScanArgs {
     pub roots: Vec<PathBuf>,
@@ -24,6 +32,64 @@ pub struct ScanArgs {
     pub jobs: Option<usize>,
     pub strict: bool,
     pub options: bspkit::OpenOptions,
+    /// Write a preview picture of every map read into this directory.
+    pub thumbnails: Option<PathBuf>,
+    /// The reading flags, for opening each map again to draw it.
+    pub open: crate::OpenArgs,
+}
+
+/// A thumbnail's file name: the map's file stem (prefixed by the archive's for a map inside
+/// one), with every character but ASCII letters, digits, `-` and `_` replaced by `_`, and
+/// `~N` added when the name (ignoring case) is taken.
+pub fn thumbnail_name(r: &ScanRecord, taken: &mut HashSet<String>) -> String {
+    let stem = |s: &str| {
+        let p = Path::new(s.rsplit(['/', '\\']).next().unwrap_or(s));
+        p.file_stem().map(|x| x.to_string_lossy().into_owned()).unwrap_or_default()
+    };
+    let raw = match &r.entry {
+        Some(e) => format!("{}_{}", stem(&r.path), stem(e)),
+        None => stem(&r.path),
+    };
+    let mut base: String = raw.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    if base.is_empty() {
+        base.push('_');
+    }
+    let mut name = base.clone();
+    let mut n = 1;
+    while !taken.insert(name.to_ascii_lowercase()) {
+        n += 1;
+        name = format!("{base}~{n}");
+    }
+    format!("{name}.png")
+}
+
+/// What happened to one map's thumbnail.
+enum Thumb {
+    None,
+    Written(PathBuf),
+    Failed(String),
+}
+
+fn thumbnails(dir: &Path, records: &[ScanRecord], open: &crate::OpenArgs, pool: Option<&rayon::ThreadPool>) -> Vec<Thumb> {
+    let mut taken = HashSet::new();
+    let names: Vec<Option<String>> =
+        records.iter().map(|r| if r.error.is_none() { Some(thumbnail_name(r, &mut taken)) } else { None }).collect();
+    let opts = RenderOptions { view: View::Iso, ..Default::default() };
+    let one = |(r, name): (&ScanRecord, &Option<String>)| -> Thumb {
+        let Some(name) = name else { return Thumb::None };
+        let target = dir.join(name);
+        let done =
+            crate::cmd_read::open_map(Path::new(&r.display()), open).and_then(|bsp| crate::cmd_render::render_to(&bsp, &opts, &target));
+        match done {
+            Ok(_) => Thumb::Written(target),
+            Err(e) => Thumb::Failed(e.to_string()),
+        }
+    };
+    let all = || records.par_iter().zip(&names).map(one).collect();
+    match pool {
+        Some(p) => p.install(all),
+        None => records.iter().zip(&names).map(one).collect(),
+    }
 }
 
 pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal> {
@@ -56,25 +122,61 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
             bar.inc(1);
         })
     };
-    let mut records = match builder.build() {
-        Ok(pool) => pool.install(scan_all),
+    let pool = builder.build().ok();
+    let mut records = match &pool {
+        Some(pool) => pool.install(scan_all),
         // Could not start threads: scan on this one.
-        Err(_) => scan_all(),
+        None => scan_all(),
     };
     bar.finish_and_clear();
     let elapsed = start.elapsed();
     records.append(&mut failed);
 
+    let thumbs = match &args.thumbnails {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| crate::Fatal(format!("{}: {e}", dir.display())))?;
+            thumbnails(dir, &records, &args.open, pool.as_ref())
+        }
+        None => Vec::new(),
+    };
+    let thumb = |i: usize| thumbs.get(i).unwrap_or(&Thumb::None);
     if args.json {
-        for r in &records {
-            serde_json::to_writer(&mut *out, r)?;
+        for (i, r) in records.iter().enumerate() {
+            if args.thumbnails.is_some() {
+                let mut v = serde_json::to_value(r)?;
+                if let Some(o) = v.as_object_mut() {
+                    let (file, err) = match thumb(i) {
+                        Thumb::Written(p) => (Some(p.to_string_lossy().into_owned()), None),
+                        Thumb::Failed(e) => (None, Some(e.clone())),
+                        Thumb::None => (None, None),
+                    };
+                    o.insert("thumbnail".into(), file.into());
+                    o.insert("thumbnail_error".into(), err.into());
+                }
+                serde_json::to_writer(&mut *out, &v)?;
+            } else {
+                serde_json::to_writer(&mut *out, r)?;
+            }
             writeln!(out)?;
         }
     } else {
-        for r in &records {
+        for (i, r) in records.iter().enumerate() {
             print_record(out, r)?;
+            match thumb(i) {
+                Thumb::Written(p) => writeln!(out, "     thumbnail {}", p.display())?,
+                Thumb::Failed(e) => writeln!(out, "     thumbnail failed: {e}")?,
+                Thumb::None => {}
+            }
         }
     }
+    let thumbs_failed: Vec<(String, &String)> = records
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| match thumb(i) {
+            Thumb::Failed(e) => Some((r.display(), e)),
+            _ => None,
+        })
+        .collect();
     let s = scan::summarize(&records);
     // The summary is a message about the run: stderr under --json so stdout stays JSON lines.
     let mut err = std::io::stderr().lock();
@@ -111,7 +213,14 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
         s.bytes as f64 / 1e6 / secs,
         files.len()
     )?;
-    let bad = s.with_errors + s.failed + if args.strict { s.with_warnings } else { 0 };
+    if let Some(dir) = &args.thumbnails {
+        let written = thumbs.iter().filter(|t| matches!(t, Thumb::Written(_))).count();
+        for (name, e) in &thumbs_failed {
+            writeln!(dest, "no thumbnail {name}: {e}")?;
+        }
+        writeln!(dest, "{written} thumbnails in {}, {} could not be drawn", dir.display(), thumbs_failed.len())?;
+    }
+    let bad = s.with_errors + s.failed + thumbs_failed.len() + if args.strict { s.with_warnings } else { 0 };
     Ok(if bad > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -19,6 +19,7 @@ mod cmd_partitions;
 mod cmd_props;
 mod cmd_quake;
 mod cmd_read;
+mod cmd_render;
 mod cmd_scan;
 mod cmd_textures;
 mod render;
@@ -110,6 +111,8 @@ enum Command {
     Props(cmd_props::PropsArgs),
     /// Baked lightmaps as atlas PNGs (per page, light style and bump layer) and a JSON manifest
     Lightmaps(cmd_lightmaps::LightmapsArgs),
+    /// A preview picture (PNG) of the map, textured and lit, drawn on the CPU
+    Render(cmd_render::RenderArgs),
     /// Game lump directory of a Source or Respawn map (lump 35)
     Gamelumps(cmd_props::GameLumpsArgs),
     /// Scan directories (and .pk3/.zip archives) for maps: summary per file, then a table
@@ -126,6 +129,9 @@ enum Command {
         /// Count maps with warnings as problems for the exit status
         #[arg(long)]
         strict: bool,
+        /// Also write a preview picture of every map read into this directory (`bsp render`'s iso view)
+        #[arg(long, value_name = "DIR")]
+        thumbnails: Option<PathBuf>,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -225,9 +231,10 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,
+        Command::Render(args) => cmd_render::run(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Scan { dirs, json, jobs, strict, open: o } => {
-            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options() };
+        Command::Scan { dirs, json, jobs, strict, thumbnails, open: o } => {
+            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, open: o };
             return cmd_scan::run(args, &mut out);
         }
         Command::Formats { json } => {

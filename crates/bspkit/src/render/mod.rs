@@ -1,0 +1,682 @@
+//! A preview picture of a map: a deterministic CPU rasterizer drawing the scene model
+//! ([`crate::mesh`]) textured ([`crate::texture`]) and lit ([`crate::lightmap`]). No GPU, no
+//! window, no threads: the same map and options give the same pixels, byte for byte.
+//!
+//! This layer names no family: everything it knows comes from the [`Scene`], the
+//! [`Lightmaps`] and the [`TextureSource`], which dispatch on the family themselves.
+//!
+//! ```
+//! # fn main() -> bspkit::Result<()> {
+//! use bspkit::render::{render_scene, Look, View};
+//! # use bspkit::mesh::*;
+//! # let mut m = Model { name: "world".into(), ..Default::default() };
+//! # m.vertices.positions = vec![[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [64.0, 64.0, 0.0]];
+//! # m.vertices.normals = vec![[0.0, 0.0, 1.0]; 3];
+//! # m.indices = vec![0, 1, 2];
+//! # m.surfaces.push(Surface { lump: 0, index: 0, material: 0, flags: SurfaceFlags::NONE, kind: SurfaceKind::Polygon,
+//! #     vertex_kind: None, vertices: 0..3, indices: 0..3 });
+//! # let scene = Scene { models: vec![m], materials: vec![Material { name: "floor".into(), flags: SurfaceFlags::NONE, size: None }], ..Default::default() };
+//! // A scene built by hand (or by `bspkit::mesh::build`), drawn from above without textures or light.
+//! let looks: Vec<Look> = scene.materials.iter().map(|m| Look::untextured(&m.name)).collect();
+//! let (camera, size) = bspkit::render::frame(View::Top, &scene, None, 256).0;
+//! let frame = render_scene(&scene, &looks, None, &camera, size);
+//! assert!(frame.coverage() > 0.1);
+//! let _png: Vec<u8> = frame.to_png()?;
+//! # Ok(()) }
+//! ```
+//!
+//! # What is drawn, and how
+//! * Every model (the world and brush entities, placed by their `origin` and `angles`);
+//!   surfaces flagged sky, nodraw, trigger, clip or tool are left out ([`SKIP`]), as the
+//!   exporter does by default. Static props (external models) are not drawn.
+//! * **Back faces are culled**, always: BSP faces are one-sided and face into the playable
+//!   space, so from outside the map (the `top` and `iso` views) the near walls and the ceilings
+//!   show their backs and vanish, leaving a cut-away view into the rooms; from inside (`spawn`)
+//!   culling removes nothing visible. Front is counter-clockwise in the scene's frame.
+//! * Colour = texture × light. Textures are sampled nearest from a box-filtered mip chain (one
+//!   level per triangle, from its texel-to-pixel ratio), wrapping; alpha-tested textures drop
+//!   texels below their cutoff; a missing texture is a flat tint from the material name
+//!   ([`shade::tint`]). Light is the lightmap (bilinear from the atlas, every light style of the
+//!   face added, scaled by [`Lightmaps::png_overbright`], in gamma space as the engines do), else
+//!   the vertex colours (unless black on every vertex of the surface), else (unlit maps, unlit faces) [`shade::directional`] shading from the
+//!   normal; water without a lightmap is fullbright.
+//! * Water and translucent surfaces (flags, or a texture whose alpha mode is blend) are drawn
+//!   after everything else, depth-tested, blended ([`WATER_ALPHA`] or the texture's alpha), in
+//!   scene order.
+
+pub mod camera;
+pub mod raster;
+pub mod shade;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::assets::{AlphaMode, AssetOptions, Texture};
+use crate::bsp::Bsp;
+use crate::error::{Error, ErrorKind, Result};
+use crate::lightmap::{self, Lightmaps};
+use crate::lumps::entities::Entities;
+use crate::mesh::{self, MeshOptions, Model, Scene, SurfaceFlags};
+use crate::texture::TextureSource;
+
+use camera::{cross, dot, normalize, sub};
+pub use camera::{Bounds, Camera, Projection};
+use raster::{Mode, ScreenVertex, Target, ViewVertex, ATTRS};
+use shade::{LightPage, Mips};
+
+/// Largest image side.
+pub const MAX_SIZE: u32 = 8192;
+/// Longest image side when none is asked for.
+pub const DEFAULT_SIZE: u32 = 512;
+/// Colour of pixels nothing covers (also where sky is).
+pub const BACKGROUND: [u8; 3] = [28, 31, 38];
+/// Surfaces with any of these flags are not drawn: the exporter's default skip set (sky,
+/// nodraw, trigger, clip, tool).
+pub const SKIP: SurfaceFlags = crate::export::DEFAULT_SKIP;
+/// Opacity of water and translucent surfaces whose texture has no alpha of its own.
+pub const WATER_ALPHA: f32 = 0.6;
+
+/// Where the picture is taken from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    /// Orthographic from straight above, framing the map.
+    Top,
+    /// Perspective from above a corner, framing the map.
+    #[default]
+    Iso,
+    /// Perspective from a player start's eye, looking along its angles (falls back to `Iso`).
+    Spawn,
+}
+
+impl View {
+    pub const ALL: [View; 3] = [View::Top, View::Iso, View::Spawn];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            View::Top => "top",
+            View::Iso => "iso",
+            View::Spawn => "spawn",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.as_str() == name)
+    }
+}
+
+/// Entity classes whose origin and angles the `spawn` view uses, in order of preference.
+pub const SPAWN_CLASSES: [&str; 14] = [
+    "info_player_start",
+    "info_player_deathmatch",
+    "info_player_coop",
+    "info_player_terrorist",
+    "info_player_counterterrorist",
+    "info_player_teamspawn",
+    "info_player_combine",
+    "info_player_rebel",
+    "info_player_axis",
+    "info_player_allies",
+    "info_player_start_mp",
+    "team_ctf_redplayer",
+    "team_ctf_blueplayer",
+    "mp_dm_spawn",
+];
+
+/// The rendered image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub width: u32,
+    pub height: u32,
+    /// 8-bit RGB, row-major, top row first.
+    pub rgb: Vec<u8>,
+    /// Pixels something was drawn on.
+    pub covered: u64,
+}
+
+impl Frame {
+    /// Share of pixels something was drawn on (0..1).
+    pub fn coverage(&self) -> f64 {
+        self.covered as f64 / (self.width as f64 * self.height as f64).max(1.0)
+    }
+    /// Standard deviation of the pixels' channel values (0..255; the root of the mean of the
+    /// red, green and blue variances): near 0 for a flat picture.
+    pub fn deviation(&self) -> f64 {
+        let n = (self.rgb.len() / 3).max(1) as f64;
+        let mut var = 0.0;
+        for c in 0..3 {
+            let mean = self.rgb.iter().skip(c).step_by(3).map(|&v| v as f64).sum::<f64>() / n;
+            var += self.rgb.iter().skip(c).step_by(3).map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / n;
+        }
+        (var / 3.0).sqrt()
+    }
+    /// The image as PNG bytes (the same bytes for the same pixels).
+    pub fn to_png(&self) -> Result<Vec<u8>> {
+        lightmap::encode_png(self.width, self.height, &self.rgb)
+    }
+}
+
+/// How one material looks: its texture's mip chain, or a flat tint; its alpha mode.
+pub struct Look {
+    mips: Option<Mips>,
+    tint: [u8; 3],
+    alpha: AlphaMode,
+}
+
+impl Look {
+    /// A material drawn with `texture` (its first image).
+    pub fn textured(name: &str, texture: &Texture) -> Look {
+        Look { mips: Mips::new(texture.image()), tint: shade::tint(name), alpha: texture.alpha }
+    }
+    /// A material with no texture: a flat tint from its name.
+    pub fn untextured(name: &str) -> Look {
+        Look { mips: None, tint: shade::tint(name), alpha: AlphaMode::Opaque }
+    }
+    pub fn has_texture(&self) -> bool {
+        self.mips.is_some()
+    }
+}
+
+/// A model's placement: rotation (columns: where local X, Y, Z go) and translation.
+struct Placement {
+    rot: [[f32; 3]; 3],
+    origin: [f32; 3],
+    identity: bool,
+}
+
+impl Placement {
+    fn of(m: &Model) -> Placement {
+        let finite = |v: [f32; 3]| v.map(|c| if c.is_finite() { c } else { 0.0 });
+        let (origin, angles) = (finite(m.origin), finite(m.angles));
+        let (f, r, u) = camera::basis(angles);
+        let identity = origin == [0.0; 3] && angles == [0.0; 3];
+        Placement { rot: [f, r.map(|c| -c), u], origin, identity }
+    }
+    fn point(&self, p: [f32; 3]) -> [f32; 3] {
+        if self.identity {
+            return p;
+        }
+        let r = &self.rot;
+        std::array::from_fn(|k| self.origin[k] + r[0][k] * p[0] + r[1][k] * p[1] + r[2][k] * p[2])
+    }
+    fn vector(&self, v: [f32; 3]) -> [f32; 3] {
+        if self.identity {
+            return v;
+        }
+        let r = &self.rot;
+        std::array::from_fn(|k| r[0][k] * v[0] + r[1][k] * v[1] + r[2][k] * v[2])
+    }
+}
+
+fn drawn(scene: &Scene, flags: SurfaceFlags, material: u32) -> bool {
+    let all = flags | scene.material(material).map_or(SurfaceFlags::NONE, |m| m.flags);
+    !all.intersects(SKIP)
+}
+
+/// The positions of every vertex of every drawn surface, placed.
+fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
+    scene.models.iter().flat_map(move |m| {
+        let place = Placement::of(m);
+        m.surfaces
+            .iter()
+            .filter(move |s| drawn(scene, s.flags, s.material))
+            .flat_map(move |s| m.vertices.positions.get(s.vertices.start as usize..s.vertices.end as usize).unwrap_or(&[]))
+            .map(move |&p| place.point(p))
+    })
+}
+
+/// The first player start of `entities` ([`SPAWN_CLASSES`] in order): origin and (pitch, yaw,
+/// roll) from its `angles`, or its `angle` (yaw; −1 up, −2 down).
+pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
+    let parse3 = |s: &str| -> Option<[f32; 3]> {
+        let v: Vec<f32> = s.split_whitespace().map(|t| t.parse::<f32>().ok().filter(|x| x.is_finite())).collect::<Option<_>>()?;
+        (v.len() == 3).then(|| [v[0], v[1], v[2]])
+    };
+    for class in SPAWN_CLASSES {
+        for e in entities.iter() {
+            if !e.classname().is_some_and(|c| c.eq_ignore_ascii_case(class)) {
+                continue;
+            }
+            let Some(origin) = e.get("origin").and_then(|o| parse3(&o)) else { continue };
+            let angles = match (e.get("angles").and_then(|a| parse3(&a)), e.get("angle").and_then(|a| a.trim().parse::<f32>().ok())) {
+                (Some(a), _) => a,
+                (None, Some(-1.0)) => [-90.0, 0.0, 0.0],
+                (None, Some(-2.0)) => [90.0, 0.0, 0.0],
+                (None, Some(a)) if a.is_finite() => [0.0, a, 0.0],
+                _ => [0.0; 3],
+            };
+            return Some((origin, angles));
+        }
+    }
+    None
+}
+
+/// The camera and image size for `view` of `scene` (`entities` for the spawn view), and a
+/// warning when the view asked for could not be used (then the view used is `Iso`).
+pub fn frame(view: View, scene: &Scene, entities: Option<&Entities>, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
+    let b = camera::bounds(drawn_points(scene)).unwrap_or(Bounds { min: [-64.0; 3], max: [64.0; 3] });
+    match view {
+        View::Top => (camera::top(&b, size), View::Top, None),
+        View::Iso => (camera::iso(&b, size), View::Iso, None),
+        View::Spawn => match entities.and_then(spawn_point) {
+            Some((origin, angles)) => (camera::eye(origin, angles, size), View::Spawn, None),
+            None => {
+                let why = format!("no player start entity ({} …) with an origin: drawing the iso view", SPAWN_CLASSES[..3].join(", "));
+                (camera::iso(&b, size), View::Iso, Some(why))
+            }
+        },
+    }
+}
+
+/// Draw `scene` with `looks` (one per material; a missing one is drawn untextured) and the
+/// map's `lightmaps` (the atlases whose UVs the scene's `uv1` holds) from `camera` on a
+/// `size[0] × size[1]` image.
+pub fn render_scene(scene: &Scene, looks: &[Look], lightmaps: Option<&Lightmaps>, camera: &Camera, size: [u32; 2]) -> Frame {
+    let [w, h] = size.map(|s| s.clamp(1, MAX_SIZE));
+    let mut target = Target::new(w, h, BACKGROUND);
+    let pages: Vec<Option<LightPage>> = match lightmaps {
+        Some(lm) => lm.atlases.iter().map(|a| (a.layer == 0).then(|| LightPage { w: a.width, h: a.height, rgb: a.rgb8() })).collect(),
+        None => Vec::new(),
+    };
+    let fallback: Vec<Look> = scene.materials.iter().skip(looks.len()).map(|m| Look::untextured(&m.name)).collect();
+    let missing = Look::untextured("");
+    let look_of = |material: u32| -> &Look {
+        let i = material as usize;
+        looks.get(i).or_else(|| fallback.get(i - looks.len().min(i))).unwrap_or(&missing)
+    };
+    let mut ctx = Ctx { scene, lightmaps, pages: &pages, camera, target: &mut target };
+    let mut deferred = Vec::new();
+    for (mi, m) in scene.models.iter().enumerate() {
+        let place = Placement::of(m);
+        for (si, s) in m.surfaces.iter().enumerate() {
+            if !drawn(scene, s.flags, s.material) {
+                continue;
+            }
+            let look = look_of(s.material);
+            let all = s.flags | scene.material(s.material).map_or(SurfaceFlags::NONE, |x| x.flags);
+            if all.intersects(SurfaceFlags::WATER | SurfaceFlags::TRANSLUCENT) || look.alpha == AlphaMode::Blend {
+                deferred.push((mi, si));
+                continue;
+            }
+            ctx.surface(m, &place, si, look, Mode::Opaque);
+        }
+    }
+    for (mi, si) in deferred {
+        let m = &scene.models[mi];
+        let look = look_of(m.surfaces[si].material);
+        ctx.surface(m, &Placement::of(m), si, look, Mode::Blend);
+    }
+    let covered = target.covered.iter().map(|&c| c as u64).sum();
+    Frame { width: w, height: h, rgb: target.rgb, covered }
+}
+
+struct Ctx<'a, 't> {
+    scene: &'a Scene,
+    lightmaps: Option<&'a Lightmaps>,
+    pages: &'a [Option<LightPage<'a>>],
+    camera: &'a Camera,
+    target: &'t mut Target,
+}
+
+/// The lightmap pages (one per light style, at most 4) of surface `si` of `m`.
+fn light_pages<'a>(lightmaps: Option<&'a Lightmaps>, pages: &'a [Option<LightPage<'a>>], m: &Model, si: usize) -> Vec<&'a LightPage<'a>> {
+    let (Some(lm), s) = (lightmaps, &m.surfaces[si]) else { return Vec::new() };
+    if m.vertices.uv1.len() != m.vertices.positions.len() {
+        return Vec::new();
+    }
+    let page = match m.lightmap_pages.get(si) {
+        Some(&p) if p != u32::MAX => p,
+        _ => return Vec::new(),
+    };
+    let styles: Vec<u8> = match lm.face(s.lump, s.index) {
+        Some(f) => f.styles().iter().copied().filter(|&st| st != 255).take(4).collect(),
+        None => vec![0],
+    };
+    styles
+        .into_iter()
+        .filter_map(|st| lm.atlases.iter().position(|a| a.page == page && a.style == st && a.layer == 0))
+        .filter_map(|i| pages.get(i).and_then(|p| p.as_ref()))
+        .collect()
+}
+
+impl Ctx<'_, '_> {
+    fn surface(&mut self, m: &Model, place: &Placement, si: usize, look: &Look, mode: Mode) {
+        let s = &m.surfaces[si];
+        let vx = &m.vertices;
+        let n = vx.positions.len();
+        let lights = light_pages(self.lightmaps, self.pages, m, si);
+        let scale = self.lightmaps.map_or(1.0, |lm| lm.png_overbright()) / 255.0;
+        let flags = s.flags | self.scene.material(s.material).map_or(SurfaceFlags::NONE, |x| x.flags);
+        let fullbright = flags.contains(SurfaceFlags::WATER) && lights.is_empty();
+        let cam = *self.camera;
+        let ortho = matches!(cam.projection, Projection::Orthographic { .. });
+        let cutoff = match look.alpha {
+            AlphaMode::Mask { cutoff } => Some((cutoff.clamp(0.0, 1.0) * 255.0).round() as u8),
+            _ => None,
+        };
+        let own_alpha = look.alpha == AlphaMode::Blend;
+        // Vertex colours that are black on every vertex of the surface carry no light (Respawn
+        // lit vertices store zeros there): shade such a surface as if it had none.
+        let colours = vx
+            .colours
+            .get(s.vertices.start as usize..s.vertices.end as usize)
+            .filter(|c| c.len() == s.vertices.len() && c.iter().any(|c| c[..3] != [0, 0, 0]))
+            .map(|_| &vx.colours[..]);
+        let Some(idx) = m.indices.get(s.indices.start as usize..s.indices.end as usize) else { return };
+        for tri in idx.chunks_exact(3) {
+            let ix = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
+            if ix.iter().any(|&i| i >= n) {
+                continue;
+            }
+            let p = ix.map(|i| place.point(vx.positions[i]));
+            let normal = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+            let facing = if ortho { dot(normal, cam.forward) } else { dot(normal, sub(p[0], cam.eye)) };
+            if facing.is_nan() || facing >= 0.0 {
+                continue; // back-facing, degenerate or not finite
+            }
+            let geometric = normalize(normal);
+            let mut verts = [ViewVertex { v: [0.0; 3], a: [0.0; ATTRS] }; 3];
+            for (k, &i) in ix.iter().enumerate() {
+                let uv = vx.uv0.get(i).copied().unwrap_or([0.0; 2]);
+                let lm = if lights.is_empty() { [0.0; 2] } else { vx.uv1[i] };
+                let light = if !lights.is_empty() || fullbright {
+                    [1.0; 3]
+                } else if let Some(c) = colours.and_then(|c| c.get(i)) {
+                    [c[0], c[1], c[2]].map(|x| x as f32 / 255.0)
+                } else {
+                    let nrm = vx.normals.get(i).map_or(geometric, |&nv| normalize(place.vector(nv)));
+                    [shade::directional(nrm); 3]
+                };
+                verts[k] = ViewVertex { v: cam.view(p[k]), a: [uv[0], uv[1], lm[0], lm[1], light[0], light[1], light[2]] };
+            }
+            let mut clipped = [verts[0]; 4];
+            let count = raster::clip_near(&verts, cam.near, &mut clipped);
+            let (w, h) = (self.target.width, self.target.height);
+            let screen: Vec<ScreenVertex> = clipped[..count].iter().map(|v| raster::project(&cam, w, h, v)).collect();
+            for k in 1..count.saturating_sub(1) {
+                let t = [screen[0], screen[k], screen[k + 1]];
+                let level = look.mips.as_ref().map_or(0, |mips| {
+                    let (a, b, c) = (&clipped[0].a, &clipped[k].a, &clipped[k + 1].a);
+                    let uv_area = ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])).abs() * 0.5;
+                    let texels = uv_area * mips.width() as f32 * mips.height() as f32;
+                    let pixels = raster::area(&t).abs() as f32;
+                    mips.level_for((texels / pixels.max(1e-6)).sqrt())
+                });
+                raster::triangle(self.target, &t, mode, |a| {
+                    let texel = match &look.mips {
+                        Some(mips) => mips.sample(level, a[0], a[1]),
+                        None => [look.tint[0], look.tint[1], look.tint[2], 255],
+                    };
+                    if cutoff.is_some_and(|c| texel[3] < c) {
+                        return None;
+                    }
+                    let light = if lights.is_empty() {
+                        [a[4], a[5], a[6]]
+                    } else {
+                        let mut sum = [0.0f32; 3];
+                        for page in &lights {
+                            let s = page.sample(a[2], a[3]);
+                            for c in 0..3 {
+                                sum[c] += s[c];
+                            }
+                        }
+                        sum.map(|x| x * scale)
+                    };
+                    let rgb = [0, 1, 2].map(|c| texel[c] as f32 * light[c]);
+                    let alpha = if own_alpha { texel[3] as f32 / 255.0 } else { WATER_ALPHA };
+                    Some((rgb, alpha))
+                });
+            }
+        }
+    }
+}
+
+/// What [`render_map`] draws.
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    pub view: View,
+    /// Longest image side in pixels (1..=[`MAX_SIZE`]; 0 means [`DEFAULT_SIZE`]).
+    pub size: u32,
+    /// Where textures are searched (`--game-dir`, `--wad`, `--palette`, the read budget).
+    pub textures: AssetOptions,
+}
+
+/// A rendered map.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub frame: Frame,
+    /// The view drawn (`Iso` when `Spawn` found no player start).
+    pub view: View,
+    pub camera: Camera,
+    /// Materials drawn with their texture, and drawn as flat tints.
+    pub textured: usize,
+    pub untextured: usize,
+    /// Lit faces in the lightmap atlases (0: the picture is shaded from the normals).
+    pub lit_faces: usize,
+    /// Triangles in the scene, and those of surfaces that are drawn (not sky, nodraw, trigger,
+    /// clip or tool). A map with no drawn triangle gives an empty picture.
+    pub triangles: usize,
+    pub drawn_triangles: usize,
+    /// Problems that did not stop the picture (no lightmaps, missing textures, no spawn point).
+    pub warnings: Vec<String>,
+}
+
+/// Build `bsp`'s scene with lightmaps, resolve its textures and draw it as `opts` says.
+/// Lighting or textures that cannot be had are warnings; only a scene that cannot be built
+/// (or a size out of range) is an error.
+pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
+    let size = if opts.size == 0 { DEFAULT_SIZE } else { opts.size };
+    if size > MAX_SIZE {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "picture size", requested: size as u64, limit: MAX_SIZE as u64 }));
+    }
+    let mut warnings = Vec::new();
+    let lm = match lightmap::build(bsp, &Default::default()) {
+        Ok(lm) => Some(lm),
+        Err(e) => {
+            warnings.push(format!("lightmaps: {e}"));
+            None
+        }
+    };
+    let src = TextureSource::new(bsp, &opts.textures);
+    let cache: RefCell<HashMap<String, Option<Rc<Texture>>>> = RefCell::new(HashMap::new());
+    let missing: RefCell<Vec<String>> = RefCell::new(Vec::new());
+    let resolve = |name: &str| -> Option<Rc<Texture>> {
+        if let Some(t) = cache.borrow().get(name) {
+            return t.clone();
+        }
+        let t = match src.resolve(name) {
+            Ok(t) => Some(Rc::new(t)),
+            Err(m) => {
+                missing.borrow_mut().push(m.to_string());
+                None
+            }
+        };
+        cache.borrow_mut().insert(name.to_owned(), t.clone());
+        t
+    };
+    let texture_size = |name: &str| resolve(name).map(|t| [t.width(), t.height()]);
+    let scene = mesh::build(bsp, &MeshOptions { lightmaps: lm.as_ref(), texture_size: Some(&texture_size), ..Default::default() })?;
+    let mut used = vec![false; scene.materials.len()];
+    let mut drawn_triangles = 0;
+    for s in scene.models.iter().flat_map(|m| &m.surfaces) {
+        if drawn(&scene, s.flags, s.material) {
+            drawn_triangles += s.indices.len() / 3;
+            if let Some(u) = used.get_mut(s.material as usize) {
+                *u = true;
+            }
+        }
+    }
+    let looks: Vec<Look> = scene
+        .materials
+        .iter()
+        .zip(&used)
+        .map(|(m, &u)| match u.then(|| resolve(&m.name)).flatten() {
+            Some(t) => Look::textured(&m.name, &t),
+            None => Look::untextured(&m.name),
+        })
+        .collect();
+    let textured = looks.iter().zip(&used).filter(|(l, &u)| u && l.has_texture()).count();
+    let untextured = used.iter().filter(|&&u| u).count() - textured;
+    let missing = missing.into_inner();
+    if !missing.is_empty() {
+        warnings.push(format!(
+            "{} texture(s) not found or not decodable, drawn as flat tints (e.g. {})",
+            missing.len(),
+            missing.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
+        ));
+    }
+    let lit_faces = lm.as_ref().map_or(0, |l| l.faces.len());
+    if lit_faces == 0 {
+        warnings.push("no baked lighting: shaded from the surface normals".into());
+    }
+    let entities = if opts.view == View::Spawn { bsp.entities().ok() } else { None };
+    let ((camera, dims), view, why) = frame(opts.view, &scene, entities.as_ref(), size);
+    warnings.extend(why);
+    let frame = render_scene(&scene, &looks, lm.as_ref(), &camera, dims);
+    if drawn_triangles == 0 {
+        warnings.push("nothing to draw: every surface is sky, nodraw, trigger, clip or tool".into());
+    }
+    Ok(Rendered { frame, view, camera, textured, untextured, lit_faces, triangles: scene.triangle_count(), drawn_triangles, warnings })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::{Material, Surface, SurfaceKind};
+
+    /// A closed box room (faces pointing inwards) with a floor texture and a lightmap-less
+    /// wall material, plus a sky ceiling.
+    fn room() -> Scene {
+        let mut m = Model { name: "world".into(), ..Default::default() };
+        let (a, b) = ([0.0f32, 0.0, 0.0], [256.0f32, 192.0, 128.0]);
+        // Each face: 4 corners, counter-clockwise seen from inside.
+        type Face = ([[f32; 3]; 4], [f32; 3], u32, SurfaceFlags);
+        let faces: [Face; 6] = [
+            ([[a[0], a[1], a[2]], [b[0], a[1], a[2]], [b[0], b[1], a[2]], [a[0], b[1], a[2]]], [0.0, 0.0, 1.0], 0, SurfaceFlags::NONE),
+            ([[a[0], a[1], b[2]], [a[0], b[1], b[2]], [b[0], b[1], b[2]], [b[0], a[1], b[2]]], [0.0, 0.0, -1.0], 2, SurfaceFlags::SKY),
+            ([[a[0], a[1], a[2]], [a[0], a[1], b[2]], [b[0], a[1], b[2]], [b[0], a[1], a[2]]], [0.0, 1.0, 0.0], 1, SurfaceFlags::NONE),
+            ([[a[0], b[1], a[2]], [b[0], b[1], a[2]], [b[0], b[1], b[2]], [a[0], b[1], b[2]]], [0.0, -1.0, 0.0], 1, SurfaceFlags::NONE),
+            ([[a[0], a[1], a[2]], [a[0], b[1], a[2]], [a[0], b[1], b[2]], [a[0], a[1], b[2]]], [1.0, 0.0, 0.0], 1, SurfaceFlags::NONE),
+            ([[b[0], a[1], a[2]], [b[0], a[1], b[2]], [b[0], b[1], b[2]], [b[0], b[1], a[2]]], [-1.0, 0.0, 0.0], 1, SurfaceFlags::NONE),
+        ];
+        for (i, (corners, normal, material, flags)) in faces.into_iter().enumerate() {
+            let v0 = m.vertices.positions.len() as u32;
+            let i0 = m.indices.len() as u32;
+            for c in corners {
+                m.vertices.positions.push(c);
+                m.vertices.normals.push(normal);
+                m.vertices.uv0.push([(c[0] + c[1]) / 64.0, c[2] / 64.0 + c[1] / 64.0]);
+            }
+            m.indices.extend([v0, v0 + 1, v0 + 2, v0, v0 + 2, v0 + 3]);
+            m.surfaces.push(Surface {
+                lump: 7,
+                index: i as u32,
+                material,
+                flags,
+                kind: SurfaceKind::Polygon,
+                vertex_kind: None,
+                vertices: v0..v0 + 4,
+                indices: i0..i0 + 6,
+            });
+        }
+        let mat = |name: &str, flags| Material { name: name.into(), flags, size: Some([64, 64]) };
+        Scene {
+            models: vec![m],
+            materials: vec![mat("floor", SurfaceFlags::NONE), mat("wall", SurfaceFlags::NONE), mat("sky", SurfaceFlags::SKY)],
+            ..Default::default()
+        }
+    }
+
+    fn checker() -> Texture {
+        Texture::new("floor", "test", AlphaMode::Opaque, crate::assets::ImageRgba::checker(16, 16), None)
+    }
+
+    fn looks(scene: &Scene) -> Vec<Look> {
+        let tex = checker();
+        scene.materials.iter().map(|m| if m.name == "floor" { Look::textured(&m.name, &tex) } else { Look::untextured(&m.name) }).collect()
+    }
+
+    #[test]
+    fn every_view_draws_the_room_and_is_repeatable() {
+        let scene = room();
+        let looks = looks(&scene);
+        for view in View::ALL {
+            let ((cam, size), used, _) = frame(view, &scene, None, 200);
+            assert_eq!(used, if view == View::Top { View::Top } else { View::Iso });
+            let a = render_scene(&scene, &looks, None, &cam, size);
+            let b = render_scene(&scene, &looks, None, &cam, size);
+            assert_eq!(a, b);
+            assert_eq!(a.to_png().unwrap(), b.to_png().unwrap());
+            assert!(a.coverage() > 0.3, "{view:?}: coverage {}", a.coverage());
+            assert!(a.deviation() > 5.0, "{view:?}: flat picture");
+        }
+    }
+
+    #[test]
+    fn from_above_the_floor_shows_through_the_sky_ceiling() {
+        let scene = room();
+        let ((cam, size), _, _) = frame(View::Top, &scene, None, 128);
+        let f = render_scene(&scene, &looks(&scene), None, &cam, size);
+        // The centre pixel is the floor's checker (white or black texels, lit from straight
+        // above: ambient + Lambert), not the background.
+        let c = ((size[1] / 2 * size[0] + size[0] / 2) * 3) as usize;
+        let px = &f.rgb[c..c + 3];
+        assert_ne!(px, BACKGROUND);
+        assert!(px[0] == px[1] && px[1] == px[2], "checker texels are grey: {px:?}");
+    }
+
+    #[test]
+    fn culling_hides_a_face_seen_from_behind() {
+        let mut scene = room();
+        // Only the floor, seen from below: nothing.
+        scene.models[0].surfaces.truncate(1);
+        let cam = Camera {
+            eye: [128.0, 96.0, -500.0],
+            right: [1.0, 0.0, 0.0],
+            up: [0.0, -1.0, 0.0],
+            forward: [0.0, 0.0, 1.0],
+            projection: Projection::Perspective { tan_x: 1.0, tan_y: 1.0 },
+            near: 1.0,
+        };
+        let f = render_scene(&scene, &looks(&scene), None, &cam, [64, 64]);
+        assert_eq!(f.covered, 0);
+        // From above: drawn.
+        let cam = Camera { eye: [128.0, 96.0, 500.0], up: [0.0, 1.0, 0.0], forward: [0.0, 0.0, -1.0], ..cam };
+        assert!(render_scene(&scene, &looks(&scene), None, &cam, [64, 64]).covered > 100);
+    }
+
+    #[test]
+    fn placed_models_move() {
+        let mut scene = room();
+        scene.models[0].origin = [10_000.0, 0.0, 0.0];
+        let pts: Vec<[f32; 3]> = drawn_points(&scene).collect();
+        assert!(pts.iter().all(|p| p[0] >= 10_000.0));
+        scene.models[0].angles = [0.0, 90.0, 0.0];
+        let p = Placement::of(&scene.models[0]).point([1.0, 0.0, 0.0]);
+        assert!((p[0] - 10_000.0).abs() < 1e-3 && (p[1] - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn spawn_points_from_entities() {
+        let text = b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"info_player_deathmatch\"\n\"origin\" \"1 2 3\"\n\"angle\" \"90\"\n}\n{\n\"classname\" \"info_player_start\"\n\"origin\" \"10 20 30\"\n\"angles\" \"5 180 0\"\n}\n";
+        let ents = crate::lumps::entities::parse(text).unwrap();
+        assert_eq!(spawn_point(&ents), Some(([10.0, 20.0, 30.0], [5.0, 180.0, 0.0])));
+        let ents =
+            crate::lumps::entities::parse(b"{\n\"classname\" \"info_player_deathmatch\"\n\"origin\" \"1 2 3\"\n\"angle\" \"-1\"\n}\n")
+                .unwrap();
+        assert_eq!(spawn_point(&ents), Some(([1.0, 2.0, 3.0], [-90.0, 0.0, 0.0])));
+        assert_eq!(spawn_point(&crate::lumps::entities::parse(b"{\n\"classname\" \"worldspawn\"\n}\n").unwrap()), None);
+    }
+
+    #[test]
+    fn hostile_scenes_do_not_panic() {
+        let mut scene = room();
+        scene.models[0].indices.push(9999);
+        scene.models[0].surfaces[0].indices.end += 1;
+        scene.models[0].surfaces[2].indices = 5..100_000;
+        scene.models[0].vertices.positions[0] = [f32::NAN, f32::INFINITY, 1e38];
+        scene.models[0].surfaces[3].material = 77;
+        scene.models[0].lightmap_pages = vec![0; 6];
+        let ((cam, size), _, _) = frame(View::Iso, &scene, None, 64);
+        let _ = render_scene(&scene, &[], None, &cam, size);
+        let _ = render_scene(&Scene::default(), &[], None, &cam, [0, 0]);
+    }
+}
