@@ -8,7 +8,7 @@ pub fn unit(v: [f64; 3]) -> Option<[f32; 3]> {
     (len.is_finite() && len > 1e-12).then(|| v.map(|c| (c / len) as f32))
 }
 
-/// [`unit`] of a stored f32 vector.
+/// [`unit()`] of a stored f32 vector.
 pub fn unit_f32(v: [f32; 3]) -> Option<[f32; 3]> {
     unit(v.map(f64::from))
 }
