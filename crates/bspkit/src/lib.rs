@@ -61,6 +61,7 @@ pub mod lmp;
 pub mod lumps;
 pub mod mesh;
 pub mod scan;
+pub mod schema;
 pub mod stats;
 pub mod stripper;
 pub mod texture;
