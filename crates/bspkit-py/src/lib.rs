@@ -160,10 +160,10 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, branch: Option<String>, exter
                 .cast::<PyBytes>()
                 .map_err(|_| PyTypeError::new_err("the file object's read() must return bytes (open the file in binary mode)"))?;
             b.as_bytes().to_vec()
-        } else if let Ok(v) = py.import("builtins")?.getattr("bytes")?.call1((source,)) {
+        } else if let Ok(v) = buffer_bytes(source) {
             // bytearray, memoryview, array.array, NumPy arrays: copied, so later changes to
             // the buffer cannot reach the map.
-            v.cast::<PyBytes>()?.as_bytes().to_vec()
+            v
         } else {
             return Err(PyTypeError::new_err(format!(
                 "load() takes a path, bytes-like data or a binary file object, not {}",
@@ -173,6 +173,16 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, branch: Option<String>, exter
         py.detach(|| Bsp::from_vec_with(data, &opts)).py()?
     };
     Ok(PyBsp { inner, changes: Mutex::new(BTreeMap::new()), entities: OnceLock::new() })
+}
+
+/// A copy of the bytes of any object with the buffer protocol (`bytes`, `bytearray`,
+/// `memoryview`, `array.array`, NumPy arrays); TypeError for anything else.
+fn buffer_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    let view = obj.py().import("builtins")?.getattr("memoryview")?.call1((obj,))?;
+    Ok(view.call_method0("tobytes")?.cast::<PyBytes>()?.as_bytes().to_vec())
 }
 
 fn endian_name(e: Endian) -> &'static str {
@@ -341,7 +351,7 @@ impl PyBsp {
         if name.starts_with('_') || name.chars().any(|c| c.is_ascii_lowercase()) {
             return Err(PyAttributeError::new_err(format!("'Bsp' object has no attribute '{name}'")));
         }
-        match slf.get().inner.lump_index(name) {
+        match slf.get().lump_by_name(name) {
             Some(i) => Self::lump_object(slf, i),
             None => Err(PyAttributeError::new_err(format!("{} maps have no lump {name}", slf.get().inner.branch().id))),
         }
@@ -355,7 +365,7 @@ impl PyBsp {
             }
             i
         } else if let Ok(name) = key.extract::<String>() {
-            slf.get().inner.lump_index(&name).ok_or_else(|| PyKeyError::new_err(name))?
+            slf.get().lump_by_name(&name).ok_or_else(|| PyKeyError::new_err(name))?
         } else {
             return Err(PyTypeError::new_err("lumps are indexed by name or number"));
         };
@@ -363,7 +373,7 @@ impl PyBsp {
     }
 
     fn __contains__(&self, name: &str) -> bool {
-        self.inner.lump_index(name).is_some()
+        self.lump_by_name(name).is_some()
     }
 
     fn __dir__(&self) -> Vec<String> {
@@ -424,7 +434,7 @@ impl PyBsp {
     /// taken keep showing the map as loaded.
     fn set_lump(&self, lump: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let index = self.index_of(lump)?;
-        let bytes: Vec<u8> = data.py().import("builtins")?.getattr("bytes")?.call1((data,))?.extract()?;
+        let bytes = buffer_bytes(data)?;
         if self.inner.entities_index() == Some(index) && self.entities.get().is_some() {
             return Err(PyValueError::new_err("the entities were taken as bsp.ENTITIES: edit that list instead"));
         }
@@ -498,6 +508,25 @@ impl PyBsp {
             out.append(d)?;
         }
         Ok(out.unbind())
+    }
+
+    /// Respawn entity partitions beside the map (`<map>_<kind>.ent`): `{kind: [Entity]}` (read
+    /// only: edits to these entities are not written back). Empty for other families.
+    fn ent_partitions(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
+        let d = PyDict::new(py);
+        if self.inner.family() != bspkit::Family::Respawn {
+            return Ok(d.unbind());
+        }
+        for (kind, path) in bspkit::branches::respawn::entity_partition_paths(&self.inner).py()? {
+            let part = bspkit::branches::respawn::EntPartition::read(kind.as_str(), path).py()?;
+            let list = PyList::empty(py);
+            for e in part.entities().py()?.iter() {
+                let pairs: Vec<(String, String)> = e.iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+                list.append(Py::new(py, Entity { inner: EditEntity::new(pairs).py()? })?)?;
+            }
+            d.set_item(kind, list)?;
+        }
+        Ok(d.unbind())
     }
 
     /// Quake BSPX lumps after the map: `{name: bytes}` (empty when there are none).
@@ -595,12 +624,21 @@ impl PyBsp {
 }
 
 impl PyBsp {
+    /// A lump by its branch name; `ENTITIES` also names the entity lump of branches that call
+    /// it otherwise (Genesis3D `ENTDATA`), as bsp_tool users expect.
+    fn lump_by_name(&self, name: &str) -> Option<usize> {
+        self.inner.lump_index(name).or_else(|| if name == "ENTITIES" { self.inner.entities_index() } else { None })
+    }
+
     fn index_of(&self, lump: &Bound<'_, PyAny>) -> PyResult<usize> {
         if let Ok(i) = lump.extract::<usize>() {
             return self.lump_index(&i.to_string());
         }
         let name: String = lump.extract().map_err(|_| PyTypeError::new_err("a lump is named by its name or index"))?;
-        self.lump_index(&name)
+        match self.lump_by_name(&name) {
+            Some(i) => Ok(i),
+            None => self.lump_index(&name),
+        }
     }
 }
 
@@ -1057,7 +1095,7 @@ impl PakFile {
     }
     /// Add (or replace) an entry, stored uncompressed.
     fn add(&self, name: &str, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let data: Vec<u8> = data.py().import("builtins")?.getattr("bytes")?.call1((data,))?.extract()?;
+        let data = buffer_bytes(data)?;
         let me = self.bsp.get();
         let new = me.with_lump(self.index, |b| pakfile::add_entry(b, name, data, PakCompression::Stored, DEFAULT_MAX_ENTRY).py())?;
         me.changes.lock().unwrap().insert(self.index, new);
@@ -1103,10 +1141,24 @@ impl GameLump {
     #[getter]
     fn sprp(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let me = self.bsp.get();
+        let ns = py.import("types")?.getattr("SimpleNamespace")?;
+        if me.inner.family() == bspkit::Family::Respawn {
+            let sp = bspkit::with_respawn_view!(&me.inner, |v| v.static_props()).py()?.py()?;
+            let Some(sp) = sp else { return Ok(py.None()) };
+            let list = PyList::empty(py);
+            for p in &sp.props() {
+                list.append(namespace(py, p)?)?;
+            }
+            let d = PyDict::new(py);
+            d.set_item("version", sp.version)?;
+            d.set_item("model_names", sp.model_names.clone())?;
+            d.set_item("leaves", sp.leaves.clone())?;
+            d.set_item("props", list)?;
+            return Ok(ns.call((), Some(&d))?.unbind());
+        }
         let gl = GameLumps::of(&me.inner).py()?;
         let Some(sp) = gl.static_props().map_err(|e| err(me.inner.lump_error(35, e)))? else { return Ok(py.None()) };
         let props = sp.props().map_err(|e| err(me.inner.lump_error(35, e)))?;
-        let ns = py.import("types")?.getattr("SimpleNamespace")?;
         let list = PyList::empty(py);
         for p in &props {
             list.append(namespace(py, p)?)?;
@@ -1343,7 +1395,7 @@ fn read_lmp(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyDict>> {
         let p: std::path::PathBuf = data.extract()?;
         std::fs::read(&p).map_err(|e| err(bspkit::Error::from(e).in_file(&p)))?
     } else {
-        py.import("builtins")?.getattr("bytes")?.call1((data,))?.extract()?
+        buffer_bytes(data)?
     };
     let lmp = bspkit::lmp::LmpFile::parse(&bytes).py()?;
     let d = PyDict::new(py);
