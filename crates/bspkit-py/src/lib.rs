@@ -696,6 +696,8 @@ pub struct RecordLump {
     name: &'static str,
     /// `None`: a record lump without a field schema (Respawn), whose records are `bytes`.
     schema: Option<&'static RecordSchema>,
+    /// Items are plain values (a lump of values, or records of one number).
+    plain: bool,
     size: usize,
     count: usize,
 }
@@ -714,13 +716,16 @@ impl RecordLump {
                 .inner
                 .lump_error(index, bspkit::Error::new(ErrorKind::BadLumpLength { length: len as u64, record_size: size }))));
         }
-        Ok(RecordLump { bsp: bsp.clone().unbind(), index, name: entry.name, schema, size, count: len / size })
+        // A record of one number (Source surfedges, leaf faces, …) reads as that number, as a
+        // lump of plain values does.
+        let plain = schema.is_some_and(|s| s.plain || (s.fields.len() == 1 && s.fields[0].ty.ndim == 0 && matches!(s.fields[0].ty.kind, Kind::Scalar { .. })));
+        Ok(RecordLump { bsp: bsp.clone().unbind(), index, name: entry.name, schema, plain, size, count: len / size })
     }
 
     fn item(&self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
         let offset = i * self.size;
         match self.schema {
-            Some(s) if s.plain => {
+            Some(s) if self.plain => {
                 let b = self.bsp.get().inner.lump(self.index).py()?;
                 let f = &s.fields[0];
                 field_value(py, &self.bsp, self.index, &f.ty, f.ty.shape(), offset, b)
@@ -779,6 +784,12 @@ impl RecordLump {
     fn record_size(&self) -> usize {
         self.size
     }
+    /// True when items are plain numbers (or bytes), not records: a lump of values, or
+    /// records of a single number (Source surfedges, leaf faces).
+    #[getter]
+    fn plain(&self) -> bool {
+        self.plain
+    }
     /// Field names of the records (`("value",)` for a lump of plain values; empty without a schema).
     #[getter]
     fn fields(&self) -> Vec<&'static str> {
@@ -803,7 +814,7 @@ impl RecordLump {
         iface.set_item("data", (bytes.as_ptr() as usize, true))?;
         let mut shape = vec![me.count];
         match me.schema {
-            Some(s) if s.plain => {
+            Some(s) if me.plain => {
                 let f = &s.fields[0];
                 shape.extend_from_slice(f.ty.shape());
                 iface.set_item("typestr", typestr(&f.ty)?)?;

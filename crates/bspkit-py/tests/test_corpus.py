@@ -68,7 +68,7 @@ def test_every_lump_and_numpy_view(path):
                 assert lump[i] == raw[i * lump.record_size : (i + 1) * lump.record_size]
             continue
         assert arr.strides[0] == lump.record_size
-        if lump.fields == ["value"]:
+        if lump.plain:
             for i in positions(len(lump)):
                 assert lump[i] == as_plain(arr[i]), (name, i)
             continue

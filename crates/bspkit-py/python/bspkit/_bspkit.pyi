@@ -134,6 +134,9 @@ class RecordLump(Sequence[Any]):
     @property
     def record_size(self) -> int: ...
     @property
+    def plain(self) -> bool:
+        """Items are plain numbers (or bytes): a lump of values, or records of one number."""
+    @property
     def fields(self) -> List[str]:
         """Field names (``["value"]`` for a lump of plain values)."""
     @property
