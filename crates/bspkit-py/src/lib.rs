@@ -718,7 +718,9 @@ impl RecordLump {
         }
         // A record of one number (Source surfedges, leaf faces, …) reads as that number, as a
         // lump of plain values does.
-        let plain = schema.is_some_and(|s| s.plain || (s.fields.len() == 1 && s.fields[0].ty.ndim == 0 && matches!(s.fields[0].ty.kind, Kind::Scalar { .. })));
+        let plain = schema.is_some_and(|s| {
+            s.plain || (s.fields.len() == 1 && s.fields[0].ty.ndim == 0 && matches!(s.fields[0].ty.kind, Kind::Scalar { .. }))
+        });
         Ok(RecordLump { bsp: bsp.clone().unbind(), index, name: entry.name, schema, plain, size, count: len / size })
     }
 
