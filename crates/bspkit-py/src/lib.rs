@@ -213,7 +213,13 @@ impl PyBsp {
         if let Some(s) = self.entities.get() {
             return Ok(s);
         }
-        let doc = Editor::new(&self.inner).and_then(|ed| ed.entities()).py()?;
+        // Read through an editor holding the raw lump edits, so a `set_lump` of the entity lump
+        // made before is what the list shows.
+        let mut ed = Editor::new(&self.inner).py()?;
+        for (i, b) in self.changes.lock().unwrap().iter() {
+            ed.set_lump(*i, b.clone()).py()?;
+        }
+        let doc = ed.entities().py()?;
         let list = PyList::empty(py);
         for e in &doc.entities {
             list.append(Py::new(py, Entity { inner: e.clone() })?)?;

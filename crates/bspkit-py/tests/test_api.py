@@ -90,6 +90,15 @@ def test_set_lump_and_save(sample, tmp_path):
     assert out.read_bytes() == SAMPLE.read_bytes()
 
 
+def test_set_entity_lump_then_read_it(sample):
+    text = sample.raw_lump("ENTITIES").replace(b'"worldspawn"', b'"worldspawn"\n"bspkit" "1"', 1)
+    sample.set_lump("ENTITIES", text)
+    assert sample.ENTITIES[0]["bspkit"] == "1"
+    assert bspkit.load(sample.to_bytes()).ENTITIES[0]["bspkit"] == "1"
+    with pytest.raises(ValueError):
+        sample.set_lump("ENTITIES", text)  # now edited through the list
+
+
 def test_info_check_schema(sample):
     info = sample.info()
     assert info["format"]["branch"] == "quake1"
