@@ -20,6 +20,14 @@ if ! "$VENV/bin/python" -c "import srctools.vtf" 2>/dev/null; then
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "srctools==2.7.0"
 fi
 export BSPKIT_PYTHON="$PWD/$VENV/bin/python"
+# The Khronos glTF validator (npm `gltf-validator`, pinned by tools/gltf-validate/package-lock.json)
+# checks every `bsp export` output (crates/bsp-cli/tests/export_cli.rs). `npm ci` runs only when
+# node_modules is missing or older than the lock file.
+GLTF=tools/gltf-validate
+if [ ! -d "$GLTF/node_modules/gltf-validator" ] || [ "$GLTF/package-lock.json" -nt "$GLTF/node_modules/.package-lock.json" ]; then
+    (cd "$GLTF" && npm ci --no-audit --no-fund --silent)
+fi
+export BSPKIT_GLTF_VALIDATOR="$PWD/$GLTF/validate.mjs"
 # With this set, a missing oracle fails the test instead of skipping it.
 export BSPKIT_REQUIRE_ORACLES=1
 

@@ -29,6 +29,10 @@ pub struct OutArgs {
     /// warnings); the result must still open and every lump read
     #[arg(long)]
     pub allow_problems: bool,
+    /// Respawn: fold the map's `.bsp_lump` files into the `.bsp` (no `.bsp_lump` is written;
+    /// in place, the old ones are removed)
+    #[arg(long)]
+    pub fold_external: bool,
 }
 
 impl OutArgs {
@@ -49,7 +53,9 @@ impl OutArgs {
     }
 }
 
-/// Open a map for writing: the file's own lumps (external .lmp / .bsp_lump files are not merged in).
+/// Open a map for writing: the file's own lumps (external `.lmp` files are not merged in). A
+/// Respawn map is opened with its `.bsp_lump` files (unless `--no-external`): it is written back
+/// as a set ([`bspkit::mapset`]), and edits start from the bytes the game reads.
 pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
     if bspkit::scan::split_entry_path(path).is_some() {
         return Err(Fatal(format!(
@@ -58,15 +64,42 @@ pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
         )));
     }
     let opts = OpenOptions { branch: o.branch.clone(), external_lumps: false, ..OpenOptions::default() };
-    Ok(Bsp::open_with(path, &opts)?)
+    let bsp = Bsp::open_with(path, &opts)?;
+    if bsp.family() == bspkit::Family::Respawn && !o.no_external() {
+        drop(bsp);
+        return Ok(Bsp::open_with(path, &OpenOptions { external_lumps: true, ..opts })?);
+    }
+    Ok(bsp)
+}
+
+/// Is this editor's map written as a Respawn set (opened from a file with its `.bsp_lump` files)?
+fn is_respawn_set(ed: &Editor) -> bool {
+    let bsp = ed.bsp();
+    bsp.family() == bspkit::Family::Respawn && bsp.path().is_some() && bsp.options().external_lumps
 }
 
 /// Write the editor's result, or say that nothing changed (and still write, so OUT exists).
 pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal> {
     ed.options.keep_checksum = !out.no_keep_checksum;
     ed.options.allow_new_problems = out.allow_problems;
-    warn_external(ed, input);
     let target = out.target(input)?;
+    if is_respawn_set(ed) {
+        let opts = bspkit::mapset::SetOptions { fold_external: out.fold_external, allow_new_problems: out.allow_problems };
+        let report = bspkit::mapset::write_set(ed, &target, &opts)?;
+        let n = report.written.len();
+        eprintln!("wrote {} ({} file(s) of the set)", target.display(), n);
+        for p in &report.removed {
+            eprintln!("removed {} (folded into the .bsp)", p.display());
+        }
+        for p in &report.new_problems {
+            eprintln!("warning: new problem: {p}");
+        }
+        return Ok(());
+    }
+    if out.fold_external {
+        return Err(Fatal("--fold-external applies to Respawn maps (their .bsp_lump files)".into()));
+    }
+    warn_external(ed, input);
     let new = ed.write(&target)?;
     eprintln!("wrote {}", target.display());
     for p in &new {

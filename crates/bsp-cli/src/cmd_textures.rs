@@ -24,23 +24,41 @@ pub struct TexturesArgs {
     /// Write PNG files here (created); without it nothing is written, only listed
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Game directory to search (loose files, .pak, .pk3, *_dir.vpk); repeat in search order
-    #[arg(long = "game-dir", value_name = "DIR")]
-    game_dirs: Vec<PathBuf>,
-    /// A WAD file, or a directory whose .wad files are searched (and where WADs the map names are found)
-    #[arg(long = "wad", value_name = "FILE|DIR")]
-    wads: Vec<PathBuf>,
-    /// Palette for Quake / Quake 2 textures (.lmp, or the palette of a .pcx)
-    #[arg(long, value_name = "FILE")]
-    palette: Option<PathBuf>,
-    /// Stop reading game files after this many MiB (default 8192)
-    #[arg(long, value_name = "MIB")]
-    max_read: Option<u64>,
+    #[command(flatten)]
+    search: TextureSearchArgs,
     /// Machine-readable output (schema in README.md)
     #[arg(long)]
     json: bool,
     #[command(flatten)]
     open: OpenArgs,
+}
+
+/// Where textures are looked for: shared by `bsp textures` and `bsp export`.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct TextureSearchArgs {
+    /// Game directory to search (loose files, .pak, .pk3, *_dir.vpk); repeat in search order
+    #[arg(long = "game-dir", value_name = "DIR")]
+    pub(crate) game_dirs: Vec<PathBuf>,
+    /// A WAD file, or a directory whose .wad files are searched (and where WADs the map names are found)
+    #[arg(long = "wad", value_name = "FILE|DIR")]
+    pub(crate) wads: Vec<PathBuf>,
+    /// Palette for Quake / Quake 2 textures (.lmp, or the palette of a .pcx)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) palette: Option<PathBuf>,
+    /// Stop reading game files after this many MiB (default 8192)
+    #[arg(long, value_name = "MIB")]
+    pub(crate) max_read: Option<u64>,
+}
+
+impl TextureSearchArgs {
+    /// The library's texture search options.
+    pub(crate) fn options(&self) -> TextureOptions {
+        let mut budget = Budget::default();
+        if let Some(mb) = self.max_read {
+            budget.max_bytes = mb.saturating_mul(1 << 20);
+        }
+        TextureOptions { game_dirs: self.game_dirs.clone(), wads: self.wads.clone(), palette: self.palette.clone(), budget }
+    }
 }
 
 /// A file name for a texture name: path separators kept, characters that file systems refuse
@@ -95,11 +113,7 @@ fn write_texture(out: &Path, t: &Texture, taken: &mut HashSet<String>) -> Result
 
 pub fn textures(args: TexturesArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
     let bsp = open(&args.file, &args.open)?;
-    let mut budget = Budget::default();
-    if let Some(mb) = args.max_read {
-        budget.max_bytes = mb.saturating_mul(1 << 20);
-    }
-    let options = TextureOptions { game_dirs: args.game_dirs.clone(), wads: args.wads.clone(), palette: args.palette.clone(), budget };
+    let options = args.search.options();
     let src = TextureSource::new(&bsp, &options);
     let warn = |m: &Missing| eprintln!("bsp: warning: {m}");
     for w in src.warnings() {

@@ -10,6 +10,7 @@ use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
 mod cmd_edit;
+mod cmd_export;
 mod cmd_lightmaps;
 mod cmd_lmp;
 mod cmd_lump;
@@ -39,7 +40,8 @@ const EXAMPLES: &str = "Examples:
   bsp check maps/*.bsp                cross-reference checks; exit 1 on errors
   bsp formats                         every supported branch
   bsp pak list maps/cp_x.bsp          Source pakfile entries
-  bsp props maps/cp_x.bsp             Source static props";
+  bsp props maps/cp_x.bsp             Source static props
+  bsp export maps/e1m1.bsp -o e1m1.glb   geometry, textures and lightmaps as glTF";
 
 #[derive(Args, Clone, Debug, Default)]
 pub(crate) struct OpenArgs {
@@ -52,6 +54,9 @@ pub(crate) struct OpenArgs {
 }
 
 impl OpenArgs {
+    pub(crate) fn no_external(&self) -> bool {
+        self.no_external
+    }
     pub(crate) fn options(&self) -> OpenOptions {
         OpenOptions { branch: self.branch.clone(), external_lumps: !self.no_external, ..OpenOptions::default() }
     }
@@ -97,6 +102,8 @@ enum Command {
     Bspx(cmd_quake::BspxArgs),
     /// Every texture the map carries or names, decoded to PNG; missing ones listed as warnings
     Textures(cmd_textures::TexturesArgs),
+    /// Geometry as glTF 2.0 (.glb / .gltf) or OBJ, with textures and lightmaps
+    Export(cmd_export::ExportArgs),
     /// Source pakfile (lump 40): list, extract, cat, add, remove, addlist, repack
     Pak(cmd_pak::PakArgs),
     /// Static props of a Source or Respawn map (game lump `sprp`)
@@ -179,6 +186,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Miptex(args) => return cmd_quake::miptex(args, &mut out),
         Command::Bspx(args) => return cmd_quake::bspx(args, &mut out),
         Command::Textures(args) => return cmd_textures::textures(args, &mut out),
+        Command::Export(args) => return cmd_export::run(args, &mut out),
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,

@@ -3,7 +3,7 @@
 //! summaries, symbolic links and missing paths; maps inside archives (`a.pk3!maps/x.bsp`);
 //! entity edits that reach every key; and the smaller defects: errors name the file (and the
 //! lump, with the same offsets everywhere), exit codes say what happened, BSP2 says BSP2, and
-//! writing a Respawn map under a new name says what it leaves behind. On builder-made maps in a
+//! writing a Respawn map alone (`--no-external`) under a new name says what it leaves behind. On builder-made maps in a
 //! temporary directory (the Respawn case on the corpus).
 
 use std::path::{Path, PathBuf};
@@ -418,8 +418,8 @@ fn pak_add_says_what_it_replaces() {
 }
 
 #[test]
-fn respawn_written_under_a_new_name_says_what_it_leaves_behind() {
-    let Some(corpus) = common::corpus("respawn_written_under_a_new_name_says_what_it_leaves_behind") else { return };
+fn respawn_written_alone_under_a_new_name_says_what_it_leaves_behind() {
+    let Some(corpus) = common::corpus("respawn_written_alone_under_a_new_name_says_what_it_leaves_behind") else { return };
     let Some(m) = common::maps_in(&corpus, "respawn").into_iter().find(|m| {
         let stem = m.path.file_stem().unwrap().to_string_lossy().into_owned();
         m.path.with_file_name(format!("{stem}_env.ent")).exists()
@@ -428,7 +428,8 @@ fn respawn_written_under_a_new_name_says_what_it_leaves_behind() {
     };
     let d = scratch("respawn");
     let new = d.join("renamed.bsp");
-    let o = bsp(&["rewrite", s(&m.path), "-o", s(&new)]);
+    // With --no-external only the `.bsp` is written (the set is written otherwise: mapset_cli.rs).
+    let o = bsp(&["rewrite", s(&m.path), "-o", s(&new), "--no-external"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(err(&o).contains("only the .bsp was written") && err(&o).contains("_env.ent"), "{}", err(&o));
     // The missing partitions are warnings of their own code, not errors.

@@ -79,6 +79,11 @@ impl<'b, 'd> Editor<'b, 'd> {
         if let Some(c) = self.changes.get(&index) {
             return Ok(Cow::Borrowed(&c.bytes));
         }
+        // A Respawn map opened with its `.bsp_lump` files: those bytes are the lump the game
+        // reads, so edits start from them ([`crate::mapset`] writes them back to their file).
+        if self.bsp.entry(index).is_some_and(|e| matches!(e.origin, crate::directory::LumpOrigin::BspLump(_))) {
+            return self.bsp.raw_lump(index).map(Cow::Borrowed);
+        }
         match self.entry(index) {
             Some(e) => {
                 Ok(Cow::Borrowed(crate::bytes::slice(self.bsp.data(), e.offset, e.length).map_err(|err| self.bsp.lump_error(index, err))?))
@@ -286,7 +291,9 @@ impl<'b, 'd> Editor<'b, 'd> {
     /// Write the new file to `path` atomically; the written file is reopened and checked first
     /// (it must open as the same branch, and `check` must find no problem the source lacks).
     /// With [`WriteOptions::allow_new_problems`] the check only requires that the file opens and
-    /// every lump reads; the new problems are returned so the caller can report them.
+    /// every lump reads; the new problems are returned so the caller can report them. An edit
+    /// of a lump loaded from a Respawn `.bsp_lump` is refused: such a map is written as a set
+    /// ([`crate::mapset::write_set`]).
     pub fn write(&self, path: &Path) -> Result<Vec<String>> {
         self.prepare()?.write(path)
     }
@@ -294,6 +301,16 @@ impl<'b, 'd> Editor<'b, 'd> {
     /// The new file's bytes and what its check is compared with, detached from the source map
     /// (so the source can be closed before the result replaces it).
     pub fn prepare(&self) -> Result<PreparedWrite> {
+        // An edit of a lump the game reads from a `.bsp_lump` would be lost in the `.bsp` alone:
+        // such a map is written as a set (`bspkit::mapset::write_set`).
+        for i in self.changed() {
+            if let Some(crate::directory::LumpOrigin::BspLump(p)) = self.bsp.entry(i).map(|e| &e.origin) {
+                return Err(Error::malformed(format!(
+                    "lump {i} lives in {}; write the map with its files as a set (bspkit::mapset::write_set)",
+                    p.display()
+                )));
+            }
+        }
         Ok(PreparedWrite {
             bytes: self.to_bytes()?,
             before: crate::check::check(self.bsp).iter().map(|p| p.to_string()).collect(),

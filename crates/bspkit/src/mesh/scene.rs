@@ -261,7 +261,7 @@ pub enum ModelSelect {
     All,
 }
 
-/// What [`build`] makes.
+/// What [`crate::mesh::build`] makes.
 #[derive(Clone, Default)]
 pub struct MeshOptions<'a> {
     pub models: ModelSelect,
@@ -273,6 +273,7 @@ pub struct MeshOptions<'a> {
     /// Texture size in texels for a texture name, for families whose maps do not store it
     /// (Quake 2 `.wal` files). Without it (or when it answers `None`) such textures are taken
     /// as [`FALLBACK_TEXTURE_SIZE`] and a warning says so.
+    #[allow(clippy::type_complexity)]
     pub texture_size: Option<&'a dyn Fn(&str) -> Option<[u32; 2]>>,
     /// Leave out static props.
     pub no_props: bool,
@@ -294,3 +295,46 @@ impl std::fmt::Debug for MeshOptions<'_> {
 pub const DEFAULT_PATCH_LEVEL: u32 = 8;
 /// Texture size assumed when a family's map does not store it and none was found.
 pub const FALLBACK_TEXTURE_SIZE: [u32; 2] = [64, 64];
+
+/// Where an entity places a brush model (`"model" "*N"`): shared by the families whose
+/// entities name brush models so (Quake 1/2/3, GoldSrc, Source).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placement {
+    /// Index of the entity in entity-lump order.
+    pub entity: usize,
+    /// `*N (classname targetname)`, the model's display name.
+    pub name: String,
+    pub origin: [f32; 3],
+    pub angles: [f32; 3],
+}
+
+/// Three numbers separated by spaces (`origin`, `angles`); `None` unless all three parse and
+/// are finite.
+pub fn parse_vec3(text: &str) -> Option<[f32; 3]> {
+    let mut it = text.split_ascii_whitespace().map(|s| s.parse::<f32>().ok().filter(|v| v.is_finite()));
+    let v = [it.next()??, it.next()??, it.next()??];
+    Some(v)
+}
+
+/// The placement of every brush model an entity names with `"model" "*N"`, by model index
+/// (the first entity naming a model wins). `origin` and `angles` are read from the entity's
+/// keys (absent or unparsable: zero). The single-number `angle` key is not read: on brush
+/// entities it is a movement direction (doors, plats), not a rotation.
+pub fn brush_model_placements(entities: &crate::lumps::entities::Entities) -> std::collections::HashMap<u32, Placement> {
+    let mut out = std::collections::HashMap::new();
+    for (i, e) in entities.iter().enumerate() {
+        let Some(model) = e.get("model") else { continue };
+        let Some(n) = model.strip_prefix('*').and_then(|n| n.trim().parse::<u32>().ok()) else { continue };
+        if out.contains_key(&n) {
+            continue;
+        }
+        let class = e.classname().map(|c| c.into_owned()).unwrap_or_default();
+        let target = e.get("targetname").map(|c| c.into_owned()).unwrap_or_default();
+        let label = [class.as_str(), target.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(" ");
+        let name = if label.is_empty() { format!("*{n}") } else { format!("*{n} ({label})") };
+        let origin = e.get("origin").and_then(|v| parse_vec3(&v)).unwrap_or([0.0; 3]);
+        let angles = e.get("angles").and_then(|v| parse_vec3(&v)).unwrap_or([0.0; 3]);
+        out.insert(n, Placement { entity: i, name, origin, angles });
+    }
+    out
+}

@@ -1,12 +1,202 @@
-//! cod geometry for the scene model ([`crate::mesh`]).
+//! Call of Duty 4 geometry for the scene model ([`crate::mesh`]) (respawn_cod_facts.md §2.2,
+//! §2.3, §2.5).
 //!
-//! Not built yet: the family's helper replaces this file.
+//! CoD4 draws its world as triangle soups: each soup names a material, a run of draw vertices
+//! and a run of `u16` draw indices counted from the run's first vertex. The map stores two
+//! copies, layered (TRIANGLES 9, DRAWVERTS 10, DRAWINDICES 11) and simple (UNLAYERED_* 47, 48,
+//! 49); the layered set is read, or the simple one when the layered soups lump is empty. Each
+//! model (MODELS 37) names its run of each set: model 0 is the world, model `N` is `*N`, placed
+//! by the entity whose `model` key names it.
+//!
+//! Each soup becomes one [`Surface`] (its lump and record index as identity) with positions,
+//! normals (normalised; zero ones become +Z), `uv0` (the vertex texture coordinate) and colours
+//! as stored. Triangles are wound as stored after swapping their last two corners, so that they
+//! run counter-clockwise around the stored vertex normals (checked on the corpus by the test).
+//! Lightmaps are not decoded for this family, so `uv1` stays empty.
+//!
+//! Material flags come from the name only ([`name_flags`]): the compiler's surface and content
+//! bits are not documented in the format notes.
+//!
+//! A soup whose material, vertex run or index run is outside its lump, or with an index past
+//! its vertex count or an index count that is not whole triangles, is [`Skipped`] with the
+//! reason, and so (when every model is built) is a soup no model's run includes. Soups may
+//! share vertex runs, so a scene is bounded like the Quake 3 family's
+//! ([`crate::branches::quake3::mesh::MAX_SCENE_VERTICES`], `MAX_SCENE_INDICES`).
 
+use super::lumps::*;
+use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, TriangleSoup};
+use crate::branches::quake3::mesh::{placements, Budget, Placement};
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::error::Result;
+use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind};
+use zerocopy::little_endian::U16;
 
-/// The scene of a cod map.
-pub fn build(_bsp: &Bsp, _opts: &MeshOptions) -> Result<Scene> {
-    Err(Error::malformed("cod geometry is not built yet"))
+/// Scene flags from a CoD4 material name (case-insensitive): `caulk*` → nodraw, `clip*` →
+/// clip, `trigger*` → trigger, `hint*` / `skip*` / `portal*` / `origin*` → tool, `sky*` (or
+/// containing `/sky`) → sky, `water*` → water.
+pub fn name_flags(name: &str) -> SurfaceFlags {
+    let n = name.to_ascii_lowercase();
+    let mut f = SurfaceFlags::NONE;
+    let tools = ["hint", "skip", "portal", "origin"];
+    if n.starts_with("caulk") {
+        f |= SurfaceFlags::NODRAW;
+    }
+    if n.starts_with("clip") {
+        f |= SurfaceFlags::CLIP;
+    }
+    if n.starts_with("trigger") {
+        f |= SurfaceFlags::TRIGGER;
+    }
+    if tools.iter().any(|t| n.starts_with(t)) {
+        f |= SurfaceFlags::TOOL;
+    }
+    if n.starts_with("sky") || n.contains("/sky") {
+        f |= SurfaceFlags::SKY;
+    }
+    if n.starts_with("water") {
+        f |= SurfaceFlags::WATER;
+    }
+    f
+}
+
+/// The scene of a CoD4 map.
+pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    let layered: &[TriangleSoup] = bsp.records(LUMP_TRIANGLES)?;
+    let (soup_lump, vert_lump, index_lump, set) = if layered.is_empty() {
+        (LUMP_UNLAYERED_TRIANGLES, LUMP_UNLAYERED_DRAWVERTS, LUMP_UNLAYERED_DRAWINDICES, 1)
+    } else {
+        (LUMP_TRIANGLES, LUMP_DRAWVERTS, LUMP_DRAWINDICES, 0)
+    };
+    let soups: &[TriangleSoup] = bsp.records(soup_lump)?;
+    let verts: &[DrawVert] = bsp.records(vert_lump)?;
+    let indices: &[U16] = bsp.records(index_lump)?;
+    let materials: &[CodMaterial] = bsp.records(LUMP_MATERIALS)?;
+    let models: &[CodModel] = bsp.records(LUMP_MODELS)?;
+
+    let mut scene = Scene::default();
+    let mut table = MaterialTable::default();
+    let places = placements(bsp, &mut scene.warnings);
+    let mut budget = Budget::default();
+    // Soups some model's run names; with every model built, the others are reported.
+    let mut covered = vec![false; soups.len()];
+    let skip = |scene: &mut Scene, index: usize, reason: String| {
+        scene.skipped.push(Skipped { lump: soup_lump as u16, index: index as u32, reason });
+    };
+    // A map without a models lump still has its world: every soup.
+    let runs: Vec<(usize, i64, i64)> = if models.is_empty() {
+        vec![(0, 0, soups.len() as i64)]
+    } else {
+        let count = if opts.models == ModelSelect::World { 1 } else { models.len() };
+        models
+            .iter()
+            .take(count)
+            .enumerate()
+            .map(|(i, m)| (i, m.first_tri_soup[set].get() as i64, m.tri_soup_count[set].get() as i64))
+            .collect()
+    };
+    for (mi, first, n) in runs {
+        let start = first.clamp(0, soups.len() as i64) as usize;
+        let end = (first + n).clamp(start as i64, soups.len() as i64) as usize;
+        if (end - start) as i64 != n {
+            scene.warnings.push(format!(
+                "model {mi}: soups {first}+{n} leave the {} lump (0..{}); only {start}..{end} are read",
+                bsp.branch().lumps[soup_lump].name,
+                soups.len()
+            ));
+        }
+        let place = if mi == 0 {
+            Placement { name: "world".into(), ..Default::default() }
+        } else {
+            places.get(&(mi as u32)).cloned().unwrap_or_else(|| Placement { name: format!("*{mi}"), ..Default::default() })
+        };
+        let mut model = Model {
+            index: mi as u32,
+            name: place.name,
+            origin: place.origin,
+            angles: place.angles,
+            entity: place.entity,
+            ..Default::default()
+        };
+        for (si, s) in soups.iter().enumerate().take(end).skip(start) {
+            covered[si] = true;
+            let Some(mat) = materials.get(s.material.get() as usize) else {
+                skip(&mut scene, si, format!("material {} is outside the MATERIALS lump (0..{})", s.material.get(), materials.len()));
+                continue;
+            };
+            let (fv, nv) = (s.first_vertex.get() as usize, s.vertex_count.get() as usize);
+            let Some(sv) = verts.get(fv..fv + nv) else {
+                skip(
+                    &mut scene,
+                    si,
+                    format!("vertex range {fv}+{nv} is outside the {} lump (0..{})", bsp.branch().lumps[vert_lump].name, verts.len()),
+                );
+                continue;
+            };
+            let (fi, ni) = (s.first_index.get() as usize, s.index_count.get() as usize);
+            let Some(si_idx) = indices.get(fi..fi + ni) else {
+                skip(
+                    &mut scene,
+                    si,
+                    format!("index range {fi}+{ni} is outside the {} lump (0..{})", bsp.branch().lumps[index_lump].name, indices.len()),
+                );
+                continue;
+            };
+            if ni % 3 != 0 {
+                skip(&mut scene, si, format!("{ni} indices are not whole triangles"));
+                continue;
+            }
+            if let Some((k, bad)) = si_idx.iter().enumerate().find(|(_, i)| i.get() as usize >= nv) {
+                skip(&mut scene, si, format!("index {k} is {} but the soup has {nv} vertices", bad.get()));
+                continue;
+            }
+            if let Err(e) = budget.take(nv, ni) {
+                skip(&mut scene, si, e);
+                continue;
+            }
+            let name = mat.name();
+            let flags = name_flags(&name);
+            let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
+            let base = model.vertices.positions.len() as u32;
+            let v = &mut model.vertices;
+            v.positions.extend(sv.iter().map(|d| d.xyz.map(|c| c.get())));
+            v.normals.extend(sv.iter().map(|d| unit(d.normal.map(|c| c.get()))));
+            v.uv0.extend(sv.iter().map(|d| d.tex_coord.map(|c| c.get())));
+            v.colours.extend(sv.iter().map(|d| d.colour));
+            let first_index = model.indices.len() as u32;
+            model.indices.reserve(ni);
+            for t in si_idx.chunks_exact(3) {
+                model.indices.extend_from_slice(&[base + t[0].get() as u32, base + t[2].get() as u32, base + t[1].get() as u32]);
+            }
+            model.surfaces.push(Surface {
+                lump: soup_lump as u16,
+                index: si as u32,
+                material,
+                flags,
+                kind: SurfaceKind::TriangleSoup,
+                vertex_kind: None,
+                vertices: base..base + nv as u32,
+                indices: first_index..model.indices.len() as u32,
+            });
+        }
+        scene.models.push(model);
+    }
+    if opts.models == ModelSelect::All {
+        for si in (0..soups.len()).filter(|&i| !covered[i]) {
+            skip(&mut scene, si, "no model's soup run includes it".into());
+        }
+    }
+    if opts.lightmaps.is_some() {
+        scene.warnings.push("cod lightmaps are not decoded: no lightmap UVs".into());
+    }
+    Ok(scene)
+}
+
+/// `v` normalised, or +Z when it is zero or not finite.
+fn unit(v: [f32; 3]) -> [f32; 3] {
+    let len = (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64 + v[2] as f64 * v[2] as f64).sqrt();
+    if len.is_finite() && len > 1e-12 {
+        v.map(|c| (c as f64 / len) as f32)
+    } else {
+        [0.0, 0.0, 1.0]
+    }
 }

@@ -1,12 +1,212 @@
-//! genesis3d geometry for the scene model ([`crate::mesh`]).
+//! Genesis3D geometry for the scene model ([`crate::mesh`]), read through the view's
+//! [`Geometry`] (`World/GBSPFILE.H`, `World/Surface.cpp`).
 //!
-//! Not built yet: the family's helper replaces this file.
+//! * **Axes.** Genesis3D is Y-up and right-handed (`Xform3d.cpp`: a frame faces −Z, up is +Y).
+//!   The scene is Z-up and right-handed, so positions and normals are turned a quarter about X:
+//!   `(x, y, z)` → `(x, −z, y)`. Distances, areas and handedness are unchanged; texture
+//!   coordinates are computed from the stored positions first.
+//! * **Polygons.** Each face is a convex polygon of VERT_INDEX corners, fanned from its first
+//!   corner and wound counter-clockwise about its normal (the plane's, reversed when
+//!   `plane_side` is 1). Broken faces (plane, texinfo or corner out of range, fewer than three
+//!   corners, non-finite positions) and faces no model holds get a [`Skipped`] entry; a face
+//!   two models hold is built once, in the first, with a warning.
+//! * **UVs.** The corner's texel coordinates ([`TexInfo::texel`](super::records::TexInfo::texel):
+//!   axes, draw scale, shift) divided by the texture's width and height, which the level
+//!   stores. A face whose texinfo names no texture gets the material `(no texture)` and
+//!   [`FALLBACK_TEXTURE_SIZE`] (one warning counts them).
+//! * **Colours.** RGB_VERTS gives each corner a colour (0–255 floats, clamped into RGBA8); alpha
+//!   is the texinfo's alpha (0–255) on faces flagged `TEXINFO_TRANS`, else 255. A level without
+//!   RGB_VERTS has no `colours`.
+//! * **Flags** from the texinfo flags (`WBitmap.h`): `TEXINFO_SKY` → sky, `TEXINFO_TRANS` →
+//!   translucent (the compiler sets it on mirror faces too).
+//! * **Models.** Model 0 is the world. The compiler leaves every model's faces where they were
+//!   built (the engine starts each model with an identity transform and rotates it about its
+//!   `origin`, the pivot), so models are placed at the origin: [`Model::origin`](crate::mesh::scene::Model::origin) stays zero and
+//!   the pivot is the `%Model%` entity's `origin`. A brush model is named `*N` and the name of
+//!   the `%Model%` entity whose `Model` key is N; [`Model::entity`](crate::mesh::scene::Model::entity) is that entity.
+//! * **Lightmaps.** Genesis3D lightmaps are not decoded by [`crate::lightmap`] yet: with
+//!   [`MeshOptions::lightmaps`] every surface's page is `u32::MAX`.
 
+use super::lumps::CHUNK_FACES;
+use super::view::{Corner, Geometry, View};
+use crate::branches::quake2::mesh::{
+    check_corners, face_range, finish_material_flags, new_model, placements, push_polygon, reserve, shared_warning, unit, Budget, PolyIn,
+    MIN_CORNER_BUDGET,
+};
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::error::Result;
+use crate::mesh::scene::{Material, MaterialTable, MeshOptions, ModelSelect, Scene, Skipped, SurfaceFlags, FALLBACK_TEXTURE_SIZE};
 
-/// The scene of a genesis3d map.
-pub fn build(_bsp: &Bsp, _opts: &MeshOptions) -> Result<Scene> {
-    Err(Error::malformed("genesis3d geometry is not built yet"))
+/// `TEXINFO_SKY`, `TEXINFO_TRANS` (`World/WBitmap.h`).
+const TEXINFO_SKY: i32 = 1 << 2;
+const TEXINFO_TRANS: i32 = 1 << 4;
+
+/// The scene flags of a texinfo's flags.
+pub fn surface_flags(flags: i32) -> SurfaceFlags {
+    let mut out = SurfaceFlags::NONE;
+    if flags & TEXINFO_SKY != 0 {
+        out |= SurfaceFlags::SKY;
+    }
+    if flags & TEXINFO_TRANS != 0 {
+        out |= SurfaceFlags::TRANSLUCENT;
+    }
+    out
+}
+
+/// A Genesis3D (Y-up) vector in the scene's Z-up frame.
+pub fn to_z_up(v: [f32; 3]) -> [f32; 3] {
+    [v[0], -v[2], v[1]]
+}
+
+/// The scene of a Genesis3D level.
+pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    let view = View::new(bsp)?;
+    let g = view.geometry()?;
+    let mut scene = Scene::default();
+
+    // Materials: one per texture, plus one for faces without a texture.
+    let mut table = MaterialTable::default();
+    let mut no_texture = 0usize;
+    let mut material_of = |scene: &mut Scene, g: &Geometry, face: usize| -> Result<(u32, [f32; 2])> {
+        let (name, size) = match g.texture(face)? {
+            Some(t) => (t.name().into_owned(), [t.width.get(), t.height.get()]),
+            None => ("(no texture)".to_owned(), [0, 0]),
+        };
+        let size = (size[0] > 0 && size[1] > 0).then(|| size.map(|s| s as u32));
+        let before = scene.materials.len();
+        let m = table.intern(&mut scene.materials, &name, || Material { name: name.clone(), flags: SurfaceFlags::NONE, size });
+        if scene.materials.len() > before && size.is_none() {
+            no_texture += 1;
+        }
+        let size = scene.materials[m as usize].size.unwrap_or(FALLBACK_TEXTURE_SIZE);
+        Ok((m, size.map(|s| s as f32)))
+    };
+
+    // The `%Model%` entity whose `Model` is N names model N; its origin is the pivot, not a
+    // placement (module documentation).
+    let places = placements(bsp, &mut scene.warnings, false, |e| {
+        if e.classname()?.as_ref() != "%Model%" {
+            return None;
+        }
+        Some((e.get("Model")?.trim().parse().ok()?, e.get("%name%").unwrap_or_default().into_owned()))
+    });
+
+    let faces = g.faces.len();
+    // Faces an earlier model already holds (a face is built once, in its first model).
+    let mut shared = Vec::new();
+    let mut owner = vec![u32::MAX; faces];
+    let mut budget = Budget { left: g.vert_index.len().max(MIN_CORNER_BUDGET), refused: 0 };
+    let wanted = match (opts.models, g.models.len()) {
+        (_, 0) => 1,
+        (ModelSelect::World, _) => 1,
+        (ModelSelect::All, n) => n,
+    };
+    if g.models.is_empty() {
+        scene.warnings.push("the level has no models: every face is taken as the world's".into());
+    }
+    let colours = !g.rgb_verts.is_empty();
+    let mut corners: Vec<Corner> = Vec::with_capacity(64);
+    for m in 0..wanted {
+        let range = match g.models.get(m) {
+            Some(rec) => face_range(rec.first_face.get() as i64, rec.num_faces.get() as i64, faces, m, &mut scene.warnings),
+            None => 0..faces,
+        };
+        let mut model = new_model(m as u32, &places);
+        let estimate: usize = g.faces[range.clone()].iter().map(|f| usize::try_from(f.num_verts.get()).unwrap_or(0)).sum();
+        reserve(&mut model, estimate.min(budget.left), range.len(), opts.lightmaps.is_some());
+        if colours {
+            model.vertices.colours.reserve(estimate.min(budget.left));
+        }
+        for i in range {
+            if owner[i] != u32::MAX {
+                shared.push(i);
+                continue;
+            }
+            owner[i] = m as u32;
+            let face = (|| -> Result<Look> {
+                let normal = g.normal(i)?;
+                let tex = g.texinfo(i)?;
+                let (material, size) = material_of(&mut scene, &g, i)?;
+                corners.clear();
+                for c in g.corners(i)? {
+                    corners.push(c?);
+                }
+                let flags = tex.flags.get();
+                let alpha = if flags & TEXINFO_TRANS != 0 { tex.alpha.get().clamp(0.0, 255.0) as u8 } else { 255 };
+                Ok(Look { material, size, normal, flags: surface_flags(flags), alpha })
+            })();
+            let Look { material, size, normal, flags, alpha } = match face {
+                Ok(f) => f,
+                Err(e) => {
+                    scene.skipped.push(skip(i, e.kind.to_string()));
+                    continue;
+                }
+            };
+            let Some(normal) = unit(to_z_up(normal)) else {
+                scene.skipped.push(skip(i, "its plane has no direction".into()));
+                continue;
+            };
+            let check = check_corners(corners.len(), corners.iter().map(|c| c.position)).and_then(|()| {
+                let finite = corners.iter().all(|c| c.texel.iter().all(|t| t.is_finite()));
+                finite.then_some(()).ok_or_else(|| "a texture coordinate is not finite".to_string())
+            });
+            if let Err(reason) = check {
+                scene.skipped.push(skip(i, reason));
+                continue;
+            }
+            if !budget.take(corners.len()) {
+                scene.skipped.push(skip(i, "over the corner budget (faces share corner lists)".into()));
+                continue;
+            }
+            let colour = |c: &Corner| {
+                colours.then(|| {
+                    let [r, g, b] =
+                        c.color.unwrap_or([255.0; 3]).map(|x| if x.is_finite() { x.clamp(0.0, 255.0).round() as u8 } else { 255 });
+                    [r, g, b, alpha]
+                })
+            };
+            push_polygon(
+                &mut model,
+                PolyIn { lump: CHUNK_FACES as u16, index: i as u32, material, flags, normal },
+                corners.iter().map(|c| (to_z_up(c.position), [c.texel[0] / size[0], c.texel[1] / size[1]], colour(c))),
+                opts.lightmaps,
+            );
+        }
+        scene.models.push(model);
+        shared_warning(m, &shared, &owner, &mut scene.warnings);
+        shared.clear();
+    }
+    if opts.models == ModelSelect::All || g.models.is_empty() {
+        for (i, o) in owner.iter().enumerate() {
+            if *o == u32::MAX {
+                scene.skipped.push(skip(i, format!("face {i} is in no model's face range")));
+            }
+        }
+    }
+    if no_texture > 0 {
+        scene.warnings.push(format!(
+            "{no_texture} materials have no texture or no size: their UVs assume {}×{} texels",
+            FALLBACK_TEXTURE_SIZE[0], FALLBACK_TEXTURE_SIZE[1]
+        ));
+    }
+    budget.warn(&mut scene.warnings);
+    finish_material_flags(&mut scene);
+    scene.skipped.sort_by_key(|s| (s.lump, s.index));
+    Ok(scene)
+}
+
+/// What a face's records give it besides its corners.
+struct Look {
+    material: u32,
+    /// The texture size UVs are divided by.
+    size: [f32; 2],
+    /// As stored (Y-up).
+    normal: [f32; 3],
+    flags: SurfaceFlags,
+    /// Alpha of the corner colours.
+    alpha: u8,
+}
+
+fn skip(index: usize, reason: String) -> Skipped {
+    Skipped { lump: CHUNK_FACES as u16, index: index as u32, reason }
 }

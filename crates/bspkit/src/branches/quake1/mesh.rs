@@ -1,12 +1,509 @@
-//! quake1 geometry for the scene model ([`crate::mesh`]).
+//! Quake 1 (BSP29, BSP2, 2PSB, Hexen II) and GoldSrc (BSP30, Blue Shift) geometry for the
+//! scene model ([`crate::mesh`]).
 //!
-//! Not built yet: the family's helper replaces this file.
+//! * Faces: each face's corners come from its surfedges → edges → vertices
+//!   (quake_family.md B.9, B.14, B.15), one vertex per corner. Faces are convex in theory, a fan
+//!   would do; but compilers snap corners and split edges, leaving some faces slightly concave,
+//!   so they are cut by ear clipping in the plane (a fan past 64 corners). Triangles of zero
+//!   area (collinear corners) are left out, so the triangles cover exactly the polygon, wound
+//!   counter-clockwise seen from the face's front whatever order the file stores.
+//! * Normal: the face's plane normal, negated when the face's `side` is non-zero.
+//! * UV0: `s = dot(pos, vecs[0].xyz) + vecs[0].w`, `t` likewise (quake_family.md B.8), divided
+//!   by the miptex's width and height from its header in the texture lump — also for textures
+//!   whose pixels live in a WAD (their header still has the size). A missing entry (offset −1)
+//!   or a zero size uses [`FALLBACK_TEXTURE_SIZE`] and a warning names the texture.
+//! * UV1 (with [`MeshOptions::lightmaps`]): [`crate::lightmap::Lightmaps::uv`] of each corner;
+//!   faces without a lightmap get `(0, 0)` and page `u32::MAX`.
+//! * Models: the world (model 0) and, with [`ModelSelect::All`], every brush model `*N`,
+//!   named after and placed at the `origin` / `angles` of the first entity whose `model` key
+//!   is `*N` (brush models no entity names are kept, unplaced).
+//! * Broken faces (plane, texinfo, surfedge, edge or vertex index out of range; fewer than
+//!   three corners; no area; non-finite numbers) are listed in [`Scene::skipped`] with the
+//!   faces lump, the face index and the reason; they never stop the build.
+//!
+//! # Surface flags from texture names
+//! Case-insensitive, as the engines and compilers read them:
+//!
+//! | name | flags |
+//! |---|---|
+//! | starts with `sky` | sky |
+//! | starts with `*` (Quake liquids), or `!` (GoldSrc water) | water |
+//! | `trigger`, `aaatrigger` (GoldSrc) | trigger |
+//! | `clip`, or starts with `clip` (`clipmonster`, …) | clip |
+//! | starts with `{` | alphatest |
+//! | `skip`, `hint`, `hintskip`, `origin`, `bevel` | tool |
+//! | `null`, `nodraw`, `black_hidden` | nodraw |
 
+use super::lumps::{with_record_set, LUMP_FACES};
+use super::records::{EdgeRecord, FaceRecord, Layout, ModelRecord, SurfEdge, Vertex};
+use super::view::View;
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::error::Result;
+use crate::mesh::scene::{
+    brush_model_placements, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    FALLBACK_TEXTURE_SIZE,
+};
 
-/// The scene of a quake1 map.
-pub fn build(_bsp: &Bsp, _opts: &MeshOptions) -> Result<Scene> {
-    Err(Error::malformed("quake1 geometry is not built yet"))
+/// The surface flags a Quake / GoldSrc texture name implies (module documentation).
+pub fn flags_of(name: &str) -> SurfaceFlags {
+    let n = name.to_ascii_lowercase();
+    let mut f = SurfaceFlags::NONE;
+    if n.starts_with("sky") {
+        f |= SurfaceFlags::SKY;
+    }
+    if n.starts_with('*') || n.starts_with('!') {
+        f |= SurfaceFlags::WATER;
+    }
+    if n == "trigger" || n == "aaatrigger" {
+        f |= SurfaceFlags::TRIGGER;
+    }
+    if n.starts_with("clip") {
+        f |= SurfaceFlags::CLIP;
+    }
+    if n.starts_with('{') {
+        f |= SurfaceFlags::ALPHA_TEST;
+    }
+    if matches!(n.as_str(), "skip" | "hint" | "hintskip" | "origin" | "bevel") {
+        f |= SurfaceFlags::TOOL;
+    }
+    if matches!(n.as_str(), "null" | "nodraw" | "black_hidden") {
+        f |= SurfaceFlags::NODRAW;
+    }
+    f
+}
+
+/// The scene of a Quake 1 or GoldSrc map.
+pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    with_record_set!(bsp.branch(), build_with(bsp, opts))
+}
+
+/// The lumps a face reads, borrowed from the map.
+struct Tables<'a, L: Layout> {
+    planes: &'a [super::records::Plane],
+    texinfo: &'a [super::records::TexInfo],
+    faces: &'a [L::Face],
+    surfedges: &'a [SurfEdge],
+    edges: &'a [L::Edge],
+    vertices: &'a [Vertex],
+}
+
+/// Per miptex index: its material and size, made on first use.
+struct Materials<'a> {
+    lump: Option<crate::lumps::miptex::MipTexLump<'a>>,
+    by_miptex: Vec<Option<(u32, [u32; 2])>>,
+    table: MaterialTable,
+}
+
+impl Materials<'_> {
+    fn get(&mut self, miptex: i64, scene: &mut Scene) -> (u32, [u32; 2]) {
+        let slot = usize::try_from(miptex).ok().filter(|&i| i < self.by_miptex.len());
+        if let Some(Some(m)) = slot.map(|i| self.by_miptex[i]) {
+            return m;
+        }
+        let tex = slot.and_then(|i| self.lump.as_ref().map(|l| l.get(i)));
+        let (name, size) = match tex {
+            Some(Ok(Some(t))) => (t.name().into_owned(), [t.width(), t.height()]),
+            Some(Ok(None)) => (format!("(miptex {miptex})"), [0, 0]),
+            Some(Err(e)) => {
+                scene.warnings.push(format!("miptex {miptex}: {e}"));
+                (format!("(miptex {miptex})"), [0, 0])
+            }
+            None => (format!("(miptex {miptex})"), [0, 0]),
+        };
+        let size = if size[0] == 0 || size[1] == 0 || size[0] > 1 << 16 || size[1] > 1 << 16 {
+            scene.warnings.push(format!(
+                "texture {name}: size unknown ({}x{}); UVs assume {}x{}",
+                size[0], size[1], FALLBACK_TEXTURE_SIZE[0], FALLBACK_TEXTURE_SIZE[1]
+            ));
+            FALLBACK_TEXTURE_SIZE
+        } else {
+            size
+        };
+        let flags = flags_of(&name);
+        let index = self.table.intern(&mut scene.materials, &name, || Material { name: name.clone(), flags, size: Some(size) });
+        if let Some(i) = slot {
+            self.by_miptex[i] = Some((index, size));
+        }
+        (index, size)
+    }
+}
+
+fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    let view = View::<L>::new(bsp);
+    let t = Tables::<L> {
+        planes: view.planes()?,
+        texinfo: view.texinfo()?,
+        faces: view.faces()?,
+        surfedges: view.surfedges()?,
+        edges: view.edges()?,
+        vertices: view.vertices()?,
+    };
+    let models = view.models()?;
+    let face_lump = bsp.branch().lump_index("FACES").unwrap_or(LUMP_FACES) as u16;
+    let mut scene = Scene::default();
+    let lump = match view.textures() {
+        Ok(l) => Some(l),
+        Err(e) => {
+            scene.warnings.push(format!("texture lump: {e}; texture sizes unknown"));
+            None
+        }
+    };
+    let mut mats = Materials { by_miptex: vec![None; lump.map_or(0, |l| l.len())], lump, table: MaterialTable::default() };
+    let placements = match bsp.entities() {
+        Ok(ents) => brush_model_placements(&ents),
+        Err(e) => {
+            scene.warnings.push(format!("entities: {e}; brush models are not placed"));
+            Default::default()
+        }
+    };
+    let count = match opts.models {
+        ModelSelect::World => models.len().min(1),
+        ModelSelect::All => models.len(),
+    };
+    let mut corners: Vec<[f32; 3]> = Vec::with_capacity(64);
+    let mut ring: Vec<u32> = Vec::with_capacity(64);
+    for (mi, m) in models.iter().enumerate().take(count) {
+        let mut model = Model { index: mi as u32, name: if mi == 0 { "world".into() } else { format!("*{mi}") }, ..Default::default() };
+        if mi > 0 {
+            if let Some(p) = placements.get(&(mi as u32)) {
+                model.name = p.name.clone();
+                model.origin = p.origin;
+                model.angles = p.angles;
+                model.entity = Some(p.entity);
+            }
+        }
+        let (first, num) = m.faces();
+        let range = usize::try_from(first).ok().zip(usize::try_from(num).ok()).and_then(|(a, n)| Some(a..a.checked_add(n)?));
+        let range = match range {
+            Some(r) if r.end <= t.faces.len() => r,
+            _ => {
+                scene.warnings.push(format!("model {mi}: faces {first}+{num} are outside 0..{}; model left out", t.faces.len()));
+                continue;
+            }
+        };
+        // One batch per model: the faces' corner counts bound the vertices.
+        model.surfaces.reserve(range.len());
+        for fi in range {
+            if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut ring) {
+                scene.skipped.push(Skipped { lump: face_lump, index: fi as u32, reason });
+            }
+        }
+        if mi == 0 || !model.surfaces.is_empty() {
+            scene.models.push(model);
+        }
+    }
+    Ok(scene)
+}
+
+/// Corners above which a polygon is cut as a plain fan (ear clipping is quadratic).
+const MAX_EAR_CLIP: usize = 64;
+
+/// Cut the polygon `corners` (on the plane with unit `normal`) into triangles, counter-clockwise
+/// seen from the front, calling `emit` with corner numbers. Ear clipping in the plane's
+/// projection: Quake faces are convex in theory, but compilers snap corners to the grid and
+/// split edges with nearly collinear corners, so some are slightly concave, where a fan would
+/// fold triangles over one another. Triangles without area are not emitted. Polygons over
+/// [`MAX_EAR_CLIP`] corners are cut as a fan, as is a remnant without ears (self-touching).
+fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], ring: &mut Vec<u32>, emit: &mut impl FnMut([u32; 3])) {
+    // Project on the plane (an orthonormal basis e1, e2 with e1 × e2 = normal), so a 2D cross
+    // product is the 3D triangle's area along the normal, and counter-clockwise in 2D is
+    // counter-clockwise seen from the front.
+    let k = (0..3).min_by(|&a, &b| normal[a].abs().total_cmp(&normal[b].abs())).unwrap_or(0);
+    let mut axis = [0.0; 3];
+    axis[k] = 1.0;
+    let e1 = cross(axis, normal);
+    let l1 = len(e1);
+    let e1 = e1.map(|c| c / l1);
+    let e2 = cross(normal, e1);
+    let p = |i: u32| {
+        let c = corners[i as usize].map(|x| x as f64);
+        [dot(c, e1), dot(c, e2)]
+    };
+    let cross2 = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    let n = corners.len();
+    ring.clear();
+    ring.extend(0..n as u32);
+    let signed: f64 = (0..n).map(|i| cross2([0.0, 0.0], p(i as u32), p(((i + 1) % n) as u32))).sum();
+    if signed < 0.0 {
+        ring.reverse();
+    }
+    let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
+    for i in 0..n as u32 {
+        let q = p(i);
+        lo = [lo[0].min(q[0]), lo[1].min(q[1])];
+        hi = [hi[0].max(q[0]), hi[1].max(q[1])];
+    }
+    let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    let eps = 1e-9 * extent * extent;
+    if n > MAX_EAR_CLIP {
+        for i in 1..n - 1 {
+            if cross2(p(ring[0]), p(ring[i]), p(ring[i + 1])) > eps {
+                emit([ring[0], ring[i], ring[i + 1]]);
+            }
+        }
+        return;
+    }
+    let near = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) <= eps;
+    while ring.len() > 3 {
+        let m = ring.len();
+        let corner = |i: usize| (ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]);
+        // A corner repeating the next one, or the tip of a spike (out and back along one
+        // edge), encloses nothing: drop it first.
+        if let Some(i) = (0..m).find(|&i| {
+            let (a, b, c) = corner(i);
+            near(p(b), p(c)) || near(p(a), p(c))
+        }) {
+            ring.remove(i);
+            continue;
+        }
+        let ear = (0..m).find(|&i| {
+            let (a, b, c) = corner(i);
+            let (pa, pb, pc) = (p(a), p(b), p(c));
+            cross2(pa, pb, pc) > eps
+                && !ring.iter().any(|&j| {
+                    let q = p(j);
+                    j != a
+                        && j != b
+                        && j != c
+                        && q != pa
+                        && q != pb
+                        && q != pc
+                        && cross2(pa, pb, q) > eps
+                        && cross2(pb, pc, q) > eps
+                        && cross2(pc, pa, q) > eps
+                })
+        });
+        match ear {
+            Some(i) => {
+                let (a, b, c) = corner(i);
+                emit([a, b, c]);
+                ring.remove(i);
+            }
+            None => {
+                // No ear: drop a corner without area (collinear), or give up on what is left
+                // (a self-touching remnant; its triangles would fold).
+                match (0..m).find(|&i| {
+                    let (a, b, c) = corner(i);
+                    cross2(p(a), p(b), p(c)).abs() <= eps
+                }) {
+                    Some(i) => {
+                        ring.remove(i);
+                    }
+                    None => {
+                        for i in 1..m - 1 {
+                            if cross2(p(ring[0]), p(ring[i]), p(ring[i + 1])) > eps {
+                                emit([ring[0], ring[i], ring[i + 1]]);
+                            }
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+    }
+    if ring.len() == 3 && cross2(p(ring[0]), p(ring[1]), p(ring[2])) > eps {
+        emit([ring[0], ring[1], ring[2]]);
+    }
+}
+
+#[cfg(test)]
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f64; 3] {
+    [a[0] as f64 - b[0] as f64, a[1] as f64 - b[1] as f64, a[2] as f64 - b[2] as f64]
+}
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn len(a: [f64; 3]) -> f64 {
+    dot(a, a).sqrt()
+}
+
+/// The corners of face `f` in stored order, into `out`.
+fn corners_of<L: Layout>(t: &Tables<L>, f: &L::Face, out: &mut Vec<[f32; 3]>) -> std::result::Result<(), String> {
+    out.clear();
+    let (first, count) = f.edges();
+    let list = usize::try_from(first)
+        .ok()
+        .zip(usize::try_from(count).ok())
+        .and_then(|(a, n)| t.surfedges.get(a..a.checked_add(n)?))
+        .ok_or_else(|| format!("surfedges {first}+{count} are outside 0..{}", t.surfedges.len()))?;
+    for se in list {
+        let se = se.get() as i64;
+        let e = usize::try_from(se.unsigned_abs())
+            .ok()
+            .and_then(|e| t.edges.get(e))
+            .ok_or_else(|| format!("surfedge {se} names no edge (0..{})", t.edges.len()))?;
+        let v = e.v(usize::from(se < 0));
+        let p = usize::try_from(v)
+            .ok()
+            .and_then(|v| t.vertices.get(v))
+            .ok_or_else(|| format!("edge {} names vertex {v}, outside 0..{}", se.unsigned_abs(), t.vertices.len()))?;
+        let p = p.point.map(|c| c.get());
+        if !p.iter().all(|c| c.is_finite()) {
+            return Err(format!("vertex {v} is not finite"));
+        }
+        out.push(p);
+    }
+    Ok(())
+}
+
+/// Mesh face `fi` into `model`; `Err(reason)` when it cannot be.
+#[allow(clippy::too_many_arguments)]
+fn face<L: Layout>(
+    t: &Tables<L>,
+    fi: usize,
+    face_lump: u16,
+    opts: &MeshOptions,
+    mats: &mut Materials,
+    scene: &mut Scene,
+    model: &mut Model,
+    corners: &mut Vec<[f32; 3]>,
+    ring: &mut Vec<u32>,
+) -> std::result::Result<(), String> {
+    let f = &t.faces[fi];
+    let plane = usize::try_from(f.plane())
+        .ok()
+        .and_then(|p| t.planes.get(p))
+        .ok_or_else(|| format!("plane {} is outside 0..{}", f.plane(), t.planes.len()))?;
+    let ti = usize::try_from(f.texinfo())
+        .ok()
+        .and_then(|i| t.texinfo.get(i))
+        .ok_or_else(|| format!("texinfo {} is outside 0..{}", f.texinfo(), t.texinfo.len()))?;
+    corners_of(t, f, corners)?;
+    if corners.len() < 3 {
+        return Err(format!("{} corners (at least 3 needed)", corners.len()));
+    }
+    // Newell's normal of the polygon: its length is twice the area.
+    let mut newell = [0.0f64; 3];
+    for (k, a) in corners.iter().enumerate() {
+        let b = corners[(k + 1) % corners.len()];
+        newell = [
+            newell[0] + (a[1] as f64 - b[1] as f64) * (a[2] as f64 + b[2] as f64),
+            newell[1] + (a[2] as f64 - b[2] as f64) * (a[0] as f64 + b[0] as f64),
+            newell[2] + (a[0] as f64 - b[0] as f64) * (a[1] as f64 + b[1] as f64),
+        ];
+    }
+    let mut normal = plane.normal.map(|c| c.get() as f64);
+    if f.side() != 0 {
+        normal = normal.map(|c| -c);
+    }
+    let nl = len(normal);
+    if !(nl.is_finite() && nl > 1e-6) {
+        return Err(format!("plane {} has no usable normal", f.plane()));
+    }
+    let normal = normal.map(|c| c / nl);
+    let area = len(newell) / 2.0;
+    if !(area.is_finite() && area > 1e-6) {
+        return Err("the polygon has no area".into());
+    }
+    let vecs = ti.vecs.map(|r| r.map(|v| v.get() as f64));
+    if !vecs.iter().flatten().all(|v| v.is_finite()) {
+        return Err(format!("texinfo {} has non-finite texture vectors", f.texinfo()));
+    }
+    let (material, size) = mats.get(ti.miptex.get() as i64, scene);
+    let flags = scene.materials[material as usize].flags;
+    let lm = opts.lightmaps.and_then(|lm| lm.face(face_lump, fi as u32).map(|e| (lm, e)));
+    let base = model.vertices.positions.len() as u32;
+    let n32 = normal.map(|c| c as f32);
+    let v = &mut model.vertices;
+    for p in corners.iter() {
+        let pd = p.map(|c| c as f64);
+        let s = dot(pd, [vecs[0][0], vecs[0][1], vecs[0][2]]) + vecs[0][3];
+        let tt = dot(pd, [vecs[1][0], vecs[1][1], vecs[1][2]]) + vecs[1][3];
+        v.positions.push(*p);
+        v.normals.push(n32);
+        v.uv0.push([(s / size[0] as f64) as f32, (tt / size[1] as f64) as f32]);
+        if opts.lightmaps.is_some() {
+            let uv = lm.and_then(|(lm, e)| lm.uv(e, *p)).filter(|uv| uv.iter().all(|c| c.is_finite()));
+            v.uv1.push(uv.unwrap_or([0.0, 0.0]));
+        }
+    }
+    let first_index = model.indices.len() as u32;
+    triangulate(corners, normal, ring, &mut |t| model.indices.extend(t.map(|k| base + k)));
+    if model.indices.len() as u32 == first_index {
+        // Not reachable for a polygon with area, but keep the buffers consistent.
+        let v = &mut model.vertices;
+        v.positions.truncate(base as usize);
+        v.normals.truncate(base as usize);
+        v.uv0.truncate(base as usize);
+        v.uv1.truncate(base as usize);
+        return Err("every triangle of the polygon has no area".into());
+    }
+    if opts.lightmaps.is_some() {
+        model.lightmap_pages.push(lm.map_or(u32::MAX, |(_, e)| e.page));
+    }
+    model.surfaces.push(Surface {
+        lump: face_lump,
+        index: fi as u32,
+        material,
+        flags,
+        kind: SurfaceKind::Polygon,
+        vertex_kind: None,
+        vertices: base..model.vertices.positions.len() as u32,
+        indices: first_index..model.indices.len() as u32,
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::branches::quake1::lumps::{BSP2, BSP2PSB, HEXEN2, QUAKE1};
+
+    #[test]
+    fn names_give_flags() {
+        assert_eq!(flags_of("sky4"), SurfaceFlags::SKY);
+        assert_eq!(flags_of("*water0"), SurfaceFlags::WATER);
+        assert_eq!(flags_of("!toxic"), SurfaceFlags::WATER);
+        assert_eq!(flags_of("AAATRIGGER"), SurfaceFlags::TRIGGER);
+        assert_eq!(flags_of("clip"), SurfaceFlags::CLIP);
+        assert_eq!(flags_of("{fence"), SurfaceFlags::ALPHA_TEST);
+        assert_eq!(flags_of("hint"), SurfaceFlags::TOOL);
+        assert_eq!(flags_of("null"), SurfaceFlags::NODRAW);
+        assert_eq!(flags_of("city4_2"), SurfaceFlags::NONE);
+    }
+
+    /// The box room: six walls, two triangles each, facing into the room, UVs in texture widths.
+    #[test]
+    fn room_meshes_with_every_record_set() {
+        for branch in [&QUAKE1, &HEXEN2, &BSP2, &BSP2PSB, &crate::branches::goldsrc::lumps::GOLDSRC] {
+            let bytes = crate::branches::quake1::room::box_room(branch);
+            let bsp = Bsp::from_bytes(&bytes).unwrap();
+            let lm = crate::lightmap::build(&bsp, &Default::default()).unwrap();
+            let scene = build(&bsp, &MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
+            assert!(scene.skipped.is_empty(), "{:?}", scene.skipped);
+            let w = &scene.models[0];
+            assert_eq!(w.surfaces.len(), 6, "{}", branch.id);
+            assert_eq!(w.indices.len(), 36);
+            assert_eq!(w.vertices.uv1.len(), w.vertices.len());
+            assert!(w.lightmap_pages.iter().all(|&p| p == 0));
+            for s in &w.surfaces {
+                let tri: [u32; 3] = w.indices[s.indices.start as usize..s.indices.start as usize + 3].try_into().unwrap();
+                let p = tri.map(|i| w.vertices.positions[i as usize]);
+                let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+                let nn = w.vertices.normals[tri[0] as usize].map(|c| c as f64);
+                assert!(dot(n, nn) > 0.0, "counter-clockwise from the front");
+                // Facing into the room: the normal points from the wall towards the centre.
+                assert!(dot(nn, p[0].map(|c| -c as f64)) > 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn broken_faces_are_skipped_not_fatal() {
+        let mut bytes = crate::branches::quake1::room::box_room(&QUAKE1);
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let e = bsp.entry(LUMP_FACES).unwrap().clone();
+        drop(bsp);
+        // Face 2's first edge far outside the surfedges.
+        let at = e.offset as usize + 2 * 20 + 4;
+        bytes[at..at + 4].copy_from_slice(&1_000_000i32.to_le_bytes());
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let scene = build(&bsp, &MeshOptions::default()).unwrap();
+        assert_eq!(scene.skipped.len(), 1);
+        assert_eq!((scene.skipped[0].lump, scene.skipped[0].index), (LUMP_FACES as u16, 2));
+        assert_eq!(scene.models[0].surfaces.len(), 5);
+    }
 }

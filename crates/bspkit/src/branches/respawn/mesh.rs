@@ -1,12 +1,298 @@
-//! respawn geometry for the scene model ([`crate::mesh`]).
+//! Respawn geometry for the scene model ([`crate::mesh`]): every mesh of every model, read
+//! through the typed [`View`] so Titanfall (v29), Titanfall 2 (v36/37) and Apex (v47–52) share
+//! one path (respawn_cod_facts.md §1.8).
 //!
-//! Not built yet: the family's helper replaces this file.
+//! A mesh is a run of MESH_INDICES (`3 × num_triangles` from `first_mesh_index`), each index
+//! plus its MATERIAL_SORT's `vertex_offset` naming a vertex of the lump `flags & 0x600` picks
+//! (lit flat, lit bump, unlit, unlit TS). That vertex names a VERTICES position and a
+//! VERTEX_NORMALS normal and carries the albedo UV (already in texture widths), a lightmap UV
+//! (lit kinds) and a colour (kinds that have one). The material is material sort → TEXTURE_DATA
+//! → its name (TEXTURE_DATA_STRING_TABLE / _DATA before Apex, SURFACE_NAMES in Apex).
+//!
+//! Not exported: lightmap UVs. The mesh's lit vertices carry them, but Respawn lightmap atlases
+//! are not decoded ([`crate::lightmap`] has no Respawn pages), so there is no page for `uv1` to
+//! point into; `uv1` and `lightmap_pages` stay empty even when `opts.lightmaps` is given.
+//! VERTEX_BLINN_PHONG is typed but no mesh flag selects it in the layouts known here (the
+//! `0x600` field has four values), so no surface has that kind.
+//!
+//! Triangles are stored clockwise seen from the front (Direct3D order, as Source); the scene
+//! wants counter-clockwise, so each triangle's last two corners are swapped.
+//!
+//! Flags: material names (`tools/toolsskybox` sky, `tools/toolsnodraw`, `…trigger`, `…clip`,
+//! other `tools/` names tool) and, before Apex, LEVEL_INFO's `first_transparent_mesh` /
+//! `first_sky_mesh` split of the world model's meshes. Other mesh flag bits are not
+//! interpreted.
 
+use std::collections::HashMap;
+
+use super::lumps::{LUMP_GAME_LUMP, LUMP_MESHES};
+use super::records::{MaterialSortRecord, MeshRecord, ModelRecord, TextureDataRecord, VertexKind};
+use super::view::{Apex, Game, LevelInfo, Titanfall, Titanfall2, View};
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::error::Result;
+use crate::mesh::scene::{
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
+};
 
-/// The scene of a respawn map.
-pub fn build(_bsp: &Bsp, _opts: &MeshOptions) -> Result<Scene> {
-    Err(Error::malformed("respawn geometry is not built yet"))
+/// The scene of a Respawn map.
+pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    match bsp.branch().id {
+        "titanfall" => build_game(View::<Titanfall>::new(bsp)?, opts),
+        "titanfall2" => build_game(View::<Titanfall2>::new(bsp)?, opts),
+        _ => build_game(View::<Apex>::new(bsp)?, opts),
+    }
+}
+
+/// The scene's name for a vertex kind (`Surface::vertex_kind`).
+pub fn vertex_kind_name(kind: VertexKind) -> &'static str {
+    match kind {
+        VertexKind::LitFlat => "lit_flat",
+        VertexKind::LitBump => "lit_bump",
+        VertexKind::Unlit => "unlit",
+        VertexKind::UnlitTs => "unlit_ts",
+    }
+}
+
+/// Flags a material name implies (Respawn keeps Source's `tools/` names).
+pub fn name_flags(name: &str) -> SurfaceFlags {
+    let n = name.to_ascii_lowercase().replace('\\', "/");
+    let base = n.rsplit('/').next().unwrap_or(&n);
+    let mut f = SurfaceFlags::NONE;
+    if base.contains("skybox") || base == "toolssky" {
+        f |= SurfaceFlags::SKY;
+    }
+    if base.contains("nodraw") {
+        f |= SurfaceFlags::NODRAW;
+    }
+    if base.contains("trigger") {
+        f |= SurfaceFlags::TRIGGER;
+    }
+    if base.contains("clip") {
+        f |= SurfaceFlags::CLIP;
+    }
+    if n.starts_with("tools/") && !f.intersects(SurfaceFlags::SKY) {
+        f |= SurfaceFlags::TOOL;
+    }
+    f
+}
+
+/// Where the world model's transparent and sky meshes start (LEVEL_INFO, v29–v37).
+fn world_splits<G: Game>(view: &View<G>) -> (Option<u32>, Option<u32>) {
+    match view.level_info() {
+        Ok(Some(LevelInfo::R1(l))) => (Some(l.first_transparent_mesh.get()), Some(l.first_sky_mesh.get())),
+        _ => (None, None),
+    }
+}
+
+fn normalise(n: [f32; 3]) -> Option<[f32; 3]> {
+    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    (len.is_finite() && len > 1e-6).then(|| [n[0] / len, n[1] / len, n[2] / len])
+}
+
+/// The entity placing each brush model (`"model" "*N"`): lump 0's entities first (their index
+/// is kept), then the `.ent` partitions' (placed, but with no entity-lump index).
+/// An entity that places a brush model: its entity-lump index, label, origin and angles.
+type Placement = (Option<usize>, String, [f32; 3], [f32; 3]);
+
+fn placements(bsp: &Bsp, warnings: &mut Vec<String>) -> HashMap<u32, Placement> {
+    let mut out = HashMap::new();
+    let mut take = |list: &[crate::lumps::entities::Entity], lump_index: bool| {
+        for (i, e) in list.iter().enumerate() {
+            let Some(m) = e.get("model") else { continue };
+            let Some(n) = m.strip_prefix('*').and_then(|n| n.parse::<u32>().ok()) else { continue };
+            let vec = |k: &str| {
+                let mut v = [0f32; 3];
+                if let Some(s) = e.get(k) {
+                    for (slot, t) in v.iter_mut().zip(s.split_whitespace()) {
+                        *slot = t.parse().unwrap_or(0.0);
+                    }
+                }
+                v
+            };
+            let label = e.get("targetname").or_else(|| e.classname()).map(|s| s.into_owned()).unwrap_or_default();
+            out.entry(n).or_insert((lump_index.then_some(i), label, vec("origin"), vec("angles")));
+        }
+    };
+    match bsp.entities() {
+        Ok(ents) => take(&ents.list, true),
+        Err(e) => warnings.push(format!("entities not read, brush models left unplaced: {e}")),
+    }
+    if let Ok(parts) = super::ent::entity_partitions(bsp) {
+        for p in &parts {
+            match p.entities() {
+                Ok(ents) => take(&ents.list, false),
+                Err(e) => warnings.push(format!("{}: {e}", p.path.display())),
+            }
+        }
+    }
+    out
+}
+
+fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
+    let bsp = view.bsp();
+    let mut scene = Scene::default();
+    let mut table = MaterialTable::default();
+    let meshes = view.meshes()?;
+    let models = view.models()?;
+    let positions = view.vertices()?;
+    let normals = view.vertex_normals()?;
+    let (first_transparent, first_sky) = world_splits(&view);
+    let placed = if models.len() > 1 && opts.models == ModelSelect::All { placements(bsp, &mut scene.warnings) } else { HashMap::new() };
+    let mut bad_normals = 0usize;
+
+    let model_count = if opts.models == ModelSelect::World { models.len().min(1) } else { models.len() };
+    for (mi, m) in models.iter().enumerate().take(model_count) {
+        let mut model = Model { index: mi as u32, name: if mi == 0 { "world".into() } else { format!("*{mi}") }, ..Default::default() };
+        if let Some((entity, label, origin, angles)) = placed.get(&(mi as u32)) {
+            model.entity = *entity;
+            model.origin = *origin;
+            model.angles = *angles;
+            if !label.is_empty() {
+                model.name = format!("*{mi} {label}");
+            }
+        }
+        let mut colours: Vec<[u8; 4]> = Vec::new();
+        let mut any_colour = false;
+        let first = m.first_mesh() as usize;
+        let end = first.saturating_add(m.num_meshes() as usize);
+        if end > meshes.len() {
+            scene.warnings.push(format!("model {mi}: meshes {first}..{end} run past the {} meshes", meshes.len()));
+        }
+        for (i, mesh) in meshes.iter().enumerate().take(end).skip(first) {
+            let skip = |reason: String| Skipped { lump: LUMP_MESHES as u16, index: i as u32, reason };
+            let kind = mesh.vertex_kind();
+            let corners: Vec<u64> = match view.mesh_corners(i) {
+                Ok(c) => c.collect(),
+                Err(e) => {
+                    scene.skipped.push(skip(e.to_string()));
+                    continue;
+                }
+            };
+            let verts = match view.vertices_of(kind) {
+                Ok(v) => v,
+                Err(e) => {
+                    scene.skipped.push(skip(e.to_string()));
+                    continue;
+                }
+            };
+            // The mesh's distinct vertices, in order: one allocation per mesh, bounded by its
+            // corner count whatever the indices say.
+            let mut used = corners.clone();
+            used.sort_unstable();
+            used.dedup();
+            let mut infos = Vec::with_capacity(used.len());
+            let mut broken = None;
+            for &v in &used {
+                match verts.get(v as usize) {
+                    Some(info) if (info.position as usize) < positions.len() && (info.normal as usize) < normals.len() => infos.push(info),
+                    Some(info) => {
+                        broken = Some(format!(
+                            "{} vertex {v} names position {} / normal {} (of {} / {})",
+                            kind.name(),
+                            info.position,
+                            info.normal,
+                            positions.len(),
+                            normals.len()
+                        ));
+                        break;
+                    }
+                    None => {
+                        broken = Some(format!("{} vertex {v} is past the {} in its lump", kind.name(), verts.len()));
+                        break;
+                    }
+                }
+            }
+            if let Some(reason) = broken {
+                scene.skipped.push(skip(reason));
+                continue;
+            }
+
+            let sort = view.material_sorts().ok().and_then(|s| s.get(mesh.material_sort() as usize)).map(|s| s.texture_data());
+            let (name, size) = match (view.mesh_material(i), sort) {
+                (Some(n), Some(td)) => {
+                    let size = view.texture_data().ok().and_then(|t| t.get(td as usize)).map(|t| t.size());
+                    (n.into_owned(), size.filter(|s| s[0] > 0 && s[1] > 0).map(|s| [s[0] as u32, s[1] as u32]))
+                }
+                _ => {
+                    scene.warnings.push(format!("mesh {i}: material sort {} names no texture name", mesh.material_sort()));
+                    (String::new(), None)
+                }
+            };
+            let material = table.intern(&mut scene.materials, &name, || Material { name: name.clone(), flags: name_flags(&name), size });
+            let mut flags = scene.materials[material as usize].flags;
+            if mi == 0 {
+                if first_sky.is_some_and(|s| i as u32 >= s) {
+                    flags |= SurfaceFlags::SKY;
+                } else if first_transparent.is_some_and(|t| i as u32 >= t) {
+                    flags |= SurfaceFlags::TRANSLUCENT;
+                }
+            }
+
+            let base = model.vertices.positions.len() as u32;
+            let vb = &mut model.vertices;
+            for info in &infos {
+                vb.positions.push(positions[info.position as usize].xyz.map(|c| c.get()));
+                let n = normals[info.normal as usize].xyz.map(|c| c.get());
+                vb.normals.push(normalise(n).unwrap_or_else(|| {
+                    bad_normals += 1;
+                    [0.0, 0.0, 1.0]
+                }));
+                vb.uv0.push(info.albedo_uv);
+                colours.push(info.colour.unwrap_or([255; 4]));
+                any_colour |= info.colour.is_some();
+            }
+            let start = model.indices.len() as u32;
+            let local = |c: u64| base + used.binary_search(&c).unwrap_or(0) as u32;
+            for t in corners.chunks_exact(3) {
+                model.indices.extend_from_slice(&[local(t[0]), local(t[2]), local(t[1])]);
+            }
+            model.surfaces.push(Surface {
+                lump: LUMP_MESHES as u16,
+                index: i as u32,
+                material,
+                flags,
+                kind: SurfaceKind::Mesh,
+                vertex_kind: Some(vertex_kind_name(kind)),
+                vertices: base..model.vertices.positions.len() as u32,
+                indices: start..model.indices.len() as u32,
+            });
+        }
+        if any_colour {
+            model.vertices.colours = colours;
+        }
+        scene.models.push(model);
+    }
+    if bad_normals > 0 {
+        scene.warnings.push(format!("{bad_normals} vertex normal(s) of zero length, taken as +Z"));
+    }
+
+    if !opts.no_props {
+        match view.static_props() {
+            Ok(Some(sp)) => {
+                for (i, p) in sp.props().into_iter().enumerate() {
+                    let Some(model) = p.model_name.clone() else {
+                        scene.skipped.push(Skipped {
+                            lump: LUMP_GAME_LUMP as u16,
+                            index: i as u32,
+                            reason: format!("static prop {i} names model {} past the dictionary", p.model),
+                        });
+                        continue;
+                    };
+                    scene.props.push(Prop {
+                        model,
+                        origin: p.origin,
+                        angles: p.angles,
+                        scale: p.scale,
+                        skin: p.skin,
+                        solid: p.solid as i32,
+                        fade: p.fade,
+                        lighting_origin: Some(p.lighting_origin),
+                    });
+                }
+            }
+            Ok(None) => {}
+            Err(e) => scene.warnings.push(format!("static props not read: {e}")),
+        }
+    }
+    Ok(scene)
 }

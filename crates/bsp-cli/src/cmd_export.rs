@@ -1,0 +1,143 @@
+//! `bsp export`: a map's geometry as glTF 2.0 (GLB or .gltf + .bin) or OBJ + MTL, with its
+//! textures and lightmaps; a thin layer over `bspkit::export`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bspkit::export::{export, ExportOptions, DEFAULT_SCALE, DEFAULT_SKIP};
+use bspkit::mesh::{ModelSelect, SurfaceFlags};
+use clap::{Args, ValueEnum};
+
+use crate::cmd_textures::TextureSearchArgs;
+use crate::{open, Fatal, OpenArgs};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Models {
+    /// The world model only
+    World,
+    /// The world and every brush model, placed by its entity
+    All,
+}
+
+#[derive(Args)]
+#[command(after_help = "Examples:
+  bsp export e1m1.bsp -o e1m1.glb --palette id1/gfx/palette.lmp   textures + lightmaps in one file
+  bsp export c1a0.bsp -o c1a0.gltf --wad ~/hl/valve/               .gltf + .bin + PNGs beside it
+  bsp export q2dm1.bsp -o q2dm1.obj --game-dir ~/q2/baseq2         OBJ + MTL (no lightmaps)
+  bsp export map.bsp -o map.glb --skip none                        every surface, sky and clips too
+  bsp export map.bsp -o map.glb --skip sky,trigger --scale 1       game units, keep clips/tools
+  bsp export map.bsp -o map.glb --models world --no-textures --no-lightmaps
+  bsp export map.bsp -o map.glb --json --strict                    summary on stdout; exit 1 on warnings
+
+Skip flags: sky, nodraw, trigger, water, translucent, clip, tool, alphatest (default: sky,nodraw,trigger,clip,tool).
+Exit status: 0 written; 1 written, but --strict and faces were skipped or warnings given; 2 error.")]
+pub struct ExportArgs {
+    file: PathBuf,
+    /// Output file: .glb, .gltf (+ .bin) or .obj (+ .mtl); images are written beside it
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Which models to export
+    #[arg(long, value_enum, default_value = "all")]
+    models: Models,
+    /// Game units to output units (default 0.0254: inches to metres; 1 keeps game units)
+    #[arg(long)]
+    scale: Option<f32>,
+    /// Surface kinds to leave out, comma-separated, or `none`
+    #[arg(long, value_name = "LIST")]
+    skip: Option<String>,
+    /// Quake 3 patch tessellation: segments per patch edge (default 8)
+    #[arg(long, value_name = "N")]
+    patch_level: Option<u32>,
+    /// Plain materials, no texture images
+    #[arg(long)]
+    no_textures: bool,
+    /// No lightmaps (no TEXCOORD_1, no occlusion texture)
+    #[arg(long)]
+    no_lightmaps: bool,
+    /// Exit 1 when faces were skipped as broken or warnings were given
+    #[arg(long)]
+    strict: bool,
+    /// Print the summary as JSON on stdout (schema in README.md)
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    search: TextureSearchArgs,
+    #[command(flatten)]
+    open: OpenArgs,
+}
+
+/// The skip set of `--skip` (`none`, or names of [`SurfaceFlags::NAMES`]).
+fn parse_skip(text: &str) -> Result<SurfaceFlags, Fatal> {
+    let mut f = SurfaceFlags::NONE;
+    for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if name.eq_ignore_ascii_case("none") {
+            continue;
+        }
+        f |= SurfaceFlags::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+            let all: Vec<&str> = SurfaceFlags::NAMES.iter().map(|(n, _)| *n).collect();
+            Fatal(format!("--skip: unknown kind {name:?} (one of none, {})", all.join(", ")))
+        })?;
+    }
+    Ok(f)
+}
+
+pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
+    let bsp = open(&args.file, &args.open)?;
+    let opts = ExportOptions {
+        format: None,
+        models: match args.models {
+            Models::World => ModelSelect::World,
+            Models::All => ModelSelect::All,
+        },
+        scale: args.scale.unwrap_or(DEFAULT_SCALE),
+        skip: match &args.skip {
+            Some(s) => parse_skip(s)?,
+            None => DEFAULT_SKIP,
+        },
+        patch_level: args.patch_level,
+        textures: (!args.no_textures).then(|| args.search.options()),
+        lightmaps: !args.no_lightmaps,
+    };
+    let summary = export(&bsp, &args.output, &opts)?;
+    for s in &summary.skipped {
+        eprintln!("bsp: warning: {}: lump {} face {} skipped: {}", args.file.display(), s.lump, s.index, s.reason);
+    }
+    for w in &summary.warnings {
+        eprintln!("bsp: warning: {w}");
+    }
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &summary)?;
+        writeln!(out)?;
+    }
+    eprintln!(
+        "{}: {} surfaces, {} triangles, {} materials ({} textures, {} placeholders, {} lightmap pages), {} skipped by kind, {} broken faces -> {}",
+        args.file.display(),
+        summary.surfaces,
+        summary.triangles,
+        summary.materials,
+        summary.textures,
+        summary.placeholder_textures,
+        summary.lightmap_pages,
+        summary.skipped_surfaces,
+        summary.skipped.len(),
+        args.output.display()
+    );
+    if args.strict && (!summary.skipped.is_empty() || !summary.warnings.is_empty()) {
+        eprintln!("bsp: --strict: {} skipped faces, {} warnings", summary.skipped.len(), summary.warnings.len());
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_lists_parse() {
+        assert_eq!(parse_skip("none").ok(), Some(SurfaceFlags::NONE));
+        assert_eq!(parse_skip("sky,clip").ok(), Some(SurfaceFlags::SKY | SurfaceFlags::CLIP));
+        assert!(parse_skip("sky,bogus").is_err());
+    }
+}

@@ -1,0 +1,117 @@
+//! The Wavefront OBJ + MTL writer: one object (`o`) per model with its placement applied to the
+//! vertices (OBJ has no transforms), one `usemtl` group per material, texture PNGs beside the
+//! files. OBJ has one UV set, so lightmaps are not written; nor are props (no mesh to place).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use super::{beside, create, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
+use crate::assets::AlphaMode;
+use crate::error::{Error, Result};
+
+/// Rotate `v` by the unit quaternion `q` (`[x, y, z, w]`).
+fn rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
+    let u = [q[0], q[1], q[2]];
+    let cross = |a: [f32; 3], b: [f32; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let t = cross(u, v).map(|c| 2.0 * c);
+    let c2 = cross(u, t);
+    [v[0] + q[3] * t[0] + c2[0], v[1] + q[3] * t[1] + c2[1], v[2] + q[3] * t[2] + c2[2]]
+}
+
+pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut Summary) -> Result<()> {
+    let io = |e: std::io::Error, p: &Path| Error::from(e).in_file(p);
+    let scene = p.scene;
+    let mtl_path = beside(path, ".mtl");
+    let stem = path.file_stem().map(|s| file_safe(&s.to_string_lossy())).unwrap_or_else(|| "export".into());
+    // Materials by scene material (OBJ has no lightmap pages).
+    let mut used: Vec<bool> = vec![false; scene.materials.len()];
+    for prim in p.prims.iter().flatten() {
+        if let Some(u) = used.get_mut(p.materials[prim.material].material as usize) {
+            *u = true;
+        }
+    }
+    let mut names: HashMap<u32, String> = HashMap::new();
+    let mut taken: HashMap<String, usize> = HashMap::new();
+    let mut mtl = create(&mtl_path)?;
+    let mut images = Vec::new();
+    for (mi, m) in scene.materials.iter().enumerate() {
+        if !used[mi] {
+            continue;
+        }
+        let base = file_safe(&m.name);
+        let k = taken.entry(base.to_ascii_lowercase()).or_insert(0);
+        *k += 1;
+        let name = if *k == 1 { base } else { format!("{base}~{k}") };
+        writeln!(mtl, "newmtl {name}\nKa 0 0 0\nKd 1 1 1\nKs 0 0 0\nillum 1").map_err(|e| io(e, &mtl_path))?;
+        if let Some(tc) = ctx.textures {
+            let img = tc.image(&m.name, &mut summary.warnings)?;
+            if img.placeholder {
+                summary.placeholder_textures += 1;
+            } else {
+                summary.textures += 1;
+            }
+            let file = format!("{stem}_{name}.png");
+            writeln!(mtl, "map_Kd {file}").map_err(|e| io(e, &mtl_path))?;
+            if img.alpha != AlphaMode::Opaque {
+                writeln!(mtl, "map_d {file}").map_err(|e| io(e, &mtl_path))?;
+            }
+            images.push((file, img.png));
+        }
+        writeln!(mtl).map_err(|e| io(e, &mtl_path))?;
+        names.insert(mi as u32, name);
+        summary.materials += 1;
+    }
+    mtl.flush().map_err(|e| io(e, &mtl_path))?;
+    drop(mtl);
+
+    let mut f = create(path)?;
+    let mtl_name = mtl_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    writeln!(f, "# bspkit {}\nmtllib {mtl_name}", env!("CARGO_PKG_VERSION")).map_err(|e| io(e, path))?;
+    // OBJ indices are global and 1-based.
+    let mut next: u64 = 1;
+    for (m, prims) in scene.models.iter().zip(&p.prims) {
+        if prims.is_empty() {
+            continue;
+        }
+        let q = rotation_y_up(m.angles);
+        let t = to_y_up(m.origin, ctx.scale);
+        let v = &m.vertices;
+        writeln!(f, "o {}", m.name.replace(char::is_whitespace, "_")).map_err(|e| io(e, path))?;
+        for prim in prims {
+            for &i in &prim.order {
+                let r = rotate(q, to_y_up(v.positions[i as usize], ctx.scale));
+                writeln!(f, "v {} {} {}", r[0] + t[0], r[1] + t[1], r[2] + t[2]).map_err(|e| io(e, path))?;
+            }
+            for &i in &prim.order {
+                let uv = v.uv0.get(i as usize).copied().filter(|uv| uv.iter().all(|c| c.is_finite())).unwrap_or_default();
+                // OBJ's V runs up.
+                writeln!(f, "vt {} {}", uv[0], 1.0 - uv[1]).map_err(|e| io(e, path))?;
+            }
+            for &i in &prim.order {
+                let n = rotate(q, v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]));
+                writeln!(f, "vn {} {} {}", n[0], n[1], n[2]).map_err(|e| io(e, path))?;
+            }
+            let mat = p.materials[prim.material].material;
+            if let Some(name) = names.get(&mat) {
+                writeln!(f, "usemtl {name}").map_err(|e| io(e, path))?;
+            }
+            for t in prim.indices.chunks_exact(3) {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| next + i as u64);
+                writeln!(f, "f {a}/{a}/{a} {b}/{b}/{b} {c}/{c}/{c}").map_err(|e| io(e, path))?;
+            }
+            next += prim.order.len() as u64;
+        }
+    }
+    f.flush().map_err(|e| io(e, path))?;
+    drop(f);
+    summary.models = scene.models.len();
+    written(summary, path);
+    written(summary, &mtl_path);
+    for (file, png) in images {
+        let ip = path.with_file_name(&file);
+        std::fs::write(&ip, png).map_err(|e| io(e, &ip))?;
+        written(summary, &ip);
+    }
+    Ok(())
+}

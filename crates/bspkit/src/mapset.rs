@@ -1,0 +1,305 @@
+//! Respawn map sets: a `.bsp` with its `<map>.bsp.<xxxx>.bsp_lump` external lumps and its
+//! `<map>_<kind>.ent` entity partitions (respawn_cod_facts.md §1.3, §1.4), written as one set.
+//!
+//! [`write_set`] writes what an [`Editor`] over a Respawn map (opened *with* its external lumps,
+//! so edits start from the bytes the game reads) holds:
+//!
+//! - an edit of a lump that lives in a `.bsp_lump` goes to that file, and to the `.bsp`'s own
+//!   copy of the lump too, so the two agree (the compiler writes both);
+//! - written in place, only the changed `.bsp_lump` files and the `.bsp` are written; under a new
+//!   name (`-o NEW.bsp`) every `.bsp_lump` and `.ent` is written beside it, renamed for the new
+//!   map (`NEW.bsp.0000.bsp_lump`, `NEW_env.ent`; the lump number's case and a `.client` suffix
+//!   are kept);
+//! - with [`SetOptions::fold_external`] the external lumps are folded into the `.bsp` instead
+//!   (their bytes replace the in-file copies) and no `.bsp_lump` is written; in place, the old
+//!   `.bsp_lump` files are removed once the new `.bsp` is in place (the game would otherwise
+//!   still read them). The `.ent` partitions are always kept: they are not lumps.
+//!
+//! Each file goes through [`write::write_atomic`] (temporary file in the same directory, synced,
+//! read back and compared, renamed). The writes are nested: every temporary file of the set is
+//! written and verified before the first rename, then the renames run, the `.bsp_lump` and
+//! `.ent` files first and the `.bsp` last. Afterwards the set is reopened from the target path
+//! with its external files and checked: every lump written externally must be loaded from its
+//! file with the intended bytes, and `check` must report no problem the source set lacked.
+//!
+//! Not written yet: Apex "streaming" sets whose `.bsp` is the header alone (its directory points
+//! past the end of the file, facts §1.1): the [`Editor`] needs the `.bsp`'s own directory in
+//! bounds, so opening one for writing is an error naming the first such lump.
+//!
+//! On failure: while writing or verifying a temporary file, nothing is replaced (every temporary
+//! file is removed). If a rename fails (the directory became unwritable, say), the files renamed
+//! before it — `.bsp_lump` / `.ent` files, never the `.bsp`, which is renamed last — are already
+//! replaced and the error names the file that failed. If the final check of the set fails,
+//! every file is already written; the error says so and lists the problems. Folding in place
+//! removes the old `.bsp_lump` files only after the new `.bsp` is in place; a failed removal is
+//! an error naming the file (the `.bsp` then holds the lumps, the stale file still overrides).
+
+use std::path::{Path, PathBuf};
+
+use crate::branch::Family;
+use crate::branches::respawn::ent::{entity_partition_paths, split_ent_file, EntPartition};
+use crate::bsp::{Bsp, OpenOptions};
+use crate::directory::LumpOrigin;
+use crate::edit::Editor;
+use crate::error::{Error, Result};
+use crate::write;
+
+/// How [`write_set`] writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetOptions {
+    /// Fold the external lumps into the `.bsp` (no `.bsp_lump` written).
+    pub fold_external: bool,
+    /// Write even if `check` finds problems the source set lacked (returned in the report).
+    pub allow_new_problems: bool,
+}
+
+/// The files beside a Respawn map that belong to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MapSet {
+    /// `(lump index, path)` of each `.bsp_lump` the map was opened with.
+    pub lumps: Vec<(usize, PathBuf)>,
+    /// `(kind, path)` of each `.ent` partition.
+    pub partitions: Vec<(String, PathBuf)>,
+}
+
+impl MapSet {
+    /// The set of `bsp` (opened from a path, with its external lumps).
+    pub fn of(bsp: &Bsp) -> Result<MapSet> {
+        let lumps = bsp
+            .lumps()
+            .iter()
+            .filter_map(|e| match &e.origin {
+                LumpOrigin::BspLump(p) => Some((e.index, p.clone())),
+                _ => None,
+            })
+            .collect();
+        Ok(MapSet { lumps, partitions: entity_partition_paths(bsp)? })
+    }
+    pub fn is_empty(&self) -> bool {
+        self.lumps.is_empty() && self.partitions.is_empty()
+    }
+}
+
+/// What [`write_set`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetReport {
+    /// Files written, the `.bsp` last.
+    pub written: Vec<PathBuf>,
+    /// Old `.bsp_lump` files removed (folding in place).
+    pub removed: Vec<PathBuf>,
+    /// Problems `check` found in the written set that the source set lacked (only with
+    /// [`SetOptions::allow_new_problems`]; otherwise they are an error).
+    pub new_problems: Vec<String>,
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn dir_of(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A map file name without `.bsp` (the `.ent` prefix).
+fn stem_of(name: &str) -> &str {
+    match name.len().checked_sub(4) {
+        Some(n) if name.is_char_boundary(n) && name[n..].eq_ignore_ascii_case(".bsp") => &name[..n],
+        _ => name,
+    }
+}
+
+/// The name a `.bsp_lump` gets beside a map named `new_name`: the old map name replaced.
+fn renamed_lump(old: &Path, old_name: &str, new_name: &str) -> Result<String> {
+    let name = file_name(old);
+    match name.strip_prefix(old_name) {
+        Some(rest) => Ok(format!("{new_name}{rest}")),
+        None => Err(Error::malformed(format!("{name} is not named after its map {old_name}")).in_file(old)),
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Write files[i..] atomically, nested: every temporary file is written and read back before
+/// the first rename, and the innermost (last) file is renamed first.
+fn stage(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+    let Some(((path, bytes), rest)) = files.split_first() else { return Ok(()) };
+    write::write_atomic(path, bytes, |tmp| {
+        let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
+        if back != *bytes {
+            return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
+        }
+        stage(rest)
+    })
+}
+
+/// A problem's text with the map's stem replaced and numbers blanked, to compare a set's
+/// problems with those of a set under another name.
+fn shape(problem: &str, stem: &str) -> String {
+    let text = if stem.is_empty() { problem.to_string() } else { problem.replace(stem, "<map>") };
+    write::problem_shape(&text)
+}
+
+/// Write the editor's map as a set to `target` (the `.bsp` path). The editor's map must be a
+/// Respawn map opened from a path with its external lumps. See the module doc for the order of
+/// the writes and what a failure midway leaves.
+pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<SetReport> {
+    let bsp = ed.bsp();
+    if bsp.family() != Family::Respawn {
+        return Err(Error::malformed("only Respawn maps are written as a set"));
+    }
+    let input = bsp.path().map(Path::to_path_buf).ok_or_else(|| Error::malformed("a map read from memory has no file set to write"))?;
+    let branch = bsp.branch().id;
+    let set = MapSet::of(bsp)?;
+    let input_data = bsp.data()[..bsp.data().len().min(16 + 16 * 128)].to_vec();
+    let in_place = same_file(&input, target);
+    let (old_name, new_name) = (file_name(&input), file_name(target));
+    if new_name.is_empty() {
+        return Err(Error::malformed("the target has no file name").in_file(target));
+    }
+    let (old_stem, new_stem) = (stem_of(&old_name).to_string(), stem_of(&new_name).to_string());
+    let dir = dir_of(target);
+
+    // The source set's problems, to compare the written set with; and the `.bsp`'s own (without
+    // its external files), to compare the written `.bsp` with before it is renamed.
+    let before_set: Vec<String> = crate::check::check(bsp).iter().map(|p| shape(&p.to_string(), &old_stem)).collect();
+    let alone = Bsp::open_with(&input, &OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() })?;
+    let before_bsp: Vec<String> = crate::check::check(&alone).iter().map(|p| p.to_string()).collect();
+
+    // The sibling files to write, and the lumps the written set must load from them.
+    let changed: Vec<usize> = ed.changed().collect();
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut expect_external: Vec<(usize, PathBuf, usize)> = Vec::new();
+    let mut fold: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (index, path) in &set.lumps {
+        let bytes = ed.raw_lump(*index).map_err(|e| e.in_file(path))?.into_owned();
+        if opts.fold_external {
+            // An unchanged external lump that is a prefix of the in-file copy (Titanfall 2's
+            // real-time-light lightmaps, open_questions.md B5: the `.bsp` holds a third page the
+            // `.bsp_lump` lacks) keeps the in-file copy, which loses nothing.
+            let inside = alone.raw_lump(*index).unwrap_or(&[]);
+            if !changed.contains(index) && inside.len() > bytes.len() && inside.starts_with(&bytes) {
+                continue;
+            }
+            fold.push((*index, bytes));
+            continue;
+        }
+        let dest = if in_place { path.clone() } else { dir.join(renamed_lump(path, &old_name, &new_name)?) };
+        expect_external.push((*index, dest.clone(), bytes.len()));
+        if !in_place || changed.contains(index) {
+            files.push((dest, bytes));
+        }
+    }
+    if !in_place {
+        for (kind, path) in &set.partitions {
+            let part = EntPartition::read(kind.clone(), path)?;
+            split_ent_file(&part.data).map_err(|e| e.in_file(path))?;
+            files.push((dir.join(format!("{new_stem}_{kind}.ent")), part.data));
+        }
+    }
+    drop(alone);
+    for (index, bytes) in fold {
+        ed.set_raw_lump(index, bytes, None, None)?;
+    }
+
+    // `.bsp_lump` files already beside the target that the set does not write would override
+    // the written lumps when the map is opened: refuse (under a new name) or remove them
+    // (folding in place) rather than leave a set that is not what was written.
+    let mut stale = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let prefix = format!("{new_name}.");
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_lump = name.starts_with(&prefix) && (name.ends_with(".bsp_lump") || name.ends_with(".bsp_lump.client"));
+            if is_lump && !expect_external.iter().any(|(_, p, _)| file_name(p) == name) {
+                stale.push(dir.join(name));
+            }
+        }
+    }
+    stale.sort();
+    if !(stale.is_empty() || (in_place && opts.fold_external)) {
+        let names: Vec<String> = stale.iter().map(|p| file_name(p)).collect();
+        return Err(Error::malformed(format!(
+            "{} beside the target would override the written lumps; remove {} first",
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        ))
+        .in_file(target));
+    }
+
+    let bytes = ed.to_bytes()?;
+    // An external game lump holds child offsets into the `.bsp`, at the in-file copy's place
+    // (open_questions.md A12): when the writer moved that copy, the external file moves with it.
+    if !opts.fold_external {
+        if let Some(pos) = expect_external.iter().position(|(i, _, _)| *i == write::GAME_LUMP) {
+            let at = |data: &[u8]| crate::bytes::u32_at(data, 16 + 16 * write::GAME_LUMP, crate::bytes::Endian::Little).map(u64::from);
+            if let (Some(old), Some(new)) = (at(&input_data), at(&bytes)) {
+                let dest = expect_external[pos].1.clone();
+                let mut lump = ed.raw_lump(write::GAME_LUMP)?.into_owned();
+                if old != new
+                    && write::game_lump_convention(&lump, crate::bytes::Endian::Little, old) == Some(write::GameLumpOffsets::Absolute)
+                {
+                    write::rebase_game_lump(&mut lump, crate::bytes::Endian::Little, new as i64 - old as i64)
+                        .map_err(|e| e.in_file(&dest))?;
+                    files.retain(|(p, _)| *p != dest);
+                    files.push((dest, lump));
+                }
+            }
+        }
+    }
+    let allow = opts.allow_new_problems;
+    let mut bsp_new = Vec::new();
+    write::write_atomic(target, &bytes, |tmp| {
+        if allow {
+            bsp_new = write::new_problems(tmp, branch, &before_bsp)?;
+        } else {
+            write::verify_written(tmp, branch, &before_bsp)?;
+        }
+        stage(&files)
+    })?;
+    let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
+    report.written.push(target.to_path_buf());
+    if in_place && opts.fold_external {
+        for p in stale {
+            std::fs::remove_file(&p).map_err(|e| Error::from(e).in_file(&p))?;
+            report.removed.push(p);
+        }
+    }
+
+    // The set as the game will load it.
+    let written = Bsp::open_with(target, &OpenOptions { branch: Some(branch.to_string()), ..Default::default() })?;
+    for (index, path, len) in &expect_external {
+        match written.entry(*index).map(|e| (&e.origin, e.length)) {
+            Some((LumpOrigin::BspLump(p), l)) if file_name(p) == file_name(path) && l == *len as u64 => {}
+            _ => {
+                return Err(Error::malformed(format!("the written set does not load lump {index} from {}", path.display())).in_file(target))
+            }
+        }
+    }
+    if let Some(e) = written.lumps().iter().find(|e| opts.fold_external && e.origin != LumpOrigin::File) {
+        return Err(
+            Error::malformed(format!("the written set loads lump {} from an external file ({:?})", e.index, e.origin)).in_file(target)
+        );
+    }
+    let mut new: Vec<String> =
+        crate::check::check(&written).iter().map(|p| p.to_string()).filter(|p| !before_set.contains(&shape(p, &new_stem))).collect();
+    for p in bsp_new {
+        if !new.contains(&p) {
+            new.push(p);
+        }
+    }
+    if !new.is_empty() && !allow {
+        return Err(
+            Error::malformed(format!("the written set (every file already replaced) has new problems: {}", new.join("; "))).in_file(target)
+        );
+    }
+    report.new_problems = new;
+    Ok(report)
+}
