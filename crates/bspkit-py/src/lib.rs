@@ -476,9 +476,16 @@ impl PyBsp {
     }
 
     /// Write the map with every edit to `path` (atomically; the result is reopened and checked
-    /// first, as `bsp edit` does). Byte-identical to the source when nothing changed.
+    /// first, as `bsp edit` does). Byte-identical to the source when nothing changed. A Respawn
+    /// map opened with its `.bsp_lump` files is written as a set (`bspkit::mapset`).
     fn save_as(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
-        let ed = self.editor(py)?;
+        let mut ed = self.editor(py)?;
+        // A Respawn map opened with its `.bsp_lump` files is written as a set: the `.bsp`, its
+        // external lumps and `.ent` partitions beside `path`.
+        if self.inner.family() == bspkit::Family::Respawn && self.inner.path().is_some() && self.inner.options().external_lumps {
+            bspkit::mapset::write_set(&mut ed, &path, &Default::default()).map_err(|e| err(e.in_file(&path)))?;
+            return Ok(());
+        }
         ed.write(&path).map_err(|e| err(e.in_file(&path)))?;
         Ok(())
     }
@@ -1235,13 +1242,22 @@ impl Model {
     }
 }
 
-fn array<'py, T: pyo3::IntoPyObject<'py> + Copy>(
-    py: Python<'py>,
-    np: &Bound<'py, PyModule>,
-    rows: &[T],
+/// One NumPy array (a copy, one allocation per buffer) of `rows` × `N` little-endian values.
+fn array<const N: usize, T: Copy>(
+    py: Python<'_>,
+    np: &Bound<'_, PyModule>,
+    rows: &[[T; N]],
     dtype: &str,
+    to_le: impl Fn(T) -> Vec<u8>,
 ) -> PyResult<Py<PyAny>> {
-    Ok(np.call_method1("array", (PyList::new(py, rows.iter().copied())?, dtype))?.unbind())
+    let mut bytes = Vec::with_capacity(rows.len() * N * std::mem::size_of::<T>());
+    for r in rows {
+        for &x in r {
+            bytes.extend_from_slice(&to_le(x));
+        }
+    }
+    let a = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), dtype))?;
+    Ok(a.call_method1("reshape", (-1, N))?.call_method0("copy")?.unbind())
 }
 
 #[pymethods]
@@ -1274,12 +1290,14 @@ impl Model {
         let np = py.import("numpy")?;
         let v = &self.m().vertices;
         let d = PyDict::new(py);
-        d.set_item("position", array(py, &np, &v.positions, "f4")?.bind(py).call_method1("reshape", (-1, 3))?)?;
-        d.set_item("normal", array(py, &np, &v.normals, "f4")?.bind(py).call_method1("reshape", (-1, 3))?)?;
-        d.set_item("uv0", array(py, &np, &v.uv0, "f4")?.bind(py).call_method1("reshape", (-1, 2))?)?;
-        d.set_item("uv1", array(py, &np, &v.uv1, "f4")?.bind(py).call_method1("reshape", (-1, 2))?)?;
-        d.set_item("colour", array(py, &np, &v.colours, "u1")?.bind(py).call_method1("reshape", (-1, 4))?)?;
-        d.set_item("indices", array(py, &np, &self.m().indices, "u4")?.bind(py).call_method1("reshape", (-1, 3))?)?;
+        let f = |x: f32| x.to_le_bytes().to_vec();
+        d.set_item("position", array(py, &np, &v.positions, "<f4", f)?)?;
+        d.set_item("normal", array(py, &np, &v.normals, "<f4", f)?)?;
+        d.set_item("uv0", array(py, &np, &v.uv0, "<f4", f)?)?;
+        d.set_item("uv1", array(py, &np, &v.uv1, "<f4", f)?)?;
+        d.set_item("colour", array(py, &np, &v.colours, "u1", |x: u8| vec![x])?)?;
+        let tris: Vec<[u32; 3]> = self.m().indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
+        d.set_item("indices", array(py, &np, &tris, "<u4", |x: u32| x.to_le_bytes().to_vec())?)?;
         Ok(d.unbind())
     }
 }
@@ -1385,8 +1403,8 @@ impl Vertex {
         self.v().uv1.get(self.index).copied()
     }
     #[getter]
-    fn colour(&self) -> Option<[u8; 4]> {
-        self.v().colours.get(self.index).copied()
+    fn colour(&self) -> Option<(u8, u8, u8, u8)> {
+        self.v().colours.get(self.index).map(|c| (c[0], c[1], c[2], c[3]))
     }
     #[getter]
     fn index(&self) -> usize {

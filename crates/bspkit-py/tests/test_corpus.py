@@ -132,7 +132,7 @@ def test_entity_edit_reopens_clean(path, tmp_path):
     ents.append(bspkit.Entity(classname="info_null", targetname="bspkit_spot"))
     out = tmp_path / pathlib.Path(path).name
     bsp.save_as(out)  # reopened and checked by the library before it replaces `out`
-    again = bspkit.load(out, external=False)
+    again = bspkit.load(out)
     assert len(again.ENTITIES) == before + 1
     assert again.ENTITIES[0]["bspkit_test"] == "1"
     assert [e.classname for e in again.search_all_entities(targetname="bspkit_spot")] == ["info_null"]
@@ -182,3 +182,27 @@ def test_source_extras(path, tmp_path):
     assert again.PAKFILE.namelist() == names + ["bspkit/test.txt"]
     again.PAKFILE.remove("bspkit/test.txt")
     assert again.PAKFILE.namelist() == names
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_geometry_objects_match_buffers(path):
+    bsp = bspkit.load(path)
+    try:
+        scene = bsp.scene()
+    except bspkit.BspError as e:
+        if "not built yet" in str(e):
+            pytest.skip(f"{bsp.family} geometry not built yet")
+        raise
+    assert scene.models
+    world = bsp.model(scene.models[0].index)
+    bufs = world.numpy()
+    tris = sum(len(m.polygons) for m in world.meshes)
+    assert tris == len(bufs["indices"])
+    pos = bufs["position"]
+    for mesh in world.meshes[:200]:
+        assert mesh.material in scene.materials
+        for poly in mesh.polygons[:20]:
+            for v in poly.vertices:
+                np.testing.assert_array_equal(np.asarray(v.position, dtype=np.float32), pos[v.index])
+                if len(bufs["uv0"]):
+                    np.testing.assert_array_equal(np.asarray(v.uv0, dtype=np.float32), bufs["uv0"][v.index])
