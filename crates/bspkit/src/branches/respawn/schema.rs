@@ -14,7 +14,7 @@ use crate::schema::types::{of, RecordSchema, Value};
 pub fn lump_schema(branch: &Branch, lump: &str, size: usize) -> Option<&'static RecordSchema> {
     let apex = !matches!(branch.id, "titanfall" | "titanfall2");
     let tf2 = branch.id == "titanfall2";
-    let s = match (lump, size) {
+    match (lump, size) {
         ("VERTICES" | "VERTEX_NORMALS" | "PORTAL_VERTICES" | "OCCLUSION_MESH_VERTICES" | "SHADOW_MESH_OPAQUE_VERTICES", 12) => of::<Vec3>(),
         ("PLANES", _) => of::<Plane>(),
         ("CUBEMAPS", _) => of::<Cubemap>(),
@@ -110,6 +110,5 @@ pub fn lump_schema(branch: &Branch, lump: &str, size: usize) -> Option<&'static 
         ) => of::<Value<I32<LE>>>(),
         ("STATIC_PROP_LIGHTPROBE_INDICES" | "CUBEMAPS_AMBIENT_RCP", 4) => of::<Value<U32<LE>>>(),
         _ => None,
-    };
-    s
+    }
 }
