@@ -206,3 +206,16 @@ def test_geometry_objects_match_buffers(path):
                 np.testing.assert_array_equal(np.asarray(v.position, dtype=np.float32), pos[v.index])
                 if len(bufs["uv0"]):
                     np.testing.assert_array_equal(np.asarray(v.uv0, dtype=np.float32), bufs["uv0"][v.index])
+
+
+@pytest.mark.parametrize("path", source_maps()[:2] or [pytest.param(None, marks=pytest.mark.skip(reason="no Source maps"))])
+def test_read_lmp(path, cli, tmp_path):
+    bsp = bspkit.load(path)
+    out = tmp_path / "x_l_0.lmp"
+    subprocess.run([cli, "lump", "extract", str(path), "PLANES", "--lmp", "-o", str(out)], check=True, capture_output=True)
+    lmp = bspkit.read_lmp(out)
+    assert lmp["lump"] == bsp.lump_names().index("PLANES")
+    assert lmp["data"] == bsp.raw_lump("PLANES")
+    assert bspkit.read_lmp(out.read_bytes()) == lmp
+    with pytest.raises(bspkit.BspError):
+        bspkit.read_lmp(b"short")
