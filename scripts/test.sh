@@ -32,3 +32,21 @@ export BSPKIT_GLTF_VALIDATOR="$PWD/$GLTF/validate.mjs"
 export BSPKIT_REQUIRE_ORACLES=1
 
 cargo test --workspace
+
+# The Python package (crates/bspkit-py, `import bspkit`): built into a venv under target/ with
+# maturin (a debug build: fast to compile), then its pytest suite runs over the corpus and
+# compares with the `bsp` binary. Versions pinned; everything comes from PyPI.
+PYVENV=target/py-venv
+if [ ! -x "$PYVENV/bin/python" ]; then
+    python3 -m venv "$PYVENV"
+fi
+"$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "maturin==1.9.6" "numpy==2.2.6" "pytest==8.3.5"
+VIRTUAL_ENV="$PWD/$PYVENV" PATH="$PWD/$PYVENV/bin:$PATH" maturin develop --quiet -m crates/bspkit-py/Cargo.toml
+cargo build --quiet -p bsp-cli
+rc=0
+BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/bspkit-py/tests || rc=$?
+if [ "$rc" -eq 5 ]; then
+    echo "error: the Python test suite collected no tests" >&2
+    exit 1
+fi
+exit "$rc"

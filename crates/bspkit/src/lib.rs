@@ -65,6 +65,7 @@ pub mod mapset;
 pub mod mesh;
 pub mod render;
 pub mod scan;
+pub mod schema;
 pub mod stats;
 pub mod stripper;
 pub mod texture;

@@ -13,6 +13,7 @@ pub mod lumps;
 pub mod mesh;
 pub mod records;
 pub mod room;
+pub mod schema;
 pub mod stats;
 pub mod view;
 

@@ -20,6 +20,7 @@ pub mod lumps;
 pub mod mesh;
 pub mod records;
 pub mod room;
+pub mod schema;
 pub mod stats;
 pub mod texture;
 pub mod view;

@@ -11,6 +11,7 @@ macro_rules! record {
         #[repr(C)]
         #[derive(FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned, Clone, Copy, Debug)]
         pub struct $name { $($(#[$fm])* pub $f: $t,)* }
+        crate::schema::types::impl_record!([] $name { $($f: $t),* });
     };
 }
 pub(crate) use record;

@@ -20,6 +20,7 @@ pub mod ent;
 pub mod lumps;
 pub mod mesh;
 pub mod records;
+pub mod schema;
 pub mod sprp;
 pub mod stats;
 pub mod texture;

@@ -16,6 +16,7 @@ pub mod lighting;
 pub mod lumps;
 pub mod mesh;
 pub mod records;
+pub mod schema;
 pub mod stats;
 pub mod texture;
 pub mod view;

@@ -19,6 +19,7 @@ macro_rules! record {
         #[repr(C)]
         #[derive(FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned, Clone, Copy, Debug)]
         pub struct $name<O: ByteOrder> { $($(#[$fm])* pub $f: $t),* }
+        crate::schema::types::impl_record!([O: ByteOrder] $name<O> { $($f: $t),* });
     };
 }
 
@@ -28,6 +29,7 @@ macro_rules! plain {
         #[repr(C)]
         #[derive(FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned, Clone, Copy, Debug, PartialEq, Eq)]
         pub struct $name { $($(#[$fm])* pub $f: $t),* }
+        crate::schema::types::impl_record!([] $name { $($f: $t),* });
     };
 }
 

@@ -1,0 +1,128 @@
+"""Benchmark: load a map and touch every lump, bspkit against bsp_tool, one process per library.
+
+    python bench/py/load_touch.py --lib bspkit   [--runs N] MAP...   # NumPy and record-object passes
+    python bench/py/load_touch.py --lib bsp_tool [--runs N] MAP...
+
+Prints one JSON line per map and pass (best of N wall-clock seconds) and a total line.
+Passes:
+- bspkit `numpy`: `bspkit.load` + every record lump's `.numpy()` summed as bytes (every byte
+  read) + every other lump's bytes (`raw_lump`);
+- bspkit `records`: `bspkit.load` + every record lump iterated, one object per record, and
+  every other lump's bytes;
+- bsp_tool `touch`: `bsp_tool.load_bsp` + every lump attribute iterated entry by entry (what
+  bench/bsp_tool_load.py does);
+- `search` (both): `search_all_entities(classname=…)` / `ENTITIES.search(classname=…)` for
+  the most common classname, entities already parsed.
+Not a timed test: numbers are for bench/py/RESULTS.md.
+"""
+import argparse
+import collections
+import json
+import os
+import sys
+import time
+
+
+def best(runs, f):
+    t_best, out = None, None
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = f()
+        dt = time.perf_counter() - t
+        t_best = dt if t_best is None else min(t_best, dt)
+    return t_best, out
+
+
+def bspkit_passes(path, runs):
+    import bspkit
+    import numpy as np
+
+    def numpy_pass():
+        bsp = bspkit.load(path)
+        n = 0
+        for name in bsp.lump_names():
+            lump = bsp[name]
+            if isinstance(lump, bspkit.RecordLump):
+                a = lump.numpy()
+                n += int(a.view(np.uint8).sum()) if a.size else 0
+            elif isinstance(lump, bytes):
+                n += len(lump)
+            else:
+                n += len(bsp.raw_lump(name))
+        return n
+
+    def records_pass():
+        bsp = bspkit.load(path)
+        n = 0
+        for name in bsp.lump_names():
+            lump = bsp[name]
+            if isinstance(lump, bspkit.RecordLump):
+                for _ in lump:
+                    n += 1
+            else:
+                n += len(bsp.raw_lump(name))
+        return n
+
+    out = {}
+    out["numpy"] = best(runs, numpy_pass)[0]
+    out["records"] = best(runs, records_pass)[0]
+    bsp = bspkit.load(path)
+    ents = bsp.ENTITIES
+    common = collections.Counter(e.get("classname") for e in ents).most_common(1)
+    if common:
+        cls = common[0][0]
+        out["search"] = best(runs * 10, lambda: bsp.search_all_entities(classname=cls))[0]
+    return out
+
+
+def bsp_tool_passes(path, runs):
+    import bsp_tool
+
+    def touch():
+        bsp = bsp_tool.load_bsp(path)
+        n = 0
+        for name in list(getattr(bsp, "headers", {})):
+            lump = getattr(bsp, name, None)
+            if lump is None:
+                continue
+            if isinstance(lump, (bytes, bytearray)):
+                n += len(lump)
+            elif type(lump).__name__ == "RawBspLump":
+                n += len(lump[:])
+            else:
+                try:
+                    for _ in lump:
+                        n += 1
+                except TypeError:
+                    n += 1
+        return n
+
+    out = {"touch": best(runs, touch)[0]}
+    bsp = bsp_tool.load_bsp(path)
+    ents = bsp.ENTITIES
+    common = collections.Counter(e.get("classname") for e in ents).most_common(1)
+    if common:
+        cls = common[0][0]
+        out["search"] = best(runs * 10, lambda: ents.search(classname=cls))[0]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", choices=["bspkit", "bsp_tool"], required=True)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("maps", nargs="+")
+    args = ap.parse_args()
+    passes = bspkit_passes if args.lib == "bspkit" else bsp_tool_passes
+    for path in args.maps:
+        size = os.path.getsize(path)
+        try:
+            r = passes(path, args.runs)
+            print(json.dumps({"lib": args.lib, "map": os.path.basename(path), "size": size, "ok": True, **r}))
+        except Exception as e:  # counted, never fatal
+            print(json.dumps({"lib": args.lib, "map": os.path.basename(path), "size": size, "ok": False, "error": f"{type(e).__name__}: {e}"}))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""bspkit: read, write, edit and analyse ``.bsp`` maps of every engine family.
+
+The Rust library ``bspkit`` does the work; this package is a thin binding over it.
+
+>>> import bspkit
+>>> bsp = bspkit.load("maps/e1m1.bsp")          # a path, bytes, or a binary file object
+>>> bsp.branch, bsp.family, bsp.version
+('quake1', 'quake', 29)
+>>> bsp.PLANES[0].normal                          # records with named fields
+[0.0, 0.0, 1.0]
+>>> planes = bsp.PLANES.numpy()                   # zero-copy structured NumPy array
+>>> [e["classname"] for e in bsp.search_all_entities(classname="light")][:1]
+['light']
+>>> bsp.ENTITIES[0].set("message", "hello")
+>>> bsp.save_as("out.bsp")                        # byte-identical when nothing changed
+
+Errors are :class:`BspError` subclasses carrying ``kind``, ``file``, ``lump`` and ``offset``.
+"""
+
+from ._bspkit import (
+    ArrayHolder,
+    BadLumpLengthError,
+    Bsp,
+    BspError,
+    DecompressError,
+    Entity,
+    GameLump,
+    IoError,
+    LimitExceededError,
+    LumpOutOfBoundsError,
+    MalformedError,
+    Mesh,
+    Model,
+    NoSuchLumpError,
+    PakFile,
+    Polygon,
+    Record,
+    RecordLump,
+    Scene,
+    TruncatedError,
+    UnknownBranchError,
+    UnknownFormatError,
+    UnsafePathError,
+    UnsupportedVersionError,
+    Vertex,
+    formats,
+    load,
+    read_lmp,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BadLumpLengthError",
+    "Bsp",
+    "BspError",
+    "DecompressError",
+    "Entity",
+    "GameLump",
+    "IoError",
+    "LimitExceededError",
+    "LumpOutOfBoundsError",
+    "MalformedError",
+    "Mesh",
+    "Model",
+    "NoSuchLumpError",
+    "PakFile",
+    "Polygon",
+    "Record",
+    "RecordLump",
+    "Scene",
+    "TruncatedError",
+    "UnknownBranchError",
+    "UnknownFormatError",
+    "UnsafePathError",
+    "UnsupportedVersionError",
+    "Vertex",
+    "formats",
+    "load",
+    "read_lmp",
+]

@@ -1,0 +1,273 @@
+"""Type stubs of the compiled module ``bspkit._bspkit`` (re-exported by ``bspkit``)."""
+
+import os
+from types import SimpleNamespace
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
+
+PathLike = Union[str, "os.PathLike[str]"]
+Buffer = Union[bytes, bytearray, memoryview]
+
+class BspError(Exception):
+    """Any error reading or writing a map."""
+
+    kind: str
+    """A stable name: ``io``, ``truncated``, ``unknown_format``, ``unsupported_version``,
+    ``unknown_branch``, ``lump_out_of_bounds``, ``bad_lump_length``, ``no_such_lump``,
+    ``decompress``, ``malformed``, ``limit_exceeded``, ``unsafe_path``."""
+    file: Optional[str]
+    """The file concerned, when known."""
+    lump: Optional[str]
+    """The lump concerned (``"1 (PLANES)"``), when known."""
+    offset: Optional[int]
+    """Byte offset of the damage, when known."""
+
+class IoError(BspError): ...
+class TruncatedError(BspError): ...
+class UnknownFormatError(BspError): ...
+class UnsupportedVersionError(BspError): ...
+class UnknownBranchError(BspError): ...
+class LumpOutOfBoundsError(BspError): ...
+class BadLumpLengthError(BspError): ...
+class NoSuchLumpError(BspError): ...
+class DecompressError(BspError): ...
+class MalformedError(BspError): ...
+class LimitExceededError(BspError): ...
+class UnsafePathError(BspError): ...
+
+def load(source: Union[PathLike, Buffer, BinaryIO], branch: Optional[str] = None, external: bool = True) -> Bsp:
+    """Open a map: ``source`` is a path (memory-mapped), bytes-like data (copied), or a binary
+    file object (read, then copied). ``branch`` forces a branch id instead of detection;
+    ``external=False`` ignores ``.lmp`` / ``.bsp_lump`` files beside the map."""
+
+def formats() -> List[Dict[str, str]]:
+    """Every branch bspkit reads: ``[{"branch", "family", "title", "games"}]``."""
+
+def read_lmp(data: Union[PathLike, Buffer]) -> Dict[str, Any]:
+    """A Valve ``.lmp`` file: ``{"lump", "version", "revision", "offset", "length", "data"}``."""
+
+class Bsp:
+    """An opened map. Lumps are attributes and items by name (``bsp.PLANES``, ``bsp["PLANES"]``,
+    ``bsp[1]``): record lumps are :class:`RecordLump`, the entity lump a list of
+    :class:`Entity`, the Source pakfile a :class:`PakFile`, the game lump a :class:`GameLump`,
+    other lumps ``bytes``."""
+
+    @property
+    def branch(self) -> str:
+        """The branch id (``quake1``, ``source``, ``titanfall2``, …)."""
+    @property
+    def family(self) -> str:
+        """``quake``, ``goldsrc``, ``quake2``, ``quake3``, ``source``, ``respawn``, ``cod`` or ``genesis3d``."""
+    @property
+    def version(self) -> int:
+        """The format version from the header."""
+    @property
+    def endianness(self) -> str:
+        """``"little"`` or ``"big"``."""
+    @property
+    def revision(self) -> Optional[int]:
+        """The map revision (Source, Respawn)."""
+    @property
+    def path(self) -> Optional[str]:
+        """The file path, when opened from one."""
+    @property
+    def detection(self) -> Dict[str, Any]:
+        """Why this branch was chosen: ``{"branch", "version", "endianness", "why", "runners_up"}``."""
+    @property
+    def headers(self) -> List[SimpleNamespace]:
+        """The lump directory (``index``, ``name``, ``offset``, ``length``, ``version``,
+        ``compressed``, ``record_size``, ``count``, ``source``)."""
+    @property
+    def loading_errors(self) -> Dict[str, str]:
+        """Lumps that cannot be read as their branch says: ``{name: message}``."""
+    @property
+    def ENTITIES(self) -> List[Entity]:
+        """The entities, in lump order; edit them (or the list) and ``save_as``."""
+    def __getattr__(self, name: str) -> Any: ...
+    def __getitem__(self, key: Union[str, int]) -> Any: ...
+    def __contains__(self, name: str) -> bool: ...
+    def lump_names(self) -> List[str]:
+        """Lump names in directory order."""
+    def raw_lump(self, lump: Union[str, int], stored: bool = False) -> bytes:
+        """A lump's bytes: decompressed, or as stored (``stored=True``)."""
+    def set_lump(self, lump: Union[str, int], data: Buffer) -> None:
+        """Replace a lump's (decompressed) bytes; written by ``save_as`` / ``to_bytes``."""
+    def search_all_entities(self, **key_values: Any) -> List[Entity]:
+        """Entities whose keys have these values: ``search_all_entities(classname="light")``."""
+    def to_bytes(self) -> bytes:
+        """The map with every edit (the original bytes when nothing changed)."""
+    def save_as(self, path: PathLike) -> None:
+        """Write the map with every edit (atomically, reopened and checked first)."""
+    def check(self) -> Dict[str, Any]:
+        """``bsp check --json``'s object: ``{"path", "problems", "counts"}``."""
+    def info(self) -> Dict[str, Any]:
+        """``bsp info --json``'s object."""
+    def miptex(self) -> List[Dict[str, Any]]:
+        """Quake / GoldSrc embedded textures (``index``, ``name``, ``width``, ``height``,
+        ``embedded``, ``pixels``: mip 0 palette indices)."""
+    def bspx(self) -> Dict[str, bytes]:
+        """Quake BSPX lumps: ``{name: bytes}``."""
+    def ent_partitions(self) -> Dict[str, List[Entity]]:
+        """Respawn ``.ent`` partitions beside the map: ``{kind: [Entity]}``."""
+    def scene(self) -> Scene:
+        """The map's geometry (every model)."""
+    def model(self, i: int) -> Model:
+        """Model ``i``'s geometry (0 is the world)."""
+    def lightmaps(self, png: bool = False, hdr: bool = False) -> List[Dict[str, Any]]:
+        """Lightmap atlases: ``page``, ``style``, ``layer``, ``width``, ``height``, ``rgb``
+        (8-bit RGB bytes), and ``png`` with ``png=True``."""
+    def textures(
+        self,
+        png: bool = False,
+        game_dirs: Sequence[PathLike] = ...,
+        wads: Sequence[PathLike] = ...,
+        palette: Optional[PathLike] = None,
+    ) -> List[Dict[str, Any]]:
+        """Textures the map carries or names, decoded to RGBA (``name``, ``width``, ``height``,
+        ``rgba``, ``png``), or ``{"name", "missing"}``."""
+
+class RecordLump(Sequence[Any]):
+    """A lump of fixed-size records: :class:`Record` objects (plain ints/floats/bytes for
+    lumps of values), and ``numpy()`` for a zero-copy structured array."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def record_size(self) -> int: ...
+    @property
+    def plain(self) -> bool:
+        """Items are plain numbers (or bytes): a lump of values, or records of one number."""
+    @property
+    def fields(self) -> List[str]:
+        """Field names (``["value"]`` for a lump of plain values)."""
+    @property
+    def record_type(self) -> Optional[str]:
+        """The Rust record struct's name (``Plane``, ``Face29``); None without a schema."""
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> List[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def numpy(self) -> Any:
+        """A read-only NumPy array over the map's bytes, no copy; it keeps the map alive."""
+
+class Record:
+    """One record: fields as attributes and items (``plane.normal``, ``plane["dist"]``)."""
+
+    @property
+    def _fields(self) -> List[str]: ...
+    @property
+    def _type(self) -> str: ...
+    def _asdict(self) -> Dict[str, Any]: ...
+    def _bytes(self) -> bytes: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __getitem__(self, key: Union[str, int]) -> Any: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+class Entity:
+    """Ordered key/value pairs, duplicate keys kept (outputs)."""
+
+    def __init__(self, pairs: Union[Dict[str, Any], Sequence[Tuple[str, Any]], None] = None, **kwargs: Any) -> None: ...
+    def __getitem__(self, key: str) -> str:
+        """The first value of ``key`` (KeyError when absent)."""
+    def __setitem__(self, key: str, value: Any) -> None: ...
+    def __delitem__(self, key: str) -> None:
+        """Remove every pair with this key."""
+    def __contains__(self, key: str) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def get(self, key: str, default: Any = None) -> Any: ...
+    def get_all(self, key: str) -> List[str]:
+        """Every value of ``key``, in order."""
+    def set(self, key: str, value: Any) -> None:
+        """Set the first pair with ``key`` (appending one when there is none)."""
+    def add(self, key: str, value: Any) -> None:
+        """Append a pair (keys may repeat)."""
+    def keys(self) -> List[str]: ...
+    def items(self) -> List[Tuple[str, str]]: ...
+    def pairs(self) -> List[List[str]]:
+        """``[[key, value], ...]``, the shape ``bsp ents --json`` prints."""
+    @property
+    def classname(self) -> Optional[str]: ...
+
+class PakFile:
+    """The Source pakfile as a zipfile-like object; ``add`` / ``remove`` edit the map."""
+
+    def namelist(self) -> List[str]: ...
+    def infolist(self) -> List[Dict[str, Any]]: ...
+    def read(self, name: str) -> bytes: ...
+    def add(self, name: str, data: Buffer) -> None: ...
+    def remove(self, name: str) -> None: ...
+    def __contains__(self, name: str) -> bool: ...
+    def __len__(self) -> int: ...
+
+class GameLump:
+    """The Source / Respawn game lump."""
+
+    @property
+    def lumps(self) -> List[Dict[str, Any]]:
+        """Child lumps: ``id``, ``version``, ``flags``, ``offset``, ``length``."""
+    @property
+    def sprp(self) -> Optional[SimpleNamespace]:
+        """Static props: ``version``, ``model_names``, ``leaves``, ``props`` (namespaces with
+        ``origin``, ``angles``, ``model_name``, ``skin``, …)."""
+
+class Scene:
+    @property
+    def models(self) -> List[Model]: ...
+    @property
+    def materials(self) -> List[str]: ...
+    @property
+    def skipped(self) -> List[Tuple[int, int, str]]: ...
+    @property
+    def warnings(self) -> List[str]: ...
+
+class Model:
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def origin(self) -> List[float]: ...
+    @property
+    def angles(self) -> List[float]: ...
+    @property
+    def meshes(self) -> List[Mesh]: ...
+    def numpy(self) -> Dict[str, Any]:
+        """Whole buffers: ``position``, ``normal``, ``uv0``, ``uv1``, ``colour``, ``indices``."""
+
+class Mesh:
+    @property
+    def material(self) -> Optional[str]: ...
+    @property
+    def material_index(self) -> int: ...
+    @property
+    def source(self) -> Tuple[int, int]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def flags(self) -> List[str]: ...
+    @property
+    def polygons(self) -> List[Polygon]: ...
+
+class Polygon:
+    @property
+    def vertices(self) -> List[Vertex]: ...
+
+class Vertex:
+    @property
+    def position(self) -> Optional[List[float]]: ...
+    @property
+    def normal(self) -> Optional[List[float]]: ...
+    @property
+    def uv0(self) -> Optional[List[float]]: ...
+    @property
+    def uv1(self) -> Optional[List[float]]: ...
+    @property
+    def colour(self) -> Optional[List[int]]: ...
+    @property
+    def index(self) -> int: ...
+
+class ArrayHolder:
+    """The base of the NumPy arrays ``RecordLump.numpy()`` returns (keeps the map alive)."""

@@ -1,0 +1,243 @@
+"""The API on the committed sample map and on hostile input (no corpus needed)."""
+
+import io
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+import bspkit
+from conftest import SAMPLE
+
+
+@pytest.fixture
+def sample():
+    return bspkit.load(SAMPLE)
+
+
+def test_load_from_path_bytes_and_file(sample):
+    data = SAMPLE.read_bytes()
+    for src in (str(SAMPLE), SAMPLE, data, bytearray(data), memoryview(data), io.BytesIO(data)):
+        bsp = bspkit.load(src)
+        assert (bsp.branch, bsp.family, bsp.version, bsp.endianness) == ("quake1", "quake", 29, "little")
+        assert bsp.to_bytes() == data
+
+
+def test_lumps_by_name_attribute_and_index(sample):
+    assert sample.PLANES[0] == sample["PLANES"][0] == sample[1][0]
+    assert "PLANES" in sample and "NOPE" not in sample
+    with pytest.raises(AttributeError):
+        sample.NOPE
+    with pytest.raises(KeyError):
+        sample["NOPE"]
+    with pytest.raises(IndexError):
+        sample[99]
+    with pytest.raises(TypeError):
+        sample[1.5]
+    p = sample.PLANES[0]
+    assert p._fields == ["normal", "dist", "kind"]
+    assert p.normal == p["normal"] == p[0] == list(p)[0]
+    assert isinstance(p.dist, float) and isinstance(p.kind, int)
+    assert sample.PLANES[-1] == sample.PLANES[len(sample.PLANES) - 1]
+    assert sample.PLANES[1:3] == [sample.PLANES[1], sample.PLANES[2]]
+    with pytest.raises(IndexError):
+        sample.PLANES[len(sample.PLANES)]
+    # Plain-value lumps give plain values.
+    assert all(isinstance(v, int) for v in sample.SURFEDGES)
+    assert isinstance(sample.TEXTURES, bytes)
+
+
+def test_entities(sample):
+    ents = sample.ENTITIES
+    world = ents[0]
+    assert world["classname"] == "worldspawn" == world.classname
+    e = bspkit.Entity([("classname", "logic_relay"), ("OnTrigger", "a,Fire"), ("OnTrigger", "b,Fire")])
+    assert e.get_all("OnTrigger") == ["a,Fire", "b,Fire"]
+    assert e["OnTrigger"] == "a,Fire"
+    e.add("OnTrigger", "c,Fire")
+    e.set("OnTrigger", "z,Fire")
+    assert e.get_all("OnTrigger") == ["z,Fire", "b,Fire", "c,Fire"]
+    del e["OnTrigger"]
+    assert "OnTrigger" not in e and e.get("OnTrigger") is None
+    with pytest.raises(KeyError):
+        e["OnTrigger"]
+    with pytest.raises(KeyError):
+        del e["OnTrigger"]
+    with pytest.raises(bspkit.MalformedError):
+        e.set("k", 'has "quotes"')
+    e["targetname"] = "relay1"
+    ents.append(e)
+    assert sample.search_all_entities(targetname="relay1") == [e]
+    assert sample.search_all_entities(classname="worldspawn")[0] is world
+    again = bspkit.load(sample.to_bytes())
+    assert again.ENTITIES[-1].items() == [("classname", "logic_relay"), ("targetname", "relay1")]
+
+
+def test_entity_list_must_hold_entities(sample):
+    sample.ENTITIES.append("not an entity")
+    with pytest.raises(TypeError):
+        sample.to_bytes()
+
+
+def test_set_lump_and_save(sample, tmp_path):
+    raw = bytearray(sample.raw_lump("VERTICES"))
+    sample.set_lump("VERTICES", raw)
+    assert sample.to_bytes() == SAMPLE.read_bytes()  # the same bytes: nothing changes
+    out = tmp_path / "x.bsp"
+    sample.save_as(out)
+    assert out.read_bytes() == SAMPLE.read_bytes()
+
+
+def test_set_entity_lump_then_read_it(sample):
+    text = sample.raw_lump("ENTITIES").replace(b'"worldspawn"', b'"worldspawn"\n"bspkit" "1"', 1)
+    sample.set_lump("ENTITIES", text)
+    assert sample.ENTITIES[0]["bspkit"] == "1"
+    assert bspkit.load(sample.to_bytes()).ENTITIES[0]["bspkit"] == "1"
+    with pytest.raises(ValueError):
+        sample.set_lump("ENTITIES", text)  # now edited through the list
+
+
+def test_info_check_schema(sample):
+    info = sample.info()
+    assert info["format"]["branch"] == "quake1"
+    assert [l["name"] for l in info["lumps"]] == sample.lump_names()
+    check = sample.check()
+    assert set(check) == {"path", "problems", "counts"}
+    assert set(check["counts"]) == {"errors", "warnings", "notes"}
+    assert {f["branch"] for f in bspkit.formats()} >= {"quake1", "source", "titanfall2", "cod4"}
+
+
+def test_errors_are_typed():
+    with pytest.raises(bspkit.UnknownFormatError) as e:
+        bspkit.load(b"this is not a map at all, not even close")
+    assert e.value.kind == "unknown_format"
+    assert isinstance(e.value, bspkit.BspError)
+    with pytest.raises(bspkit.IoError) as e:
+        bspkit.load("/nonexistent/map.bsp")
+    assert e.value.file == "/nonexistent/map.bsp"
+    with pytest.raises(bspkit.UnknownBranchError):
+        bspkit.load(SAMPLE, branch="no-such-branch")
+    with pytest.raises(TypeError):
+        bspkit.load(12345)
+    with pytest.raises(TypeError):
+        bspkit.load(io.StringIO("text"))
+    f = open(SAMPLE, "rb")
+    f.close()
+    with pytest.raises(ValueError):
+        bspkit.load(f)
+
+
+def test_truncated_map_names_lump_and_offset():
+    data = SAMPLE.read_bytes()
+    with pytest.raises(bspkit.BspError) as e:
+        bspkit.load(data[: len(data) // 2])
+    assert e.value.kind in {"lump_out_of_bounds", "truncated"}
+    assert e.value.lump is not None or e.value.offset is not None
+
+
+def test_mutating_the_source_buffer_changes_nothing():
+    data = bytearray(SAMPLE.read_bytes())
+    bsp = bspkit.load(data)
+    planes = bsp.PLANES.numpy() if _has_numpy() else None
+    before = bsp.raw_lump("PLANES")
+    data[:] = b"\0" * len(data)
+    del data
+    assert bsp.raw_lump("PLANES") == before
+    if planes is not None:
+        assert planes.tobytes() == before
+
+
+def _has_numpy():
+    try:
+        import numpy  # noqa: F401
+
+        return True
+    except ImportError:
+        return False
+
+
+def test_hostile_maps_never_crash():
+    """Random damage to a real map: every failure is a BspError, never a crash."""
+    data = SAMPLE.read_bytes()
+    rng = random.Random(9)
+    for _ in range(300):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 12)):
+            i = rng.randrange(len(b))
+            b[i] = rng.randrange(256)
+        if rng.random() < 0.2:
+            b = b[: rng.randrange(len(b))]
+        try:
+            bsp = bspkit.load(bytes(b))
+        except bspkit.BspError:
+            continue
+        for name in bsp.lump_names():
+            try:
+                lump = bsp[name]
+                if isinstance(lump, bspkit.RecordLump):
+                    for r in lump[:50]:
+                        repr(r)
+                    if _has_numpy():
+                        lump.numpy()
+            except bspkit.BspError:
+                pass
+        for f in (bsp.info, bsp.check, bsp.to_bytes, bsp.miptex, bsp.bspx):
+            try:
+                f()
+            except bspkit.BspError:
+                pass
+
+
+def test_numpy_is_optional():
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "import bspkit\n"
+        f"b = bspkit.load({str(SAMPLE)!r})\n"
+        "assert b.PLANES[0].normal\n"
+        "try:\n    b.PLANES.numpy()\nexcept ImportError:\n    print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"
+
+
+def test_numpy_view(sample):
+    np = pytest.importorskip("numpy")
+    a = sample.PLANES.numpy()
+    assert a.dtype.names == ("normal", "dist", "kind")
+    assert a["normal"].shape == (len(sample.PLANES), 3)
+    assert a["dist"][0] == pytest.approx(sample.PLANES[0].dist)
+    with pytest.raises(ValueError):
+        a["dist"][0] = 1.0
+    s = sample.SURFEDGES.numpy()
+    assert s.dtype == np.dtype("<i4")
+    assert s.tolist() == list(sample.SURFEDGES)
+
+
+def test_quake_extras(sample):
+    tex = sample.miptex()
+    assert tex and {"name", "width", "height", "embedded", "pixels"} <= set(tex[0])
+    assert sample.bspx() == {}
+
+
+def test_geometry_or_clear_error(sample):
+    try:
+        model = sample.model(0)
+    except bspkit.BspError as e:
+        assert "not built yet" in str(e)
+        return
+    assert model.meshes
+    for mesh in model.meshes:
+        assert isinstance(mesh.material, str)
+        for poly in mesh.polygons:
+            assert len(poly.vertices) == 3
+            for v in poly.vertices:
+                assert len(v.position) == 3
+
+
+def test_help_and_stubs():
+    assert "Open a map" in bspkit.load.__doc__
+    assert bspkit.Bsp.__doc__ and bspkit.Entity.get_all.__doc__
+    stub = os.path.join(os.path.dirname(bspkit.__file__), "_bspkit.pyi")
+    assert os.path.exists(stub)

@@ -1,0 +1,221 @@
+"""Every corpus map through the Python package: load, every lump, NumPy views against the
+record objects and the bytes, entities and info/check against the CLI, save_as byte-identical,
+edits that reopen clean."""
+
+import gc
+import json
+import pathlib
+import subprocess
+
+import pytest
+
+import bspkit
+from conftest import MAPS
+
+np = pytest.importorskip("numpy")
+
+# Record lumps up to this many records are compared record by record in full; longer ones at
+# 500 positions spread over the lump (their bytes are still compared whole).
+FULL = 2000
+
+
+def positions(n):
+    if n <= FULL:
+        return range(n)
+    step = n / 500
+    return sorted({int(i * step) for i in range(500)} | {n - 1})
+
+
+def as_plain(v):
+    """A NumPy field value as the record objects give it (lists, bytes, numbers)."""
+    if isinstance(v, np.void) and v.dtype.names:
+        return {k: as_plain(v[k]) for k in v.dtype.names}
+    if isinstance(v, np.ndarray):
+        if v.dtype.names:
+            return [as_plain(x) for x in v]
+        if v.dtype == np.uint8 and v.ndim == 1:
+            return v.tobytes()
+        return [as_plain(x) for x in v]
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_every_lump_and_numpy_view(path):
+    bsp = bspkit.load(path)
+    assert bsp.family in {"quake", "goldsrc", "quake2", "quake3", "source", "respawn", "cod", "genesis3d"}
+    assert bsp.endianness in {"little", "big"}
+    assert bsp.detection["why"]
+    assert len(bsp.headers) == len(bsp.lump_names())
+    assert bsp.loading_errors == {}
+    records = 0
+    for name in bsp.lump_names():
+        lump = bsp[name]
+        if not isinstance(lump, bspkit.RecordLump):
+            continue
+        raw = bsp.raw_lump(name)
+        assert len(lump) * lump.record_size == len(raw)
+        arr = lump.numpy()
+        assert len(arr) == len(lump)
+        assert not arr.flags.writeable
+        # The array is the lump's bytes, not a copy of them: two views share one address.
+        assert arr.tobytes() == raw
+        if len(arr):
+            assert lump.numpy().__array_interface__["data"][0] == arr.__array_interface__["data"][0]
+        if lump.record_type is None:  # a record lump without a schema: bytes each
+            for i in positions(len(lump)):
+                assert lump[i] == raw[i * lump.record_size : (i + 1) * lump.record_size]
+            continue
+        assert arr.strides[0] == lump.record_size
+        if lump.plain:
+            for i in positions(len(lump)):
+                assert lump[i] == as_plain(arr[i]), (name, i)
+            continue
+        assert list(arr.dtype.names) == lump.fields
+        for i in positions(len(lump)):
+            rec = lump[i]
+            row = arr[i]
+            for f in lump.fields:
+                got = getattr(rec, f)
+                if isinstance(got, bspkit.Record):
+                    got = got._asdict()
+                elif isinstance(got, list) and got and isinstance(got[0], (bspkit.Record, list)):
+                    got = json.loads(json.dumps(got, default=lambda r: r._asdict()))
+                want = as_plain(row[f])
+                if isinstance(want, float) or (isinstance(want, list) and want and isinstance(want[0], float)):
+                    np.testing.assert_array_equal(np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64))
+                else:
+                    assert got == want, (name, i, f)
+            records += 1
+    assert records > 0
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_entities_match_cli(path, cli):
+    bsp = bspkit.load(path)
+    out = subprocess.run([cli, "ents", "--json", str(path)], capture_output=True, check=True).stdout
+    want = json.loads(out)
+    got = [e.pairs() for e in bsp.ENTITIES]
+    assert got == want
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_info_and_check_match_cli(path, cli):
+    bsp = bspkit.load(path)
+    info = json.loads(subprocess.run([cli, "info", "--json", str(path)], capture_output=True, check=True).stdout)
+    got = bsp.info()
+    assert got == info
+    check = json.loads(subprocess.run([cli, "check", "--json", str(path)], capture_output=True).stdout)[0]
+    got = bsp.check()
+    assert got["problems"] == check["problems"]
+    assert got["counts"] == check["counts"]
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_save_as_is_byte_identical(path, tmp_path):
+    bsp = bspkit.load(path)
+    out = tmp_path / pathlib.Path(path).name
+    bsp.save_as(out)
+    assert out.read_bytes() == pathlib.Path(path).read_bytes()
+    assert bsp.to_bytes() == pathlib.Path(path).read_bytes()
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_entity_edit_reopens_clean(path, tmp_path):
+    bsp = bspkit.load(path)
+    ents = bsp.ENTITIES
+    if not ents:
+        pytest.skip("no entities")
+    before = len(ents)
+    ents[0].set("bspkit_test", "1")
+    ents.append(bspkit.Entity(classname="info_null", targetname="bspkit_spot"))
+    out = tmp_path / pathlib.Path(path).name
+    bsp.save_as(out)  # reopened and checked by the library before it replaces `out`
+    again = bspkit.load(out)
+    assert len(again.ENTITIES) == before + 1
+    assert again.ENTITIES[0]["bspkit_test"] == "1"
+    assert [e.classname for e in again.search_all_entities(targetname="bspkit_spot")] == ["info_null"]
+    assert again.loading_errors == {}
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_arrays_outlive_the_map(path):
+    bsp = bspkit.load(path)
+    lumps = [n for n in bsp.lump_names() if isinstance(bsp[n], bspkit.RecordLump) and len(bsp[n])]
+    if not lumps:
+        pytest.skip("no record lump")
+    arr = bsp[lumps[0]].numpy()
+    rec = bsp[lumps[0]][0]
+    want = arr.tobytes()
+    del bsp
+    gc.collect()
+    assert arr.tobytes() == want
+    assert repr(rec)
+
+
+def source_maps():
+    return [p for p in MAPS if p.values[0] is not None and "source" in p.id and "x360" not in p.id]
+
+
+@pytest.mark.parametrize("path", source_maps() or [pytest.param(None, marks=pytest.mark.skip(reason="no Source maps"))])
+def test_source_extras(path, tmp_path):
+    bsp = bspkit.load(path)
+    if bsp.family != "source":
+        pytest.skip(bsp.branch)
+    sprp = bsp.GAME_LUMP.sprp
+    if sprp is not None:
+        for p in sprp.props:
+            assert p.model_name in sprp.model_names
+            assert len(p.origin) == 3
+    pak = bsp.PAKFILE
+    names = pak.namelist()
+    for n in names[:3]:
+        if not n.endswith("/"):
+            assert isinstance(pak.read(n), bytes)
+    pak.add("bspkit/test.txt", b"hello")
+    assert "bspkit/test.txt" in pak
+    out = tmp_path / "pak.bsp"
+    bsp.save_as(out)
+    again = bspkit.load(out, external=False)
+    assert again.PAKFILE.read("bspkit/test.txt") == b"hello"
+    assert again.PAKFILE.namelist() == names + ["bspkit/test.txt"]
+    again.PAKFILE.remove("bspkit/test.txt")
+    assert again.PAKFILE.namelist() == names
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_geometry_objects_match_buffers(path):
+    bsp = bspkit.load(path)
+    try:
+        scene = bsp.scene()
+    except bspkit.BspError as e:
+        if "not built yet" in str(e):
+            pytest.skip(f"{bsp.family} geometry not built yet")
+        raise
+    assert scene.models
+    world = bsp.model(scene.models[0].index)
+    bufs = world.numpy()
+    tris = sum(len(m.polygons) for m in world.meshes)
+    assert tris == len(bufs["indices"])
+    pos = bufs["position"]
+    for mesh in world.meshes[:200]:
+        assert mesh.material in scene.materials
+        for poly in mesh.polygons[:20]:
+            for v in poly.vertices:
+                np.testing.assert_array_equal(np.asarray(v.position, dtype=np.float32), pos[v.index])
+                if len(bufs["uv0"]):
+                    np.testing.assert_array_equal(np.asarray(v.uv0, dtype=np.float32), bufs["uv0"][v.index])
+
+
+@pytest.mark.parametrize("path", source_maps()[:2] or [pytest.param(None, marks=pytest.mark.skip(reason="no Source maps"))])
+def test_read_lmp(path, cli, tmp_path):
+    bsp = bspkit.load(path)
+    out = tmp_path / "x_l_0.lmp"
+    subprocess.run([cli, "lump", "extract", str(path), "PLANES", "--lmp", "-o", str(out)], check=True, capture_output=True)
+    lmp = bspkit.read_lmp(out)
+    assert lmp["lump"] == bsp.lump_names().index("PLANES")
+    assert lmp["data"] == bsp.raw_lump("PLANES")
+    assert bspkit.read_lmp(out.read_bytes()) == lmp
+    with pytest.raises(bspkit.BspError):
+        bspkit.read_lmp(b"short")
