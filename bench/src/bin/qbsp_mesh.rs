@@ -25,9 +25,7 @@ fn geometry(bytes: &[u8]) -> Result<u64, String> {
 
 fn with_lightmaps(bytes: &[u8]) -> Result<u64, String> {
     let d = parse(bytes)?;
-    let atlas = d
-        .compute_lightmap_atlas(PerStyleLightmapPacker::new(ComputeLightmapSettings::default()))
-        .map_err(|e| e.to_string())?;
+    let atlas = d.compute_lightmap_atlas(PerStyleLightmapPacker::new(ComputeLightmapSettings::default())).map_err(|e| e.to_string())?;
     let mut tris = 0;
     for i in 0..d.models.len() {
         tris += d.mesh_model(i, Some(&atlas.uvs)).meshes.iter().map(|m| m.indices.len()).sum::<usize>();
