@@ -120,7 +120,7 @@ def baseline(tool, cmd):
     # A process that opens no map: its peak resident set and its best wall time (process start).
     subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd, stdout=subprocess.DEVNULL)
     best = None
-    for _ in range(runs):
+    for _ in range(max(4 * runs, 20)):
         t = time.perf_counter()
         subprocess.run(cmd, stdout=subprocess.DEVNULL)
         dt = time.perf_counter() - t
