@@ -16,7 +16,7 @@ use crate::{Fatal, OpenArgs};
 /// Where a writing command puts its result.
 #[derive(Args, Clone, Debug)]
 pub struct OutArgs {
-    /// Write the result here (never the input, unless --in-place)
+    /// Write the result here (never the input, unless --in-place; `-`: standard output)
     #[arg(short = 'o', long = "output", value_name = "OUT", required_unless_present = "in_place")]
     pub output: Option<PathBuf>,
     /// Replace the input file itself (atomically)
@@ -33,6 +33,10 @@ pub struct OutArgs {
     /// in place, the old ones are removed)
     #[arg(long)]
     pub fold_external: bool,
+    /// Print what the write did as JSON on stdout: the path, and every new problem (a refused
+    /// write's message shows only the first 10)
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl OutArgs {
@@ -94,19 +98,64 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
         for p in &report.new_problems {
             eprintln!("warning: new problem: {p}");
         }
+        if out.json {
+            let v = serde_json::json!({"path": target.to_string_lossy(), "written": target.to_string_lossy(),
+                "new_problems": report.new_problems, "error": null});
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
         return Ok(());
     }
     if out.fold_external {
         return Err(Fatal("--fold-external applies to Respawn maps (their .bsp_lump files)".into()));
     }
     warn_external(ed, input);
-    let new = ed.write(&target)?;
-    eprintln!("wrote {}", target.display());
+    let new = write_editor(ed, &target, out.json)?;
     for p in &new {
         eprintln!("warning: new problem: {p}");
     }
     warn_siblings_left_behind(input, &target);
     Ok(())
+}
+
+/// Write an editor's result to `target` (`-`: standard output) and say where it went; the
+/// new problems allowed by --allow-problems are returned. With `json` (and a file target) one
+/// object goes to stdout: `{"path", "written", "new_problems", "error"}`.
+pub fn write_editor(ed: &Editor, target: &Path, json: bool) -> Result<Vec<String>, Fatal> {
+    let prepared = ed.prepare()?;
+    if bspkit::write::atomic::is_stdout(target) {
+        let new = prepared.write_to(&mut std::io::stdout().lock())?;
+        eprintln!("wrote the map to standard output");
+        return Ok(new);
+    }
+    let report = match prepared.write_report(target) {
+        Ok(r) => r,
+        Err(e) => {
+            if json {
+                let problems = match &e.kind {
+                    bspkit::ErrorKind::NewProblems(list) => list.clone(),
+                    _ => Vec::new(),
+                };
+                let v = serde_json::json!({"path": target.to_string_lossy(), "written": null, "new_problems": problems,
+                    "error": {"kind": e.kind.name(), "message": e.to_string()}});
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            }
+            return Err(e.into());
+        }
+    };
+    if let Some(w) = &report.written {
+        crate::warn_written(target, w);
+        if w.path != target {
+            eprintln!("wrote {} (through the link {})", w.path.display(), target.display());
+        } else {
+            eprintln!("wrote {}", target.display());
+        }
+        if json {
+            let v = serde_json::json!({"path": target.to_string_lossy(), "written": w.path.to_string_lossy(),
+                "new_problems": report.new_problems, "error": null});
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+    }
+    Ok(report.new_problems)
 }
 
 /// A Respawn map written under another name leaves its `.ent` partitions and `.bsp_lump`
@@ -142,7 +191,8 @@ fn warn_siblings_left_behind(input: &Path, target: &Path) {
 }
 
 /// External lump files override the `.bsp`'s own lumps when the game loads the map: say so when
-/// an edited lump has one (the edit is written into the `.bsp` only).
+/// an edited lump has one (the edit is written into the `.bsp` only). A Respawn lump that comes
+/// from a `.bsp_lump` file is refused: the edit would change nothing the game reads.
 fn warn_external(ed: &Editor, input: &Path) {
     let Ok(full) = Bsp::open(input) else { return };
     for i in ed.changed() {
@@ -548,7 +598,7 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         EntsSub::Import { file, ent, out: o, open } => {
-            let text = std::fs::read(&ent).map_err(|e| Fatal(format!("{}: {e}", ent.display())))?;
+            let text = crate::read_input(&ent, crate::MAX_INPUT)?;
             // Refuse text the engines could not read.
             bspkit::lumps::entities::parse(&text).map_err(|e| Fatal(format!("{}: {e}", ent.display())))?;
             let bsp = open_for_edit(&file, &open)?;
@@ -576,7 +626,8 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         EntsSub::Patch { file, config, out: o, open } => {
-            let text = std::fs::read_to_string(&config).map_err(|e| Fatal(format!("{}: {e}", config.display())))?;
+            let text = String::from_utf8(crate::read_input(&config, crate::MAX_INPUT)?)
+                .map_err(|_| Fatal(format!("{}: the config is not UTF-8 text", config.display())))?;
             let cfg = bspkit::stripper::Config::parse(&text).map_err(|e| Fatal(format!("{}: {e}", config.display())))?;
             let bsp = open_for_edit(&file, &open)?;
             let mut ed = Editor::new(&bsp)?;
@@ -669,7 +720,7 @@ pub fn compress(a: CompressArgs, compress: bool) -> Result<ExitCode, Fatal> {
     let children = if bsp.entry(35).is_some_and(|e| e.length > 0) { ed.compress_game_lump_children(compress)? } else { 0 };
     ed.options.keep_checksum = false;
     let target = a.out.target(&a.file)?;
-    ed.write(&target)?;
+    write_editor(&ed, &target, a.out.json)?;
     eprintln!(
         "{} {n} lump(s) and {children} game lump child(ren); wrote {}{}",
         if compress { "compressed" } else { "decompressed" },

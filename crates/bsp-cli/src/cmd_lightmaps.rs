@@ -66,11 +66,11 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
         let png = format!("{stem}.png");
         let bytes = lightmap::encode_png(a.width, a.height, &a.rgb8())?;
         let path = args.out.join(&png);
-        std::fs::write(&path, bytes).map_err(|e| fail("cannot write", &path, e))?;
+        crate::write_output(&path, &bytes)?;
         let hdr = if args.hdr {
             let name = format!("{stem}.pfm");
             let path = args.out.join(&name);
-            std::fs::write(&path, lightmap::encode_pfm(a)).map_err(|e| fail("cannot write", &path, e))?;
+            crate::write_output(&path, &lightmap::encode_pfm(a))?;
             Some(name)
         } else {
             None
@@ -79,7 +79,7 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     }
     let m = manifest(&args, &bsp, &lm, &files);
     let path = args.out.join("lightmaps.json");
-    std::fs::write(&path, serde_json::to_vec_pretty(&m)?).map_err(|e| fail("cannot write", &path, e))?;
+    crate::write_output(&path, &serde_json::to_vec_pretty(&m)?)?;
     for w in &lm.warnings {
         eprintln!("{}: warning: {w}", args.file.display());
     }

@@ -32,10 +32,11 @@ pub fn run(args: LmpArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let map = bspkit::Bsp::open_with(&args.file, &opts).ok();
     let mut rows = Vec::new();
     for s in list_siblings(&args.file)? {
-        let bytes = std::fs::read(&s.path).map_err(|e| Fatal(format!("{}: {e}", s.path.display())))?;
-        let row = match LmpFile::parse(&bytes) {
-            Ok(l) => {
-                let h = l.header;
+        let row = match crate::read_input(&s.path, crate::MAX_INPUT)
+            .map_err(|e| e.0)
+            .and_then(|b| LmpFile::parse(&b).map(|l| l.header).map_err(|e| e.to_string()))
+        {
+            Ok(h) => {
                 let entry = map.as_ref().and_then(|m| m.entry(h.lump_index as usize));
                 serde_json::json!({
                     "path": s.path.to_string_lossy(), "kind": s.kind.to_string(), "number": s.number,

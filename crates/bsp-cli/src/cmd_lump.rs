@@ -99,12 +99,11 @@ fn not_source(path: &std::path::Path, bsp: &Bsp) -> Fatal {
 }
 
 fn read_input(p: &std::path::Path) -> Result<Vec<u8>, Fatal> {
-    std::fs::read(p).map_err(|e| Fatal(format!("{}: {e}", p.display())))
+    crate::read_input(p, crate::MAX_INPUT)
 }
 
 fn write_file(p: &std::path::Path, bytes: &[u8]) -> Result<(), Fatal> {
-    bspkit::write::write_atomic(p, bytes, |_| Ok(()))?;
-    Ok(())
+    crate::write_output(p, bytes)
 }
 
 fn lmp_bytes(index: usize, version: u32, revision: u32, data: &[u8]) -> Vec<u8> {

@@ -165,7 +165,8 @@ pub fn run(args: PakArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             out.write_all(&data)?;
         }
         PakCommand::Add { file, name, local, write, open: o } => {
-            let data = std::fs::read(&local).map_err(|e| Fatal(format!("{}: {e}", local.display())))?;
+            // The one entry cap: what `pak add` accepts, `pak cat/extract/remove/repack` read.
+            let data = crate::read_input(&local, DEFAULT_MAX_ENTRY)?;
             edit(&file, &o, &write, |b| {
                 if let Some(old) = b.existing(&name) {
                     let how = if old == name.replace('\\', "/") {
@@ -188,7 +189,8 @@ pub fn run(args: PakArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             })?;
         }
         PakCommand::Addlist { file, list, write, open: o } => {
-            let text = std::fs::read_to_string(&list).map_err(|e| Fatal(format!("{}: {e}", list.display())))?;
+            let text = String::from_utf8(crate::read_input(&list, crate::MAX_INPUT)?)
+                .map_err(|_| Fatal(format!("{}: the addlist is not UTF-8 text", list.display())))?;
             let base = list.parent().map(Path::to_path_buf).unwrap_or_default();
             edit(&file, &o, &write, |b| {
                 let n = b.add_addlist(&text, &base)?;

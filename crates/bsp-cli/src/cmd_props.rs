@@ -44,24 +44,44 @@ pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
         eprintln!("{}: no static prop game lump", args.file.display());
         return Ok(());
     };
-    let props = sp.props();
     let detail = gl.detail_props().map_err(|e| bsp.lump_error(35, e))?;
     let detail_json = detail.as_ref().map(|d| {
         serde_json::json!({"version": d.version, "model_names": d.model_names, "sprites": d.sprite_count(), "props": d.prop_count(),
             "lighting_ldr": gl.detail_lighting_count(false).ok().flatten(), "lighting_hdr": gl.detail_lighting_count(true).ok().flatten()})
     });
     if args.json {
-        let v = serde_json::json!({
-            "detail": detail_json,
-            "version": sp.version, "layout": sp.layout, "element_size": sp.element_size, "count": sp.count,
-            "model_names": sp.model_names, "leaves": sp.leaves.len(),
-            "props": props.as_ref().ok(),
-            "note": props.as_ref().err().map(|e| e.to_string()),
+        // Streamed: the props are decoded and written in batches, so a game lump declaring
+        // millions of props takes memory for one batch, not for all of them.
+        let first = sp.props_range(0, PROP_BATCH);
+        let head = serde_json::json!({
+            "count": sp.count, "detail": detail_json, "element_size": sp.element_size, "layout": sp.layout,
+            "leaves": sp.leaves.len(), "model_names": sp.model_names,
+            "note": first.as_ref().err().map(|e| e.to_string()),
         });
-        serde_json::to_writer_pretty(&mut *out, &v)?;
-        writeln!(out)?;
+        let head = serde_json::to_string(&head)?;
+        // `head` is an object; the props and the version go before its closing brace.
+        write!(out, "{},\"props\":", &head[..head.len() - 1])?;
+        match first {
+            Err(_) => write!(out, "null")?,
+            Ok(batch) => {
+                write!(out, "[")?;
+                write_batch(out, &batch, true)?;
+                let mut start = batch.len();
+                while start < sp.count && !batch.is_empty() {
+                    let next = sp.props_range(start, PROP_BATCH).map_err(|e| bsp.lump_error(35, e))?;
+                    if next.is_empty() {
+                        break;
+                    }
+                    write_batch(out, &next, false)?;
+                    start += next.len();
+                }
+                write!(out, "]")?;
+            }
+        }
+        writeln!(out, ",\"version\":{}}}", sp.version)?;
         return Ok(());
     }
+    let props = sp.props();
     eprintln!(
         "{}: sprp version {} ({:?}, {} bytes per prop), {} props, {} models, {} leaves",
         args.file.display(),
@@ -96,6 +116,19 @@ pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     Ok(())
 }
 
+/// Props decoded and written per batch by `props --json`.
+const PROP_BATCH: usize = 4096;
+
+fn write_batch(out: &mut impl Write, batch: &[bspkit::lumps::staticprops::StaticProp], first: bool) -> Result<(), Fatal> {
+    for (i, p) in batch.iter().enumerate() {
+        if i > 0 || !first {
+            write!(out, ",")?;
+        }
+        serde_json::to_writer(&mut *out, p)?;
+    }
+    Ok(())
+}
+
 /// Respawn static props (sprp v12 Titanfall, v13 Titanfall 2, 47–52 Apex).
 fn respawn_props(bsp: &bspkit::Bsp, args: &PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let sp = bspkit::with_respawn_view!(bsp, |v| v.static_props())??;
@@ -106,6 +139,14 @@ fn respawn_props(bsp: &bspkit::Bsp, args: &PropsArgs, out: &mut impl Write) -> R
         eprintln!("{}: no static prop game lump", args.file.display());
         return Ok(());
     };
+    if sp.count as u64 > bspkit::lumps::staticprops::MAX_STATIC_PROPS {
+        return Err(Fatal(format!(
+            "{}: static props: {} exceeds the limit of {}",
+            args.file.display(),
+            sp.count,
+            bspkit::lumps::staticprops::MAX_STATIC_PROPS
+        )));
+    }
     let props = sp.props();
     if args.json {
         let v = serde_json::json!({

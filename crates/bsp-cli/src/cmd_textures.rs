@@ -95,7 +95,7 @@ fn write_png(path: &Path, img: &bspkit::texture::ImageRgba) -> Result<(), Fatal>
         std::fs::create_dir_all(parent).map_err(|e| Fatal(format!("{}: {e}", parent.display())))?;
     }
     let bytes = img.encode_png()?;
-    std::fs::write(path, bytes).map_err(|e| Fatal(format!("{}: {e}", path.display())))
+    crate::write_output(path, &bytes)
 }
 
 /// The PNG files of one texture below `out`, written.

@@ -165,6 +165,41 @@ impl From<serde_json::Error> for Fatal {
     }
 }
 
+/// Write a whole output file through the library's one write primitive
+/// (`bspkit::write::atomic`): `-` is standard output; links followed, FIFOs and devices
+/// written through, mode kept, no temporary file left behind.
+pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> Result<(), Fatal> {
+    if bspkit::write::atomic::is_stdout(path) {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        out.flush()?;
+        return Ok(());
+    }
+    let w = bspkit::write::write_file(path, bytes, &Default::default())?;
+    warn_written(path, &w);
+    Ok(())
+}
+
+/// Say what a write did that the user may not expect (hard links left with the old contents).
+pub(crate) fn warn_written(path: &std::path::Path, w: &bspkit::write::Written) {
+    if w.other_links > 0 {
+        eprintln!(
+            "warning: {}: had {} other hard link(s); they keep the old contents (the new file replaced this name only)",
+            path.display(),
+            w.other_links
+        );
+    }
+}
+
+/// Largest input file read whole by a command (1 GiB): lump data, entity text, configs.
+pub(crate) const MAX_INPUT: u64 = 1 << 30;
+
+/// Read an input file given on the command line: regular files only (a FIFO or device is
+/// refused, never read forever), at most `max` bytes.
+pub(crate) fn read_input(path: &std::path::Path, max: u64) -> Result<Vec<u8>, Fatal> {
+    Ok(bspkit::fsio::read_regular(path, max, "input file size")?)
+}
+
 /// Open a map (or `archive.pk3!entry`) for reading.
 pub(crate) fn open(path: &std::path::Path, args: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
     Ok(cmd_read::open_map(path, args)?)
@@ -215,6 +250,8 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
 }
 
 fn main() -> ExitCode {
+    // Temporary files are removed on SIGINT/SIGTERM/SIGHUP; SIGXFSZ becomes an error.
+    bspkit::write::atomic::install_signal_cleanup();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

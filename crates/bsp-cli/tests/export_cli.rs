@@ -69,6 +69,44 @@ fn validate(files: &[PathBuf]) {
     assert!(o.status.success(), "validator exit {:?}", o.status.code());
 }
 
+/// The JSON chunk of a GLB.
+fn glb_json(path: &Path) -> Value {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..4], b"glTF");
+    assert_eq!(u32::from_le_bytes(b[8..12].try_into().unwrap()) as usize, b.len(), "GLB length");
+    let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&b[16..20], b"JSON");
+    serde_json::from_slice(&b[20..20 + n]).unwrap()
+}
+
+/// What the summary says agrees with the document: triangles, nodes, materials, alpha modes.
+fn structure(map: &Path, glb: &Path, summary: &Value) {
+    let doc = glb_json(glb);
+    let name = map.display();
+    let accessors = doc["accessors"].as_array().cloned().unwrap_or_default();
+    let mut triangles = 0;
+    for mesh in doc["meshes"].as_array().into_iter().flatten() {
+        for p in mesh["primitives"].as_array().unwrap() {
+            triangles += accessors[p["indices"].as_u64().unwrap() as usize]["count"].as_u64().unwrap() / 3;
+        }
+    }
+    assert_eq!(Some(triangles), summary["triangles"].as_u64(), "{name}: triangles");
+    let nodes = doc["nodes"].as_array().map_or(0, |n| n.len()) as u64;
+    assert_eq!(Some(nodes), summary["models"].as_u64().zip(summary["props"].as_u64()).map(|(a, b)| a + b), "{name}: nodes");
+    assert_eq!(doc["materials"].as_array().map_or(0, |m| m.len()) as u64, summary["materials"].as_u64().unwrap(), "{name}");
+    // This GoldSrc map embeds its textures with their palettes: its `{` one is alpha-tested.
+    if map.to_string_lossy().contains("in-bsp-texture-test") {
+        let masked: Vec<&Value> =
+            doc["materials"].as_array().unwrap().iter().filter(|m| m["name"].as_str().is_some_and(|n| n.starts_with('{'))).collect();
+        assert!(!masked.is_empty(), "{name}: no {{ material");
+        for m in masked {
+            assert_eq!(m["alphaMode"], "MASK", "{name}: {}", m["name"]);
+            assert!(m["pbrMetallicRoughness"]["baseColorTexture"].is_object(), "{name}");
+        }
+        assert!(doc["images"].as_array().unwrap().iter().all(|i| i["mimeType"] == "image/png" && i["bufferView"].is_u64()));
+    }
+}
+
 #[test]
 fn every_corpus_map_exports_valid_glb() {
     let Some(dir) = common::corpus("export_cli") else { return };
@@ -94,6 +132,7 @@ fn every_corpus_map_exports_valid_glb() {
             t.elapsed().as_secs_f64()
         );
         assert!(glb.is_file(), "{}: nothing written", map.path.display());
+        structure(&map.path, &glb, &v);
         files.push(glb);
     }
     assert!(!files.is_empty(), "no map exported");
@@ -239,4 +278,48 @@ fn strict_fails_on_warnings() {
     let (_, code) = export(&map, &dir.join("b.glb"), &["--strict", "--no-textures"]);
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--models world` keeps model 0 only; by default brush models are nodes placed by their entity.
+#[test]
+fn models_world_or_all() {
+    let Some(dir) = common::corpus("export_cli models") else { return };
+    let map = dir.join("quake1/qbsp__example-bsp29.bsp");
+    let out = tmp("models");
+    let (all, _) = export(&map, &out.join("all.glb"), &[]);
+    let (world, _) = export(&map, &out.join("world.glb"), &["--models", "world"]);
+    assert!(all["models"].as_u64().unwrap() > 1, "{all}");
+    assert_eq!(world["models"], 1);
+    assert!(world["triangles"].as_u64() < all["triangles"].as_u64());
+    let doc = glb_json(&out.join("all.glb"));
+    let placed = doc["nodes"].as_array().unwrap().iter().filter(|n| n["extras"]["entity"].is_u64()).count();
+    assert!(placed > 0, "no brush model names its entity");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Respawn surfaces carry their vertex kind: each model node's `extras.vertex_kinds` counts the
+/// surfaces per kind, the same counts as the library's scene.
+#[test]
+fn respawn_nodes_name_their_vertex_kinds() {
+    let Some(dir) = common::corpus("export_cli vertex kinds") else { return };
+    let out = tmp("vertex-kinds");
+    for map in common::maps_in(&dir, "respawn") {
+        let glb = out.join("map.glb");
+        export(&map.path, &glb, &["--no-textures", "--no-lightmaps", "--skip", "none"]);
+        let doc = glb_json(&glb);
+        let bsp = bspkit::Bsp::open(&map.path).unwrap();
+        let scene = bspkit::mesh::build(&bsp, &Default::default()).unwrap();
+        let nodes = doc["nodes"].as_array().unwrap();
+        for m in &scene.models {
+            let mut want = std::collections::BTreeMap::<String, u64>::new();
+            for s in &m.surfaces {
+                *want.entry(s.vertex_kind.expect("Respawn surfaces have a vertex kind").to_string()).or_default() += 1;
+            }
+            let node = nodes.iter().find(|n| n["extras"]["model"] == m.index).expect("a node per model");
+            let got: std::collections::BTreeMap<String, u64> =
+                serde_json::from_value(node["extras"]["vertex_kinds"].clone()).unwrap_or_default();
+            assert_eq!(got, want, "{} model {}", map.path.display(), m.index);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }

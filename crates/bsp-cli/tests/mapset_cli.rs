@@ -239,3 +239,28 @@ fn damaged_sets_are_named() {
     assert!(!other.exists());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A failure midway: a rename that cannot happen (a directory stands where a `.bsp_lump` goes)
+/// is an error naming that file, and the `.bsp`, renamed last, is not written.
+#[test]
+fn a_failed_rename_names_the_file_and_never_writes_the_bsp() {
+    let maps = respawn_maps("a_failed_rename_names_the_file_and_never_writes_the_bsp");
+    let map = looby(&maps);
+    let d = scratch("rename-fails");
+    let input = copy_set(map, &d.join("in"));
+    let out = d.join("out");
+    std::fs::create_dir_all(out.join("new.bsp.0000.bsp_lump").join("x")).unwrap();
+    let new = out.join("new.bsp");
+    let o = run(&["rewrite", s(&input), "-o", s(&new)]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("new.bsp.0000.bsp_lump"), "{}", err(&o));
+    assert!(!new.exists(), "the .bsp is renamed last");
+    // No temporary file is left behind.
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("bspkit-tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -24,11 +24,25 @@ pub struct OpenOptions {
     pub external_lumps: bool,
     /// Largest decompressed lump accepted, against decompression bombs.
     pub max_decompressed: u64,
+    /// Largest total of external lump files (`.lmp`, `.bsp_lump`) read for one map.
+    pub max_external: u64,
+    /// Largest total of decompressed bytes for one map, all lumps together (directory entries
+    /// sharing one compressed stream decode once and count once).
+    pub max_decompressed_total: u64,
 }
+
+/// Default budget of decompressed bytes per map, all lumps together (1 GiB).
+pub const DEFAULT_MAX_DECOMPRESSED_TOTAL: u64 = 1 << 30;
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        OpenOptions { branch: None, external_lumps: true, max_decompressed: crate::compression::DEFAULT_MAX_DECOMPRESSED }
+        OpenOptions {
+            branch: None,
+            external_lumps: true,
+            max_decompressed: crate::compression::DEFAULT_MAX_DECOMPRESSED,
+            max_external: crate::external::DEFAULT_MAX_EXTERNAL,
+            max_decompressed_total: DEFAULT_MAX_DECOMPRESSED_TOTAL,
+        }
     }
 }
 
@@ -73,12 +87,42 @@ pub struct Bsp<'d> {
     external: Vec<Option<Vec<u8>>>,
     /// Decompressed lump bytes, per directory position, filled on first access.
     decoded: Vec<OnceLock<Result<Vec<u8>>>>,
+    /// Per directory position, the first position with the same compressed bytes (offset and
+    /// length): entries sharing one stream share its decoded cell, so it decodes once.
+    canonical: Vec<usize>,
+    /// Decompressed bytes charged against `options.max_decompressed_total`.
+    decoded_total: std::sync::atomic::AtomicU64,
+    /// The first time the budget was exceeded (for `scan`, which reports it as the map's error).
+    budget_error: OnceLock<Error>,
     /// Entity text made from a binary entity lump (Genesis3D), on first access.
     entity_text: OnceLock<Result<Vec<u8>>>,
     options: OpenOptions,
     /// What [`Bsp::display_name`] says for a map without a path (e.g. `pak.pk3!maps/x.bsp`).
     name: Option<String>,
+    /// The file as it was when opened, for an in-place write to refuse a changed file.
+    fingerprint: Option<crate::write::atomic::Fingerprint>,
 }
+
+/// For each directory position, the first position whose entry has the same offset and length
+/// (compressed entries only; others map to themselves). Sorting keeps it O(n log n).
+fn canonical_positions(lumps: &[LumpEntry]) -> Vec<usize> {
+    let mut out: Vec<usize> = (0..lumps.len()).collect();
+    let mut keyed: Vec<(u64, u64, usize)> =
+        lumps.iter().enumerate().filter(|(_, e)| e.compressed && e.length > 0).map(|(p, e)| (e.offset, e.length, p)).collect();
+    keyed.sort_unstable();
+    for w in 1..keyed.len() {
+        let (o, l, p) = keyed[w];
+        let (po, pl, _) = keyed[w - 1];
+        if (o, l) == (po, pl) {
+            out[p] = out[keyed[w - 1].2];
+        }
+    }
+    out
+}
+
+/// Maps up to this size (256 MiB) are read into memory by [`Bsp::open`]; larger ones are
+/// memory-mapped.
+pub const MAP_READ_LIMIT: u64 = 256 << 20;
 
 impl Bsp<'static> {
     /// Open and memory-map a file, detecting its format.
@@ -88,25 +132,27 @@ impl Bsp<'static> {
 
     pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Self> {
         let path = path.as_ref();
-        let file = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
-        let meta = file.metadata().map_err(|e| Error::from(e).in_file(path))?;
-        // Mapping a directory fails with "No such device"; say what it is.
-        if meta.is_dir() {
-            return Err(Error::new(ErrorKind::Io("is a directory, not a map file".into())).in_file(path));
-        }
+        // Only regular files: a FIFO named `x.bsp` would block, a device never end.
+        let (file, meta) = crate::fsio::open_regular(path)?;
         let len = meta.len();
-        // Mapping an empty file fails on some platforms; an empty Vec gives the proper error.
-        let data = if len == 0 {
-            Data::Owned(Vec::new())
+        let fingerprint = Some(crate::write::atomic::Fingerprint::of_metadata(&meta));
+        // Maps up to MAP_READ_LIMIT are read into memory: another process truncating the file
+        // while it is read then gives a short read (a `truncated` error), never SIGBUS. Larger
+        // maps are mapped (see README: "Truncation while reading").
+        let data = if len <= MAP_READ_LIMIT {
+            Data::Owned(crate::fsio::read_opened(file, len, path)?)
         } else {
-            // SAFETY: the map is read-only. Another process truncating the file while it is
-            // mapped could fault; that is the documented risk of every mmap-based reader.
+            // SAFETY: the map is read-only. Another process truncating a mapped file while it
+            // is read can fault (SIGBUS); documented for maps above MAP_READ_LIMIT.
             Data::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::from(e).in_file(path))?)
         };
         let mut bsp = Self::build(data, Some(path.to_path_buf()), options).map_err(|e| e.in_file(path))?;
+        bsp.fingerprint = fingerprint;
         if options.external_lumps {
             let indices: Vec<usize> = bsp.lumps.iter().map(|e| e.index).collect();
-            for (index, bytes, origin) in crate::external::load_siblings(path, bsp.branch(), &indices).map_err(|e| e.in_file(path))? {
+            for (index, bytes, origin) in
+                crate::external::load_siblings(path, bsp.branch(), &indices, options.max_external).map_err(|e| e.in_file(path))?
+            {
                 bsp.set_external(index, bytes, origin);
             }
             // Directory entries past the end were kept for Respawn (see `build`); any that no
@@ -150,6 +196,7 @@ impl<'d> Bsp<'d> {
         let beyond_eof = path.is_some() && options.external_lumps && detection.branch.header == crate::branch::HeaderKind::Respawn;
         let (header, lumps) = directory::parse_with(bytes, detection.branch, detection.endian, beyond_eof)?;
         let n = lumps.len();
+        let canonical = canonical_positions(&lumps);
         Ok(Bsp {
             path,
             data,
@@ -158,15 +205,24 @@ impl<'d> Bsp<'d> {
             lumps,
             external: vec![None; n],
             decoded: (0..n).map(|_| OnceLock::new()).collect(),
+            canonical,
             entity_text: OnceLock::new(),
             options: options.clone(),
             name: None,
+            fingerprint: None,
+            decoded_total: std::sync::atomic::AtomicU64::new(0),
+            budget_error: OnceLock::new(),
         })
     }
 
     /// The file path, when opened from a file.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+    /// The file's identity (device, inode, size, modification time) when it was opened; an
+    /// in-place write compares it before replacing the file ([`crate::ErrorKind::Changed`]).
+    pub fn fingerprint(&self) -> Option<crate::write::atomic::Fingerprint> {
+        self.fingerprint
     }
     /// The whole file's bytes.
     pub fn data(&self) -> &[u8] {
@@ -232,12 +288,51 @@ impl<'d> Bsp<'d> {
         if !self.lumps[pos].compressed || self.external[pos].is_some() {
             return Ok(raw);
         }
-        let cell =
-            self.decoded[pos].get_or_init(|| crate::compression::decompress_valve_lzma(raw, self.endian(), self.options.max_decompressed));
+        let cell = self.decoded[self.canonical[pos]].get_or_init(|| {
+            let size = crate::compression::parse_header(raw)?.actual_size as u64;
+            if size > self.options.max_decompressed {
+                return Err(Error::new(ErrorKind::LimitExceeded {
+                    what: "decompressed lump size",
+                    requested: size,
+                    limit: self.options.max_decompressed,
+                }));
+            }
+            self.charge_decompressed(size)?;
+            crate::compression::decompress_valve_lzma(raw, self.endian(), self.options.max_decompressed)
+        });
         match cell {
             Ok(v) => Ok(v),
             Err(e) => Err(self.locate(e.clone(), pos)),
         }
+    }
+
+    /// Count `bytes` more decompressed bytes against the map's budget
+    /// ([`OpenOptions::max_decompressed_total`]); [`ErrorKind::LimitExceeded`] (and nothing
+    /// counted) when they do not fit. Every decompression of this map's data calls it first.
+    pub fn charge_decompressed(&self, bytes: u64) -> Result<()> {
+        use std::sync::atomic::Ordering;
+        let limit = self.options.max_decompressed_total;
+        let before = self.decoded_total.fetch_add(bytes, Ordering::SeqCst);
+        let after = before.saturating_add(bytes);
+        if after > limit {
+            self.decoded_total.fetch_sub(bytes, Ordering::SeqCst);
+            let err = Error::new(ErrorKind::LimitExceeded { what: "decompressed bytes of the map (all lumps)", requested: after, limit });
+            let _ = self.budget_error.set(err.clone());
+            return Err(err);
+        }
+        Ok(())
+    }
+
+    /// The error of the first decompression refused by the map's budget, if any (a whole-map
+    /// pass such as `check` reports lumps it could not read as problems; `scan` reports this as
+    /// the map's error).
+    pub fn budget_error(&self) -> Option<Error> {
+        self.budget_error.get().map(|e| e.clone().in_file_opt(self.path.as_deref()))
+    }
+
+    /// Decompressed bytes counted so far against the map's budget.
+    pub fn decompressed_bytes(&self) -> u64 {
+        self.decoded_total.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Decompress every compressed lump now, on the rayon pool, largest first, so that later
@@ -247,7 +342,9 @@ impl<'d> Bsp<'d> {
     pub fn decompress_all(&self) {
         use rayon::prelude::*;
         let mut todo: Vec<(u64, usize)> = (0..self.lumps.len())
-            .filter(|&p| self.lumps[p].compressed && self.external[p].is_none() && self.decoded[p].get().is_none())
+            .filter(|&p| {
+                self.lumps[p].compressed && self.external[p].is_none() && self.canonical[p] == p && self.decoded[p].get().is_none()
+            })
             .map(|p| (self.lumps[p].length, self.lumps[p].index))
             .collect();
         if todo.len() < 2 {

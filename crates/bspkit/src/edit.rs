@@ -108,6 +108,14 @@ impl<'b, 'd> Editor<'b, 'd> {
         let raw = self.raw_lump(index)?;
         if self.is_lzma(&raw) {
             let max = self.bsp.options().max_decompressed;
+            if !self.changes.contains_key(&index) {
+                // The map's own data: decoded once by the map (counted in its budget).
+                if self.bsp.entry(index).is_some_and(|e| e.compressed && e.origin == crate::directory::LumpOrigin::File) {
+                    return self.bsp.lump(index).map(Cow::Borrowed);
+                }
+            }
+            let size = crate::compression::parse_header(&raw).map_err(|e| self.bsp.lump_error(index, e))?.actual_size as u64;
+            self.bsp.charge_decompressed(size.min(max)).map_err(|e| self.bsp.lump_error(index, e))?;
             let v = crate::compression::decompress_valve_lzma(&raw, self.bsp.endian(), max).map_err(|e| self.bsp.lump_error(index, e))?;
             Ok(Cow::Owned(v))
         } else {
@@ -213,6 +221,8 @@ impl<'b, 'd> Editor<'b, 'd> {
                 .and_then(|(s, l)| raw.get(s..s.checked_add(l)?))
                 .ok_or_else(|| bad("game lump child lies outside the lump"))?;
             let data = if c.flags & 1 != 0 {
+                let size = crate::compression::parse_header(stored).map_err(|e| self.bsp.lump_error(GAME_LUMP, e))?.actual_size as u64;
+                self.bsp.charge_decompressed(size.min(max)).map_err(|e| self.bsp.lump_error(GAME_LUMP, e))?;
                 crate::compression::decompress_valve_lzma(stored, endian, max).map_err(|e| self.bsp.lump_error(GAME_LUMP, e))?
             } else {
                 stored.to_vec()
@@ -288,10 +298,15 @@ impl<'b, 'd> Editor<'b, 'd> {
         write::build(self.bsp, &self.changes, &self.options)
     }
 
-    /// Write the new file to `path` atomically; the written file is reopened and checked first
-    /// (it must open as the same branch, and `check` must find no problem the source lacks).
-    /// With [`WriteOptions::allow_new_problems`] the check only requires that the file opens and
-    /// every lump reads; the new problems are returned so the caller can report them.
+    /// Write the new file to `path` through [`crate::write::atomic`] (symbolic links
+    /// followed, FIFOs and devices written through, mode kept). The result is reopened and
+    /// checked first (it must open as the same branch, and `check` must find no problem the
+    /// source lacks: [`ErrorKind::NewProblems`] lists them). With
+    /// [`WriteOptions::allow_new_problems`] the check only requires that the file opens and
+    /// every lump reads; the new problems are returned so the caller can report them. When
+    /// `path` is the file the map was read from and it changed since, the write is refused
+    /// ([`ErrorKind::Changed`]). An edit of a lump loaded from a Respawn `.bsp_lump` is
+    /// refused: such a map is written as a set ([`crate::mapset::write_set`]).
     pub fn write(&self, path: &Path) -> Result<Vec<String>> {
         self.prepare()?.write(path)
     }
@@ -299,11 +314,22 @@ impl<'b, 'd> Editor<'b, 'd> {
     /// The new file's bytes and what its check is compared with, detached from the source map
     /// (so the source can be closed before the result replaces it).
     pub fn prepare(&self) -> Result<PreparedWrite> {
+        // An edit of a lump the game reads from a `.bsp_lump` would be lost in the `.bsp` alone:
+        // such a map is written as a set (`bspkit::mapset::write_set`).
+        for i in self.changed() {
+            if let Some(crate::directory::LumpOrigin::BspLump(p)) = self.bsp.entry(i).map(|e| &e.origin) {
+                return Err(Error::malformed(format!(
+                    "lump {i} lives in {}; write the map with its files as a set (bspkit::mapset::write_set)",
+                    p.display()
+                )));
+            }
+        }
         Ok(PreparedWrite {
             bytes: self.to_bytes()?,
             before: crate::check::check(self.bsp).iter().map(|p| p.to_string()).collect(),
             branch: self.bsp.branch().id,
             allow_new_problems: self.options.allow_new_problems,
+            source: self.bsp.path().and_then(|p| Some((p.to_path_buf(), self.bsp.fingerprint()?))),
         })
     }
 }
@@ -315,21 +341,78 @@ pub struct PreparedWrite {
     before: Vec<String>,
     branch: &'static str,
     allow_new_problems: bool,
+    /// Where the map was read from and what the file was then.
+    source: Option<(std::path::PathBuf, write::Fingerprint)>,
+}
+
+/// What [`PreparedWrite::write_report`] did.
+#[derive(Debug, Clone)]
+pub struct WriteReport {
+    /// New `check` problems (only with [`WriteOptions::allow_new_problems`]).
+    pub new_problems: Vec<String>,
+    /// The file written; `None` when written to a stream.
+    pub written: Option<write::Written>,
 }
 
 impl PreparedWrite {
-    /// Write atomically to `path`, checking the temporary file as [`Editor::write`] says.
-    pub fn write(self, path: &Path) -> Result<Vec<String>> {
-        let mut new = Vec::new();
-        write::write_atomic(path, &self.bytes, |tmp| {
-            if self.allow_new_problems {
-                new = write::new_problems(tmp, self.branch, &self.before)?;
-                Ok(())
-            } else {
-                write::verify_written(tmp, self.branch, &self.before)
-            }
-        })?;
+    /// The new file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Check the bytes as [`Editor::write`] says: the new problems when they are allowed,
+    /// else an error listing them.
+    pub fn check(&self) -> Result<Vec<String>> {
+        let new = write::new_problems_in(&self.bytes, self.branch, &self.before)?;
+        if !new.is_empty() && !self.allow_new_problems {
+            return Err(Error::new(ErrorKind::NewProblems(new)));
+        }
         Ok(new)
+    }
+
+    /// Check, then write to `path` as [`Editor::write`] says.
+    pub fn write(self, path: &Path) -> Result<Vec<String>> {
+        self.write_report(path).map(|r| r.new_problems)
+    }
+
+    /// [`PreparedWrite::write`], also saying what the write did (the resolved path, hard links
+    /// left with the old contents).
+    pub fn write_report(self, path: &Path) -> Result<WriteReport> {
+        let new_problems = self.check().map_err(|e| e.in_file(path))?;
+        let mut opts = write::atomic::WriteOptions::default();
+        if let Some((src, fp)) = &self.source {
+            // The same file as the source (through any links): it must still be what was read.
+            if same_path(src, path) {
+                opts.expect = Some(*fp);
+            }
+        }
+        let written = write::write_file(path, &self.bytes, &opts)?;
+        Ok(WriteReport { new_problems, written: Some(written) })
+    }
+
+    /// Check, then write the bytes to a stream (standard output for `-o -`).
+    pub fn write_to(self, out: &mut dyn std::io::Write) -> Result<Vec<String>> {
+        let new = self.check()?;
+        out.write_all(&self.bytes)?;
+        out.flush()?;
+        Ok(new)
+    }
+}
+
+/// Whether two paths name the same file location (symbolic links resolved; the directory
+/// canonicalised, so `./a.bsp` and `a.bsp` agree even when the file was replaced meanwhile).
+fn same_path(a: &Path, b: &Path) -> bool {
+    let norm = |p: &Path| -> Option<std::path::PathBuf> {
+        let real = write::atomic::resolve_links(p).ok()?;
+        let dir = match real.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        Some(std::fs::canonicalize(dir).ok()?.join(real.file_name()?))
+    };
+    match (norm(a), norm(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
     }
 }
 

@@ -32,6 +32,15 @@ pub enum ErrorKind {
     LimitExceeded { what: &'static str, requested: u64, limit: u64 },
     /// An archive entry name that would write outside the target directory.
     UnsafePath(String),
+    /// The file to write was changed by someone else since it was read (an in-place edit that
+    /// would have lost the other change).
+    Changed,
+    /// A path names something that is not a regular file where one is needed (a directory,
+    /// FIFO, socket or device); the text says what it is.
+    NotRegularFile(String),
+    /// A written map has `check` problems its source did not have (all of them; the message
+    /// shows the first ten and the count).
+    NewProblems(Vec<String>),
 }
 
 /// An error with its location: file, lump and byte offset.
@@ -69,6 +78,13 @@ impl Error {
         }
         self
     }
+    /// Attach the file path if there is one (kept if one is already set).
+    pub fn in_file_opt(self, path: Option<&Path>) -> Self {
+        match path {
+            Some(p) => self.in_file(p),
+            None => self,
+        }
+    }
     /// Attach the file path (kept if one is already set).
     pub fn in_file(mut self, path: &Path) -> Self {
         if self.path.is_none() {
@@ -94,9 +110,15 @@ impl ErrorKind {
             ErrorKind::Malformed(_) => "malformed",
             ErrorKind::LimitExceeded { .. } => "limit_exceeded",
             ErrorKind::UnsafePath(_) => "unsafe_path",
+            ErrorKind::Changed => "changed",
+            ErrorKind::NotRegularFile(_) => "not_regular_file",
+            ErrorKind::NewProblems(_) => "new_problems",
         }
     }
 }
+
+/// How many problems an [`ErrorKind::NewProblems`] message shows.
+pub const SHOWN_PROBLEMS: usize = 10;
 
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -128,6 +150,23 @@ impl fmt::Display for ErrorKind {
                 write!(f, "{what}: {requested} exceeds the limit of {limit}")
             }
             ErrorKind::UnsafePath(p) => write!(f, "refusing entry path {p:?}: it leaves the target directory"),
+            ErrorKind::Changed => {
+                write!(f, "the file changed since it was read (another program wrote it); nothing was written, run the command again")
+            }
+            ErrorKind::NotRegularFile(what) => write!(f, "is {what}, not a regular file"),
+            ErrorKind::NewProblems(list) => {
+                let n = list.len();
+                if n <= SHOWN_PROBLEMS {
+                    write!(f, "the written map has new problems ({n}): {}", list.join("; "))
+                } else {
+                    write!(
+                        f,
+                        "the written map has new problems ({n}), first {SHOWN_PROBLEMS}: {} (… {} more; --json lists all)",
+                        list[..SHOWN_PROBLEMS].join("; "),
+                        n - SHOWN_PROBLEMS
+                    )
+                }
+            }
         }
     }
 }

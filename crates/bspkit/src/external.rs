@@ -7,16 +7,16 @@ use crate::branch::{Branch, Family, HeaderKind};
 use crate::directory::LumpOrigin;
 use crate::error::{Error, Result};
 
-/// Largest external lump read into memory (1 GiB); a larger sibling is an error, not an allocation.
-const MAX_EXTERNAL: u64 = 1 << 30;
+/// Default budget for the external lumps of one map, all files together (1 GiB): a larger total
+/// is an error, not an allocation ([`crate::OpenOptions::max_external`]).
+pub const DEFAULT_MAX_EXTERNAL: u64 = 1 << 30;
 
-fn read_capped(path: &std::path::Path) -> Result<Vec<u8>> {
-    let len = std::fs::metadata(path).map_err(|e| Error::from(e).in_file(path))?.len();
-    if len > MAX_EXTERNAL {
-        return Err(Error::new(crate::error::ErrorKind::LimitExceeded { what: "external lump size", requested: len, limit: MAX_EXTERNAL })
-            .in_file(path));
-    }
-    std::fs::read(path).map_err(|e| Error::from(e).in_file(path))
+/// Read one sibling: a regular file only (a FIFO or a link to a device is refused, never read),
+/// within what is left of the map's budget.
+fn read_capped(path: &std::path::Path, left: &mut u64) -> Result<Vec<u8>> {
+    let bytes = crate::fsio::read_regular(path, *left, "external lump files of the map (total bytes)")?;
+    *left -= bytes.len() as u64;
+    Ok(bytes)
 }
 
 /// One lump read from a file beside the map: its directory index, bytes and origin.
@@ -24,8 +24,9 @@ pub(crate) type Sibling = (usize, Vec<u8>, LumpOrigin);
 
 /// Read the sibling files of the map at `path` (of `branch`, whose directory has the lump
 /// indices `indices`). `Bsp::open` puts them in place of the lumps inside the map.
-pub(crate) fn load_siblings(path: &Path, branch: &Branch, indices: &[usize]) -> Result<Vec<Sibling>> {
+pub(crate) fn load_siblings(path: &Path, branch: &Branch, indices: &[usize], budget: u64) -> Result<Vec<Sibling>> {
     let mut out = Vec::new();
+    let mut left = budget;
     match (branch.family, branch.header) {
         (Family::Respawn, HeaderKind::Respawn) => {
             let indices = indices.iter().copied();
@@ -41,8 +42,10 @@ pub(crate) fn load_siblings(path: &Path, branch: &Branch, indices: &[usize]) -> 
                 ];
                 for name in names {
                     let p = dir.join(&name);
-                    if p.is_file() {
-                        let bytes = read_capped(&p)?;
+                    // Anything there is read as a regular file or refused with a message
+                    // (`read_regular`): a FIFO or device sibling must not hang or be ignored.
+                    if std::fs::metadata(&p).is_ok() {
+                        let bytes = read_capped(&p, &mut left)?;
                         out.push((index, bytes, LumpOrigin::BspLump(p)));
                         break;
                     }
@@ -51,7 +54,7 @@ pub(crate) fn load_siblings(path: &Path, branch: &Branch, indices: &[usize]) -> 
         }
         (Family::Source, _) => {
             for lmp in crate::lmp::find_siblings(path)? {
-                let bytes = read_capped(&lmp.path)?;
+                let bytes = read_capped(&lmp.path, &mut left)?;
                 let parsed = crate::lmp::LmpFile::parse(&bytes).map_err(|e| e.in_file(&lmp.path))?;
                 let index = parsed.header.lump_index as usize;
                 // The name and the header must agree on the lump: a patch applied to the wrong

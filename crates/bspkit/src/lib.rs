@@ -56,6 +56,7 @@ pub mod edit;
 pub mod error;
 pub mod export;
 mod external;
+pub mod fsio;
 pub mod info;
 pub mod lightmap;
 pub mod lmp;

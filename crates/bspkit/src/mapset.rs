@@ -22,6 +22,10 @@
 //! with its external files and checked: every lump written externally must be loaded from its
 //! file with the intended bytes, and `check` must report no problem the source set lacked.
 //!
+//! Not written yet: Apex "streaming" sets whose `.bsp` is the header alone (its directory points
+//! past the end of the file, facts §1.1): the [`Editor`] needs the `.bsp`'s own directory in
+//! bounds, so opening one for writing is an error naming the first such lump.
+//!
 //! On failure: while writing or verifying a temporary file, nothing is replaced (every temporary
 //! file is removed). If a rename fails (the directory became unwritable, say), the files renamed
 //! before it — `.bsp_lump` / `.ent` files, never the `.bsp`, which is renamed last — are already

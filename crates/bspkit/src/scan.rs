@@ -197,7 +197,8 @@ pub fn split_entry_path(path: &Path) -> Option<(PathBuf, String)> {
 /// (the declared size is not trusted). Errors name the archive and the entry.
 pub fn read_archive_entry(archive: &Path, name: &str, max: u64) -> crate::error::Result<Vec<u8>> {
     let zip_err = |e: zip::result::ZipError| Error::malformed(format!("zip archive: {e}")).in_file(archive);
-    let file = std::fs::File::open(archive).map_err(|e| Error::from(e).in_file(archive))?;
+    // Regular files only: a FIFO named `x.pk3` must not hang.
+    let (file, _) = crate::fsio::open_regular(archive)?;
     let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(zip_err)?;
     let mut entry = match zip.by_name(name) {
         Ok(e) => e,
@@ -242,7 +243,8 @@ pub fn scan_bsp(bsp: &Bsp, options: &ScanOptions) -> ScanRecord {
         magic: crate::info::magic(bsp),
         lumps: Some(lumps),
         problems: if options.check { crate::check::check(bsp) } else { Vec::new() },
-        error: None,
+        // A map over its decompression budget is an error of that map; the scan goes on.
+        error: bsp.budget_error().map(|e| ScanError::from(&e)),
         micros: 0,
     }
 }
@@ -274,9 +276,9 @@ fn scan_map(path: &Path, options: &ScanOptions) -> ScanRecord {
 fn scan_archive(path: &Path, options: &ScanOptions) -> Vec<ScanRecord> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let zip_err = |e: zip::result::ZipError| Error::malformed(format!("zip archive: {e}")).in_file(path);
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => return vec![ScanRecord::failed(path, None, size, &Error::from(e).in_file(path))],
+    let file = match crate::fsio::open_regular(path) {
+        Ok((f, _)) => f,
+        Err(e) => return vec![ScanRecord::failed(path, None, size, &e)],
     };
     let mut archive = match zip::ZipArchive::new(std::io::BufReader::new(file)) {
         Ok(a) => a,

@@ -19,12 +19,12 @@
 //! is moved to the end of the lump data instead, and one that shrinks is rewritten in place with
 //! its slot's tail zeroed: nothing else moves.
 //!
-//! [`write_atomic`] writes through a temporary file beside the target, checks it, syncs it and
-//! renames it over the target.
+//! Every file is written by [`atomic`] (`write_file`, `write_streaming`): a temporary file
+//! beside the target, synced, checked and renamed over it, with symbolic links followed,
+//! FIFOs/devices written through, the mode kept and concurrent edits refused.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::branch::HeaderKind;
 use crate::bsp::Bsp;
@@ -33,6 +33,7 @@ use crate::directory::{self, LumpEntry};
 use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::gamelump;
 
+pub mod atomic;
 mod chunks;
 
 /// The Source / Respawn game lump's index (source.md §5; respawn_cod_facts.md §1.4: 0x23).
@@ -699,50 +700,13 @@ fn write_header(
 /// The Source map checksum (source.md §25); one implementation, shared with `bsp info`.
 pub use crate::branches::source::map_checksum;
 
-/// Environment variable used only by tests: when set, [`write_atomic`] stops the process right
-/// after the temporary file is written and synced, before the rename, as a crash would.
-pub const ABORT_HOOK_ENV: &str = "BSPKIT_TEST_ABORT_BEFORE_RENAME";
+pub use atomic::{write_file, write_streaming, Fingerprint, Written, ABORT_HOOK_ENV};
 
-fn temp_path(target: &Path) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out.bsp".into());
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    dir.join(format!(".{name}.bspkit-tmp-{}-{n}", std::process::id()))
-}
-
-/// Write `bytes` to `target` atomically: a temporary file in the same directory is written,
-/// synced and handed to `verify` (which reopens and checks it), then renamed over the target,
-/// and the directory is synced. On any failure the temporary file is removed and the target
-/// is left as it was.
+/// Write `bytes` to `target` through the one write primitive ([`atomic`]: symbolic links
+/// followed, FIFOs and devices written through, mode kept, temporary file removed on error),
+/// calling `verify` on the temporary file before it replaces the target.
 pub fn write_atomic(target: &Path, bytes: &[u8], verify: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    let tmp = temp_path(target);
-    let result = (|| -> Result<()> {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(|e| Error::from(e).in_file(&tmp))?;
-        f.write_all(bytes).map_err(|e| Error::from(e).in_file(&tmp))?;
-        f.sync_all().map_err(|e| Error::from(e).in_file(&tmp))?;
-        drop(f);
-        if std::env::var_os(ABORT_HOOK_ENV).is_some() {
-            std::process::abort();
-        }
-        verify(&tmp)?;
-        std::fs::rename(&tmp, target).map_err(|e| Error::from(e).in_file(target))?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-        return result;
-    }
-    // Make the rename durable; failing to sync the directory is not an error of the write.
-    if let Some(dir) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-    Ok(())
+    atomic::write_streaming(target, &atomic::WriteOptions::default(), |w| w.write_all(bytes), verify).map(drop)
 }
 
 /// A problem's text with every number replaced by `#`: the same problem before and after an
@@ -771,8 +735,19 @@ pub fn verify_written(path: &Path, branch: &str, before: &[String]) -> Result<()
     if new.is_empty() {
         Ok(())
     } else {
-        Err(Error::malformed(format!("the written map has new problems: {}", new.join("; "))).in_file(path))
+        Err(Error::new(ErrorKind::NewProblems(new)).in_file(path))
     }
+}
+
+/// Open `bytes` as `branch` and read every lump (an error if any fails), then return the
+/// `check` problems that are not in `before`.
+pub fn new_problems_in(bytes: &[u8], branch: &str, before: &[String]) -> Result<Vec<String>> {
+    let opts = crate::bsp::OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() };
+    let bsp = Bsp::from_bytes_with(bytes, &opts)?;
+    for e in bsp.lumps() {
+        bsp.raw_lump(e.index)?;
+    }
+    Ok(crate::check::check(&bsp).iter().map(|p| p.to_string()).filter(|p| !before.contains(p)).collect())
 }
 
 /// Reopen a written file as `branch` and read every lump (an error if any fails), then return
@@ -866,20 +841,5 @@ mod tests {
         let nb = Bsp::from_bytes(&out).unwrap();
         assert_eq!(nb.entry(35).unwrap().offset, 1064);
         assert_eq!(nb.lump(35).unwrap(), &mk(1064)[..]);
-    }
-
-    #[test]
-    fn atomic_write_failures_leave_the_target() {
-        let dir = std::env::temp_dir().join(format!("bspkit-write-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let target = dir.join("t.bsp");
-        std::fs::write(&target, b"old").unwrap();
-        let err = write_atomic(&target, b"new", |_| Err(Error::malformed("no"))).unwrap_err();
-        assert!(err.to_string().contains("no"));
-        assert_eq!(std::fs::read(&target).unwrap(), b"old");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "temp file removed");
-        write_atomic(&target, b"new", |_| Ok(())).unwrap();
-        assert_eq!(std::fs::read(&target).unwrap(), b"new");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

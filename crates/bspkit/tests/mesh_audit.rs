@@ -9,15 +9,10 @@ mod common;
 use bspkit::branches::quake1::{self, EdgeRecord, FaceRecord, Layout, View};
 use bspkit::mesh::{self, MeshOptions, Scene};
 use bspkit::{Bsp, Family};
+use common::mesh::{cross, dot};
 
 fn sub(a: [f32; 3], b: [f32; 3]) -> [f64; 3] {
     std::array::from_fn(|k| a[k] as f64 - b[k] as f64)
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// The checks every family's scene must pass.

@@ -9,22 +9,8 @@ mod common;
 use bspkit::branches::genesis3d::{self, View};
 use bspkit::mesh::{self, MeshOptions, ModelSelect, Scene, SurfaceFlags, SurfaceKind};
 use bspkit::Bsp;
+use common::mesh::{add, cross, dot, is_convex, len, sub};
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn len(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
-}
-fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
 /// Genesis3D's Y-up frame to Z-up: a quarter turn about X.
 fn z_up(v: [f64; 3]) -> [f64; 3] {
     [v[0], -v[2], v[1]]
@@ -76,19 +62,6 @@ fn raw_face(bsp: &Bsp, i: usize) -> Option<RawFace> {
     (out.normal, out.dist) = if f.plane_side.get() != 0 { (z_up(n.map(|c| -c)), -d) } else { (z_up(n), d) };
     out.texture = textures.get(usize::try_from(t.texture.get()).ok()?).map(|t| (t.name().into_owned(), [t.width.get(), t.height.get()]));
     Some(out)
-}
-
-/// Whether a polygon turns the same way at every corner (up to rounding) about `normal`.
-fn is_convex(corners: &[[f64; 3]], normal: [f64; 3]) -> bool {
-    let n = corners.len();
-    let turns: Vec<(f64, f64)> = (0..n)
-        .map(|k| {
-            let (a, b, c) = (corners[k], corners[(k + 1) % n], corners[(k + 2) % n]);
-            let (e, f) = (sub(b, a), sub(c, b));
-            (dot(cross(e, f), normal), len(e) * len(f))
-        })
-        .collect();
-    [1.0, -1.0].iter().any(|s| turns.iter().all(|(t, scale)| s * t >= -1e-3 * scale))
 }
 
 /// Check a scene against the raw records; returns (surfaces, triangles, skipped).

@@ -13,35 +13,9 @@ use bspkit::build::BspBuilder;
 use bspkit::lightmap::{self, LightOptions};
 use bspkit::mesh::{self, MeshOptions, ModelSelect, Scene, SurfaceFlags, SurfaceKind, FALLBACK_TEXTURE_SIZE};
 use bspkit::Bsp;
+use common::mesh::{cross, dot, f64s, is_convex, len, polygon_area, sub};
 use zerocopy::byteorder::{F32, I16, I32, U16, U32};
 use zerocopy::{FromZeros, IntoBytes};
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn len(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
-}
-fn f64s(v: [f32; 3]) -> [f64; 3] {
-    v.map(|c| c as f64)
-}
-
-/// A polygon's (vector) area from its corners: half the length of Newell's normal.
-fn polygon_area(corners: &[[f64; 3]]) -> f64 {
-    let mut n = [0.0; 3];
-    for (k, a) in corners.iter().enumerate() {
-        let b = corners[(k + 1) % corners.len()];
-        let c = cross(*a, b);
-        n = [n[0] + c[0], n[1] + c[1], n[2] + c[2]];
-    }
-    len(n) / 2.0
-}
 
 /// A face's corners and front plane (normal, distance) straight from the records, or `None`
 /// if a reference is broken.
@@ -87,20 +61,6 @@ fn check_triangle(name: &str, model: usize, face: u32, corners: [[f64; 3]; 3], p
         );
     }
     n
-}
-
-/// Whether a polygon turns the same way at every corner (up to rounding) about `normal`
-/// whichever way it is wound.
-fn is_convex(corners: &[[f64; 3]], normal: [f64; 3]) -> bool {
-    let n = corners.len();
-    let turns: Vec<(f64, f64)> = (0..n)
-        .map(|k| {
-            let (a, b, c) = (corners[k], corners[(k + 1) % n], corners[(k + 2) % n]);
-            let (e, f) = (sub(b, a), sub(c, b));
-            (dot(cross(e, f), normal), len(e) * len(f))
-        })
-        .collect();
-    [1.0, -1.0].iter().any(|s| turns.iter().all(|(t, scale)| s * t >= -1e-3 * scale))
 }
 
 /// Where each face ended up: its model and surface, counted.

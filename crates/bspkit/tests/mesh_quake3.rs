@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::mesh::{cross, dot, f64s as d3, len, sub, V3};
 use std::collections::{HashMap, HashSet};
 
 use bspkit::branches::quake3::{self, Layout};
@@ -14,29 +15,12 @@ use bspkit::Bsp;
 use zerocopy::little_endian::{F32, I32};
 use zerocopy::{FromZeros, IntoBytes};
 
-type V3 = [f64; 3];
 /// A position's exact bits, for matching.
 type Key = [u32; 3];
 /// An edge by the exact positions of its ends.
 type EdgeKey = (Key, Key);
 /// Tessellated points along an edge.
 type Pts = Vec<[f32; 3]>;
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: V3, b: V3) -> V3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn len(a: V3) -> f64 {
-    dot(a, a).sqrt()
-}
-fn d3(v: [f32; 3]) -> V3 {
-    v.map(|c| c as f64)
-}
 
 /// What the tests need of a surface record, whatever the layout.
 #[derive(Debug, Clone)]
@@ -645,61 +629,13 @@ fn hostile_patches_are_skipped_and_bounded() {
     assert!(scene.warnings.iter().any(|w| w.contains("clamped")));
 }
 
-/// Copies of a corpus map with words of `lumps` overwritten by hostile values (deterministic),
-/// built into scenes: each gives a scene or a typed error, never a panic.
-fn damaged_copies_build(bytes: &[u8], lumps: &[usize], copies: usize, seed: u64) -> usize {
-    let bsp = Bsp::from_bytes(bytes).unwrap();
-    let ranges: Vec<std::ops::Range<usize>> = lumps
-        .iter()
-        .filter_map(|&l| bsp.raw_lump(l).ok())
-        .filter(|s| s.len() >= 4)
-        .map(|s| {
-            let at = s.as_ptr() as usize - bytes.as_ptr() as usize;
-            at..at + s.len()
-        })
-        .collect();
-    assert!(!ranges.is_empty());
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
-    let values = [-1i32, 0, 1, 2, 3, 5, 0xffff, 0x7fff_ffff, i32::MIN, 0x1_0000];
-    let mut built = 0;
-    for _ in 0..copies {
-        let mut copy = bytes.to_vec();
-        for _ in 0..1 + next() % 4 {
-            let r = &ranges[(next() % ranges.len() as u64) as usize];
-            let word = r.start + (next() as usize % (r.len() / 4)) * 4;
-            let v = if next() % 4 == 0 { next() as i32 } else { values[(next() % values.len() as u64) as usize] };
-            let width = if next() % 2 == 0 { 4 } else { 2 };
-            copy[word..word + width].copy_from_slice(&v.to_le_bytes()[..width]);
-        }
-        let Ok(bsp) = Bsp::from_bytes(&copy) else { continue };
-        for level in [None, Some(3)] {
-            if mesh::build(&bsp, &MeshOptions { patch_level: level, ..Default::default() }).is_ok() {
-                built += 1;
-            }
-        }
-    }
-    built
-}
-
 #[test]
 fn damaged_maps_never_panic() {
-    let Some(corpus) = common::corpus("mesh quake3 damaged") else { return };
-    for (k, map) in common::maps_in(&corpus, "quake3").into_iter().enumerate() {
-        let bytes = std::fs::read(&map.path).unwrap();
-        let built = damaged_copies_build(
-            &bytes,
-            &[quake3::LUMP_SURFACES, quake3::LUMP_MODELS, quake3::LUMP_DRAW_INDICES, quake3::LUMP_SHADERS],
-            150,
-            0x9e37_79b9_7f4a_7c15 ^ k as u64,
-        );
-        eprintln!("{}: {built} damaged scenes built", map.path.display());
-    }
+    common::mesh::damaged_corpus_maps_build(
+        "mesh quake3 damaged",
+        "quake3",
+        &[quake3::LUMP_SURFACES, quake3::LUMP_MODELS, quake3::LUMP_DRAW_INDICES, quake3::LUMP_SHADERS],
+    );
 }
 
 /// Lightmap UVs of a lit patch follow its interpolated lightmap coordinates: the builder's

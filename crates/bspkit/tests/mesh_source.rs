@@ -12,26 +12,9 @@ use bspkit::lightmap::{self, LightOptions};
 use bspkit::lumps::gamelump::GameLumps;
 use bspkit::mesh::{self, MeshOptions, Scene, SurfaceFlags, SurfaceKind};
 use bspkit::{Bsp, Endian};
+use common::mesh::{cross, dot, f64s, len, polygon_area, sub, V3};
 use zerocopy::byteorder::ByteOrder;
 use zerocopy::{BigEndian, LittleEndian};
-
-type V3 = [f64; 3];
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: V3, b: V3) -> V3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn len(a: V3) -> f64 {
-    dot(a, a).sqrt()
-}
-fn f64s(p: [f32; 3]) -> V3 {
-    p.map(|c| c as f64)
-}
 
 /// The face's vertex loop read straight from the surfedge, edge and vertex lumps.
 fn raw_loop<O: ByteOrder>(v: &View<O>, f: &FaceInfo) -> Vec<V3> {
@@ -116,12 +99,7 @@ fn check<O: ByteOrder>(bsp: &Bsp, scene: &Scene, name: &str) -> Counts {
                     let normal = [0, 1, 2].map(|k| plane.normal[k].get() as f64);
                     assert_eq!(side(&faces, s.index as usize) as i64, f.planenum & 1, "{name}: face {} side", s.index);
                     let ring = raw_loop(&v, &f);
-                    let mut vector_area = [0.0; 3];
-                    for k in 0..ring.len() {
-                        let c = cross(ring[k], ring[(k + 1) % ring.len()]);
-                        vector_area = [vector_area[0] + c[0], vector_area[1] + c[1], vector_area[2] + c[2]];
-                    }
-                    let polygon_area = len(vector_area) / 2.0;
+                    let polygon_area = polygon_area(&ring);
                     // Signed areas about the normal: a fan covers the polygon exactly once even
                     // where T-junction vertices make the stored loop slightly non-convex (the
                     // engine draws the same fan), so the signed sum must equal the polygon area.

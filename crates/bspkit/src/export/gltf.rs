@@ -2,7 +2,7 @@
 //! types), the binary data streamed from the scene in one pass.
 //!
 //! Layout of the binary buffer, in order: per model, per primitive, its `POSITION`, `NORMAL`,
-//! `TEXCOORD_0`, [`TEXCOORD_1`], [`COLOR_0`] and index data, each its own buffer view (tightly
+//! `TEXCOORD_0`, (`TEXCOORD_1`), (`COLOR_0`) and index data, each its own buffer view (tightly
 //! packed, 4-byte aligned), then (GLB) the PNG images. The layout pass computes every offset
 //! and the positions' bounds; the write pass writes the same bytes in the same order.
 
@@ -13,7 +13,7 @@ use std::path::Path;
 use gltf_json as json;
 use json::validation::{Checked::Valid, USize64};
 
-use super::{beside, create, file_safe, lightmap_png, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
+use super::parts::{beside, create, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
 
@@ -232,7 +232,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
                 let t = match tex_of_page.get(&om.page) {
                     Some(t) => *t,
                     None => {
-                        let t = match lightmap_png(lm, om.page)? {
+                        let t = match lm.get(&om.page).cloned() {
                             Some(png) => {
                                 summary.lightmap_pages += 1;
                                 let name = format!("lightmap {}", om.page);
@@ -309,7 +309,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
             name: Some(m.name.clone()),
             translation: (translation != [0.0; 3] && translation.iter().all(|c| c.is_finite())).then_some(translation),
             rotation: (m.angles != [0.0; 3]).then(|| json::scene::UnitQuaternion(rotation_y_up(m.angles))),
-            extras: raw(serde_json::json!({ "model": m.index, "entity": m.entity })),
+            extras: raw(model_extras(m)),
             ..Default::default()
         };
         nodes.push(doc.root.push(node));
@@ -368,8 +368,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
             f.write_all(&(bin_len as u32).to_le_bytes()).map_err(|e| io(e, path))?;
             f.write_all(b"BIN\0").map_err(|e| io(e, path))?;
             let n = write_bin(&mut f, p, ctx, &images, true).map_err(|e| io(e, path))?;
-            debug_assert_eq!(n.next_multiple_of(4), bin_len);
-            f.write_all(&[0u8; 3][..(bin_len - n) as usize]).map_err(|e| io(e, path))?;
+            f.write_all(padding(n, bin_len)?).map_err(|e| io(e, path))?;
         }
         f.flush().map_err(|e| io(e, path))?;
         drop(f);
@@ -380,7 +379,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         if bin_len > 0 {
             let mut f = create(&bin_path)?;
             let n = write_bin(&mut f, p, ctx, &images, false).map_err(|e| io(e, &bin_path))?;
-            f.write_all(&[0u8; 3][..(bin_len - n) as usize]).map_err(|e| io(e, &bin_path))?;
+            f.write_all(padding(n, bin_len)?).map_err(|e| io(e, &bin_path))?;
             f.flush().map_err(|e| io(e, &bin_path))?;
             drop(f);
             written(summary, &bin_path);
@@ -394,12 +393,37 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
     Ok(())
 }
 
+/// The zero bytes that end a binary buffer of `written` bytes at `declared`; an error when the
+/// write pass did not write what the layout pass counted (a bug, never the map's fault).
+fn padding(written: u64, declared: u64) -> Result<&'static [u8]> {
+    match declared.checked_sub(written) {
+        Some(pad) if pad < 4 => Ok(&[0u8; 3][..pad as usize]),
+        _ => Err(Error::malformed(format!("glTF buffer: {written} bytes written where the layout counted {declared}"))),
+    }
+}
+
+/// A model node's `extras`: its model and entity numbers and, for families whose surfaces carry
+/// a vertex kind (Respawn), how many surfaces use each kind.
+fn model_extras(m: &crate::mesh::Model) -> serde_json::Value {
+    let mut extras = serde_json::json!({ "model": m.index, "entity": m.entity });
+    let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
+    for s in &m.surfaces {
+        if let Some(k) = s.vertex_kind {
+            *kinds.entry(k).or_default() += 1;
+        }
+    }
+    if !kinds.is_empty() {
+        extras["vertex_kinds"] = serde_json::json!(kinds);
+    }
+    extras
+}
+
 fn stem(path: &Path) -> String {
     path.file_stem().map(|s| file_safe(&s.to_string_lossy())).unwrap_or_else(|| "export".into())
 }
 
 /// Does this primitive carry TEXCOORD_1 (lightmaps on and its material on a page)?
-fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &super::Prim) -> bool {
+fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &super::parts::Prim) -> bool {
     p.uv1 && m.vertices.uv1.len() == m.vertices.len() && p.materials[prim.material].page != u32::MAX
 }
 

@@ -20,7 +20,7 @@
 //! * Angles (pitch, yaw, roll, degrees) rotate as `Rz(yaw) · Ry(pitch) · Rx(roll)` in game
 //!   space, the convention of Quake's and Source's `AngleVectors`.
 //! * Textures: each material's texture as a PNG `baseColorTexture` (alpha `MASK` with its
-//!   cutoff or `BLEND` after the texture's [`AlphaMode`]); a texture that cannot be found gets a
+//!   cutoff or `BLEND` after the texture's [`AlphaMode`](crate::texture::AlphaMode)); a texture that cannot be found gets a
 //!   magenta/black checker and a warning — it never fails the export. Lightmaps: the atlas page
 //!   ([`crate::lightmap`], light style 0) as the material's `occlusionTexture` read through
 //!   `TEXCOORD_1`.
@@ -29,19 +29,18 @@
 //! * Memory: the scene is built once; the binary chunk is streamed to the file in one pass
 //!   from it (only each primitive's vertex list and re-numbered indices are kept besides).
 
-pub mod gltf;
-pub mod obj;
+mod gltf;
+mod obj;
+mod parts;
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::assets::{AlphaMode, ImageRgba, Missing, Texture};
 use crate::bsp::Bsp;
 use crate::error::{Error, Result};
-use crate::lightmap::Lightmaps;
-use crate::mesh::{self, MeshOptions, ModelSelect, Scene, SurfaceFlags};
-use crate::texture::{TextureOptions, TextureSource};
+use crate::mesh::{self, MeshOptions, ModelSelect, SurfaceFlags};
+use crate::texture::TextureOptions;
+use parts::{prepare, TextureCache, WriteContext};
+pub use parts::{Format, OutputFile, SkippedFace, Summary};
 
 /// Game units to metres: Quake and Source maps are drawn in inches.
 pub const DEFAULT_SCALE: f32 = 0.0254;
@@ -49,30 +48,6 @@ pub const DEFAULT_SCALE: f32 = 0.0254;
 /// Surfaces never drawn as themselves: left out unless asked for.
 pub const DEFAULT_SKIP: SurfaceFlags =
     SurfaceFlags(SurfaceFlags::SKY.0 | SurfaceFlags::NODRAW.0 | SurfaceFlags::TRIGGER.0 | SurfaceFlags::CLIP.0 | SurfaceFlags::TOOL.0);
-
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// Binary glTF: one file, images inside.
-    Glb,
-    /// glTF JSON with a `.bin` buffer and PNG images beside it.
-    Gltf,
-    /// Wavefront OBJ + MTL with PNG images beside it (no lightmaps, no props).
-    Obj,
-}
-
-impl Format {
-    /// The format a file name asks for by its extension.
-    pub fn from_path(path: &Path) -> Option<Format> {
-        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "glb" => Some(Format::Glb),
-            "gltf" => Some(Format::Gltf),
-            "obj" => Some(Format::Obj),
-            _ => None,
-        }
-    }
-}
 
 /// What [`export`] writes.
 #[derive(Debug, Clone)]
@@ -106,255 +81,6 @@ impl Default for ExportOptions {
     }
 }
 
-/// A face left out, as the summary lists it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct SkippedFace {
-    pub lump: u16,
-    pub index: u32,
-    pub reason: String,
-}
-
-/// A file written.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct OutputFile {
-    pub path: String,
-    pub bytes: u64,
-}
-
-/// What an export wrote (the `--json` output of `bsp export`; schema in README.md).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-pub struct Summary {
-    pub format: Option<Format>,
-    /// Models (nodes with geometry or without) written.
-    pub models: usize,
-    /// Surfaces written (after skipping).
-    pub surfaces: usize,
-    pub triangles: usize,
-    pub vertices: usize,
-    /// Materials written (glTF: per material × lightmap page).
-    pub materials: usize,
-    /// Textures found and embedded / written.
-    pub textures: usize,
-    /// Textures replaced by the checker placeholder.
-    pub placeholder_textures: usize,
-    pub lightmap_pages: usize,
-    pub props: usize,
-    /// Faces the scene could not mesh (broken references), with lump, index and reason.
-    pub skipped: Vec<SkippedFace>,
-    /// Surfaces left out by the skip set, per flag name (a surface with two flags counts twice).
-    pub skipped_by_flag: BTreeMap<String, usize>,
-    /// Surfaces left out by the skip set.
-    pub skipped_surfaces: usize,
-    pub warnings: Vec<String>,
-    pub files: Vec<OutputFile>,
-}
-
-/// One material of the output: a scene material on one lightmap page.
-#[derive(Debug, Clone)]
-pub(crate) struct OutMaterial {
-    pub material: u32,
-    /// Lightmap page, `u32::MAX` for none.
-    pub page: u32,
-}
-
-/// One primitive: a model's surfaces of one output material.
-#[derive(Debug, Clone)]
-pub(crate) struct Prim {
-    pub material: usize,
-    /// Model vertex numbers, in output order.
-    pub order: Vec<u32>,
-    /// Triangle indices into `order`.
-    pub indices: Vec<u32>,
-}
-
-/// A scene grouped for writing.
-pub(crate) struct Prepared<'s> {
-    pub scene: &'s Scene,
-    /// Per model: its primitives.
-    pub prims: Vec<Vec<Prim>>,
-    pub materials: Vec<OutMaterial>,
-    pub uv1: bool,
-    pub colours: bool,
-}
-
-/// Group each model's surfaces by output material, leave out the skipped ones, and number the
-/// vertices each primitive uses.
-pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool, summary: &mut Summary) -> Prepared<'s> {
-    let mut materials: Vec<OutMaterial> = Vec::new();
-    let mut by_key: HashMap<(u32, u32), usize> = HashMap::new();
-    let mut prims = Vec::with_capacity(scene.models.len());
-    let uv1 = lightmaps && scene.models.iter().any(|m| !m.vertices.uv1.is_empty());
-    let colours = scene.models.iter().any(|m| !m.vertices.colours.is_empty());
-    let mut dropped = 0usize;
-    for m in &scene.models {
-        let n = m.vertices.len();
-        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (si, s) in m.surfaces.iter().enumerate() {
-            let mat_flags = scene.material(s.material).map_or(SurfaceFlags::NONE, |x| x.flags);
-            let flags = s.flags | mat_flags;
-            if flags.intersects(skip) {
-                summary.skipped_surfaces += 1;
-                for name in SurfaceFlags(flags.0 & skip.0).names() {
-                    *summary.skipped_by_flag.entry(name.to_string()).or_default() += 1;
-                }
-                continue;
-            }
-            let page = if uv1 { m.lightmap_pages.get(si).copied().unwrap_or(u32::MAX) } else { u32::MAX };
-            let key = (s.material, page);
-            let out = *by_key.entry(key).or_insert_with(|| {
-                materials.push(OutMaterial { material: s.material, page });
-                materials.len() - 1
-            });
-            groups.entry(out).or_default().push(si);
-        }
-        let mut remap = vec![u32::MAX; n];
-        let mut list = Vec::new();
-        for (material, surfaces) in groups {
-            let mut p = Prim { material, order: Vec::new(), indices: Vec::new() };
-            let mut any = false;
-            for &si in &surfaces {
-                let s = &m.surfaces[si];
-                let Some(idx) = m.indices.get(s.indices.start as usize..s.indices.end as usize) else {
-                    dropped += 1;
-                    continue;
-                };
-                for t in idx.chunks_exact(3) {
-                    if t.iter().any(|&i| i as usize >= n) || t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
-                        dropped += 1;
-                        continue;
-                    }
-                    for &i in t {
-                        if remap[i as usize] == u32::MAX {
-                            remap[i as usize] = p.order.len() as u32;
-                            p.order.push(i);
-                        }
-                        p.indices.push(remap[i as usize]);
-                    }
-                }
-                any = true;
-                summary.surfaces += 1;
-            }
-            for &i in &p.order {
-                remap[i as usize] = u32::MAX;
-            }
-            if any && !p.indices.is_empty() {
-                summary.triangles += p.indices.len() / 3;
-                summary.vertices += p.order.len();
-                list.push(p);
-            }
-        }
-        prims.push(list);
-    }
-    if dropped > 0 {
-        summary.warnings.push(format!("{dropped} triangles with repeated or out-of-range indices left out"));
-    }
-    // Materials no primitive kept (a material whose only surfaces had no triangles) stay in
-    // the table unused; the writers write only the used ones.
-    Prepared { scene, prims, materials, uv1, colours }
-}
-
-/// Game frame (Z up) to output frame (Y up), scaled.
-pub(crate) fn to_y_up(p: [f32; 3], scale: f32) -> [f32; 3] {
-    [p[0] * scale, p[2] * scale, -p[1] * scale]
-}
-
-/// A unit normal in the output frame; `None` when it has no direction.
-pub(crate) fn normal_y_up(n: [f32; 3]) -> Option<[f32; 3]> {
-    let v = [n[0] as f64, n[2] as f64, -(n[1] as f64)];
-    let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    if !(l.is_finite() && l > 1e-6) {
-        return None;
-    }
-    Some(v.map(|c| (c / l) as f32))
-}
-
-/// The rotation of (pitch, yaw, roll) degrees as a unit quaternion `[x, y, z, w]` in the output
-/// frame.
-pub(crate) fn rotation_y_up(angles: [f32; 3]) -> [f32; 4] {
-    let half = |deg: f32| (deg as f64).to_radians() / 2.0;
-    // Game frame: q = qz(yaw) · qy(pitch) · qx(roll).
-    let q = |axis: usize, a: f64| {
-        let mut v = [0.0, 0.0, 0.0, a.cos()];
-        v[axis] = a.sin();
-        v
-    };
-    let mul = |a: [f64; 4], b: [f64; 4]| {
-        [
-            a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-            a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-            a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-            a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-        ]
-    };
-    let g = mul(mul(q(2, half(angles[1])), q(1, half(angles[0]))), q(0, half(angles[2])));
-    // The frame change (x, y, z) → (x, z, −y) is a proper rotation, so the quaternion's vector
-    // part maps like a vector.
-    let o = [g[0], g[2], -g[1], g[3]];
-    let l = o.iter().map(|c| c * c).sum::<f64>().sqrt();
-    if !(l.is_finite() && l > 0.0) {
-        return [0.0, 0.0, 0.0, 1.0];
-    }
-    o.map(|c| (c / l) as f32)
-}
-
-/// The image of one output material's texture, and what to tell about it.
-pub(crate) struct MaterialImage {
-    pub png: Vec<u8>,
-    pub alpha: AlphaMode,
-    pub placeholder: bool,
-}
-
-/// Textures resolved once per name (the mesh's texture-size callback and the writers share
-/// them).
-pub(crate) struct TextureCache<'a> {
-    src: Option<TextureSource<'a>>,
-    found: RefCell<HashMap<String, std::result::Result<Texture, Missing>>>,
-}
-
-impl<'a> TextureCache<'a> {
-    fn new(bsp: &'a Bsp<'a>, opts: Option<&TextureOptions>) -> Self {
-        TextureCache { src: opts.map(|o| TextureSource::new(bsp, o)), found: RefCell::new(HashMap::new()) }
-    }
-    fn size(&self, name: &str) -> Option<[u32; 2]> {
-        self.with(name, |r| r.ok().map(|t| [t.width(), t.height()]))
-    }
-    fn with<T>(&self, name: &str, f: impl FnOnce(std::result::Result<&Texture, &Missing>) -> T) -> T {
-        let src = self.src.as_ref().expect("only called with textures on");
-        let mut map = self.found.borrow_mut();
-        let r = map.entry(name.to_string()).or_insert_with(|| src.resolve(name));
-        f(r.as_ref())
-    }
-    /// The PNG of texture `name`, or the checker placeholder (with a warning).
-    pub(crate) fn image(&self, name: &str, warnings: &mut Vec<String>) -> Result<MaterialImage> {
-        self.with(name, |r| match r {
-            Ok(t) => Ok(MaterialImage { png: t.image().encode_png()?, alpha: t.alpha, placeholder: false }),
-            Err(m) => {
-                warnings.push(format!("{m}; a checker placeholder is used"));
-                Ok(MaterialImage { png: ImageRgba::checker(64, 64).encode_png()?, alpha: AlphaMode::Opaque, placeholder: true })
-            }
-        })
-    }
-}
-
-/// The PNG of lightmap page `page` (style 0 when it has one).
-pub(crate) fn lightmap_png(lm: &Lightmaps, page: u32) -> Result<Option<Vec<u8>>> {
-    let Some(a) = lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0)) else {
-        return Ok(None);
-    };
-    crate::lightmap::encode_png(a.width, a.height, &a.rgb8()).map(Some)
-}
-
-/// A name usable in a file name: letters, digits, `-`, `_`, `.`; the rest as `_`.
-pub(crate) fn file_safe(name: &str) -> String {
-    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
-    let s = s.trim_matches('.').to_string();
-    if s.is_empty() {
-        "_".into()
-    } else {
-        s
-    }
-}
-
 /// Write `bsp`'s geometry to `path`; see the module documentation. Problems with single faces
 /// or textures are in the summary's `skipped` and `warnings`; only an unreadable map, an
 /// unknown format or a file that cannot be written fail.
@@ -380,7 +106,18 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     } else {
         None
     };
-    let lm = lm.filter(|l| !l.faces.is_empty());
+    let mut lm = lm.filter(|l| !l.faces.is_empty());
+    // Each page's PNG now, then the atlases' texels go: the uncompressed atlas and the scene
+    // are never held at once (the faces' places, all the mesh needs, stay).
+    let mut lightmap_pngs = std::collections::HashMap::new();
+    if let Some(l) = lm.as_mut() {
+        for page in 0..l.pages.len() as u32 {
+            if let Some(png) = parts::lightmap_png(l, page)? {
+                lightmap_pngs.insert(page, png);
+            }
+        }
+        l.atlases = Vec::new();
+    }
     let textures = TextureCache::new(bsp, opts.textures.as_ref());
     if let Some(src) = &textures.src {
         summary.warnings.extend(src.warnings().iter().map(|m| m.to_string()));
@@ -397,62 +134,14 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     summary.skipped = scene.skipped.iter().map(|s| SkippedFace { lump: s.lump, index: s.index, reason: s.reason.clone() }).collect();
     summary.warnings.extend(scene.warnings.iter().cloned());
     let prepared = prepare(&scene, opts.skip, lm.is_some(), &mut summary);
-    let ctx =
-        WriteContext { textures: if textures.src.is_some() { Some(&textures) } else { None }, lightmaps: lm.as_ref(), scale: opts.scale };
+    let ctx = WriteContext {
+        textures: if textures.src.is_some() { Some(&textures) } else { None },
+        lightmaps: lm.as_ref().map(|_| &lightmap_pngs),
+        scale: opts.scale,
+    };
     match format {
         Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, &mut summary)?,
         Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,
     }
     Ok(summary)
-}
-
-/// What the writers need besides the scene.
-pub(crate) struct WriteContext<'c, 'a> {
-    pub textures: Option<&'c TextureCache<'a>>,
-    pub lightmaps: Option<&'c Lightmaps>,
-    pub scale: f32,
-}
-
-/// Create `path`, naming it in the error.
-pub(crate) fn create(path: &Path) -> Result<std::io::BufWriter<std::fs::File>> {
-    std::fs::File::create(path).map(std::io::BufWriter::new).map_err(|e| Error::from(e).in_file(path))
-}
-
-/// Record a written file.
-pub(crate) fn written(summary: &mut Summary, path: &Path) {
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    summary.files.push(OutputFile { path: path.display().to_string(), bytes });
-}
-
-/// `dir/stem_suffix` beside `path`.
-pub(crate) fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "export".into());
-    path.with_file_name(format!("{stem}{suffix}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn frames_and_rotations() {
-        assert_eq!(to_y_up([1.0, 2.0, 3.0], 1.0), [1.0, 3.0, -2.0]);
-        assert_eq!(normal_y_up([0.0, 0.0, 2.0]), Some([0.0, 1.0, 0.0]));
-        assert_eq!(normal_y_up([0.0, 0.0, 0.0]), None);
-        // Yaw 90° turns game +x into game +y, which is output −z.
-        let q = rotation_y_up([0.0, 90.0, 0.0]);
-        let rot = |q: [f32; 4], v: [f32; 3]| {
-            let (x, y, z, w) = (q[0], q[1], q[2], q[3]);
-            let u = [x, y, z];
-            let cross = |a: [f32; 3], b: [f32; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-            let t = cross(u, v).map(|c| 2.0 * c);
-            let c2 = cross(u, t);
-            [v[0] + w * t[0] + c2[0], v[1] + w * t[1] + c2[1], v[2] + w * t[2] + c2[2]]
-        };
-        let r = rot(q, [1.0, 0.0, 0.0]);
-        assert!((r[0]).abs() < 1e-6 && (r[2] + 1.0).abs() < 1e-6, "{r:?}");
-        // Pitch 90° turns game +x down (−z), output −y.
-        let r = rot(rotation_y_up([90.0, 0.0, 0.0]), [1.0, 0.0, 0.0]);
-        assert!((r[1] + 1.0).abs() < 1e-6, "{r:?}");
-    }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use super::{beside, create, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
+use super::parts::{beside, create, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
 

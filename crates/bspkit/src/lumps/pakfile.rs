@@ -30,8 +30,13 @@ const EOCD_LEN: usize = 22;
 const CENTRAL_LEN: usize = 46;
 const LOCAL_LEN: usize = 30;
 
-/// Default cap on one entry read into memory (256 MiB).
+/// Default cap on one entry read into memory (256 MiB). The same cap holds for every pakfile
+/// command: an entry `pak add` accepts, `pak cat/extract/remove/repack` can read.
 pub const DEFAULT_MAX_ENTRY: u64 = 256 << 20;
+
+/// Default cap on the total uncompressed bytes one command reads from or adds to a pakfile
+/// (1 GiB): `pak extract` of every entry, the entries `pak add/remove/repack` rebuild.
+pub const DEFAULT_MAX_TOTAL: u64 = 1 << 30;
 
 /// A method number as a name.
 pub fn method_name(method: u16) -> &'static str {
@@ -156,6 +161,29 @@ fn find_eocd(data: &[u8]) -> Option<usize> {
     loose
 }
 
+/// Central records must each have their own local entry: records sharing (or overlapping) one
+/// local entry would let a small archive stand for any number of large entries (a Zip bomb).
+fn refuse_shared_entries(entries: &[PakEntry]) -> Result<()> {
+    let mut spans: Vec<(u64, u64, usize)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.local_offset, e.local_offset.saturating_add(LOCAL_LEN as u64).saturating_add(e.compressed_size), i))
+        .collect();
+    spans.sort_unstable();
+    for w in spans.windows(2) {
+        let ((a, a_end, i), (b, _, j)) = (w[0], w[1]);
+        if b < a_end {
+            let how = if a == b { "share the local entry" } else { "overlap at the local entry" };
+            return Err(Error::malformed(format!(
+                "central directory records {i} ({:?}) and {j} ({:?}) {how} at {b}; refusing an archive whose entries overlap",
+                entries[i].name, entries[j].name
+            ))
+            .at(b));
+        }
+    }
+    Ok(())
+}
+
 impl<'a> Pakfile<'a> {
     /// Parse a pakfile lump. An empty lump is an empty archive.
     pub fn parse(data: &'a [u8]) -> Result<Self> {
@@ -213,7 +241,13 @@ impl<'a> Pakfile<'a> {
             });
             pos = next;
         }
+        refuse_shared_entries(&entries)?;
         Ok(Pakfile { data, entries, comment })
+    }
+
+    /// Sum of the entries' uncompressed sizes.
+    pub fn total_size(&self) -> u64 {
+        self.entries.iter().fold(0u64, |t, e| t.saturating_add(e.size))
     }
 
     /// The entry with this name: exact match first, then ignoring case and slash direction
@@ -238,9 +272,17 @@ impl<'a> Pakfile<'a> {
 
     /// Extract entries (all, or those named) below `dir`. A name that would leave `dir`
     /// ([`ErrorKind::UnsafePath`]) is skipped, never written, and reported in
-    /// [`Extracted::skipped`]; the other entries are extracted. A named entry that does not
-    /// exist is an error before anything is written.
+    /// [`Extracted::skipped`]; so is an entry whose path inside `dir` meets a symbolic link or
+    /// a file that is not a regular file (nothing is written through a link). A named entry
+    /// that does not exist is an error before anything is written. At most
+    /// [`DEFAULT_MAX_TOTAL`] bytes in all ([`Pakfile::extract_limited`]).
     pub fn extract(&self, dir: &Path, names: &[String], max: u64) -> Result<Extracted> {
+        self.extract_limited(dir, names, max, DEFAULT_MAX_TOTAL)
+    }
+
+    /// [`Pakfile::extract`] with a cap on the total bytes of the selected entries (refused
+    /// before anything is written).
+    pub fn extract_limited(&self, dir: &Path, names: &[String], max: u64, max_total: u64) -> Result<Extracted> {
         let mut selected = Vec::new();
         if names.is_empty() {
             selected.extend(self.entries.iter());
@@ -248,6 +290,10 @@ impl<'a> Pakfile<'a> {
             for n in names {
                 selected.push(self.find(n).ok_or_else(|| Error::new(ErrorKind::NoSuchLump(format!("pakfile entry {n}"))))?);
             }
+        }
+        let total = selected.iter().fold(0u64, |t, e| t.saturating_add(e.size));
+        if total > max_total {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "pakfile bytes to extract", requested: total, limit: max_total }));
         }
         let mut plan = Vec::with_capacity(selected.len());
         let mut skipped = Vec::new();
@@ -260,6 +306,10 @@ impl<'a> Pakfile<'a> {
         let mut written = Vec::new();
         for (e, rel) in plan {
             let target = dir.join(&rel);
+            if let Err(err) = no_links_below(dir, &rel, e.is_dir()) {
+                skipped.push((e.name.clone(), err));
+                continue;
+            }
             if e.is_dir() {
                 std::fs::create_dir_all(&target).map_err(|err| Error::from(err).in_file(&target))?;
                 continue;
@@ -268,11 +318,44 @@ impl<'a> Pakfile<'a> {
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent).map_err(|err| Error::from(err).in_file(parent))?;
             }
-            std::fs::write(&target, &data).map_err(|err| Error::from(err).in_file(&target))?;
+            // Checked again now that the directories exist (a link made meanwhile is refused).
+            if let Err(err) = no_links_below(dir, &rel, false) {
+                skipped.push((e.name.clone(), err));
+                continue;
+            }
+            crate::write::atomic::write_file(&target, &data, &Default::default())?;
             written.push(target);
         }
         Ok(Extracted { written, skipped })
     }
+}
+
+/// Every existing component of `rel` below `dir` is a real directory (the last one a regular
+/// file, or a directory for a directory entry): never a symbolic link, FIFO or device, so an
+/// extracted file cannot land outside `dir` or replace something that is not a file.
+fn no_links_below(dir: &Path, rel: &Path, last_is_dir: bool) -> Result<()> {
+    let mut p = dir.to_path_buf();
+    let n = rel.components().count();
+    for (i, c) in rel.components().enumerate() {
+        p.push(c);
+        let Ok(m) = std::fs::symlink_metadata(&p) else { return Ok(()) };
+        let last = i + 1 == n;
+        let ok = if m.file_type().is_symlink() {
+            false
+        } else if last && !last_is_dir {
+            m.is_file()
+        } else {
+            m.is_dir()
+        };
+        if !ok {
+            let what = crate::fsio::kind_name(&m);
+            return Err(Error::new(ErrorKind::NotRegularFile(format!(
+                "{what} in the way (extracting never writes through links or over special files)"
+            )))
+            .in_file(&p));
+        }
+    }
+    Ok(())
 }
 
 /// What [`Pakfile::extract`] did.
@@ -330,8 +413,8 @@ pub struct PakBuilder {
     pub comment: Vec<u8>,
 }
 
-/// Largest local file read for an addlist (1 GiB).
-const MAX_ADD_FILE: u64 = 1 << 30;
+/// Largest local file added (the one pakfile entry cap, [`DEFAULT_MAX_ENTRY`]).
+const MAX_ADD_FILE: u64 = DEFAULT_MAX_ENTRY;
 
 impl PakBuilder {
     pub fn new() -> Self {
@@ -340,6 +423,10 @@ impl PakBuilder {
 
     /// Every entry of an existing pakfile, read (each capped at `max`), with its comment.
     pub fn from_pakfile(pak: &Pakfile, max: u64) -> Result<Self> {
+        let total = pak.total_size();
+        if total > DEFAULT_MAX_TOTAL {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "pakfile total bytes", requested: total, limit: DEFAULT_MAX_TOTAL }));
+        }
         let mut entries = Vec::with_capacity(pak.entries.len());
         for e in &pak.entries {
             entries.push((e.name.clone(), if e.is_dir() { Vec::new() } else { pak.read(e, max)? }));
@@ -367,6 +454,11 @@ impl PakBuilder {
     /// forward slashes and must be safe relative paths.
     pub fn insert(&mut self, name: &str, data: Vec<u8>) -> Result<()> {
         safe_relative_path(name)?;
+        if data.len() as u64 > DEFAULT_MAX_ENTRY {
+            let requested = data.len() as u64;
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "pakfile entry size", requested, limit: DEFAULT_MAX_ENTRY })
+                .in_lump(name.to_string()));
+        }
         let n = normalize(name);
         match self.position(&n) {
             Some(i) => self.entries[i] = (n, data),
@@ -392,13 +484,7 @@ impl PakBuilder {
         let pairs = parse_addlist(text)?;
         for (internal, local) in &pairs {
             let path = base.join(local);
-            let len = std::fs::metadata(&path).map_err(|e| Error::from(e).in_file(&path))?.len();
-            if len > MAX_ADD_FILE {
-                return Err(
-                    Error::new(ErrorKind::LimitExceeded { what: "addlist file size", requested: len, limit: MAX_ADD_FILE }).in_file(&path)
-                );
-            }
-            let data = std::fs::read(&path).map_err(|e| Error::from(e).in_file(&path))?;
+            let data = crate::fsio::read_regular(&path, MAX_ADD_FILE, "pakfile entry size")?;
             self.insert(internal, data)?;
         }
         Ok(pairs.len())
@@ -407,6 +493,10 @@ impl PakBuilder {
     /// The Zip bytes: local headers and data in entry order, then the central directory and
     /// the end record. Times are zero, so the output depends only on the entries.
     pub fn build(&self, compression: PakCompression) -> Result<Vec<u8>> {
+        let total = self.entries.iter().fold(0u64, |t, (_, d)| t.saturating_add(d.len() as u64));
+        if total > DEFAULT_MAX_TOTAL {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "pakfile total bytes", requested: total, limit: DEFAULT_MAX_TOTAL }));
+        }
         let too_big = |what: &'static str, n: u64| Error::new(ErrorKind::LimitExceeded { what, requested: n, limit: u32::MAX as u64 });
         if self.entries.len() >= 0xFFFF {
             return Err(Error::new(ErrorKind::LimitExceeded {

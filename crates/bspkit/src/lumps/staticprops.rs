@@ -436,13 +436,28 @@ impl<'a> StaticProps<'a> {
         })
     }
 
-    /// Every prop decoded, with its model name filled in. Props of an unknown layout give an error.
+    /// Every prop decoded, with its model name filled in. Props of an unknown layout give an
+    /// error, and so does a count above [`MAX_STATIC_PROPS`] (a small LZMA game lump can
+    /// declare millions): read those in batches with [`Self::props_range`].
     pub fn props(&self) -> Result<Vec<StaticProp>> {
+        if self.count as u64 > MAX_STATIC_PROPS {
+            return Err(Error::new(crate::error::ErrorKind::LimitExceeded {
+                what: "static props decoded at once",
+                requested: self.count as u64,
+                limit: MAX_STATIC_PROPS,
+            }));
+        }
+        self.props_range(0, self.count)
+    }
+
+    /// Props `start..start + n` decoded (clamped to the count): one batch, so that a caller can
+    /// stream any number of props with bounded memory.
+    pub fn props_range(&self, start: usize, n: usize) -> Result<Vec<StaticProp>> {
         macro_rules! decode_all {
             ($t:ident) => {
                 match self.endian {
-                    Endian::Little => self.records::<$t<LittleEndian>>()?.iter().map(|p| p.decode()).collect::<Vec<_>>(),
-                    Endian::Big => self.records::<$t<BigEndian>>()?.iter().map(|p| p.decode()).collect::<Vec<_>>(),
+                    Endian::Little => batch(self.records::<$t<LittleEndian>>()?, start, n).iter().map(|p| p.decode()).collect::<Vec<_>>(),
+                    Endian::Big => batch(self.records::<$t<BigEndian>>()?, start, n).iter().map(|p| p.decode()).collect::<Vec<_>>(),
                 }
             };
         }
@@ -474,6 +489,15 @@ impl<'a> StaticProps<'a> {
         }
         Ok(props)
     }
+}
+
+/// Most static props decoded at once by [`StaticProps::props`] (about a million; Source itself
+/// allows far fewer). More are read in batches ([`StaticProps::props_range`]).
+pub const MAX_STATIC_PROPS: u64 = 1 << 20;
+
+fn batch<T>(all: &[T], start: usize, n: usize) -> &[T] {
+    let start = start.min(all.len());
+    &all[start..start.saturating_add(n).min(all.len())]
 }
 
 #[cfg(test)]
@@ -545,6 +569,34 @@ mod tests {
         assert_eq!(sp.layout, PropLayout::V10);
         let p = sp.props().unwrap();
         assert_eq!((p.len(), p[1].flags_ex, p[1].skin), (2, Some(7), -2));
+    }
+
+    #[test]
+    fn props_are_budgeted_and_read_in_batches() {
+        // Issue 11, item 9: a count past MAX_STATIC_PROPS is refused by `props`, and
+        // `props_range` reads any part with memory for that part only.
+        let n = MAX_STATIC_PROPS as usize + 1;
+        let mut one = StaticPropV4::<L>::new_zeroed();
+        one.model.set(0);
+        let rec = one.as_bytes().to_vec();
+        let mut data = lump(Endian::Little, &["m.mdl"], &[], &[]);
+        let at = data.len() - 4;
+        data[at..].copy_from_slice(&(n as u32).to_le_bytes());
+        data.reserve(n * rec.len());
+        for i in 0..n {
+            let mut r = rec.clone();
+            r[0..4].copy_from_slice(&(i as f32).to_le_bytes());
+            data.extend_from_slice(&r);
+        }
+        let sp = StaticProps::parse(Cow::Owned(data), 4, Endian::Little).unwrap();
+        assert_eq!(sp.count, n);
+        let err = sp.props().unwrap_err();
+        assert_eq!(err.kind.name(), "limit_exceeded");
+        let tail = sp.props_range(n - 3, 4096).unwrap();
+        assert_eq!(tail.len(), 3);
+        assert_eq!(tail[2].origin[0], (n - 1) as f32);
+        assert_eq!(tail[0].model_name.as_deref(), Some("m.mdl"));
+        assert!(sp.props_range(n + 10, 5).unwrap().is_empty());
     }
 
     #[test]

@@ -18,6 +18,8 @@
 //! # Ok(()) }
 //! ```
 
+pub mod geom;
+pub mod place;
 pub mod scene;
 
 pub use scene::{

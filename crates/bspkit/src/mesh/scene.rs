@@ -11,6 +11,8 @@
 use std::ops::Range;
 
 use crate::lightmap::Lightmaps;
+// Brush-model placement lives in `place`; these names stay reachable here.
+pub use crate::mesh::place::{brush_model_placements, parse_vec3, Placement};
 
 /// Surface tags that decide whether a surface is drawn, from each family's flags
 /// (Quake texture names, Quake 2/3 surface flags, Source texinfo flags, …).
@@ -151,6 +153,22 @@ pub struct Vertices {
     /// Vertex colours, RGBA8 (Quake 3 vertex colours, Source displacement alpha in A): empty,
     /// or one per vertex.
     pub colours: Vec<[u8; 4]>,
+}
+
+impl Model {
+    /// An empty model `index`, named and placed from `places` (`world` / `*N` when no entity
+    /// places it).
+    pub fn placed(index: u32, places: &std::collections::HashMap<u32, Placement>) -> Model {
+        let p = places.get(&index);
+        Model {
+            index,
+            name: p.map(|p| p.name.clone()).unwrap_or_else(|| if index == 0 { "world".into() } else { format!("*{index}") }),
+            origin: p.map(|p| p.origin).unwrap_or_default(),
+            angles: p.map(|p| p.angles).unwrap_or_default(),
+            entity: p.map(|p| p.entity),
+            ..Default::default()
+        }
+    }
 }
 
 impl Vertices {
@@ -295,46 +313,3 @@ impl std::fmt::Debug for MeshOptions<'_> {
 pub const DEFAULT_PATCH_LEVEL: u32 = 8;
 /// Texture size assumed when a family's map does not store it and none was found.
 pub const FALLBACK_TEXTURE_SIZE: [u32; 2] = [64, 64];
-
-/// Where an entity places a brush model (`"model" "*N"`): shared by the families whose
-/// entities name brush models so (Quake 1/2/3, GoldSrc, Source).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Placement {
-    /// Index of the entity in entity-lump order.
-    pub entity: usize,
-    /// `*N (classname targetname)`, the model's display name.
-    pub name: String,
-    pub origin: [f32; 3],
-    pub angles: [f32; 3],
-}
-
-/// Three numbers separated by spaces (`origin`, `angles`); `None` unless all three parse and
-/// are finite.
-pub fn parse_vec3(text: &str) -> Option<[f32; 3]> {
-    let mut it = text.split_ascii_whitespace().map(|s| s.parse::<f32>().ok().filter(|v| v.is_finite()));
-    let v = [it.next()??, it.next()??, it.next()??];
-    Some(v)
-}
-
-/// The placement of every brush model an entity names with `"model" "*N"`, by model index
-/// (the first entity naming a model wins). `origin` and `angles` are read from the entity's
-/// keys (absent or unparsable: zero). The single-number `angle` key is not read: on brush
-/// entities it is a movement direction (doors, plats), not a rotation.
-pub fn brush_model_placements(entities: &crate::lumps::entities::Entities) -> std::collections::HashMap<u32, Placement> {
-    let mut out = std::collections::HashMap::new();
-    for (i, e) in entities.iter().enumerate() {
-        let Some(model) = e.get("model") else { continue };
-        let Some(n) = model.strip_prefix('*').and_then(|n| n.trim().parse::<u32>().ok()) else { continue };
-        if out.contains_key(&n) {
-            continue;
-        }
-        let class = e.classname().map(|c| c.into_owned()).unwrap_or_default();
-        let target = e.get("targetname").map(|c| c.into_owned()).unwrap_or_default();
-        let label = [class.as_str(), target.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(" ");
-        let name = if label.is_empty() { format!("*{n}") } else { format!("*{n} ({label})") };
-        let origin = e.get("origin").and_then(|v| parse_vec3(&v)).unwrap_or([0.0; 3]);
-        let angles = e.get("angles").and_then(|v| parse_vec3(&v)).unwrap_or([0.0; 3]);
-        out.insert(n, Placement { entity: i, name, origin, angles });
-    }
-    out
-}

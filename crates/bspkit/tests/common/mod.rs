@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod mesh;
+
 /// The corpus directory, or `None` (with a note on stderr) when `BSPKIT_CORPUS` is unset.
 pub fn corpus(test: &str) -> Option<PathBuf> {
     match std::env::var_os("BSPKIT_CORPUS") {

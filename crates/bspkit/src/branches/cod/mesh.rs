@@ -25,9 +25,11 @@
 
 use super::lumps::*;
 use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, TriangleSoup};
-use crate::branches::quake3::mesh::{placements, Budget, Placement};
+use crate::branches::quake3::mesh::Budget;
 use crate::bsp::Bsp;
 use crate::error::Result;
+use crate::mesh::geom::unit_f32;
+use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind};
 use zerocopy::little_endian::U16;
 
@@ -75,7 +77,11 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
 
     let mut scene = Scene::default();
     let mut table = MaterialTable::default();
-    let places = placements(bsp, &mut scene.warnings);
+    let mut places = read_entities(bsp, &mut scene.warnings)
+        .map(|e| placements(&e.list, PlaceKeys::OriginAnglesOrYaw, &mut scene.warnings, star_model))
+        .unwrap_or_default();
+    // The world model names no entity here (its entry is worldspawn's).
+    places.remove(&0);
     let mut budget = Budget::default();
     // Soups some model's run names; with every model built, the others are reported.
     let mut covered = vec![false; soups.len()];
@@ -104,19 +110,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                 soups.len()
             ));
         }
-        let place = if mi == 0 {
-            Placement { name: "world".into(), ..Default::default() }
-        } else {
-            places.get(&(mi as u32)).cloned().unwrap_or_else(|| Placement { name: format!("*{mi}"), ..Default::default() })
-        };
-        let mut model = Model {
-            index: mi as u32,
-            name: place.name,
-            origin: place.origin,
-            angles: place.angles,
-            entity: place.entity,
-            ..Default::default()
-        };
+        let mut model = Model::placed(mi as u32, &places);
         for (si, s) in soups.iter().enumerate().take(end).skip(start) {
             covered[si] = true;
             let Some(mat) = materials.get(s.material.get() as usize) else {
@@ -159,7 +153,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             let base = model.vertices.positions.len() as u32;
             let v = &mut model.vertices;
             v.positions.extend(sv.iter().map(|d| d.xyz.map(|c| c.get())));
-            v.normals.extend(sv.iter().map(|d| unit(d.normal.map(|c| c.get()))));
+            v.normals.extend(sv.iter().map(|d| unit_f32(d.normal.map(|c| c.get())).unwrap_or([0.0, 0.0, 1.0])));
             v.uv0.extend(sv.iter().map(|d| d.tex_coord.map(|c| c.get())));
             v.colours.extend(sv.iter().map(|d| d.colour));
             let first_index = model.indices.len() as u32;
@@ -189,14 +183,4 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         scene.warnings.push("cod lightmaps are not decoded: no lightmap UVs".into());
     }
     Ok(scene)
-}
-
-/// `v` normalised, or +Z when it is zero or not finite.
-fn unit(v: [f32; 3]) -> [f32; 3] {
-    let len = (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64 + v[2] as f64 * v[2] as f64).sqrt();
-    if len.is_finite() && len > 1e-12 {
-        v.map(|c| (c as f64 / len) as f32)
-    } else {
-        [0.0, 0.0, 1.0]
-    }
 }

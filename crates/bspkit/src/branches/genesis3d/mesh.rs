@@ -30,12 +30,13 @@
 use super::lumps::CHUNK_FACES;
 use super::view::{Corner, Geometry, View};
 use crate::branches::quake2::mesh::{
-    check_corners, face_range, finish_material_flags, new_model, placements, push_polygon, reserve, shared_warning, unit, Budget, PolyIn,
-    MIN_CORNER_BUDGET,
+    check_corners, face_range, finish_material_flags, push_polygon, reserve, shared_warning, Budget, PolyIn, MIN_CORNER_BUDGET,
 };
 use crate::bsp::Bsp;
 use crate::error::Result;
-use crate::mesh::scene::{Material, MaterialTable, MeshOptions, ModelSelect, Scene, Skipped, SurfaceFlags, FALLBACK_TEXTURE_SIZE};
+use crate::mesh::geom::unit_f32;
+use crate::mesh::place::{placements, read_entities, PlaceKeys};
+use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, SurfaceFlags, FALLBACK_TEXTURE_SIZE};
 
 /// `TEXINFO_SKY`, `TEXINFO_TRANS` (`World/WBitmap.h`).
 const TEXINFO_SKY: i32 = 1 << 2;
@@ -84,12 +85,16 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
 
     // The `%Model%` entity whose `Model` is N names model N; its origin is the pivot, not a
     // placement (module documentation).
-    let places = placements(bsp, &mut scene.warnings, false, |e| {
-        if e.classname()?.as_ref() != "%Model%" {
-            return None;
-        }
-        Some((e.get("Model")?.trim().parse().ok()?, e.get("%name%").unwrap_or_default().into_owned()))
-    });
+    let places = read_entities(bsp, &mut scene.warnings)
+        .map(|e| {
+            placements(&e.list, PlaceKeys::None, &mut scene.warnings, |e| {
+                if e.classname()?.as_ref() != "%Model%" {
+                    return None;
+                }
+                Some((e.get("Model")?.trim().parse().ok()?, e.get("%name%").unwrap_or_default().into_owned()))
+            })
+        })
+        .unwrap_or_default();
 
     let faces = g.faces.len();
     // Faces an earlier model already holds (a face is built once, in its first model).
@@ -111,7 +116,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             Some(rec) => face_range(rec.first_face.get() as i64, rec.num_faces.get() as i64, faces, m, &mut scene.warnings),
             None => 0..faces,
         };
-        let mut model = new_model(m as u32, &places);
+        let mut model = Model::placed(m as u32, &places);
         let estimate: usize = g.faces[range.clone()].iter().map(|f| usize::try_from(f.num_verts.get()).unwrap_or(0)).sum();
         reserve(&mut model, estimate.min(budget.left), range.len(), opts.lightmaps.is_some());
         if colours {
@@ -142,7 +147,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                     continue;
                 }
             };
-            let Some(normal) = unit(to_z_up(normal)) else {
+            let Some(normal) = unit_f32(to_z_up(normal)) else {
                 scene.skipped.push(skip(i, "its plane has no direction".into()));
                 continue;
             };

@@ -181,8 +181,19 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                 continue;
             }
         };
-        // One batch per model: the faces' corner counts bound the vertices.
-        model.surfaces.reserve(range.len());
+        // One batch per model, sized exactly so the buffers never double: the faces' corner
+        // counts (capped by the surfedges, which real faces do not share) bound the vertices.
+        let corners_total = t.faces[range.clone()].iter().map(|f| f.edges().1.max(0) as usize).sum::<usize>().min(t.surfedges.len());
+        model.surfaces.reserve_exact(range.len());
+        let v = &mut model.vertices;
+        v.positions.reserve_exact(corners_total);
+        v.normals.reserve_exact(corners_total);
+        v.uv0.reserve_exact(corners_total);
+        if opts.lightmaps.is_some() {
+            v.uv1.reserve_exact(corners_total);
+            model.lightmap_pages.reserve_exact(range.len());
+        }
+        model.indices.reserve_exact(3 * corners_total.saturating_sub(2 * range.len()));
         for fi in range {
             if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut ring) {
                 scene.skipped.push(Skipped { lump: face_lump, index: fi as u32, reason });
@@ -505,5 +516,67 @@ mod tests {
         assert_eq!(scene.skipped.len(), 1);
         assert_eq!((scene.skipped[0].lump, scene.skipped[0].index), (LUMP_FACES as u16, 2));
         assert_eq!(scene.models[0].surfaces.len(), 5);
+    }
+}
+
+/// Garbled rooms of every record set: the build returns a scene or an error, never panics, and
+/// every index it writes is in range.
+#[cfg(test)]
+mod garble_tests {
+    use super::*;
+    use crate::branches::quake1::lumps::{BSP2, BSP2PSB, HEXEN2, QUAKE1};
+
+    #[test]
+    fn garbled_maps_never_panic() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for branch in [&QUAKE1, &HEXEN2, &BSP2, &BSP2PSB, &crate::branches::goldsrc::lumps::GOLDSRC] {
+            let clean = crate::branches::quake1::room::box_room(branch);
+            for _ in 0..300 {
+                let mut bytes = clean.clone();
+                for _ in 0..1 + next() % 8 {
+                    let at = (next() % bytes.len() as u64) as usize;
+                    bytes[at] = next() as u8;
+                }
+                let Ok(bsp) = Bsp::from_bytes(&bytes) else { continue };
+                let lm = crate::lightmap::build(&bsp, &Default::default()).ok();
+                if let Ok(scene) = build(&bsp, &MeshOptions { lightmaps: lm.as_ref(), ..Default::default() }) {
+                    for m in &scene.models {
+                        assert!(m.indices.iter().all(|&i| (i as usize) < m.vertices.len()));
+                        assert!(m.vertices.uv0.iter().flatten().all(|c| c.is_finite()) || m.vertices.uv0.is_empty());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod placement_tests {
+    use crate::lumps::entities;
+    use crate::mesh::scene::{brush_model_placements, parse_vec3};
+
+    #[test]
+    fn entities_place_brush_models() {
+        let text = br#"{ "classname" "worldspawn" }
+{ "classname" "func_door" "targetname" "d1" "model" "*2" "origin" "1 2 3" "angles" "0 90 0" "angle" "-1" }
+{ "classname" "func_wall" "model" "*2" "origin" "9 9 9" }
+{ "classname" "func_plat" "model" "*5" "origin" "bogus" }
+{ "classname" "misc_model" "model" "progs/x.mdl" }"#;
+        let ents = entities::parse(text).unwrap();
+        let p = brush_model_placements(&ents);
+        // The world (model 0, the first worldspawn) and the two brush models.
+        assert_eq!(p.len(), 3);
+        assert_eq!((p[&0].entity, p[&0].name.as_str()), (0, "world"));
+        let d = &p[&2];
+        assert_eq!((d.entity, d.name.as_str(), d.origin, d.angles), (1, "*2 func_door d1", [1.0, 2.0, 3.0], [0.0, 90.0, 0.0]));
+        assert_eq!((p[&5].origin, p[&5].name.as_str()), ([0.0; 3], "*5 func_plat"));
+        assert_eq!(parse_vec3("1 2"), None);
+        assert_eq!(parse_vec3("1 2 nan"), None);
     }
 }

@@ -38,15 +38,14 @@
 //! Buffers are allocated per model (reserved once from the model's face records), never per
 //! vertex.
 
-use std::collections::HashMap;
-
 use super::lumps::LUMP_FACES;
 use super::records::{Daikatana, FaceRecord, Ibsp, Layout, Qbism, Sin, Sof, TexInfo, TexInfoRecord, TexInfoSin};
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::lightmap::Lightmaps;
-use crate::lumps::entities::Entity;
+use crate::mesh::geom::unit_f32;
+use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
     Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, FALLBACK_TEXTURE_SIZE,
 };
@@ -206,11 +205,9 @@ where
     }
 
     // `model` "*N"; the label is the classname and targetname.
-    let places = placements(bsp, &mut scene.warnings, true, |e| {
-        let m = e.get("model")?.strip_prefix('*')?.trim().parse().ok()?;
-        let label = [e.classname(), e.get("targetname")].into_iter().flatten().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
-        Some((m, label))
-    });
+    let places = read_entities(bsp, &mut scene.warnings)
+        .map(|e| placements(&e.list, PlaceKeys::OriginAngles, &mut scene.warnings, star_model))
+        .unwrap_or_default();
 
     // Which model holds each face (u32::MAX: none yet).
     // Faces an earlier model already holds (a face is built once, in its first model).
@@ -231,7 +228,7 @@ where
             Some(rec) => face_range(rec.first_face.get() as i64, rec.num_faces.get() as i64, faces.len(), m, &mut scene.warnings),
             None => 0..faces.len(),
         };
-        let mut model = new_model(m as u32, &places);
+        let mut model = Model::placed(m as u32, &places);
         // One reservation per model from the face records (bounded by the budget).
         let estimate: usize = faces[range.clone()].iter().map(|f| usize::try_from(f.edge_range().1).unwrap_or(0)).sum();
         let estimate = estimate.min(budget.left);
@@ -300,7 +297,7 @@ fn skip(index: usize, reason: String) -> Skipped {
 fn face_normal<F: FaceRecord>(plane: Option<&super::records::Plane>, f: &F) -> Option<[f32; 3]> {
     let n = plane?.normal.map(|c| c.get());
     let n = if f.side() != 0 { n.map(|c| -c) } else { n };
-    unit(n)
+    unit_f32(n)
 }
 
 /// One warning for the faces of model `m` that an earlier model already holds.
@@ -342,12 +339,6 @@ impl Budget {
     }
 }
 
-/// `v` scaled to unit length, or `None` when it has no direction or is not finite.
-pub(crate) fn unit(v: [f32; 3]) -> Option<[f32; 3]> {
-    let l = (v[0] as f64).hypot(v[1] as f64).hypot(v[2] as f64);
-    (l.is_finite() && l > 1e-12).then(|| v.map(|c| (c as f64 / l) as f32))
-}
-
 /// A polygon's corners must be three or more finite points.
 pub(crate) fn check_corners(n: usize, mut corners: impl Iterator<Item = [f32; 3]>) -> std::result::Result<(), String> {
     if n < 3 {
@@ -367,76 +358,6 @@ pub(crate) fn face_range(first: i64, count: i64, faces: usize, model: usize, war
         warnings.push(format!("model {model}: faces {first}+{count} reach outside the faces (0..{faces}); kept {start}..{end}"));
     }
     start..end
-}
-
-/// Where an entity places a model.
-pub(crate) struct Placement {
-    pub(crate) entity: usize,
-    pub(crate) name: String,
-    pub(crate) origin: [f32; 3],
-    pub(crate) angles: [f32; 3],
-}
-
-/// The placements of the brush models (keyed by model index) from the entities that use them:
-/// `model_of` says which model an entity uses and the label its name carries (`*N label`);
-/// with `placed`, the entity's `origin` and `angles` place the model. The world's entry (0) is
-/// the worldspawn. Bad entity text is a warning (models stay at the origin), not an error.
-pub(crate) fn placements(
-    bsp: &Bsp,
-    warnings: &mut Vec<String>,
-    placed: bool,
-    model_of: impl Fn(&Entity) -> Option<(u32, String)>,
-) -> HashMap<u32, Placement> {
-    let mut out = HashMap::new();
-    let ents = match bsp.entities() {
-        Ok(e) => e,
-        Err(e) => {
-            warnings.push(format!("entities not read ({e:?}): brush models are placed at the origin"));
-            return out;
-        }
-    };
-    for (i, e) in ents.iter().enumerate() {
-        let class = e.classname().unwrap_or_default();
-        if class == "worldspawn" {
-            out.entry(0).or_insert(Placement { entity: i, name: "world".into(), origin: [0.0; 3], angles: [0.0; 3] });
-            continue;
-        }
-        let Some((m, label)) = model_of(e).filter(|(m, _)| *m != 0) else { continue };
-        if out.contains_key(&m) {
-            continue;
-        }
-        let mut vec3 = |key: &str| match e.get(key) {
-            None => [0.0; 3],
-            Some(text) => parse_vec3(&text).unwrap_or_else(|| {
-                warnings.push(format!("entity {i}: {key} \"{text}\" is not three numbers; taken as 0 0 0"));
-                [0.0; 3]
-            }),
-        };
-        let (origin, angles) = if placed { (vec3("origin"), vec3("angles")) } else { ([0.0; 3], [0.0; 3]) };
-        let name = if label.is_empty() { format!("*{m}") } else { format!("*{m} {label}") };
-        out.insert(m, Placement { entity: i, name, origin, angles });
-    }
-    out
-}
-
-/// Three finite numbers separated by white space.
-pub(crate) fn parse_vec3(text: &str) -> Option<[f32; 3]> {
-    let mut it = text.split_whitespace().map(|w| w.parse::<f32>().ok().filter(|v| v.is_finite()));
-    let v = [it.next()??, it.next()??, it.next()??];
-    it.next().is_none().then_some(v)
-}
-
-/// An empty model named and placed from `places`.
-pub(crate) fn new_model(index: u32, places: &HashMap<u32, Placement>) -> Model {
-    let p = places.get(&index);
-    Model {
-        index,
-        name: p.map(|p| p.name.clone()).unwrap_or_else(|| if index == 0 { "world".into() } else { format!("*{index}") }),
-        origin: p.map(|p| p.origin).unwrap_or_default(),
-        angles: p.map(|p| p.angles).unwrap_or_default(),
-        entity: p.map(|p| p.entity),
-        ..Default::default()
-    }
 }
 
 /// Reserve a model's buffers once for about `corners` vertices over `faces` polygons.
@@ -556,14 +477,6 @@ mod tests {
         assert_eq!(name_flags("e1u1/CLIP"), SurfaceFlags::CLIP);
         assert_eq!(name_flags("e1u1/clipper_wall"), SurfaceFlags::CLIP);
         assert_eq!(name_flags("e1u1/floor1_1"), SurfaceFlags::NONE);
-    }
-
-    #[test]
-    fn vec3_text() {
-        assert_eq!(parse_vec3(" 1 -2.5 3 "), Some([1.0, -2.5, 3.0]));
-        assert_eq!(parse_vec3("1 2"), None);
-        assert_eq!(parse_vec3("1 2 3 4"), None);
-        assert_eq!(parse_vec3("1 nan 3"), None);
     }
 
     #[test]

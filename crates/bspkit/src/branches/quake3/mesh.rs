@@ -52,7 +52,6 @@
 //! scene holds at most [`MAX_SCENE_VERTICES`] vertices and [`MAX_SCENE_INDICES`] indices, and
 //! surfaces past either limit are skipped with the reason.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use super::lumps::{with_record_set, LUMP_SURFACES};
@@ -61,6 +60,8 @@ use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::lightmap::Lightmaps;
+use crate::mesh::geom::unit;
+use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
     Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, DEFAULT_PATCH_LEVEL,
 };
@@ -252,55 +253,6 @@ pub fn name_flags(name: &str) -> SurfaceFlags {
     f
 }
 
-/// Where a brush model is placed: the entity using it.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Placement {
-    pub entity: Option<usize>,
-    pub name: String,
-    pub origin: [f32; 3],
-    pub angles: [f32; 3],
-}
-
-/// The placement of each brush model `*N` (N ≥ 1) named by an entity's `model` key: the first
-/// such entity's `origin` and `angles` (or yaw `angle`). Shared with the other families whose
-/// entities name brush models this way. An unreadable entity lump gives no placements and a
-/// warning.
-pub(crate) fn placements(bsp: &Bsp, warnings: &mut Vec<String>) -> HashMap<u32, Placement> {
-    let mut out = HashMap::new();
-    let ents = match bsp.entities() {
-        Ok(e) => e,
-        Err(e) => {
-            warnings.push(format!("entities not read, brush models are not placed: {e}"));
-            return out;
-        }
-    };
-    let vec3 = |s: &str| -> Option<[f32; 3]> {
-        let v: Vec<f32> = s.split_whitespace().map(|w| w.parse::<f32>().ok().filter(|x| x.is_finite())).collect::<Option<_>>()?;
-        <[f32; 3]>::try_from(v).ok()
-    };
-    for (i, e) in ents.list.iter().enumerate() {
-        let Some(model) = e.get("model") else { continue };
-        let Some(n) = model.strip_prefix('*').and_then(|n| n.trim().parse::<u32>().ok()) else { continue };
-        if n == 0 || out.contains_key(&n) {
-            continue;
-        }
-        let mut name = format!("*{n}");
-        for key in ["classname", "targetname"] {
-            if let Some(v) = e.get(key) {
-                name.push(' ');
-                name.push_str(&v);
-            }
-        }
-        let origin = e.get("origin").and_then(|s| vec3(&s)).unwrap_or_default();
-        let angles = match e.get("angles").and_then(|s| vec3(&s)) {
-            Some(a) => a,
-            None => [0.0, e.get("angle").and_then(|s| s.trim().parse::<f32>().ok()).filter(|a| a.is_finite()).unwrap_or(0.0), 0.0],
-        };
-        out.insert(n, Placement { entity: Some(i), name, origin, angles });
-    }
-    out
-}
-
 /// Builds one model's buffers.
 struct Builder<'o> {
     model: Model,
@@ -326,7 +278,9 @@ where
     if opts.patch_level.is_some_and(|l| l != level) {
         scene.warnings.push(format!("patch level {} clamped to {level}", opts.patch_level.unwrap_or(0)));
     }
-    let places = placements(bsp, &mut scene.warnings);
+    let places = read_entities(bsp, &mut scene.warnings)
+        .map(|e| placements(&e.list, PlaceKeys::OriginAnglesOrYaw, &mut scene.warnings, star_model))
+        .unwrap_or_default();
     let mut flares = 0usize;
     let mut budget = Budget::default();
     let count = match opts.models {
@@ -349,26 +303,7 @@ where
                 range.end
             ));
         }
-        let place = if mi == 0 {
-            Placement {
-                entity: Some(0).filter(|_| bsp.entities().is_ok_and(|e| !e.is_empty())),
-                name: "world".into(),
-                ..Default::default()
-            }
-        } else {
-            places.get(&(mi as u32)).cloned().unwrap_or_else(|| Placement { name: format!("*{mi}"), ..Default::default() })
-        };
-        let mut b = Builder {
-            model: Model {
-                index: mi as u32,
-                name: place.name,
-                origin: place.origin,
-                angles: place.angles,
-                entity: place.entity,
-                ..Default::default()
-            },
-            lightmaps: opts.lightmaps,
-        };
+        let mut b = Builder { model: Model::placed(mi as u32, &places), lightmaps: opts.lightmaps };
         for si in range {
             covered[si] = true;
             let s = &surfaces[si];
@@ -451,20 +386,6 @@ fn surface_run(first: i64, n: i64, len: usize) -> Range<usize> {
     let start = first.clamp(0, len as i64);
     let end = first.saturating_add(n.max(0)).clamp(start, len as i64);
     start as usize..end as usize
-}
-
-fn finite(v: [f32; 3]) -> bool {
-    v.iter().all(|c| c.is_finite())
-}
-
-/// `v` normalised, or `None` when it is zero or not finite.
-fn unit(v: [f64; 3]) -> Option<[f32; 3]> {
-    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    if !(len.is_finite() && len > 1e-12) {
-        return None;
-    }
-    let n = v.map(|c| (c / len) as f32);
-    finite(n).then_some(n)
 }
 
 /// The normal to store: `n` normalised, else the surface normal, else +Z.

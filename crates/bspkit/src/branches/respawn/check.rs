@@ -54,6 +54,15 @@ fn files(bsp: &Bsp, problems: &mut Vec<Problem>) {
         if let Ok(kinds) = partition_kinds(bsp) {
             let found = entity_partition_paths(bsp).unwrap_or_default();
             for k in kinds {
+                if !super::ent::is_safe_kind(&k) {
+                    problems.push(Problem::warning(
+                        Code::MISSING_PARTITION,
+                        label(bsp, LUMP_ENTITY_PARTITIONS),
+                        None,
+                        format!("partition name {k:?} is not a plain file name part (separators or `..`); no file is read for it"),
+                    ));
+                    continue;
+                }
                 if !found.iter().any(|(kind, _)| *kind == k) {
                     problems.push(Problem::warning(
                         Code::MISSING_PARTITION,

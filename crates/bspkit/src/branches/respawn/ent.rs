@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::lumps::*;
 use crate::bsp::Bsp;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::lumps::entities::{self, Entities};
 
 /// The length the `.bsp` directory itself gives for a lump (before any external replacement).
@@ -29,6 +29,12 @@ pub fn partition_kinds(bsp: &Bsp) -> Result<Vec<String>> {
         .collect())
 }
 
+/// Whether a partition kind from the map may be part of a file name: letters, digits, `_`, `-`
+/// and `.` only, and no `..` (a name like `/../../secret` must never be joined into a path).
+pub fn is_safe_kind(kind: &str) -> bool {
+    !kind.is_empty() && !kind.contains("..") && kind.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
 /// The map's file name without `.bsp`, the prefix of its `.ent` files.
 pub(crate) fn map_stem(bsp: &Bsp) -> Option<String> {
     let name = bsp.path()?.file_name()?.to_string_lossy().into_owned();
@@ -48,7 +54,8 @@ pub fn entity_partition_paths(bsp: &Bsp) -> Result<Vec<(String, PathBuf)>> {
     let kinds = partition_kinds(bsp).unwrap_or_default();
     let mut out = Vec::new();
     if !kinds.is_empty() {
-        for k in kinds {
+        // Kinds come from the map: unsafe ones are never joined into a path (`check` reports them).
+        for k in kinds.into_iter().filter(|k| is_safe_kind(k)) {
             let p = dir.join(format!("{stem}_{k}.ent"));
             if p.is_file() {
                 out.push((k, p));
@@ -87,11 +94,8 @@ impl EntPartition {
     /// Read a partition file.
     pub fn read(kind: impl Into<String>, path: impl Into<PathBuf>) -> Result<Self> {
         let path = path.into();
-        let len = std::fs::metadata(&path).map_err(|e| Error::from(e).in_file(&path))?.len();
-        if len > MAX_ENT_FILE {
-            return Err(Error::new(ErrorKind::LimitExceeded { what: ".ent file size", requested: len, limit: MAX_ENT_FILE }).in_file(&path));
-        }
-        let data = std::fs::read(&path).map_err(|e| Error::from(e).in_file(&path))?;
+        // Regular files only (a FIFO would block), bounded by the size at open.
+        let data = crate::fsio::read_regular(&path, MAX_ENT_FILE, ".ent file size")?;
         Ok(EntPartition { kind: kind.into(), path, data })
     }
     /// The header line, e.g. `ENTITIES01` or `ENTITIES02 model_count=3` (facts §1.3).

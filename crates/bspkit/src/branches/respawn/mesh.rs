@@ -30,6 +30,8 @@ use super::records::{MaterialSortRecord, MeshRecord, ModelRecord, TextureDataRec
 use super::view::{Apex, Game, LevelInfo, Titanfall, Titanfall2, View};
 use crate::bsp::Bsp;
 use crate::error::Result;
+use crate::lumps::entities::Entity;
+use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys, Placement};
 use crate::mesh::scene::{
     Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
 };
@@ -89,42 +91,34 @@ fn normalise(n: [f32; 3]) -> Option<[f32; 3]> {
     (len.is_finite() && len > 1e-6).then(|| [n[0] / len, n[1] / len, n[2] / len])
 }
 
-/// The entity placing each brush model (`"model" "*N"`): lump 0's entities first (their index
-/// is kept), then the `.ent` partitions' (placed, but with no entity-lump index).
-/// An entity that places a brush model: its entity-lump index, label, origin and angles.
-type Placement = (Option<usize>, String, [f32; 3], [f32; 3]);
-
-fn placements(bsp: &Bsp, warnings: &mut Vec<String>) -> HashMap<u32, Placement> {
-    let mut out = HashMap::new();
-    let mut take = |list: &[crate::lumps::entities::Entity], lump_index: bool| {
-        for (i, e) in list.iter().enumerate() {
-            let Some(m) = e.get("model") else { continue };
-            let Some(n) = m.strip_prefix('*').and_then(|n| n.parse::<u32>().ok()) else { continue };
-            let vec = |k: &str| {
-                let mut v = [0f32; 3];
-                if let Some(s) = e.get(k) {
-                    for (slot, t) in v.iter_mut().zip(s.split_whitespace()) {
-                        *slot = t.parse().unwrap_or(0.0);
+/// The entity placing each brush model (`"model" "*N"`, N ≥ 1): lump 0's entities first (their
+/// index is kept), then the `.ent` partitions' (placed, but with no entity-lump index). A model
+/// is named by its entity's targetname, else its classname.
+fn respawn_placements(bsp: &Bsp, warnings: &mut Vec<String>) -> HashMap<u32, (Option<usize>, Placement)> {
+    let model_of = |e: &Entity| {
+        let (n, _) = star_model(e)?;
+        Some((n, e.get("targetname").or_else(|| e.classname()).map(|s| s.into_owned()).unwrap_or_default()))
+    };
+    let mut out: HashMap<u32, (Option<usize>, Placement)> = match read_entities(bsp, warnings) {
+        Some(ents) => {
+            placements(&ents.list, PlaceKeys::OriginAngles, warnings, model_of).into_iter().map(|(n, p)| (n, (Some(p.entity), p))).collect()
+        }
+        None => HashMap::new(),
+    };
+    if let Ok(parts) = super::ent::entity_partitions(bsp) {
+        for part in &parts {
+            match part.entities() {
+                Ok(ents) => {
+                    for (n, p) in placements(&ents.list, PlaceKeys::OriginAngles, warnings, model_of) {
+                        out.entry(n).or_insert((None, p));
                     }
                 }
-                v
-            };
-            let label = e.get("targetname").or_else(|| e.classname()).map(|s| s.into_owned()).unwrap_or_default();
-            out.entry(n).or_insert((lump_index.then_some(i), label, vec("origin"), vec("angles")));
-        }
-    };
-    match bsp.entities() {
-        Ok(ents) => take(&ents.list, true),
-        Err(e) => warnings.push(format!("entities not read, brush models left unplaced: {e}")),
-    }
-    if let Ok(parts) = super::ent::entity_partitions(bsp) {
-        for p in &parts {
-            match p.entities() {
-                Ok(ents) => take(&ents.list, false),
-                Err(e) => warnings.push(format!("{}: {e}", p.path.display())),
+                Err(e) => warnings.push(format!("{}: {e}", part.path.display())),
             }
         }
     }
+    // The world is not placed by an entity here.
+    out.remove(&0);
     out
 }
 
@@ -137,19 +131,18 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
     let positions = view.vertices()?;
     let normals = view.vertex_normals()?;
     let (first_transparent, first_sky) = world_splits(&view);
-    let placed = if models.len() > 1 && opts.models == ModelSelect::All { placements(bsp, &mut scene.warnings) } else { HashMap::new() };
+    let placed =
+        if models.len() > 1 && opts.models == ModelSelect::All { respawn_placements(bsp, &mut scene.warnings) } else { HashMap::new() };
     let mut bad_normals = 0usize;
 
     let model_count = if opts.models == ModelSelect::World { models.len().min(1) } else { models.len() };
     for (mi, m) in models.iter().enumerate().take(model_count) {
         let mut model = Model { index: mi as u32, name: if mi == 0 { "world".into() } else { format!("*{mi}") }, ..Default::default() };
-        if let Some((entity, label, origin, angles)) = placed.get(&(mi as u32)) {
+        if let Some((entity, p)) = placed.get(&(mi as u32)) {
             model.entity = *entity;
-            model.origin = *origin;
-            model.angles = *angles;
-            if !label.is_empty() {
-                model.name = format!("*{mi} {label}");
-            }
+            model.origin = p.origin;
+            model.angles = p.angles;
+            model.name = p.name.clone();
         }
         let mut colours: Vec<[u8; 4]> = Vec::new();
         let mut any_colour = false;

@@ -68,6 +68,7 @@ use crate::bytes::Endian;
 use crate::error::Result;
 use crate::lightmap::{FaceEntry, Lightmaps};
 use crate::lumps::gamelump::GameLumps;
+use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
     Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
     FALLBACK_TEXTURE_SIZE,
@@ -218,22 +219,15 @@ fn build_with<O: ByteOrder>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     };
     ctx.tex = vec![None; ctx.texinfo.len()];
 
-    let entities = match bsp.entities() {
-        Ok(e) => Some(e),
-        Err(e) => {
-            scene.warnings.push(format!("entities unreadable, brush models are not placed: {e}"));
-            None
-        }
-    };
+    let places = read_entities(bsp, &mut scene.warnings)
+        .map(|e| placements(&e.list, PlaceKeys::OriginAnglesOrYaw, &mut scene.warnings, star_model))
+        .unwrap_or_default();
     let models = view.models()?;
     for (mi, m) in models.iter().enumerate() {
         if opts.models == ModelSelect::World && mi > 0 {
             break;
         }
-        let mut model = Model { index: mi as u32, name: if mi == 0 { "world".into() } else { format!("*{mi}") }, ..Default::default() };
-        if let Some(ents) = &entities {
-            place(&mut model, ents);
-        }
+        let mut model = Model::placed(mi as u32, &places);
         let (first, count) = (m.firstface.get() as i64, m.numfaces.get() as i64);
         let total = ctx.faces.len() as i64;
         if first < 0 || count < 0 || first.saturating_add(count) > total {
@@ -254,43 +248,6 @@ fn build_with<O: ByteOrder>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         props(bsp, &mut scene);
     }
     Ok(scene)
-}
-
-/// Place model `*N` by the first entity using it; the world by `worldspawn`.
-fn place(model: &mut Model, ents: &crate::lumps::entities::Entities) {
-    let key = format!("*{}", model.index);
-    let found = ents.iter().enumerate().find(|(_, e)| {
-        if model.index == 0 {
-            e.classname().as_deref() == Some("worldspawn")
-        } else {
-            e.get("model").as_deref() == Some(key.as_str())
-        }
-    });
-    let Some((ei, e)) = found else { return };
-    model.entity = Some(ei);
-    if model.index == 0 {
-        return;
-    }
-    let vec3 = |s: &str| {
-        let mut it = s.split_whitespace().map(|x| x.parse::<f32>().ok().filter(|v| v.is_finite()));
-        Some([it.next()??, it.next()??, it.next()??])
-    };
-    if let Some(o) = e.get("origin").and_then(|s| vec3(&s)) {
-        model.origin = o;
-    }
-    if let Some(a) = e.get("angles").and_then(|s| vec3(&s)) {
-        model.angles = a;
-    } else if let Some(yaw) = e.get("angle").and_then(|s| s.trim().parse::<f32>().ok().filter(|v| v.is_finite())) {
-        model.angles = [0.0, yaw, 0.0];
-    }
-    if let Some(c) = e.classname() {
-        model.name.push(' ');
-        model.name.push_str(&c);
-    }
-    if let Some(t) = e.get("targetname").filter(|t| !t.is_empty()) {
-        model.name.push(' ');
-        model.name.push_str(&t);
-    }
 }
 
 fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {

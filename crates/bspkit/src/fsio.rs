@@ -1,0 +1,79 @@
+//! Opening input files safely: only regular files are read (a FIFO would block forever, a link
+//! to `/dev/zero` would never end), the type is checked on the opened descriptor (`fstat`, so
+//! the file cannot be swapped between the check and the read), and a read never goes past the
+//! size seen at open time or a caller's limit.
+
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// What kind of non-regular file `m` describes, for messages.
+pub fn kind_name(m: &Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a regular file"
+    }
+}
+
+/// Open `path` for reading if it is a regular file (symbolic links followed). Opened with
+/// `O_NONBLOCK` so that a FIFO does not block the open; the type is then checked on the
+/// descriptor and anything but a regular file is [`ErrorKind::NotRegularFile`].
+pub fn open_regular(path: &Path) -> Result<(File, Metadata)> {
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(|e| Error::from(e).in_file(path))?;
+    let m = f.metadata().map_err(|e| Error::from(e).in_file(path))?;
+    if !m.is_file() {
+        return Err(Error::new(ErrorKind::NotRegularFile(kind_name(&m).into())).in_file(path));
+    }
+    Ok((f, m))
+}
+
+/// Read a regular file whole, refusing one larger than `max` bytes
+/// ([`ErrorKind::LimitExceeded`] naming `what`). Reads at most the size seen at open (a file
+/// growing meanwhile is cut there).
+pub fn read_regular(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>> {
+    let (f, m) = open_regular(path)?;
+    let len = m.len();
+    if len > max {
+        return Err(Error::new(ErrorKind::LimitExceeded { what, requested: len, limit: max }).in_file(path));
+    }
+    read_opened(f, len, path)
+}
+
+/// Read at most `len` bytes of an opened file (the size it had at open).
+pub fn read_opened(f: File, len: u64, path: &Path) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(len as usize);
+    f.take(len).read_to_end(&mut out).map_err(|e| Error::from(e).in_file(path))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories_and_limits_are_refused() {
+        let d = std::env::temp_dir().join(format!("bspkit-fsio-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        assert_eq!(read_regular(&d, 10, "x").unwrap_err().kind.name(), "not_regular_file");
+        let f = d.join("f");
+        std::fs::write(&f, b"12345").unwrap();
+        assert_eq!(read_regular(&f, 10, "x").unwrap(), b"12345");
+        assert_eq!(read_regular(&f, 4, "x").unwrap_err().kind.name(), "limit_exceeded");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

@@ -1,0 +1,111 @@
+//! `bspkit::mapset` on a builder-made Respawn set (no corpus needed): an entity edit of an
+//! external entity lump goes to its `.bsp_lump`, a new name gets the whole set renamed, folding
+//! puts the external bytes in the `.bsp`, and maps that are not sets are refused.
+
+use std::path::PathBuf;
+
+use bspkit::branches::respawn::{self, LUMP_ENTITIES, LUMP_ENTITY_PARTITIONS};
+use bspkit::build::BspBuilder;
+use bspkit::directory::LumpOrigin;
+use bspkit::edit::Editor;
+use bspkit::mapset::{write_set, MapSet, SetOptions};
+use bspkit::Bsp;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bspkit-mapset-lib-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const INSIDE: &[u8] = b"{\n\"classname\" \"worldspawn\"\n}\n\0";
+const EXTERNAL: &[u8] = b"{\n\"classname\" \"worldspawn\"\n\"message\" \"external\"\n}\n\0";
+const ENV: &[u8] = b"ENTITIES01\n{\n\"classname\" \"info_target\"\n}\n\0";
+
+/// `m.bsp` whose entity lump lives in `m.bsp.0000.bsp_lump`, with an `env` partition.
+fn make_set(dir: &std::path::Path) -> PathBuf {
+    let bytes = BspBuilder::new(&respawn::TITANFALL2)
+        .version(37)
+        .lump(LUMP_ENTITIES, INSIDE.to_vec())
+        .lump(LUMP_ENTITY_PARTITIONS, b"01* env\0".to_vec())
+        .build();
+    let map = dir.join("m.bsp");
+    std::fs::write(&map, bytes).unwrap();
+    std::fs::write(dir.join("m.bsp.0000.bsp_lump"), EXTERNAL).unwrap();
+    std::fs::write(dir.join("m_env.ent"), ENV).unwrap();
+    map
+}
+
+fn edit_message(ed: &mut Editor, value: &str) {
+    let mut doc = ed.entities().unwrap();
+    doc.entities[0].set("message", value).unwrap();
+    ed.set_entities(&doc).unwrap();
+}
+
+#[test]
+fn builder_set_edit_rename_fold() {
+    let d = scratch("set");
+    let map = make_set(&d);
+    let bsp = Bsp::open(&map).unwrap();
+    let set = MapSet::of(&bsp).unwrap();
+    assert_eq!(set.lumps.len(), 1);
+    assert_eq!(set.partitions.len(), 1);
+
+    // Edits start from the external bytes and go to the external file under the new name.
+    let mut ed = Editor::new(&bsp).unwrap();
+    assert!(ed.entities().unwrap().entities[0].get("message").is_some_and(|v| v == "external"));
+    edit_message(&mut ed, "renamed");
+    let new = d.join("n.bsp");
+    // Written as the `.bsp` alone, the edit would be lost: refused, naming the file.
+    let e = ed.write(&d.join("alone.bsp")).unwrap_err();
+    assert!(e.to_string().contains("m.bsp.0000.bsp_lump"), "{e}");
+    assert!(!d.join("alone.bsp").exists());
+    let report = write_set(&mut ed, &new, &SetOptions::default()).unwrap();
+    assert_eq!(report.written.last(), Some(&new), "the .bsp is written last");
+    assert_eq!(report.written.len(), 3);
+    let ext = std::fs::read(d.join("n.bsp.0000.bsp_lump")).unwrap();
+    assert!(String::from_utf8_lossy(&ext).contains("\"renamed\""));
+    assert_eq!(std::fs::read(d.join("n_env.ent")).unwrap(), ENV);
+    let back = Bsp::open(&new).unwrap();
+    assert!(matches!(back.entry(LUMP_ENTITIES).unwrap().origin, LumpOrigin::BspLump(_)));
+    // The `.bsp`'s own copy agrees with its `.bsp_lump`.
+    let alone = Bsp::open_with(&new, &bspkit::OpenOptions { external_lumps: false, ..Default::default() }).unwrap();
+    assert_eq!(alone.raw_lump(LUMP_ENTITIES).unwrap(), ext.as_slice());
+    // The source set is untouched.
+    assert_eq!(std::fs::read(d.join("m.bsp.0000.bsp_lump")).unwrap(), EXTERNAL);
+    drop(ed);
+
+    // Unchanged, in place: the set's files are as they were.
+    let before: Vec<Vec<u8>> = ["m.bsp", "m.bsp.0000.bsp_lump", "m_env.ent"].iter().map(|n| std::fs::read(d.join(n)).unwrap()).collect();
+    let mut ed = Editor::new(&bsp).unwrap();
+    let report = write_set(&mut ed, &map, &SetOptions::default()).unwrap();
+    assert_eq!(report.written, vec![map.clone()]);
+    let after: Vec<Vec<u8>> = ["m.bsp", "m.bsp.0000.bsp_lump", "m_env.ent"].iter().map(|n| std::fs::read(d.join(n)).unwrap()).collect();
+    assert_eq!(before, after);
+    drop(ed);
+
+    // Folded: one file holding the external bytes, the partition kept.
+    let mut ed = Editor::new(&bsp).unwrap();
+    let folded = d.join("f.bsp");
+    write_set(&mut ed, &folded, &SetOptions { fold_external: true, ..Default::default() }).unwrap();
+    assert!(!d.join("f.bsp.0000.bsp_lump").exists());
+    assert!(d.join("f_env.ent").exists());
+    let one = Bsp::open(&folded).unwrap();
+    assert_eq!(one.entry(LUMP_ENTITIES).unwrap().origin, LumpOrigin::File);
+    assert_eq!(one.raw_lump(LUMP_ENTITIES).unwrap(), EXTERNAL);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn maps_that_are_not_sets_are_refused() {
+    let bytes = BspBuilder::new(&respawn::TITANFALL2).version(37).lump(LUMP_ENTITIES, INSIDE.to_vec()).build();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let mut ed = Editor::new(&bsp).unwrap();
+    let e = write_set(&mut ed, std::path::Path::new("x.bsp"), &SetOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("memory"), "{e}");
+    let q = bspkit::build::sample_quake1();
+    let bsp = Bsp::from_bytes(&q).unwrap();
+    let mut ed = Editor::new(&bsp).unwrap();
+    let e = write_set(&mut ed, std::path::Path::new("x.bsp"), &SetOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("Respawn"), "{e}");
+}
