@@ -309,3 +309,11 @@ for m, r in lz:
         p(f"- `{m}`: LZMA decompression alone takes {r['min_s'] / tb * 100:.0f}% of bspkit's decode time, so with "
           f"this decoder neither the 1000× nor the 1 GB/s target is reachable on it (ceiling {fmt_x(tp / r['min_s'])} "
           f"bsp_tool, {size[m] / r['min_s'] / 1e6:,.0f} MB/s of file bytes; see “Maps with LZMA-compressed lumps”).")
+
+# The export stage (export.sh, run by run.sh last): its own section, at the end.
+if os.path.exists(os.path.join(out, "export", "results.jsonl")):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import report_export
+
+    p("")
+    print(report_export.section(os.path.join(out, "export")), end="")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Comparison benchmark: bspkit against bsp_tool 0.7.0 (Python) and the Rust crates vbsp, qbsp,
-# bspparser and bsp, over the maps in $BSPKIT_CORPUS. Writes bench/RESULTS.md. See README.md.
+# bspparser and bsp, over the maps in $BSPKIT_CORPUS, then the export stage (export.sh: bsp-to-glb,
+# bsp_tool meshes, qbsp meshing). Writes bench/RESULTS.md. See README.md.
 #
 #   BSPKIT_CORPUS=/path/to/maps bench/run.sh
 #
@@ -140,6 +141,10 @@ PY
     echo "runs=$RUNS"
     echo "py_runs=$PY_RUNS"
 } > "$out/machine.txt"
+
+echo "== export stage" >&2
+# Its measurements go to bench/out/export; report.py adds them as the Export section.
+BSPKIT_RUN_SH=1 RUNS=$RUNS PY_RUNS=$PY_RUNS "$here/export.sh"
 
 python3 "$here/report.py" "$out" > "$here/RESULTS.md"
 echo "== wrote bench/RESULTS.md" >&2
