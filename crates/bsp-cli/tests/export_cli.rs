@@ -320,6 +320,16 @@ fn respawn_nodes_name_their_vertex_kinds() {
                 serde_json::from_value(node["extras"]["vertex_kinds"].clone()).unwrap_or_default();
             assert_eq!(got, want, "{} model {}", map.path.display(), m.index);
         }
+        // With lightmaps on (the default), the lit meshes' own lightmap UVs are TEXCOORD_1.
+        export(&map.path, &glb, &["--no-textures"]);
+        let doc = glb_json(&glb);
+        let uv1 = doc["meshes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["primitives"].as_array().unwrap())
+            .any(|p| p["attributes"]["TEXCOORD_1"].is_u64());
+        assert!(uv1, "{}: no TEXCOORD_1", map.path.display());
     }
     let _ = std::fs::remove_dir_all(&out);
 }

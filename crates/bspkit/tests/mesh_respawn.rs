@@ -16,7 +16,8 @@ fn assert_well_formed(scene: &Scene, what: &str) {
         let n = m.vertices.len();
         assert_eq!(m.vertices.normals.len(), n, "{what}: normals");
         assert_eq!(m.vertices.uv0.len(), n, "{what}: uv0");
-        assert!(m.vertices.uv1.is_empty(), "{what}: Respawn lightmap UVs are not exported");
+        assert!(m.vertices.uv1.is_empty() || m.vertices.uv1.len() == n, "{what}: uv1");
+        assert!(m.lightmap_pages.is_empty() || m.lightmap_pages.len() == m.surfaces.len(), "{what}: lightmap pages");
         assert!(m.vertices.colours.is_empty() || m.vertices.colours.len() == n, "{what}: colours");
         assert_eq!(m.indices.len() % 3, 0, "{what}: whole triangles");
         for s in &m.surfaces {
@@ -66,6 +67,27 @@ fn corpus_respawn_maps_export_every_mesh_once() {
             assert!(!scene.materials[s.material as usize].name.is_empty(), "{name}: mesh {} unnamed", s.index);
             assert!(matches!(s.vertex_kind, Some("lit_flat" | "lit_bump" | "unlit" | "unlit_ts")));
         }
+        // Without lightmaps asked for, no lightmap UVs; with them, the lit vertices' stored UVs
+        // on their material sort's lightmap page (LIGHTMAP_HEADERS), unlit surfaces on none.
+        assert!(scene.models.iter().all(|m| m.vertices.uv1.is_empty() && m.lightmap_pages.is_empty()));
+        let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
+        let lit = mesh::build(&bsp, &MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
+        assert_well_formed(&lit, &name);
+        let headers = view.lightmap_headers().unwrap().len() as u32;
+        let mut lit_surfaces = 0;
+        for md in &lit.models {
+            for (s, &page) in md.surfaces.iter().zip(&md.lightmap_pages) {
+                let has_uv = matches!(s.vertex_kind, Some("lit_flat" | "lit_bump"));
+                assert_eq!(page != u32::MAX, has_uv, "{name}: mesh {} ({:?}) page {page}", s.index, s.vertex_kind);
+                if has_uv {
+                    lit_surfaces += 1;
+                    assert!(page < headers, "{name}: mesh {} page {page} of {headers}", s.index);
+                    let uvs = &md.vertices.uv1[s.vertices.start as usize..s.vertices.end as usize];
+                    assert!(uvs.iter().flatten().all(|c| c.is_finite()), "{name}: mesh {}", s.index);
+                }
+            }
+        }
+        assert!(lit_surfaces > 0, "{name}: every corpus Respawn map has lit meshes");
         let props = view.static_props().unwrap().map(|p| p.count).unwrap_or(0);
         assert_eq!(scene.props.len(), props, "{name}: props");
         let no_props = mesh::build(&bsp, &MeshOptions { no_props: true, ..Default::default() }).unwrap();

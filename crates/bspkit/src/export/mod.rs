@@ -106,7 +106,9 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     } else {
         None
     };
-    let mut lm = lm.filter(|l| !l.faces.is_empty());
+    // A map without lit faces exports no lightmap, except Respawn: its meshes carry their own
+    // lightmap UVs (on pages not decoded here), written as TEXCOORD_1 without an image.
+    let mut lm = lm.filter(|l| !l.faces.is_empty() || l.family == crate::branch::Family::Respawn);
     // Each page's PNG now, then the atlases' texels go: the uncompressed atlas and the scene
     // are never held at once (the faces' places, all the mesh needs, stay).
     let mut lightmap_pngs = std::collections::HashMap::new();

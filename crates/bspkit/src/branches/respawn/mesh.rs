@@ -9,9 +9,10 @@
 //! (lit kinds) and a colour (kinds that have one). The material is material sort → TEXTURE_DATA
 //! → its name (TEXTURE_DATA_STRING_TABLE / _DATA before Apex, SURFACE_NAMES in Apex).
 //!
-//! Not exported: lightmap UVs. The mesh's lit vertices carry them, but Respawn lightmap atlases
-//! are not decoded ([`crate::lightmap`] has no Respawn pages), so there is no page for `uv1` to
-//! point into; `uv1` and `lightmap_pages` stay empty even when `opts.lightmaps` is given.
+//! Lightmap UVs: with `opts.lightmaps` given, the lit vertices' stored lightmap UVs become `uv1`
+//! (unlit vertices: 0, 0) and each lit surface's `lightmap_pages` entry is its material sort's
+//! LIGHTMAP_HEADERS index — the map's own page, not an atlas of [`crate::lightmap`], which does
+//! not decode Respawn pages (so exporters find no image for them and write the UVs alone).
 //! VERTEX_BLINN_PHONG is typed but no mesh flag selects it in the layouts known here (the
 //! `0x600` field has four values), so no surface has that kind.
 //!
@@ -146,6 +147,9 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
         }
         let mut colours: Vec<[u8; 4]> = Vec::new();
         let mut any_colour = false;
+        let mut lightmap_uvs: Vec<[f32; 2]> = Vec::new();
+        let mut pages: Vec<u32> = Vec::new();
+        let mut any_lit = false;
         let first = m.first_mesh() as usize;
         let end = first.saturating_add(m.num_meshes() as usize);
         if end > meshes.len() {
@@ -200,7 +204,9 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
                 continue;
             }
 
-            let sort = view.material_sorts().ok().and_then(|s| s.get(mesh.material_sort() as usize)).map(|s| s.texture_data());
+            let sort_record = view.material_sorts().ok().and_then(|s| s.get(mesh.material_sort() as usize));
+            let sort = sort_record.map(|s| s.texture_data());
+            let lightmap_header = sort_record.map(|s| s.lightmap_header()).filter(|&h| (0..u32::MAX as i64).contains(&h));
             let (name, size) = match (view.mesh_material(i), sort) {
                 (Some(n), Some(td)) => {
                     let size = view.texture_data().ok().and_then(|t| t.get(td as usize)).map(|t| t.size());
@@ -233,7 +239,14 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
                 vb.uv0.push(info.albedo_uv);
                 colours.push(info.colour.unwrap_or([255; 4]));
                 any_colour |= info.colour.is_some();
+                lightmap_uvs.push(info.lightmap_uv.unwrap_or([0.0; 2]));
             }
+            let lit = infos.first().is_some_and(|v| v.lightmap_uv.is_some());
+            any_lit |= lit;
+            pages.push(match lightmap_header {
+                Some(h) if lit => h as u32,
+                _ => u32::MAX,
+            });
             let start = model.indices.len() as u32;
             let local = |c: u64| base + used.binary_search(&c).unwrap_or(0) as u32;
             for t in corners.chunks_exact(3) {
@@ -252,6 +265,10 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
         }
         if any_colour {
             model.vertices.colours = colours;
+        }
+        if opts.lightmaps.is_some() && any_lit {
+            model.vertices.uv1 = lightmap_uvs;
+            model.lightmap_pages = pages;
         }
         scene.models.push(model);
     }
