@@ -634,6 +634,64 @@ impl PyBsp {
         }
         Ok(out.unbind())
     }
+
+    /// Export the map's geometry as `bsp export` does (`bspkit::export`): glTF binary (`.glb`),
+    /// `.gltf` + `.bin`, or OBJ + MTL, chosen by `path`'s extension. `scale` converts game units
+    /// (default: metres); `models` is `"all"` or `"world"`; `skip` names the surface kinds left
+    /// out (`None`: sky, nodraw, trigger, clip, tool; `[]`: none); `textures` / `lightmaps` embed
+    /// them; `game_dirs` / `wads` / `palette` as the CLI's options. Returns `bsp export --json`'s
+    /// summary as a dict.
+    #[pyo3(signature = (path, *, scale=bspkit::export::DEFAULT_SCALE, models="all", skip=None, patch_level=None,
+        textures=true, lightmaps=true, game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn export_gltf(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        scale: f32,
+        models: &str,
+        skip: Option<Vec<String>>,
+        patch_level: Option<u32>,
+        textures: bool,
+        lightmaps: bool,
+        game_dirs: Vec<std::path::PathBuf>,
+        wads: Vec<std::path::PathBuf>,
+        palette: Option<std::path::PathBuf>,
+    ) -> PyResult<Py<PyAny>> {
+        use bspkit::mesh::{ModelSelect, SurfaceFlags};
+        let models = match models {
+            "all" => ModelSelect::All,
+            "world" => ModelSelect::World,
+            other => return Err(PyValueError::new_err(format!("models must be \"all\" or \"world\", not {other:?}"))),
+        };
+        let skip = match skip {
+            None => bspkit::export::DEFAULT_SKIP,
+            Some(names) => {
+                let mut flags = SurfaceFlags::NONE;
+                for n in &names {
+                    flags |= SurfaceFlags::from_name(n).ok_or_else(|| {
+                        let known: Vec<&str> = SurfaceFlags::NAMES.iter().map(|(n, _)| *n).collect();
+                        PyValueError::new_err(format!("unknown surface kind {n:?} (one of {})", known.join(", ")))
+                    })?;
+                }
+                flags
+            }
+        };
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(PyValueError::new_err(format!("scale must be a positive number, not {scale}")));
+        }
+        let opts = bspkit::export::ExportOptions {
+            format: None,
+            models,
+            scale,
+            skip,
+            patch_level,
+            textures: textures.then(|| bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() }),
+            lightmaps,
+        };
+        let summary = py.detach(|| bspkit::export::export(&self.inner, &path, &opts)).map_err(|e| err(e.in_file(&path)))?;
+        to_py(py, &summary)
+    }
 }
 
 impl PyBsp {

@@ -241,3 +241,27 @@ def test_help_and_stubs():
     assert bspkit.Bsp.__doc__ and bspkit.Entity.get_all.__doc__
     stub = os.path.join(os.path.dirname(bspkit.__file__), "_bspkit.pyi")
     assert os.path.exists(stub)
+
+
+def test_export_gltf(sample, tmp_path):
+    out = tmp_path / "sample.glb"
+    summary = sample.export_gltf(out, textures=False)
+    data = out.read_bytes()
+    assert data[:4] == b"glTF"
+    # The summary is `bsp export --json`'s, and agrees with the scene.
+    scene = sample.scene()
+    assert summary["format"] == "glb"
+    assert summary["triangles"] > 0
+    assert summary["triangles"] <= sum(m.numpy()["indices"].size // 3 for m in scene.models)
+    # Nothing skipped: every surface is written, so the triangle count is the scene's.
+    every = sample.export_gltf(tmp_path / "all.glb", skip=[], textures=False, lightmaps=False)
+    assert every["skipped_surfaces"] == 0
+    assert every["triangles"] == sum(m.numpy()["indices"].size // 3 for m in scene.models)
+    obj = sample.export_gltf(tmp_path / "sample.obj", textures=False)
+    assert obj["format"] == "obj" and (tmp_path / "sample.obj").read_text().startswith("#")
+    with pytest.raises(ValueError):
+        sample.export_gltf(tmp_path / "x.glb", models="some")
+    with pytest.raises(ValueError):
+        sample.export_gltf(tmp_path / "x.glb", skip=["nosuch"])
+    with pytest.raises(bspkit.BspError):
+        sample.export_gltf(tmp_path / "x.unknown")

@@ -124,6 +124,24 @@ class Bsp:
     ) -> List[Dict[str, Any]]:
         """Textures the map carries or names, decoded to RGBA (``name``, ``width``, ``height``,
         ``rgba``, ``png``), or ``{"name", "missing"}``."""
+    def export_gltf(
+        self,
+        path: PathLike,
+        *,
+        scale: float = 0.0254,
+        models: str = "all",
+        skip: Optional[Sequence[str]] = None,
+        patch_level: Optional[int] = None,
+        textures: bool = True,
+        lightmaps: bool = True,
+        game_dirs: Sequence[PathLike] = ...,
+        wads: Sequence[PathLike] = ...,
+        palette: Optional[PathLike] = None,
+    ) -> Dict[str, Any]:
+        """Export the geometry as ``bsp export`` does: ``.glb``, ``.gltf`` (+ ``.bin``) or ``.obj``
+        by ``path``'s extension; ``models`` is ``"all"`` or ``"world"``; ``skip`` names surface kinds
+        to leave out (``None``: sky, nodraw, trigger, clip, tool; ``[]``: none). Returns
+        ``bsp export --json``'s summary."""
 
 class RecordLump(Sequence[Any]):
     """A lump of fixed-size records: :class:`Record` objects (plain ints/floats/bytes for
