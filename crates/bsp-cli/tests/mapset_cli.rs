@@ -3,36 +3,17 @@
 //! complete renamed set, `--fold-external`, an in-place edit of an external entity lump, and
 //! damaged sets named in the problem list. Corpus maps are copied into temporary directories.
 
+mod cli;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use bspkit::directory::LumpOrigin;
 use bspkit::{Bsp, OpenOptions};
+use cli::{err, run, s, scratch};
 
 #[path = "../../bspkit/tests/common/mod.rs"]
 mod common;
-
-const BSP: &str = env!("CARGO_BIN_EXE_bsp");
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-mapset-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BSP).args(args).output().unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// The map's stem (`mp_looby` for `mp_looby.bsp`).
 fn stem(map: &Path) -> String {
@@ -138,7 +119,7 @@ fn entity_edit_under_a_new_name_writes_a_complete_set() {
 fn fold_external_gives_one_file_with_the_same_lumps() {
     let maps = respawn_maps("fold_external_gives_one_file_with_the_same_lumps");
     let map = looby(&maps);
-    let d = scratch("fold");
+    let d = scratch("mapset-fold");
     let input = copy_set(map, &d.join("in"));
     let folded = d.join("folded.bsp");
     let o = run(&["rewrite", s(&input), "-o", s(&folded), "--fold-external"]);
@@ -181,7 +162,7 @@ fn fold_external_gives_one_file_with_the_same_lumps() {
 fn in_place_edit_of_an_external_entity_lump_writes_its_bsp_lump() {
     let maps = respawn_maps("in_place_edit_of_an_external_entity_lump_writes_its_bsp_lump");
     let map = looby(&maps);
-    let d = scratch("inplace");
+    let d = scratch("mapset-inplace");
     let input = copy_set(map, &d.join("in"));
     let ents_file = input.with_file_name("mp_looby.bsp.0000.bsp_lump");
     let before = set_files(&input);
@@ -215,7 +196,7 @@ fn in_place_edit_of_an_external_entity_lump_writes_its_bsp_lump() {
 fn damaged_sets_are_named() {
     let maps = respawn_maps("damaged_sets_are_named");
     let map = looby(&maps);
-    let d = scratch("damaged");
+    let d = scratch("mapset-damaged");
     let input = copy_set(map, &d.join("in"));
     let planes = input.with_file_name("mp_looby.bsp.0001.bsp_lump");
     let bytes = std::fs::read(&planes).unwrap();
@@ -246,7 +227,7 @@ fn damaged_sets_are_named() {
 fn a_failed_rename_names_the_file_and_never_writes_the_bsp() {
     let maps = respawn_maps("a_failed_rename_names_the_file_and_never_writes_the_bsp");
     let map = looby(&maps);
-    let d = scratch("rename-fails");
+    let d = scratch("mapset-rename-fails");
     let input = copy_set(map, &d.join("in"));
     let out = d.join("out");
     std::fs::create_dir_all(out.join("new.bsp.0000.bsp_lump").join("x")).unwrap();

@@ -3,44 +3,14 @@
 //! sockets, directories, symbolic links, modes, hard links, concurrent in-place edits, missing
 //! directories and interrupted writes, each on its own temporary directory.
 
+mod cli;
+
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use bspkit::build::BspBuilder;
-
-const BSP: &str = env!("CARGO_BIN_EXE_bsp");
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-safe-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BSP).args(args).output().unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A Quake map of about 200 KB with two entities.
-fn map() -> Vec<u8> {
-    use bspkit::branches::quake1::*;
-    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"light\"\n\"light\" \"200\"\n}\n\0".to_vec();
-    BspBuilder::new(&QUAKE1)
-        .lump(LUMP_ENTITIES, ents)
-        .lump(LUMP_PLANES, vec![0u8; 20 * 5000])
-        .lump(LUMP_LIGHTING, (0..100_003u32).map(|i| i as u8).collect::<Vec<u8>>())
-        .lump(LUMP_MODELS, vec![0u8; 64])
-        .build()
-}
+use cli::{big_quake_map, err, run, s, scratch, BSP};
 
 /// Hidden temporary files left in `dir`.
 fn temps(dir: &Path) -> Vec<String> {
@@ -59,7 +29,7 @@ fn worldspawn_value(path: &Path, key: &str) -> Option<String> {
 }
 
 fn is_root() -> bool {
-    let d = scratch("uid");
+    let d = scratch("safe-uid");
     let f = d.join("f");
     std::fs::write(&f, b"").unwrap();
     let uid = std::fs::metadata(&f).unwrap().uid();
@@ -75,9 +45,9 @@ fn mkfifo(p: &Path) {
 /// Item 1: a FIFO target is written through (a reader gets the bytes) and stays a FIFO.
 #[test]
 fn fifo_target_is_written_through() {
-    let d = scratch("fifo");
+    let d = scratch("safe-fifo");
     let input = d.join("in.bsp");
-    let bytes = map();
+    let bytes = big_quake_map();
     std::fs::write(&input, &bytes).unwrap();
     let fifo = d.join("out.fifo");
     mkfifo(&fifo);
@@ -106,9 +76,9 @@ fn fifo_target_is_written_through() {
 /// own is never at risk) stays a device; `-o -` writes to standard output.
 #[test]
 fn device_target_stays_a_device_and_dash_is_stdout() {
-    let d = scratch("dev");
+    let d = scratch("safe-dev");
     let input = d.join("in.bsp");
-    let bytes = map();
+    let bytes = big_quake_map();
     std::fs::write(&input, &bytes).unwrap();
     let o = run(&["rewrite", s(&input), "-o", "-"]);
     assert!(o.status.success(), "{}", err(&o));
@@ -134,9 +104,9 @@ fn device_target_stays_a_device_and_dash_is_stdout() {
 /// Item 1: directories and sockets are refused, and stay what they are.
 #[test]
 fn directory_and_socket_targets_are_refused() {
-    let d = scratch("refuse");
+    let d = scratch("safe-refuse");
     let input = d.join("in.bsp");
-    std::fs::write(&input, map()).unwrap();
+    std::fs::write(&input, big_quake_map()).unwrap();
     let sub = d.join("sub");
     std::fs::create_dir(&sub).unwrap();
     let o = run(&["rewrite", s(&input), "-o", s(&sub)]);
@@ -156,9 +126,9 @@ fn directory_and_socket_targets_are_refused() {
 /// Item 2: `-o LINK` and `--in-place LINK` write the file the link names; the link stays.
 #[test]
 fn symlinks_are_followed() {
-    let d = scratch("link");
+    let d = scratch("safe-link");
     let real = d.join("real.bsp");
-    std::fs::write(&real, map()).unwrap();
+    std::fs::write(&real, big_quake_map()).unwrap();
     let link = d.join("link.bsp");
     std::os::unix::fs::symlink("real.bsp", &link).unwrap();
     let o = run(&["ents", "set", s(&link), "--classname", "worldspawn", "--key", "message", "--value", "inplace", "--in-place"]);
@@ -167,7 +137,7 @@ fn symlinks_are_followed() {
     assert_eq!(worldspawn_value(&real, "message").as_deref(), Some("inplace"));
     // `-o` onto a link to an existing file.
     let src = d.join("src.bsp");
-    std::fs::write(&src, map()).unwrap();
+    std::fs::write(&src, big_quake_map()).unwrap();
     let o = run(&["ents", "set", s(&src), "--classname", "worldspawn", "--key", "message", "--value", "out", "-o", s(&link)]);
     assert!(o.status.success(), "{}", err(&o));
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
@@ -187,9 +157,9 @@ fn symlinks_are_followed() {
 /// as with `cp`, and then the 0444 mode is kept); hard links are reported.
 #[test]
 fn mode_is_kept_and_read_only_refused() {
-    let d = scratch("mode");
+    let d = scratch("safe-mode");
     let f = d.join("private.bsp");
-    std::fs::write(&f, map()).unwrap();
+    std::fs::write(&f, big_quake_map()).unwrap();
     std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
     let o = run(&["ents", "set", s(&f), "--classname", "worldspawn", "--key", "a", "--value", "1", "--in-place"]);
     assert!(o.status.success(), "{}", err(&o));
@@ -204,7 +174,7 @@ fn mode_is_kept_and_read_only_refused() {
     assert_eq!(std::fs::metadata(&out).unwrap().mode() & 0o7777, 0o640);
 
     let ro = d.join("ro.bsp");
-    std::fs::write(&ro, map()).unwrap();
+    std::fs::write(&ro, big_quake_map()).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
     let before = std::fs::read(&ro).unwrap();
     if is_root() {
@@ -235,7 +205,7 @@ fn mode_is_kept_and_read_only_refused() {
 
     // A hard link keeps the old contents, and the user is told.
     let a = d.join("a.bsp");
-    std::fs::write(&a, map()).unwrap();
+    std::fs::write(&a, big_quake_map()).unwrap();
     let b = d.join("b.bsp");
     std::fs::hard_link(&a, &b).unwrap();
     let o = run(&["ents", "set", s(&a), "--classname", "worldspawn", "--key", "k", "--value", "v", "--in-place"]);
@@ -251,9 +221,9 @@ fn mode_is_kept_and_read_only_refused() {
 /// `changed`; none is silently lost.
 #[test]
 fn concurrent_in_place_edits_lose_nothing() {
-    let d = scratch("race");
+    let d = scratch("safe-race");
     let f = d.join("m.bsp");
-    std::fs::write(&f, map()).unwrap();
+    std::fs::write(&f, big_quake_map()).unwrap();
     let n = 6;
     let children: Vec<_> = (0..n)
         .map(|i| {
@@ -286,9 +256,9 @@ fn concurrent_in_place_edits_lose_nothing() {
 /// mid-write, and a stale one of a dead process is removed by the next write.
 #[test]
 fn errors_name_the_path_and_temps_are_cleaned() {
-    let d = scratch("clean");
+    let d = scratch("safe-clean");
     let input = d.join("in.bsp");
-    std::fs::write(&input, map()).unwrap();
+    std::fs::write(&input, big_quake_map()).unwrap();
     let target = d.join("nodir").join("out.bsp");
     let o = run(&["rewrite", s(&input), "-o", s(&target)]);
     assert_eq!(o.status.code(), Some(2));
@@ -331,7 +301,7 @@ fn errors_name_the_path_and_temps_are_cleaned() {
 /// Item 6: a refused write shows the first 10 new problems and the count; `--json` lists all.
 #[test]
 fn refused_write_lists_first_ten_and_json_all() {
-    let d = scratch("problems");
+    let d = scratch("safe-problems");
     let input = d.join("in.bsp");
     std::fs::write(&input, bspkit::build::sample_quake1()).unwrap();
     let plane = d.join("plane.bin");
@@ -394,7 +364,7 @@ fn run_deadline(args: &[&str]) -> Output {
 /// command, before anything is extracted.
 #[test]
 fn pak_with_shared_local_entries_is_refused() {
-    let d = scratch("pakbomb");
+    let d = scratch("safe-pakbomb");
     let mut map = source_map_with_pak(&[("a.txt", b"aaaa"), ("b.txt", b"bbbb")]);
     let cd = map.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
     let second = cd + 1 + map[cd + 1..].windows(4).position(|w| w == b"PK\x01\x02").unwrap();
@@ -420,7 +390,7 @@ fn pak_with_shared_local_entries_is_refused() {
 /// `.lmp` linked to /dev/zero) are refused with a message; nothing hangs; `scan` goes on.
 #[test]
 fn special_input_files_are_refused_without_hanging() {
-    let d = scratch("special");
+    let d = scratch("safe-special");
     let fifo_map = d.join("x.bsp");
     mkfifo(&fifo_map);
     let o = run_deadline(&["info", s(&fifo_map)]);
@@ -462,7 +432,7 @@ fn special_input_files_are_refused_without_hanging() {
 /// a special file; such entries are skipped with a warning.
 #[test]
 fn pak_extract_never_writes_through_links() {
-    let d = scratch("extract");
+    let d = scratch("safe-extract");
     let input = d.join("m.bsp");
     std::fs::write(&input, source_map_with_pak(&[("link/pwn.txt", b"pwn"), ("f.txt", b"new"), ("ok/a.txt", b"fine")])).unwrap();
     let out = d.join("out");
@@ -490,7 +460,7 @@ fn pak_extract_never_writes_through_links() {
 #[test]
 fn respawn_external_entity_lump_edit_writes_the_bsp_lump() {
     use bspkit::branches::respawn::{LUMP_ENTITIES, TITANFALL2};
-    let d = scratch("respawn");
+    let d = scratch("safe-respawn");
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
     let map = BspBuilder::new(&TITANFALL2).version(37).lump(LUMP_ENTITIES, ents.clone()).build();
     let path = d.join("mp_x.bsp");
@@ -519,9 +489,9 @@ fn respawn_external_entity_lump_edit_writes_the_bsp_lump() {
 /// too) and text after a pair; nothing is written.
 #[test]
 fn ents_patch_refuses_empty_blocks_and_trailing_text() {
-    let d = scratch("patch");
+    let d = scratch("safe-patch");
     let input = d.join("in.bsp");
-    let bytes = map();
+    let bytes = big_quake_map();
     std::fs::write(&input, &bytes).unwrap();
     let cfg = d.join("p.cfg");
     for text in [

@@ -2,42 +2,16 @@
 //! never touched without --in-place, and hostile conditions (read-only directory, file size
 //! limit, a crash between writing the temporary file and the rename) never damage the target.
 
+mod cli;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use bspkit::build::BspBuilder;
+use cli::{big_quake_map, run, s, scratch, BSP};
 
 #[path = "../../bspkit/tests/common/mod.rs"]
 mod common;
-
-const BSP: &str = env!("CARGO_BIN_EXE_bsp");
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BSP).args(args).output().unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// A Quake map of about 200 KB: entities plus big lumps, so size limits bite mid-write.
-fn big_quake_map() -> Vec<u8> {
-    use bspkit::branches::quake1::*;
-    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"light\"\n\"light\" \"200\"\n}\n\0".to_vec();
-    BspBuilder::new(&QUAKE1)
-        .lump(LUMP_ENTITIES, ents)
-        .lump(LUMP_PLANES, vec![0u8; 20 * 5000])
-        .lump(LUMP_LIGHTING, (0..100_003u32).map(|i| i as u8).collect::<Vec<u8>>())
-        .lump(LUMP_MODELS, vec![0u8; 64])
-        .build()
-}
 
 /// Files in `dir` other than `keep`.
 fn others(dir: &Path, keep: &[&str]) -> Vec<String> {
@@ -50,7 +24,7 @@ fn others(dir: &Path, keep: &[&str]) -> Vec<String> {
 
 #[test]
 fn rewrite_is_byte_identical_and_input_is_protected() {
-    let d = scratch("protect");
+    let d = scratch("cli-protect");
     let input = d.join("in.bsp");
     let bytes = big_quake_map();
     std::fs::write(&input, &bytes).unwrap();
@@ -80,7 +54,7 @@ fn rewrite_is_byte_identical_and_input_is_protected() {
 
 #[test]
 fn read_only_directory_leaves_target_alone() {
-    let d = scratch("readonly");
+    let d = scratch("cli-readonly");
     let input = d.join("in.bsp");
     std::fs::write(&input, big_quake_map()).unwrap();
     let ro = d.join("ro");
@@ -113,7 +87,7 @@ fn read_only_directory_leaves_target_alone() {
 
 #[test]
 fn file_size_limit_leaves_target_alone() {
-    let d = scratch("fsize");
+    let d = scratch("cli-fsize");
     let input = d.join("in.bsp");
     let bytes = big_quake_map();
     std::fs::write(&input, &bytes).unwrap();
@@ -147,7 +121,7 @@ fn file_size_limit_leaves_target_alone() {
 
 #[test]
 fn crash_before_rename_leaves_target_alone() {
-    let d = scratch("crash");
+    let d = scratch("cli-crash");
     let input = d.join("in.bsp");
     let bytes = big_quake_map();
     std::fs::write(&input, &bytes).unwrap();
@@ -167,7 +141,7 @@ fn crash_before_rename_leaves_target_alone() {
 #[test]
 fn lmp_extract_apply_and_diff() {
     use bspkit::branches::source::SOURCE;
-    let d = scratch("lmp");
+    let d = scratch("cli-lmp");
     let ents_a = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
     let a = BspBuilder::new(&SOURCE).lump(0, ents_a).lump_v(1, vec![1u8; 40], 0).lump(40, b"PK\x05\x06".to_vec()).build();
     let ents_b = b"{\n\"classname\" \"worldspawn\"\n\"skyname\" \"x\"\n}\n\0".to_vec();
@@ -205,7 +179,7 @@ fn lmp_extract_apply_and_diff() {
 #[test]
 fn pak_edits_go_through_the_writer() {
     use bspkit::lumps::pakfile::{PakBuilder, PakCompression, Pakfile};
-    let d = scratch("pak");
+    let d = scratch("cli-pak");
     let mut pak = PakBuilder::new();
     pak.insert("maps/readme.txt", b"old".to_vec()).unwrap();
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
@@ -240,7 +214,7 @@ fn pak_edits_go_through_the_writer() {
 
 #[test]
 fn lmp_lists_the_external_lumps_beside_a_map() {
-    let d = scratch("lmplist");
+    let d = scratch("cli-lmplist");
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
     let map = BspBuilder::new(&bspkit::branches::source::SOURCE).lump(0, ents).build();
     let input = d.join("m.bsp");
@@ -265,7 +239,7 @@ fn lmp_lists_the_external_lumps_beside_a_map() {
 #[test]
 fn rewrite_every_corpus_map_byte_identical() {
     let Some(corpus) = common::corpus("rewrite_every_corpus_map_byte_identical") else { return };
-    let d = scratch("rewrite-corpus");
+    let d = scratch("cli-rewrite-corpus");
     let maps: Vec<PathBuf> = common::maps(&corpus).into_iter().map(|m| m.path).collect();
     assert!(maps.len() >= 50, "only {} maps under {}", maps.len(), corpus.display());
     for (i, m) in maps.iter().enumerate() {
@@ -282,7 +256,7 @@ fn rewrite_every_corpus_map_byte_identical() {
 /// `--allow-problems` it is written and the new problems are listed as warnings.
 #[test]
 fn allow_problems_writes_and_warns() {
-    let d = scratch("allow");
+    let d = scratch("cli-allow");
     let input = d.join("in.bsp");
     std::fs::write(&input, bspkit::build::sample_quake1()).unwrap();
     // Two planes for a room whose faces, nodes and clipnodes use eighteen.

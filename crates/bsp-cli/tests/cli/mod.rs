@@ -1,0 +1,45 @@
+//! Helpers shared by the CLI tests that run the `bsp` binary on files in temporary directories.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use bspkit::build::BspBuilder;
+
+pub const BSP: &str = env!("CARGO_BIN_EXE_bsp");
+
+/// A fresh, empty temporary directory named after the test (`bspkit-NAME-PID`).
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bspkit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Run `bsp ARGS…` and wait for it.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(BSP).args(args).output().unwrap()
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A finished command's standard error.
+pub fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A Quake map of about 200 KB with two entities (worldspawn and a light): big lumps, so size
+/// limits and interruptions bite mid-write.
+pub fn big_quake_map() -> Vec<u8> {
+    use bspkit::branches::quake1::*;
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"light\"\n\"light\" \"200\"\n}\n\0".to_vec();
+    BspBuilder::new(&QUAKE1)
+        .lump(LUMP_ENTITIES, ents)
+        .lump(LUMP_PLANES, vec![0u8; 20 * 5000])
+        .lump(LUMP_LIGHTING, (0..100_003u32).map(|i| i as u8).collect::<Vec<u8>>())
+        .lump(LUMP_MODELS, vec![0u8; 64])
+        .build()
+}
