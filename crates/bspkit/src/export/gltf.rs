@@ -13,7 +13,9 @@ use std::path::Path;
 use gltf_json as json;
 use json::validation::{Checked::Valid, USize64};
 
-use super::parts::{beside, create, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
+use super::parts::{
+    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Summary, WriteContext,
+};
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
 
@@ -349,44 +351,44 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
     }
     let text = json::serialize::to_vec(&doc.root).map_err(|e| Error::malformed(format!("glTF JSON: {e}")))?;
 
-    let io = |e: std::io::Error, p: &Path| Error::from(e).in_file(p);
+    // The layout pass counted the binary buffer; a write pass that wrote otherwise is a bug.
+    let pad = |n: u64| padding(n, bin_len).map_err(|e| std::io::Error::other(e.to_string()));
     if glb {
         let json_len = text.len().next_multiple_of(4) as u64;
         let total = 12 + 8 + json_len + if bin_len > 0 { 8 + bin_len } else { 0 };
         let total = u32::try_from(total).map_err(|_| Error::malformed(format!("GLB of {total} bytes exceeds the format's 4 GiB")))?;
-        let mut f = create(path)?;
-        let mut head = Vec::with_capacity(28);
-        head.extend_from_slice(b"glTF");
-        head.extend_from_slice(&2u32.to_le_bytes());
-        head.extend_from_slice(&total.to_le_bytes());
-        head.extend_from_slice(&(json_len as u32).to_le_bytes());
-        head.extend_from_slice(b"JSON");
-        f.write_all(&head).map_err(|e| io(e, path))?;
-        f.write_all(&text).map_err(|e| io(e, path))?;
-        f.write_all(&b"   "[..json_len as usize - text.len()]).map_err(|e| io(e, path))?;
-        if bin_len > 0 {
-            f.write_all(&(bin_len as u32).to_le_bytes()).map_err(|e| io(e, path))?;
-            f.write_all(b"BIN\0").map_err(|e| io(e, path))?;
-            let n = write_bin(&mut f, p, ctx, &images, true).map_err(|e| io(e, path))?;
-            f.write_all(padding(n, bin_len)?).map_err(|e| io(e, path))?;
-        }
-        f.flush().map_err(|e| io(e, path))?;
-        drop(f);
+        write_out(path, |mut f| {
+            let mut head = Vec::with_capacity(28);
+            head.extend_from_slice(b"glTF");
+            head.extend_from_slice(&2u32.to_le_bytes());
+            head.extend_from_slice(&total.to_le_bytes());
+            head.extend_from_slice(&(json_len as u32).to_le_bytes());
+            head.extend_from_slice(b"JSON");
+            f.write_all(&head)?;
+            f.write_all(&text)?;
+            f.write_all(&b"   "[..json_len as usize - text.len()])?;
+            if bin_len > 0 {
+                f.write_all(&(bin_len as u32).to_le_bytes())?;
+                f.write_all(b"BIN\0")?;
+                let n = write_bin(&mut f, p, ctx, &images, true)?;
+                f.write_all(pad(n)?)?;
+            }
+            Ok(())
+        })?;
         written(summary, path);
     } else {
-        std::fs::write(path, &text).map_err(|e| io(e, path))?;
+        write_bytes(path, &text)?;
         written(summary, path);
         if bin_len > 0 {
-            let mut f = create(&bin_path)?;
-            let n = write_bin(&mut f, p, ctx, &images, false).map_err(|e| io(e, &bin_path))?;
-            f.write_all(padding(n, bin_len)?).map_err(|e| io(e, &bin_path))?;
-            f.flush().map_err(|e| io(e, &bin_path))?;
-            drop(f);
+            write_out(&bin_path, |mut f| {
+                let n = write_bin(&mut f, p, ctx, &images, false)?;
+                f.write_all(pad(n)?)
+            })?;
             written(summary, &bin_path);
         }
         for img in &images {
             let ip = path.with_file_name(&img.file);
-            std::fs::write(&ip, &img.png).map_err(|e| io(e, &ip))?;
+            write_bytes(&ip, &img.png)?;
             written(summary, &ip);
         }
     }

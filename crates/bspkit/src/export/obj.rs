@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use super::parts::{beside, create, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, WriteContext};
+use super::parts::{
+    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Summary, WriteContext,
+};
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
 
@@ -33,7 +35,8 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
     }
     let mut names: HashMap<u32, String> = HashMap::new();
     let mut taken: HashMap<String, usize> = HashMap::new();
-    let mut mtl = create(&mtl_path)?;
+    // The MTL is small: made in memory, written once.
+    let mut mtl: Vec<u8> = Vec::new();
     let mut images = Vec::new();
     for (mi, m) in scene.materials.iter().enumerate() {
         if !used[mi] {
@@ -62,55 +65,54 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
         names.insert(mi as u32, name);
         summary.materials += 1;
     }
-    mtl.flush().map_err(|e| io(e, &mtl_path))?;
-    drop(mtl);
+    write_bytes(&mtl_path, &mtl)?;
 
-    let mut f = create(path)?;
-    let mtl_name = mtl_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    writeln!(f, "# bspkit {}\nmtllib {mtl_name}", env!("CARGO_PKG_VERSION")).map_err(|e| io(e, path))?;
-    // OBJ indices are global and 1-based.
-    let mut next: u64 = 1;
-    for (m, prims) in scene.models.iter().zip(&p.prims) {
-        if prims.is_empty() {
-            continue;
+    write_out(path, |f| {
+        let mtl_name = mtl_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        writeln!(f, "# bspkit {}\nmtllib {mtl_name}", env!("CARGO_PKG_VERSION"))?;
+        // OBJ indices are global and 1-based.
+        let mut next: u64 = 1;
+        for (m, prims) in scene.models.iter().zip(&p.prims) {
+            if prims.is_empty() {
+                continue;
+            }
+            let q = rotation_y_up(m.angles);
+            let t = to_y_up(m.origin, ctx.scale);
+            let v = &m.vertices;
+            writeln!(f, "o {}", m.name.replace(char::is_whitespace, "_"))?;
+            for prim in prims {
+                for &i in &prim.order {
+                    let r = rotate(q, to_y_up(v.positions[i as usize], ctx.scale));
+                    writeln!(f, "v {} {} {}", r[0] + t[0], r[1] + t[1], r[2] + t[2])?;
+                }
+                for &i in &prim.order {
+                    let uv = v.uv0.get(i as usize).copied().filter(|uv| uv.iter().all(|c| c.is_finite())).unwrap_or_default();
+                    // OBJ's V runs up.
+                    writeln!(f, "vt {} {}", uv[0], 1.0 - uv[1])?;
+                }
+                for &i in &prim.order {
+                    let n = rotate(q, v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]));
+                    writeln!(f, "vn {} {} {}", n[0], n[1], n[2])?;
+                }
+                let mat = p.materials[prim.material].material;
+                if let Some(name) = names.get(&mat) {
+                    writeln!(f, "usemtl {name}")?;
+                }
+                for t in prim.indices.chunks_exact(3) {
+                    let [a, b, c] = [t[0], t[1], t[2]].map(|i| next + i as u64);
+                    writeln!(f, "f {a}/{a}/{a} {b}/{b}/{b} {c}/{c}/{c}")?;
+                }
+                next += prim.order.len() as u64;
+            }
         }
-        let q = rotation_y_up(m.angles);
-        let t = to_y_up(m.origin, ctx.scale);
-        let v = &m.vertices;
-        writeln!(f, "o {}", m.name.replace(char::is_whitespace, "_")).map_err(|e| io(e, path))?;
-        for prim in prims {
-            for &i in &prim.order {
-                let r = rotate(q, to_y_up(v.positions[i as usize], ctx.scale));
-                writeln!(f, "v {} {} {}", r[0] + t[0], r[1] + t[1], r[2] + t[2]).map_err(|e| io(e, path))?;
-            }
-            for &i in &prim.order {
-                let uv = v.uv0.get(i as usize).copied().filter(|uv| uv.iter().all(|c| c.is_finite())).unwrap_or_default();
-                // OBJ's V runs up.
-                writeln!(f, "vt {} {}", uv[0], 1.0 - uv[1]).map_err(|e| io(e, path))?;
-            }
-            for &i in &prim.order {
-                let n = rotate(q, v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]));
-                writeln!(f, "vn {} {} {}", n[0], n[1], n[2]).map_err(|e| io(e, path))?;
-            }
-            let mat = p.materials[prim.material].material;
-            if let Some(name) = names.get(&mat) {
-                writeln!(f, "usemtl {name}").map_err(|e| io(e, path))?;
-            }
-            for t in prim.indices.chunks_exact(3) {
-                let [a, b, c] = [t[0], t[1], t[2]].map(|i| next + i as u64);
-                writeln!(f, "f {a}/{a}/{a} {b}/{b}/{b} {c}/{c}/{c}").map_err(|e| io(e, path))?;
-            }
-            next += prim.order.len() as u64;
-        }
-    }
-    f.flush().map_err(|e| io(e, path))?;
-    drop(f);
+        Ok(())
+    })?;
     summary.models = scene.models.len();
     written(summary, path);
     written(summary, &mtl_path);
     for (file, png) in images {
         let ip = path.with_file_name(&file);
-        std::fs::write(&ip, png).map_err(|e| io(e, &ip))?;
+        write_bytes(&ip, &png)?;
         written(summary, &ip);
     }
     Ok(())

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::assets::{AlphaMode, ImageRgba, Missing, Texture};
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::lightmap::Lightmaps;
 use crate::mesh::{Scene, SurfaceFlags};
 use crate::texture::{TextureOptions, TextureSource};
@@ -294,9 +294,28 @@ pub(crate) struct WriteContext<'c, 'a> {
     pub scale: f32,
 }
 
-/// Create `path`, naming it in the error.
-pub(crate) fn create(path: &Path) -> Result<std::io::BufWriter<std::fs::File>> {
-    std::fs::File::create(path).map(std::io::BufWriter::new).map_err(|e| Error::from(e).in_file(path))
+/// Write `path` through the library's one write primitive ([`crate::write::atomic`]: a
+/// temporary file renamed over the target, links followed, FIFOs and devices written through,
+/// the mode kept, nothing half-written left on an error), buffered; `produce` writes the
+/// contents.
+pub(crate) fn write_out(path: &Path, produce: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
+    crate::write::atomic::write_streaming(
+        path,
+        &Default::default(),
+        |w| {
+            let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+            produce(&mut b)?;
+            std::io::Write::flush(&mut b)
+        },
+        |_| Ok(()),
+    )?;
+    Ok(())
+}
+
+/// [`write_out`] of bytes already made.
+pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+    crate::write::atomic::write_file(path, bytes, &Default::default())?;
+    Ok(())
 }
 
 /// Record a written file.
