@@ -249,3 +249,40 @@ impl<'a> TextureSource<'a> {
         })
     }
 }
+
+/// A [`TextureSource`] that resolves each name once: the exporter and the renderer ask for one
+/// texture several times (its size for the UVs, then its pixels), and a lookup may read and
+/// decode files from archives.
+pub struct TextureCache<'a> {
+    /// The source the names are resolved from.
+    pub source: TextureSource<'a>,
+    found: std::cell::RefCell<std::collections::HashMap<String, Result<std::rc::Rc<Texture>, Missing>>>,
+    /// The names that could not be produced, in the order they were first asked for.
+    misses: std::cell::RefCell<Vec<Missing>>,
+}
+
+impl<'a> TextureCache<'a> {
+    pub fn new(source: TextureSource<'a>) -> Self {
+        TextureCache { source, found: Default::default(), misses: Default::default() }
+    }
+    /// The texture `name` ([`TextureSource::resolve`] on the first call, remembered after).
+    pub fn get(&self, name: &str) -> Result<std::rc::Rc<Texture>, Missing> {
+        if let Some(r) = self.found.borrow().get(name) {
+            return r.clone();
+        }
+        let r = self.source.resolve(name).map(std::rc::Rc::new);
+        if let Err(m) = &r {
+            self.misses.borrow_mut().push(m.clone());
+        }
+        self.found.borrow_mut().insert(name.to_owned(), r.clone());
+        r
+    }
+    /// The size of texture `name` in texels, when it is found.
+    pub fn size(&self, name: &str) -> Option<[u32; 2]> {
+        self.get(name).ok().map(|t| [t.width(), t.height()])
+    }
+    /// Every texture asked for that could not be produced, each once, in the order first asked.
+    pub fn misses(&self) -> Vec<Missing> {
+        self.misses.borrow().clone()
+    }
+}

@@ -38,8 +38,8 @@ use std::path::Path;
 use crate::bsp::Bsp;
 use crate::error::{Error, Result};
 use crate::mesh::{self, MeshOptions, ModelSelect, SurfaceFlags};
-use crate::texture::TextureOptions;
-use parts::{prepare, TextureCache, WriteContext};
+use crate::texture::{TextureCache, TextureOptions, TextureSource};
+use parts::{prepare, WriteContext};
 pub use parts::{Format, OutputFile, SkippedFace, Summary};
 
 /// Game units to metres: Quake and Source maps are drawn in inches.
@@ -120,27 +120,23 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
         }
         l.atlases = Vec::new();
     }
-    let textures = TextureCache::new(bsp, opts.textures.as_ref());
-    if let Some(src) = &textures.src {
+    let textures = opts.textures.as_ref().map(|o| TextureCache::new(TextureSource::new(bsp, o)));
+    if let Some(src) = textures.as_ref().map(|t| &t.source) {
         summary.warnings.extend(src.warnings().iter().map(|m| m.to_string()));
     }
-    let size = |name: &str| textures.size(name);
+    let size = |name: &str| textures.as_ref().and_then(|t| t.size(name));
     let mesh_opts = MeshOptions {
         models: opts.models,
         patch_level: opts.patch_level,
         lightmaps: lm.as_ref(),
-        texture_size: if textures.src.is_some() { Some(&size) } else { None },
+        texture_size: if textures.is_some() { Some(&size) } else { None },
         no_props: format == Format::Obj,
     };
     let scene = mesh::build(bsp, &mesh_opts)?;
     summary.skipped = scene.skipped.iter().map(|s| SkippedFace { lump: s.lump, index: s.index, reason: s.reason.clone() }).collect();
     summary.warnings.extend(scene.warnings.iter().cloned());
     let prepared = prepare(&scene, opts.skip, lm.is_some(), &mut summary);
-    let ctx = WriteContext {
-        textures: if textures.src.is_some() { Some(&textures) } else { None },
-        lightmaps: lm.as_ref().map(|_| &lightmap_pngs),
-        scale: opts.scale,
-    };
+    let ctx = WriteContext { textures: textures.as_ref(), lightmaps: lm.as_ref().map(|_| &lightmap_pngs), scale: opts.scale };
     match format {
         Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, &mut summary)?,
         Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,

@@ -2,16 +2,14 @@
 //! frame conversion, the texture cache and file helpers (kept apart from the module's driver so
 //! the writers depend on them without depending on the driver).
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::assets::{AlphaMode, ImageRgba, Missing, Texture};
-use crate::bsp::Bsp;
+use crate::assets::{AlphaMode, ImageRgba};
 use crate::error::Result;
 use crate::lightmap::Lightmaps;
 use crate::mesh::{Scene, SurfaceFlags};
-use crate::texture::{TextureOptions, TextureSource};
+use crate::texture::TextureCache;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -235,35 +233,14 @@ pub(crate) struct MaterialImage {
     pub placeholder: bool,
 }
 
-/// Textures resolved once per name (the mesh's texture-size callback and the writers share
-/// them).
-pub(crate) struct TextureCache<'a> {
-    pub(crate) src: Option<TextureSource<'a>>,
-    found: RefCell<HashMap<String, std::result::Result<Texture, Missing>>>,
-}
-
-impl<'a> TextureCache<'a> {
-    pub(crate) fn new(bsp: &'a Bsp<'a>, opts: Option<&TextureOptions>) -> Self {
-        TextureCache { src: opts.map(|o| TextureSource::new(bsp, o)), found: RefCell::new(HashMap::new()) }
-    }
-    pub(crate) fn size(&self, name: &str) -> Option<[u32; 2]> {
-        self.with(name, |r| r.ok().map(|t| [t.width(), t.height()]))
-    }
-    fn with<T>(&self, name: &str, f: impl FnOnce(std::result::Result<&Texture, &Missing>) -> T) -> T {
-        let src = self.src.as_ref().expect("only called with textures on");
-        let mut map = self.found.borrow_mut();
-        let r = map.entry(name.to_string()).or_insert_with(|| src.resolve(name));
-        f(r.as_ref())
-    }
-    /// The PNG of texture `name`, or the checker placeholder (with a warning).
-    pub(crate) fn image(&self, name: &str, warnings: &mut Vec<String>) -> Result<MaterialImage> {
-        self.with(name, |r| match r {
-            Ok(t) => Ok(MaterialImage { png: t.image().encode_png()?, alpha: t.alpha, placeholder: false }),
-            Err(m) => {
-                warnings.push(format!("{m}; a checker placeholder is used"));
-                Ok(MaterialImage { png: ImageRgba::checker(64, 64).encode_png()?, alpha: AlphaMode::Opaque, placeholder: true })
-            }
-        })
+/// The PNG of texture `name`, or the checker placeholder (with a warning).
+pub(crate) fn material_image(textures: &TextureCache, name: &str, warnings: &mut Vec<String>) -> Result<MaterialImage> {
+    match textures.get(name) {
+        Ok(t) => Ok(MaterialImage { png: t.image().encode_png()?, alpha: t.alpha, placeholder: false }),
+        Err(m) => {
+            warnings.push(format!("{m}; a checker placeholder is used"));
+            Ok(MaterialImage { png: ImageRgba::checker(64, 64).encode_png()?, alpha: AlphaMode::Opaque, placeholder: true })
+        }
     }
 }
 

@@ -48,17 +48,13 @@ pub mod camera;
 pub mod raster;
 pub mod shade;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
-
 use crate::assets::{AlphaMode, AssetOptions, Texture};
 use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lightmap::{self, Lightmaps};
 use crate::lumps::entities::Entities;
 use crate::mesh::{self, MeshOptions, Model, Scene, SurfaceFlags};
-use crate::texture::TextureSource;
+use crate::texture::{TextureCache, TextureSource};
 
 use camera::{cross, dot, normalize, sub};
 pub use camera::{Bounds, Camera, Projection};
@@ -475,24 +471,9 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
             None
         }
     };
-    let src = TextureSource::new(bsp, &opts.textures);
-    let cache: RefCell<HashMap<String, Option<Rc<Texture>>>> = RefCell::new(HashMap::new());
-    let missing: RefCell<Vec<String>> = RefCell::new(Vec::new());
-    let resolve = |name: &str| -> Option<Rc<Texture>> {
-        if let Some(t) = cache.borrow().get(name) {
-            return t.clone();
-        }
-        let t = match src.resolve(name) {
-            Ok(t) => Some(Rc::new(t)),
-            Err(m) => {
-                missing.borrow_mut().push(m.to_string());
-                None
-            }
-        };
-        cache.borrow_mut().insert(name.to_owned(), t.clone());
-        t
-    };
-    let texture_size = |name: &str| resolve(name).map(|t| [t.width(), t.height()]);
+    let textures = TextureCache::new(TextureSource::new(bsp, &opts.textures));
+    let resolve = |name: &str| textures.get(name).ok();
+    let texture_size = |name: &str| textures.size(name);
     let scene = mesh::build(bsp, &MeshOptions { lightmaps: lm.as_ref(), texture_size: Some(&texture_size), ..Default::default() })?;
     let mut used = vec![false; scene.materials.len()];
     let mut drawn_triangles = 0;
@@ -515,7 +496,7 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
         .collect();
     let textured = looks.iter().zip(&used).filter(|(l, &u)| u && l.has_texture()).count();
     let untextured = used.iter().filter(|&&u| u).count() - textured;
-    let missing = missing.into_inner();
+    let missing: Vec<String> = textures.misses().iter().map(|m| m.to_string()).collect();
     if !missing.is_empty() {
         warnings.push(format!(
             "{} texture(s) not found or not decodable, drawn as flat tints (e.g. {})",
