@@ -16,6 +16,7 @@
 //! | Quake 2 | — | `textures/<name>.wal` (or `.png`/`.tga`/`.jpg`) | `--palette` or `pics/colormap.pcx` |
 //! | Quake 3 | — | shader script image, else `<name>.tga/.png/.jpg` | — |
 //! | Source | every pakfile `.vtf` | `materials/<name>.vmt` → `$basetexture` → `.vtf` | — |
+//! | Genesis3D | every TEXTURES entry (8-bit texels in TEXDATA) | — | its own, in PALETTES |
 //! | Respawn, CoD4 | — | names only (reported unsupported) | — |
 //!
 //! Per-family lookups live in `branches::<family>::texture`; this module is the one place
@@ -43,7 +44,7 @@ pub use crate::assets::{
 
 use crate::assets::{Assets, WadFile};
 use crate::branch::Family;
-use crate::branches::{cod, quake1, quake2, quake3, respawn, source};
+use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
 use crate::bsp::Bsp;
 use crate::lumps::pakfile::Pakfile;
 
@@ -53,6 +54,7 @@ enum State<'a> {
     Quake2 { palette: Result<Palette, Missing>, names: Vec<(String, AlphaMode)> },
     Quake3 { shaders: quake3::texture::ShaderIndex },
     Source { pak: Option<Pakfile<'a>> },
+    Genesis3D,
     NamesOnly,
 }
 
@@ -60,6 +62,7 @@ enum State<'a> {
 enum Job {
     Embedded(usize),
     PakVtf(usize),
+    Genesis3D(usize),
     Name(String),
     Failed(Missing),
 }
@@ -120,7 +123,8 @@ impl<'a> TextureSource<'a> {
                     None
                 }),
             },
-            Family::Respawn | Family::Cod | Family::Genesis3D => State::NamesOnly,
+            Family::Genesis3D => State::Genesis3D,
+            Family::Respawn | Family::Cod => State::NamesOnly,
         };
         TextureSource { bsp, assets, state, warnings }
     }
@@ -148,8 +152,7 @@ impl<'a> TextureSource<'a> {
             Family::Source => source::texture::names(self.bsp),
             Family::Respawn => respawn::texture::names(self.bsp),
             Family::Cod => cod::texture::names(self.bsp),
-            // Genesis3D textures are embedded; their lookup is not written yet (README).
-            Family::Genesis3D => Ok(Vec::new()),
+            Family::Genesis3D => genesis3d::texture::names(self.bsp),
         }
     }
 
@@ -173,6 +176,8 @@ impl<'a> TextureSource<'a> {
             }
             State::Quake3 { shaders } => quake3::texture::load(name, &self.assets, shaders),
             State::Source { pak } => source::texture::load(name, bsp, pak.as_ref(), &self.assets),
+            State::Genesis3D => genesis3d::texture::find(bsp, name)
+                .unwrap_or_else(|| Err(Missing::new(name, MissingKind::NotFound, "not in the level's TEXTURES chunk"))),
             State::NamesOnly => Err(Missing::new(
                 name,
                 MissingKind::Unsupported,
@@ -216,6 +221,13 @@ impl<'a> TextureSource<'a> {
                     _ => true,
                 });
             }
+            State::Genesis3D => {
+                for i in 0..genesis3d::texture::count(self.bsp) {
+                    jobs.push(Job::Genesis3D(i));
+                }
+                // Every name is carried: none is looked up again below.
+                carried_names.extend(genesis3d::texture::names(self.bsp).unwrap_or_default());
+            }
             State::Source { pak: Some(pak) } => {
                 for i in source::texture::vtf_entries(pak) {
                     carried_names.push(pak.entries[i].name.clone());
@@ -244,6 +256,7 @@ impl<'a> TextureSource<'a> {
                 State::Source { pak: Some(pak) } => source::texture::decode_pak_vtf(self.bsp, pak, i, &self.assets),
                 _ => Err(Missing::new(format!("(pakfile entry {i})"), MissingKind::NotFound, "no pakfile")),
             },
+            Job::Genesis3D(i) => genesis3d::texture::decode(self.bsp, i),
             Job::Name(n) => self.resolve(&n),
             Job::Failed(m) => Err(m),
         })

@@ -2,6 +2,7 @@
 //! - every miptex embedded in a Quake 1 / GoldSrc map decodes, and each pixel is the palette
 //!   colour of its index (the map's own palette for GoldSrc, a test palette for Quake), with
 //!   index 255 transparent exactly in `{` textures;
+//! - every texture a Genesis3D level carries decodes, each pixel its own palette's colour;
 //! - every VTF in a Source pakfile (cube maps, HDR, Xbox 360 `VTFX`, Strata 7.6) decodes;
 //! - `TextureSource::textures` runs on every map of every family, and whatever is not found
 //!   is reported with a reason, never a panic.
@@ -50,6 +51,38 @@ fn every_embedded_miptex_decodes_to_its_palette_colours() {
     eprintln!("embedded miptex: {decoded} of {embedded} decoded, in {maps} Quake 1 / GoldSrc maps");
     assert_eq!(decoded, embedded);
     assert!(embedded > 0);
+}
+
+#[test]
+fn every_genesis3d_texture_decodes_through_its_palette() {
+    let Some(corpus) = common::corpus("every_genesis3d_texture_decodes_through_its_palette") else { return };
+    let (mut listed, mut decoded) = (0, 0);
+    for m in common::maps(&corpus) {
+        let Ok(bsp) = Bsp::open(&m.path) else { continue };
+        if bsp.family() != Family::Genesis3D {
+            continue;
+        }
+        let v = bspkit::branches::genesis3d::View::new(&bsp).unwrap();
+        let (records, data, palettes) = (v.textures().unwrap(), v.tex_data().unwrap(), v.palettes().unwrap());
+        // Every texture comes out of the source's walk, under its own name.
+        let walked: Vec<_> = TextureSource::new(&bsp, &TextureOptions::default()).textures().collect();
+        assert_eq!(walked.len(), records.len(), "{}", m.path.display());
+        for (i, (r, t)) in records.iter().zip(walked).enumerate() {
+            listed += 1;
+            let t = t.unwrap_or_else(|e| panic!("{} texture {i}: {e}", m.path.display()));
+            assert_eq!(t.name, r.name());
+            let (w, h, ofs) = (r.width.get() as usize, r.height.get() as usize, r.offset.get() as usize);
+            assert_eq!((t.width() as usize, t.height() as usize), (w, h));
+            let pal = &palettes[r.palette.get() as usize].colors;
+            for (p, &ix) in t.image().pixels.chunks_exact(4).zip(&data[ofs..ofs + w * h]) {
+                let [r, g, b] = pal[ix as usize];
+                assert_eq!(p, [r, g, b, 255]);
+            }
+            decoded += 1;
+        }
+    }
+    eprintln!("Genesis3D textures: {decoded} of {listed} decoded");
+    assert_eq!(decoded, listed);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //!
 //! By concern: [`lumps`] (chunk types and the descriptor), [`records`] (`GFX_*` record types),
 //! [`ents`] (the binary entity chunk and its text form), [`detect`], [`view`] (typed access and
-//! the [`Geometry`] an exporter reads), [`stats`] (GBSPLib's table), [`check`], [`room`] (a small level built in code). This module
+//! the [`Geometry`] an exporter reads), [`stats`] (GBSPLib's table), [`check`], [`texture`] (the textures the level carries), [`room`] (a small level built in code). This module
 //! re-exports them for library users; code inside the crate names the concern module.
 
 pub mod check;
@@ -15,6 +15,7 @@ pub mod records;
 pub mod room;
 pub mod schema;
 pub mod stats;
+pub mod texture;
 pub mod view;
 
 pub use lumps::*;

@@ -1,0 +1,102 @@
+//! Genesis3D textures: carried in the level itself. TEXTURES (`GFX_Texture`, 52 bytes) names
+//! each texture with its size, the offset of its 8-bit texels in TEXDATA and the index of its
+//! own 256-colour palette in PALETTES (768 bytes each). TEXDATA holds four mip levels per
+//! texture (w·h, then each quarter); only level 0 is decoded. Texture flags are not read (their
+//! meaning is not documented in the level format; every texture is opaque here).
+
+use crate::assets::{AlphaMode, Missing, MissingKind, Palette, Texture};
+use crate::bsp::Bsp;
+
+use super::lumps::{CHUNK_TEXDATA, CHUNK_TEXTURES};
+use super::view::View;
+
+fn view<'a>(bsp: &'a Bsp<'a>) -> Result<View<'a>, Missing> {
+    View::new(bsp).map_err(|e| Missing::from_error("(textures)", &e))
+}
+
+/// The names in TEXTURES, in chunk order.
+pub fn names(bsp: &Bsp) -> Result<Vec<String>, Missing> {
+    let v = view(bsp)?;
+    let textures = v.textures().map_err(|e| Missing::from_error("(textures)", &e))?;
+    Ok(textures.iter().map(|t| t.name().into_owned()).collect())
+}
+
+/// How many textures the level lists (each carried, when it has TEXDATA).
+pub fn count(bsp: &Bsp) -> usize {
+    View::new(bsp).and_then(|v| v.textures()).map_or(0, |t| t.len())
+}
+
+/// The texture called `name` (first match, case-insensitive as the engine's lookups are).
+pub fn find(bsp: &Bsp, name: &str) -> Option<Result<Texture, Missing>> {
+    let v = View::new(bsp).ok()?;
+    let i = v.textures().ok()?.iter().position(|t| t.name().eq_ignore_ascii_case(name))?;
+    Some(decode(bsp, i))
+}
+
+/// Texture `i` of TEXTURES, level 0, through its palette.
+pub fn decode(bsp: &Bsp, i: usize) -> Result<Texture, Missing> {
+    let v = view(bsp)?;
+    let textures = v.textures().map_err(|e| Missing::from_error(format!("(texture {i})"), &e))?;
+    let t = textures.get(i).ok_or_else(|| Missing::new(format!("(texture {i})"), MissingKind::NotFound, "no such entry"))?;
+    let name = t.name().into_owned();
+    let at = |m: Missing, chunk: usize, offset: u64| locate(bsp, chunk, offset, m);
+    let record_offset = (i * std::mem::size_of::<super::records::Texture>()) as u64;
+    let (w, h, ofs) = (t.width.get(), t.height.get(), t.offset.get());
+    let (Ok(w), Ok(h), Ok(ofs)) = (u32::try_from(w), u32::try_from(h), u64::try_from(ofs)) else {
+        let m = Missing::new(&name, MissingKind::Undecodable, format!("size {w}×{h} or texel offset {ofs} is negative"));
+        return Err(at(m, CHUNK_TEXTURES, record_offset));
+    };
+    let data = v.tex_data().map_err(|e| Missing::from_error(&name, &e))?;
+    if data.is_empty() {
+        // "Not all worlds have tex data" (GBSPLib): the level names textures it does not carry.
+        return Err(Missing::new(&name, MissingKind::NotFound, "the level has no TEXDATA chunk"));
+    }
+    let texels = usize::try_from(ofs).ok().and_then(|o| data.get(o..));
+    let Some(texels) = texels else {
+        let m = Missing::new(&name, MissingKind::Undecodable, format!("texel offset {ofs} is past TEXDATA ({} bytes)", data.len()));
+        return Err(at(m, CHUNK_TEXTURES, record_offset));
+    };
+    let palettes = v.palettes().map_err(|e| Missing::from_error(&name, &e))?;
+    let p = t.palette.get();
+    let Some(pal) = usize::try_from(p).ok().and_then(|p| palettes.get(p)) else {
+        let m = Missing::new(&name, MissingKind::Undecodable, format!("palette {p} is outside PALETTES (0..{})", palettes.len()));
+        return Err(at(m, CHUNK_TEXTURES, record_offset));
+    };
+    let pal = Palette::from_rgb(pal.colors.as_flattened());
+    let img = pal.expand(w, h, texels, false).map_err(|e| at(Missing::from_error(&name, &e), CHUNK_TEXDATA, ofs))?;
+    let source = format!("embedded texture {i} (TEXDATA offset {ofs}, palette {p})");
+    Ok(Texture::new(name, source, AlphaMode::Opaque, img, None))
+}
+
+/// Name the level file, chunk and offset in a failure.
+fn locate(bsp: &Bsp, chunk: usize, offset: u64, mut m: Missing) -> Missing {
+    if m.entry.is_none() {
+        m.entry = bsp.entry(chunk).map(|e| format!("{} ({})", e.index, e.name));
+        m.offset = bsp.entry(chunk).map(|e| e.offset + offset);
+    }
+    match bsp.path() {
+        Some(p) => m.in_file(p.display().to_string()),
+        None => m,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_texture_decodes_through_its_palette() {
+        let bytes = crate::branches::genesis3d::room::small_level();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        assert_eq!(names(&bsp).unwrap(), ["stone"]);
+        assert_eq!(count(&bsp), 1);
+        let t = decode(&bsp, 0).unwrap();
+        assert_eq!((t.width(), t.height(), t.alpha), (8, 8, AlphaMode::Opaque));
+        // Texel 7 through the room's all-black palette.
+        assert!(t.image().pixels.chunks(4).all(|p| p == [0, 0, 0, 255]));
+        assert!(find(&bsp, "STONE").unwrap().is_ok());
+        assert!(find(&bsp, "marble").is_none());
+        let err = decode(&bsp, 1).unwrap_err();
+        assert_eq!(err.kind, MissingKind::NotFound);
+    }
+}
