@@ -100,17 +100,18 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         lightmaps: !args.no_lightmaps,
     };
     let summary = export(&bsp, &args.output, &opts)?;
+    // One write for all the messages: stderr is unbuffered, and a line per warning written in
+    // pieces costs more than a small export.
+    let mut msg = String::new();
+    use std::fmt::Write as _;
     for s in &summary.skipped {
-        eprintln!("bsp: warning: {}: lump {} face {} skipped: {}", args.file.display(), s.lump, s.index, s.reason);
+        let _ = writeln!(msg, "bsp: warning: {}: lump {} face {} skipped: {}", args.file.display(), s.lump, s.index, s.reason);
     }
     for w in &summary.warnings {
-        eprintln!("bsp: warning: {w}");
+        let _ = writeln!(msg, "bsp: warning: {w}");
     }
-    if args.json {
-        serde_json::to_writer_pretty(&mut *out, &summary)?;
-        writeln!(out)?;
-    }
-    eprintln!(
+    let _ = writeln!(
+        msg,
         "{}: {} surfaces, {} triangles, {} materials ({} textures, {} placeholders, {} lightmap pages), {} skipped by kind, {} broken faces -> {}",
         args.file.display(),
         summary.surfaces,
@@ -123,6 +124,11 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         summary.skipped.len(),
         args.output.display()
     );
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &summary)?;
+        writeln!(out)?;
+    }
+    let _ = std::io::stderr().write_all(msg.as_bytes());
     if args.strict && (!summary.skipped.is_empty() || !summary.warnings.is_empty()) {
         eprintln!("bsp: --strict: {} skipped faces, {} warnings", summary.skipped.len(), summary.warnings.len());
         return Ok(ExitCode::from(1));

@@ -48,7 +48,9 @@ pub fn render_png(bsp: &bspkit::Bsp, opts: &RenderOptions) -> Result<(Rendered, 
 /// Render one map and write its PNG through the library's write primitive.
 pub fn render_to(bsp: &bspkit::Bsp, opts: &RenderOptions, output: &Path) -> Result<Rendered, bspkit::Error> {
     let (r, png) = render_png(bsp, opts)?;
-    bspkit::write::write_file(output, &png, &Default::default())?;
+    // A picture is a derived output: atomic for readers, not synced to disk.
+    let opts = bspkit::write::atomic::WriteOptions { no_sync: true, ..Default::default() };
+    bspkit::write::write_file(output, &png, &opts)?;
     Ok(r)
 }
 

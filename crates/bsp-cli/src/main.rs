@@ -256,16 +256,107 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Parse the command line. Building clap's whole command tree (every subcommand's arguments
+/// and help texts: about 440 KB of heap, more than a small map's export) is only needed for
+/// help and error messages, so a command line naming one of the map-reading subcommands is
+/// first parsed against that subcommand alone, built from the same argument definitions. Help,
+/// `--version`, any error and every other subcommand go through the whole tree, so what the
+/// user sees never differs.
+fn parse_cli(args: Vec<std::ffi::OsString>) -> Cli {
+    fast_parse(&args).unwrap_or_else(|| Cli::parse_from(args))
+}
+
+/// The subcommands with a fast parse: those run on many maps in scripts.
+const FAST_SUBCOMMANDS: [&str; 6] = ["info", "lumps", "check", "export", "render", "props"];
+
+/// One subcommand's arguments, as the full tree defines them (its `about` and examples left
+/// out: they are only printed by help, which goes through the full tree).
+fn fast_subcommand(name: &'static str) -> Option<clap::Command> {
+    let c = clap::Command::new(name);
+    Some(match name {
+        "info" => <cmd_read::InfoArgs as Args>::augment_args(c),
+        "lumps" => <cmd_read::LumpsArgs as Args>::augment_args(c),
+        "check" => <cmd_read::CheckArgs as Args>::augment_args(c),
+        "export" => <cmd_export::ExportArgs as Args>::augment_args(c),
+        "render" => <cmd_render::RenderArgs as Args>::augment_args(c),
+        "props" => <cmd_props::PropsArgs as Args>::augment_args(c),
+        _ => return None,
+    })
+}
+
+fn fast_parse(args: &[std::ffi::OsString]) -> Option<Cli> {
+    use clap::FromArgMatches;
+    let first = args.get(1)?.to_str()?;
+    let name = FAST_SUBCOMMANDS.into_iter().find(|n| *n == first)?;
+    // After `--` everything is a value, so a file named `--help` stays a file.
+    let asks_help = args[2..].iter().take_while(|a| *a != "--").any(|a| a == "-h" || a == "--help" || a == "-V" || a == "--version");
+    if asks_help {
+        return None;
+    }
+    let cmd = clap::Command::new("bsp").subcommand(fast_subcommand(name)?);
+    let mut matches = cmd.try_get_matches_from(args).ok()?;
+    Cli::from_arg_matches_mut(&mut matches).ok()
+}
+
 fn main() -> ExitCode {
     // Temporary files are removed on SIGINT/SIGTERM/SIGHUP; SIGXFSZ becomes an error.
     bspkit::write::atomic::install_signal_cleanup();
-    let cli = Cli::parse();
+    let cli = parse_cli(std::env::args_os().collect());
     match run(cli) {
         Ok(code) => code,
         Err(Fatal(msg)) if msg == BROKEN_PIPE => ExitCode::SUCCESS,
         Err(Fatal(msg)) => {
             eprintln!("bsp: error: {msg}");
             ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn args(line: &str) -> Vec<std::ffi::OsString> {
+        line.split_whitespace().map(Into::into).collect()
+    }
+
+    /// The fast parse sees exactly the arguments the full tree gives each of its subcommands.
+    #[test]
+    fn fast_subcommands_have_the_full_trees_arguments() {
+        let full = Cli::command();
+        for name in FAST_SUBCOMMANDS {
+            let want: Vec<String> = full.find_subcommand(name).unwrap().get_arguments().map(|a| format!("{a:?}")).collect();
+            let fast = fast_subcommand(name).unwrap();
+            let got: Vec<String> = fast.get_arguments().map(|a| format!("{a:?}")).collect();
+            assert!(!want.is_empty(), "{name}");
+            assert_eq!(got, want, "{name}");
+        }
+    }
+
+    #[test]
+    fn fast_parse_takes_plain_lines_and_leaves_the_rest_to_clap() {
+        for line in [
+            "bsp export m.bsp -o m.glb --no-textures --skip none",
+            "bsp info --json a.bsp b.bsp",
+            "bsp check --strict m.bsp",
+            "bsp lumps m.bsp --branch quake1",
+            "bsp render m.bsp -o m.png",
+            "bsp export -o x.glb -- --help",
+        ] {
+            assert!(fast_parse(&args(line)).is_some(), "{line}");
+        }
+        for line in [
+            "bsp export --help",
+            "bsp check -h m.bsp",
+            "bsp info --version",
+            "bsp export m.bsp",
+            "bsp export m.bsp -o x.glb --bogus",
+            "bsp ents m.bsp",
+            "bsp",
+            "bsp exp m.bsp",
+        ] {
+            assert!(fast_parse(&args(line)).is_none(), "{line}");
         }
     }
 }

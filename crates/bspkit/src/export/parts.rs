@@ -271,6 +271,10 @@ pub(crate) struct WriteContext<'c, 'a> {
     pub scale: f32,
 }
 
+/// Exports are derived outputs: atomic for readers, not synced to disk (see
+/// [`crate::write::atomic::WriteOptions::no_sync`]).
+const OUTPUT: crate::write::atomic::WriteOptions = crate::write::atomic::WriteOptions { expect: None, no_sync: true };
+
 /// Write `path` through the library's one write primitive ([`crate::write::atomic`]: a
 /// temporary file renamed over the target, links followed, FIFOs and devices written through,
 /// the mode kept, nothing half-written left on an error), buffered; `produce` writes the
@@ -278,7 +282,7 @@ pub(crate) struct WriteContext<'c, 'a> {
 pub(crate) fn write_out(path: &Path, produce: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
     crate::write::atomic::write_streaming(
         path,
-        &Default::default(),
+        &OUTPUT,
         |w| {
             let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
             produce(&mut b)?;
@@ -291,7 +295,7 @@ pub(crate) fn write_out(path: &Path, produce: impl FnOnce(&mut dyn std::io::Writ
 
 /// [`write_out`] of bytes already made.
 pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::write::atomic::write_file(path, bytes, &Default::default())?;
+    crate::write::atomic::write_file(path, bytes, &OUTPUT)?;
     Ok(())
 }
 

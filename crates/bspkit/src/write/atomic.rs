@@ -4,7 +4,10 @@
 //!
 //! - **Regular file (or none yet):** the data goes to a temporary file beside the target
 //!   (`.NAME.bspkit-tmp-PID-N`, created 0600), is synced, then renamed over the target and the
-//!   directory synced: readers see the old file or the new one, never a mix. The new file keeps
+//!   directory synced: readers see the old file or the new one, never a mix. (With
+//!   [`WriteOptions::no_sync`], used for derived outputs such as exports, the two syncs are
+//!   skipped: the rename is still atomic for readers, but after a power loss the new file may be
+//!   empty, as with a compiler's output.) The new file keeps
 //!   the old one's permission bits (and owner and group when the process may set them, i.e. as
 //!   root); a new file gets `0666` less the umask, as `cp` would.
 //! - **Symbolic link:** followed (up to 40 links); the file the link names is written and the
@@ -80,6 +83,11 @@ pub struct WriteOptions {
     /// The target as it was when its contents were read (for an in-place edit): the write is
     /// refused with [`ErrorKind::Changed`] if the file at the target is no longer that one.
     pub expect: Option<Fingerprint>,
+    /// Skip the `fsync` of the file and of its directory. For outputs that can be made again
+    /// from their input (glTF/OBJ exports, PNG pictures): readers still see the old file or
+    /// the new one, but the new contents are not forced to disk before the call returns, which
+    /// on small outputs costs more than the whole export. Maps written by edits keep the syncs.
+    pub no_sync: bool,
 }
 
 /// What a successful write did.
@@ -187,7 +195,9 @@ pub fn write_streaming(
             .open(&tmp)
             .map_err(|e| io_err(target, &format!("cannot create a file in {}", dir.display()), e))?;
         produce(&mut f).map_err(|e| io_err(target, "cannot write", e))?;
-        f.sync_all().map_err(|e| io_err(target, "cannot write", e))?;
+        if !opts.no_sync {
+            f.sync_all().map_err(|e| io_err(target, "cannot write", e))?;
+        }
         match (&existing, mode) {
             (Some(m), Some(mode)) => {
                 // Owner first: chown clears set-id bits, which the mode then restores.
@@ -226,8 +236,10 @@ pub fn write_streaming(
         return Err(e);
     }
     guard.disarm();
-    if let Ok(d) = File::open(&dir) {
-        let _ = d.sync_all();
+    if !opts.no_sync {
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
     }
     drop(lock);
     let other_links = existing.as_ref().map(|m| m.nlink().saturating_sub(1)).unwrap_or(0);
@@ -406,7 +418,7 @@ mod tests {
         std::fs::write(&t, b"one").unwrap();
         let fp = Fingerprint::of_path(&t).unwrap();
         std::fs::write(&t, b"other!").unwrap();
-        let err = write_file(&t, b"two", &WriteOptions { expect: Some(fp) }).unwrap_err();
+        let err = write_file(&t, b"two", &WriteOptions { expect: Some(fp), ..Default::default() }).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Changed);
         assert_eq!(std::fs::read(&t).unwrap(), b"other!");
         std::fs::remove_dir_all(&d).unwrap();
