@@ -37,12 +37,39 @@ bin="$tgt/cmp/release"
 
 b2g=
 b2g_rev=
+b2g_inproc=
 if [ -n "${BSP_TO_GLB_DIR:-}" ]; then
     echo "== export: building bsp-to-glb in $BSP_TO_GLB_DIR" >&2
     # Its own target dir (the checkout's), its own toolchain file and lock file.
     (cd "$BSP_TO_GLB_DIR" && env -u CARGO_TARGET_DIR cargo build --release -q)
     b2g="$BSP_TO_GLB_DIR/target/release/bsp-to-glb"
     b2g_rev=$(git -C "$BSP_TO_GLB_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    # Its library in process (b2g_inproc/main.rs): the comparison without process start-up.
+    # A throw-away package under the bench target dir points at the checkout and at that file.
+    b2g_pkg="$tgt/b2g-inproc"
+    mkdir -p "$b2g_pkg"
+    cat > "$b2g_pkg/Cargo.toml" <<TOML
+[package]
+name = "b2g_inproc"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[[bin]]
+name = "b2g_inproc"
+path = "$here/b2g_inproc/main.rs"
+
+[dependencies]
+bsp-to-glb = { path = "$(cd "$BSP_TO_GLB_DIR" && pwd)" }
+
+[profile.release]
+debug = 1
+
+[workspace]
+TOML
+    cp "$BSP_TO_GLB_DIR/Cargo.lock" "$b2g_pkg/Cargo.lock" 2>/dev/null || true
+    (cd "$b2g_pkg" && env -u CARGO_TARGET_DIR cargo build --release -q)
+    b2g_inproc="$b2g_pkg/target/release/b2g_inproc"
 else
     echo "== export: BSP_TO_GLB_DIR not set: bsp-to-glb left out" >&2
 fi
@@ -70,6 +97,9 @@ for l in sys.stdin:
 for m in "${maps[@]}"; do
     fam=${m%%/*}
     "$bin/bspkit_export" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" >> "$out/results.jsonl" || true
+    if [ -n "$b2g" ] && { [ "$fam" = source ] || [ "$fam" = source_x360 ]; }; then
+        "$b2g_inproc" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" >> "$out/results.jsonl" || true
+    fi
     case $fam in
         quake1|goldsrc|quake2)
             "$bin/qbsp_mesh" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" >> "$out/results.jsonl" || true ;;
