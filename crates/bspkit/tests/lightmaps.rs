@@ -65,8 +65,8 @@ fn check_atlases(name: &str, set: &LightSet, lm: &Lightmaps) -> usize {
 type Block = (usize, usize, usize);
 
 /// The blocks of `set`'s faces: Source puts one average sample per style before each face's
-/// block; Strata (v25) adds one set of lightmap alpha per style.
-fn blocks(set: &LightSet, source: bool, strata: bool) -> Vec<Block> {
+/// block, Genesis3D one flag byte; Strata (v25) adds one set of lightmap alpha per style.
+fn blocks(set: &LightSet, family: Family, strata: bool) -> Vec<Block> {
     let b = set.format.unwrap().bytes();
     set.faces
         .iter()
@@ -74,7 +74,12 @@ fn blocks(set: &LightSet, source: bool, strata: bool) -> Vec<Block> {
         .map(|f| {
             let sets = f.layers as usize + usize::from(strata);
             let start = set.slots[f.slots.0 as usize].offset;
-            (start, f.slots.1 as usize * sets * f.width as usize * f.height as usize * b, if source { 4 * f.slots.1 as usize } else { 0 })
+            let before = match family {
+                Family::Source => 4 * f.slots.1 as usize,
+                Family::Genesis3D => 1,
+                _ => 0,
+            };
+            (start, f.slots.1 as usize * sets * f.width as usize * f.height as usize * b, before)
         })
         .collect()
 }
@@ -123,12 +128,11 @@ fn corpus_lightmaps_give_back_the_lighting_lump() {
                 (0, 0)
             } else {
                 // Maps with BSPX DECOUPLED_LM also carry the texinfo-sized lightmaps: check both.
-                let source = bsp.family() == Family::Source;
                 let strata = bsp.branch().id == "strata";
-                let mut all = blocks(&set, source, strata);
+                let mut all = blocks(&set, bsp.family(), strata);
                 let plain = lightmap::collect(&bsp, &LightOptions { decoupled: false, ..opts }).unwrap();
                 assert_eq!(plain.format, set.format);
-                all.extend(blocks(&plain, source, strata));
+                all.extend(blocks(&plain, bsp.family(), strata));
                 layout_agreement(all, set.format.unwrap().bytes())
             };
             eprintln!(
@@ -311,7 +315,7 @@ fn quake_bspx_rgb_and_hdr_lighting() {
 /// are mapped over the grid, [`Lightmaps::uv_grid`]).
 #[test]
 fn corpus_face_uvs_stay_inside_their_rectangle() {
-    use bspkit::branches::{quake1, quake2, quake3, source};
+    use bspkit::branches::{genesis3d, quake1, quake2, quake3, source};
     use bspkit::lumps::lighting::Mapping;
     let Some(corpus) = common::corpus("corpus_face_uvs_stay_inside_their_rectangle") else { return };
     let inside = |name: &str, lm: &Lightmaps, f: &bspkit::lightmap::FaceEntry, uv: [f32; 2]| {
@@ -382,6 +386,14 @@ fn corpus_face_uvs_stay_inside_their_rectangle() {
                     );
                 }
             }
+            Family::Genesis3D => {
+                // Corners in the scene's Z-up frame, as the mesh gives them to `uv`.
+                let g = genesis3d::View::new(&bsp).unwrap().geometry().unwrap();
+                for i in 0..g.faces.len() {
+                    let pts: Vec<[f32; 3]> = g.corners(i).unwrap().map(|c| genesis3d::mesh::to_z_up(c.unwrap().position)).collect();
+                    check(i, &mut pts.into_iter());
+                }
+            }
             Family::Quake3 if bsp.branch().id == "quake3" => {
                 let v = quake3::View::<quake3::Ibsp>::new(&bsp).unwrap();
                 for (i, s) in v.surfaces().unwrap().iter().enumerate() {
@@ -398,4 +410,38 @@ fn corpus_face_uvs_stay_inside_their_rectangle() {
     }
     eprintln!("{vertices} vertices checked");
     assert!(vertices > 10_000 || std::env::var_os("BSPKIT_CORPUS").is_none());
+}
+
+/// Genesis3D's luxel grid: computed from each lit face's corners the way the compiler does (in
+/// `f32`, 16 texture units a luxel), the extents equal the sizes the level stores, on every lit
+/// face of the corpus level; and the lighting starts one flag byte after each face's offset.
+#[test]
+fn genesis3d_extents_match_the_stored_sizes() {
+    use bspkit::branches::genesis3d::{self, lighting::luxel_extents};
+    let Some(corpus) = common::corpus("genesis3d_extents_match_the_stored_sizes") else { return };
+    let mut lit = 0;
+    for m in common::maps(&corpus) {
+        let Ok(bsp) = Bsp::open(&m.path) else { continue };
+        if bsp.family() != Family::Genesis3D {
+            continue;
+        }
+        let g = genesis3d::View::new(&bsp).unwrap().geometry().unwrap();
+        let set = lightmap::collect(&bsp, &LightOptions::default()).unwrap();
+        assert!(set.warnings.is_empty(), "{:?}", set.warnings);
+        for (i, f) in g.faces.iter().enumerate() {
+            if f.light_offset.get() < 0 {
+                continue;
+            }
+            lit += 1;
+            let axes = g.texinfo(i).unwrap().vecs.map(|v| v.map(|c| c.get()));
+            let pts: Vec<[f32; 3]> = g.corners(i).unwrap().map(|c| c.unwrap().position).collect();
+            let (_, size) = luxel_extents(axes, pts.iter().copied()).unwrap();
+            assert_eq!(size, [f.light_width.get() as i64, f.light_height.get() as i64], "face {i}");
+            assert_eq!(g.light_data[f.light_offset.get() as usize], 1, "face {i}: flag byte");
+            let entry = set.faces.iter().find(|e| e.index == i as u32).unwrap();
+            assert_eq!(set.slots[entry.slots.0 as usize].offset, f.light_offset.get() as usize + 1);
+        }
+    }
+    eprintln!("Genesis3D: {lit} lit faces, every computed extent equal to the stored size");
+    assert!(lit > 0 || std::env::var_os("BSPKIT_CORPUS").is_none());
 }

@@ -116,12 +116,16 @@ fn check_scene(name: &str, bsp: &Bsp, scene: &Scene) -> (usize, usize, usize) {
                     }
                 }
             }
-            // Colours: the corner's RGB, alpha from the texinfo on translucent faces.
+            // Colours: the corner's RGB on Gouraud- and flat-shaded faces (TEXINFO_GOURAUD 1 << 5,
+            // TEXINFO_FLAT 1 << 6), white on the others (`GetRGBVerts`); alpha from the texinfo on
+            // translucent faces.
             if !raw.colours.is_empty() {
+                let shaded = raw.flags & (1 << 5 | 1 << 6) != 0;
                 for (k, c) in raw.colours.iter().enumerate() {
                     let got = v.colours[range.start + k];
                     for a in 0..3 {
-                        assert_eq!(got[a], c[a].clamp(0.0, 255.0).round() as u8, "{name}: face {} colour", s.index);
+                        let want = if shaded { c[a].clamp(0.0, 255.0).round() as u8 } else { 255 };
+                        assert_eq!(got[a], want, "{name}: face {} colour", s.index);
                     }
                     if raw.flags & 16 == 0 {
                         assert_eq!(got[3], 255);
@@ -251,7 +255,9 @@ fn small_level() {
     assert_eq!(m.vertices.positions, vec![[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [64.0, -0.0, 64.0], [0.0, -0.0, 64.0]]);
     assert!(m.vertices.normals.iter().all(|n| *n == [0.0, -1.0, 0.0]));
     assert_eq!(m.vertices.uv0, vec![[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]]);
-    assert_eq!(m.vertices.colours, vec![[0, 0, 0, 255]; 4]);
+    // Its RGB_VERTS are black, but the face is neither Gouraud- nor flat-shaded: its light is the
+    // lightmap, and the corners are white.
+    assert_eq!(m.vertices.colours, vec![[255, 255, 255, 255]; 4]);
     assert!(scene.warnings.is_empty(), "{:?}", scene.warnings);
 }
 
@@ -271,16 +277,23 @@ fn broken_corner_is_skipped() {
     assert!(scene.skipped[0].reason.contains("vertex 5000"), "{}", scene.skipped[0].reason);
 }
 
-/// Genesis3D lightmaps are not decoded yet: with atlases asked for, every vertex still has a
-/// UV1 and every surface the page `u32::MAX`.
+/// Genesis3D lightmaps: the room's one face is lit (2 × 2 luxels after the flag byte), so with
+/// atlases asked for its surface is on page 0 and every corner's UV1 lies inside the face's
+/// rectangle on that page.
 #[test]
-fn lightmaps_not_decoded_give_no_pages() {
+fn lit_faces_get_their_atlas_page_and_uv1() {
     let bytes = genesis3d::room::small_level();
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
-    assert!(lm.faces.is_empty());
+    assert_eq!(lm.faces.len(), 1);
+    let f = lm.faces[0];
     let scene = mesh::build(&bsp, &MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
     let m = &scene.models[0];
+    assert_eq!(m.lightmap_pages, vec![0; m.surfaces.len()]);
     assert_eq!(m.vertices.uv1.len(), m.vertices.len());
-    assert_eq!(m.lightmap_pages, vec![u32::MAX; m.surfaces.len()]);
+    let [pw, ph] = lm.pages[0];
+    for uv in &m.vertices.uv1 {
+        let (x, y) = (uv[0] * pw as f32, uv[1] * ph as f32);
+        assert!(x >= f.x as f32 && y >= f.y as f32, "{uv:?}");
+    }
 }

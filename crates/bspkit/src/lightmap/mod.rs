@@ -24,8 +24,8 @@
 //! # UVs for an exporter
 //! For face `index` of lump `lump` (the identity the mesh scene's face spans carry),
 //! [`Lightmaps::face`] gives its [`FaceEntry`] (page, rectangle, styles). Then, per vertex:
-//! * Quake 1, GoldSrc, Quake 2, Source polygons: [`Lightmaps::uv`] of the vertex's position
-//!   (game units, map space).
+//! * Quake 1, GoldSrc, Quake 2, Source polygons, Genesis3D: [`Lightmaps::uv`] of the vertex's
+//!   position (game units, map space; Genesis3D: the scene's Z-up frame).
 //! * Quake 3 (all surface types): [`Lightmaps::uv_native`] of the draw vertex's own lightmap
 //!   coordinate (page-relative 0..1; RBSP: style 0's).
 //! * Source displacements: [`Lightmaps::uv_grid`] of the vertex's place in the displacement
@@ -45,7 +45,7 @@
 pub mod atlas;
 
 use crate::branch::Family;
-use crate::branches::{quake1, quake2, quake3, source};
+use crate::branches::{genesis3d, quake1, quake2, quake3, source};
 use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::lighting::{stored, to_linear, LightSet, GAMMA};
@@ -190,11 +190,11 @@ fn collect_family<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<
         Family::Quake2 => quake2::lighting::collect(bsp, opts),
         Family::Quake3 => quake3::lighting::collect(bsp),
         Family::Source => source::lighting::collect(bsp, opts),
+        Family::Genesis3D => genesis3d::lighting::collect(bsp),
         // Respawn: lightmap pages are in LIGHTMAP_HEADERS / LIGHTMAP_DATA_* with UVs on the
         // lit vertex lumps, whose layouts this crate does not type yet. CoD4: the lightmap
         // lump's page layout is not in the format notes.
-        // Genesis3D: per-face lightmaps in LIGHTDATA, not decoded here yet.
-        Family::Respawn | Family::Cod | Family::Genesis3D => Ok(LightSet {
+        Family::Respawn | Family::Cod => Ok(LightSet {
             warnings: vec![format!("{} lightmaps are not decoded (their layout is not understood yet)", bsp.family().as_str())],
             ..Default::default()
         }),

@@ -14,9 +14,11 @@
 //!   axes, draw scale, shift) divided by the texture's width and height, which the level
 //!   stores. A face whose texinfo names no texture gets the material `(no texture)` and
 //!   [`FALLBACK_TEXTURE_SIZE`] (one warning counts them).
-//! * **Colours.** RGB_VERTS gives each corner a colour (0–255 floats, clamped into RGBA8); alpha
-//!   is the texinfo's alpha (0–255) on faces flagged `TEXINFO_TRANS`, else 255. A level without
-//!   RGB_VERTS has no `colours`.
+//! * **Colours.** As the engine's `GetRGBVerts`: on faces flagged `TEXINFO_GOURAUD` or
+//!   `TEXINFO_FLAT` (lit per vertex instead of by a lightmap), RGB_VERTS gives each corner its
+//!   colour (0–255 floats, clamped into RGBA8); other faces are white (their light is the
+//!   lightmap). Alpha is the texinfo's alpha (0–255) on faces flagged `TEXINFO_TRANS`, else 255. A
+//!   level without RGB_VERTS has no `colours`.
 //! * **Flags** from the texinfo flags (`WBitmap.h`): `TEXINFO_SKY` → sky, `TEXINFO_TRANS` →
 //!   translucent (the compiler sets it on mirror faces too).
 //! * **Models.** Model 0 is the world. The compiler leaves every model's faces where they were
@@ -24,8 +26,9 @@
 //!   `origin`, the pivot), so models are placed at the origin: [`Model::origin`](crate::mesh::scene::Model::origin) stays zero and
 //!   the pivot is the `%Model%` entity's `origin`. A brush model is named `*N` and the name of
 //!   the `%Model%` entity whose `Model` key is N; [`Model::entity`](crate::mesh::scene::Model::entity) is that entity.
-//! * **Lightmaps.** Genesis3D lightmaps are not decoded by [`crate::lightmap`] yet: with
-//!   [`MeshOptions::lightmaps`] every surface's page is `u32::MAX`.
+//! * **Lightmaps.** With [`MeshOptions::lightmaps`], `uv1` is each corner's place in the atlas
+//!   ([`Lightmaps::uv`](crate::lightmap::Lightmaps::uv) of its Z-up position; the grid is in
+//!   [`super::lighting`]) and the surface's page its face's; unlit faces get page `u32::MAX`.
 
 use super::lumps::CHUNK_FACES;
 use super::view::{Corner, Geometry, View};
@@ -38,9 +41,11 @@ use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, PlaceKeys};
 use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, SurfaceFlags, FALLBACK_TEXTURE_SIZE};
 
-/// `TEXINFO_SKY`, `TEXINFO_TRANS` (`World/WBitmap.h`).
+/// `TEXINFO_SKY`, `TEXINFO_TRANS`, `TEXINFO_GOURAUD`, `TEXINFO_FLAT` (`World/WBitmap.h`).
 const TEXINFO_SKY: i32 = 1 << 2;
 const TEXINFO_TRANS: i32 = 1 << 4;
+const TEXINFO_GOURAUD: i32 = 1 << 5;
+const TEXINFO_FLAT: i32 = 1 << 6;
 
 /// The scene flags of a texinfo's flags.
 pub fn surface_flags(flags: i32) -> SurfaceFlags {
@@ -54,10 +59,7 @@ pub fn surface_flags(flags: i32) -> SurfaceFlags {
     out
 }
 
-/// A Genesis3D (Y-up) vector in the scene's Z-up frame.
-pub fn to_z_up(v: [f32; 3]) -> [f32; 3] {
-    [v[0], -v[2], v[1]]
-}
+pub use super::view::to_z_up;
 
 /// The scene of a Genesis3D level.
 pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
@@ -138,9 +140,10 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                 }
                 let flags = tex.flags.get();
                 let alpha = if flags & TEXINFO_TRANS != 0 { tex.alpha.get().clamp(0.0, 255.0) as u8 } else { 255 };
-                Ok(Look { material, size, normal, flags: surface_flags(flags), alpha })
+                let vertex_lit = flags & (TEXINFO_GOURAUD | TEXINFO_FLAT) != 0;
+                Ok(Look { material, size, normal, flags: surface_flags(flags), alpha, vertex_lit })
             })();
-            let Look { material, size, normal, flags, alpha } = match face {
+            let Look { material, size, normal, flags, alpha, vertex_lit } = match face {
                 Ok(f) => f,
                 Err(e) => {
                     scene.skipped.push(skip(i, e.kind.to_string()));
@@ -165,8 +168,8 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             }
             let colour = |c: &Corner| {
                 colours.then(|| {
-                    let [r, g, b] =
-                        c.color.unwrap_or([255.0; 3]).map(|x| if x.is_finite() { x.clamp(0.0, 255.0).round() as u8 } else { 255 });
+                    let rgb = if vertex_lit { c.color.unwrap_or([255.0; 3]) } else { [255.0; 3] };
+                    let [r, g, b] = rgb.map(|x| if x.is_finite() { x.clamp(0.0, 255.0).round() as u8 } else { 255 });
                     [r, g, b, alpha]
                 })
             };
@@ -210,6 +213,8 @@ struct Look {
     flags: SurfaceFlags,
     /// Alpha of the corner colours.
     alpha: u8,
+    /// Gouraud- or flat-shaded: the corner colours are its light.
+    vertex_lit: bool,
 }
 
 fn skip(index: usize, reason: String) -> Skipped {

@@ -3,12 +3,13 @@
 //!
 //! By concern: [`lumps`] (chunk types and the descriptor), [`records`] (`GFX_*` record types),
 //! [`ents`] (the binary entity chunk and its text form), [`detect`], [`view`] (typed access and
-//! the [`Geometry`] an exporter reads), [`stats`] (GBSPLib's table), [`check`], [`texture`] (the textures the level carries), [`room`] (a small level built in code). This module
+//! the [`Geometry`] an exporter reads), [`stats`] (GBSPLib's table), [`check`], [`texture`] (the textures the level carries), [`lighting`] (its lightmaps), [`room`] (a small level built in code). This module
 //! re-exports them for library users; code inside the crate names the concern module.
 
 pub mod check;
 pub mod detect;
 pub mod ents;
+pub mod lighting;
 pub mod lumps;
 pub mod mesh;
 pub mod records;

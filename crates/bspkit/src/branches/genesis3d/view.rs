@@ -141,6 +141,12 @@ impl<'a> View<'a> {
     }
 }
 
+/// A Genesis3D (Y-up) vector in the Z-up frame of the scene model and the lightmap mapping:
+/// a quarter turn about X, `(x, y, z)` → `(x, −z, y)` (see [`super::mesh`]).
+pub fn to_z_up(v: [f32; 3]) -> [f32; 3] {
+    [v[0], -v[2], v[1]]
+}
+
 /// One corner of a face polygon.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Corner {
