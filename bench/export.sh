@@ -44,8 +44,9 @@ if [ -n "${BSP_TO_GLB_DIR:-}" ]; then
     (cd "$BSP_TO_GLB_DIR" && env -u CARGO_TARGET_DIR cargo build --release -q)
     b2g="$BSP_TO_GLB_DIR/target/release/bsp-to-glb"
     b2g_rev=$(git -C "$BSP_TO_GLB_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)
-    # Its library in process (b2g_inproc/main.rs): the comparison without process start-up.
-    # A throw-away package under the bench target dir points at the checkout and at that file.
+    # Its library in process (b2g_inproc/main.rs, with the bench driver src/lib.rs): the
+    # comparison without process start-up. A throw-away package under the bench target dir
+    # points at the checkout and at those files.
     b2g_pkg="$tgt/b2g-inproc"
     mkdir -p "$b2g_pkg"
     cat > "$b2g_pkg/Cargo.toml" <<TOML
@@ -61,6 +62,7 @@ path = "$here/b2g_inproc/main.rs"
 
 [dependencies]
 bsp-to-glb = { path = "$(cd "$BSP_TO_GLB_DIR" && pwd)" }
+serde_json = "1"
 
 [profile.release]
 debug = 1

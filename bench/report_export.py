@@ -220,6 +220,28 @@ def section(out):
               f"{fmt_mb(b.get('glb_bytes'))} | {fmt_mb(b['maxrss_kb'] * 1024) if b.get('maxrss_kb') else '–'} | "
               f"{fmt_x(x) if x else '–'} | {fmt_x(xn) if xn else '–'} | {fmt_t(g['min_s']) if g and g.get('ok') else 'error'} | "
               f"{fmt_x(xg) if xg else '–'} |")
+    b2g_lib, b2g_lib_lm = [], []
+    if any(r["tool"] == "b2g_inproc" for r in rows):
+        p("\n### Against bsp-to-glb in process (Source maps, no process start)\n")
+        p("bsp-to-glb's library (`export_bsp_with_options`, its defaults: hidden surfaces kept, lightmap UVs computed as "
+          "`TEXCOORD_1`, no images) against bspkit's `export` of every surface (`--skip none`, no textures) to the null "
+          "device, without and with lightmaps (bspkit's “with” also packs the atlas and encodes its PNG), both from a "
+          "byte buffer, best of the in-process runs.\n")
+        p("| map | size | bsp-to-glb | bspkit, no lightmaps | ×bsp-to-glb | bspkit, lightmaps | ×bsp-to-glb |")
+        p("|---|---:|---:|---:|---:|---:|---:|")
+        for m in maps:
+            b = by.get(("b2g_inproc", m))
+            if not b:
+                continue
+            tb, ta, tl = t("b2g_inproc", m), t("bspkit_export_all", m), t("bspkit_export_all_lm", m)
+            x = tb / ta if tb and ta else None
+            xl = tb / tl if tb and tl else None
+            if x:
+                b2g_lib.append((x, m))
+            if xl:
+                b2g_lib_lm.append((xl, m))
+            p(f"| {m} | {size.get(m, 0) / 1024:,.0f} KiB | {fmt_t(tb) if tb else 'refused'} | {fmt_t(ta) if ta else 'error'} | "
+              f"{fmt_x(x) if x else '–'} | {fmt_t(tl) if tl else 'error'} | {fmt_x(xl) if xl else '–'} |")
     if b2g_notes:
         p("\n<details><summary>bsp-to-glb refusals</summary>\n")
         for m, e in b2g_notes:
@@ -253,6 +275,9 @@ def section(out):
           + line(b2g_ratio, "Whole process") + ". " + line(b2g_net, "Net of process start (only maps where both times exceed their program's start, "
                  "a noisy difference on a loaded machine)") + ". "
           + line(b2g_geo, "Default skip set (bspkit writes fewer surfaces)") + ".")
+        if b2g_lib:
+            p("- The same comparison in process (no process start on either side): "
+              + line(b2g_lib, "bspkit without lightmaps") + ". " + line(b2g_lib_lm, "bspkit with lightmaps (atlas and PNG too)") + ".")
     else:
         p("- ≥3× faster than bsp-to-glb: not measured (set `BSP_TO_GLB_DIR`).")
     g = gmean(r_py)

@@ -5,6 +5,7 @@
 //! meaning is not documented in the level format; every texture is opaque here).
 
 use crate::assets::{AlphaMode, Missing, MissingKind, Palette, Texture};
+use crate::branches::quake1::texture::locate;
 use crate::bsp::Bsp;
 
 use super::lumps::{CHUNK_TEXDATA, CHUNK_TEXTURES};
@@ -66,18 +67,6 @@ pub fn decode(bsp: &Bsp, i: usize) -> Result<Texture, Missing> {
     let img = pal.expand(w, h, texels, false).map_err(|e| at(Missing::from_error(&name, &e), CHUNK_TEXDATA, ofs))?;
     let source = format!("embedded texture {i} (TEXDATA offset {ofs}, palette {p})");
     Ok(Texture::new(name, source, AlphaMode::Opaque, img, None))
-}
-
-/// Name the level file, chunk and offset in a failure.
-fn locate(bsp: &Bsp, chunk: usize, offset: u64, mut m: Missing) -> Missing {
-    if m.entry.is_none() {
-        m.entry = bsp.entry(chunk).map(|e| format!("{} ({})", e.index, e.name));
-        m.offset = bsp.entry(chunk).map(|e| e.offset + offset);
-    }
-    match bsp.path() {
-        Some(p) => m.in_file(p.display().to_string()),
-        None => m,
-    }
 }
 
 #[cfg(test)]

@@ -95,8 +95,9 @@ fn miptex_lump_fallback() -> usize {
     crate::branches::quake1::lumps::LUMP_TEXTURES
 }
 
-/// Name the map file, lump and offset in a failure to decode an embedded texture.
-fn locate(bsp: &Bsp, index: usize, offset: u64, m: Missing) -> Missing {
+/// Name the map file, lump and offset in a failure to decode an embedded texture (Genesis3D's
+/// embedded textures too).
+pub(crate) fn locate(bsp: &Bsp, index: usize, offset: u64, m: Missing) -> Missing {
     let mut m = m;
     if m.entry.is_none() {
         m.entry = bsp.entry(index).map(|e| format!("{} ({})", e.index, e.name));
