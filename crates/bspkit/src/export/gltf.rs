@@ -430,7 +430,8 @@ fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &super::parts::Prim) -> b
 }
 
 /// Stream the binary buffer: the same order and sizes as the layout pass. Returns the bytes
-/// written (before the final padding).
+/// written (before the final padding). Each attribute of a primitive is converted into one
+/// reused buffer and written in one call (a write per float costs more than the conversion).
 fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[ImageBlob], with_images: bool) -> std::io::Result<u64> {
     let mut n: u64 = 0;
     let mut put = |f: &mut dyn Write, bytes: &[u8]| -> std::io::Result<u64> {
@@ -439,40 +440,29 @@ fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[Ima
         Ok(n)
     };
     let finite2 = |uv: [f32; 2]| if uv.iter().all(|c| c.is_finite()) { uv } else { [0.0, 0.0] };
+    let mut buf: Vec<u8> = Vec::new();
+    // One attribute: `each` appends vertex `i`'s bytes to the buffer.
+    let mut attribute = |f: &mut dyn Write, order: &[u32], each: &dyn Fn(&mut Vec<u8>, usize)| -> std::io::Result<u64> {
+        buf.clear();
+        for &i in order {
+            each(&mut buf, i as usize);
+        }
+        put(f, &buf)
+    };
+    let floats = |buf: &mut Vec<u8>, cs: &[f32]| cs.iter().for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
     for (m, prims) in p.scene.models.iter().zip(&p.prims) {
         let v = &m.vertices;
         for prim in prims {
-            for &i in &prim.order {
-                for c in to_y_up(v.positions[i as usize], ctx.scale) {
-                    put(f, &c.to_le_bytes())?;
-                }
-            }
-            for &i in &prim.order {
-                let nn = v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]);
-                for c in nn {
-                    put(f, &c.to_le_bytes())?;
-                }
-            }
-            for &i in &prim.order {
-                for c in finite2(v.uv0.get(i as usize).copied().unwrap_or_default()) {
-                    put(f, &c.to_le_bytes())?;
-                }
-            }
+            attribute(f, &prim.order, &|b, i| floats(b, &to_y_up(v.positions[i], ctx.scale)))?;
+            attribute(f, &prim.order, &|b, i| floats(b, &v.normals.get(i).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0])))?;
+            attribute(f, &prim.order, &|b, i| floats(b, &finite2(v.uv0.get(i).copied().unwrap_or_default())))?;
             if has_uv1(p, m, prim) {
-                for &i in &prim.order {
-                    for c in finite2(v.uv1[i as usize]) {
-                        put(f, &c.to_le_bytes())?;
-                    }
-                }
+                attribute(f, &prim.order, &|b, i| floats(b, &finite2(v.uv1[i])))?;
             }
             if p.colours && !v.colours.is_empty() {
-                for &i in &prim.order {
-                    put(f, &v.colours.get(i as usize).copied().unwrap_or([255; 4]))?;
-                }
+                attribute(f, &prim.order, &|b, i| b.extend_from_slice(&v.colours.get(i).copied().unwrap_or([255; 4])))?;
             }
-            for &i in &prim.indices {
-                put(f, &i.to_le_bytes())?;
-            }
+            attribute(f, &prim.indices, &|b, i| b.extend_from_slice(&(i as u32).to_le_bytes()))?;
         }
     }
     let mut total = put(f, &[])?;
