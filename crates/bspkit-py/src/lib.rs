@@ -192,18 +192,20 @@ fn _entities_edited() {
     entities_edited();
 }
 
-/// The entity list's `(key, value)` index. The keys and values are Python `str` objects made
-/// once from the entities' bytes, held in dicts: a search then looks its keyword strings up by
-/// their cached hashes, with no UTF-8 conversion of the query (the abi3 API before 3.10 has no
-/// borrowed UTF-8 view of a `str`, so a Rust-keyed map would copy every query string twice).
-/// Each hit set is a [`Hits`]: positions in the list, and the entities themselves as a tuple.
+/// The entity list's `(key, value)` index, filled one key at a time: the first search naming a
+/// key scans the entities for that key's pairs (so a rebuild after an edit costs one pass over
+/// the list per key searched, not an index of every pair). The keys and values are Python `str`
+/// objects made once from the entities' bytes, held in dicts: a search then looks its keyword
+/// strings up by their cached hashes, with no UTF-8 conversion of the query (the abi3 API
+/// before 3.10 has no borrowed UTF-8 view of a `str`, so a Rust-keyed map would copy every
+/// query string). Each hit set is a [`Hits`]: positions in the list, and the entities as a tuple.
 struct SearchIndex {
     /// [`ENTITY_EDITS`] when it was built, and the list's length then.
     edits: u64,
     len: usize,
     /// The list's [`Entity`] objects in order (other items are skipped).
     ents: Vec<Py<Entity>>,
-    /// `{key: {value: Hits}}`.
+    /// `{key: {value: Hits}}` for the keys searched so far.
     by_key: Py<PyDict>,
 }
 
@@ -216,41 +218,42 @@ pub struct Hits {
 }
 
 impl SearchIndex {
-    fn build(py: Python<'_>, list: &Bound<'_, PyList>, edits: u64) -> PyResult<Self> {
-        let mut ents: Vec<Py<Entity>> = Vec::with_capacity(list.len());
-        for o in list.iter() {
-            if let Ok(e) = o.cast::<Entity>() {
-                ents.push(e.clone().unbind());
-            }
+    fn new(py: Python<'_>, list: &Bound<'_, PyList>, edits: u64) -> Self {
+        let ents = list.iter().filter_map(|o| o.cast::<Entity>().ok().map(|e| e.clone().unbind())).collect();
+        SearchIndex { edits, len: list.len(), ents, by_key: PyDict::new(py).unbind() }
+    }
+
+    /// `{value: Hits}` for `key` (a `str`), made on the first search that names it.
+    fn values_of<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let by_key = self.by_key.bind(py);
+        if let Some(d) = by_key.get_item(key)? {
+            return Ok(d.cast_into::<PyDict>()?);
         }
-        // Grouped in Rust first (borrowing the entities' bytes), then one Python string per
-        // distinct key and value. Pairs that are not UTF-8 are left out: a Python `str` query is
-        // UTF-8, so it can never equal them (the library's `EntityFilter` compares bytes too).
-        let borrowed: Vec<PyRef<'_, Entity>> = ents.iter().map(|e| e.bind(py).borrow()).collect();
-        let mut groups: HashMap<&[u8], HashMap<&[u8], Vec<u32>>> = HashMap::new();
+        let name: String = key.extract()?;
+        let borrowed: Vec<PyRef<'_, Entity>> = self.ents.iter().map(|e| e.bind(py).borrow()).collect();
+        let mut groups: HashMap<&[u8], Vec<u32>> = HashMap::new();
         for (i, e) in borrowed.iter().enumerate() {
             for (k, v) in e.inner.raw_pairs() {
-                if std::str::from_utf8(k).is_err() || std::str::from_utf8(v).is_err() {
+                // Values that are not UTF-8 are left out: a Python `str` query is UTF-8, so it
+                // can never equal them (the library's `EntityFilter` compares bytes too).
+                if k.as_slice() != name.as_bytes() || std::str::from_utf8(v).is_err() {
                     continue;
                 }
-                let at = groups.entry(k.as_slice()).or_default().entry(v.as_slice()).or_default();
+                let at = groups.entry(v.as_slice()).or_default();
                 if at.last() != Some(&(i as u32)) {
                     at.push(i as u32);
                 }
             }
         }
-        let by_key = PyDict::new(py);
-        for (k, values) in groups {
-            let d = PyDict::new(py);
-            for (v, positions) in values {
-                let tuple = PyTuple::new(py, positions.iter().map(|&i| ents[i as usize].bind(py)))?;
-                let value = PyString::new(py, std::str::from_utf8(v).unwrap_or_default());
-                d.set_item(value, Py::new(py, Hits { positions, ents: tuple.unbind() })?)?;
-            }
-            by_key.set_item(PyString::new(py, std::str::from_utf8(k).unwrap_or_default()), d)?;
+        let d = PyDict::new(py);
+        for (v, positions) in groups {
+            let tuple = PyTuple::new(py, positions.iter().map(|&i| self.ents[i as usize].bind(py)))?;
+            let value = PyString::new(py, std::str::from_utf8(v).unwrap_or_default());
+            d.set_item(value, Py::new(py, Hits { positions, ents: tuple.unbind() })?)?;
         }
         drop(borrowed);
-        Ok(SearchIndex { edits, len: list.len(), ents, by_key: by_key.unbind() })
+        by_key.set_item(key, &d)?;
+        Ok(d)
     }
 }
 
@@ -611,9 +614,9 @@ impl PyBsp {
 
     /// Entities whose keys have these values: `bsp.search_all_entities(classname="light")`
     /// (every condition must hold; a key given several times in an entity matches on any of its
-    /// values). Answered from an index of `(key, value)` pairs built on the first search and
-    /// rebuilt after any edit of an entity or of the list. Returns the `bsp.ENTITIES` objects
-    /// themselves, in list order.
+    /// values). Answered from an index of `(key, value)` pairs, filled for each key on the first
+    /// search naming it and dropped after any edit of an entity or of the list. Returns the
+    /// `bsp.ENTITIES` objects themselves, in list order.
     #[pyo3(signature = (**key_values))]
     fn search_all_entities<'py>(&self, py: Python<'py>, key_values: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyList>> {
         // Conditions as Python strings first: `str()` of a value may run Python code.
@@ -628,17 +631,12 @@ impl PyBsp {
         let mut guard = self.search.lock().unwrap();
         let edits = ENTITY_EDITS.load(Ordering::Acquire);
         if !matches!(guard.as_ref(), Some(ix) if ix.edits == edits && ix.len == list.len()) {
-            *guard = Some(SearchIndex::build(py, list, edits)?);
+            *guard = Some(SearchIndex::new(py, list, edits));
         }
         let ix = guard.as_ref().expect("built above");
-        let by_key = ix.by_key.bind(py);
         let mut sets: Vec<Bound<'py, Hits>> = Vec::with_capacity(conds.len());
         for (k, v) in &conds {
-            let hit = match by_key.get_item(k)? {
-                Some(values) => values.cast::<PyDict>()?.get_item(v)?,
-                None => None,
-            };
-            match hit {
+            match ix.values_of(py, k)?.get_item(v)? {
                 Some(h) => sets.push(h.cast_into::<Hits>()?),
                 None => return Ok(PyList::empty(py)),
             }
