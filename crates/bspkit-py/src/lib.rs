@@ -20,7 +20,7 @@ use bspkit::lumps::pakfile::{self, PakCompression, Pakfile, DEFAULT_MAX_ENTRY};
 use bspkit::schema::{Kind, RecordSchema, Scalar, Type};
 use bspkit::{Bsp, Endian, ErrorKind, OpenOptions};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyAttributeError, PyException, PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyException, PyIndexError, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString, PyTuple};
 
@@ -140,12 +140,15 @@ fn entity_list(py: Python<'_>, doc: &EntityDoc) -> PyResult<Py<PyList>> {
 fn entities_of(list: &Bound<'_, PyList>, what: &str) -> PyResult<Vec<EditEntity>> {
     list.iter()
         .map(|o| {
-            o.cast::<Entity>().map(|e| e.borrow().inner.clone()).map_err(|_| {
+            let e = o.cast::<Entity>().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "{what} holds a {}, not an Entity",
                     o.get_type().name().map(|n| n.to_string()).unwrap_or_default()
                 ))
-            })
+            })?;
+            // An entity being changed right now (its `set` runs a value's `__str__`): an error, not a panic.
+            let e = e.try_borrow().map_err(|_| PyRuntimeError::new_err(format!("an entity of {what} is being changed")))?;
+            Ok(e.inner.clone())
         })
         .collect()
 }
@@ -230,7 +233,13 @@ impl SearchIndex {
             return Ok(d.cast_into::<PyDict>()?);
         }
         let name: String = key.extract()?;
-        let borrowed: Vec<PyRef<'_, Entity>> = self.ents.iter().map(|e| e.bind(py).borrow()).collect();
+        // An entity being changed right now (its `set` runs a value's `__str__`, which could
+        // search) cannot be read: an error, not a panic.
+        let borrowed: Vec<PyRef<'_, Entity>> = self
+            .ents
+            .iter()
+            .map(|e| e.bind(py).try_borrow().map_err(|_| PyRuntimeError::new_err("an entity is being changed while searched")))
+            .collect::<PyResult<_>>()?;
         let mut groups: HashMap<&[u8], Vec<u32>> = HashMap::new();
         for (i, e) in borrowed.iter().enumerate() {
             for (k, v) in e.inner.raw_pairs() {
@@ -628,12 +637,24 @@ impl PyBsp {
             }
         }
         let list = self.entity_state(py)?.0.bind(py);
-        let mut guard = self.search.lock().unwrap();
+        // Held while Python objects are made, which can run a finalizer that searches again (or
+        // let another thread in): then the lock is busy and a throw-away index answers, rather
+        // than a deadlock.
+        let mut guard = match self.search.try_lock() {
+            Ok(g) => Some(g),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        };
+        let mut local = None;
+        let slot: &mut Option<SearchIndex> = match guard.as_deref_mut() {
+            Some(s) => s,
+            None => &mut local,
+        };
         let edits = ENTITY_EDITS.load(Ordering::Acquire);
-        if !matches!(guard.as_ref(), Some(ix) if ix.edits == edits && ix.len == list.len()) {
-            *guard = Some(SearchIndex::new(py, list, edits));
+        if !matches!(slot.as_ref(), Some(ix) if ix.edits == edits && ix.len == list.len()) {
+            *slot = Some(SearchIndex::new(py, list, edits));
         }
-        let ix = guard.as_ref().expect("built above");
+        let ix = slot.as_ref().expect("built above");
         let mut sets: Vec<Bound<'py, Hits>> = Vec::with_capacity(conds.len());
         for (k, v) in &conds {
             match ix.values_of(py, k)?.get_item(v)? {

@@ -384,3 +384,24 @@ def test_image_bytes_without_numpy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["ok", "ok"]
+
+
+def test_search_and_save_from_inside_an_edit(sample):
+    """A value whose str() searches or saves while its entity is being set: an error or an
+    answer, never a crash or a deadlock."""
+    ents = sample.ENTITIES
+    seen = []
+
+    class Sneaky:
+        def __str__(self):
+            for f in (lambda: sample.search_all_entities(classname="worldspawn"), sample.to_bytes):
+                try:
+                    seen.append(f())
+                except RuntimeError as e:
+                    seen.append(e)
+            return "v"
+
+    ents[0].set("sneaky", Sneaky())
+    assert len(seen) == 2
+    assert ents[0]["sneaky"] == "v"
+    assert sample.search_all_entities(sneaky="v") == [ents[0]]
