@@ -310,6 +310,16 @@ for m, r in lz:
           f"this decoder neither the 1000× nor the 1 GB/s target is reachable on it (ceiling {fmt_x(tp / r['min_s'])} "
           f"bsp_tool, {size[m] / r['min_s'] / 1e6:,.0f} MB/s of file bytes; see “Maps with LZMA-compressed lumps”).")
 
+# The Python package stage (bench/py/bench.sh, run on its own): its section, when its results
+# are there, before the export section (which export.sh replaces up to the end).
+py_results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "bench-py")
+if os.path.exists(os.path.join(py_results, "bsp_tool.jsonl")):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "py"))
+    import report as py_report
+
+    p("")
+    print(py_report.section(py_results), end="")
+
 # The export stage (export.sh, run by run.sh last): its own section, at the end.
 if os.path.exists(os.path.join(out, "export", "results.jsonl")):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

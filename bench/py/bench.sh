@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bspkit (Python) against bsp_tool: load + touch every lump, entity search. One run, on demand,
-# not in CI. Writes target/bench-py/{bspkit,bsp_tool}.jsonl and prints the ratios.
+# not in CI. Writes target/bench-py/{bspkit,bsp_tool}.jsonl, prints the ratios and replaces the
+# "Python package" section of bench/RESULTS.md.
 #
 #   BSPKIT_CORPUS=/path/to/maps bench/py/bench.sh
 #
@@ -14,6 +15,13 @@ BENCH=target/bench-venv
 mapfile -t MAPS < <(find "$BSPKIT_CORPUS" -name '*.bsp' -o -name '*.d3dbsp' | sort)
 OUT=target/bench-py
 mkdir -p "$OUT"
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
 "$BENCH/bin/python" bench/py/load_touch.py --lib bspkit --runs "${RUNS:-3}" "${MAPS[@]}" > "$OUT/bspkit.jsonl"
 "$BENCH/bin/python" bench/py/load_touch.py --lib bsp_tool --runs 1 "${MAPS[@]}" > "$OUT/bsp_tool.jsonl" 2>/dev/null
-python3 bench/py/report.py "$OUT/bspkit.jsonl" "$OUT/bsp_tool.jsonl"
+load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
+python3 - "$OUT/meta.json" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$load_start" "$load_end" <<'PY'
+import json, sys
+json.dump(dict(zip(["date", "commit", "load_start", "load_end"], sys.argv[2:])), open(sys.argv[1], "w"))
+PY
+# The ratios on stdout, and the "Python package" section of bench/RESULTS.md replaced.
+python3 bench/py/report.py "$OUT/bspkit.jsonl" "$OUT/bsp_tool.jsonl" --splice bench/RESULTS.md

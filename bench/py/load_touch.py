@@ -12,8 +12,9 @@ Passes:
 - bsp_tool `touch`: `bsp_tool.load_bsp` + every lump attribute iterated entry by entry (what
   bench/bsp_tool_load.py does);
 - `search` (both): `search_all_entities(classname=…)` / `ENTITIES.search(classname=…)` for
-  the most common classname, entities already parsed.
-Not a timed test: numbers are for bench/py/RESULTS.md.
+  the most common classname, entities already parsed (best of 10×N; bspkit's first search,
+  which builds its index, is one of them), with the entity and hit counts.
+Not a timed test: numbers are for bench/RESULTS.md ("Python package" section, bench/py/report.py).
 """
 import argparse
 import collections
@@ -71,7 +72,8 @@ def bspkit_passes(path, runs):
     common = collections.Counter(e.get("classname") for e in ents).most_common(1)
     if common:
         cls = common[0][0]
-        out["search"] = best(runs * 10, lambda: bsp.search_all_entities(classname=cls))[0]
+        out["search"], hits = best(runs * 10, lambda: bsp.search_all_entities(classname=cls))
+        out["entities"], out["hits"] = len(ents), len(hits)
     return out
 
 
@@ -103,7 +105,8 @@ def bsp_tool_passes(path, runs):
     common = collections.Counter(e.get("classname") for e in ents).most_common(1)
     if common:
         cls = common[0][0]
-        out["search"] = best(runs * 10, lambda: ents.search(classname=cls))[0]
+        out["search"], hits = best(runs * 10, lambda: ents.search(classname=cls))
+        out["entities"], out["hits"] = len(ents), len(hits)
     return out
 
 

@@ -88,7 +88,8 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
     ed.options.allow_new_problems = out.allow_problems;
     let target = out.target(input)?;
     if is_respawn_set(ed) {
-        let opts = bspkit::mapset::SetOptions { fold_external: out.fold_external, allow_new_problems: out.allow_problems };
+        let opts =
+            bspkit::mapset::SetOptions { fold_external: out.fold_external, allow_new_problems: out.allow_problems, ..Default::default() };
         let report = bspkit::mapset::write_set(ed, &target, &opts)?;
         let n = report.written.len();
         eprintln!("wrote {} ({} file(s) of the set)", target.display(), n);

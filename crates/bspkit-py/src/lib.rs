@@ -7,18 +7,20 @@
 //! lump sequences and NumPy arrays keep a reference to their `Bsp`; arrays are read-only views
 //! over the map's bytes (NumPy's `__array_interface__`, with the `Bsp` as the array's base).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use bspkit::branch::LumpKind;
+use bspkit::branches::respawn::EntPartition;
 use bspkit::edit::{resolve_lump, Editor};
-use bspkit::lumps::entities::{EditEntity, EntityDoc, EntityFilter};
+use bspkit::lumps::entities::{EditEntity, EntityDoc};
 use bspkit::lumps::gamelump::GameLumps;
 use bspkit::lumps::pakfile::{self, PakCompression, Pakfile, DEFAULT_MAX_ENTRY};
 use bspkit::schema::{Kind, RecordSchema, Scalar, Type};
 use bspkit::{Bsp, Endian, ErrorKind, OpenOptions};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyAttributeError, PyException, PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyException, PyIndexError, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString, PyTuple};
 
@@ -123,6 +125,34 @@ fn namespace<T: serde::Serialize>(py: Python<'_>, v: &T) -> PyResult<Py<PyAny>> 
     Ok(ns.call((), Some(d.bind(py).cast::<PyDict>()?))?.unbind())
 }
 
+/// A `bspkit.EntityList` (a `list` that tells the search index about changes) of new
+/// [`Entity`] objects for `doc`'s entities.
+fn entity_list(py: Python<'_>, doc: &EntityDoc) -> PyResult<Py<PyList>> {
+    let items = PyList::empty(py);
+    for e in &doc.entities {
+        items.append(Py::new(py, Entity { inner: e.clone() })?)?;
+    }
+    let cls = py.import("bspkit._entities")?.getattr("EntityList")?;
+    Ok(cls.call1((items,))?.cast_into::<PyList>()?.unbind())
+}
+
+/// The entities of a list handed to Python; TypeError for an item that is not an [`Entity`].
+fn entities_of(list: &Bound<'_, PyList>, what: &str) -> PyResult<Vec<EditEntity>> {
+    list.iter()
+        .map(|o| {
+            let e = o.cast::<Entity>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{what} holds a {}, not an Entity",
+                    o.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                ))
+            })?;
+            // An entity being changed right now (its `set` runs a value's `__str__`): an error, not a panic.
+            let e = e.try_borrow().map_err(|_| PyRuntimeError::new_err(format!("an entity of {what} is being changed")))?;
+            Ok(e.inner.clone())
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Opening
 
@@ -134,6 +164,106 @@ pub struct PyBsp {
     changes: Mutex<BTreeMap<usize, Vec<u8>>>,
     /// The entity list handed to Python (edited in place) and the document it came from.
     entities: OnceLock<(Py<PyList>, EntityDoc)>,
+    /// The `(key, value)` index `search_all_entities` answers from, built on the first search
+    /// after any entity edit.
+    search: Mutex<Option<SearchIndex>>,
+    /// Respawn `.ent` partitions beside the map, as lists handed to Python (read on first use).
+    partitions: OnceLock<Vec<Partition>>,
+}
+
+/// One Respawn `<map>_<kind>.ent` partition: the file, its entities as read, and the list of
+/// [`Entity`] objects handed to Python (`bsp.ENTITIES_<kind>`).
+struct Partition {
+    part: EntPartition,
+    doc: EntityDoc,
+    list: Py<PyList>,
+}
+
+/// Bumped after every change made through the bindings to an [`Entity`] or to an entity list
+/// (`EntityList`'s methods call `_entities_edited`): a [`SearchIndex`] built under an older
+/// value is stale. One counter for the process: an edit anywhere makes every index rebuild on
+/// its next search, which is correct and costs one rebuild.
+static ENTITY_EDITS: AtomicU64 = AtomicU64::new(0);
+
+fn entities_edited() {
+    ENTITY_EDITS.fetch_add(1, Ordering::AcqRel);
+}
+
+/// Called by `bspkit._entities.EntityList` after each change to the list.
+#[pyfunction]
+fn _entities_edited() {
+    entities_edited();
+}
+
+/// The entity list's `(key, value)` index, filled one key at a time: the first search naming a
+/// key scans the entities for that key's pairs (so a rebuild after an edit costs one pass over
+/// the list per key searched, not an index of every pair). The keys and values are Python `str`
+/// objects made once from the entities' bytes, held in dicts: a search then looks its keyword
+/// strings up by their cached hashes, with no UTF-8 conversion of the query (the abi3 API
+/// before 3.10 has no borrowed UTF-8 view of a `str`, so a Rust-keyed map would copy every
+/// query string). Each hit set is a [`Hits`]: positions in the list, and the entities as a tuple.
+struct SearchIndex {
+    /// [`ENTITY_EDITS`] when it was built, and the list's length then.
+    edits: u64,
+    len: usize,
+    /// The list's [`Entity`] objects in order (other items are skipped).
+    ents: Vec<Py<Entity>>,
+    /// `{key: {value: Hits}}` for the keys searched so far.
+    by_key: Py<PyDict>,
+}
+
+/// The entities with one `(key, value)` pair: positions in [`SearchIndex::ents`], ascending,
+/// each once, and the same entities as a tuple (copied into the result list in one call).
+#[pyclass(module = "bspkit", name = "_Hits", frozen)]
+pub struct Hits {
+    positions: Vec<u32>,
+    ents: Py<PyTuple>,
+}
+
+impl SearchIndex {
+    fn new(py: Python<'_>, list: &Bound<'_, PyList>, edits: u64) -> Self {
+        let ents = list.iter().filter_map(|o| o.cast::<Entity>().ok().map(|e| e.clone().unbind())).collect();
+        SearchIndex { edits, len: list.len(), ents, by_key: PyDict::new(py).unbind() }
+    }
+
+    /// `{value: Hits}` for `key` (a `str`), made on the first search that names it.
+    fn values_of<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let by_key = self.by_key.bind(py);
+        if let Some(d) = by_key.get_item(key)? {
+            return Ok(d.cast_into::<PyDict>()?);
+        }
+        let name: String = key.extract()?;
+        // An entity being changed right now (its `set` runs a value's `__str__`, which could
+        // search) cannot be read: an error, not a panic.
+        let borrowed: Vec<PyRef<'_, Entity>> = self
+            .ents
+            .iter()
+            .map(|e| e.bind(py).try_borrow().map_err(|_| PyRuntimeError::new_err("an entity is being changed while searched")))
+            .collect::<PyResult<_>>()?;
+        let mut groups: HashMap<&[u8], Vec<u32>> = HashMap::new();
+        for (i, e) in borrowed.iter().enumerate() {
+            for (k, v) in e.inner.raw_pairs() {
+                // Values that are not UTF-8 are left out: a Python `str` query is UTF-8, so it
+                // can never equal them (the library's `EntityFilter` compares bytes too).
+                if k.as_slice() != name.as_bytes() || std::str::from_utf8(v).is_err() {
+                    continue;
+                }
+                let at = groups.entry(v.as_slice()).or_default();
+                if at.last() != Some(&(i as u32)) {
+                    at.push(i as u32);
+                }
+            }
+        }
+        let d = PyDict::new(py);
+        for (v, positions) in groups {
+            let tuple = PyTuple::new(py, positions.iter().map(|&i| self.ents[i as usize].bind(py)))?;
+            let value = PyString::new(py, std::str::from_utf8(v).unwrap_or_default());
+            d.set_item(value, Py::new(py, Hits { positions, ents: tuple.unbind() })?)?;
+        }
+        drop(borrowed);
+        by_key.set_item(key, &d)?;
+        Ok(d)
+    }
 }
 
 fn open_options(branch: Option<String>, external: bool) -> OpenOptions {
@@ -172,7 +302,13 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, branch: Option<String>, exter
         };
         py.detach(|| Bsp::from_vec_with(data, &opts)).py()?
     };
-    Ok(PyBsp { inner, changes: Mutex::new(BTreeMap::new()), entities: OnceLock::new() })
+    Ok(PyBsp {
+        inner,
+        changes: Mutex::new(BTreeMap::new()),
+        entities: OnceLock::new(),
+        search: Mutex::new(None),
+        partitions: OnceLock::new(),
+    })
 }
 
 /// A copy of the bytes of any object with the buffer protocol (`bytes`, `bytearray`,
@@ -220,12 +356,43 @@ impl PyBsp {
             ed.set_lump(*i, b.clone()).py()?;
         }
         let doc = ed.entities().py()?;
-        let list = PyList::empty(py);
-        for e in &doc.entities {
-            list.append(Py::new(py, Entity { inner: e.clone() })?)?;
-        }
-        let _ = self.entities.set((list.unbind(), doc));
+        let list = entity_list(py, &doc)?;
+        let _ = self.entities.set((list, doc));
         Ok(self.entities.get().expect("set above"))
+    }
+
+    /// The Respawn `.ent` partitions beside the map (none for other families or maps read
+    /// from memory), read on first use.
+    fn partition_state(&self, py: Python<'_>) -> PyResult<&Vec<Partition>> {
+        if let Some(s) = self.partitions.get() {
+            return Ok(s);
+        }
+        let mut out = Vec::new();
+        if self.inner.family() == bspkit::Family::Respawn {
+            for (kind, path) in bspkit::branches::respawn::entity_partition_paths(&self.inner).py()? {
+                let part = EntPartition::read(kind, path).py()?;
+                let doc = part.doc().py()?;
+                let list = entity_list(py, &doc)?;
+                out.push(Partition { part, doc, list });
+            }
+        }
+        let _ = self.partitions.set(out);
+        Ok(self.partitions.get().expect("set above"))
+    }
+
+    /// New bytes of each partition whose entity list was edited, by kind.
+    fn edited_partitions(&self, py: Python<'_>) -> PyResult<BTreeMap<String, Vec<u8>>> {
+        let mut out = BTreeMap::new();
+        for p in self.partitions.get().map(Vec::as_slice).unwrap_or_default() {
+            let what = format!("bsp.ENTITIES_{}", p.part.kind);
+            let entities = entities_of(p.list.bind(py), &what)?;
+            if entities != p.doc.entities {
+                let mut doc = p.doc.clone();
+                doc.entities = entities;
+                out.insert(p.part.kind.clone(), p.part.with_doc(&doc));
+            }
+        }
+        Ok(out)
     }
 
     /// An editor with every change made through the bindings.
@@ -236,18 +403,7 @@ impl PyBsp {
         }
         if let Some((list, doc)) = self.entities.get() {
             let mut doc = doc.clone();
-            doc.entities = list
-                .bind(py)
-                .iter()
-                .map(|o| {
-                    o.cast::<Entity>().map(|e| e.borrow().inner.clone()).map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "bsp.ENTITIES holds a {}, not an Entity",
-                            o.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-                        ))
-                    })
-                })
-                .collect::<PyResult<_>>()?;
+            doc.entities = entities_of(list.bind(py), "bsp.ENTITIES")?;
             ed.set_entities(&doc).py()?;
         }
         Ok(ed)
@@ -353,6 +509,16 @@ impl PyBsp {
     }
 
     fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<Py<PyAny>> {
+        // `ENTITIES_spawn`: a Respawn `.ent` partition, named as bsp_tool names them.
+        if let Some(kind) = name.strip_prefix("ENTITIES_") {
+            let me = slf.get();
+            if let Some(p) = me.partition_state(slf.py())?.iter().find(|p| p.part.kind == kind) {
+                return Ok(p.list.clone_ref(slf.py()).into_any());
+            }
+            if me.lump_by_name(name).is_none() {
+                return Err(PyAttributeError::new_err(format!("{} has no entity partition {kind:?}", me.inner.display_name())));
+            }
+        }
         // Lump names are upper case; anything else is a missing attribute, not a lump lookup.
         if name.starts_with('_') || name.chars().any(|c| c.is_ascii_lowercase()) {
             return Err(PyAttributeError::new_err(format!("'Bsp' object has no attribute '{name}'")));
@@ -382,8 +548,11 @@ impl PyBsp {
         self.lump_by_name(name).is_some()
     }
 
-    fn __dir__(&self) -> Vec<String> {
+    fn __dir__(&self, py: Python<'_>) -> Vec<String> {
         let mut v: Vec<String> = self.inner.lumps().iter().map(|l| l.name.to_string()).collect();
+        if let Ok(parts) = self.partition_state(py) {
+            v.extend(parts.iter().map(|p| format!("ENTITIES_{}", p.part.kind)));
+        }
         v.extend(
             [
                 "branch",
@@ -399,6 +568,10 @@ impl PyBsp {
                 "raw_lump",
                 "set_lump",
                 "search_all_entities",
+                "ent_partitions",
+                "lightmap_atlases",
+                "texture_arrays",
+                "export_gltf",
                 "save_as",
                 "to_bytes",
                 "check",
@@ -448,25 +621,61 @@ impl PyBsp {
         Ok(())
     }
 
-    /// Entities whose keys have these values: `bsp.search_all_entities(classname="light")`.
+    /// Entities whose keys have these values: `bsp.search_all_entities(classname="light")`
+    /// (every condition must hold; a key given several times in an entity matches on any of its
+    /// values). Answered from an index of `(key, value)` pairs, filled for each key on the first
+    /// search naming it and dropped after any edit of an entity or of the list. Returns the
+    /// `bsp.ENTITIES` objects themselves, in list order.
     #[pyo3(signature = (**key_values))]
-    fn search_all_entities(&self, py: Python<'_>, key_values: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Py<Entity>>> {
-        let mut filter = EntityFilter::default();
+    fn search_all_entities<'py>(&self, py: Python<'py>, key_values: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyList>> {
+        // Conditions as Python strings first: `str()` of a value may run Python code.
+        let mut conds: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> = Vec::new();
         if let Some(kv) = key_values {
             for (k, v) in kv.iter() {
-                filter = filter.with(&k.extract::<String>()?, &v.str()?.to_string());
+                let v = if v.is_exact_instance_of::<PyString>() { v } else { v.str()?.into_any() };
+                conds.push((k, v));
             }
         }
         let list = self.entity_state(py)?.0.bind(py);
-        let mut out = Vec::new();
-        for o in list.iter() {
-            if let Ok(e) = o.cast::<Entity>() {
-                if filter.matches(&e.borrow().inner) {
-                    out.push(e.clone().unbind());
-                }
+        // Held while Python objects are made, which can run a finalizer that searches again (or
+        // let another thread in): then the lock is busy and a throw-away index answers, rather
+        // than a deadlock.
+        let mut guard = match self.search.try_lock() {
+            Ok(g) => Some(g),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        };
+        let mut local = None;
+        let slot: &mut Option<SearchIndex> = match guard.as_deref_mut() {
+            Some(s) => s,
+            None => &mut local,
+        };
+        let edits = ENTITY_EDITS.load(Ordering::Acquire);
+        if !matches!(slot.as_ref(), Some(ix) if ix.edits == edits && ix.len == list.len()) {
+            *slot = Some(SearchIndex::new(py, list, edits));
+        }
+        let ix = slot.as_ref().expect("built above");
+        let mut sets: Vec<Bound<'py, Hits>> = Vec::with_capacity(conds.len());
+        for (k, v) in &conds {
+            match ix.values_of(py, k)?.get_item(v)? {
+                Some(h) => sets.push(h.cast_into::<Hits>()?),
+                None => return Ok(PyList::empty(py)),
             }
         }
-        Ok(out)
+        match sets.as_slice() {
+            [] => PyList::new(py, ix.ents.iter().map(|e| e.bind(py))),
+            [one] => one.get().ents.bind(py).to_list().cast_into::<PyList>().map_err(Into::into),
+            _ => {
+                // Intersect, starting from the smallest set.
+                sets.sort_by_key(|h| h.get().positions.len());
+                let mut keep: Vec<u32> = sets[0].get().positions.clone();
+                for h in &sets[1..] {
+                    let other = &h.get().positions;
+                    keep.retain(|p| other.binary_search(p).is_ok());
+                }
+                PyList::new(py, keep.iter().map(|&i| ix.ents[i as usize].bind(py)))
+            }
+        }
     }
 
     /// The map with every edit, as bytes (the original bytes when nothing changed).
@@ -480,11 +689,20 @@ impl PyBsp {
     /// map opened with its `.bsp_lump` files is written as a set (`bspkit::mapset`).
     fn save_as(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let mut ed = self.editor(py)?;
+        let partitions = self.edited_partitions(py)?;
         // A Respawn map opened with its `.bsp_lump` files is written as a set: the `.bsp`, its
-        // external lumps and `.ent` partitions beside `path`.
+        // external lumps and `.ent` partitions (with the edits made to `bsp.ENTITIES_<kind>`)
+        // beside `path`.
         if self.inner.family() == bspkit::Family::Respawn && self.inner.path().is_some() && self.inner.options().external_lumps {
-            bspkit::mapset::write_set(&mut ed, &path, &Default::default()).map_err(|e| err(e.in_file(&path)))?;
+            let opts = bspkit::mapset::SetOptions { partitions, ..Default::default() };
+            bspkit::mapset::write_set(&mut ed, &path, &opts).map_err(|e| err(e.in_file(&path)))?;
             return Ok(());
+        }
+        if let Some(kind) = partitions.keys().next() {
+            return Err(PyValueError::new_err(format!(
+                "bsp.ENTITIES_{kind} was edited, but a map opened with external=False is written as the .bsp alone: \
+                 open it with its external files to write its .ent partitions"
+            )));
         }
         ed.write(&path).map_err(|e| err(e.in_file(&path)))?;
         Ok(())
@@ -523,21 +741,13 @@ impl PyBsp {
         Ok(out.unbind())
     }
 
-    /// Respawn entity partitions beside the map (`<map>_<kind>.ent`): `{kind: [Entity]}` (read
-    /// only: edits to these entities are not written back). Empty for other families.
+    /// Respawn entity partitions beside the map (`<map>_<kind>.ent`): `{kind: EntityList}`, the
+    /// same lists as `bsp.ENTITIES_<kind>`. Edits to them are written by `save_as` (a map opened
+    /// with its external files). Empty for other families and maps read from memory.
     fn ent_partitions(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
         let d = PyDict::new(py);
-        if self.inner.family() != bspkit::Family::Respawn {
-            return Ok(d.unbind());
-        }
-        for (kind, path) in bspkit::branches::respawn::entity_partition_paths(&self.inner).py()? {
-            let part = bspkit::branches::respawn::EntPartition::read(kind.as_str(), path).py()?;
-            let list = PyList::empty(py);
-            for e in part.entities().py()?.iter() {
-                let pairs: Vec<(String, String)> = e.iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
-                list.append(Py::new(py, Entity { inner: EditEntity::new(pairs).py()? })?)?;
-            }
-            d.set_item(kind, list)?;
+        for p in self.partition_state(py)? {
+            d.set_item(&p.part.kind, p.list.clone_ref(py))?;
         }
         Ok(d.unbind())
     }
@@ -574,7 +784,8 @@ impl PyBsp {
     }
 
     /// Lightmap atlases (`bspkit::lightmap::build`): `[{"page", "style", "layer", "width",
-    /// "height", "rgb": bytes (8-bit RGB, display-ready)}]`; with `png=True` each also has "png".
+    /// "height", "shape": (height, width, 3), "rgb": bytes (8-bit RGB, display-ready)}]`; with
+    /// `png=True` each also has "png". `lightmap_atlases()` gives the same pixels as NumPy arrays.
     #[pyo3(signature = (png=false, hdr=false))]
     fn lightmaps(&self, py: Python<'_>, png: bool, hdr: bool) -> PyResult<Py<PyList>> {
         let opts = bspkit::lumps::lighting::LightOptions { hdr, ..Default::default() };
@@ -588,6 +799,7 @@ impl PyBsp {
             d.set_item("width", a.width)?;
             d.set_item("height", a.height)?;
             let rgb = a.rgb8();
+            d.set_item("shape", (a.height, a.width, 3))?;
             d.set_item("rgb", PyBytes::new(py, &rgb))?;
             if png {
                 d.set_item("png", PyBytes::new(py, &bspkit::lightmap::encode_png(a.width, a.height, &rgb).py()?))?;
@@ -598,7 +810,8 @@ impl PyBsp {
     }
 
     /// Textures the map carries or names, decoded (`bspkit::texture`): `[{"name", "width",
-    /// "height", "rgba": bytes}]` (with `png=True` also "png"); textures that cannot be found
+    /// "height", "shape": (height, width, 4), "rgba": bytes}]` (with `png=True` also "png"; as
+    /// NumPy arrays: `texture_arrays()`); textures that cannot be found
     /// are in `[{"name", "missing": reason}]` entries. `game_dirs` / `wads` / `palette` as the CLI's options.
     #[pyo3(signature = (png=false, game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
     fn textures(
@@ -620,10 +833,98 @@ impl PyBsp {
                     d.set_item("name", &t.name)?;
                     d.set_item("width", img.width)?;
                     d.set_item("height", img.height)?;
+                    d.set_item("shape", (img.height, img.width, 4))?;
                     d.set_item("rgba", PyBytes::new(py, &img.pixels))?;
                     if png {
                         d.set_item("png", PyBytes::new(py, &img.encode_png().py()?))?;
                     }
+                }
+                Err(m) => {
+                    d.set_item("name", &m.name)?;
+                    d.set_item("missing", m.to_string())?;
+                }
+            }
+            out.append(d)?;
+        }
+        Ok(out.unbind())
+    }
+
+    /// Lightmap atlases as NumPy arrays (needs NumPy): `[{"page", "style", "layer", "width",
+    /// "height", "format", "rgb"}]`, "rgb" a read-only `(height, width, 3)` uint8 array of the
+    /// same pixels `lightmaps()` gives as bytes (handed over from Rust without a copy). With
+    /// `stored=True` each also has "stored": a `(height, width, 3)` float32 array of the values
+    /// as stored (8-bit samples as `byte / 255`, HDR samples decoded exactly; what
+    /// `bsp lightmaps --hdr` writes as PFM). `format` is the samples' form (`rgb8`, `rgbexp32`,
+    /// `e5bgr9`); `hdr` as for `lightmaps()`.
+    #[pyo3(signature = (hdr=false, stored=false))]
+    fn lightmap_atlases(&self, py: Python<'_>, hdr: bool, stored: bool) -> PyResult<Py<PyList>> {
+        let np = py.import("numpy")?;
+        let opts = bspkit::lumps::lighting::LightOptions { hdr, ..Default::default() };
+        let lm = py.detach(|| bspkit::lightmap::build(&self.inner, &opts)).py()?;
+        let out = PyList::empty(py);
+        for a in lm.atlases {
+            let (w, h) = (a.width as usize, a.height as usize);
+            let d = PyDict::new(py);
+            d.set_item("page", a.page)?;
+            d.set_item("style", a.style)?;
+            d.set_item("layer", a.layer)?;
+            d.set_item("width", a.width)?;
+            d.set_item("height", a.height)?;
+            d.set_item("format", a.format.name())?;
+            if stored {
+                let mut values = Vec::with_capacity(w * h * 3);
+                for y in 0..a.height {
+                    for x in 0..a.width {
+                        values.extend_from_slice(&a.stored(x, y));
+                    }
+                }
+                d.set_item("stored", owned_array(py, &np, OwnedData::F32(values), &[h, w, 3])?)?;
+            }
+            // 8-bit samples are the pixels already: the atlas's buffer is handed over.
+            let rgb = match a.format {
+                bspkit::lumps::lighting::SampleFormat::Rgb8 => a.texels,
+                _ => a.rgb8().into_owned(),
+            };
+            d.set_item("rgb", owned_array(py, &np, OwnedData::U8(rgb), &[h, w, 3])?)?;
+            out.append(d)?;
+        }
+        Ok(out.unbind())
+    }
+
+    /// Textures as NumPy arrays (needs NumPy): `[{"name", "source", "width", "height", "rgba",
+    /// "hdr"}]`, "rgba" a read-only `(height, width, 4)` uint8 array of the pixels `textures()`
+    /// gives as bytes (the decoder's buffer, handed over without a copy), "hdr" a
+    /// `(height, width, 4)` float32 array of linear values for HDR sources, else None. Textures
+    /// that cannot be found are `{"name", "missing": reason}`. Options as for `textures()`.
+    #[pyo3(signature = (game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
+    fn texture_arrays(
+        &self,
+        py: Python<'_>,
+        game_dirs: Vec<std::path::PathBuf>,
+        wads: Vec<std::path::PathBuf>,
+        palette: Option<std::path::PathBuf>,
+    ) -> PyResult<Py<PyList>> {
+        let np = py.import("numpy")?;
+        let opts = bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() };
+        let src = bspkit::texture::TextureSource::new(&self.inner, &opts);
+        let out = PyList::empty(py);
+        for t in src.textures() {
+            let d = PyDict::new(py);
+            match t {
+                Ok(t) => {
+                    d.set_item("name", &t.name)?;
+                    d.set_item("source", &t.source)?;
+                    let layer = t.into_layers().swap_remove(0);
+                    let img = layer.rgba;
+                    let (w, h) = (img.width as usize, img.height as usize);
+                    d.set_item("width", img.width)?;
+                    d.set_item("height", img.height)?;
+                    d.set_item("rgba", owned_array(py, &np, OwnedData::U8(img.pixels), &[h, w, 4])?)?;
+                    let hdr = match layer.hdr {
+                        Some(f) if f.pixels.len() == w * h * 4 => Some(owned_array(py, &np, OwnedData::F32(f.pixels), &[h, w, 4])?),
+                        _ => None,
+                    };
+                    d.set_item("hdr", hdr)?;
                 }
                 Err(m) => {
                     d.set_item("name", &m.name)?;
@@ -955,6 +1256,54 @@ impl ArrayHolder {
     }
 }
 
+/// Pixels the Rust side made and owns (lightmap atlases, decoded textures).
+enum OwnedData {
+    U8(Vec<u8>),
+    F32(Vec<f32>),
+}
+
+/// The base of a NumPy array over a buffer made in Rust: the buffer moves in here and NumPy
+/// reads it through `__array_interface__`, with no copy. It is never changed after, so the
+/// array is read-only and its address stays valid while the array (its base) lives.
+#[pyclass(module = "bspkit", frozen)]
+pub struct OwnedArray {
+    data: OwnedData,
+    iface: Py<PyDict>,
+}
+
+#[pymethods]
+impl OwnedArray {
+    #[getter]
+    fn __array_interface__(&self, py: Python<'_>) -> Py<PyDict> {
+        self.iface.clone_ref(py)
+    }
+    /// Bytes held.
+    fn __len__(&self) -> usize {
+        match &self.data {
+            OwnedData::U8(v) => v.len(),
+            OwnedData::F32(v) => v.len() * 4,
+        }
+    }
+}
+
+/// A read-only NumPy array of `shape` over `data`, which the array's base then owns.
+fn owned_array(py: Python<'_>, np: &Bound<'_, PyModule>, data: OwnedData, shape: &[usize]) -> PyResult<Py<PyAny>> {
+    let (ptr, typestr, len) = match &data {
+        OwnedData::U8(v) => (v.as_ptr() as usize, "|u1", v.len()),
+        OwnedData::F32(v) => (v.as_ptr() as usize, if cfg!(target_endian = "little") { "<f4" } else { ">f4" }, v.len()),
+    };
+    if shape.iter().product::<usize>() != len {
+        return Err(PyValueError::new_err(format!("{len} values do not fill an array of shape {shape:?}")));
+    }
+    let iface = PyDict::new(py);
+    iface.set_item("version", 3)?;
+    iface.set_item("data", (ptr, true))?;
+    iface.set_item("typestr", typestr)?;
+    iface.set_item("shape", PyTuple::new(py, shape)?)?;
+    let holder = Py::new(py, OwnedArray { data, iface: iface.unbind() })?;
+    Ok(np.call_method1("asarray", (holder,))?.unbind())
+}
+
 /// One record of a lump: fields as attributes and items (`plane.normal`, `plane["dist"]`).
 #[pyclass(module = "bspkit", frozen)]
 pub struct Record {
@@ -1088,7 +1437,9 @@ impl Entity {
     }
     /// Remove every pair with this key.
     fn __delitem__(&mut self, key: &str) -> PyResult<()> {
-        if self.inner.remove_key(key) == 0 {
+        let removed = self.inner.remove_key(key);
+        entities_edited();
+        if removed == 0 {
             return Err(PyKeyError::new_err(key.to_string()));
         }
         Ok(())
@@ -1116,11 +1467,15 @@ impl Entity {
     }
     /// Set the first pair with `key` (appending one when there is none).
     fn set(&mut self, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.set(key, &value.str()?.to_string()).py()
+        let r = self.inner.set(key, &value.str()?.to_string()).py();
+        entities_edited();
+        r
     }
     /// Append a pair (keys may repeat).
     fn add(&mut self, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.insert(key, &value.str()?.to_string()).py()
+        let r = self.inner.insert(key, &value.str()?.to_string()).py();
+        entities_edited();
+        r
     }
     /// Keys in order (repeated keys once per pair).
     fn keys(&self) -> Vec<String> {
@@ -1509,6 +1864,7 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add_function(wrap_pyfunction!(read_lmp, m)?)?;
+    m.add_function(wrap_pyfunction!(_entities_edited, m)?)?;
     m.add_class::<PyBsp>()?;
     m.add_class::<RecordLump>()?;
     m.add_class::<Record>()?;
@@ -1521,6 +1877,7 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Polygon>()?;
     m.add_class::<Vertex>()?;
     m.add_class::<ArrayHolder>()?;
+    m.add_class::<OwnedArray>()?;
     m.add("BspError", py.get_type::<BspError>())?;
     m.add("IoError", py.get_type::<IoError>())?;
     m.add("TruncatedError", py.get_type::<TruncatedError>())?;

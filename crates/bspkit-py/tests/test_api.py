@@ -265,3 +265,143 @@ def test_export_gltf(sample, tmp_path):
         sample.export_gltf(tmp_path / "x.glb", skip=["nosuch"])
     with pytest.raises(bspkit.BspError):
         sample.export_gltf(tmp_path / "x.unknown")
+
+
+def _brute(ents, **kv):
+    """What search_all_entities must return: a walk over the list."""
+    return [e for e in ents if isinstance(e, bspkit.Entity) and all(str(v) in e.get_all(k) for k, v in kv.items())]
+
+
+def test_search_index_sees_every_edit(sample):
+    ents = sample.ENTITIES
+    assert isinstance(ents, list) and isinstance(ents, bspkit.EntityList)
+    assert sample.ENTITIES is ents
+    cls = ents[1].classname
+    first = sample.search_all_entities(classname=cls)
+    assert first == _brute(ents, classname=cls) and first
+    assert all(any(x is y for y in ents) for x in first)
+    assert sample.search_all_entities() == list(ents)
+    assert sample.search_all_entities(classname="no_such_class") == []
+    assert sample.search_all_entities(no_such_key="x") == []
+    # The result is a new list each time: changing it changes nothing.
+    first.clear()
+    assert sample.search_all_entities(classname=cls) == _brute(ents, classname=cls)
+
+    # Edits of an entity: set, item assignment, add, del.
+    e = ents[1]
+    e.set("targetname", "bspkit_a")
+    assert sample.search_all_entities(targetname="bspkit_a") == [e]
+    e["targetname"] = "bspkit_b"
+    assert sample.search_all_entities(targetname="bspkit_a") == []
+    assert sample.search_all_entities(targetname="bspkit_b") == [e]
+    e.add("target", "t1")
+    e.add("target", "t2")
+    assert sample.search_all_entities(target="t2") == [e]  # any value of a repeated key
+    del e["targetname"]
+    assert sample.search_all_entities(targetname="bspkit_b") == []
+
+    # Edits of the list: append, insert, setitem, slices, extend, +=, pop, remove, sort, clear.
+    a = bspkit.Entity(classname="info_null", targetname="spot", spawnflags=1)
+    ents.append(a)
+    assert sample.search_all_entities(targetname="spot") == [a]
+    assert sample.search_all_entities(classname="info_null", spawnflags=1) == [a]  # str() of the value
+    assert sample.search_all_entities(classname="info_null", spawnflags=2) == []
+    b = bspkit.Entity(classname="info_null", targetname="spot")
+    ents.insert(0, b)
+    assert sample.search_all_entities(targetname="spot") == [b, a]
+    assert sample.search_all_entities(targetname="spot")[0] is b
+    c = bspkit.Entity(classname="info_null", targetname="other")
+    ents[0] = c
+    assert sample.search_all_entities(targetname="spot") == [a]
+    ents[0:1] = [b, c]
+    assert sample.search_all_entities(classname="info_null") == [b, c, a]
+    del ents[0]
+    assert sample.search_all_entities(classname="info_null") == [c, a]
+    ents.extend([bspkit.Entity(classname="info_null", targetname="x1")])
+    ents += [bspkit.Entity(classname="info_null", targetname="x2")]
+    assert [x["targetname"] for x in sample.search_all_entities(classname="info_null")] == ["other", "spot", "x1", "x2"]
+    ents.pop()
+    ents.remove(c)
+    assert [x["targetname"] for x in sample.search_all_entities(classname="info_null")] == ["spot", "x1"]
+    ents.sort(key=lambda x: x.get("targetname") or "")
+    assert sample.search_all_entities() == list(ents)
+    ents.reverse()
+    assert sample.search_all_entities() == list(ents)
+    # A multi-key search is the intersection, in list order, whatever the key order.
+    assert sample.search_all_entities(targetname="spot", classname="info_null") == [a]
+    assert sample.search_all_entities(classname="info_null", targetname="x1") == _brute(ents, classname="info_null", targetname="x1")
+    # Items that are not entities are skipped by the search (and refused by save).
+    ents.append("not an entity")
+    assert sample.search_all_entities(classname="info_null") == _brute(ents, classname="info_null")
+    ents.pop()
+    ents.clear()
+    assert sample.search_all_entities() == []
+    assert bspkit.load(sample.to_bytes()).ENTITIES == []
+
+
+def test_search_after_entity_lump_replaced(sample):
+    text = sample.raw_lump("ENTITIES") + b""
+    sample.set_lump("ENTITIES", text.replace(b'"worldspawn"', b'"worldspawn"\n"bspkit" "2"', 1))
+    assert [e.classname for e in sample.search_all_entities(bspkit="2")] == ["worldspawn"]
+
+
+def test_image_arrays(sample):
+    np = pytest.importorskip("numpy")
+    for d, a in zip(sample.lightmaps(), sample.lightmap_atlases(stored=True)):
+        assert d["shape"] == (d["height"], d["width"], 3)
+        assert a["rgb"].shape == d["shape"] and a["rgb"].dtype == np.uint8
+        assert a["rgb"].tobytes() == d["rgb"]
+        assert not a["rgb"].flags.writeable
+        assert a["stored"].dtype == np.float32 and a["stored"].shape == d["shape"]
+        # 8-bit samples: stored values are byte / 255.
+        if a["format"] == "rgb8":
+            np.testing.assert_allclose(a["stored"], a["rgb"] / 255.0, rtol=1e-6)
+    for d, a in zip(sample.textures(), sample.texture_arrays()):
+        assert d["name"] == a["name"]
+        if "missing" in d:
+            assert "missing" in a
+            continue
+        assert a["rgba"].shape == d["shape"] == (d["height"], d["width"], 4)
+        assert a["rgba"].tobytes() == d["rgba"]
+    arr = sample.lightmap_atlases()[0]["rgb"]
+    base = arr.base
+    while not isinstance(base, bspkit.OwnedArray) and getattr(base, "base", None) is not None:
+        base = base.base
+    assert isinstance(base, bspkit.OwnedArray)  # the Rust buffer itself, not a copy
+
+
+def test_image_bytes_without_numpy():
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "import bspkit\n"
+        f"b = bspkit.load({str(SAMPLE)!r})\n"
+        "lm = b.lightmaps()\n"
+        "assert lm and all(len(d['rgb']) == d['shape'][0] * d['shape'][1] * 3 for d in lm)\n"
+        "tx = [t for t in b.textures() if 'rgba' in t]\n"
+        "assert all(len(t['rgba']) == t['shape'][0] * t['shape'][1] * 4 for t in tx)\n"
+        "for f in (b.lightmap_atlases, b.texture_arrays):\n"
+        "    try:\n        f()\n    except ImportError:\n        print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["ok", "ok"]
+
+
+def test_search_and_save_from_inside_an_edit(sample):
+    """A value whose str() searches or saves while its entity is being set: an error or an
+    answer, never a crash or a deadlock."""
+    ents = sample.ENTITIES
+    seen = []
+
+    class Sneaky:
+        def __str__(self):
+            for f in (lambda: sample.search_all_entities(classname="worldspawn"), sample.to_bytes):
+                try:
+                    seen.append(f())
+                except RuntimeError as e:
+                    seen.append(e)
+            return "v"
+
+    ents[0].set("sneaky", Sneaky())
+    assert len(seen) == 2
+    assert ents[0]["sneaky"] == "v"
+    assert sample.search_all_entities(sneaky="v") == [ents[0]]

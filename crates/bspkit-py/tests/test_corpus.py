@@ -219,3 +219,139 @@ def test_read_lmp(path, cli, tmp_path):
     assert bspkit.read_lmp(out.read_bytes()) == lmp
     with pytest.raises(bspkit.BspError):
         bspkit.read_lmp(b"short")
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_search_matches_a_walk(path):
+    """The indexed search gives what a walk over the entity list gives, for every map."""
+    bsp = bspkit.load(path)
+    ents = bsp.ENTITIES
+    keys = [("classname", e.classname) for e in ents[:3] if e.classname]
+    keys += [(k, v) for e in ents[1:40:7] for k, v in e.items()[:2]]
+    for k, v in keys:
+        got = bsp.search_all_entities(**{k: v})
+        want = [e for e in ents if v in e.get_all(k)]
+        assert got == want and all(a is b for a, b in zip(got, want)), (k, v)
+    if len(ents) > 1 and ents[1].classname:
+        e = ents[1]
+        e.set("bspkit_probe", "1")
+        assert bsp.search_all_entities(classname=e.classname, bspkit_probe="1") == [e]
+        del e["bspkit_probe"]
+        assert bsp.search_all_entities(bspkit_probe="1") == []
+
+
+def respawn_sets():
+    out = []
+    for p in MAPS:
+        path = p.values[0]
+        if path is not None and p.id.startswith("respawn/"):
+            out.append(pytest.param(path, id=p.id))
+    return out or [pytest.param(None, marks=pytest.mark.skip(reason="no Respawn maps"))]
+
+
+def copy_set(path, dest):
+    """The map and the files of its set (`.bsp_lump`, `.ent`) copied into `dest`."""
+    path = pathlib.Path(path)
+    stem = path.name[:-4]
+    files = [f for f in path.parent.iterdir() if f.name == path.name or f.name.startswith(path.name + ".") or (f.name.startswith(stem + "_") and f.suffix == ".ent")]
+    for f in files:
+        (dest / f.name).write_bytes(f.read_bytes())
+    return dest / path.name, sorted(f.name for f in files)
+
+
+@pytest.mark.parametrize("path", respawn_sets())
+def test_respawn_partitions_edit_and_save(path, tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    copied, names = copy_set(path, src)
+    before = {n: (src / n).read_bytes() for n in names}
+    bsp = bspkit.load(copied)
+    parts = bsp.ent_partitions()
+    # Unchanged: save_as in place and under the same name elsewhere leaves every file of the set as it was.
+    bsp.save_as(copied)
+    assert {n: (src / n).read_bytes() for n in names} == before
+    same = tmp_path / "same"
+    same.mkdir()
+    bsp.save_as(same / copied.name)
+    for n in names:
+        assert (same / n).read_bytes() == before[n], n
+    if not parts:
+        pytest.skip("no .ent partitions beside this map")
+    kind, ents = next((k, v) for k, v in parts.items() if v)
+    assert getattr(bsp, f"ENTITIES_{kind}") is ents
+    assert bsp.ent_partitions()[kind] is ents
+    with pytest.raises(AttributeError):
+        bsp.ENTITIES_nosuchkind
+    n = len(ents)
+    ents[0].set("bspkit_test", "edited")
+    ents.append(bspkit.Entity(classname="info_target", targetname="bspkit_spot"))
+    # Under a new name: the renamed partition has the edit, the copy's files are untouched.
+    out = tmp_path / "out"
+    out.mkdir()
+    new = out / "bspkit_new.bsp"
+    bsp.save_as(new)
+    again = bspkit.load(new)
+    got = again.ent_partitions()[kind]
+    assert len(got) == n + 1 and got[0]["bspkit_test"] == "edited" and got[-1]["targetname"] == "bspkit_spot"
+    assert {n: (src / n).read_bytes() for n in names} == before
+    # The other partitions are copied as they were.
+    for k in parts:
+        if k != kind:
+            assert (out / f"bspkit_new_{k}.ent").read_bytes() == (src / f"{copied.name[:-4]}_{k}.ent").read_bytes()
+    # In place: the partition's file is rewritten, every other file of the set kept.
+    bsp.save_as(copied)
+    edited = f"{copied.name[:-4]}_{kind}.ent"
+    for n2 in names:
+        if n2 != edited:
+            assert (src / n2).read_bytes() == before[n2], n2
+    assert bspkit.load(copied).ent_partitions()[kind][0]["bspkit_test"] == "edited"
+    # Only the edited entities' text changed: the rest of the file is the same bytes.
+    text = (src / edited).read_bytes()
+    assert text.startswith(before[edited].split(b"\n", 1)[0])
+    # A map opened without its external files cannot write partition edits: refused.
+    alone = bspkit.load(copied, external=False)
+    alone.ent_partitions()[kind][0].set("bspkit_test", "x")
+    with pytest.raises(ValueError):
+        alone.save_as(tmp_path / "alone.bsp")
+
+
+def png_size(png):
+    """(width, height) from a PNG's IHDR chunk."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+@pytest.mark.parametrize("path", MAPS)
+def test_image_arrays_match_bytes(path):
+    bsp = bspkit.load(path)
+    try:
+        as_bytes = bsp.lightmaps(png=True)
+    except bspkit.BspError as e:
+        as_bytes = None
+        with pytest.raises(bspkit.BspError):
+            bsp.lightmap_atlases()
+        assert str(e)
+    if as_bytes is not None:
+        arrays = bsp.lightmap_atlases(stored=True)
+        assert len(arrays) == len(as_bytes)
+        for d, a in zip(as_bytes, arrays):
+            assert (a["page"], a["style"], a["layer"]) == (d["page"], d["style"], d["layer"])
+            assert a["rgb"].shape == d["shape"] == (d["height"], d["width"], 3)
+            assert png_size(d["png"]) == (d["width"], d["height"])
+            assert a["rgb"].dtype == np.uint8 and a["rgb"].tobytes() == d["rgb"]
+            assert a["stored"].shape == d["shape"] and a["stored"].dtype == np.float32
+            if a["format"] == "rgb8":
+                np.testing.assert_allclose(a["stored"], a["rgb"] / 255.0, rtol=1e-6)
+            else:
+                assert np.isfinite(a["stored"]).all() or a["format"] == "rgbexp32"
+    tex_bytes = bsp.textures()
+    tex_arrays = bsp.texture_arrays()
+    assert [t["name"] for t in tex_arrays] == [t["name"] for t in tex_bytes]
+    for d, a in zip(tex_bytes, tex_arrays):
+        assert ("missing" in d) == ("missing" in a)
+        if "missing" not in d:
+            assert a["rgba"].shape == d["shape"] == (d["height"], d["width"], 4)
+            assert a["rgba"].tobytes() == d["rgba"]
+            assert not a["rgba"].flags.writeable
+            if a["hdr"] is not None:
+                assert a["hdr"].shape == d["shape"] and a["hdr"].dtype == np.float32

@@ -10,6 +10,8 @@
 //!   name (`-o NEW.bsp`) every `.bsp_lump` and `.ent` is written beside it, renamed for the new
 //!   map (`NEW.bsp.0000.bsp_lump`, `NEW_env.ent`; the lump number's case and a `.client` suffix
 //!   are kept);
+//! - `.ent` partitions edited elsewhere ([`SetOptions::partitions`], e.g. the Python package's
+//!   `bsp.ENTITIES_<kind>`) replace their files, in place or renamed with the set;
 //! - with [`SetOptions::fold_external`] the external lumps are folded into the `.bsp` instead
 //!   (their bytes replace the in-file copies) and no `.bsp_lump` is written; in place, the old
 //!   `.bsp_lump` files are removed once the new `.bsp` is in place (the game would otherwise
@@ -34,10 +36,11 @@
 //! removes the old `.bsp_lump` files only after the new `.bsp` is in place; a failed removal is
 //! an error naming the file (the `.bsp` then holds the lumps, the stale file still overrides).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::branch::Family;
-use crate::branches::respawn::ent::{entity_partition_paths, split_ent_file, EntPartition};
+use crate::branches::respawn::ent::{entity_partition_paths, parse_ent_file, split_ent_file, EntPartition};
 use crate::bsp::{Bsp, OpenOptions};
 use crate::directory::LumpOrigin;
 use crate::edit::Editor;
@@ -51,6 +54,10 @@ pub struct SetOptions {
     pub fold_external: bool,
     /// Write even if `check` finds problems the source set lacked (returned in the report).
     pub allow_new_problems: bool,
+    /// New contents (whole files, header line included) for `.ent` partitions, by kind: edits
+    /// made elsewhere (e.g. [`EntPartition::with_doc`]). Written in place of the partition's
+    /// file, or as the renamed partition under a new name; a kind the set lacks is an error.
+    pub partitions: BTreeMap<String, Vec<u8>>,
 }
 
 /// The files beside a Respawn map that belong to it.
@@ -197,11 +204,23 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
             files.push((dest, bytes));
         }
     }
-    if !in_place {
-        for (kind, path) in &set.partitions {
-            let part = EntPartition::read(kind.clone(), path)?;
-            split_ent_file(&part.data).map_err(|e| e.in_file(path))?;
-            files.push((dir.join(format!("{new_stem}_{kind}.ent")), part.data));
+    if let Some(kind) = opts.partitions.keys().find(|k| !set.partitions.iter().any(|(s, _)| s == *k)) {
+        return Err(Error::malformed(format!("the map has no entity partition {kind:?} to write")).in_file(&input));
+    }
+    for (kind, path) in &set.partitions {
+        let dest = if in_place { path.clone() } else { dir.join(format!("{new_stem}_{kind}.ent")) };
+        match opts.partitions.get(kind) {
+            Some(data) => {
+                // Edited: it must still read as a partition.
+                parse_ent_file(data).map_err(|e| e.in_file(&dest))?;
+                files.push((dest, data.clone()));
+            }
+            None if !in_place => {
+                let part = EntPartition::read(kind.clone(), path)?;
+                split_ent_file(&part.data).map_err(|e| e.in_file(path))?;
+                files.push((dest, part.data));
+            }
+            None => {}
         }
     }
     drop(alone);

@@ -24,15 +24,20 @@ const ENV: &[u8] = b"ENTITIES01\n{\n\"classname\" \"info_target\"\n}\n\0";
 
 /// `m.bsp` whose entity lump lives in `m.bsp.0000.bsp_lump`, with an `env` partition.
 fn make_set(dir: &std::path::Path) -> PathBuf {
+    make_set_named(dir, "m")
+}
+
+/// `<name>.bsp`, as [`make_set`] makes `m.bsp`.
+fn make_set_named(dir: &std::path::Path, name: &str) -> PathBuf {
     let bytes = BspBuilder::new(&respawn::TITANFALL2)
         .version(37)
         .lump(LUMP_ENTITIES, INSIDE.to_vec())
         .lump(LUMP_ENTITY_PARTITIONS, b"01* env\0".to_vec())
         .build();
-    let map = dir.join("m.bsp");
+    let map = dir.join(format!("{name}.bsp"));
     std::fs::write(&map, bytes).unwrap();
-    std::fs::write(dir.join("m.bsp.0000.bsp_lump"), EXTERNAL).unwrap();
-    std::fs::write(dir.join("m_env.ent"), ENV).unwrap();
+    std::fs::write(dir.join(format!("{name}.bsp.0000.bsp_lump")), EXTERNAL).unwrap();
+    std::fs::write(dir.join(format!("{name}_env.ent")), ENV).unwrap();
     map
 }
 
@@ -108,4 +113,47 @@ fn maps_that_are_not_sets_are_refused() {
     let mut ed = Editor::new(&bsp).unwrap();
     let e = write_set(&mut ed, std::path::Path::new("x.bsp"), &SetOptions::default()).unwrap_err();
     assert!(e.to_string().contains("Respawn"), "{e}");
+}
+
+#[test]
+fn edited_partitions_are_written_in_place_and_renamed() {
+    let d = scratch("partitions");
+    // (Names that are no part of the scratch path: `check`'s problems are compared with the
+    // map's name blanked out of them.)
+    let map = make_set_named(&d, "partmap");
+    let bsp = Bsp::open(&map).unwrap();
+    let part = respawn::entity_partitions(&bsp).unwrap().remove(0);
+    let mut doc = part.doc().unwrap();
+    doc.entities[0].set("targetname", "spot").unwrap();
+    let edited = part.with_doc(&doc);
+    assert_ne!(edited, ENV);
+    let opts = SetOptions { partitions: [("env".to_string(), edited.clone())].into(), ..Default::default() };
+
+    // Under a new name: the renamed partition holds the edit, the source's is untouched.
+    let mut ed = Editor::new(&bsp).unwrap();
+    let new = d.join("renamed.bsp");
+    let report = write_set(&mut ed, &new, &opts).unwrap();
+    assert!(report.written.contains(&d.join("renamed_env.ent")));
+    assert_eq!(std::fs::read(d.join("renamed_env.ent")).unwrap(), edited);
+    assert_eq!(std::fs::read(d.join("partmap_env.ent")).unwrap(), ENV);
+    drop(ed);
+
+    // In place: the partition's file is replaced, the other files are as they were.
+    let mut ed = Editor::new(&bsp).unwrap();
+    let report = write_set(&mut ed, &map, &opts).unwrap();
+    assert_eq!(report.written, vec![d.join("partmap_env.ent"), map.clone()]);
+    let back = respawn::entity_partitions(&Bsp::open(&map).unwrap()).unwrap();
+    assert_eq!(back[0].entities().unwrap().list[0].get("targetname").as_deref(), Some("spot"));
+    assert_eq!(std::fs::read(d.join("partmap.bsp.0000.bsp_lump")).unwrap(), EXTERNAL);
+    drop(ed);
+
+    // A kind the set lacks, or bytes that are not a partition, are refused before any write.
+    let mut ed = Editor::new(&bsp).unwrap();
+    let nope = SetOptions { partitions: [("fx".to_string(), ENV.to_vec())].into(), ..Default::default() };
+    let e = write_set(&mut ed, &map, &nope).unwrap_err();
+    assert!(e.to_string().contains("\"fx\""), "{e}");
+    let bad = SetOptions { partitions: [("env".to_string(), b"not a partition".to_vec())].into(), ..Default::default() };
+    assert!(write_set(&mut ed, &map, &bad).is_err());
+    assert_eq!(std::fs::read(d.join("partmap_env.ent")).unwrap(), edited);
+    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -11,7 +11,8 @@ The Rust library ``bspkit`` does the work; this package is a thin binding over i
 >>> planes = bsp.PLANES.numpy()                   # zero-copy structured NumPy array
 >>> [e["classname"] for e in bsp.search_all_entities(classname="light")][:1]
 ['light']
->>> bsp.ENTITIES[0].set("message", "hello")
+>>> bsp.ENTITIES[0].set("message", "hello")       # seen by the next search
+>>> rgb = bsp.lightmap_atlases()[0]["rgb"]        # (height, width, 3) uint8 NumPy array
 >>> bsp.save_as("out.bsp")                        # byte-identical when nothing changed
 
 Errors are :class:`BspError` subclasses carrying ``kind``, ``file``, ``lump`` and ``offset``.
@@ -32,6 +33,7 @@ from ._bspkit import (
     Mesh,
     Model,
     NoSuchLumpError,
+    OwnedArray,
     PakFile,
     Polygon,
     Record,
@@ -47,6 +49,7 @@ from ._bspkit import (
     load,
     read_lmp,
 )
+from ._entities import EntityList
 
 __version__ = "0.1.0"
 
@@ -56,6 +59,7 @@ __all__ = [
     "BspError",
     "DecompressError",
     "Entity",
+    "EntityList",
     "GameLump",
     "IoError",
     "LimitExceededError",
@@ -64,6 +68,7 @@ __all__ = [
     "Mesh",
     "Model",
     "NoSuchLumpError",
+    "OwnedArray",
     "PakFile",
     "Polygon",
     "Record",

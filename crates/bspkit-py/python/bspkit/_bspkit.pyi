@@ -80,8 +80,9 @@ class Bsp:
     def loading_errors(self) -> Dict[str, str]:
         """Lumps that cannot be read as their branch says: ``{name: message}``."""
     @property
-    def ENTITIES(self) -> List[Entity]:
-        """The entities, in lump order; edit them (or the list) and ``save_as``."""
+    def ENTITIES(self) -> EntityList:
+        """The entities, in lump order; edit them (or the list) and ``save_as``. Respawn
+        ``.ent`` partitions are ``bsp.ENTITIES_<kind>`` (``ENTITIES_spawn``, ``ENTITIES_env``…)."""
     def __getattr__(self, name: str) -> Any: ...
     def __getitem__(self, key: Union[str, int]) -> Any: ...
     def __contains__(self, name: str) -> bool: ...
@@ -92,11 +93,17 @@ class Bsp:
     def set_lump(self, lump: Union[str, int], data: Buffer) -> None:
         """Replace a lump's (decompressed) bytes; written by ``save_as`` / ``to_bytes``."""
     def search_all_entities(self, **key_values: Any) -> List[Entity]:
-        """Entities whose keys have these values: ``search_all_entities(classname="light")``."""
+        """Entities whose keys have these values: ``search_all_entities(classname="light")``.
+        Every condition must hold (values compared as ``str``; a repeated key matches on any
+        of its values). Answered from a ``(key, value)`` index built on the first search and
+        rebuilt after any edit of an entity or of ``bsp.ENTITIES``; returns the
+        ``bsp.ENTITIES`` objects themselves, in list order, in a new list."""
     def to_bytes(self) -> bytes:
         """The map with every edit (the original bytes when nothing changed)."""
     def save_as(self, path: PathLike) -> None:
-        """Write the map with every edit (atomically, reopened and checked first)."""
+        """Write the map with every edit (atomically, reopened and checked first). A Respawn map
+        opened with its external files is written as a set: ``.bsp``, ``.bsp_lump`` files and
+        ``.ent`` partitions, with the edits made to ``bsp.ENTITIES_<kind>``."""
     def check(self) -> Dict[str, Any]:
         """``bsp check --json``'s object: ``{"path", "problems", "counts"}``."""
     def info(self) -> Dict[str, Any]:
@@ -106,15 +113,22 @@ class Bsp:
         ``embedded``, ``pixels``: mip 0 palette indices)."""
     def bspx(self) -> Dict[str, bytes]:
         """Quake BSPX lumps: ``{name: bytes}``."""
-    def ent_partitions(self) -> Dict[str, List[Entity]]:
-        """Respawn ``.ent`` partitions beside the map: ``{kind: [Entity]}``."""
+    def ent_partitions(self) -> Dict[str, EntityList]:
+        """Respawn ``.ent`` partitions beside the map: ``{kind: EntityList}``, the same lists as
+        ``bsp.ENTITIES_<kind>``; edits are written by ``save_as``."""
     def scene(self) -> Scene:
         """The map's geometry (every model)."""
     def model(self, i: int) -> Model:
         """Model ``i``'s geometry (0 is the world)."""
     def lightmaps(self, png: bool = False, hdr: bool = False) -> List[Dict[str, Any]]:
-        """Lightmap atlases: ``page``, ``style``, ``layer``, ``width``, ``height``, ``rgb``
-        (8-bit RGB bytes), and ``png`` with ``png=True``."""
+        """Lightmap atlases: ``page``, ``style``, ``layer``, ``width``, ``height``, ``shape``
+        (``(height, width, 3)``), ``rgb`` (8-bit RGB bytes), and ``png`` with ``png=True``."""
+    def lightmap_atlases(self, hdr: bool = False, stored: bool = False) -> List[Dict[str, Any]]:
+        """Lightmap atlases as NumPy arrays (needs NumPy): ``page``, ``style``, ``layer``,
+        ``width``, ``height``, ``format`` and ``rgb``, a read-only ``(height, width, 3)`` uint8
+        array (the bytes ``lightmaps()`` gives, handed over from Rust without a copy); with
+        ``stored=True`` also ``stored``, a ``(height, width, 3)`` float32 array of the stored
+        values (8-bit as ``byte / 255``, HDR samples exactly)."""
     def textures(
         self,
         png: bool = False,
@@ -123,7 +137,16 @@ class Bsp:
         palette: Optional[PathLike] = None,
     ) -> List[Dict[str, Any]]:
         """Textures the map carries or names, decoded to RGBA (``name``, ``width``, ``height``,
-        ``rgba``, ``png``), or ``{"name", "missing"}``."""
+        ``shape`` (``(height, width, 4)``), ``rgba``, ``png``), or ``{"name", "missing"}``."""
+    def texture_arrays(
+        self,
+        game_dirs: Sequence[PathLike] = ...,
+        wads: Sequence[PathLike] = ...,
+        palette: Optional[PathLike] = None,
+    ) -> List[Dict[str, Any]]:
+        """Textures as NumPy arrays (needs NumPy): ``name``, ``source``, ``width``, ``height``,
+        ``rgba`` (read-only ``(height, width, 4)`` uint8, no copy) and ``hdr`` (``(height,
+        width, 4)`` float32 for HDR sources, else None); or ``{"name", "missing"}``."""
     def export_gltf(
         self,
         path: PathLike,
@@ -182,6 +205,10 @@ class Record:
     def __getitem__(self, key: Union[str, int]) -> Any: ...
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Any]: ...
+
+class EntityList(List[Entity]):
+    """``bsp.ENTITIES`` (and ``bsp.ENTITIES_<kind>``): a ``list`` of :class:`Entity` whose
+    changing methods also tell the search index to rebuild."""
 
 class Entity:
     """Ordered key/value pairs, duplicate keys kept (outputs)."""
@@ -289,3 +316,9 @@ class Vertex:
 
 class ArrayHolder:
     """The base of the NumPy arrays ``RecordLump.numpy()`` returns (keeps the map alive)."""
+
+class OwnedArray:
+    """The base of the NumPy arrays ``lightmap_atlases()`` and ``texture_arrays()`` return: the
+    buffer made in Rust, owned here (no copy)."""
+
+    def __len__(self) -> int: ...

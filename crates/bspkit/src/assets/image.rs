@@ -238,6 +238,11 @@ impl Texture {
         &self.layers
     }
 
+    /// The images, taken out of the texture (no copy of the pixels); never empty.
+    pub fn into_layers(self) -> Vec<Layer> {
+        self.layers
+    }
+
     pub fn width(&self) -> u32 {
         self.image().width
     }

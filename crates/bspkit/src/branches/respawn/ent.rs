@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::lumps::*;
 use crate::bsp::Bsp;
 use crate::error::{Error, Result};
-use crate::lumps::entities::{self, Entities};
+use crate::lumps::entities::{self, Entities, EntityDoc};
 
 /// The length the `.bsp` directory itself gives for a lump (before any external replacement).
 pub fn directory_length(bsp: &Bsp, index: usize) -> Option<u64> {
@@ -110,6 +110,34 @@ impl EntPartition {
     pub fn entities(&self) -> Result<Entities<'_>> {
         parse_ent_file(&self.data).map_err(|e| e.in_file(&self.path))
     }
+    /// The entities for editing: an [`EntityDoc`] over the text after the header line, so
+    /// [`EntPartition::with_doc`] writes unchanged entities back byte for byte.
+    pub fn doc(&self) -> Result<EntityDoc> {
+        split_ent_file(&self.data).map_err(|e| e.in_file(&self.path))?;
+        let start = body_start(&self.data);
+        EntityDoc::parse(&self.data[start..])
+            .map_err(|e| match e.offset {
+                Some(o) => Error { offset: Some(start as u64 + o), ..e },
+                None => e,
+            })
+            .map_err(|e| e.in_file(&self.path))
+    }
+    /// The file with `doc` (from [`EntPartition::doc`], edited) after this file's header line.
+    /// The header is kept as it is (a `model_count=` in it is not recounted).
+    pub fn with_doc(&self, doc: &EntityDoc) -> Vec<u8> {
+        let start = body_start(&self.data);
+        let body = doc.to_bytes();
+        let mut out = Vec::with_capacity(start + body.len());
+        out.extend_from_slice(&self.data[..start]);
+        out.extend_from_slice(&body);
+        out
+    }
+}
+
+/// Where a `.ent` file's entity text starts: after the header line's `\n` (the file's end
+/// when there is none).
+fn body_start(data: &[u8]) -> usize {
+    data.iter().position(|&b| b == b'\n').map_or(data.len(), |n| n + 1)
 }
 
 /// Split a `.ent` file into its header line (without the line end) and its entity text (up to
@@ -163,5 +191,23 @@ mod tests {
         // An error inside the text is located from the start of the file.
         let err = parse_ent_file(b"ENTITIES01\n{ \"a").unwrap_err();
         assert_eq!(err.offset, Some(13));
+    }
+
+    #[test]
+    fn partition_doc_round_trips_and_edits() {
+        let data = b"ENTITIES02 model_count=0\r\n{\n\"classname\" \"info_target\"\n}\n{\n\"classname\" \"info_null\"\n}\n\0".to_vec();
+        let part = EntPartition { kind: "env".into(), path: PathBuf::from("m_env.ent"), data: data.clone() };
+        let mut doc = part.doc().unwrap();
+        assert_eq!(doc.entities.len(), 2);
+        assert_eq!(part.with_doc(&doc), data);
+        doc.entities[1].set("targetname", "spot").unwrap();
+        let out = part.with_doc(&doc);
+        assert!(out.starts_with(b"ENTITIES02 model_count=0\r\n{\n\"classname\" \"info_target\"\n}\n"));
+        let back = parse_ent_file(&out).unwrap();
+        assert_eq!(back.list[1].get("targetname").as_deref(), Some("spot"));
+        assert_eq!(out.last(), Some(&0));
+        // A bad header is refused, naming the file.
+        let bad = EntPartition { kind: "env".into(), path: PathBuf::from("m_env.ent"), data: b"{}".to_vec() };
+        assert!(bad.doc().unwrap_err().to_string().contains("m_env.ent"));
     }
 }
