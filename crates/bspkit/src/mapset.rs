@@ -150,8 +150,34 @@ fn stage(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
 /// A problem's text with the map's stem replaced and numbers blanked, to compare a set's
 /// problems with those of a set under another name.
 fn shape(problem: &str, stem: &str) -> String {
-    let text = if stem.is_empty() { problem.to_string() } else { problem.replace(stem, "<map>") };
-    write::problem_shape(&text)
+    write::problem_shape(&replace_stem(problem, stem))
+}
+
+/// `text` with each file name of the set (`stem` followed by `.`, or by `_<kind>.ent`, not
+/// inside a longer name) written `<map>`: a short stem such as `m` must not change a folder name like `maps`.
+fn replace_stem(text: &str, stem: &str) -> String {
+    if stem.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(stem) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + stem.len()..].chars().next();
+        let starts_name = before.map_or(true, |c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+        let tail = &rest[at + stem.len()..];
+        // `<stem>.…` (the .bsp, its .bsp_lump files) or `<stem>_<kind>.ent` (a partition).
+        let partition = || {
+            let kind = tail[1..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(&tail[1..], |e| &tail[1..1 + e]);
+            !kind.is_empty() && tail[1 + kind.len()..].starts_with(".ent")
+        };
+        let ends_name = after == Some('.') || (after == Some('_') && partition());
+        out.push_str(&rest[..at]);
+        out.push_str(if starts_name && ends_name { "<map>" } else { stem });
+        rest = &rest[at + stem.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Write the editor's map as a set to `target` (the `.bsp` path). The editor's map must be a
@@ -321,4 +347,16 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
     }
     report.new_problems = new;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_sets_file_names_become_map() {
+        assert_eq!(replace_stem("m.bsp.0000.bsp_lump in /tmp/maps/m_dir: bad", "m"), "<map>.bsp.0000.bsp_lump in /tmp/maps/m_dir: bad");
+        assert_eq!(replace_stem("/x/mp_a_env.ent and /x/mp_a.bsp", "mp_a"), "/x/<map>_env.ent and /x/<map>.bsp");
+        assert_eq!(replace_stem("amp_a.bsp", "mp_a"), "amp_a.bsp");
+    }
 }
