@@ -97,8 +97,9 @@ class Bsp:
         """The map with every edit (the original bytes when nothing changed)."""
     def save_as(self, path: PathLike) -> None:
         """Write the map with every edit (atomically, reopened and checked first)."""
-    def check(self) -> Dict[str, Any]:
-        """``bsp check --json``'s object: ``{"path", "problems", "counts"}``."""
+    def check(self, verify_lzma: bool = False) -> Dict[str, Any]:
+        """``bsp check --json``'s object: ``{"path", "problems", "counts"}``; ``verify_lzma=True``
+        decodes every LZMA lump (``bsp check --verify-lzma``)."""
     def info(self) -> Dict[str, Any]:
         """``bsp info --json``'s object."""
     def miptex(self) -> List[Dict[str, Any]]:
