@@ -192,3 +192,22 @@ fn x360_check_skips_the_lighting() {
         assert_eq!(default, verified, "{name}");
     }
 }
+
+/// `bsp info` / `bsp lumps` count records from an LZMA lump's stated size: the lighting is not
+/// decoded for them either, and the counts are those of the decoded lumps.
+#[test]
+fn info_counts_lzma_lumps_without_decoding_them() {
+    let Some(corpus) = common::corpus("info_counts_lzma_lumps_without_decoding_them") else { return };
+    for m in common::maps_in(&corpus, "source_x360") {
+        let bsp = Bsp::open(&m.path).unwrap();
+        let info = bspkit::info::info(&bsp);
+        assert!(!bsp.was_decompressed(source::LUMP_LIGHTING_HDR), "{}", m.path.display());
+        let decoded = Bsp::open(&m.path).unwrap();
+        decoded.decompress_all();
+        let json = |v: &[bspkit::info::LumpInfo]| serde_json::to_value(v).unwrap();
+        assert_eq!(json(&bspkit::info::lump_infos(&decoded)), json(&info.lumps), "{}", m.path.display());
+        assert_eq!(bspkit::stats::stats(&decoded), info.stats, "{}", m.path.display());
+        let row = info.lumps.iter().find(|l| l.index == source::LUMP_LIGHTING_HDR).unwrap();
+        assert_eq!(row.count, Some(decoded.lump(source::LUMP_LIGHTING_HDR).unwrap().len() as u64 / 4));
+    }
+}
