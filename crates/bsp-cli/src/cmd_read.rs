@@ -170,6 +170,9 @@ pub struct CheckArgs {
     /// Print every problem on its own line (by default a kind seen more than 3 times in one lump is one line with examples)
     #[arg(long)]
     pub all: bool,
+    /// Decode every LZMA-compressed lump and report one that does not decode (by default a lump no check reads, such as Source lightmap samples, is checked from its LZMA header only)
+    #[arg(long)]
+    pub verify_lzma: bool,
     #[command(flatten)]
     pub open: OpenArgs,
 }
@@ -178,7 +181,7 @@ pub struct CheckArgs {
 pub fn check(a: CheckArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
     let mut items = Vec::new();
     let worst = each_map(&a.files, &a.open, &mut items, |f, bsp, items| {
-        let problems = bspkit::check::check(&bsp);
+        let problems = bspkit::check::check_with(&bsp, &bspkit::check::CheckOptions { verify_lzma: a.verify_lzma });
         let counts = Counts::of(&problems);
         if a.json {
             items.push(serde_json::json!({"path": f.to_string_lossy(), "problems": problems, "counts": counts}));

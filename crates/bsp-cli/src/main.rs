@@ -94,7 +94,7 @@ enum Command {
     Lmp(cmd_lump::LmpTop),
     /// Check every cross-reference; exit 1 on errors (--strict: on warnings too)
     #[command(
-        after_help = "Examples:\n  bsp check map.bsp\n  bsp check --strict maps/*.bsp\n  bsp check --json maps/*.bsp\n  bsp check 'pak0.pk3!maps/q3dm1.bsp'\n\nEach problem has a severity (error, warning, note) and a code (listed in README.md).\nExit status: 0 no errors, 1 errors (--strict: or warnings), 2 a file could not be read;\nthe other files are still checked."
+        after_help = "Examples:\n  bsp check map.bsp\n  bsp check --strict maps/*.bsp\n  bsp check --json maps/*.bsp\n  bsp check --verify-lzma map.360.bsp\n  bsp check 'pak0.pk3!maps/q3dm1.bsp'\n\nEach problem has a severity (error, warning, note) and a code (listed in README.md).\nExit status: 0 no errors, 1 errors (--strict: or warnings), 2 a file could not be read;\nthe other files are still checked."
     )]
     Check(cmd_read::CheckArgs),
     /// Quake 1 / GoldSrc texture lump: names, sizes, embedded or from a WAD

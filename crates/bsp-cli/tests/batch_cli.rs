@@ -132,6 +132,41 @@ fn check_exit_codes_follow_severity() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// `--verify-lzma`: a Source map whose LIGHTING lump has a sound LZMA header over a damaged
+/// stream checks clean by default (the samples are only measured) and fails with the flag; a
+/// damaged header fails either way.
+#[test]
+fn check_verify_lzma_decodes_every_lump() {
+    use bspkit::branches::source::{LUMP_ENTITIES, LUMP_LIGHTING, SOURCE};
+    use bspkit::compression::{compress_valve_lzma, LZMA_HEADER_LEN};
+    let d = scratch("verify-lzma");
+    let samples: Vec<u8> = (0..4096u32).map(|i| (i * 31 % 251) as u8).collect();
+    let mut lump = compress_valve_lzma(&samples, 6).unwrap();
+    lump[LZMA_HEADER_LEN + 1..].fill(0xFF);
+    let map = |lump: Vec<u8>| {
+        BspBuilder::new(&SOURCE).lump(LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec()).lump(LUMP_LIGHTING, lump).build()
+    };
+    let stream = d.join("stream.bsp");
+    std::fs::write(&stream, map(lump.clone())).unwrap();
+    let o = bsp(&["check", s(&stream)]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    let o = bsp(&["check", "--verify-lzma", "--json", s(&stream)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let problems = v[0]["problems"].as_array().unwrap();
+    assert!(problems.iter().any(|p| p["code"] == "lump_unreadable" && p["lump"] == "8 (LIGHTING)"), "{v}");
+
+    let header = d.join("header.bsp");
+    lump[12] = 225; // no decoder accepts this properties byte
+    std::fs::write(&header, map(lump)).unwrap();
+    for args in [vec!["check", s(&header)], vec!["check", "--verify-lzma", s(&header)]] {
+        let o = bsp(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(text(&o.stdout).contains("error[lump_unreadable] 8 (LIGHTING)"), "{args:?}: {}", text(&o.stdout));
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// A `.pk3` holding `maps/x.bsp` (the sample map) and a text file.
 fn pk3(path: &Path) {
     let mut p = bspkit::lumps::pakfile::PakBuilder::new();

@@ -708,9 +708,12 @@ impl PyBsp {
         Ok(())
     }
 
-    /// `bsp check --json`'s object for this map: `{"path", "problems", "counts"}`.
-    fn check(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let problems = py.detach(|| bspkit::check::check(&self.inner));
+    /// `bsp check --json`'s object for this map: `{"path", "problems", "counts"}`;
+    /// `verify_lzma=True` is `bsp check --verify-lzma` (every LZMA lump decoded).
+    #[pyo3(signature = (verify_lzma=false))]
+    fn check(&self, py: Python<'_>, verify_lzma: bool) -> PyResult<Py<PyAny>> {
+        let opts = bspkit::check::CheckOptions { verify_lzma };
+        let problems = py.detach(|| bspkit::check::check_with(&self.inner, &opts));
         let counts = bspkit::check::problem::Counts::of(&problems);
         let v = serde_json::json!({"path": self.inner.display_name(), "problems": problems, "counts": counts});
         json_to_py(py, &v)

@@ -105,6 +105,7 @@ def test_info_check_schema(sample):
     assert [l["name"] for l in info["lumps"]] == sample.lump_names()
     check = sample.check()
     assert set(check) == {"path", "problems", "counts"}
+    assert sample.check(verify_lzma=True) == check  # no LZMA lump in a Quake map: the same
     assert set(check["counts"]) == {"errors", "warnings", "notes"}
     assert {f["branch"] for f in bspkit.formats()} >= {"quake1", "source", "titanfall2", "cod4"}
 

@@ -173,16 +173,22 @@ fn lzma(c: &mut Criterion) {
 }
 
 /// `bsp check`'s work on the Xbox 360 corpus map: open from memory (nothing decoded yet) and
-/// run every check, which decompresses every LZMA lump.
+/// run every check (`check/…`: the default, which decodes the LZMA lumps the checks read and
+/// measures the others from their headers; `check_verify_lzma/…`: `--verify-lzma`, every
+/// LZMA lump decoded, as every check did before).
 fn check_x360(c: &mut Criterion) {
-    let mut g = c.benchmark_group("check");
-    for p in corpus_maps("source_x360") {
-        let Ok(bytes) = std::fs::read(&p) else { continue };
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        g.throughput(Throughput::Bytes(bytes.len() as u64));
-        g.bench_function(name, |b| b.iter(|| Bsp::from_bytes(black_box(&bytes)).map(|bsp| bspkit::check::check(&bsp).len()).unwrap_or(0)));
+    use bspkit::check::{check_with, CheckOptions};
+    for (group, verify_lzma) in [("check", false), ("check_verify_lzma", true)] {
+        let mut g = c.benchmark_group(group);
+        for p in corpus_maps("source_x360") {
+            let Ok(bytes) = std::fs::read(&p) else { continue };
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let opts = CheckOptions { verify_lzma };
+            g.throughput(Throughput::Bytes(bytes.len() as u64));
+            g.bench_function(name, |b| b.iter(|| Bsp::from_bytes(black_box(&bytes)).map(|bsp| check_with(&bsp, &opts).len()).unwrap_or(0)));
+        }
+        g.finish();
     }
-    g.finish();
 }
 
 criterion_group!(benches, directory, typed_view, entities, pvs, lzma, check_x360);

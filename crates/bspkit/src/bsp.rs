@@ -289,14 +289,9 @@ impl<'d> Bsp<'d> {
             return Ok(raw);
         }
         let cell = self.decoded[self.canonical[pos]].get_or_init(|| {
-            let size = crate::compression::parse_header(raw)?.actual_size as u64;
-            if size > self.options.max_decompressed {
-                return Err(Error::new(ErrorKind::LimitExceeded {
-                    what: "decompressed lump size",
-                    requested: size,
-                    limit: self.options.max_decompressed,
-                }));
-            }
+            // The same header checks as `lump_len`, so that a lump only measured and one
+            // decoded are refused alike.
+            let size = crate::compression::check_header(raw, self.options.max_decompressed)?.actual_size as u64;
             self.charge_decompressed(size)?;
             crate::compression::decompress_valve_lzma(raw, self.endian(), self.options.max_decompressed)
         });
@@ -304,6 +299,48 @@ impl<'d> Bsp<'d> {
             Ok(v) => Ok(v),
             Err(e) => Err(self.locate(e.clone(), pos)),
         }
+    }
+
+    /// The length of [`Bsp::lump`]'s bytes, without decompressing: for an LZMA lump not yet
+    /// decoded, the output size its header states, once the header passes
+    /// [`crate::compression::check_header`] (so a lump that is only measured — `check` reads
+    /// no more of Source's lighting — is refused for the same header faults as a decoded one;
+    /// a damaged stream behind a sound header only shows when decoded). Nothing is charged
+    /// against the map's decompression budget.
+    pub fn lump_len(&self, index: usize) -> Result<u64> {
+        let Some(pos) = self.position(index) else { return Ok(0) };
+        let raw = self.raw_lump(index)?;
+        if !self.lumps[pos].compressed || self.external[pos].is_some() {
+            return Ok(raw.len() as u64);
+        }
+        match self.decoded[self.canonical[pos]].get() {
+            Some(Ok(v)) => Ok(v.len() as u64),
+            Some(Err(e)) => Err(self.locate(e.clone(), pos)),
+            None => crate::compression::check_header(raw, self.options.max_decompressed)
+                .map(|h| h.actual_size as u64)
+                .map_err(|e| self.locate(e, pos)),
+        }
+    }
+
+    /// How many records of `record_size` bytes the lump holds, from [`Bsp::lump_len`] (no
+    /// decompression); the same [`ErrorKind::BadLumpLength`] as [`Bsp::records`] when the
+    /// length is not a whole number of records.
+    pub fn record_count(&self, index: usize, record_size: usize) -> Result<usize> {
+        let len = self.lump_len(index)?;
+        if record_size == 0 || len % record_size as u64 != 0 {
+            let pos = self.position(index).unwrap_or(usize::MAX);
+            return Err(self.locate(Error::new(ErrorKind::BadLumpLength { length: len, record_size }), pos));
+        }
+        Ok(usize::try_from(len / record_size as u64).unwrap_or(usize::MAX))
+    }
+
+    /// Whether this compressed lump has been decompressed (or its decompression tried and
+    /// failed) by this `Bsp` so far; `false` for a lump stored uncompressed. Lets a caller (and
+    /// the tests) see which lumps a pass such as `check` decoded.
+    pub fn was_decompressed(&self, index: usize) -> bool {
+        self.position(index).is_some_and(|pos| {
+            self.lumps[pos].compressed && self.external[pos].is_none() && self.decoded[self.canonical[pos]].get().is_some()
+        })
     }
 
     /// Count `bytes` more decompressed bytes against the map's budget
@@ -340,10 +377,20 @@ impl<'d> Bsp<'d> {
     /// this first: LZMA lumps decode independently, so their decoding spreads over the cores.
     /// Errors are kept and returned by [`Bsp::lump`] as usual.
     pub fn decompress_all(&self) {
+        self.decompress_lumps(|_| true);
+    }
+
+    /// [`Bsp::decompress_all`] for the lumps whose index `wanted` accepts (`check` decodes
+    /// only the lumps its checks read, see [`crate::check::CheckOptions`]).
+    pub fn decompress_lumps(&self, wanted: impl Fn(usize) -> bool) {
         use rayon::prelude::*;
         let mut todo: Vec<(u64, usize)> = (0..self.lumps.len())
             .filter(|&p| {
-                self.lumps[p].compressed && self.external[p].is_none() && self.canonical[p] == p && self.decoded[p].get().is_none()
+                self.lumps[p].compressed
+                    && self.external[p].is_none()
+                    && self.canonical[p] == p
+                    && self.decoded[p].get().is_none()
+                    && wanted(self.lumps[p].index)
             })
             .map(|p| (self.lumps[p].length, self.lumps[p].index))
             .collect();

@@ -25,6 +25,45 @@ pub fn parse_header(raw: &[u8]) -> Result<LzmaHeader> {
     Ok(LzmaHeader { actual_size: le(4), lzma_size: le(8), properties: [raw[12], raw[13], raw[14], raw[15], raw[16]] })
 }
 
+/// Bytes of LZMA stream the range decoder reads before it can produce any output (its
+/// initialisation: one zero byte and a 32-bit code).
+const RANGE_DECODER_INIT: u32 = 5;
+
+/// Everything about a Valve LZMA lump that can be checked without decoding it: the magic, the
+/// stated output size within `max`, the stated stream size inside the lump (`raw` is the whole
+/// lump, header included), enough stream for any output, and the properties byte `lc`/`lp`/`pb`
+/// as the decoder accepts it (liblzma refuses `lc + lp > 4` and a byte above 224, the LZMA
+/// SDK's `(pb × 5 + lp) × 9 + lc`). The dictionary size is not checked: the decoder sizes it
+/// to the output ([`dictionary_for`]).
+///
+/// A lump that passes may still fail to decode (its stream can be damaged anywhere): only
+/// decoding tells, which `bsp check --verify-lzma` does for every lump.
+pub fn check_header(raw: &[u8], max: u64) -> Result<LzmaHeader> {
+    let h = parse_header(raw)?;
+    if h.actual_size as u64 > max {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "decompressed lump size", requested: h.actual_size as u64, limit: max }));
+    }
+    let stored = raw.len() - LZMA_HEADER_LEN;
+    if h.lzma_size as u64 > stored as u64 {
+        return Err(Error::malformed(format!(
+            "LZMA header: compressed size {} is more than the {stored} bytes after the header",
+            h.lzma_size
+        )));
+    }
+    if h.actual_size > 0 && h.lzma_size < RANGE_DECODER_INIT {
+        return Err(Error::malformed(format!(
+            "LZMA header: {} bytes of stream cannot hold {} bytes of output",
+            h.lzma_size, h.actual_size
+        )));
+    }
+    let p = h.properties[0];
+    let (lc, lp) = (p % 9, (p / 9) % 5);
+    if p > 224 || lc + lp > 4 {
+        return Err(Error::malformed(format!("LZMA header: properties byte {p} (lc {lc}, lp {lp}) is not one a decoder accepts")));
+    }
+    Ok(h)
+}
+
 /// Decompress a Valve LZMA lump, refusing output larger than `max`.
 ///
 /// The LZMA stream is decoded as an "LZMA alone" stream by rebuilding its 13-byte header
@@ -151,6 +190,39 @@ mod tests {
         let mut lump = compress_valve_lzma(&data, 6).unwrap();
         lump[13..17].copy_from_slice(&(1u32 << 31).to_le_bytes());
         assert_eq!(decompress_valve_lzma(&lump, Endian::Little, DEFAULT_MAX_DECOMPRESSED).unwrap(), data);
+    }
+
+    #[test]
+    fn header_check_refuses_only_what_cannot_decode() {
+        let data: Vec<u8> = (0..3000u32).map(|i| (i * 13 % 241) as u8).collect();
+        let lump = compress_valve_lzma(&data, 6).unwrap();
+        let h = check_header(&lump, DEFAULT_MAX_DECOMPRESSED).unwrap();
+        assert_eq!((h.actual_size, h.lzma_size as usize), (3000, lump.len() - LZMA_HEADER_LEN));
+        let body = &lump[LZMA_HEADER_LEN..];
+        // Every properties byte the check refuses, the decoder refuses too (liblzma's own rule).
+        let mut refused = 0;
+        for p in 0..=255u8 {
+            let mut l = lump.clone();
+            l[12] = p;
+            if check_header(&l, DEFAULT_MAX_DECOMPRESSED).is_err() {
+                refused += 1;
+                let props = [p, l[13], l[14], l[15], l[16]];
+                assert!(decode_lzma_alone(&props, data.len(), body).is_err(), "properties byte {p} decodes");
+            }
+        }
+        // 225..=255, and below that lc + lp > 4: 30 of the 45 (lc, lp) pairs for each pb 0..=4.
+        assert_eq!(refused, 31 + 5 * 30);
+        // Fewer than 5 bytes of stream produce nothing.
+        assert!(decode_lzma_alone(&h.properties, data.len(), &body[..4]).is_err());
+        let mut l = lump.clone();
+        l[8..12].copy_from_slice(&4u32.to_le_bytes());
+        assert!(check_header(&l, DEFAULT_MAX_DECOMPRESSED).is_err());
+        // A stated stream longer than the lump, an output over the limit, no magic.
+        let mut l = lump.clone();
+        l[8..12].copy_from_slice(&(body.len() as u32 + 1).to_le_bytes());
+        assert!(check_header(&l, DEFAULT_MAX_DECOMPRESSED).is_err());
+        assert!(matches!(check_header(&lump, 2999).unwrap_err().kind, ErrorKind::LimitExceeded { .. }));
+        assert!(check_header(&lump[1..], DEFAULT_MAX_DECOMPRESSED).is_err());
     }
 
     #[test]

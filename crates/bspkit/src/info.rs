@@ -87,7 +87,8 @@ pub fn lump_infos(bsp: &Bsp) -> Vec<LumpInfo> {
         .iter()
         .map(|e| {
             let record_size = bsp.record_size(e.index);
-            let data_len = if e.compressed { bsp.lump(e.index).map(|b| b.len() as u64).ok() } else { Some(e.length) };
+            // An LZMA lump's length from its header: counting records needs no decoding.
+            let data_len = if e.compressed { bsp.lump_len(e.index).ok() } else { Some(e.length) };
             LumpInfo {
                 index: e.index,
                 name: e.name,

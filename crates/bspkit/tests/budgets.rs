@@ -63,7 +63,7 @@ fn shared_lzma_stream_decodes_once() {
         assert_eq!(l.as_ptr(), first, "lump {i} decoded again instead of sharing");
     }
     assert_eq!(bsp.decompressed_bytes(), 2 * MIB);
-    // A whole-map pass (check decodes every lump, in parallel) stays within the budget.
+    // A whole-map pass (check decodes the lumps it reads, in parallel) stays within the budget.
     let _ = bspkit::check::check(&bsp);
     assert!(bsp.budget_error().is_none());
 }

@@ -104,8 +104,9 @@ class Bsp:
         """Write the map with every edit (atomically, reopened and checked first). A Respawn map
         opened with its external files is written as a set: ``.bsp``, ``.bsp_lump`` files and
         ``.ent`` partitions, with the edits made to ``bsp.ENTITIES_<kind>``."""
-    def check(self) -> Dict[str, Any]:
-        """``bsp check --json``'s object: ``{"path", "problems", "counts"}``."""
+    def check(self, verify_lzma: bool = False) -> Dict[str, Any]:
+        """``bsp check --json``'s object: ``{"path", "problems", "counts"}``; ``verify_lzma=True``
+        decodes every LZMA lump (``bsp check --verify-lzma``)."""
     def info(self) -> Dict[str, Any]:
         """``bsp info --json``'s object."""
     def miptex(self) -> List[Dict[str, Any]]:

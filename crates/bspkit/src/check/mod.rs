@@ -10,32 +10,55 @@ use crate::branch::{Family, LumpKind};
 use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
 use crate::bsp::Bsp;
 
-/// Run every check on a map.
+/// Options of [`check_with`]; [`check`] uses the defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Decompress every compressed lump and report one whose stream does not decode
+    /// ([`Code::LUMP_UNREADABLE`]), as `bsp check --verify-lzma` does. Off by default: a
+    /// compressed lump whose content no check reads (Source's lightmap samples and leaf ambient
+    /// lighting, which the checks only measure against the offsets and counts that point into
+    /// them) is then validated from its LZMA header alone
+    /// ([`crate::compression::check_header`]: magic, sizes, properties), not decoded. Lumps a
+    /// check reads are always decoded, and reported when they do not decode.
+    pub verify_lzma: bool,
+}
+
+/// Run every check on a map, with the default [`CheckOptions`].
 pub fn check(bsp: &Bsp) -> Vec<Problem> {
-    // Every lump is read below: decode the compressed ones in parallel first.
-    bsp.decompress_all();
+    check_with(bsp, &CheckOptions::default())
+}
+
+/// Run every check on a map.
+pub fn check_with(bsp: &Bsp, opts: &CheckOptions) -> Vec<Problem> {
+    let family = family_checks(bsp);
+    let entity_lump = bsp.entities_index();
+    let decode = |index: usize| opts.verify_lzma || Some(index) == entity_lump || family.reads.map_or(true, |r| r.contains(&index));
+    // The lumps read below are decoded first, in parallel (largest first).
+    bsp.decompress_lumps(decode);
     let mut problems = Vec::new();
     for e in bsp.lumps() {
         let lump = format!("{} ({})", e.index, e.name);
-        let bytes = match bsp.lump(e.index) {
-            Ok(b) => b,
+        // A lump no check reads is only measured: for an LZMA one, its header's output size.
+        let len = if decode(e.index) { bsp.lump(e.index).map(|b| b.len() as u64) } else { bsp.lump_len(e.index) };
+        let len = match len {
+            Ok(n) => n,
             Err(err) => {
                 problems.push(Problem::error(Code::LUMP_UNREADABLE, lump, None, err.kind.to_string()));
                 continue;
             }
         };
         if let Some(size) = bsp.record_size(e.index) {
-            if bytes.len() % size != 0 {
+            if len % size as u64 != 0 {
                 problems.push(Problem::error(
                     Code::BAD_LUMP_LENGTH,
                     lump,
                     None,
-                    format!("length {} is not a multiple of the record size {size}", bytes.len()),
+                    format!("length {len} is not a multiple of the record size {size}"),
                 ));
             }
         } else if let Some(def) = bsp.branch().lumps.get(e.index) {
             if let (LumpKind::Records { .. }, Some(v)) = (def.kind, e.version) {
-                if !bytes.is_empty() {
+                if len > 0 {
                     problems.push(Problem::note(
                         Code::UNKNOWN_LUMP_VERSION,
                         lump,
@@ -47,7 +70,7 @@ pub fn check(bsp: &Bsp) -> Vec<Problem> {
         }
     }
     entities(bsp, &mut problems);
-    family_checks(bsp, &mut problems);
+    (family.run)(bsp, &mut problems);
     problems
 }
 
@@ -79,15 +102,24 @@ fn entities(bsp: &Bsp, problems: &mut Vec<Problem>) {
     }
 }
 
+/// A family's own cross-reference checks, and the lumps whose content they read.
+struct FamilyChecks {
+    run: fn(&Bsp, &mut Vec<Problem>),
+    /// The lump indices the checks read beyond their length (`None`: any of them). Only a
+    /// family with compressed lumps needs a list: the others' lumps cost nothing to read.
+    reads: Option<&'static [usize]>,
+}
+
 /// The family's own cross-reference checks: the one place that maps a family to its checks.
-fn family_checks(bsp: &Bsp, problems: &mut Vec<Problem>) {
+fn family_checks(bsp: &Bsp) -> FamilyChecks {
+    let all = |run| FamilyChecks { run, reads: None };
     match bsp.family() {
-        Family::Quake | Family::GoldSrc => quake1::check::check(bsp, problems),
-        Family::Quake2 => quake2::check::check(bsp, problems),
-        Family::Quake3 => quake3::check::check(bsp, problems),
-        Family::Source => source::check::check(bsp, problems),
-        Family::Respawn => respawn::check::check(bsp, problems),
-        Family::Cod => cod::check::check(bsp, problems),
-        Family::Genesis3D => genesis3d::check::check(bsp, problems),
+        Family::Quake | Family::GoldSrc => all(quake1::check::check),
+        Family::Quake2 => all(quake2::check::check),
+        Family::Quake3 => all(quake3::check::check),
+        Family::Source => FamilyChecks { run: source::check::check, reads: Some(source::check::READS) },
+        Family::Respawn => all(respawn::check::check),
+        Family::Cod => all(cod::check::check),
+        Family::Genesis3D => all(genesis3d::check::check),
     }
 }

@@ -14,6 +14,46 @@ use crate::check::problem::{Checker, Code, Problem};
 /// `SURF_BUMPLIGHT`: three extra lightmaps per style (§10.1, §19).
 const SURF_BUMPLIGHT: i32 = 0x800;
 
+/// The lumps whose content these checks (with the node-tree walk and the generic entity check)
+/// read; `check` decodes these compressed lumps first, in parallel. Every other lump is only
+/// measured — vertices, lightmap samples, leaf ambient lighting, displacement vertices and
+/// triangles, … whose lengths bound the indices and offsets pointing into them — so an LZMA one
+/// is not decoded, its header states its length (`CheckOptions::verify_lzma` decodes them
+/// all). A lump read but missing here is still decoded when read, only not in parallel; a test
+/// compares this list with the lumps `check` decodes.
+pub const READS: &[usize] = &[
+    LUMP_ENTITIES,
+    LUMP_PLANES,
+    LUMP_TEXDATA,
+    LUMP_VISIBILITY,
+    LUMP_NODES,
+    LUMP_TEXINFO,
+    LUMP_FACES,
+    LUMP_OCCLUSION,
+    LUMP_LEAVES,
+    LUMP_EDGES,
+    LUMP_SURFEDGES,
+    LUMP_MODELS,
+    LUMP_LEAF_FACES,
+    LUMP_LEAF_BRUSHES,
+    LUMP_BRUSHES,
+    LUMP_BRUSH_SIDES,
+    LUMP_AREAS,
+    LUMP_AREA_PORTALS,
+    LUMP_DISP_INFO,
+    LUMP_ORIGINAL_FACES,
+    LUMP_PHYS_COLLIDE,
+    LUMP_VERT_NORMAL_INDICES,
+    LUMP_GAME_LUMP,
+    LUMP_PRIMITIVES,
+    LUMP_PAKFILE,
+    LUMP_TEXDATA_STRING_TABLE,
+    LUMP_OVERLAYS,
+    LUMP_LEAF_AMBIENT_INDEX_HDR,
+    LUMP_LEAF_AMBIENT_INDEX,
+    LUMP_FACES_HDR,
+];
+
 pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let r = match bsp.endian() {
         Endian::Little => check_as::<LittleEndian>(bsp, problems),
@@ -84,7 +124,8 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
     let texinfo = v.texinfo()?;
     let dispinfos = v.disp_infos()?.len();
     let disp_unknown = matches!(v.disp_infos()?, view::DispInfos::Unknown);
-    let light_len = v.bsp.lump(light)?.len() as i64;
+    // Only the samples' extent is checked: the lighting lump is measured, not decoded.
+    let light_len = i64::try_from(v.bsp.lump_len(light)?).unwrap_or(i64::MAX);
     let prims = v.primitives()?.len();
     let mut c = Checker::new(p, name);
     for (i, f) in faces.iter().enumerate() {
@@ -122,7 +163,7 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
 fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Result<()> {
     let v = View::<O>::new(bsp)?;
     let planes = ok(p, v.planes()).map_or(0, |x| x.len());
-    let vertices = ok(p, v.vertices()).map_or(0, |x| x.len());
+    let vertices = ok(p, v.vertices_len()).unwrap_or(0);
     let texinfo_len = ok(p, v.texinfo()).map_or(0, |x| x.len());
     let faces_len = ok(p, v.faces()).map_or(0, |f| f.len());
 
@@ -182,7 +223,7 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
         let leaffaces = ok(p, v.leaf_faces()).map_or(0, |x| x.len());
         let leafbrushes = ok(p, v.leaf_brushes()).map_or(0, |x| x.len());
         let areas = ok(p, v.areas()).map_or(0, |x| x.len());
-        let water = ok(p, v.leaf_water_data()).map_or(0, |x| x.len());
+        let water = ok(p, v.leaf_water_data_len()).unwrap_or(0);
         let clusters = ok(p, v.visibility()).map_or(0, |x| x.num_clusters);
         let mut c = Checker::new(p, "LEAVES");
         for (i, l) in leaves.iter().enumerate() {
@@ -255,10 +296,10 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
             c.index(i, "nameStringTableID", t.name_string_table_id.get() as i64, n, "TEXDATA_STRING_TABLE");
         }
     }
-    if let (Some(table), Some(data)) = (table, ok(p, v.string_data())) {
+    if let (Some(table), Some(data)) = (table, ok(p, v.string_data_len())) {
         let mut c = Checker::new(p, "TEXDATA_STRING_TABLE");
         for (i, e) in table.iter().enumerate() {
-            c.index(i, "offset", e.offset.get() as i64, data.len(), "TEXDATA_STRING_DATA");
+            c.index(i, "offset", e.offset.get() as i64, data, "TEXDATA_STRING_DATA");
         }
     }
     // Models.
@@ -271,8 +312,8 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
     }
     // Displacements.
     if let Some(d) = &dispinfos {
-        let verts = ok(p, v.disp_verts()).map_or(0, |x| x.len());
-        let tris = ok(p, v.disp_tris()).map_or(0, |x| x.len());
+        let verts = ok(p, v.disp_verts_len()).unwrap_or(0);
+        let tris = ok(p, v.disp_tris_len()).unwrap_or(0);
         let drawn = ok(p, v.faces());
         let mut c = Checker::new(p, "DISP_INFO");
         for (i, di) in d.iter().enumerate() {
@@ -294,7 +335,7 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
     }
     // Ambient lighting: one index entry per leaf, each range inside the samples (§20).
     for hdr in [false, true] {
-        let (Some(index), Some(samples)) = (ok(p, v.leaf_ambient_index(hdr)), ok(p, v.leaf_ambient_lighting(hdr))) else { continue };
+        let (Some(index), Some(samples)) = (ok(p, v.leaf_ambient_index(hdr)), ok(p, v.leaf_ambient_lighting_len(hdr))) else { continue };
         if index.is_empty() {
             continue;
         }
@@ -307,7 +348,7 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
         for i in 0..index.len() {
             // A leaf with no samples may carry any `first` (seen in TF2 maps).
             if let Some((count, first)) = index.get(i).filter(|x| x.0 > 0) {
-                c.range(i, "samples", (first, count), samples.len(), target);
+                c.range(i, "samples", (first, count), samples, target);
             }
         }
     }
@@ -325,8 +366,8 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
     }
     // Primitives (§24).
     if let Some(prims) = ok(p, v.primitives()) {
-        let idx = ok(p, v.prim_indices()).map_or(0, |x| x.len());
-        let pv = ok(p, v.prim_verts()).map_or(0, |x| x.len());
+        let idx = ok(p, v.prim_indices_len()).unwrap_or(0);
+        let pv = ok(p, v.prim_verts_len()).unwrap_or(0);
         let mut c = Checker::new(p, "PRIMITIVES");
         for i in 0..prims.len() {
             if let Some([fi, ni, fv, nv]) = prims.get(i) {
@@ -359,7 +400,7 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
     }
     // Areas and area portals.
     if let (Some(areas), Some(portals)) = (ok(p, v.areas()), ok(p, v.area_portals())) {
-        let clip = ok(p, v.clip_portal_verts()).map_or(0, |x| x.len());
+        let clip = ok(p, v.clip_portal_verts_len()).unwrap_or(0);
         let mut c = Checker::new(p, "AREAS");
         for (i, a) in areas.iter().enumerate() {
             c.range(i, "area portals", (a.first_area_portal.get() as i64, a.num_area_portals.get() as i64), portals.len(), "AREA_PORTALS");
@@ -373,10 +414,10 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
         }
     }
     // Vertex normals.
-    if let (Some(idx), Some(normals)) = (ok(p, v.vert_normal_indices()), ok(p, v.vert_normals())) {
+    if let (Some(idx), Some(normals)) = (ok(p, v.vert_normal_indices()), ok(p, v.vert_normals_len())) {
         let mut c = Checker::new(p, "VERT_NORMAL_INDICES");
         for (i, n) in idx.iter().enumerate() {
-            c.index(i, "normal", n as i64, normals.len(), "VERT_NORMALS");
+            c.index(i, "normal", n as i64, normals, "VERT_NORMALS");
         }
     }
     // Physics collision (§22): the block walk must end inside the lump.

@@ -175,8 +175,9 @@ pub fn game_lump_directory(bsp: &Bsp) -> Vec<([u8; 4], u16, u16, i32, i32)> {
         .collect()
 }
 
+/// A lump's decoded length; an LZMA lump's from its header, not decoded (the rows only count).
 fn len(bsp: &Bsp, i: usize) -> u64 {
-    bsp.lump(i).map(|b| b.len() as u64).unwrap_or(0)
+    bsp.lump_len(i).unwrap_or(0)
 }
 
 /// vbspinfo's rows (the `Branch::stats` hook of every Source branch).

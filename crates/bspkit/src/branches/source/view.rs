@@ -603,6 +603,12 @@ impl<'a, O: ByteOrder> View<'a, O> {
         self.bsp.records::<T>(i)
     }
 
+    /// How many `T` records lump `i` holds, from its length alone: a compressed lump is not
+    /// decoded (its LZMA header states the length). For checks that only measure a lump.
+    fn count<T>(&self, i: usize) -> Result<usize> {
+        self.bsp.record_count(i, std::mem::size_of::<T>())
+    }
+
     fn version(&self, i: usize) -> u32 {
         self.bsp.entry(i).and_then(|e| e.version).unwrap_or(0)
     }
@@ -616,6 +622,10 @@ impl<'a, O: ByteOrder> View<'a, O> {
     }
     pub fn vertices(&self) -> Result<&'a [Vertex<O>]> {
         self.recs(LUMP_VERTICES)
+    }
+    /// [`View::vertices`]'s length, without decompressing the lump.
+    pub fn vertices_len(&self) -> Result<usize> {
+        self.count::<Vertex<O>>(LUMP_VERTICES)
     }
     pub fn edges(&self) -> Result<Edges<'a, O>> {
         Ok(match self.layout {
@@ -708,6 +718,10 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn string_data(&self) -> Result<&'a [u8]> {
         self.bsp.lump(LUMP_TEXDATA_STRING_DATA)
     }
+    /// [`View::string_data`]'s length, without decompressing the lump.
+    pub fn string_data_len(&self) -> Result<usize> {
+        self.count::<u8>(LUMP_TEXDATA_STRING_DATA)
+    }
     /// The material name of a texdata entry (§10.4), or `None` if a link is out of range.
     pub fn texdata_name(&self, texdata: usize) -> Result<Option<&'a str>> {
         let Some(td) = self.texdata()?.get(texdata) else { return Ok(None) };
@@ -742,8 +756,16 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn disp_verts(&self) -> Result<&'a [DispVert<O>]> {
         self.recs(LUMP_DISP_VERTS)
     }
+    /// [`View::disp_verts`]'s length, without decompressing the lump.
+    pub fn disp_verts_len(&self) -> Result<usize> {
+        self.count::<DispVert<O>>(LUMP_DISP_VERTS)
+    }
     pub fn disp_tris(&self) -> Result<&'a [DispTri<O>]> {
         self.recs(LUMP_DISP_TRIS)
+    }
+    /// [`View::disp_tris`]'s length, without decompressing the lump.
+    pub fn disp_tris_len(&self) -> Result<usize> {
+        self.count::<DispTri<O>>(LUMP_DISP_TRIS)
     }
     pub fn cubemaps(&self) -> Result<&'a [Cubemap<O>]> {
         self.recs(LUMP_CUBEMAPS)
@@ -790,6 +812,15 @@ impl<'a, O: ByteOrder> View<'a, O> {
         } else {
             AmbientLighting::Samples(self.bsp.records(i)?)
         })
+    }
+    /// [`View::leaf_ambient_lighting`]'s length, without decompressing the lump.
+    pub fn leaf_ambient_lighting_len(&self, hdr: bool) -> Result<usize> {
+        let i = if hdr { LUMP_LEAF_AMBIENT_LIGHTING_HDR } else { LUMP_LEAF_AMBIENT_LIGHTING };
+        if self.bsp.record_size(i) == Some(24) {
+            self.count::<CompressedLightCube>(i)
+        } else {
+            self.count::<LeafAmbientLighting>(i)
+        }
     }
     /// Lightmap samples (§19): lump 8 (LDR) or 53 (HDR).
     pub fn lighting(&self, hdr: bool) -> Result<&'a [ColorRGBExp32]> {
@@ -906,12 +937,27 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn prim_verts(&self) -> Result<&'a [Vertex<O>]> {
         self.recs(LUMP_PRIM_VERTS)
     }
+    /// [`View::prim_verts`]'s length, without decompressing the lump.
+    pub fn prim_verts_len(&self) -> Result<usize> {
+        self.count::<Vertex<O>>(LUMP_PRIM_VERTS)
+    }
     /// Prim indices (lump 39): 16-bit, 32-bit in Strata.
     pub fn prim_indices(&self) -> Result<Indices<'a, O>> {
         self.indices(LUMP_PRIM_INDICES)
     }
+    /// [`View::prim_indices`]'s length, without decompressing the lump.
+    pub fn prim_indices_len(&self) -> Result<usize> {
+        match self.layout {
+            Layout::Strata => self.count::<Index32<O>>(LUMP_PRIM_INDICES),
+            _ => self.count::<Index16<O>>(LUMP_PRIM_INDICES),
+        }
+    }
     pub fn leaf_water_data(&self) -> Result<&'a [LeafWaterData<O>]> {
         self.recs(LUMP_LEAF_WATER_DATA)
+    }
+    /// [`View::leaf_water_data`]'s length, without decompressing the lump.
+    pub fn leaf_water_data_len(&self) -> Result<usize> {
+        self.count::<LeafWaterData<O>>(LUMP_LEAF_WATER_DATA)
     }
     pub fn leaf_min_dist_to_water(&self) -> Result<&'a [LeafMinDistToWater<O>]> {
         self.recs(LUMP_LEAF_MIN_DIST_TO_WATER)
@@ -928,8 +974,16 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn clip_portal_verts(&self) -> Result<&'a [Vertex<O>]> {
         self.recs(LUMP_CLIP_PORTAL_VERTS)
     }
+    /// [`View::clip_portal_verts`]'s length, without decompressing the lump.
+    pub fn clip_portal_verts_len(&self) -> Result<usize> {
+        self.count::<Vertex<O>>(LUMP_CLIP_PORTAL_VERTS)
+    }
     pub fn vert_normals(&self) -> Result<&'a [Vertex<O>]> {
         self.recs(LUMP_VERT_NORMALS)
+    }
+    /// [`View::vert_normals`]'s length, without decompressing the lump.
+    pub fn vert_normals_len(&self) -> Result<usize> {
+        self.count::<Vertex<O>>(LUMP_VERT_NORMALS)
     }
     pub fn vert_normal_indices(&self) -> Result<Indices<'a, O>> {
         self.indices(LUMP_VERT_NORMAL_INDICES)
