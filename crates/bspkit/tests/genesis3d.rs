@@ -232,3 +232,46 @@ fn damaged_levels_are_errors_or_problems_never_panics() {
     let forced = Bsp::from_bytes_with(&v14, &bspkit::OpenOptions { branch: Some("genesis3d".into()), ..Default::default() }).unwrap();
     assert!(bspkit::check::check(&forced).iter().any(|p| p.to_string().contains("version 14")));
 }
+
+/// Hostile face light fields and texture records (negative, huge, past the data, a palette
+/// out of range) give lightmap and texture warnings or `Missing` entries, never a panic, and
+/// the export and the picture of such a level still succeed.
+#[test]
+fn hostile_light_and_texture_records_never_panic() {
+    use bspkit::texture::{TextureOptions, TextureSource};
+    let bytes = g3d::room::small_level();
+    let (chunks, _) = raw_chunks(&bytes);
+    let data_of = |t: usize| chunks.iter().find(|c| c.0 as usize == t).unwrap().3;
+    let faces = data_of(g3d::CHUNK_FACES);
+    let textures = data_of(g3d::CHUNK_TEXTURES);
+    // Face: light_offset (20), light_width (24), light_height (28), light_types (32..36).
+    // Texture: width (36), height (40), offset (44), palette (48).
+    let fields = [(faces, 20usize), (faces, 24), (faces, 28), (textures, 36), (textures, 40), (textures, 44), (textures, 48)];
+    let mut runs = 0;
+    for (base, field) in fields {
+        for value in [-1i32, 0, 1, 3, 255, 1 << 20, i32::MAX, i32::MIN] {
+            let mut bad = bytes.clone();
+            bad[base + field..base + field + 4].copy_from_slice(&value.to_le_bytes());
+            if field == 20 && base == faces {
+                bad[base + 32..base + 36].copy_from_slice(&[0, 11, 0, 255]);
+            }
+            let bsp = Bsp::from_bytes(&bad).unwrap();
+            let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
+            assert!(lm.faces.len() <= 1);
+            for t in TextureSource::new(&bsp, &TextureOptions::default()).textures() {
+                if let Ok(t) = t {
+                    assert_eq!(t.image().pixels.len(), t.width() as usize * t.height() as usize * 4);
+                }
+            }
+            let scene = bspkit::mesh::build(&bsp, &bspkit::mesh::MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
+            assert!(scene.models.iter().all(|m| m.vertices.uv1.len() == m.vertices.len()));
+            let out = std::env::temp_dir().join(format!("bspkit-g3d-hostile-{}.glb", std::process::id()));
+            bspkit::export::export(&bsp, &out, &Default::default()).unwrap();
+            let _ = std::fs::remove_file(&out);
+            let opts = bspkit::render::RenderOptions { size: 32, ..Default::default() };
+            bspkit::render::render_map(&bsp, &opts).unwrap();
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, fields.len() * 8);
+}

@@ -235,11 +235,19 @@ pub(crate) struct MaterialImage {
 
 /// The PNG of texture `name`, or the checker placeholder (with a warning).
 pub(crate) fn material_image(textures: &TextureCache, name: &str, warnings: &mut Vec<String>) -> Result<MaterialImage> {
+    let placeholder = || Ok(MaterialImage { png: ImageRgba::checker(64, 64).encode_png()?, alpha: AlphaMode::Opaque, placeholder: true });
     match textures.get(name) {
-        Ok(t) => Ok(MaterialImage { png: t.image().encode_png()?, alpha: t.alpha, placeholder: false }),
+        Ok(t) => match t.image().encode_png() {
+            Ok(png) => Ok(MaterialImage { png, alpha: t.alpha, placeholder: false }),
+            // A decoded image PNG cannot hold (a side over its limit): still never an error.
+            Err(e) => {
+                warnings.push(format!("{name} ({}): {e}; a checker placeholder is used", t.source));
+                placeholder()
+            }
+        },
         Err(m) => {
             warnings.push(format!("{m}; a checker placeholder is used"));
-            Ok(MaterialImage { png: ImageRgba::checker(64, 64).encode_png()?, alpha: AlphaMode::Opaque, placeholder: true })
+            placeholder()
         }
     }
 }

@@ -43,8 +43,8 @@ pub fn decode(bsp: &Bsp, i: usize) -> Result<Texture, Missing> {
     let at = |m: Missing, chunk: usize, offset: u64| locate(bsp, chunk, offset, m);
     let record_offset = (i * std::mem::size_of::<super::records::Texture>()) as u64;
     let (w, h, ofs) = (t.width.get(), t.height.get(), t.offset.get());
-    let (Ok(w), Ok(h), Ok(ofs)) = (u32::try_from(w), u32::try_from(h), u64::try_from(ofs)) else {
-        let m = Missing::new(&name, MissingKind::Undecodable, format!("size {w}×{h} or texel offset {ofs} is negative"));
+    let (Ok(w @ 1..), Ok(h @ 1..), Ok(ofs)) = (u32::try_from(w), u32::try_from(h), u64::try_from(ofs)) else {
+        let m = Missing::new(&name, MissingKind::Undecodable, format!("size {w}×{h} is not positive or texel offset {ofs} is negative"));
         return Err(at(m, CHUNK_TEXTURES, record_offset));
     };
     let data = v.tex_data().map_err(|e| Missing::from_error(&name, &e))?;
