@@ -258,10 +258,8 @@ fn hostile_light_and_texture_records_never_panic() {
             let bsp = Bsp::from_bytes(&bad).unwrap();
             let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
             assert!(lm.faces.len() <= 1);
-            for t in TextureSource::new(&bsp, &TextureOptions::default()).textures() {
-                if let Ok(t) = t {
-                    assert_eq!(t.image().pixels.len(), t.width() as usize * t.height() as usize * 4);
-                }
+            for t in TextureSource::new(&bsp, &TextureOptions::default()).textures().flatten() {
+                assert_eq!(t.image().pixels.len(), t.width() as usize * t.height() as usize * 4);
             }
             let scene = bspkit::mesh::build(&bsp, &bspkit::mesh::MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
             assert!(scene.models.iter().all(|m| m.vertices.uv1.len() == m.vertices.len()));
