@@ -31,7 +31,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "== export: building (release)" >&2
 (cd "$root" && CARGO_TARGET_DIR="$tgt/main" cargo build --release -q -p bsp-cli)
-(cd "$here" && CARGO_TARGET_DIR="$tgt/cmp" cargo build --release -q --bin bspkit_export --bin qbsp_mesh)
+(cd "$here" && CARGO_TARGET_DIR="$tgt/cmp" cargo build --release -q --bin bspkit_export --bin bspkit_export_heap --bin qbsp_mesh)
 bsp="$tgt/main/release/bsp"
 bin="$tgt/cmp/release"
 
@@ -99,6 +99,7 @@ for l in sys.stdin:
 for m in "${maps[@]}"; do
     fam=${m%%/*}
     "$bin/bspkit_export" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" >> "$out/results.jsonl" || true
+    "$bin/bspkit_export_heap" 1 "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" >> "$out/results.jsonl" || true
     if [ -n "$b2g" ] && { [ "$fam" = source ] || [ "$fam" = source_x360 ]; }; then
         "$b2g_inproc" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" >> "$out/results.jsonl" || true
     fi

@@ -314,6 +314,23 @@ def section(out):
       + ", ".join(f"`{m}` {x:.1f}×" for x, m in sorted(big)) + "."
       + (" Over 3× (whole process): " + ", ".join(f"`{m}` {x:.1f}×" for x, m in sorted(over, reverse=True)[:12])
          + (" …" if len(over) > 12 else "") + "." if over else ""))
+    # The export's own heap (bspkit_export_heap: peak bytes one export allocates beyond the map it
+    # is given) over the GLB `bsp export` wrote for the same map and options.
+    heap = []
+    for m in maps:
+        for tool, cli_tool, what in (("bspkit_export_heap", "bsp_export_geo", "geometry"), ("bspkit_export_full_heap", "bsp_export", "tex + lm")):
+            r, c = by.get((tool, m)), cby.get((cli_tool, m))
+            if r and r.get("ok") and r.get("work") and c and c.get("ok") and c.get("glb_bytes"):
+                heap.append((r["work"] / c["glb_bytes"], m, what, c["glb_bytes"]))
+    if heap:
+        big_heap = [h for h in heap if h[3] >= 500_000]
+        over_heap = [h for h in big_heap if h[0] > 3]
+        p(f"- The export's own memory (`bspkit_export_heap`: peak heap one `export::export` allocates beyond the map "
+          f"bytes it is given, over the GLB size), on the {len(big_heap)} exports whose GLB is ≥ 0.5 MB: "
+          + ", ".join(f"`{m}` {what} {x:.1f}×" for x, m, what, _ in sorted(big_heap)) + " — "
+          + verdict(not over_heap) + " within 3×"
+          + (f" ({len(over_heap)} over)" if over_heap else "") + f"; over all {len(heap)} exports, median "
+          f"{sorted(h[0] for h in heap)[len(heap) // 2]:.1f}× (small outputs are dominated by fixed costs).")
     return "\n".join(lines) + "\n"
 
 
