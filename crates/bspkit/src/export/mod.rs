@@ -93,7 +93,7 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     }
     let mut summary = Summary { format: Some(format), ..Default::default() };
     let lm = if opts.lightmaps && format != Format::Obj {
-        match crate::lightmap::build(bsp, &Default::default()) {
+        match crate::lightmap::build_with(bsp, &Default::default(), crate::lightmap::AtlasOptions::BASE) {
             Ok(lm) => {
                 summary.warnings.extend(lm.warnings.iter().filter(|w| !w.starts_with("face ") && !w.starts_with("surface ")).cloned());
                 Some(lm)

@@ -249,7 +249,7 @@ pub(crate) fn lightmap_png(lm: &Lightmaps, page: u32) -> Result<Option<Vec<u8>>>
     let Some(a) = lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0)) else {
         return Ok(None);
     };
-    crate::lightmap::encode_png(a.width, a.height, &a.rgb8()).map(Some)
+    lm.atlas_png(a).map(Some)
 }
 
 /// A name usable in a file name: letters, digits, `-`, `_`, `.`; the rest as `_`.
