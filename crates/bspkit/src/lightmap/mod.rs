@@ -459,6 +459,31 @@ pub fn encode_png(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>> {
     crate::assets::image::encode_png(width, height, png::ColorType::Rgb, rgb)
 }
 
+/// The JSON manifest of `lm` (`bsp lightmaps`' `lightmaps.json` without its `path` and
+/// `branch`, and `bsp export --hdr`'s; README documents the schema): the source, the pages,
+/// each atlas with the files written for it (`files[i]` = (PNG, HDR side file) of
+/// `lm.atlases[i]`), every face's rectangle, styles and sample offsets.
+pub fn manifest(lm: &Lightmaps, files: &[(Option<String>, Option<String>)]) -> serde_json::Value {
+    use serde_json::json;
+    json!({
+        "family": lm.family.as_str(),
+        "source": {"name": lm.source, "lump": lm.source_lump, "format": lm.format.map(|f| f.name())},
+        "overbright": lm.overbright,
+        "png_overbright": lm.png_overbright(),
+        "gamma": GAMMA,
+        "padding": PADDING,
+        "pages": lm.pages.iter().enumerate().map(|(i, p)| json!({"page": i, "width": p[0], "height": p[1]})).collect::<Vec<_>>(),
+        "atlases": lm.atlases.iter().zip(files).map(|(a, (png, hdr))| {
+            json!({"page": a.page, "style": a.style, "layer": a.layer, "png": png, "hdr": hdr})
+        }).collect::<Vec<_>>(),
+        "faces": lm.faces.iter().map(|f| json!({
+            "lump": f.lump, "index": f.index, "page": f.page, "x": f.x, "y": f.y, "width": f.width, "height": f.height,
+            "layers": f.layers, "styles": f.styles(), "offsets": f.sample_offsets(), "source_offset": f.source_offset,
+        })).collect::<Vec<_>>(),
+        "warnings": lm.warnings,
+    })
+}
+
 /// An atlas as a Portable Float Map (`PF`, little-endian, rows bottom to top) of its stored
 /// values ([`Atlas::stored`]): lossless for 8-bit samples, for E5BGR9 and for every
 /// `ColorRGBExp32` whose value fits in `f32` (exponent ≤ 120; larger ones, which no compiler
