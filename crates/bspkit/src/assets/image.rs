@@ -95,6 +95,17 @@ impl ImageRgba {
         ImageRgba { width, height, pixels }
     }
 
+    /// The PNG of the 64×64 [`ImageRgba::checker`], encoded once per process: an export shows
+    /// it for every texture it cannot find.
+    pub fn checker_png() -> Result<Vec<u8>> {
+        static PNG: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        if let Some(p) = PNG.get() {
+            return Ok(p.clone());
+        }
+        let p = ImageRgba::checker(64, 64).encode_png()?;
+        Ok(PNG.get_or_init(|| p).clone())
+    }
+
     /// The RGBA bytes of pixel `(x, y)`.
     pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
         if x >= self.width || y >= self.height {
@@ -280,5 +291,9 @@ mod tests {
         assert_eq!(unit_to_u8(-1.0), 0);
         assert_eq!(unit_to_u8(f32::NAN), 0);
         assert_eq!(unit_to_u8(0.5), 128);
+        // The cached placeholder PNG is the 64×64 checker, the same on every call.
+        let png = ImageRgba::checker_png().unwrap();
+        assert_eq!(ImageRgba::decode_png(&png, 1 << 20).unwrap(), ImageRgba::checker(64, 64));
+        assert_eq!(ImageRgba::checker_png().unwrap(), png);
     }
 }

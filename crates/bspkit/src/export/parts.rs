@@ -239,7 +239,7 @@ pub(crate) fn material_image(textures: &TextureCache, name: &str, warnings: &mut
         Ok(t) => Ok(MaterialImage { png: t.image().encode_png()?, alpha: t.alpha, placeholder: false }),
         Err(m) => {
             warnings.push(format!("{m}; a checker placeholder is used"));
-            Ok(MaterialImage { png: ImageRgba::checker(64, 64).encode_png()?, alpha: AlphaMode::Opaque, placeholder: true })
+            Ok(MaterialImage { png: ImageRgba::checker_png()?, alpha: AlphaMode::Opaque, placeholder: true })
         }
     }
 }
