@@ -29,7 +29,7 @@ pub(crate) enum Models {
   bsp export map.bsp -o map.glb --skip sky,trigger --scale 1       game units, keep clips/tools
   bsp export map.bsp -o map.glb --models world --no-textures --no-lightmaps
   bsp export map.bsp -o map.glb --json --strict                    summary on stdout; exit 1 on warnings
-  bsp export map.bsp -o map.glb --hdr                              + map_lightmap_p*_s*_l*.pfm, map_lightmaps.json
+  bsp export map.bsp -o map.glb --hdr                              + map_lightmap_p*_s*_l*.pfm/.png, map_lightmaps.json
 
 Skip flags: sky, nodraw, trigger, water, translucent, clip, tool, alphatest (default: sky,nodraw,trigger,clip,tool).
 Exit status: 0 written; 1 written, but --strict and faces were skipped or warnings given; 2 error.")]
@@ -56,9 +56,9 @@ pub struct ExportArgs {
     /// No lightmaps (no TEXCOORD_1, no occlusion texture)
     #[arg(long)]
     no_lightmaps: bool,
-    /// Also write every lightmap image (each page, light style and bump layer) losslessly beside
-    /// the output as .pfm files, from the map's HDR lighting where it has some, with a JSON
-    /// manifest of each face's rectangle, styles and source offsets (OUT_lightmaps.json)
+    /// Also write every lightmap image (each page, light style and bump layer) beside the output,
+    /// losslessly as .pfm and as 8-bit .png, from the map's HDR lighting where it has some, with
+    /// a JSON manifest of each face's rectangle, styles and source offsets (OUT_lightmaps.json)
     #[arg(long)]
     hdr: bool,
     /// Exit 1 when faces were skipped as broken or warnings were given

@@ -350,7 +350,8 @@ fn read_pfm(path: &Path) -> (u32, u32, Vec<[f32; 3]>) {
 }
 
 /// `--hdr`: every atlas of `lightmap::build` (HDR lighting, every style and layer) is a `.pfm`
-/// beside the GLB holding its stored values exactly, and the manifest lists them and every
+/// beside the GLB holding its stored values exactly and a `.png` of its 8-bit pixels, and the
+/// manifest lists them and every
 /// face's rectangle. The builder room, and a Source map with HDR lighting and bump-mapped faces
 /// when the corpus is there.
 #[test]
@@ -392,6 +393,12 @@ fn hdr_writes_every_lightmap_image_losslessly() {
             );
             let pfm = dir.join(m["hdr"].as_str().unwrap());
             assert!(files.contains(&pfm), "{} not in the summary", pfm.display());
+            // The PNG: the atlas's 8-bit pixels.
+            let png = dir.join(m["png"].as_str().unwrap());
+            assert!(files.contains(&png), "{} not in the summary", png.display());
+            let img = bspkit::texture::ImageRgba::decode_png(&std::fs::read(&png).unwrap(), 1 << 30).unwrap();
+            let rgb: Vec<u8> = img.pixels.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+            assert!((img.width, img.height) == (a.width, a.height) && rgb == *a.rgb8(), "{}", png.display());
             let (w, h, px) = read_pfm(&pfm);
             assert_eq!((w, h), (a.width, a.height));
             for y in 0..h {

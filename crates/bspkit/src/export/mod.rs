@@ -67,8 +67,9 @@ pub struct ExportOptions {
     pub lightmaps: bool,
     /// With `lightmaps` (glTF only): read the map's HDR lighting where it has some (Source's
     /// HDR lumps, BSPX `LIGHTING_E5BGR9`) and write every lightmap image losslessly beside the
-    /// output — one Portable Float Map per page × light style × bump layer
-    /// (`STEM_lightmap_p{page}_s{style}_l{layer}.pfm`) and the manifest `STEM_lightmaps.json`
+    /// output — per page × light style × bump layer a Portable Float Map of the stored values
+    /// (`STEM_lightmap_p{page}_s{style}_l{layer}.pfm`) and an 8-bit PNG like the glTF's pages
+    /// (same name, `.png`) — and the manifest `STEM_lightmaps.json`
     /// ([`crate::lightmap::manifest`]: each face's rectangle, styles and source offsets). The
     /// glTF itself is unchanged but for the HDR source of its 8-bit pages.
     pub hdr: bool,
@@ -166,16 +167,19 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     Ok(summary)
 }
 
-/// `--hdr`: every atlas of `lm` as a Portable Float Map beside `path`, and the manifest; the
-/// files written.
+/// `--hdr`: every atlas of `lm` as a PNG (8-bit, as the glTF's pages) and a Portable Float Map
+/// (exact) beside `path`, and the manifest; the files written.
 fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path) -> Result<Vec<std::path::PathBuf>> {
     let mut files = Vec::with_capacity(lm.atlases.len());
     let mut written = Vec::with_capacity(lm.atlases.len() + 1);
+    let name = |f: &Path| f.file_name().map(|n| n.to_string_lossy().into_owned());
     for a in &lm.atlases {
-        let file = parts::beside(path, &format!("_lightmap_p{}_s{}_l{}.pfm", a.page, a.style, a.layer));
-        parts::write_bytes(&file, &crate::lightmap::encode_pfm(a))?;
-        files.push((None, file.file_name().map(|n| n.to_string_lossy().into_owned())));
-        written.push(file);
+        let stem = format!("_lightmap_p{}_s{}_l{}", a.page, a.style, a.layer);
+        let (png, pfm) = (parts::beside(path, &format!("{stem}.png")), parts::beside(path, &format!("{stem}.pfm")));
+        parts::write_bytes(&png, &lm.atlas_png(a)?)?;
+        parts::write_bytes(&pfm, &crate::lightmap::encode_pfm(a))?;
+        files.push((name(&png), name(&pfm)));
+        written.extend([png, pfm]);
     }
     let file = parts::beside(path, "_lightmaps.json");
     let json = serde_json::to_vec_pretty(&crate::lightmap::manifest(lm, &files))
