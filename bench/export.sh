@@ -8,6 +8,11 @@
 # run.sh calls it as its last stage (then report.py writes the whole RESULTS.md); run alone, it
 # replaces only the Export section of an existing RESULTS.md.
 #
+# BSPKIT_ONLY=1 runs only bspkit's in-process program (no qbsp, bsp_tool, processes or
+# bsp-to-glb) and updates only the "export (tex + lm)" numbers of RESULTS.md's Export section,
+# with a before/after table when BSPKIT_EXPORT_BEFORE names an older build of bspkit_export
+# (measured in the same run) — see update_export_full.py.
+#
 # Environment: RUNS (in-process timed runs per map, default 20), PY_RUNS (bsp_tool, default 3),
 # CLI_RUNS (process runs per map for `bsp export` and bsp-to-glb, best of, default 5),
 # BENCH_TARGET (cargo target dir, default bench/target), BSP_TO_GLB_DIR (a checkout of
@@ -28,6 +33,38 @@ rm -rf "$out" && mkdir -p "$out"
 [ -x /usr/bin/time ] || { echo "export.sh: /usr/bin/time missing: apt-get install time" >&2; exit 2; }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
+if [ -n "${BSPKIT_ONLY:-}" ]; then
+    echo "== export: bspkit only: building bspkit_export (release)" >&2
+    (cd "$here" && CARGO_TARGET_DIR="$tgt/cmp" cargo build --release -q --bin bspkit_export)
+    mapfile -t maps < <(cd "$corpus" && find . -type f \( -iname '*.bsp' -o -iname '*.d3dbsp' \) | sed 's|^\./||' | sort)
+    echo "== export: ${#maps[@]} maps, ${RUNS} runs each" >&2
+    for m in "${maps[@]}"; do
+        fam=${m%%/*}
+        # Before and after alternate map by map, so both see the same load.
+        for b in "$tgt/cmp/release/bspkit_export" ${BSPKIT_EXPORT_BEFORE:+"$BSPKIT_EXPORT_BEFORE"}; do
+            suffix=$([ "$b" = "$tgt/cmp/release/bspkit_export" ] || echo _before)
+            "$b" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" \
+                | python3 -c 'import json,sys
+m, fam, sfx = sys.argv[1:]
+for l in sys.stdin:
+    if l.strip():
+        r = json.loads(l); r.update({"map": m, "family": fam, "tool": r["tool"] + sfx}); print(json.dumps(r))' "$m" "$fam" "$suffix" \
+                >> "$out/results.jsonl" || true
+        done
+    done
+    {
+        echo "nproc=$(nproc)"
+        echo "load=$load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end (1/5/15-minute load averages)"
+        echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "bspkit=$(git -C "$root" rev-parse --short HEAD)"
+        echo "before=${BSPKIT_EXPORT_BEFORE_REV:-}"
+        echo "runs=$RUNS"
+    } > "$out/machine.txt"
+    python3 "$here/update_export_full.py" "$out" "$here/RESULTS.md"
+    echo "== export: updated the tex + lm numbers of bench/RESULTS.md" >&2
+    exit 0
+fi
 
 echo "== export: building (release)" >&2
 (cd "$root" && CARGO_TARGET_DIR="$tgt/main" cargo build --release -q -p bsp-cli)

@@ -29,6 +29,7 @@ pub(crate) enum Models {
   bsp export map.bsp -o map.glb --skip sky,trigger --scale 1       game units, keep clips/tools
   bsp export map.bsp -o map.glb --models world --no-textures --no-lightmaps
   bsp export map.bsp -o map.glb --json --strict                    summary on stdout; exit 1 on warnings
+  bsp export map.bsp -o map.glb --hdr                              + map_lightmap_p*_s*_l*.pfm/.png, map_lightmaps.json
 
 Skip flags: sky, nodraw, trigger, water, translucent, clip, tool, alphatest (default: sky,nodraw,trigger,clip,tool).
 Exit status: 0 written; 1 written, but --strict and faces were skipped or warnings given; 2 error.")]
@@ -55,6 +56,11 @@ pub struct ExportArgs {
     /// No lightmaps (no TEXCOORD_1, no occlusion texture)
     #[arg(long)]
     no_lightmaps: bool,
+    /// Also write every lightmap image (each page, light style and bump layer) beside the output,
+    /// losslessly as .pfm and as 8-bit .png, from the map's HDR lighting where it has some, with
+    /// a JSON manifest of each face's rectangle, styles and source offsets (OUT_lightmaps.json)
+    #[arg(long)]
+    hdr: bool,
     /// Exit 1 when faces were skipped as broken or warnings were given
     #[arg(long)]
     strict: bool,
@@ -98,6 +104,7 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         patch_level: args.patch_level,
         textures: (!args.no_textures).then(|| args.search.options()),
         lightmaps: !args.no_lightmaps,
+        hdr: args.hdr,
     };
     let summary = export(&bsp, &args.output, &opts)?;
     // One write for all the messages: stderr is unbuffered, and a line per warning written in

@@ -4,8 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use bspkit::lightmap::{self, LightOptions, Lightmaps, PADDING};
-use bspkit::lumps::lighting::GAMMA;
+use bspkit::lightmap::{self, LightOptions, Lightmaps};
 use clap::Args;
 
 use crate::{open, Fatal, OpenArgs};
@@ -31,28 +30,13 @@ pub struct LightmapsArgs {
     open: OpenArgs,
 }
 
-/// The manifest (README "bsp lightmaps" documents the schema).
-fn manifest(args: &LightmapsArgs, bsp: &bspkit::Bsp, lm: &Lightmaps, files: &[(String, Option<String>)]) -> serde_json::Value {
-    use serde_json::json;
-    json!({
-        "path": args.file.to_string_lossy(),
-        "family": lm.family.as_str(),
-        "branch": bsp.branch().id,
-        "source": {"name": lm.source, "lump": lm.source_lump, "format": lm.format.map(|f| f.name())},
-        "overbright": lm.overbright,
-        "png_overbright": lm.png_overbright(),
-        "gamma": GAMMA,
-        "padding": PADDING,
-        "pages": lm.pages.iter().enumerate().map(|(i, p)| json!({"page": i, "width": p[0], "height": p[1]})).collect::<Vec<_>>(),
-        "atlases": lm.atlases.iter().zip(files).map(|(a, (png, hdr))| {
-            json!({"page": a.page, "style": a.style, "layer": a.layer, "png": png, "hdr": hdr})
-        }).collect::<Vec<_>>(),
-        "faces": lm.faces.iter().map(|f| json!({
-            "lump": f.lump, "index": f.index, "page": f.page, "x": f.x, "y": f.y, "width": f.width, "height": f.height,
-            "layers": f.layers, "styles": f.styles(), "offsets": f.sample_offsets(), "source_offset": f.source_offset,
-        })).collect::<Vec<_>>(),
-        "warnings": lm.warnings,
-    })
+/// The manifest (README "bsp lightmaps" documents the schema): the library's, with the map's
+/// path and branch.
+fn manifest(args: &LightmapsArgs, bsp: &bspkit::Bsp, lm: &Lightmaps, files: &[(Option<String>, Option<String>)]) -> serde_json::Value {
+    let mut m = lightmap::manifest(lm, files);
+    m["path"] = args.file.to_string_lossy().into();
+    m["branch"] = bsp.branch().id.into();
+    m
 }
 
 pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
@@ -75,7 +59,7 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
         } else {
             None
         };
-        files.push((png, hdr));
+        files.push((Some(png), hdr));
     }
     let m = manifest(&args, &bsp, &lm, &files);
     let path = args.out.join("lightmaps.json");
@@ -88,6 +72,7 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
         writeln!(out)?;
     } else {
         for ((png, hdr), a) in files.iter().zip(&lm.atlases) {
+            let png = png.as_deref().unwrap_or_default();
             let hdr = hdr.as_ref().map(|h| format!(" + {h}")).unwrap_or_default();
             writeln!(
                 out,

@@ -333,3 +333,85 @@ fn respawn_nodes_name_their_vertex_kinds() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A Portable Float Map (`PF`, little-endian): width, height, RGB rows top to bottom.
+fn read_pfm(path: &Path) -> (u32, u32, Vec<[f32; 3]>) {
+    let b = std::fs::read(path).unwrap();
+    let mut lines = b.splitn(4, |&c| c == b'\n');
+    assert_eq!(lines.next(), Some(&b"PF"[..]), "{}", path.display());
+    let size = std::str::from_utf8(lines.next().unwrap()).unwrap();
+    let (w, h) = size.split_once(' ').map(|(w, h)| (w.parse::<u32>().unwrap(), h.parse::<u32>().unwrap())).unwrap();
+    assert_eq!(lines.next(), Some(&b"-1.0"[..]));
+    let data = lines.next().unwrap();
+    assert_eq!(data.len(), w as usize * h as usize * 12, "{}", path.display());
+    let px: Vec<[f32; 3]> = data.chunks_exact(12).map(|c| [0, 4, 8].map(|k| f32::from_le_bytes(c[k..k + 4].try_into().unwrap()))).collect();
+    let rows: Vec<[f32; 3]> = px.chunks_exact(w as usize).rev().flatten().copied().collect();
+    (w, h, rows)
+}
+
+/// `--hdr`: every atlas of `lightmap::build` (HDR lighting, every style and layer) is a `.pfm`
+/// beside the GLB holding its stored values exactly and a `.png` of its 8-bit pixels, and the
+/// manifest lists them and every
+/// face's rectangle. The builder room, and a Source map with HDR lighting and bump-mapped faces
+/// when the corpus is there.
+#[test]
+fn hdr_writes_every_lightmap_image_losslessly() {
+    let dir = tmp("hdr");
+    let mut maps = vec![room(&dir, "bspkit_grey")];
+    if let Some(c) = common::corpus("hdr_writes_every_lightmap_image_losslessly") {
+        maps.extend(
+            ["source/bsp_tool__tf2_test2.bsp", "source_x360/bsp_tool__shack.360.bsp", "quake1/qbsp__lq_e0m1.bsp"]
+                .map(|m| c.join(m))
+                .into_iter()
+                .filter(|p| p.is_file()),
+        );
+    }
+    let mut glbs = Vec::new();
+    for (i, map) in maps.iter().enumerate() {
+        let glb = dir.join(format!("m{i}.glb"));
+        let (v, _) = export(map, &glb, &["--hdr"]);
+        let files: Vec<PathBuf> = v["files"].as_array().unwrap().iter().map(|f| PathBuf::from(f["path"].as_str().unwrap())).collect();
+        assert_eq!(files[0], glb, "the output comes first");
+        let manifest_path = dir.join(format!("m{i}_lightmaps.json"));
+        assert!(files.contains(&manifest_path), "{files:?}");
+        let manifest: Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+        let bsp = bspkit::Bsp::open(map).unwrap();
+        let lm = bspkit::lightmap::build(&bsp, &bspkit::lightmap::LightOptions { hdr: true, ..Default::default() }).unwrap();
+        assert_eq!(manifest["source"]["name"], lm.source.as_str());
+        assert_eq!(manifest["faces"].as_array().unwrap().len(), lm.faces.len(), "{}", map.display());
+        for (f, m) in lm.faces.iter().zip(manifest["faces"].as_array().unwrap()) {
+            let got: Vec<u64> = ["lump", "index", "page", "x", "y", "width", "height"].iter().map(|k| m[k].as_u64().unwrap()).collect();
+            assert_eq!(got, [f.lump as u64, f.index as u64, f.page as u64, f.x as u64, f.y as u64, f.width as u64, f.height as u64]);
+        }
+        let atlases = manifest["atlases"].as_array().unwrap();
+        assert_eq!(atlases.len(), lm.atlases.len(), "{}: one file per page × style × layer", map.display());
+        assert!(!atlases.is_empty(), "{}: no lightmap", map.display());
+        for (a, m) in lm.atlases.iter().zip(atlases) {
+            assert_eq!(
+                (m["page"].as_u64(), m["style"].as_u64(), m["layer"].as_u64()),
+                (Some(a.page as u64), Some(a.style as u64), Some(a.layer as u64))
+            );
+            let pfm = dir.join(m["hdr"].as_str().unwrap());
+            assert!(files.contains(&pfm), "{} not in the summary", pfm.display());
+            // The PNG: the atlas's 8-bit pixels.
+            let png = dir.join(m["png"].as_str().unwrap());
+            assert!(files.contains(&png), "{} not in the summary", png.display());
+            let img = bspkit::texture::ImageRgba::decode_png(&std::fs::read(&png).unwrap(), 1 << 30).unwrap();
+            let rgb: Vec<u8> = img.pixels.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+            assert!((img.width, img.height) == (a.width, a.height) && rgb == *a.rgb8(), "{}", png.display());
+            let (w, h, px) = read_pfm(&pfm);
+            assert_eq!((w, h), (a.width, a.height));
+            for y in 0..h {
+                for x in 0..w {
+                    let want = a.stored(x, y);
+                    let got = px[(y * w + x) as usize];
+                    assert!(got == want || (got[0].is_nan() && want[0].is_nan()), "{}: ({x}, {y}) {got:?} {want:?}", pfm.display());
+                }
+            }
+        }
+        eprintln!("{}: {} faces, {} images from {}", map.display(), lm.faces.len(), lm.atlases.len(), lm.source);
+        glbs.push(glb);
+    }
+    validate(&glbs);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -992,6 +992,7 @@ impl PyBsp {
             patch_level,
             textures: textures.then(|| bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() }),
             lightmaps,
+            hdr: false,
         };
         let summary = py.detach(|| bspkit::export::export(&self.inner, &path, &opts)).map_err(|e| err(e.in_file(&path)))?;
         to_py(py, &summary)

@@ -5,7 +5,7 @@
 
 mod common;
 
-use bspkit::lightmap::{self, LightOptions, Lightmaps, SampleFormat, PADDING};
+use bspkit::lightmap::{self, AtlasOptions, LightOptions, Lightmaps, SampleFormat, PADDING};
 use bspkit::lumps::lighting::{stored, LightSet};
 use bspkit::{Bsp, Family};
 
@@ -147,6 +147,48 @@ fn corpus_lightmaps_give_back_the_lighting_lump() {
         }
     }
     eprintln!("families with lightmaps: {families:?}");
+}
+
+/// `build_with(AtlasOptions::BASE)` (what `bsp export` uses): the same faces and pages as
+/// `build`, one image a page (style 0 where the page has it, else its lowest style; layer 0),
+/// grey samples one byte a texel, every texel equal to `build`'s image of that style.
+#[test]
+fn corpus_base_atlases_are_builds_style_zero_images() {
+    let Some(corpus) = common::corpus("corpus_base_atlases_are_builds_style_zero_images") else { return };
+    let mut checked = 0;
+    for m in common::maps(&corpus) {
+        let Ok(bsp) = Bsp::open(&m.path) else { continue };
+        let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
+        let opts = LightOptions::default();
+        let all = lightmap::build(&bsp, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let base = lightmap::build_with(&bsp, &opts, AtlasOptions::BASE).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(all.faces, base.faces, "{name}: faces");
+        assert_eq!(all.pages, base.pages, "{name}: pages");
+        if all.faces.is_empty() {
+            continue;
+        }
+        assert_eq!(base.atlases.len(), base.pages.len(), "{name}: one image a page");
+        for a in &base.atlases {
+            let lowest = all.atlases.iter().filter(|b| b.page == a.page && b.layer == 0).map(|b| b.style).min();
+            let want = if all.atlas(a.page, 0, 0).is_some() { Some(0) } else { lowest };
+            assert_eq!((Some(a.style), a.layer), (want, 0), "{name}: page {} image", a.page);
+            let full = all.atlas(a.page, a.style, 0).unwrap();
+            if all.format == Some(SampleFormat::Grey8) {
+                assert_eq!(a.format, SampleFormat::Grey8, "{name}");
+                let widened: Vec<u8> = a.texels.iter().flat_map(|&v| [v; 3]).collect();
+                assert!(widened == full.texels, "{name}: page {} differs from build's", a.page);
+            } else {
+                assert!(a.texels == full.texels && a.format == full.format, "{name}: page {} differs from build's", a.page);
+            }
+            // The PNG decodes to the image's 8-bit pixels.
+            let png = base.atlas_png(a).unwrap();
+            let img = bspkit::texture::ImageRgba::decode_png(&png, 1 << 30).unwrap();
+            let rgb: Vec<u8> = img.pixels.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+            assert!(rgb == *full.rgb8(), "{name}: page {} PNG", a.page);
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} maps with lightmaps checked");
 }
 
 /// GoldSrc regression (the texture-space-mins bug some viewers had): a face whose texture

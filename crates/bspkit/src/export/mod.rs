@@ -65,6 +65,14 @@ pub struct ExportOptions {
     pub textures: Option<TextureOptions>,
     /// Bake the lightmap atlases in (TEXCOORD_1 + occlusion texture).
     pub lightmaps: bool,
+    /// With `lightmaps` (glTF only): read the map's HDR lighting where it has some (Source's
+    /// HDR lumps, BSPX `LIGHTING_E5BGR9`) and write every lightmap image losslessly beside the
+    /// output — per page × light style × bump layer a Portable Float Map of the stored values
+    /// (`STEM_lightmap_p{page}_s{style}_l{layer}.pfm`) and an 8-bit PNG like the glTF's pages
+    /// (same name, `.png`) — and the manifest `STEM_lightmaps.json`
+    /// ([`crate::lightmap::manifest`]: each face's rectangle, styles and source offsets). The
+    /// glTF itself is unchanged but for the HDR source of its 8-bit pages.
+    pub hdr: bool,
 }
 
 impl Default for ExportOptions {
@@ -77,6 +85,7 @@ impl Default for ExportOptions {
             patch_level: None,
             textures: Some(TextureOptions::default()),
             lightmaps: true,
+            hdr: false,
         }
     }
 }
@@ -92,8 +101,14 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
         return Err(Error::malformed(format!("scale {} must be a positive number", opts.scale)));
     }
     let mut summary = Summary { format: Some(format), ..Default::default() };
+    if opts.hdr && (format == Format::Obj || !opts.lightmaps) {
+        summary.warnings.push("hdr: no lightmaps are exported (OBJ output, or lightmaps off): no HDR side files written".into());
+    }
     let lm = if opts.lightmaps && format != Format::Obj {
-        match crate::lightmap::build(bsp, &Default::default()) {
+        // One image a page is all the glTF shows; --hdr writes every style and layer beside it.
+        let light = crate::lightmap::LightOptions { hdr: opts.hdr, ..Default::default() };
+        let want = if opts.hdr { crate::lightmap::AtlasOptions::ALL } else { crate::lightmap::AtlasOptions::BASE };
+        match crate::lightmap::build_with(bsp, &light, want) {
             Ok(lm) => {
                 summary.warnings.extend(lm.warnings.iter().filter(|w| !w.starts_with("face ") && !w.starts_with("surface ")).cloned());
                 Some(lm)
@@ -112,7 +127,11 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     // Each page's PNG now, then the atlases' texels go: the uncompressed atlas and the scene
     // are never held at once (the faces' places, all the mesh needs, stay).
     let mut lightmap_pngs = std::collections::HashMap::new();
+    let mut side_files = Vec::new();
     if let Some(l) = lm.as_mut() {
+        if opts.hdr {
+            side_files = hdr_side_files(l, path)?;
+        }
         for page in 0..l.pages.len() as u32 {
             if let Some(png) = parts::lightmap_png(l, page)? {
                 lightmap_pngs.insert(page, png);
@@ -141,5 +160,31 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
         Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, &mut summary)?,
         Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,
     }
+    // Listed after the output's own files (the first is the output).
+    for f in &side_files {
+        parts::written(&mut summary, f);
+    }
     Ok(summary)
+}
+
+/// `--hdr`: every atlas of `lm` as a PNG (8-bit, as the glTF's pages) and a Portable Float Map
+/// (exact) beside `path`, and the manifest; the files written.
+fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut files = Vec::with_capacity(lm.atlases.len());
+    let mut written = Vec::with_capacity(lm.atlases.len() + 1);
+    let name = |f: &Path| f.file_name().map(|n| n.to_string_lossy().into_owned());
+    for a in &lm.atlases {
+        let stem = format!("_lightmap_p{}_s{}_l{}", a.page, a.style, a.layer);
+        let (png, pfm) = (parts::beside(path, &format!("{stem}.png")), parts::beside(path, &format!("{stem}.pfm")));
+        parts::write_bytes(&png, &lm.atlas_png(a)?)?;
+        parts::write_bytes(&pfm, &crate::lightmap::encode_pfm(a))?;
+        files.push((name(&png), name(&pfm)));
+        written.extend([png, pfm]);
+    }
+    let file = parts::beside(path, "_lightmaps.json");
+    let json = serde_json::to_vec_pretty(&crate::lightmap::manifest(lm, &files))
+        .map_err(|e| Error::malformed(format!("lightmap manifest: {e}")))?;
+    parts::write_bytes(&file, &json)?;
+    written.push(file);
+    Ok(written)
 }

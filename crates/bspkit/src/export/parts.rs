@@ -235,7 +235,7 @@ pub(crate) struct MaterialImage {
 
 /// The PNG of texture `name`, or the checker placeholder (with a warning).
 pub(crate) fn material_image(textures: &TextureCache, name: &str, warnings: &mut Vec<String>) -> Result<MaterialImage> {
-    let placeholder = || Ok(MaterialImage { png: ImageRgba::checker(64, 64).encode_png()?, alpha: AlphaMode::Opaque, placeholder: true });
+    let placeholder = || Ok(MaterialImage { png: ImageRgba::checker_png()?, alpha: AlphaMode::Opaque, placeholder: true });
     match textures.get(name) {
         Ok(t) => match t.image().encode_png() {
             Ok(png) => Ok(MaterialImage { png, alpha: t.alpha, placeholder: false }),
@@ -257,7 +257,7 @@ pub(crate) fn lightmap_png(lm: &Lightmaps, page: u32) -> Result<Option<Vec<u8>>>
     let Some(a) = lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0)) else {
         return Ok(None);
     };
-    crate::lightmap::encode_png(a.width, a.height, &a.rgb8()).map(Some)
+    lm.atlas_png(a).map(Some)
 }
 
 /// A name usable in a file name: letters, digits, `-`, `_`, `.`; the rest as `_`.

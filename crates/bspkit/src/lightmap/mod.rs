@@ -105,7 +105,8 @@ pub struct Atlas {
     pub layer: u8,
     pub width: u32,
     pub height: u32,
-    /// [`SampleFormat::Rgb8`], [`SampleFormat::RgbExp32`] or [`SampleFormat::E5bgr9`].
+    /// [`SampleFormat::Rgb8`], [`SampleFormat::RgbExp32`] or [`SampleFormat::E5bgr9`]
+    /// ([`SampleFormat::Grey8`] when [`AtlasOptions::grey`] asks for it).
     pub format: SampleFormat,
     /// Row-major texels, [`SampleFormat::bytes`] each; texels no face covers are zero.
     pub texels: Vec<u8>,
@@ -129,21 +130,37 @@ impl Atlas {
         match self.format {
             SampleFormat::Rgb8 => std::borrow::Cow::Borrowed(&self.texels),
             SampleFormat::Grey8 => self.texels.iter().flat_map(|&v| [v; 3]).collect(),
-            f => {
-                let enc = |v: f32| -> u8 {
-                    let g = match f {
-                        SampleFormat::RgbExp32 => (v / 255.0).max(0.0).powf(1.0 / GAMMA) * (255.0 / PNG_OVERBRIGHT),
-                        _ => v * 255.0,
-                    };
-                    if g.is_nan() {
-                        0
-                    } else {
-                        g.round().clamp(0.0, 255.0) as u8
-                    }
-                };
-                self.texels.chunks_exact(f.bytes()).flat_map(|s| stored(f, s).map(enc)).collect()
+            SampleFormat::RgbExp32 => {
+                // A component's pixel depends only on its byte and the shared exponent: one
+                // table of 256 results per exponent met (a handful per map), not a `powf` per
+                // component. Same arithmetic as below, so the same bytes.
+                let mut tables: Vec<Option<Box<[u8; 256]>>> = vec![None; 256];
+                let mut out = Vec::with_capacity(self.texels.len() / 4 * 3);
+                for s in self.texels.chunks_exact(4) {
+                    let t = tables[s[3] as usize].get_or_insert_with(|| {
+                        Box::new(std::array::from_fn(|m| {
+                            rgb8_of(SampleFormat::RgbExp32, stored(SampleFormat::RgbExp32, &[m as u8, 0, 0, s[3]])[0])
+                        }))
+                    });
+                    out.extend_from_slice(&[t[s[0] as usize], t[s[1] as usize], t[s[2] as usize]]);
+                }
+                std::borrow::Cow::Owned(out)
             }
+            f => self.texels.chunks_exact(f.bytes()).flat_map(|s| stored(f, s).map(|v| rgb8_of(f, v))).collect(),
         }
+    }
+}
+
+/// The [`Atlas::rgb8`] byte of stored value `v` of a float format.
+fn rgb8_of(f: SampleFormat, v: f32) -> u8 {
+    let g = match f {
+        SampleFormat::RgbExp32 => (v / 255.0).max(0.0).powf(1.0 / GAMMA) * (255.0 / PNG_OVERBRIGHT),
+        _ => v * 255.0,
+    };
+    if g.is_nan() {
+        0
+    } else {
+        g.round().clamp(0.0, 255.0) as u8
     }
 }
 
@@ -203,12 +220,52 @@ fn collect_family<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<
 
 /// Read `bsp`'s lightmaps and pack them into atlases.
 pub fn build(bsp: &Bsp, opts: &LightOptions) -> Result<Lightmaps> {
+    build_with(bsp, opts, AtlasOptions::ALL)
+}
+
+/// Read `bsp`'s lightmaps and pack them into atlases, filling only the images `want` asks
+/// for (the layout, and so every UV, is the same whatever is selected).
+pub fn build_with(bsp: &Bsp, opts: &LightOptions, want: AtlasOptions) -> Result<Lightmaps> {
     let set = collect(bsp, opts)?;
-    pack(bsp.family(), set)
+    pack_with(bsp.family(), set, want)
+}
+
+/// Which images of a page [`build_with`] and [`pack_with`] fill, and in what form. An
+/// exporter that shows one image per page asks for [`AtlasOptions::BASE`] and saves the memory
+/// and the copying of the rest (a Quake map with switchable lights has one more atlas per
+/// light style; grey samples take a third of the bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AtlasOptions {
+    /// Every light style; `false`: style 0 only (a page none of whose faces has style 0 gets
+    /// its lowest style instead, so every page still has an image).
+    pub styles: bool,
+    /// Every layer (Source bump-mapped faces' three bump directions); `false`: layer 0 only.
+    pub layers: bool,
+    /// Keep grey samples (Quake 1's `LIGHTING`) grey: atlases of [`SampleFormat::Grey8`], one
+    /// byte a texel, instead of widened to RGB.
+    pub grey: bool,
+}
+
+impl AtlasOptions {
+    /// Every style and every layer ([`build`]).
+    pub const ALL: AtlasOptions = AtlasOptions { styles: true, layers: true, grey: false };
+    /// One image per page (style 0, layer 0), grey samples kept grey.
+    pub const BASE: AtlasOptions = AtlasOptions { styles: false, layers: false, grey: true };
+}
+
+impl Default for AtlasOptions {
+    fn default() -> Self {
+        AtlasOptions::ALL
+    }
 }
 
 /// Pack a collected [`LightSet`] into atlases.
 pub fn pack(family: Family, set: LightSet) -> Result<Lightmaps> {
+    pack_with(family, set, AtlasOptions::ALL)
+}
+
+/// [`pack`], filling only the images `want` asks for.
+pub fn pack_with(family: Family, set: LightSet, want: AtlasOptions) -> Result<Lightmaps> {
     let sizes: Vec<[u32; 2]> = set.faces.iter().map(|f| [f.width, f.height]).collect();
     let layout = atlas::pack(&sizes, PADDING, MAX_PAGE);
     let mut lm = Lightmaps {
@@ -223,7 +280,7 @@ pub fn pack(family: Family, set: LightSet) -> Result<Lightmaps> {
         warnings: set.warnings.clone(),
     };
     let Some(format) = set.format else { return Ok(lm) };
-    let form = format.atlas_form();
+    let form = if want.grey && format == SampleFormat::Grey8 { format } else { format.atlas_form() };
     // Which (style, layer, page) images are needed, and their total size, before allocating.
     let mut keys: Vec<(u8, u8, u32)> = Vec::new();
     for (f, p) in set.faces.iter().zip(&layout.placements) {
@@ -233,6 +290,20 @@ pub fn pack(family: Family, set: LightSet) -> Result<Lightmaps> {
     }
     keys.sort_unstable();
     keys.dedup();
+    if !want.layers {
+        keys.retain(|k| k.1 == 0);
+    }
+    if !want.styles {
+        // Per page, style 0 or else the lowest style it has (keys are sorted by style first).
+        let mut base: Vec<Option<u8>> = vec![None; layout.pages.len()];
+        for k in &keys {
+            let b = &mut base[k.2 as usize];
+            if b.is_none() {
+                *b = Some(k.0);
+            }
+        }
+        keys.retain(|k| base[k.2 as usize] == Some(k.0));
+    }
     let bytes: u64 = keys.iter().map(|k| layout.pages[k.2 as usize]).map(|[w, h]| w as u64 * h as u64 * form.bytes() as u64).sum();
     if bytes > MAX_ATLAS_BYTES {
         return Err(Error::new(ErrorKind::LimitExceeded { what: "lightmap atlas bytes", requested: bytes, limit: MAX_ATLAS_BYTES }));
@@ -293,8 +364,11 @@ fn blit(a: &mut Atlas, p: &atlas::Placement, w: u32, h: u32, src: &[u8], stride:
         if sb == db {
             mid.copy_from_slice(from);
         } else {
-            for (d, &s) in mid.chunks_exact_mut(db).zip(from) {
-                d.fill(s);
+            // Grey widened to RGB: three stores a texel (`fill` on a 3-byte slice was a call).
+            for (d, &s) in mid.chunks_exact_mut(3).zip(from) {
+                d[0] = s;
+                d[1] = s;
+                d[2] = s;
             }
         }
         let mut edge = [0u8; 4];
@@ -358,6 +432,19 @@ impl Lightmaps {
     pub fn linear(&self, a: &Atlas, x: u32, y: u32) -> [f32; 3] {
         to_linear(a.format, self.overbright, a.texel(x, y))
     }
+    /// PNG of atlas `a`: 8-bit greyscale when the map's samples are grey (Quake 1's
+    /// `LIGHTING`: the same pixels, a third of the bytes to filter and compress), else
+    /// [`Atlas::rgb8`] as RGB.
+    pub fn atlas_png(&self, a: &Atlas) -> Result<Vec<u8>> {
+        if a.format == SampleFormat::Grey8 {
+            return crate::assets::image::encode_png(a.width, a.height, png::ColorType::Grayscale, &a.texels);
+        }
+        if self.format == Some(SampleFormat::Grey8) && a.format == SampleFormat::Rgb8 {
+            let grey: Vec<u8> = a.texels.iter().step_by(3).copied().collect();
+            return crate::assets::image::encode_png(a.width, a.height, png::ColorType::Grayscale, &grey);
+        }
+        encode_png(a.width, a.height, &a.rgb8())
+    }
     /// The gamma-space multiplier of byte 255 in [`Atlas::rgb8`] images.
     pub fn png_overbright(&self) -> f32 {
         match self.format {
@@ -367,17 +454,34 @@ impl Lightmaps {
     }
 }
 
-/// Encode 8-bit RGB pixels as a PNG.
+/// Encode 8-bit RGB pixels as a PNG ([`crate::assets::image::encode_png`]: fast compression).
 pub fn encode_png(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, width, height);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let err = |e: png::EncodingError| Error::malformed(format!("PNG encoding: {e}"));
-    let mut w = enc.write_header().map_err(err)?;
-    w.write_image_data(rgb).map_err(err)?;
-    w.finish().map_err(err)?;
-    Ok(out)
+    crate::assets::image::encode_png(width, height, png::ColorType::Rgb, rgb)
+}
+
+/// The JSON manifest of `lm` (`bsp lightmaps`' `lightmaps.json` without its `path` and
+/// `branch`, and `bsp export --hdr`'s; README documents the schema): the source, the pages,
+/// each atlas with the files written for it (`files[i]` = (PNG, HDR side file) of
+/// `lm.atlases[i]`), every face's rectangle, styles and sample offsets.
+pub fn manifest(lm: &Lightmaps, files: &[(Option<String>, Option<String>)]) -> serde_json::Value {
+    use serde_json::json;
+    json!({
+        "family": lm.family.as_str(),
+        "source": {"name": lm.source, "lump": lm.source_lump, "format": lm.format.map(|f| f.name())},
+        "overbright": lm.overbright,
+        "png_overbright": lm.png_overbright(),
+        "gamma": GAMMA,
+        "padding": PADDING,
+        "pages": lm.pages.iter().enumerate().map(|(i, p)| json!({"page": i, "width": p[0], "height": p[1]})).collect::<Vec<_>>(),
+        "atlases": lm.atlases.iter().zip(files).map(|(a, (png, hdr))| {
+            json!({"page": a.page, "style": a.style, "layer": a.layer, "png": png, "hdr": hdr})
+        }).collect::<Vec<_>>(),
+        "faces": lm.faces.iter().map(|f| json!({
+            "lump": f.lump, "index": f.index, "page": f.page, "x": f.x, "y": f.y, "width": f.width, "height": f.height,
+            "layers": f.layers, "styles": f.styles(), "offsets": f.sample_offsets(), "source_offset": f.source_offset,
+        })).collect::<Vec<_>>(),
+        "warnings": lm.warnings,
+    })
 }
 
 /// An atlas as a Portable Float Map (`PF`, little-endian, rows bottom to top) of its stored
@@ -400,6 +504,23 @@ pub fn encode_pfm(a: &Atlas) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rgbexp32_tables_give_the_direct_bytes() {
+        // Every exponent, every component byte in every channel.
+        let mut texels = Vec::new();
+        for e in 0..=255u8 {
+            for m in 0..=255u8 {
+                texels.extend_from_slice(&[m, 255 - m, m / 2 + 64, e]);
+            }
+        }
+        let a = Atlas { page: 0, style: 0, layer: 0, width: 256, height: 256, format: SampleFormat::RgbExp32, texels };
+        let rgb = a.rgb8();
+        for (k, s) in a.texels.chunks_exact(4).enumerate() {
+            let want = stored(SampleFormat::RgbExp32, s).map(|v| rgb8_of(SampleFormat::RgbExp32, v));
+            assert_eq!(&rgb[k * 3..k * 3 + 3], &want, "texel {s:?}");
+        }
+    }
 
     #[test]
     fn float_sources_encode_128_as_full_brightness() {
