@@ -272,11 +272,13 @@ pub struct TextureCache<'a> {
     found: std::cell::RefCell<std::collections::HashMap<String, Result<std::rc::Rc<Texture>, Missing>>>,
     /// The names that could not be produced, in the order they were first asked for.
     misses: std::cell::RefCell<Vec<Missing>>,
+    /// Sizes of the textures handed over by [`TextureCache::take`].
+    sizes: std::cell::RefCell<std::collections::HashMap<String, [u32; 2]>>,
 }
 
 impl<'a> TextureCache<'a> {
     pub fn new(source: TextureSource<'a>) -> Self {
-        TextureCache { source, found: Default::default(), misses: Default::default() }
+        TextureCache { source, found: Default::default(), misses: Default::default(), sizes: Default::default() }
     }
     /// The texture `name` ([`TextureSource::resolve`] on the first call, remembered after).
     pub fn get(&self, name: &str) -> Result<std::rc::Rc<Texture>, Missing> {
@@ -292,7 +294,21 @@ impl<'a> TextureCache<'a> {
     }
     /// The size of texture `name` in texels, when it is found.
     pub fn size(&self, name: &str) -> Option<[u32; 2]> {
+        if let Some(&s) = self.sizes.borrow().get(name) {
+            return Some(s);
+        }
         self.get(name).ok().map(|t| [t.width(), t.height()])
+    }
+    /// The texture `name` for its last use: like [`TextureCache::get`], but the cache lets go of
+    /// the pixels (it keeps the size for [`TextureCache::size`]), so a caller that encodes each
+    /// texture once holds one decoded image at a time. A later `get` resolves the name again.
+    pub fn take(&self, name: &str) -> Result<std::rc::Rc<Texture>, Missing> {
+        let r = self.get(name);
+        if let Ok(t) = &r {
+            self.sizes.borrow_mut().insert(name.to_owned(), [t.width(), t.height()]);
+            self.found.borrow_mut().remove(name);
+        }
+        r
     }
     /// Every texture asked for that could not be produced, each once, in the order first asked.
     pub fn misses(&self) -> Vec<Missing> {

@@ -196,7 +196,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
             let entry = match tex_of_material.get(&om.material) {
                 Some(e) => Some(*e),
                 None => {
-                    let img = super::parts::material_image(tc, &sm.name, &mut summary.warnings)?;
+                    let img = tc.material_image(&sm.name, &mut summary.warnings)?;
                     if img.placeholder {
                         summary.placeholder_textures += 1;
                     } else {

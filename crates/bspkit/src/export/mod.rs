@@ -39,6 +39,7 @@ use crate::bsp::Bsp;
 use crate::error::{Error, Result};
 use crate::mesh::{self, MeshOptions, ModelSelect, SurfaceFlags};
 use crate::texture::{TextureCache, TextureOptions, TextureSource};
+use parts::TexturePngs;
 use parts::{prepare, WriteContext};
 pub use parts::{Format, OutputFile, SkippedFace, Summary};
 
@@ -139,8 +140,8 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
         }
         l.atlases = Vec::new();
     }
-    let textures = opts.textures.as_ref().map(|o| TextureCache::new(TextureSource::new(bsp, o)));
-    if let Some(src) = textures.as_ref().map(|t| &t.source) {
+    let textures = opts.textures.as_ref().map(|o| TexturePngs::new(TextureCache::new(TextureSource::new(bsp, o))));
+    if let Some(src) = textures.as_ref().map(|t| t.source()) {
         summary.warnings.extend(src.warnings().iter().map(|m| m.to_string()));
     }
     let size = |name: &str| textures.as_ref().and_then(|t| t.size(name));
@@ -152,10 +153,14 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
         no_props: format == Format::Obj,
     };
     let scene = mesh::build(bsp, &mesh_opts)?;
+    // The scene carries every face's lightmap UVs now: the faces' places (a few hundred bytes a
+    // face) go before the writer's own buffers are made.
+    let lit = lm.is_some();
+    drop(lm);
     summary.skipped = scene.skipped.iter().map(|s| SkippedFace { lump: s.lump, index: s.index, reason: s.reason.clone() }).collect();
     summary.warnings.extend(scene.warnings.iter().cloned());
-    let prepared = prepare(&scene, opts.skip, lm.is_some(), &mut summary);
-    let ctx = WriteContext { textures: textures.as_ref(), lightmaps: lm.as_ref().map(|_| &lightmap_pngs), scale: opts.scale };
+    let prepared = prepare(&scene, opts.skip, lit, &mut summary);
+    let ctx = WriteContext { textures: textures.as_ref(), lightmaps: lit.then_some(&lightmap_pngs), scale: opts.scale };
     match format {
         Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, &mut summary)?,
         Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,

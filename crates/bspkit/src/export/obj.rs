@@ -48,7 +48,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
         let name = if *k == 1 { base } else { format!("{base}~{k}") };
         writeln!(mtl, "newmtl {name}\nKa 0 0 0\nKd 1 1 1\nKs 0 0 0\nillum 1").map_err(|e| io(e, &mtl_path))?;
         if let Some(tc) = ctx.textures {
-            let img = super::parts::material_image(tc, &m.name, &mut summary.warnings)?;
+            let img = tc.material_image(&m.name, &mut summary.warnings)?;
             if img.placeholder {
                 summary.placeholder_textures += 1;
             } else {

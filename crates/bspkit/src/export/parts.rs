@@ -233,21 +233,68 @@ pub(crate) struct MaterialImage {
     pub placeholder: bool,
 }
 
-/// The PNG of texture `name`, or the checker placeholder (with a warning).
-pub(crate) fn material_image(textures: &TextureCache, name: &str, warnings: &mut Vec<String>) -> Result<MaterialImage> {
-    let placeholder = || Ok(MaterialImage { png: ImageRgba::checker_png()?, alpha: AlphaMode::Opaque, placeholder: true });
-    match textures.get(name) {
-        Ok(t) => match t.image().encode_png() {
-            Ok(png) => Ok(MaterialImage { png, alpha: t.alpha, placeholder: false }),
-            // A decoded image PNG cannot hold (a side over its limit): still never an error.
-            Err(e) => {
-                warnings.push(format!("{name} ({}): {e}; a checker placeholder is used", t.source));
-                placeholder()
+/// A texture as the export keeps it: its PNG, not its pixels.
+struct Encoded {
+    png: Vec<u8>,
+    alpha: AlphaMode,
+    size: [u32; 2],
+}
+
+/// The export's textures: each is resolved once, encoded to PNG at once and its decoded pixels
+/// let go ([`TextureCache::take`]), so the decoded images of a whole map, several times the size
+/// of their PNGs, are never held together. The mesh asks for sizes first (its UVs), the writer
+/// for each used material's PNG after.
+pub(crate) struct TexturePngs<'a> {
+    cache: TextureCache<'a>,
+    /// Per name: the PNG, or the warning that goes with the placeholder.
+    done: std::cell::RefCell<HashMap<String, std::result::Result<Encoded, String>>>,
+}
+
+impl<'a> TexturePngs<'a> {
+    pub fn new(cache: TextureCache<'a>) -> Self {
+        TexturePngs { cache, done: Default::default() }
+    }
+    pub fn source(&self) -> &crate::texture::TextureSource<'a> {
+        &self.cache.source
+    }
+    fn encode(&self, name: &str) {
+        if self.done.borrow().contains_key(name) {
+            return;
+        }
+        let r = match self.cache.take(name) {
+            Ok(t) => match t.image().encode_png() {
+                Ok(png) => Ok(Encoded { png, alpha: t.alpha, size: [t.width(), t.height()] }),
+                // A decoded image PNG cannot hold (a zero side): still never an error.
+                Err(e) => Err(format!("{name} ({}): {e}; a checker placeholder is used", t.source)),
+            },
+            Err(m) => Err(format!("{m}; a checker placeholder is used")),
+        };
+        self.done.borrow_mut().insert(name.to_owned(), r);
+    }
+    /// The size of texture `name`, when it is found and encodes.
+    pub fn size(&self, name: &str) -> Option<[u32; 2]> {
+        self.encode(name);
+        self.done.borrow().get(name).and_then(|r| r.as_ref().ok()).map(|e| e.size)
+    }
+    /// The PNG of texture `name`, or the checker placeholder (with a warning). Each material's
+    /// image is asked for once: the PNG is handed over.
+    pub fn material_image(&self, name: &str, warnings: &mut Vec<String>) -> Result<MaterialImage> {
+        self.encode(name);
+        let r = self.done.borrow_mut().get_mut(name).map(|r| match r {
+            Ok(e) => Ok((std::mem::take(&mut e.png), e.alpha)),
+            Err(w) => Err(w.clone()),
+        });
+        match r {
+            Some(Ok((png, alpha))) if !png.is_empty() => Ok(MaterialImage { png, alpha, placeholder: false }),
+            Some(Err(w)) => {
+                warnings.push(w);
+                Ok(MaterialImage { png: ImageRgba::checker_png()?, alpha: AlphaMode::Opaque, placeholder: true })
             }
-        },
-        Err(m) => {
-            warnings.push(format!("{m}; a checker placeholder is used"));
-            placeholder()
+            // Asked for twice: encoded again (the first PNG went to the writer).
+            _ => {
+                self.done.borrow_mut().remove(name);
+                self.material_image(name, warnings)
+            }
         }
     }
 }
@@ -273,7 +320,7 @@ pub(crate) fn file_safe(name: &str) -> String {
 
 /// What the writers need besides the scene.
 pub(crate) struct WriteContext<'c, 'a> {
-    pub textures: Option<&'c TextureCache<'a>>,
+    pub textures: Option<&'c TexturePngs<'a>>,
     /// PNG of each lightmap page (lightmaps on).
     pub lightmaps: Option<&'c HashMap<u32, Vec<u8>>>,
     pub scale: f32,
