@@ -1206,7 +1206,7 @@ impl RecordLump {
             }
         }
         iface.set_item("shape", PyTuple::new(py, shape)?)?;
-        let holder = Py::new(py, ArrayHolder { _owner: slf.clone().into_any().unbind(), iface: iface.unbind() })?;
+        let holder = Py::new(py, ArrayHolder { owner: Owner::Map(slf.clone().into_any().unbind()), iface: iface.unbind() })?;
         Ok(np.call_method1("asarray", (holder,))?.unbind())
     }
 }
@@ -1244,11 +1244,26 @@ fn descr<'py>(py: Python<'py>, s: &RecordSchema) -> PyResult<Bound<'py, PyList>>
     Ok(l)
 }
 
-/// The object NumPy reads `__array_interface__` from; it is the array's base, and holds the
-/// lump (and so the map) alive.
+/// What keeps a NumPy array's memory alive: the lump object (and so the map) for record
+/// views, or a buffer made in Rust (lightmap atlases, decoded textures) moved in here.
+enum Owner {
+    Map(#[allow(dead_code)] Py<PyAny>),
+    U8(Vec<u8>),
+    F32(Vec<f32>),
+}
+
+/// Pixels the Rust side made and owns.
+enum OwnedData {
+    U8(Vec<u8>),
+    F32(Vec<f32>),
+}
+
+/// The object NumPy reads `__array_interface__` from; it is the array's base. For a record
+/// view it holds the lump (and so the map) alive; for an image it owns the buffer Rust made,
+/// with no copy. Nothing changes it after, so the memory stays valid while the array lives.
 #[pyclass(module = "bspkit", frozen)]
 pub struct ArrayHolder {
-    _owner: Py<PyAny>,
+    owner: Owner,
     iface: Py<PyDict>,
 }
 
@@ -1258,35 +1273,19 @@ impl ArrayHolder {
     fn __array_interface__(&self, py: Python<'_>) -> Py<PyDict> {
         self.iface.clone_ref(py)
     }
-}
-
-/// Pixels the Rust side made and owns (lightmap atlases, decoded textures).
-enum OwnedData {
-    U8(Vec<u8>),
-    F32(Vec<f32>),
-}
-
-/// The base of a NumPy array over a buffer made in Rust: the buffer moves in here and NumPy
-/// reads it through `__array_interface__`, with no copy. It is never changed after, so the
-/// array is read-only and its address stays valid while the array (its base) lives.
-#[pyclass(module = "bspkit", frozen)]
-pub struct OwnedArray {
-    data: OwnedData,
-    iface: Py<PyDict>,
-}
-
-#[pymethods]
-impl OwnedArray {
-    #[getter]
-    fn __array_interface__(&self, py: Python<'_>) -> Py<PyDict> {
-        self.iface.clone_ref(py)
-    }
-    /// Bytes held.
+    /// Bytes of a buffer owned here (0 for a view over a map).
     fn __len__(&self) -> usize {
-        match &self.data {
-            OwnedData::U8(v) => v.len(),
-            OwnedData::F32(v) => v.len() * 4,
+        match &self.owner {
+            Owner::Map(_) => 0,
+            Owner::U8(v) => v.len(),
+            Owner::F32(v) => v.len() * 4,
         }
+    }
+    /// Whether the array's memory is a buffer made in Rust and owned here (images), rather than
+    /// a view over the mapped file (record lumps).
+    #[getter]
+    fn owns_buffer(&self) -> bool {
+        !matches!(self.owner, Owner::Map(_))
     }
 }
 
@@ -1304,7 +1303,11 @@ fn owned_array(py: Python<'_>, np: &Bound<'_, PyModule>, data: OwnedData, shape:
     iface.set_item("data", (ptr, true))?;
     iface.set_item("typestr", typestr)?;
     iface.set_item("shape", PyTuple::new(py, shape)?)?;
-    let holder = Py::new(py, OwnedArray { data, iface: iface.unbind() })?;
+    let owner = match data {
+        OwnedData::U8(v) => Owner::U8(v),
+        OwnedData::F32(v) => Owner::F32(v),
+    };
+    let holder = Py::new(py, ArrayHolder { owner, iface: iface.unbind() })?;
     Ok(np.call_method1("asarray", (holder,))?.unbind())
 }
 
@@ -1881,7 +1884,6 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Polygon>()?;
     m.add_class::<Vertex>()?;
     m.add_class::<ArrayHolder>()?;
-    m.add_class::<OwnedArray>()?;
     m.add("BspError", py.get_type::<BspError>())?;
     m.add("IoError", py.get_type::<IoError>())?;
     m.add("TruncatedError", py.get_type::<TruncatedError>())?;

@@ -366,9 +366,10 @@ def test_image_arrays(sample):
         assert a["rgba"].tobytes() == d["rgba"]
     arr = sample.lightmap_atlases()[0]["rgb"]
     base = arr.base
-    while not isinstance(base, bspkit.OwnedArray) and getattr(base, "base", None) is not None:
+    while not isinstance(base, bspkit.ArrayHolder) and getattr(base, "base", None) is not None:
         base = base.base
-    assert isinstance(base, bspkit.OwnedArray)  # the Rust buffer itself, not a copy
+    assert isinstance(base, bspkit.ArrayHolder) and base.owns_buffer  # the Rust buffer itself, not a copy
+    assert len(base) == arr.nbytes
 
 
 def test_image_bytes_without_numpy():

@@ -316,10 +316,11 @@ class Vertex:
     def index(self) -> int: ...
 
 class ArrayHolder:
-    """The base of the NumPy arrays ``RecordLump.numpy()`` returns (keeps the map alive)."""
+    """The base of the NumPy arrays bspkit returns: for ``RecordLump.numpy()`` it keeps the map
+    alive; for ``lightmap_atlases()`` and ``texture_arrays()`` it owns the buffer made in Rust
+    (no copy)."""
 
-class OwnedArray:
-    """The base of the NumPy arrays ``lightmap_atlases()`` and ``texture_arrays()`` return: the
-    buffer made in Rust, owned here (no copy)."""
-
-    def __len__(self) -> int: ...
+    def __len__(self) -> int:
+        """Bytes of a buffer owned here (0 for a view over a map)."""
+    @property
+    def owns_buffer(self) -> bool: ...
