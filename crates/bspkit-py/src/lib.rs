@@ -825,31 +825,17 @@ impl PyBsp {
         wads: Vec<std::path::PathBuf>,
         palette: Option<std::path::PathBuf>,
     ) -> PyResult<Py<PyList>> {
-        let opts = bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() };
-        let src = bspkit::texture::TextureSource::new(&self.inner, &opts);
-        let out = PyList::empty(py);
-        for t in src.textures() {
-            let d = PyDict::new(py);
-            match t {
-                Ok(t) => {
-                    let img = t.image();
-                    d.set_item("name", &t.name)?;
-                    d.set_item("width", img.width)?;
-                    d.set_item("height", img.height)?;
-                    d.set_item("shape", (img.height, img.width, 4))?;
-                    d.set_item("rgba", PyBytes::new(py, &img.pixels))?;
-                    if png {
-                        d.set_item("png", PyBytes::new(py, &img.encode_png().py()?))?;
-                    }
-                }
-                Err(m) => {
-                    d.set_item("name", &m.name)?;
-                    d.set_item("missing", m.to_string())?;
-                }
+        self.each_texture(py, game_dirs, wads, palette, |d, t| {
+            let img = t.image();
+            d.set_item("width", img.width)?;
+            d.set_item("height", img.height)?;
+            d.set_item("shape", (img.height, img.width, 4))?;
+            d.set_item("rgba", PyBytes::new(py, &img.pixels))?;
+            if png {
+                d.set_item("png", PyBytes::new(py, &img.encode_png().py()?))?;
             }
-            out.append(d)?;
-        }
-        Ok(out.unbind())
+            Ok(())
+        })
     }
 
     /// Lightmap atlases as NumPy arrays (needs NumPy): `[{"page", "style", "layer", "width",
@@ -908,35 +894,20 @@ impl PyBsp {
         palette: Option<std::path::PathBuf>,
     ) -> PyResult<Py<PyList>> {
         let np = py.import("numpy")?;
-        let opts = bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() };
-        let src = bspkit::texture::TextureSource::new(&self.inner, &opts);
-        let out = PyList::empty(py);
-        for t in src.textures() {
-            let d = PyDict::new(py);
-            match t {
-                Ok(t) => {
-                    d.set_item("name", &t.name)?;
-                    d.set_item("source", &t.source)?;
-                    let layer = t.into_layers().swap_remove(0);
-                    let img = layer.rgba;
-                    let (w, h) = (img.width as usize, img.height as usize);
-                    d.set_item("width", img.width)?;
-                    d.set_item("height", img.height)?;
-                    d.set_item("rgba", owned_array(py, &np, OwnedData::U8(img.pixels), &[h, w, 4])?)?;
-                    let hdr = match layer.hdr {
-                        Some(f) if f.pixels.len() == w * h * 4 => Some(owned_array(py, &np, OwnedData::F32(f.pixels), &[h, w, 4])?),
-                        _ => None,
-                    };
-                    d.set_item("hdr", hdr)?;
-                }
-                Err(m) => {
-                    d.set_item("name", &m.name)?;
-                    d.set_item("missing", m.to_string())?;
-                }
-            }
-            out.append(d)?;
-        }
-        Ok(out.unbind())
+        self.each_texture(py, game_dirs, wads, palette, |d, t| {
+            d.set_item("source", &t.source)?;
+            let layer = t.into_layers().swap_remove(0);
+            let img = layer.rgba;
+            let (w, h) = (img.width as usize, img.height as usize);
+            d.set_item("width", img.width)?;
+            d.set_item("height", img.height)?;
+            d.set_item("rgba", owned_array(py, &np, OwnedData::U8(img.pixels), &[h, w, 4])?)?;
+            let hdr = match layer.hdr {
+                Some(f) if f.pixels.len() == w * h * 4 => Some(owned_array(py, &np, OwnedData::F32(f.pixels), &[h, w, 4])?),
+                _ => None,
+            };
+            d.set_item("hdr", hdr)
+        })
     }
 
     /// Export the map's geometry as `bsp export` does (`bspkit::export`): glTF binary (`.glb`),
@@ -1242,6 +1213,38 @@ fn descr<'py>(py: Python<'py>, s: &RecordSchema) -> PyResult<Bound<'py, PyList>>
         }
     }
     Ok(l)
+}
+
+impl PyBsp {
+    /// Every texture the map carries or names (`TextureSource::textures`), one dict each: its
+    /// `name` and what `fill` adds for a found texture, or `{"name", "missing": reason}`.
+    fn each_texture(
+        &self,
+        py: Python<'_>,
+        game_dirs: Vec<std::path::PathBuf>,
+        wads: Vec<std::path::PathBuf>,
+        palette: Option<std::path::PathBuf>,
+        mut fill: impl FnMut(&Bound<'_, PyDict>, bspkit::texture::Texture) -> PyResult<()>,
+    ) -> PyResult<Py<PyList>> {
+        let opts = bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() };
+        let src = bspkit::texture::TextureSource::new(&self.inner, &opts);
+        let out = PyList::empty(py);
+        for t in src.textures() {
+            let d = PyDict::new(py);
+            match t {
+                Ok(t) => {
+                    d.set_item("name", &t.name)?;
+                    fill(&d, t)?;
+                }
+                Err(m) => {
+                    d.set_item("name", &m.name)?;
+                    d.set_item("missing", m.to_string())?;
+                }
+            }
+            out.append(d)?;
+        }
+        Ok(out.unbind())
+    }
 }
 
 /// What keeps a NumPy array's memory alive: the lump object (and so the map) for record
