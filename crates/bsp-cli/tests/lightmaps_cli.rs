@@ -10,7 +10,8 @@ use serde_json::Value;
 #[path = "../../bspkit/tests/common/mod.rs"]
 mod common;
 
-const BSP: &str = env!("CARGO_BIN_EXE_bsp");
+mod cli;
+use cli::{png_rgb, BSP};
 
 fn readme_schema() -> String {
     let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
@@ -31,16 +32,6 @@ fn keys(what: &str, v: &Value, want: &[&str], doc: &str) {
     for k in want {
         assert!(doc.contains(&format!("\"{k}\"")), "{what}: {k:?} is not in README's schema");
     }
-}
-
-fn png_rgb(path: &Path) -> (u32, u32, Vec<u8>) {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size().unwrap()];
-    let info = r.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 /// Run `bsp lightmaps` on `map` into a fresh directory; check the manifest and, for 8-bit

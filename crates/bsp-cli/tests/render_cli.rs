@@ -5,27 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const BSP: &str = env!("CARGO_BIN_EXE_bsp");
+mod cli;
+use cli::{png_rgb, scratch, BSP};
 
 fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample_quake1.bsp")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-render-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn png_rgb(path: &Path) -> (u32, u32, Vec<u8>) {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size().unwrap()];
-    let info = r.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 /// Share of pixels that differ from the background colour.
@@ -37,7 +21,7 @@ fn drawn_share(rgb: &[u8]) -> f64 {
 
 #[test]
 fn render_writes_the_same_png_twice() {
-    let dir = tmp("twice");
+    let dir = scratch("render-twice");
     for (view, size, want) in [("iso", "200", (200, 150)), ("top", "128", (0, 0)), ("spawn", "64", (64, 48))] {
         let mut bytes = Vec::new();
         for k in 0..2 {
@@ -73,7 +57,7 @@ fn render_writes_the_same_png_twice() {
 
 #[test]
 fn render_refuses_bad_flags() {
-    let dir = tmp("flags");
+    let dir = scratch("render-flags");
     let png = dir.join("x.png");
     for args in [vec!["--size", "0"], vec!["--size", "8193"], vec!["--view", "side"]] {
         let out = Command::new(BSP).arg("render").arg(sample()).args(["-o", png.to_str().unwrap()]).args(&args).output().unwrap();
@@ -91,7 +75,7 @@ fn render_refuses_bad_flags() {
 
 #[test]
 fn scan_thumbnails_every_map_and_reports_failures() {
-    let dir = tmp("thumbs");
+    let dir = scratch("render-thumbs");
     let maps = dir.join("maps");
     std::fs::create_dir_all(&maps).unwrap();
     std::fs::copy(sample(), maps.join("e1m1.bsp")).unwrap();

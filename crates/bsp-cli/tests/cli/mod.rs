@@ -16,6 +16,17 @@ pub fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// An 8-bit RGB PNG's width, height and pixels (the pictures and lightmap pages `bsp` writes).
+pub fn png_rgb(path: &Path) -> (u32, u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
 /// Run `bsp ARGS…` and wait for it.
 pub fn run(args: &[&str]) -> Output {
     Command::new(BSP).args(args).output().unwrap()
