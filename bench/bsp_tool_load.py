@@ -6,46 +6,17 @@ byte lumps are read whole with a slice, not byte by byte.
 """
 import json
 import sys
-import time
 
 import bsp_tool
 
-
-def touch(bsp):
-    n = 0
-    for name in list(getattr(bsp, "headers", {})):
-        lump = getattr(bsp, name, None)
-        if lump is None:
-            continue
-        if isinstance(lump, (bytes, bytearray)):
-            n += len(lump)
-            continue
-        if type(lump).__name__ == "RawBspLump":
-            n += len(lump[:])
-            continue
-        try:
-            for _ in lump:
-                n += 1
-        except TypeError:
-            n += 1  # not iterable: a single parsed structure
-    return n
+from _bsp_tool_runs import best_of, touch
 
 
 def main():
     runs = int(sys.argv[1])
     ok = failed = 0
     for path in sys.argv[2:]:
-        best, err, work, done = None, None, None, 0
-        for _ in range(max(runs, 1)):
-            t = time.perf_counter()
-            try:
-                work = touch(bsp_tool.load_bsp(path))
-            except Exception as e:  # counted, never fatal
-                err = f"{type(e).__name__}: {e}"
-                break
-            dt = time.perf_counter() - t
-            best = dt if best is None else min(best, dt)
-            done += 1
+        best, err, work, done = best_of(runs, lambda: touch(bsp_tool.load_bsp(path)))
         ok += err is None
         failed += err is not None
         with open(path, "rb") as f:

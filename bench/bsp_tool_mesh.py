@@ -15,9 +15,10 @@ maps are errors ("no mesh method"). work = triangles of the meshes built (polygo
 """
 import json
 import sys
-import time
 
 import bsp_tool
+
+from _bsp_tool_runs import best_of
 
 
 def tris_of(mesh):
@@ -75,17 +76,7 @@ def one_run(path):
 def main():
     runs = int(sys.argv[1])
     for path in sys.argv[2:]:
-        best, err, res, done = None, None, None, 0
-        for _ in range(max(runs, 1)):
-            t = time.perf_counter()
-            try:
-                res = one_run(path)
-            except Exception as e:  # counted, never fatal
-                err = f"{type(e).__name__}: {e}"
-                break
-            dt = time.perf_counter() - t
-            best = dt if best is None else min(best, dt)
-            done += 1
+        best, err, res, done = best_of(runs, lambda: one_run(path))
         with open(path, "rb") as f:
             size = len(f.read())
         rec = {"tool": "bsp_tool_mesh", "map": path, "size": size, "panic": False, "runs": done}

@@ -9,27 +9,23 @@ import contextlib
 import json
 import os
 import sys
-import time
 
 import bsp_tool
+
+from _bsp_tool_runs import best_of
 
 
 def main():
     runs, out_file = int(sys.argv[1]), sys.argv[2]
     for path in sys.argv[3:]:
-        best, err, done, identical, out_size = None, None, 0, None, None
-        for _ in range(max(runs, 1)):
-            t = time.perf_counter()
-            try:
-                # save_as prints its own messages; stdout carries only the JSON lines.
-                with contextlib.redirect_stdout(sys.stderr):
-                    bsp_tool.load_bsp(path).save_as(out_file)
-            except Exception as e:  # counted, never fatal
-                err = f"{type(e).__name__}: {e}"
-                break
-            dt = time.perf_counter() - t
-            best = dt if best is None else min(best, dt)
-            done += 1
+        identical, out_size = None, None
+
+        def save():
+            # save_as prints its own messages; stdout carries only the JSON lines.
+            with contextlib.redirect_stdout(sys.stderr):
+                bsp_tool.load_bsp(path).save_as(out_file)
+
+        best, err, _, done = best_of(runs, save)
         with open(path, "rb") as f:
             data = f.read()
         if err is None:

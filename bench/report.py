@@ -1,9 +1,12 @@
 """Turn bench/out/ (written by run.sh) into RESULTS.md on stdout. Only measured numbers."""
 import json
-import math
 import os
 import sys
 from collections import defaultdict
+
+# The number formats the export section uses too (this directory is on the path: run as a script).
+import report_export
+from report_export import fmt_x, gmean
 
 out = sys.argv[1]
 rows = [json.loads(l) for l in open(os.path.join(out, "results.jsonl")) if l.strip()]
@@ -30,19 +33,8 @@ def t(tool, m):
     return r["min_s"] if r and r.get("ok") else None
 
 
-def gmean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
-
-
 def fmt_t(s):
-    if s is None:
-        return "–"
-    return f"{s * 1e6:.1f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms" if s < 1 else f"{s:.2f} s"
-
-
-def fmt_x(x):
-    return "–" if x is None else f"{x:,.0f}×" if x >= 100 else f"{x:.1f}×" if x >= 10 else f"{x:.2f}×"
+    return report_export.fmt_t(s, us_digits=1)
 
 
 def status(tool, m):
@@ -322,8 +314,5 @@ if os.path.exists(os.path.join(py_results, "bsp_tool.jsonl")):
 
 # The export stage (export.sh, run by run.sh last): its own section, at the end.
 if os.path.exists(os.path.join(out, "export", "results.jsonl")):
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import report_export
-
     p("")
     print(report_export.section(os.path.join(out, "export")), end="")

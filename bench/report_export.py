@@ -3,7 +3,8 @@
     report_export.py OUT_DIR                      print the section
     report_export.py OUT_DIR --splice RESULTS.md  replace the section in RESULTS.md (or append it)
 
-report.py prints it as the last section when run.sh ran the export stage. Only measured numbers.
+report.py prints it as the last section when run.sh ran the export stage, and uses its number
+formats (gmean, fmt_t, fmt_x). Only measured numbers.
 """
 import json
 import math
@@ -19,10 +20,11 @@ def gmean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-def fmt_t(s):
+def fmt_t(s, us_digits=0):
+    """A time for a table: µs below 1 ms (with `us_digits` decimals), ms below 1 s, else s."""
     if s is None:
         return "–"
-    return f"{s * 1e6:.0f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms" if s < 1 else f"{s:.2f} s"
+    return f"{s * 1e6:.{us_digits}f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms" if s < 1 else f"{s:.2f} s"
 
 
 def fmt_x(x):
@@ -289,14 +291,17 @@ def section(out):
     p(f"- qbsp 0.17 meshing (no target; Quake 1 / GoldSrc / Quake 2): `mesh::build` is {fmt_x(g)} qbsp's "
       f"`mesh_model` over all models (geometric mean, {len(r_q)} maps); the full export with textures and lightmaps "
       f"is {fmt_x(gl)} qbsp's lightmap atlas + meshing ({len(r_qlm)} maps). A ratio below 1× means qbsp is faster.")
-    geo_slow = [f"{f} ({fam_agg[f]['geo'][0] / fam_agg[f]['geo'][1] / 1e6:,.0f} MB/s)" for f in FAMILIES
-                if f in fam_agg and fam_agg[f]["geo"][1] and fam_agg[f]["geo"][0] / fam_agg[f]["geo"][1] < 200e6]
+    def slow(kind, floor):
+        # Families whose `kind` export (total bytes / total time) stays below `floor` MB/s.
+        rate = {f: fam_agg[f][kind][0] / fam_agg[f][kind][1] / 1e6 for f in FAMILIES if f in fam_agg and fam_agg[f][kind][1]}
+        return [f"{f} ({r:,.0f} MB/s)" for f, r in rate.items() if r < floor]
+
+    geo_slow = slow("geo", 200)
     p(f"- ≥200 MB/s of map per core, geometry-only export: {tot['geo'] or 0:,.0f} MB/s over all maps (total bytes / "
       f"total time, one thread) — {verdict((tot['geo'] or 0) >= 200)} overall; {tot_big['geo'] or 0:,.0f} MB/s over "
       f"the {len(big_maps)} maps with ≥ 1,000 triangles — {verdict((tot_big['geo'] or 0) >= 200)}"
       + ("; below in " + ", ".join(geo_slow) if geo_slow else "; met in every family") + ".")
-    full_slow = [f"{f} ({fam_agg[f]['full'][0] / fam_agg[f]['full'][1] / 1e6:,.0f} MB/s)" for f in FAMILIES
-                 if f in fam_agg and fam_agg[f]["full"][1] and fam_agg[f]["full"][0] / fam_agg[f]["full"][1] < 100e6]
+    full_slow = slow("full", 100)
     p(f"- ≥100 MB/s of map per core, export with textures + lightmaps: {tot['full'] or 0:,.0f} MB/s over all maps — "
       f"{verdict((tot['full'] or 0) >= 100)} overall; {tot_big['full'] or 0:,.0f} MB/s over the maps with ≥ 1,000 "
       f"triangles — {verdict((tot_big['full'] or 0) >= 100)}"

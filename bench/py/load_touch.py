@@ -34,6 +34,16 @@ def best(runs, f):
     return t_best, out
 
 
+def search_pass(out, runs, ents, search):
+    """The `search` pass, the same for both libraries: `search(classname=C)` for the map's most
+    common classname C, entities already parsed; also records the entity and hit counts."""
+    common = collections.Counter(e.get("classname") for e in ents).most_common(1)
+    if common:
+        cls = common[0][0]
+        out["search"], hits = best(runs * 10, lambda: search(classname=cls))
+        out["entities"], out["hits"] = len(ents), len(hits)
+
+
 def bspkit_passes(path, runs):
     import bspkit
     import numpy as np
@@ -68,45 +78,19 @@ def bspkit_passes(path, runs):
     out["numpy"] = best(runs, numpy_pass)[0]
     out["records"] = best(runs, records_pass)[0]
     bsp = bspkit.load(path)
-    ents = bsp.ENTITIES
-    common = collections.Counter(e.get("classname") for e in ents).most_common(1)
-    if common:
-        cls = common[0][0]
-        out["search"], hits = best(runs * 10, lambda: bsp.search_all_entities(classname=cls))
-        out["entities"], out["hits"] = len(ents), len(hits)
+    search_pass(out, runs, bsp.ENTITIES, bsp.search_all_entities)
     return out
 
 
 def bsp_tool_passes(path, runs):
     import bsp_tool
 
-    def touch():
-        bsp = bsp_tool.load_bsp(path)
-        n = 0
-        for name in list(getattr(bsp, "headers", {})):
-            lump = getattr(bsp, name, None)
-            if lump is None:
-                continue
-            if isinstance(lump, (bytes, bytearray)):
-                n += len(lump)
-            elif type(lump).__name__ == "RawBspLump":
-                n += len(lump[:])
-            else:
-                try:
-                    for _ in lump:
-                        n += 1
-                except TypeError:
-                    n += 1
-        return n
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from _bsp_tool_runs import touch  # what bench/bsp_tool_load.py times
 
-    out = {"touch": best(runs, touch)[0]}
-    bsp = bsp_tool.load_bsp(path)
-    ents = bsp.ENTITIES
-    common = collections.Counter(e.get("classname") for e in ents).most_common(1)
-    if common:
-        cls = common[0][0]
-        out["search"], hits = best(runs * 10, lambda: ents.search(classname=cls))
-        out["entities"], out["hits"] = len(ents), len(hits)
+    out = {"touch": best(runs, lambda: touch(bsp_tool.load_bsp(path)))[0]}
+    ents = bsp_tool.load_bsp(path).ENTITIES
+    search_pass(out, runs, ents, ents.search)
     return out
 
 
