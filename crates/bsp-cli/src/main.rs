@@ -266,34 +266,29 @@ fn parse_cli(args: Vec<std::ffi::OsString>) -> Cli {
     fast_parse(&args).unwrap_or_else(|| Cli::parse_from(args))
 }
 
-/// The subcommands with a fast parse: those run on many maps in scripts.
-const FAST_SUBCOMMANDS: [&str; 6] = ["info", "lumps", "check", "export", "render", "props"];
-
-/// One subcommand's arguments, as the full tree defines them (its `about` and examples left
-/// out: they are only printed by help, which goes through the full tree).
-fn fast_subcommand(name: &'static str) -> Option<clap::Command> {
-    let c = clap::Command::new(name);
-    Some(match name {
-        "info" => <cmd_read::InfoArgs as Args>::augment_args(c),
-        "lumps" => <cmd_read::LumpsArgs as Args>::augment_args(c),
-        "check" => <cmd_read::CheckArgs as Args>::augment_args(c),
-        "export" => <cmd_export::ExportArgs as Args>::augment_args(c),
-        "render" => <cmd_render::RenderArgs as Args>::augment_args(c),
-        "props" => <cmd_props::PropsArgs as Args>::augment_args(c),
-        _ => return None,
-    })
-}
+/// The subcommands with a fast parse (those run on many maps in scripts), each with the
+/// function that adds its arguments, as the full tree defines them (its `about` and examples
+/// left out: they are only printed by help, which goes through the full tree).
+type AddArgs = fn(clap::Command) -> clap::Command;
+const FAST_SUBCOMMANDS: [(&str, AddArgs); 6] = [
+    ("info", <cmd_read::InfoArgs as Args>::augment_args),
+    ("lumps", <cmd_read::LumpsArgs as Args>::augment_args),
+    ("check", <cmd_read::CheckArgs as Args>::augment_args),
+    ("export", <cmd_export::ExportArgs as Args>::augment_args),
+    ("render", <cmd_render::RenderArgs as Args>::augment_args),
+    ("props", <cmd_props::PropsArgs as Args>::augment_args),
+];
 
 fn fast_parse(args: &[std::ffi::OsString]) -> Option<Cli> {
     use clap::FromArgMatches;
     let first = args.get(1)?.to_str()?;
-    let name = FAST_SUBCOMMANDS.into_iter().find(|n| *n == first)?;
+    let (name, add_args) = FAST_SUBCOMMANDS.into_iter().find(|(n, _)| *n == first)?;
     // After `--` everything is a value, so a file named `--help` stays a file.
     let asks_help = args[2..].iter().take_while(|a| *a != "--").any(|a| a == "-h" || a == "--help" || a == "-V" || a == "--version");
     if asks_help {
         return None;
     }
-    let cmd = clap::Command::new("bsp").subcommand(fast_subcommand(name)?);
+    let cmd = clap::Command::new("bsp").subcommand(add_args(clap::Command::new(name)));
     let mut matches = cmd.try_get_matches_from(args).ok()?;
     Cli::from_arg_matches_mut(&mut matches).ok()
 }
@@ -325,9 +320,9 @@ mod tests {
     #[test]
     fn fast_subcommands_have_the_full_trees_arguments() {
         let full = Cli::command();
-        for name in FAST_SUBCOMMANDS {
+        for (name, add_args) in FAST_SUBCOMMANDS {
             let want: Vec<String> = full.find_subcommand(name).unwrap().get_arguments().map(|a| format!("{a:?}")).collect();
-            let fast = fast_subcommand(name).unwrap();
+            let fast = add_args(clap::Command::new(name));
             let got: Vec<String> = fast.get_arguments().map(|a| format!("{a:?}")).collect();
             assert!(!want.is_empty(), "{name}");
             assert_eq!(got, want, "{name}");
