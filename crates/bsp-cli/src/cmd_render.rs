@@ -48,9 +48,8 @@ pub fn render_png(bsp: &bspkit::Bsp, opts: &RenderOptions) -> Result<(Rendered, 
 /// Render one map and write its PNG through the library's write primitive.
 pub fn render_to(bsp: &bspkit::Bsp, opts: &RenderOptions, output: &Path) -> Result<Rendered, bspkit::Error> {
     let (r, png) = render_png(bsp, opts)?;
-    // A picture is a derived output: atomic for readers, not synced to disk.
-    let opts = bspkit::write::atomic::WriteOptions { no_sync: true, ..Default::default() };
-    bspkit::write::write_file(output, &png, &opts)?;
+    // A picture is made from the map: atomic for readers, not synced to disk.
+    bspkit::write::write_file(output, &png, &bspkit::write::atomic::WriteOptions::OUTPUT)?;
     Ok(r)
 }
 

@@ -233,11 +233,10 @@ pub(crate) struct MaterialImage {
     pub placeholder: bool,
 }
 
-/// A texture as the export keeps it: its PNG, not its pixels.
+/// A texture as the export keeps it: its PNG, not its pixels (the cache keeps its size).
 struct Encoded {
     png: Vec<u8>,
     alpha: AlphaMode,
-    size: [u32; 2],
 }
 
 /// The export's textures: each is resolved once, encoded to PNG at once and its decoded pixels
@@ -263,7 +262,7 @@ impl<'a> TexturePngs<'a> {
         }
         let r = match self.cache.take(name) {
             Ok(t) => match t.image().encode_png() {
-                Ok(png) => Ok(Encoded { png, alpha: t.alpha, size: [t.width(), t.height()] }),
+                Ok(png) => Ok(Encoded { png, alpha: t.alpha }),
                 // A decoded image PNG cannot hold (a zero side): still never an error.
                 Err(e) => Err(format!("{name} ({}): {e}; a checker placeholder is used", t.source)),
             },
@@ -274,7 +273,8 @@ impl<'a> TexturePngs<'a> {
     /// The size of texture `name`, when it is found and encodes.
     pub fn size(&self, name: &str) -> Option<[u32; 2]> {
         self.encode(name);
-        self.done.borrow().get(name).and_then(|r| r.as_ref().ok()).map(|e| e.size)
+        let encoded = self.done.borrow().get(name).is_some_and(|r| r.is_ok());
+        encoded.then(|| self.cache.size(name)).flatten()
     }
     /// The PNG of texture `name`, or the checker placeholder (with a warning). Each material's
     /// image is asked for once: the PNG is handed over.
@@ -326,18 +326,14 @@ pub(crate) struct WriteContext<'c, 'a> {
     pub scale: f32,
 }
 
-/// Exports are derived outputs: atomic for readers, not synced to disk (see
-/// [`crate::write::atomic::WriteOptions::no_sync`]).
-const OUTPUT: crate::write::atomic::WriteOptions = crate::write::atomic::WriteOptions { expect: None, no_sync: true };
-
 /// Write `path` through the library's one write primitive ([`crate::write::atomic`]: a
 /// temporary file renamed over the target, links followed, FIFOs and devices written through,
-/// the mode kept, nothing half-written left on an error), buffered; `produce` writes the
-/// contents.
+/// the mode kept, nothing half-written left on an error; not synced, as an output made from the
+/// map: [`crate::write::atomic::WriteOptions::OUTPUT`]), buffered; `produce` writes the contents.
 pub(crate) fn write_out(path: &Path, produce: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
     crate::write::atomic::write_streaming(
         path,
-        &OUTPUT,
+        &crate::write::atomic::WriteOptions::OUTPUT,
         |w| {
             let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
             produce(&mut b)?;
@@ -350,7 +346,7 @@ pub(crate) fn write_out(path: &Path, produce: impl FnOnce(&mut dyn std::io::Writ
 
 /// [`write_out`] of bytes already made.
 pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::write::atomic::write_file(path, bytes, &OUTPUT)?;
+    crate::write::atomic::write_file(path, bytes, &crate::write::atomic::WriteOptions::OUTPUT)?;
     Ok(())
 }
 

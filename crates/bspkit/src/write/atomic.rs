@@ -90,6 +90,12 @@ pub struct WriteOptions {
     pub no_sync: bool,
 }
 
+impl WriteOptions {
+    /// The options of an output made from a map (an export, a picture): no fingerprint to
+    /// compare, not synced ([`WriteOptions::no_sync`]).
+    pub const OUTPUT: WriteOptions = WriteOptions { expect: None, no_sync: true };
+}
+
 /// What a successful write did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Written {
