@@ -221,13 +221,11 @@ impl<'a> TextureSource<'a> {
                     _ => true,
                 });
             }
-            State::Genesis3D => {
-                for i in 0..genesis3d::texture::count(self.bsp) {
-                    jobs.push(Job::Genesis3D(i));
-                }
-                // Every name is carried: none is looked up again below.
-                carried_names.extend(genesis3d::texture::names(self.bsp).unwrap_or_default());
-            }
+            // Every texture is carried: one job per TEXTURES entry, no names looked up below.
+            State::Genesis3D => match genesis3d::texture::names(self.bsp) {
+                Ok(names) => jobs.extend((0..names.len()).map(Job::Genesis3D)),
+                Err(m) => jobs.push(Job::Failed(m)),
+            },
             State::Source { pak: Some(pak) } => {
                 for i in source::texture::vtf_entries(pak) {
                     carried_names.push(pak.entries[i].name.clone());
@@ -236,7 +234,7 @@ impl<'a> TextureSource<'a> {
             }
             _ => {}
         }
-        if !matches!(self.state, State::Quake { .. }) {
+        if !matches!(self.state, State::Quake { .. } | State::Genesis3D) {
             match self.names() {
                 Ok(names) => {
                     jobs.extend(names.into_iter().filter(|n| !carried_names.iter().any(|c| c.eq_ignore_ascii_case(n))).map(Job::Name))
