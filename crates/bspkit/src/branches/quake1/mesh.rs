@@ -161,7 +161,7 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         ModelSelect::All => models.len(),
     };
     let mut corners: Vec<[f32; 3]> = Vec::with_capacity(64);
-    let mut ring: Vec<u32> = Vec::with_capacity(64);
+    let mut scratch = Scratch::default();
     for (mi, m) in models.iter().enumerate().take(count) {
         let mut model = Model { index: mi as u32, name: if mi == 0 { "world".into() } else { format!("*{mi}") }, ..Default::default() };
         if mi > 0 {
@@ -195,7 +195,7 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         }
         model.indices.reserve_exact(3 * corners_total.saturating_sub(2 * range.len()));
         for fi in range {
-            if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut ring) {
+            if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut scratch) {
                 scene.skipped.push(Skipped { lump: face_lump, index: fi as u32, reason });
             }
         }
@@ -209,13 +209,32 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
 /// Corners above which a polygon is cut as a plain fan (ear clipping is quadratic).
 const MAX_EAR_CLIP: usize = 64;
 
+/// Scratch buffers for [`triangulate`], kept across faces so a face allocates nothing.
+#[derive(Default)]
+struct Scratch {
+    /// The corners still to cut, as corner numbers, counter-clockwise.
+    ring: Vec<u32>,
+    /// Each corner projected on the face's plane, by corner number.
+    flat: Vec<[f64; 2]>,
+}
+
 /// Cut the polygon `corners` (on the plane with unit `normal`) into triangles, counter-clockwise
 /// seen from the front, calling `emit` with corner numbers. Ear clipping in the plane's
 /// projection: Quake faces are convex in theory, but compilers snap corners to the grid and
 /// split edges with nearly collinear corners, so some are slightly concave, where a fan would
 /// fold triangles over one another. Triangles without area are not emitted. Polygons over
 /// [`MAX_EAR_CLIP`] corners are cut as a fan, as is a remnant without ears (self-touching).
-fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], ring: &mut Vec<u32>, emit: &mut impl FnMut([u32; 3])) {
+///
+/// Most faces are strictly convex: those are cut as the fan ear clipping would produce for
+/// them (each step clips the first corner, so the fan turns about the last corner), in one
+/// pass instead of the quadratic search.
+fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut impl FnMut([u32; 3])) {
+    cut(corners, normal, scratch, emit, true);
+}
+
+/// [`triangulate`]; `shortcut: false` runs the general ear search on convex polygons too (for
+/// the test that both give the same triangles). True when the convex shortcut was taken.
+fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut impl FnMut([u32; 3]), shortcut: bool) -> bool {
     // Project on the plane (an orthonormal basis e1, e2 with e1 × e2 = normal), so a 2D cross
     // product is the 3D triangle's area along the normal, and counter-clockwise in 2D is
     // counter-clockwise seen from the front.
@@ -226,21 +245,24 @@ fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], ring: &mut Vec<u32>, emit
     let l1 = len(e1);
     let e1 = e1.map(|c| c / l1);
     let e2 = cross(normal, e1);
-    let p = |i: u32| {
-        let c = corners[i as usize].map(|x| x as f64);
+    let Scratch { ring, flat } = scratch;
+    flat.clear();
+    flat.extend(corners.iter().map(|c| {
+        let c = c.map(|x| x as f64);
         [dot(c, e1), dot(c, e2)]
-    };
+    }));
+    let flat = &flat[..];
+    let p = |i: u32| flat[i as usize];
     let cross2 = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
     let n = corners.len();
     ring.clear();
     ring.extend(0..n as u32);
-    let signed: f64 = (0..n).map(|i| cross2([0.0, 0.0], p(i as u32), p(((i + 1) % n) as u32))).sum();
+    let signed: f64 = flat.iter().zip(flat.iter().cycle().skip(1)).map(|(&a, &b)| cross2([0.0, 0.0], a, b)).sum();
     if signed < 0.0 {
         ring.reverse();
     }
     let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
-    for i in 0..n as u32 {
-        let q = p(i);
+    for q in flat {
         lo = [lo[0].min(q[0]), lo[1].min(q[1])];
         hi = [hi[0].max(q[0]), hi[1].max(q[1])];
     }
@@ -252,15 +274,29 @@ fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], ring: &mut Vec<u32>, emit
                 emit([ring[0], ring[i], ring[i + 1]]);
             }
         }
-        return;
+        return false;
     }
     let near = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) <= eps;
+    // Convex within `eps` (every corner on or left of every edge it is not on, so the polygon
+    // winds once) with no two corners `near`: no corner can be dropped as a repeat or a spike
+    // and none lies inside another corner's triangle, so the loop below skips both searches
+    // (the quadratic part of ear clipping) and gives the same triangles in linear time per
+    // clip. Most faces are convex; compilers split edges, so many carry corners that do not
+    // turn, and those need the clipping, not a plain fan.
+    let m = ring.len();
+    let convex = shortcut
+        && (0..m).all(|i| {
+            // `% m` is a division; the wrap is a compare.
+            let next = if i + 1 == m { 0 } else { i + 1 };
+            let (a, b) = (p(ring[i]), p(ring[next]));
+            (0..m).all(|j| j == i || j == next || cross2(a, b, p(ring[j])) >= -eps) && (i + 1..m).all(|j| !near(flat[i], flat[j]))
+        });
     while ring.len() > 3 {
         let m = ring.len();
-        let corner = |i: usize| (ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]);
+        let corner = |i: usize| (ring[if i == 0 { m - 1 } else { i - 1 }], ring[i], ring[if i + 1 == m { 0 } else { i + 1 }]);
         // A corner repeating the next one, or the tip of a spike (out and back along one
         // edge), encloses nothing: drop it first.
-        if let Some(i) = (0..m).find(|&i| {
+        if let Some(i) = (0..m).filter(|_| !convex).find(|&i| {
             let (a, b, c) = corner(i);
             near(p(b), p(c)) || near(p(a), p(c))
         }) {
@@ -271,18 +307,19 @@ fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], ring: &mut Vec<u32>, emit
             let (a, b, c) = corner(i);
             let (pa, pb, pc) = (p(a), p(b), p(c));
             cross2(pa, pb, pc) > eps
-                && !ring.iter().any(|&j| {
-                    let q = p(j);
-                    j != a
-                        && j != b
-                        && j != c
-                        && q != pa
-                        && q != pb
-                        && q != pc
-                        && cross2(pa, pb, q) > eps
-                        && cross2(pb, pc, q) > eps
-                        && cross2(pc, pa, q) > eps
-                })
+                && (convex
+                    || !ring.iter().any(|&j| {
+                        let q = p(j);
+                        j != a
+                            && j != b
+                            && j != c
+                            && q != pa
+                            && q != pb
+                            && q != pc
+                            && cross2(pa, pb, q) > eps
+                            && cross2(pb, pc, q) > eps
+                            && cross2(pc, pa, q) > eps
+                    }))
         });
         match ear {
             Some(i) => {
@@ -306,7 +343,7 @@ fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], ring: &mut Vec<u32>, emit
                                 emit([ring[0], ring[i], ring[i + 1]]);
                             }
                         }
-                        return;
+                        return convex;
                     }
                 }
             }
@@ -315,6 +352,7 @@ fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], ring: &mut Vec<u32>, emit
     if ring.len() == 3 && cross2(p(ring[0]), p(ring[1]), p(ring[2])) > eps {
         emit([ring[0], ring[1], ring[2]]);
     }
+    convex
 }
 
 #[cfg(test)]
@@ -371,7 +409,7 @@ fn face<L: Layout>(
     scene: &mut Scene,
     model: &mut Model,
     corners: &mut Vec<[f32; 3]>,
-    ring: &mut Vec<u32>,
+    scratch: &mut Scratch,
 ) -> std::result::Result<(), String> {
     let f = &t.faces[fi];
     let plane = usize::try_from(f.plane())
@@ -388,8 +426,7 @@ fn face<L: Layout>(
     }
     // Newell's normal of the polygon: its length is twice the area.
     let mut newell = [0.0f64; 3];
-    for (k, a) in corners.iter().enumerate() {
-        let b = corners[(k + 1) % corners.len()];
+    for (a, b) in corners.iter().zip(corners.iter().cycle().skip(1)) {
         newell = [
             newell[0] + (a[1] as f64 - b[1] as f64) * (a[2] as f64 + b[2] as f64),
             newell[1] + (a[2] as f64 - b[2] as f64) * (a[0] as f64 + b[0] as f64),
@@ -418,6 +455,9 @@ fn face<L: Layout>(
     let lm = opts.lightmaps.and_then(|lm| lm.face(face_lump, fi as u32).map(|e| (lm, e)));
     let base = model.vertices.positions.len() as u32;
     let n32 = normal.map(|c| c as f32);
+    // Texture sizes are powers of two but for odd custom textures: multiplying by the exact
+    // reciprocal gives the quotient bit for bit, without a division per coordinate.
+    let scale = |s: f64, size: u32| if size.is_power_of_two() { s * (1.0 / size as f64) } else { s / size as f64 };
     let v = &mut model.vertices;
     for p in corners.iter() {
         let pd = p.map(|c| c as f64);
@@ -425,14 +465,14 @@ fn face<L: Layout>(
         let tt = dot(pd, [vecs[1][0], vecs[1][1], vecs[1][2]]) + vecs[1][3];
         v.positions.push(*p);
         v.normals.push(n32);
-        v.uv0.push([(s / size[0] as f64) as f32, (tt / size[1] as f64) as f32]);
+        v.uv0.push([scale(s, size[0]) as f32, scale(tt, size[1]) as f32]);
         if opts.lightmaps.is_some() {
             let uv = lm.and_then(|(lm, e)| lm.uv(e, *p)).filter(|uv| uv.iter().all(|c| c.is_finite()));
             v.uv1.push(uv.unwrap_or([0.0, 0.0]));
         }
     }
     let first_index = model.indices.len() as u32;
-    triangulate(corners, normal, ring, &mut |t| model.indices.extend(t.map(|k| base + k)));
+    triangulate(corners, normal, scratch, &mut |t| model.indices.extend(t.map(|k| base + k)));
     if model.indices.len() as u32 == first_index {
         // Not reachable for a polygon with area, but keep the buffers consistent.
         let v = &mut model.vertices;
@@ -500,6 +540,71 @@ mod tests {
                 assert!(dot(nn, p[0].map(|c| -c as f64)) > 0.0);
             }
         }
+    }
+
+    /// The convex shortcut gives ear clipping's triangles: convex polygons of 3–12 corners on
+    /// tilted planes, some with corners splitting their edges (as compilers leave them), some
+    /// snapped to a coarse grid (slightly concave), either winding.
+    #[test]
+    fn convex_shortcut_matches_ear_clipping() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut shortcut_taken, mut scratch) = (0, Scratch::default());
+        for case in 0..3000 {
+            let n = 3 + (next() * 10.0) as usize;
+            // Sorted angles around an ellipse: a convex polygon.
+            let mut angles: Vec<f64> = (0..n).map(|_| next() * std::f64::consts::TAU).collect();
+            angles.sort_by(f64::total_cmp);
+            let (rx, ry) = (8.0 + next() * 500.0, 8.0 + next() * 500.0);
+            let mut flat: Vec<[f64; 2]> = angles.iter().map(|a| [rx * a.cos(), ry * a.sin()]).collect();
+            if case % 3 == 0 {
+                // Split some edges with a corner at their middle.
+                flat = flat
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &a)| {
+                        let b = flat[(i + 1) % n];
+                        let split = next() < 0.5;
+                        std::iter::once(a).chain(split.then_some([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]))
+                    })
+                    .collect();
+            }
+            if case % 5 == 0 {
+                flat.iter_mut().for_each(|q| *q = q.map(|c| (c / 16.0).round() * 16.0));
+            }
+            if case % 2 == 0 {
+                flat.reverse();
+            }
+            // On a tilted plane through an offset.
+            let normal = {
+                let v = [next() - 0.5, next() - 0.5, next() + 0.2];
+                let l = len(v);
+                v.map(|c| c / l)
+            };
+            let e1 = {
+                let c = cross([1.0, 0.0, 0.0], normal);
+                let l = len(c);
+                c.map(|x| x / l)
+            };
+            let e2 = cross(normal, e1);
+            let corners: Vec<[f32; 3]> =
+                flat.iter().map(|q| std::array::from_fn(|k| (100.0 + q[0] * e1[k] + q[1] * e2[k]) as f32)).collect();
+            let run = |shortcut: bool, scratch: &mut Scratch| {
+                let mut out = Vec::new();
+                let took = cut(&corners, normal, scratch, &mut |t| out.push(t), shortcut);
+                (out, took)
+            };
+            let (general, _) = run(false, &mut scratch);
+            let (fast, took) = run(true, &mut scratch);
+            assert_eq!(fast, general, "case {case}: {corners:?}");
+            shortcut_taken += usize::from(took);
+        }
+        assert!(shortcut_taken > 2000);
     }
 
     #[test]

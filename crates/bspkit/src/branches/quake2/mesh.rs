@@ -3,10 +3,11 @@
 //! ([`Layout`]), as the lighting module does.
 //!
 //! * **Polygons.** A face's corners come from its surfedges → edges → vertices
-//!   ([`View::face_points`]); the polygon is convex and is fanned from its first corner. Quake
-//!   compilers store corners clockwise seen from the front; the fan is wound so that each
-//!   triangle is counter-clockwise about the face's normal (checked per face against the
-//!   polygon's Newell normal, so a compiler that winds the other way still comes out right).
+//!   ([`View::face_points`], through [`CornerTables`](super::view::CornerTables)); the polygon
+//!   is convex and is fanned from its first corner. Quake compilers store corners clockwise
+//!   seen from the front; the fan is wound so that each triangle is counter-clockwise about the
+//!   face's normal (checked per face against the polygon's Newell normal, so a compiler that
+//!   winds the other way still comes out right).
 //!   Corners are kept as stored (T-junction corners on edges included, so neighbours meet
 //!   without cracks); compilers' rounding leaves some slightly off the plane (one corpus face a
 //!   corner 2.2 units off) and the triangles follow them.
@@ -220,6 +221,8 @@ where
         (ModelSelect::All, n) => n,
     };
     let mut corners = Vec::with_capacity(64);
+    // Looked up once; a broken lump skips each face with its reason, as before.
+    let corner_tables = view.corner_tables();
     if models.is_empty() {
         scene.warnings.push("the map has no models: every face is taken as the world's".into());
     }
@@ -248,7 +251,8 @@ where
                     .ok()
                     .and_then(|t| slots.get(t))
                     .ok_or_else(|| format!("texinfo {} is outside TEXINFO (0..{})", f.texinfo(), slots.len()))?;
-                view.face_points(f, &mut corners).map_err(|e| e.kind.to_string())?;
+                let tables = corner_tables.as_ref().map_err(|e| e.kind.to_string())?;
+                tables.face_points(f, &mut corners).map_err(|e| e.kind.to_string())?;
                 Ok((normal, slot))
             })();
             let (normal, slot) = match poly.and_then(|p| check_corners(corners.len(), corners.iter().copied()).map(|()| p)) {

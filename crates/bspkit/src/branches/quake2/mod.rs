@@ -21,4 +21,4 @@ pub mod view;
 
 pub use lumps::*;
 pub use records::*;
-pub use view::View;
+pub use view::{CornerTables, View};

@@ -86,25 +86,13 @@ impl<'a, L: Layout> View<'a, L> {
     }
     /// A face's polygon corners, in winding order, written into `out` (cleared first; reuse
     /// it across faces). Surfedge `e ≥ 0` starts at `edges[e].v[0]`, `e < 0` at `edges[-e].v[1]`.
+    /// Over many faces, [`View::corner_tables`] looks the three lumps up once.
     pub fn face_points(&self, face: &L::Face, out: &mut Vec<[f32; 3]>) -> Result<()> {
-        out.clear();
-        let (surfedges, edges, vertices) = (self.surfedges()?, self.edges()?, self.vertices()?);
-        let (first, count) = face.edge_range();
-        let bad = |what: String| self.bsp.lump_error(LUMP_FACES, Error::malformed(what));
-        let list = usize::try_from(first)
-            .ok()
-            .zip(usize::try_from(count).ok())
-            .and_then(|(f, n)| surfedges.get(f..f.checked_add(n)?))
-            .ok_or_else(|| bad(format!("surfedge range {first}+{count} is outside 0..{}", surfedges.len())))?;
-        for se in list {
-            let se = se.get() as i64;
-            let edge =
-                usize::try_from(se.abs()).ok().and_then(|e| edges.get(e)).ok_or_else(|| bad(format!("surfedge {se} names no edge")))?;
-            let v = edge.vertices()[usize::from(se < 0)];
-            let p = usize::try_from(v).ok().and_then(|v| vertices.get(v)).ok_or_else(|| bad(format!("edge vertex {v} is out of range")))?;
-            out.push(p.point.map(|c| c.get()));
-        }
-        Ok(())
+        self.corner_tables()?.face_points(face, out)
+    }
+    /// The lumps a face's corners come from, looked up once for a walk over many faces.
+    pub fn corner_tables(&self) -> Result<CornerTables<'a, L>> {
+        Ok(CornerTables { bsp: self.bsp, surfedges: self.surfedges()?, edges: self.edges()?, vertices: self.vertices()? })
     }
     /// Cluster PVS / PHS (quake_facts.md §4 lump 3).
     pub fn visibility(&self) -> Result<ClusterVis<'a>> {
@@ -161,6 +149,39 @@ impl<'a> View<'a, Daikatana> {
             at += 1 + n;
         }
         Ok((at == ints.len()).then_some(out))
+    }
+}
+
+/// SURFEDGES, EDGES and VERTICES of a map, for [`CornerTables::face_points`] (from
+/// [`View::corner_tables`]).
+pub struct CornerTables<'a, L: Layout> {
+    bsp: &'a Bsp<'a>,
+    surfedges: &'a [SurfEdge],
+    edges: &'a [L::Edge],
+    vertices: &'a [Vertex],
+}
+
+impl<L: Layout> CornerTables<'_, L> {
+    /// As [`View::face_points`].
+    pub fn face_points(&self, face: &L::Face, out: &mut Vec<[f32; 3]>) -> Result<()> {
+        out.clear();
+        let (surfedges, edges, vertices) = (self.surfedges, self.edges, self.vertices);
+        let (first, count) = face.edge_range();
+        let bad = |what: String| self.bsp.lump_error(LUMP_FACES, Error::malformed(what));
+        let list = usize::try_from(first)
+            .ok()
+            .zip(usize::try_from(count).ok())
+            .and_then(|(f, n)| surfedges.get(f..f.checked_add(n)?))
+            .ok_or_else(|| bad(format!("surfedge range {first}+{count} is outside 0..{}", surfedges.len())))?;
+        for se in list {
+            let se = se.get() as i64;
+            let edge =
+                usize::try_from(se.abs()).ok().and_then(|e| edges.get(e)).ok_or_else(|| bad(format!("surfedge {se} names no edge")))?;
+            let v = edge.vertices()[usize::from(se < 0)];
+            let p = usize::try_from(v).ok().and_then(|v| vertices.get(v)).ok_or_else(|| bad(format!("edge vertex {v} is out of range")))?;
+            out.push(p.point.map(|c| c.get()));
+        }
+        Ok(())
     }
 }
 
