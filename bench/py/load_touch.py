@@ -11,9 +11,9 @@ Passes:
   every other lump's bytes;
 - bsp_tool `touch`: `bsp_tool.load_bsp` + every lump attribute iterated entry by entry (what
   bench/bsp_tool_load.py does);
-- `search` (both): `search_all_entities(classname=…)` / `ENTITIES.search(classname=…)` for
-  the most common classname, entities already parsed (best of 10×N; bspkit's first search,
-  which builds its index, is one of them), with the entity and hit counts.
+- `search`, `search_classes`, `search_links` (both): `search_all_entities(…)` /
+  `ENTITIES.search(…)` for the most common classname, for every classname once, and for every
+  entity's `target` (see `search_pass`), timed in loops of about 2 ms (best round).
 Not a timed test: numbers are for bench/RESULTS.md ("Python package" section, bench/py/report.py).
 """
 import argparse
@@ -34,14 +34,57 @@ def best(runs, f):
     return t_best, out
 
 
+def timed_loop(runs, body, values):
+    """Seconds for one pass of `body` over `values`, timeit's way: the pass repeated enough times
+    for a round of about 2 ms (so the timer's own cost is spread out), best of `runs` rounds."""
+    t = time.perf_counter()
+    body(values)
+    once = max(time.perf_counter() - t, 1e-7)
+    reps = max(1, int(2e-3 / once))
+    best_t = None
+    for _ in range(runs):
+        t = time.perf_counter()
+        for _ in range(reps):
+            body(values)
+        dt = (time.perf_counter() - t) / reps
+        best_t = dt if best_t is None else min(best_t, dt)
+    return best_t
+
+
+def by_classname(search):
+    def body(values):
+        for v in values:
+            search(classname=v)
+    return body
+
+
+def by_targetname(search):
+    def body(values):
+        for v in values:
+            search(targetname=v)
+    return body
+
+
 def search_pass(out, runs, ents, search):
-    """The `search` pass, the same for both libraries: `search(classname=C)` for the map's most
-    common classname C, entities already parsed; also records the entity and hit counts."""
-    common = collections.Counter(e.get("classname") for e in ents).most_common(1)
-    if common:
-        cls = common[0][0]
-        out["search"], hits = best(runs * 10, lambda: search(classname=cls))
-        out["entities"], out["hits"] = len(ents), len(hits)
+    """The search passes, the same for both libraries, entities already parsed:
+    - `search`: `search(classname=C)` for the map's most common classname C, one call;
+    - `search_classes`: one `search(classname=…)` per distinct classname (a map's inventory);
+    - `search_links`: one `search(targetname=T)` per entity with a `target` key (resolving every
+      entity's link, as a viewer or decompiler does).
+    bspkit's first call per key builds its index; the best round is reported, so that is not in
+    the numbers (bench/RESULTS.md says so)."""
+    classes = collections.Counter(e.get("classname") for e in ents)
+    classes.pop(None, None)
+    if not classes:
+        return
+    common = classes.most_common(1)[0][0]
+    out["search"] = timed_loop(runs * 10, by_classname(search), [common])
+    out["entities"], out["hits"] = len(ents), len(search(classname=common))
+    names = sorted(classes)
+    out["search_classes"], out["classes"] = timed_loop(runs * 3, by_classname(search), names), len(names)
+    targets = [e.get("target") for e in ents if e.get("target") is not None]
+    if targets:
+        out["search_links"], out["links"] = timed_loop(runs * 3, by_targetname(search), targets), len(targets)
 
 
 def bspkit_passes(path, runs):

@@ -628,12 +628,17 @@ impl PyBsp {
     /// `bsp.ENTITIES` objects themselves, in list order.
     #[pyo3(signature = (**key_values))]
     fn search_all_entities<'py>(&self, py: Python<'py>, key_values: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyList>> {
-        // Conditions as Python strings first: `str()` of a value may run Python code.
-        let mut conds: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> = Vec::new();
+        // Conditions as Python strings first: `str()` of a value may run Python code. The
+        // first is kept apart so the usual one-condition search allocates nothing in Rust.
+        type Cond<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+        let (mut first, mut more): (Option<Cond<'py>>, Vec<Cond<'py>>) = (None, Vec::new());
         if let Some(kv) = key_values {
             for (k, v) in kv.iter() {
                 let v = if v.is_exact_instance_of::<PyString>() { v } else { v.str()?.into_any() };
-                conds.push((k, v));
+                match first {
+                    None => first = Some((k, v)),
+                    Some(_) => more.push((k, v)),
+                }
             }
         }
         let list = self.entity_state(py)?.0.bind(py);
@@ -655,27 +660,33 @@ impl PyBsp {
             *slot = Some(SearchIndex::new(py, list, edits));
         }
         let ix = slot.as_ref().expect("built above");
-        let mut sets: Vec<Bound<'py, Hits>> = Vec::with_capacity(conds.len());
-        for (k, v) in &conds {
-            match ix.values_of(py, k)?.get_item(v)? {
-                Some(h) => sets.push(h.cast_into::<Hits>()?),
+        let hits = |(k, v): &Cond<'py>| -> PyResult<Option<Bound<'py, Hits>>> {
+            ix.values_of(py, k)?.get_item(v)?.map(|h| h.cast_into::<Hits>().map_err(Into::into)).transpose()
+        };
+        let Some(first) = first else {
+            return PyList::new(py, ix.ents.iter().map(|e| e.bind(py)));
+        };
+        let Some(first) = hits(&first)? else {
+            return Ok(PyList::empty(py));
+        };
+        if more.is_empty() {
+            return first.get().ents.bind(py).to_list().cast_into::<PyList>().map_err(Into::into);
+        }
+        let mut sets = vec![first];
+        for c in &more {
+            match hits(c)? {
+                Some(h) => sets.push(h),
                 None => return Ok(PyList::empty(py)),
             }
         }
-        match sets.as_slice() {
-            [] => PyList::new(py, ix.ents.iter().map(|e| e.bind(py))),
-            [one] => one.get().ents.bind(py).to_list().cast_into::<PyList>().map_err(Into::into),
-            _ => {
-                // Intersect, starting from the smallest set.
-                sets.sort_by_key(|h| h.get().positions.len());
-                let mut keep: Vec<u32> = sets[0].get().positions.clone();
-                for h in &sets[1..] {
-                    let other = &h.get().positions;
-                    keep.retain(|p| other.binary_search(p).is_ok());
-                }
-                PyList::new(py, keep.iter().map(|&i| ix.ents[i as usize].bind(py)))
-            }
+        // Intersect, starting from the smallest set.
+        sets.sort_by_key(|h| h.get().positions.len());
+        let mut keep: Vec<u32> = sets[0].get().positions.clone();
+        for h in &sets[1..] {
+            let other = &h.get().positions;
+            keep.retain(|p| other.binary_search(p).is_ok());
         }
+        PyList::new(py, keep.iter().map(|&i| ix.ents[i as usize].bind(py)))
     }
 
     /// The map with every edit, as bytes (the original bytes when nothing changed).
