@@ -67,6 +67,7 @@ pub fn collect<'a>(bsp: &'a Bsp<'a>) -> Result<LightSet<'a>> {
         ..Default::default()
     };
     let mut corners: Vec<[f32; 3]> = Vec::with_capacity(64);
+    set.faces.reserve_exact(g.faces.len());
     for (i, f) in g.faces.iter().enumerate() {
         let ofs = f.light_offset.get();
         if ofs < 0 {

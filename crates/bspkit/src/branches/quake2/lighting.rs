@@ -38,10 +38,15 @@ fn collect_with<'a, L: Layout>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<
     let bspx = bspx::of(bsp).unwrap_or(None);
     let tables = QuakeFaceTables::new(|name| bspx.as_ref().and_then(|b| b.lump(bsp.data(), name)), faces.len(), opts);
     let mut corners = Vec::with_capacity(64);
+    // One allocation, not a doubling vector (the face table is the export's peak memory).
+    set.faces.reserve_exact(faces.len());
+    let corner_tables = view.corner_tables();
     for (i, f) in faces.iter().enumerate() {
         let vecs = usize::try_from(f.texinfo()).ok().and_then(|t| texinfo.get(t)).map(|t| t.vecs());
         let face = QuakeFace { lump: LUMP_FACES, index: i, styles: f.styles(), light_ofs: f.light_offset(), vecs };
-        set.push_quake_face(face, &tables, 1, &mut corners, |out| view.face_points(f, out).map_err(|e| e.to_string()));
+        set.push_quake_face(face, &tables, 1, &mut corners, |out| {
+            corner_tables.as_ref().map_err(|e| e.to_string())?.face_points(f, out).map_err(|e| e.to_string())
+        });
     }
     Ok(set)
 }

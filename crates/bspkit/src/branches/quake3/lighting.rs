@@ -116,6 +116,7 @@ where
         ..Default::default()
     };
     let pages = set.data.len() / page_bytes;
+    set.faces.reserve_exact(surfaces.len());
     for (i, s) in surfaces.iter().enumerate() {
         // Type 4 = flare: no geometry to light.
         if s.surface_type() == 4 {

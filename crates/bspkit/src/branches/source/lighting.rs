@@ -73,6 +73,7 @@ fn collect_with<'a, O: ByteOrder>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Resu
     // ("sun amount", read by its engine after the flat or the four bump sample sets); they are
     // not light and are skipped.
     let extra = u8::from(view.layout() == Layout::Strata);
+    set.faces.reserve_exact(faces.len());
     // The three face layouts share these field names.
     macro_rules! each {
         ($list:expr) => {
