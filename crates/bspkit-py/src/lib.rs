@@ -925,10 +925,11 @@ impl PyBsp {
     /// `.gltf` + `.bin`, or OBJ + MTL, chosen by `path`'s extension. `scale` converts game units
     /// (default: metres); `models` is `"all"` or `"world"`; `skip` names the surface kinds left
     /// out (`None`: sky, nodraw, trigger, clip, tool; `[]`: none); `textures` / `lightmaps` embed
-    /// them; `game_dirs` / `wads` / `palette` as the CLI's options. Returns `bsp export --json`'s
-    /// summary as a dict.
+    /// them; `hdr` also writes every lightmap page × style × layer beside the output (`.pfm` +
+    /// `.png`, and a manifest), as `bsp export --hdr`; `game_dirs` / `wads` / `palette` as the
+    /// CLI's options. Returns `bsp export --json`'s summary as a dict.
     #[pyo3(signature = (path, *, scale=bspkit::export::DEFAULT_SCALE, models="all", skip=None, patch_level=None,
-        textures=true, lightmaps=true, game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
+        textures=true, lightmaps=true, hdr=false, game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
     #[allow(clippy::too_many_arguments)]
     fn export_gltf(
         &self,
@@ -940,6 +941,7 @@ impl PyBsp {
         patch_level: Option<u32>,
         textures: bool,
         lightmaps: bool,
+        hdr: bool,
         game_dirs: Vec<std::path::PathBuf>,
         wads: Vec<std::path::PathBuf>,
         palette: Option<std::path::PathBuf>,
@@ -974,7 +976,7 @@ impl PyBsp {
             patch_level,
             textures: textures.then(|| bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() }),
             lightmaps,
-            hdr: false,
+            hdr,
         };
         let summary = py.detach(|| bspkit::export::export(&self.inner, &path, &opts)).map_err(|e| err(e.in_file(&path)))?;
         to_py(py, &summary)

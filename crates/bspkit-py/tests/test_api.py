@@ -268,6 +268,29 @@ def test_export_gltf(sample, tmp_path):
         sample.export_gltf(tmp_path / "x.unknown")
 
 
+def test_export_gltf_hdr_writes_what_the_cli_writes(sample, tmp_path, cli):
+    """`hdr=True` writes the side files `bsp export --hdr` writes, byte for byte."""
+    import json as _json
+    py_dir, cli_dir = tmp_path / "py", tmp_path / "cli"
+    py_dir.mkdir()
+    cli_dir.mkdir()
+    summary = sample.export_gltf(py_dir / "m.glb", textures=False, hdr=True)
+    written = [os.path.basename(f["path"]) for f in summary["files"]]
+    assert written[0] == "m.glb" and "m_lightmaps.json" in written
+    assert any(n.endswith(".pfm") for n in written), written
+    out = subprocess.run(
+        [cli, "export", str(SAMPLE), "-o", str(cli_dir / "m.glb"), "--no-textures", "--hdr", "--json"],
+        capture_output=True, check=True,
+    ).stdout
+    assert sorted(os.path.basename(f["path"]) for f in _json.loads(out)["files"]) == sorted(written)
+    for name in written:
+        assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes(), name
+    # Without lightmaps there is nothing to write beside the output, and a warning says so.
+    plain = sample.export_gltf(py_dir / "n.glb", textures=False, lightmaps=False, hdr=True)
+    assert [os.path.basename(f["path"]) for f in plain["files"]] == ["n.glb"]
+    assert any(w.startswith("hdr:") for w in plain["warnings"])
+
+
 def _brute(ents, **kv):
     """What search_all_entities must return: a walk over the list."""
     return [e for e in ents if isinstance(e, bspkit.Entity) and all(str(v) in e.get_all(k) for k, v in kv.items())]

@@ -158,14 +158,17 @@ class Bsp:
         patch_level: Optional[int] = None,
         textures: bool = True,
         lightmaps: bool = True,
+        hdr: bool = False,
         game_dirs: Sequence[PathLike] = ...,
         wads: Sequence[PathLike] = ...,
         palette: Optional[PathLike] = None,
     ) -> Dict[str, Any]:
         """Export the geometry as ``bsp export`` does: ``.glb``, ``.gltf`` (+ ``.bin``) or ``.obj``
         by ``path``'s extension; ``models`` is ``"all"`` or ``"world"``; ``skip`` names surface kinds
-        to leave out (``None``: sky, nodraw, trigger, clip, tool; ``[]``: none). Returns
-        ``bsp export --json``'s summary."""
+        to leave out (``None``: sky, nodraw, trigger, clip, tool; ``[]``: none); ``hdr`` also writes
+        every lightmap page, style and layer beside the output (``.pfm`` + ``.png`` and a
+        ``<name>_lightmaps.json`` manifest), as ``bsp export --hdr``. Returns ``bsp export --json``'s
+        summary (``files`` lists what was written)."""
 
 class RecordLump(Sequence[Any]):
     """A lump of fixed-size records: :class:`Record` objects (plain ints/floats/bytes for
