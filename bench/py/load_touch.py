@@ -6,7 +6,8 @@
 Prints one JSON line per map and pass (best of N wall-clock seconds) and a total line.
 Passes:
 - bspkit `numpy`: `bspkit.load` + every record lump's `.numpy()` summed as bytes (every byte
-  read) + every other lump's bytes (`raw_lump`);
+  read) + every other lump's bytes (`raw_lump`); `numpy_mmap` the same with
+  `bspkit.load(path, mmap=True)` (the file mapped, not read into memory);
 - bspkit `records`: `bspkit.load` + every record lump iterated, one object per record, and
   every other lump's bytes;
 - bsp_tool `touch`: `bsp_tool.load_bsp` + every lump attribute iterated entry by entry (what
@@ -91,8 +92,8 @@ def bspkit_passes(path, runs):
     import bspkit
     import numpy as np
 
-    def numpy_pass():
-        bsp = bspkit.load(path)
+    def numpy_pass(mmap=False):
+        bsp = bspkit.load(path, mmap=mmap)
         n = 0
         for name in bsp.lump_names():
             lump = bsp[name]
@@ -119,6 +120,7 @@ def bspkit_passes(path, runs):
 
     out = {}
     out["numpy"] = best(runs, numpy_pass)[0]
+    out["numpy_mmap"] = best(runs, lambda: numpy_pass(mmap=True))[0]
     out["records"] = best(runs, records_pass)[0]
     bsp = bspkit.load(path)
     search_pass(out, runs, bsp.ENTITIES, bsp.search_all_entities)

@@ -127,10 +127,10 @@ fn namespace<T: serde::Serialize>(py: Python<'_>, v: &T) -> PyResult<Py<PyAny>> 
 
 /// A `bspkit.EntityList` (a `list` that tells the search index about changes) of new
 /// [`Entity`] objects for `doc`'s entities.
-fn entity_list(py: Python<'_>, doc: &EntityDoc) -> PyResult<Py<PyList>> {
+fn entity_list(py: Python<'_>, entities: impl IntoIterator<Item = EditEntity>) -> PyResult<Py<PyList>> {
     let items = PyList::empty(py);
-    for e in &doc.entities {
-        items.append(Py::new(py, Entity { inner: e.clone() })?)?;
+    for e in entities {
+        items.append(Py::new(py, Entity { inner: e })?)?;
     }
     let cls = py.import("bspkit._entities")?.getattr("EntityList")?;
     Ok(cls.call1((items,))?.cast_into::<PyList>()?.unbind())
@@ -266,17 +266,21 @@ impl SearchIndex {
     }
 }
 
-fn open_options(branch: Option<String>, external: bool) -> OpenOptions {
-    OpenOptions { branch, external_lumps: external, ..OpenOptions::default() }
+fn open_options(branch: Option<String>, external: bool, mmap: bool) -> OpenOptions {
+    let read_limit = if mmap { 0 } else { bspkit::MAP_READ_LIMIT };
+    OpenOptions { branch, external_lumps: external, read_limit, ..OpenOptions::default() }
 }
 
-/// Open a map: `source` is a path (`str` or `os.PathLike`, memory-mapped), `bytes`-like data
-/// (copied), or a binary file object (read, then copied). `branch` forces a branch id instead
-/// of detection; `external=False` ignores `.lmp` / `.bsp_lump` files beside the map.
+/// Open a map: `source` is a path (`str` or `os.PathLike`: read into memory up to 256 MiB,
+/// memory-mapped above), `bytes`-like data (copied), or a binary file object (read, then
+/// copied). `branch` forces a branch id instead of detection; `external=False` ignores `.lmp` /
+/// `.bsp_lump` files beside the map; `mmap=True` memory-maps a path whatever its size (no copy,
+/// only the pages used are read; a file truncated by another process meanwhile can then end
+/// the interpreter with SIGBUS).
 #[pyfunction]
-#[pyo3(signature = (source, branch=None, external=true))]
-fn load(py: Python<'_>, source: &Bound<'_, PyAny>, branch: Option<String>, external: bool) -> PyResult<PyBsp> {
-    let opts = open_options(branch, external);
+#[pyo3(signature = (source, branch=None, external=true, mmap=false))]
+fn load(py: Python<'_>, source: &Bound<'_, PyAny>, branch: Option<String>, external: bool, mmap: bool) -> PyResult<PyBsp> {
+    let opts = open_options(branch, external, mmap);
     let os = py.import("os")?;
     let inner = if source.is_instance_of::<PyString>() || source.is_instance(&os.getattr("PathLike")?)? {
         let path: std::path::PathBuf = source.extract()?;
@@ -355,8 +359,10 @@ impl PyBsp {
         for (i, b) in self.changes.lock().unwrap().iter() {
             ed.set_lump(*i, b.clone()).py()?;
         }
-        let doc = ed.entities().py()?;
-        let list = entity_list(py, &doc)?;
+        // The entities move into the list's objects: the document keeps the text and its layout
+        // (`editor` puts the list's entities back into a copy of it to write).
+        let mut doc = ed.entities().py()?;
+        let list = entity_list(py, std::mem::take(&mut doc.entities))?;
         let _ = self.entities.set((list, doc));
         Ok(self.entities.get().expect("set above"))
     }
@@ -372,7 +378,8 @@ impl PyBsp {
             for (kind, path) in bspkit::branches::respawn::entity_partition_paths(&self.inner).py()? {
                 let part = EntPartition::read(kind, path).py()?;
                 let doc = part.doc().py()?;
-                let list = entity_list(py, &doc)?;
+                // Cloned: `edited_partitions` compares the list with what was read.
+                let list = entity_list(py, doc.entities.iter().cloned())?;
                 out.push(Partition { part, doc, list });
             }
         }

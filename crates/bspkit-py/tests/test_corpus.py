@@ -122,6 +122,20 @@ def test_save_as_is_byte_identical(path, tmp_path):
 
 
 @pytest.mark.parametrize("path", MAPS)
+def test_mmap_load_reads_the_same(path, tmp_path):
+    """`mmap=True` maps the file instead of reading it: the same lumps, entities and bytes."""
+    read, mapped = bspkit.load(path), bspkit.load(path, mmap=True)
+    assert mapped.lump_names() == read.lump_names()
+    for name in read.lump_names():
+        assert mapped.raw_lump(name, stored=True) == read.raw_lump(name, stored=True), name
+    if "ENTITIES" in read:
+        assert [e.items() for e in mapped.ENTITIES] == [e.items() for e in read.ENTITIES]
+    out = tmp_path / pathlib.Path(path).name
+    mapped.save_as(out)
+    assert out.read_bytes() == pathlib.Path(path).read_bytes()
+
+
+@pytest.mark.parametrize("path", MAPS)
 def test_entity_edit_reopens_clean(path, tmp_path):
     bsp = bspkit.load(path)
     ents = bsp.ENTITIES

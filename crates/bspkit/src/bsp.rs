@@ -29,6 +29,11 @@ pub struct OpenOptions {
     /// Largest total of decompressed bytes for one map, all lumps together (directory entries
     /// sharing one compressed stream decode once and count once).
     pub max_decompressed_total: u64,
+    /// Maps up to this many bytes are read into memory by [`Bsp::open_with`]; larger ones are
+    /// memory-mapped (default [`MAP_READ_LIMIT`]). `0` maps every map: opening costs no copy
+    /// and only the pages read are loaded, but another process truncating the file while it is
+    /// read can then end this one with SIGBUS (README: "Truncation while reading").
+    pub read_limit: u64,
 }
 
 /// Default budget of decompressed bytes per map, all lumps together (1 GiB).
@@ -42,6 +47,7 @@ impl Default for OpenOptions {
             max_decompressed: crate::compression::DEFAULT_MAX_DECOMPRESSED,
             max_external: crate::external::DEFAULT_MAX_EXTERNAL,
             max_decompressed_total: DEFAULT_MAX_DECOMPRESSED_TOTAL,
+            read_limit: MAP_READ_LIMIT,
         }
     }
 }
@@ -121,7 +127,7 @@ fn canonical_positions(lumps: &[LumpEntry]) -> Vec<usize> {
 }
 
 /// Maps up to this size (256 MiB) are read into memory by [`Bsp::open`]; larger ones are
-/// memory-mapped.
+/// memory-mapped ([`OpenOptions::read_limit`]).
 pub const MAP_READ_LIMIT: u64 = 256 << 20;
 
 impl Bsp<'static> {
@@ -136,14 +142,15 @@ impl Bsp<'static> {
         let (file, meta) = crate::fsio::open_regular(path)?;
         let len = meta.len();
         let fingerprint = Some(crate::write::atomic::Fingerprint::of_metadata(&meta));
-        // Maps up to MAP_READ_LIMIT are read into memory: another process truncating the file
-        // while it is read then gives a short read (a `truncated` error), never SIGBUS. Larger
-        // maps are mapped (see README: "Truncation while reading").
-        let data = if len <= MAP_READ_LIMIT {
+        // Maps up to `read_limit` (MAP_READ_LIMIT by default) are read into memory: another
+        // process truncating the file while it is read then gives a short read (a `truncated`
+        // error), never SIGBUS. Larger maps are mapped (see README: "Truncation while
+        // reading"). An empty file is read: there is nothing to map.
+        let data = if len <= options.read_limit || len == 0 {
             Data::Owned(crate::fsio::read_opened(file, len, path)?)
         } else {
             // SAFETY: the map is read-only. Another process truncating a mapped file while it
-            // is read can fault (SIGBUS); documented for maps above MAP_READ_LIMIT.
+            // is read can fault (SIGBUS); documented for maps above `read_limit`.
             Data::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::from(e).in_file(path))?)
         };
         let mut bsp = Self::build(data, Some(path.to_path_buf()), options).map_err(|e| e.in_file(path))?;

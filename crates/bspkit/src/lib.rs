@@ -73,7 +73,7 @@ pub mod tree;
 pub mod write;
 
 pub use branch::{Branch, Family};
-pub use bsp::{Bsp, OpenOptions};
+pub use bsp::{Bsp, OpenOptions, MAP_READ_LIMIT};
 pub use bytes::Endian;
 pub use decode::{decode_all, decode_with, DecodeOptions, DecodeReport};
 pub use detect::{detect, Detection};

@@ -33,6 +33,23 @@ fn every_corpus_map_opens_with_its_family() {
     }
 }
 
+/// `read_limit: 0` memory-maps every map: the same lumps as reading it, byte for byte, and the
+/// same bytes written back.
+#[test]
+fn mapped_maps_read_as_read_ones() {
+    let Some(corpus) = common::corpus("mapped_maps_read_as_read_ones") else { return };
+    let mapped_opts = bspkit::OpenOptions { read_limit: 0, ..Default::default() };
+    for m in common::maps(&corpus) {
+        let (read, mapped) = (Bsp::open(&m.path).unwrap(), Bsp::open_with(&m.path, &mapped_opts).unwrap());
+        assert_eq!(mapped.data(), read.data(), "{}", m.path.display());
+        for e in read.lumps() {
+            assert_eq!(mapped.lump(e.index).unwrap(), read.lump(e.index).unwrap(), "{} lump {}", m.path.display(), e.index);
+        }
+        let ed = bspkit::edit::Editor::new(&mapped).unwrap();
+        assert_eq!(ed.to_bytes().unwrap(), std::fs::read(&m.path).unwrap(), "{}", m.path.display());
+    }
+}
+
 #[test]
 fn detection_matches_manifest_magic() {
     let Some(corpus) = common::corpus("detection_matches_manifest_magic") else { return };

@@ -34,10 +34,15 @@ class MalformedError(BspError): ...
 class LimitExceededError(BspError): ...
 class UnsafePathError(BspError): ...
 
-def load(source: Union[PathLike, Buffer, BinaryIO], branch: Optional[str] = None, external: bool = True) -> Bsp:
-    """Open a map: ``source`` is a path (memory-mapped), bytes-like data (copied), or a binary
-    file object (read, then copied). ``branch`` forces a branch id instead of detection;
-    ``external=False`` ignores ``.lmp`` / ``.bsp_lump`` files beside the map."""
+def load(
+    source: Union[PathLike, Buffer, BinaryIO], branch: Optional[str] = None, external: bool = True, mmap: bool = False
+) -> Bsp:
+    """Open a map: ``source`` is a path (read into memory up to 256 MiB, memory-mapped above),
+    bytes-like data (copied), or a binary file object (read, then copied). ``branch`` forces a
+    branch id instead of detection; ``external=False`` ignores ``.lmp`` / ``.bsp_lump`` files
+    beside the map; ``mmap=True`` memory-maps a path whatever its size (no copy, only the pages
+    used are read; a file truncated by another process meanwhile can then end the interpreter
+    with SIGBUS)."""
 
 def formats() -> List[Dict[str, str]]:
     """Every branch bspkit reads: ``[{"branch", "family", "title", "games"}]``."""
