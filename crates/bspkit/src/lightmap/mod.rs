@@ -386,11 +386,16 @@ impl Lightmaps {
     /// Source, lumps 7 (faces) and 58 (HDR faces) name the same faces.
     pub fn face(&self, lump: u16, index: u32) -> Option<&FaceEntry> {
         let source_faces = |l: u16| self.family == Family::Source && (l == 7 || l == 58);
-        let i = self.faces.partition_point(|f| (f.lump, f.index) < (lump, index));
-        match self.faces.get(i) {
-            Some(f) if f.lump == lump && f.index == index => Some(f),
-            _ if source_faces(lump) => self.faces.iter().find(|f| f.index == index && source_faces(f.lump)),
-            _ => None,
+        let exact = |lump: u16| {
+            let i = self.faces.partition_point(|f| (f.lump, f.index) < (lump, index));
+            self.faces.get(i).filter(|f| f.lump == lump && f.index == index)
+        };
+        match exact(lump) {
+            Some(f) => Some(f),
+            // The other Source face lump (LDR 7 / HDR 58), lump 7 first as the faces are sorted;
+            // each a binary search, so a map of many unlit faces stays linear.
+            None if source_faces(lump) => exact(7).or_else(|| exact(58)),
+            None => None,
         }
     }
     /// The image of `page` for light style `style` and layer `layer`.
