@@ -312,6 +312,17 @@ if os.path.exists(os.path.join(py_results, "bsp_tool.jsonl")):
     p("")
     print(py_report.section(py_results), end="")
 
+# The tiled-map stage (bench/tiled.sh, run on its own): its section from its saved results.
+tiled = os.path.join(out, "tiled")
+if os.path.exists(os.path.join(tiled, "results.json")):
+    import json as _json
+
+    import tiled_report
+
+    meta = dict(line.strip().split("=", 1) for line in open(os.path.join(tiled, "meta.txt")) if "=" in line)
+    p("")
+    print(tiled_report.section(_json.load(open(os.path.join(tiled, "results.json"))), meta), end="")
+
 # The export stage (export.sh, run by run.sh last): its own section, at the end.
 if os.path.exists(os.path.join(out, "export", "results.jsonl")):
     p("")

@@ -234,6 +234,7 @@ fn build_with<O: ByteOrder>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             scene.warnings.push(format!("model {mi}: faces {first}..+{count} outside the {total} faces; the range is clipped"));
         }
         let (lo, hi) = (first.clamp(0, total), first.saturating_add(count.max(0)).clamp(0, total));
+        ctx.reserve(&mut model, lo as usize..hi as usize);
         for fi in lo as usize..hi as usize {
             if let Err(reason) = ctx.face(&mut model, &mut scene, fi) {
                 scene.skipped.push(Skipped { lump: ctx.faces_lump as u16, index: fi as u32, reason });
@@ -346,6 +347,49 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
             .and_then(|p| self.planes.get(p))
             .ok_or_else(|| format!("plane {} is out of range (lump 1, {} planes)", f.planenum, self.planes.len()))?;
         Ok(v3(&p.normal))
+    }
+
+    /// Reserve `m`'s buffers once for the faces `range`, so they are not grown by doubling
+    /// (up to twice the memory): a polygon's corners, a displacement's `(2^p + 1)²` vertices
+    /// and `2·4^p` triangles. Bounded by the lumps the vertices come from (SURFEDGES, DISP_VERTS),
+    /// which sound faces do not share, so a hostile face count reserves no more than the map holds.
+    fn reserve(&self, m: &mut Model, range: std::ops::Range<usize>) {
+        let (mut corners, mut polygons, mut disp_verts, mut disp_tris, mut faces) = (0usize, 0usize, 0usize, 0usize, 0usize);
+        for f in range.filter_map(|fi| self.faces.get(fi)) {
+            faces += 1;
+            let power = match (&self.disp_infos, usize::try_from(f.dispinfo)) {
+                (Ok(DispInfos::Standard(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
+                (Ok(DispInfos::Strata(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
+                _ => None,
+            };
+            match power.filter(|p| (2..=4).contains(p)) {
+                Some(p) => {
+                    disp_verts += ((1usize << p) + 1).pow(2);
+                    disp_tris += 2 << (2 * p);
+                }
+                None => {
+                    corners += usize::try_from(f.numedges).unwrap_or(0);
+                    polygons += 1;
+                }
+            }
+        }
+        let corners = corners.min(self.surfedges.len());
+        let disp_verts = disp_verts.min(self.disp_verts.as_ref().map_or(0, |v| v.len()));
+        let disp_tris = disp_tris.min(2 * disp_verts);
+        let verts = corners + disp_verts;
+        let v = &mut m.vertices;
+        v.positions.reserve_exact(verts);
+        v.normals.reserve_exact(verts);
+        v.uv0.reserve_exact(verts);
+        if self.lightmaps.is_some() {
+            v.uv1.reserve_exact(verts);
+            m.lightmap_pages.reserve_exact(faces);
+        }
+        if disp_verts > 0 {
+            v.colours.reserve_exact(verts);
+        }
+        m.indices.reserve_exact(3 * (corners.saturating_sub(2 * polygons) + disp_tris));
+        m.surfaces.reserve_exact(faces);
     }
 
     fn face(&mut self, m: &mut Model, scene: &mut Scene, fi: usize) -> std::result::Result<(), String> {
