@@ -429,9 +429,13 @@ fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &super::parts::Prim) -> b
     p.uv1 && m.vertices.uv1.len() == m.vertices.len() && p.materials[prim.material].page != u32::MAX
 }
 
+/// Bytes of an attribute converted before they are written (see [`write_bin`]).
+const BIN_CHUNK: usize = 64 << 10;
+
 /// Stream the binary buffer: the same order and sizes as the layout pass. Returns the bytes
-/// written (before the final padding). Each attribute of a primitive is converted into one
-/// reused buffer and written in one call (a write per float costs more than the conversion).
+/// written (before the final padding). An attribute is converted into one reused buffer and
+/// written a [`BIN_CHUNK`] at a time: a write per float costs more than the conversion, and a
+/// buffer the size of a whole attribute would hold megabytes more at the export's peak.
 fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[ImageBlob], with_images: bool) -> std::io::Result<u64> {
     let mut n: u64 = 0;
     let mut put = |f: &mut dyn Write, bytes: &[u8]| -> std::io::Result<u64> {
@@ -440,12 +444,16 @@ fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[Ima
         Ok(n)
     };
     let finite2 = |uv: [f32; 2]| if uv.iter().all(|c| c.is_finite()) { uv } else { [0.0, 0.0] };
-    let mut buf: Vec<u8> = Vec::new();
+    let mut buf: Vec<u8> = Vec::with_capacity(BIN_CHUNK + 64);
     // One attribute: `each` appends vertex `i`'s bytes to the buffer.
     let mut attribute = |f: &mut dyn Write, order: &[u32], each: &dyn Fn(&mut Vec<u8>, usize)| -> std::io::Result<u64> {
         buf.clear();
         for &i in order {
             each(&mut buf, i as usize);
+            if buf.len() >= BIN_CHUNK {
+                put(f, &buf)?;
+                buf.clear();
+            }
         }
         put(f, &buf)
     };
