@@ -169,6 +169,26 @@ impl Model {
             ..Default::default()
         }
     }
+
+    /// Reserve the buffers once, exactly, for `vertices` more vertices, `triangles` more
+    /// triangles and `surfaces` more surfaces (with a `uv1` per vertex and a lightmap page per
+    /// surface when `lit`, a colour per vertex when `colours`), so a family's build never grows
+    /// them by doubling. The callers bound the counts by the lumps the data comes from.
+    pub(crate) fn reserve_exact(&mut self, vertices: usize, triangles: usize, surfaces: usize, lit: bool, colours: bool) {
+        let v = &mut self.vertices;
+        v.positions.reserve_exact(vertices);
+        v.normals.reserve_exact(vertices);
+        v.uv0.reserve_exact(vertices);
+        if lit {
+            v.uv1.reserve_exact(vertices);
+            self.lightmap_pages.reserve_exact(surfaces);
+        }
+        if colours {
+            v.colours.reserve_exact(vertices);
+        }
+        self.indices.reserve_exact(triangles.saturating_mul(3));
+        self.surfaces.reserve_exact(surfaces);
+    }
 }
 
 impl Vertices {

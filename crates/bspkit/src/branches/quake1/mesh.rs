@@ -184,16 +184,7 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         // One batch per model, sized exactly so the buffers never double: the faces' corner
         // counts (capped by the surfedges, which real faces do not share) bound the vertices.
         let corners_total = t.faces[range.clone()].iter().map(|f| f.edges().1.max(0) as usize).sum::<usize>().min(t.surfedges.len());
-        model.surfaces.reserve_exact(range.len());
-        let v = &mut model.vertices;
-        v.positions.reserve_exact(corners_total);
-        v.normals.reserve_exact(corners_total);
-        v.uv0.reserve_exact(corners_total);
-        if opts.lightmaps.is_some() {
-            v.uv1.reserve_exact(corners_total);
-            model.lightmap_pages.reserve_exact(range.len());
-        }
-        model.indices.reserve_exact(3 * corners_total.saturating_sub(2 * range.len()));
+        model.reserve_exact(corners_total, corners_total.saturating_sub(2 * range.len()), range.len(), opts.lightmaps.is_some(), false);
         for fi in range {
             if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut scratch) {
                 scene.skipped.push(Skipped { lump: face_lump, index: fi as u32, reason });
@@ -353,6 +344,17 @@ fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut
         emit([ring[0], ring[1], ring[2]]);
     }
     convex
+}
+
+/// A xorshift64 generator: the tests' reproducible noise.
+#[cfg(test)]
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
 }
 
 #[cfg(test)]
@@ -547,13 +549,8 @@ mod tests {
     /// snapped to a coarse grid (slightly concave), either winding.
     #[test]
     fn convex_shortcut_matches_ear_clipping() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut bits = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = move || (bits() >> 11) as f64 / (1u64 << 53) as f64;
         let (mut shortcut_taken, mut scratch) = (0, Scratch::default());
         for case in 0..3000 {
             let n = 3 + (next() * 10.0) as usize;
@@ -633,13 +630,7 @@ mod garble_tests {
 
     #[test]
     fn garbled_maps_never_panic() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for branch in [&QUAKE1, &HEXEN2, &BSP2, &BSP2PSB, &crate::branches::goldsrc::lumps::GOLDSRC] {
             let clean = crate::branches::quake1::room::box_room(branch);
             for _ in 0..300 {

@@ -366,16 +366,7 @@ pub(crate) fn face_range(first: i64, count: i64, faces: usize, model: usize, war
 
 /// Reserve a model's buffers once for about `corners` vertices over `faces` polygons.
 pub(crate) fn reserve(model: &mut Model, corners: usize, faces: usize, lit: bool) {
-    let v = &mut model.vertices;
-    v.positions.reserve(corners);
-    v.normals.reserve(corners);
-    v.uv0.reserve(corners);
-    if lit {
-        v.uv1.reserve(corners);
-        model.lightmap_pages.reserve(faces);
-    }
-    model.indices.reserve(corners.saturating_sub(2 * faces).saturating_mul(3));
-    model.surfaces.reserve(faces);
+    model.reserve_exact(corners, corners.saturating_sub(2 * faces), faces, lit, false);
 }
 
 /// One polygon's identity and look.

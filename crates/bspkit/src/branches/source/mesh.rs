@@ -376,20 +376,8 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         let corners = corners.min(self.surfedges.len());
         let disp_verts = disp_verts.min(self.disp_verts.as_ref().map_or(0, |v| v.len()));
         let disp_tris = disp_tris.min(2 * disp_verts);
-        let verts = corners + disp_verts;
-        let v = &mut m.vertices;
-        v.positions.reserve_exact(verts);
-        v.normals.reserve_exact(verts);
-        v.uv0.reserve_exact(verts);
-        if self.lightmaps.is_some() {
-            v.uv1.reserve_exact(verts);
-            m.lightmap_pages.reserve_exact(faces);
-        }
-        if disp_verts > 0 {
-            v.colours.reserve_exact(verts);
-        }
-        m.indices.reserve_exact(3 * (corners.saturating_sub(2 * polygons) + disp_tris));
-        m.surfaces.reserve_exact(faces);
+        let triangles = corners.saturating_sub(2 * polygons) + disp_tris;
+        m.reserve_exact(corners + disp_verts, triangles, faces, self.lightmaps.is_some(), disp_verts > 0);
     }
 
     fn face(&mut self, m: &mut Model, scene: &mut Scene, fi: usize) -> std::result::Result<(), String> {
