@@ -2,7 +2,7 @@
 # `bsp export` against bsp-to-glb on Source maps of real size (issue 8). The corpus's Source maps
 # are 34 KB–0.9 MB, small enough that starting a process costs more than exporting them; here
 # each is grown by `tile_source` (bench/src/bin/tile_source.rs: the world's faces copied until
-# 16-bit edge indices are used up) into a 3–9 MB map of 20,000–60,000 faces, and both programs
+# 16-bit edge indices are used up) into a 3–9 MB map of 22,000–64,000 faces, and both programs
 # export it as whole processes. The maps are written to bench/out/tiled/, never committed.
 # Writes the "Export on maps of real size" section of bench/RESULTS.md (before the Export
 # section, which export.sh rewrites).

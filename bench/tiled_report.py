@@ -93,7 +93,7 @@ def section(rows, meta):
         f"`{meta.get('b2g', '?')}` (load average {meta.get('load_start', '?')} at the start). The corpus's Source maps are "
         "34 KB–0.9 MB, so a whole `bsp export` of one is mostly process start (the Export section below). Here each map "
         "bsp-to-glb exports is grown by `tile_source` (bench/src/bin/tile_source.rs): its world's faces are copied, lying on "
-        "the original, until 16-bit edge indices are used up, giving maps of 3–9 MB and 20,000–60,000 faces like released "
+        "the original, until 16-bit edge indices are used up, giving maps of 3–9 MB and 22,000–64,000 faces like released "
         "ones (copies lose displacements and primitives; lighting, planes and textures are shared). Whole processes, best of "
         "runs; peak RSS from GNU time. bsp-to-glb keeps hidden surfaces and writes no images, so the like-for-like `bsp "
         "export` is `--skip none --no-textures --no-lightmaps`; with lightmaps bspkit also packs the atlas and encodes its "
