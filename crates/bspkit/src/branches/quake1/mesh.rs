@@ -216,9 +216,9 @@ struct Scratch {
 /// fold triangles over one another. Triangles without area are not emitted. Polygons over
 /// [`MAX_EAR_CLIP`] corners are cut as a fan, as is a remnant without ears (self-touching).
 ///
-/// Most faces are strictly convex: those are cut as the fan ear clipping would produce for
-/// them (each step clips the first corner, so the fan turns about the last corner), in one
-/// pass instead of the quadratic search.
+/// Most faces are convex (within a tolerance, corners splitting their edges included): for
+/// those the searches for repeated corners and for corners inside an ear cannot find anything
+/// and are skipped, which gives the same triangles in linear time per clipped corner.
 fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut impl FnMut([u32; 3])) {
     cut(corners, normal, scratch, emit, true);
 }
