@@ -46,7 +46,7 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     std::fs::create_dir_all(&args.out).map_err(|e| fail("cannot create the directory", &args.out, e))?;
     let mut files = Vec::with_capacity(lm.atlases.len());
     for a in &lm.atlases {
-        let stem = format!("lightmap_p{}_s{}_l{}", a.page, a.style, a.layer);
+        let stem = a.file_stem();
         let png = format!("{stem}.png");
         let bytes = lightmap::encode_png(a.width, a.height, &a.rgb8())?;
         let path = args.out.join(&png);

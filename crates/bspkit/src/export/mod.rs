@@ -179,7 +179,7 @@ fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path) -> Result<Vec<st
     let mut written = Vec::with_capacity(lm.atlases.len() + 1);
     let name = |f: &Path| f.file_name().map(|n| n.to_string_lossy().into_owned());
     for a in &lm.atlases {
-        let stem = format!("_lightmap_p{}_s{}_l{}", a.page, a.style, a.layer);
+        let stem = format!("_{}", a.file_stem());
         let (png, pfm) = (parts::beside(path, &format!("{stem}.png")), parts::beside(path, &format!("{stem}.pfm")));
         parts::write_bytes(&png, &lm.atlas_png(a)?)?;
         parts::write_bytes(&pfm, &crate::lightmap::encode_pfm(a))?;

@@ -113,6 +113,11 @@ pub struct Atlas {
 }
 
 impl Atlas {
+    /// The file name of this image without its extension, `lightmap_p{page}_s{style}_l{layer}`:
+    /// what `bsp lightmaps` writes, and `bsp export --hdr` after the output's stem.
+    pub fn file_stem(&self) -> String {
+        format!("lightmap_p{}_s{}_l{}", self.page, self.style, self.layer)
+    }
     /// The stored bytes of texel (`x`, `y`).
     pub fn texel(&self, x: u32, y: u32) -> &[u8] {
         let b = self.format.bytes();
