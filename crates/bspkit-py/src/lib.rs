@@ -126,7 +126,7 @@ fn namespace<T: serde::Serialize>(py: Python<'_>, v: &T) -> PyResult<Py<PyAny>> 
 }
 
 /// A `bspkit.EntityList` (a `list` that tells the search index about changes) of new
-/// [`Entity`] objects for `doc`'s entities.
+/// [`Entity`] objects, one per entity given.
 fn entity_list(py: Python<'_>, entities: impl IntoIterator<Item = EditEntity>) -> PyResult<Py<PyList>> {
     let items = PyList::empty(py);
     for e in entities {
@@ -1271,8 +1271,7 @@ impl PyBsp {
 /// views, or a buffer made in Rust (lightmap atlases, decoded textures) moved in here.
 enum Owner {
     Map(#[allow(dead_code)] Py<PyAny>),
-    U8(Vec<u8>),
-    F32(Vec<f32>),
+    Data(OwnedData),
 }
 
 /// Pixels the Rust side made and owns.
@@ -1300,8 +1299,8 @@ impl ArrayHolder {
     fn __len__(&self) -> usize {
         match &self.owner {
             Owner::Map(_) => 0,
-            Owner::U8(v) => v.len(),
-            Owner::F32(v) => v.len() * 4,
+            Owner::Data(OwnedData::U8(v)) => v.len(),
+            Owner::Data(OwnedData::F32(v)) => v.len() * 4,
         }
     }
     /// Whether the array's memory is a buffer made in Rust and owned here (images), rather than
@@ -1326,11 +1325,7 @@ fn owned_array(py: Python<'_>, np: &Bound<'_, PyModule>, data: OwnedData, shape:
     iface.set_item("data", (ptr, true))?;
     iface.set_item("typestr", typestr)?;
     iface.set_item("shape", PyTuple::new(py, shape)?)?;
-    let owner = match data {
-        OwnedData::U8(v) => Owner::U8(v),
-        OwnedData::F32(v) => Owner::F32(v),
-    };
-    let holder = Py::new(py, ArrayHolder { owner, iface: iface.unbind() })?;
+    let holder = Py::new(py, ArrayHolder { owner: Owner::Data(data), iface: iface.unbind() })?;
     Ok(np.call_method1("asarray", (holder,))?.unbind())
 }
 
