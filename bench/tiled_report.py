@@ -137,7 +137,8 @@ def section(rows, meta):
         checked = [(r["map"], k, r[k]) for r in rows for k in ("bspkit_valid", "bspkit_lm_valid", "b2g_valid") if r[k] is not None]
         if checked:
             ours = [c for c in checked if c[1] != "b2g_valid"]
-            clean = sum(1 for c in ours if c[2] == (0, 0))
+            # A list once read back from results.json (bench/report.py), a tuple when just measured.
+            clean = sum(1 for c in ours if list(c[2]) == [0, 0])
             theirs = [c for c in checked if c[1] == "b2g_valid"]
             out.append(
                 f"- Khronos glTF Validator: {clean} of {len(ours)} bspkit GLBs with 0 errors and 0 warnings; bsp-to-glb's: "
@@ -145,20 +146,6 @@ def section(rows, meta):
                 + "."
             )
     return "\n".join(out) + "\n"
-
-
-def splice(results, text):
-    """Replace the section in `results`, or put it before the Export section (export.sh
-    rewrites that one to the end of the file), or at the end."""
-    old = open(results).read() if os.path.exists(results) else ""
-    at = old.find("\n" + HEADING)
-    if at >= 0:
-        nxt = old.find("\n## ", at + 1)
-        new = old[: at + 1] + text + ("\n" + old[nxt + 1 :] if nxt >= 0 else "")
-    else:
-        exp = old.find("\n## Export (")
-        new = old[: exp + 1] + text + "\n" + old[exp + 1 :] if exp >= 0 else old.rstrip("\n") + "\n\n" + text
-    open(results, "w").write(new)
 
 
 def main():
@@ -169,7 +156,11 @@ def main():
     text = section(rows, meta)
     sys.stdout.write(text)
     if len(sys.argv) > 6 and sys.argv[5] == "--splice":
-        splice(sys.argv[6], text)
+        # bench/py/report.py's splice: replace the section, or put it before the Export section.
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "py"))
+        from report import splice
+
+        splice(sys.argv[6], text, HEADING)
         print(f"wrote the tiled-map section of {sys.argv[6]}", file=sys.stderr)
 
 

@@ -133,11 +133,12 @@ def section(folder):
     return "\n".join(out) + "\n"
 
 
-def splice(results, text):
-    """Replace the section in `results` (up to the next `## ` heading), or put it before the
-    Export section (which bench/export.sh replaces up to the end), or at the end."""
+def splice(results, text, heading=HEADING):
+    """Replace the section `heading` in `results` (up to the next `## ` heading), or put it
+    before the Export section (which bench/export.sh replaces up to the end), or at the end.
+    bench/tiled_report.py splices its section with it too."""
     old = open(results).read() if os.path.exists(results) else ""
-    at = old.find("\n" + HEADING)
+    at = old.find("\n" + heading)
     if at >= 0:
         nxt = old.find("\n## ", at + 1)
         rest = old[nxt + 1 :] if nxt >= 0 else ""

@@ -50,7 +50,7 @@ fn run(map: &str, copies: usize, out: &str) -> Result<(), String> {
         return Err("a little-endian Source map with 16-bit edges is needed".into());
     }
     let lump = |i: usize| bsp.lump(i).map(|b| b.to_vec()).map_err(|e| e.to_string());
-    let (verts, edges, surfedges, models) = (lump(VERTICES)?, lump(EDGES)?, lump(SURFEDGES)?, lump(MODELS)?);
+    let (verts, edges, surfedges, models, faces) = (lump(VERTICES)?, lump(EDGES)?, lump(SURFEDGES)?, lump(MODELS)?, lump(FACES)?);
     let (nv, ne, ns) = (verts.len() / 12, edges.len() / 4, surfedges.len() / 4);
     let copies = if copies == 0 { 65_536 / nv.max(1) } else { copies };
     if nv * copies > 65_536 {
@@ -105,14 +105,13 @@ fn run(map: &str, copies: usize, out: &str) -> Result<(), String> {
     set(&mut ed, VERTICES, new_verts)?;
     set(&mut ed, EDGES, new_edges)?;
     set(&mut ed, SURFEDGES, new_surfedges)?;
-    set(&mut ed, FACES, tile_faces(&lump(FACES)?)?)?;
+    set(&mut ed, FACES, tile_faces(&faces)?)?;
     let hdr = lump(FACES_HDR)?;
     if !hdr.is_empty() {
         set(&mut ed, FACES_HDR, tile_faces(&hdr)?)?;
     }
     set(&mut ed, MODELS, new_models)?;
     // One u16 normal index per corner, faces in lump order: the world's run again per copy.
-    let faces = lump(FACES)?;
     let corners = |r: std::ops::Range<usize>| -> usize {
         faces[r.start * FACE_SIZE..r.end * FACE_SIZE]
             .chunks_exact(FACE_SIZE)
@@ -132,6 +131,6 @@ fn run(map: &str, copies: usize, out: &str) -> Result<(), String> {
     }
     let bytes = ed.to_bytes().map_err(|e| e.to_string())?;
     std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
-    println!("{copies} copies, {} faces, {} bytes", bsp.lump(FACES).map(|b| b.len() / FACE_SIZE).unwrap_or(0) + added, bytes.len());
+    println!("{copies} copies, {} faces, {} bytes", faces.len() / FACE_SIZE + added, bytes.len());
     Ok(())
 }
