@@ -34,23 +34,34 @@ rm -rf "$out" && mkdir -p "$out"
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# Each JSON line of a bench program gets its map and family (and, given a third argument, that
+# suffix on its tool name).
+tag() {
+    python3 -c '
+import json, sys
+m, fam, sfx = sys.argv[1:]
+for l in sys.stdin:
+    if l.strip():
+        r = json.loads(l)
+        r.update({"map": m, "family": fam})
+        if sfx:
+            r["tool"] += sfx
+        print(json.dumps(r))' "$1" "$2" "${3:-}"
+}
+
+# Every map of the corpus, as paths under it.
+mapfile -t maps < <(cd "$corpus" && find . -type f \( -iname '*.bsp' -o -iname '*.d3dbsp' \) | sed 's|^\./||' | sort)
+
 if [ -n "${BSPKIT_ONLY:-}" ]; then
     echo "== export: bspkit only: building bspkit_export (release)" >&2
     (cd "$here" && CARGO_TARGET_DIR="$tgt/cmp" cargo build --release -q --bin bspkit_export)
-    mapfile -t maps < <(cd "$corpus" && find . -type f \( -iname '*.bsp' -o -iname '*.d3dbsp' \) | sed 's|^\./||' | sort)
     echo "== export: ${#maps[@]} maps, ${RUNS} runs each" >&2
     for m in "${maps[@]}"; do
         fam=${m%%/*}
         # Before and after alternate map by map, so both see the same load.
         for b in "$tgt/cmp/release/bspkit_export" ${BSPKIT_EXPORT_BEFORE:+"$BSPKIT_EXPORT_BEFORE"}; do
             suffix=$([ "$b" = "$tgt/cmp/release/bspkit_export" ] || echo _before)
-            "$b" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" \
-                | python3 -c 'import json,sys
-m, fam, sfx = sys.argv[1:]
-for l in sys.stdin:
-    if l.strip():
-        r = json.loads(l); r.update({"map": m, "family": fam, "tool": r["tool"] + sfx}); print(json.dumps(r))' "$m" "$fam" "$suffix" \
-                >> "$out/results.jsonl" || true
+            "$b" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" "$suffix" >> "$out/results.jsonl" || true
         done
     done
     {
@@ -118,21 +129,9 @@ if [ ! -x "$here/.venv/bin/python" ]; then
 fi
 "$here/.venv/bin/pip" install -q "bsp_tool==0.7.0"
 
-mapfile -t maps < <(cd "$corpus" && find . -type f \( -iname '*.bsp' -o -iname '*.d3dbsp' \) | sed 's|^\./||' | sort)
 echo "== export: ${#maps[@]} maps; in-process ${RUNS} runs, processes best of ${CLI_RUNS}, bsp_tool ${PY_RUNS}" >&2
 
 # Lines of the in-process programs, tagged with the map's path under the corpus and its family.
-tag() {
-    python3 -c '
-import json, sys
-m, fam = sys.argv[1:]
-for l in sys.stdin:
-    if l.strip():
-        r = json.loads(l)
-        r.update({"map": m, "family": fam})
-        print(json.dumps(r))' "$1" "$2"
-}
-
 for m in "${maps[@]}"; do
     fam=${m%%/*}
     "$bin/bspkit_export" "$RUNS" "$corpus/$m" 2>> "$out/stderr.log" | tag "$m" "$fam" >> "$out/results.jsonl" || true
