@@ -149,16 +149,21 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         }
     };
     let mut mats = Materials { by_miptex: vec![None; lump.map_or(0, |l| l.len())], lump, table: MaterialTable::default() };
-    let placements = match bsp.entities() {
-        Ok(ents) => brush_model_placements(&ents),
-        Err(e) => {
-            scene.warnings.push(format!("entities: {e}; brush models are not placed"));
-            Default::default()
-        }
-    };
     let count = match opts.models {
         ModelSelect::World => models.len().min(1),
         ModelSelect::All => models.len(),
+    };
+    // Only brush models are placed: a map meshed without them never parses its entities.
+    let placements = if count < 2 {
+        Default::default()
+    } else {
+        match bsp.entities() {
+            Ok(ents) => brush_model_placements(&ents),
+            Err(e) => {
+                scene.warnings.push(format!("entities: {e}; brush models are not placed"));
+                Default::default()
+            }
+        }
     };
     let mut corners: Vec<[f32; 3]> = Vec::with_capacity(64);
     let mut scratch = Scratch::default();
@@ -219,8 +224,39 @@ struct Scratch {
 /// Most faces are convex (within a tolerance, corners splitting their edges included): for
 /// those the searches for repeated corners and for corners inside an ear cannot find anything
 /// and are skipped, which gives the same triangles in linear time per clipped corner.
-fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut impl FnMut([u32; 3])) {
+///
+/// A triangle (a third of the faces) is decided from `newell` (the polygon's [`newell`] vector),
+/// without projecting: its doubled area along the normal gives the winding, and it is kept
+/// when that area is well above `cut`'s tolerance (which is at most 3·10⁻⁹ of the longest side
+/// of the bounding box squared); slivers near the tolerance go through `cut`.
+fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], newell: [f64; 3], scratch: &mut Scratch, emit: &mut impl FnMut([u32; 3])) {
+    if let [a, b, c] = corners {
+        let along = dot(newell, normal);
+        let side = (0..3).map(|k| a[k].max(b[k]).max(c[k]) as f64 - a[k].min(b[k]).min(c[k]) as f64).fold(0.0, f64::max);
+        if along.abs() > 4e-9 * side * side {
+            emit(if along > 0.0 { [0, 1, 2] } else { [2, 1, 0] });
+            return;
+        }
+    }
     cut(corners, normal, scratch, emit, true);
+}
+
+/// Newell's normal of a polygon: perpendicular to it, twice its area long, pointing to the side
+/// from which its corners run counter-clockwise.
+fn newell(corners: &[[f32; 3]]) -> [f64; 3] {
+    let term = |n: [f64; 3], a: &[f32; 3], b: &[f32; 3]| {
+        [
+            n[0] + (a[1] as f64 - b[1] as f64) * (a[2] as f64 + b[2] as f64),
+            n[1] + (a[2] as f64 - b[2] as f64) * (a[0] as f64 + b[0] as f64),
+            n[2] + (a[0] as f64 - b[0] as f64) * (a[1] as f64 + b[1] as f64),
+        ]
+    };
+    // Edges in order, the closing one last (a `cycle` iterator here costs a branch per step).
+    let n = corners.windows(2).fold([0.0f64; 3], |n, w| term(n, &w[0], &w[1]));
+    match corners {
+        [first, .., last] => term(n, last, first),
+        _ => n,
+    }
 }
 
 /// [`triangulate`]; `shortcut: false` runs the general ear search on convex polygons too (for
@@ -229,12 +265,18 @@ fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut
     // Project on the plane (an orthonormal basis e1, e2 with e1 × e2 = normal), so a 2D cross
     // product is the 3D triangle's area along the normal, and counter-clockwise in 2D is
     // counter-clockwise seen from the front.
-    let k = (0..3).min_by(|&a, &b| normal[a].abs().total_cmp(&normal[b].abs())).unwrap_or(0);
-    let mut axis = [0.0; 3];
-    axis[k] = 1.0;
-    let e1 = cross(axis, normal);
-    let l1 = len(e1);
-    let e1 = e1.map(|c| c / l1);
+    // e1 is left unnormalised (no square root and division per face): e1 and e2 have the same
+    // length, at least √(2/3) for the axis least along the normal, so the projection is scaled
+    // uniformly, and `eps` below (from the projected extent) scales with every area it meets.
+    // e1 = axis × normal, written out for the one-hot axis.
+    let [x, y, z] = normal.map(f64::abs);
+    let e1 = if x <= y && x <= z {
+        [0.0, -normal[2], normal[1]]
+    } else if y <= z {
+        [normal[2], 0.0, -normal[0]]
+    } else {
+        [-normal[1], normal[0], 0.0]
+    };
     let e2 = cross(normal, e1);
     let Scratch { ring, flat } = scratch;
     flat.clear();
@@ -248,7 +290,11 @@ fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut
     let n = corners.len();
     ring.clear();
     ring.extend(0..n as u32);
-    let signed: f64 = flat.iter().zip(flat.iter().cycle().skip(1)).map(|(&a, &b)| cross2([0.0, 0.0], a, b)).sum();
+    let closing = match flat {
+        [first, .., last] => cross2([0.0, 0.0], *last, *first),
+        _ => 0.0,
+    };
+    let signed = flat.windows(2).fold(-0.0, |sum, w| sum + cross2([0.0, 0.0], w[0], w[1])) + closing;
     if signed < 0.0 {
         ring.reverse();
     }
@@ -279,22 +325,26 @@ fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut
     let convex = shortcut
         && m > 3
         && (0..m).all(|i| {
-            // `% m` is a division; the wrap is a compare.
-            let next = if i + 1 == m { 0 } else { i + 1 };
-            let (a, b) = (p(ring[i]), p(ring[next]));
-            (0..m).all(|j| j == i || j == next || cross2(a, b, p(ring[j])) >= -eps) && (i + 1..m).all(|j| !near(flat[i], flat[j]))
-        });
+            // The corners after the edge's end, in ring order (`% m` is a division; the wrap
+            // is a subtraction).
+            let wrap = |j: usize| if j >= m { j - m } else { j };
+            let (a, b) = (p(ring[i]), p(ring[wrap(i + 1)]));
+            (i + 2..i + m).all(|j| cross2(a, b, p(ring[wrap(j)])) >= -eps)
+        })
+        && (0..m).all(|i| (i + 1..m).all(|j| !near(flat[i], flat[j])));
     while ring.len() > 3 {
         let m = ring.len();
         let corner = |i: usize| (ring[if i == 0 { m - 1 } else { i - 1 }], ring[i], ring[if i + 1 == m { 0 } else { i + 1 }]);
         // A corner repeating the next one, or the tip of a spike (out and back along one
         // edge), encloses nothing: drop it first.
-        if let Some(i) = (0..m).filter(|_| !convex).find(|&i| {
-            let (a, b, c) = corner(i);
-            near(p(b), p(c)) || near(p(a), p(c))
-        }) {
-            ring.remove(i);
-            continue;
+        if !convex {
+            if let Some(i) = (0..m).find(|&i| {
+                let (a, b, c) = corner(i);
+                near(p(b), p(c)) || near(p(a), p(c))
+            }) {
+                ring.remove(i);
+                continue;
+            }
         }
         let ear = (0..m).find(|&i| {
             let (a, b, c) = corner(i);
@@ -373,6 +423,23 @@ fn len(a: [f64; 3]) -> f64 {
     dot(a, a).sqrt()
 }
 
+/// A texture size to divide UVs by: by multiplying with its reciprocal where that is exact
+/// (powers of two), else by dividing.
+#[derive(Clone, Copy)]
+enum Divisor {
+    Reciprocal(f64),
+    Exact(f64),
+}
+
+impl Divisor {
+    fn apply(self, x: f64) -> f64 {
+        match self {
+            Divisor::Reciprocal(r) => x * r,
+            Divisor::Exact(d) => x / d,
+        }
+    }
+}
+
 /// The corners of face `f` in stored order, into `out`.
 fn corners_of<L: Layout>(t: &Tables<L>, f: &L::Face, out: &mut Vec<[f32; 3]>) -> std::result::Result<(), String> {
     out.clear();
@@ -428,15 +495,7 @@ fn face<L: Layout>(
     if corners.len() < 3 {
         return Err(format!("{} corners (at least 3 needed)", corners.len()));
     }
-    // Newell's normal of the polygon: its length is twice the area.
-    let mut newell = [0.0f64; 3];
-    for (a, b) in corners.iter().zip(corners.iter().cycle().skip(1)) {
-        newell = [
-            newell[0] + (a[1] as f64 - b[1] as f64) * (a[2] as f64 + b[2] as f64),
-            newell[1] + (a[2] as f64 - b[2] as f64) * (a[0] as f64 + b[0] as f64),
-            newell[2] + (a[0] as f64 - b[0] as f64) * (a[1] as f64 + b[1] as f64),
-        ];
-    }
+    let newell = newell(corners);
     let mut normal = plane.normal.map(|c| c.get() as f64);
     if f.side() != 0 {
         normal = normal.map(|c| -c);
@@ -461,7 +520,8 @@ fn face<L: Layout>(
     let n32 = normal.map(|c| c as f32);
     // Texture sizes are powers of two but for odd custom textures: multiplying by the exact
     // reciprocal gives the quotient bit for bit, without a division per coordinate.
-    let scale = |s: f64, size: u32| if size.is_power_of_two() { s * (1.0 / size as f64) } else { s / size as f64 };
+    // (Decided once per face, not per coordinate.)
+    let divisor = size.map(|n| if n.is_power_of_two() { Divisor::Reciprocal(1.0 / n as f64) } else { Divisor::Exact(n as f64) });
     let v = &mut model.vertices;
     for p in corners.iter() {
         let pd = p.map(|c| c as f64);
@@ -469,14 +529,14 @@ fn face<L: Layout>(
         let tt = dot(pd, [vecs[1][0], vecs[1][1], vecs[1][2]]) + vecs[1][3];
         v.positions.push(*p);
         v.normals.push(n32);
-        v.uv0.push([scale(s, size[0]) as f32, scale(tt, size[1]) as f32]);
+        v.uv0.push([divisor[0].apply(s) as f32, divisor[1].apply(tt) as f32]);
         if opts.lightmaps.is_some() {
             let uv = lm.and_then(|(lm, e)| lm.uv(e, *p)).filter(|uv| uv.iter().all(|c| c.is_finite()));
             v.uv1.push(uv.unwrap_or([0.0, 0.0]));
         }
     }
     let first_index = model.indices.len() as u32;
-    triangulate(corners, normal, scratch, &mut |t| model.indices.extend(t.map(|k| base + k)));
+    triangulate(corners, normal, newell, scratch, &mut |t| model.indices.extend(t.map(|k| base + k)));
     if model.indices.len() as u32 == first_index {
         // Not reachable for a polygon with area, but keep the buffers consistent.
         let v = &mut model.vertices;
@@ -601,6 +661,9 @@ mod tests {
             let (general, _) = run(false, &mut scratch);
             let (fast, took) = run(true, &mut scratch);
             assert_eq!(fast, general, "case {case}: {corners:?}");
+            let mut front = Vec::new();
+            triangulate(&corners, normal, newell(&corners), &mut scratch, &mut |t| front.push(t));
+            assert_eq!(front, general, "case {case}: {corners:?}");
             // Triangles need neither search, so only larger polygons take the shortcut.
             if corners.len() > 3 {
                 polygons += 1;
@@ -608,6 +671,37 @@ mod tests {
             }
         }
         assert!(shortcut_taken * 3 > polygons * 2, "the shortcut served {shortcut_taken} of {polygons} polygons");
+        // Triangles from wide to slivers around `cut`'s tolerance, both windings: `triangulate`
+        // decides them without `cut` and must agree with it.
+        let (mut slivers, mut wide) = (0, 0);
+        for case in 0..3000 {
+            // Two corners on an axis, the third off it by a spread of powers of ten (exact in
+            // f32 next to zero, so slivers below the tolerance occur), axes permuted.
+            let axis = case % 3;
+            let put = |p: [f64; 3]| -> [f32; 3] { std::array::from_fn(|k| p[(k + axis) % 3] as f32) };
+            let a = put([-1.0 - next() * 500.0, 0.0, 0.0]);
+            let b = put([1.0 + next() * 500.0, 0.0, 0.0]);
+            let off = 10f64.powf(-9.0 + next() * 10.0) * if next() < 0.5 { -1.0 } else { 1.0 };
+            let c = put([next() * 400.0 - 200.0, off, off * (next() - 0.5)]);
+            let corners = if case % 2 == 0 { vec![a, b, c] } else { vec![c, b, a] };
+            let n = newell(&corners);
+            if len(n) <= 0.0 {
+                continue;
+            }
+            // The plane's normal either way (a face's `side`).
+            let normal = n.map(|x| x / len(n) * if case % 4 < 2 { 1.0 } else { -1.0 });
+            let mut general = Vec::new();
+            cut(&corners, normal, &mut scratch, &mut |t| general.push(t), false);
+            let mut front = Vec::new();
+            triangulate(&corners, normal, n, &mut scratch, &mut |t| front.push(t));
+            assert_eq!(front, general, "triangle {case}: {corners:?}");
+            if general.is_empty() {
+                slivers += 1;
+            } else {
+                wide += 1;
+            }
+        }
+        assert!(slivers > 100 && wide > 1000, "{slivers} slivers, {wide} kept");
     }
 
     #[test]
