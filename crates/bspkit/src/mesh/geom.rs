@@ -13,6 +13,20 @@ pub fn unit_f32(v: [f32; 3]) -> Option<[f32; 3]> {
     unit(v.map(f64::from))
 }
 
+/// Newell's normal of a polygon: perpendicular to it, twice its area long, pointing to the side
+/// from which its corners run counter-clockwise. Edges are summed in order, the closing one last.
+pub fn newell(corners: impl IntoIterator<Item = [f64; 3]>) -> [f64; 3] {
+    let term = |n: [f64; 3], a: [f64; 3], b: [f64; 3]| {
+        [n[0] + (a[1] - b[1]) * (a[2] + b[2]), n[1] + (a[2] - b[2]) * (a[0] + b[0]), n[2] + (a[0] - b[0]) * (a[1] + b[1])]
+    };
+    // A `cycle` iterator for the closing edge costs a branch per step; the first corner is
+    // kept instead.
+    let mut it = corners.into_iter();
+    let Some(first) = it.next() else { return [0.0; 3] };
+    let (n, last) = it.fold(([0.0; 3], first), |(n, a), b| (term(n, a, b), b));
+    term(n, last, first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,7 @@ use super::records::{EdgeRecord, FaceRecord, Layout, ModelRecord, SurfEdge, Vert
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
+use crate::mesh::geom::newell;
 use crate::mesh::scene::{
     brush_model_placements, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
     FALLBACK_TEXTURE_SIZE,
@@ -239,24 +240,6 @@ fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], newell: [f64; 3], scratch
         }
     }
     cut(corners, normal, scratch, emit, true);
-}
-
-/// Newell's normal of a polygon: perpendicular to it, twice its area long, pointing to the side
-/// from which its corners run counter-clockwise.
-fn newell(corners: &[[f32; 3]]) -> [f64; 3] {
-    let term = |n: [f64; 3], a: &[f32; 3], b: &[f32; 3]| {
-        [
-            n[0] + (a[1] as f64 - b[1] as f64) * (a[2] as f64 + b[2] as f64),
-            n[1] + (a[2] as f64 - b[2] as f64) * (a[0] as f64 + b[0] as f64),
-            n[2] + (a[0] as f64 - b[0] as f64) * (a[1] as f64 + b[1] as f64),
-        ]
-    };
-    // Edges in order, the closing one last (a `cycle` iterator here costs a branch per step).
-    let n = corners.windows(2).fold([0.0f64; 3], |n, w| term(n, &w[0], &w[1]));
-    match corners {
-        [first, .., last] => term(n, last, first),
-        _ => n,
-    }
 }
 
 /// [`triangulate`]; `shortcut: false` runs the general ear search on convex polygons too (for
@@ -495,7 +478,7 @@ fn face<L: Layout>(
     if corners.len() < 3 {
         return Err(format!("{} corners (at least 3 needed)", corners.len()));
     }
-    let newell = newell(corners);
+    let newell = newell(corners.iter().map(|c| c.map(f64::from)));
     let mut normal = plane.normal.map(|c| c.get() as f64);
     if f.side() != 0 {
         normal = normal.map(|c| -c);
@@ -662,7 +645,7 @@ mod tests {
             let (fast, took) = run(true, &mut scratch);
             assert_eq!(fast, general, "case {case}: {corners:?}");
             let mut front = Vec::new();
-            triangulate(&corners, normal, newell(&corners), &mut scratch, &mut |t| front.push(t));
+            triangulate(&corners, normal, newell(corners.iter().map(|c| c.map(f64::from))), &mut scratch, &mut |t| front.push(t));
             assert_eq!(front, general, "case {case}: {corners:?}");
             // Triangles need neither search, so only larger polygons take the shortcut.
             if corners.len() > 3 {
@@ -684,7 +667,7 @@ mod tests {
             let off = 10f64.powf(-9.0 + next() * 10.0) * if next() < 0.5 { -1.0 } else { 1.0 };
             let c = put([next() * 400.0 - 200.0, off, off * (next() - 0.5)]);
             let corners = if case % 2 == 0 { vec![a, b, c] } else { vec![c, b, a] };
-            let n = newell(&corners);
+            let n = newell(corners.iter().map(|c| c.map(f64::from)));
             if len(n) <= 0.0 {
                 continue;
             }

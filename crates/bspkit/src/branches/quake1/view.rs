@@ -32,7 +32,12 @@ pub(crate) struct Slots {
 
 impl Slots {
     pub(crate) fn of(branch: &Branch) -> Slots {
-        let i = |name: &str, default: usize| branch.lump_index(name).unwrap_or(default);
+        // The usual slot is checked first (one comparison instead of a scan of the directory
+        // per role: this runs for every view).
+        let i = |name: &str, default: usize| match branch.lumps.get(default) {
+            Some(l) if l.name.eq_ignore_ascii_case(name) => default,
+            _ => branch.lump_index(name).unwrap_or(default),
+        };
         Slots {
             entities: i("ENTITIES", LUMP_ENTITIES),
             planes: i("PLANES", LUMP_PLANES),

@@ -135,12 +135,17 @@ pub fn surface_flags(branch: &str, flags: i64, translucence: f32) -> SurfaceFlag
 /// `clip…` a clip brush, `hint` / `skip` compiler tools (Quake 2 `textures/e1u1/trigger.wal`,
 /// `…/clip.wal`).
 pub fn name_flags(name: &str) -> SurfaceFlags {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
-    match base.as_str() {
-        "trigger" => SurfaceFlags::TRIGGER,
-        "hint" | "skip" => SurfaceFlags::TOOL,
-        b if b.starts_with("clip") => SurfaceFlags::CLIP,
-        _ => SurfaceFlags::NONE,
+    // Compared case-insensitively in place (called once per texinfo: no lower-case copy).
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let is = |word: &str| base.eq_ignore_ascii_case(word);
+    if is("trigger") {
+        SurfaceFlags::TRIGGER
+    } else if is("hint") || is("skip") {
+        SurfaceFlags::TOOL
+    } else if base.get(..4).is_some_and(|b| b.eq_ignore_ascii_case("clip")) {
+        SurfaceFlags::CLIP
+    } else {
+        SurfaceFlags::NONE
     }
 }
 
@@ -205,7 +210,13 @@ where
         ));
     }
 
-    // `model` "*N"; the label is the classname and targetname.
+    let wanted = match (opts.models, models.len()) {
+        (_, 0) => 0,
+        (ModelSelect::World, _) => 1,
+        (ModelSelect::All, n) => n,
+    };
+    // `model` "*N"; the label is the classname and targetname (the world's entry names the
+    // worldspawn entity, so entities are read for the world alone too).
     let places = read_entities(bsp, &mut scene.warnings)
         .map(|e| placements(&e.list, PlaceKeys::OriginAngles, &mut scene.warnings, star_model))
         .unwrap_or_default();
@@ -215,11 +226,6 @@ where
     let mut shared = Vec::new();
     let mut owner = vec![u32::MAX; faces.len()];
     let mut budget = Budget { left: budget, refused: 0 };
-    let wanted = match (opts.models, models.len()) {
-        (_, 0) => 0,
-        (ModelSelect::World, _) => 1,
-        (ModelSelect::All, n) => n,
-    };
     let mut corners = Vec::with_capacity(64);
     // Looked up once; a broken lump skips each face with its reason, as before.
     let corner_tables = view.corner_tables();
@@ -393,13 +399,7 @@ pub(crate) fn push_polygon(
     let first = model.vertices.positions.len() as u32;
     let index_start = model.indices.len() as u32;
     // Newell's normal gives the polygon's winding; flip the fan when it opposes the plane.
-    let mut newell = [0f64; 3];
-    let pts = || corners.clone().map(|c| c.0.map(|x| x as f64));
-    for (a, b) in pts().zip(pts().cycle().skip(1)) {
-        newell[0] += (a[1] - b[1]) * (a[2] + b[2]);
-        newell[1] += (a[2] - b[2]) * (a[0] + b[0]);
-        newell[2] += (a[0] - b[0]) * (a[1] + b[1]);
-    }
+    let newell = crate::mesh::geom::newell(corners.clone().map(|c| c.0.map(f64::from)));
     let ccw = newell[0] * p.normal[0] as f64 + newell[1] * p.normal[1] as f64 + newell[2] * p.normal[2] as f64 >= 0.0;
     let lm = lightmaps.map(|lm| (lm, lm.face(p.lump, p.index)));
     let v = &mut model.vertices;
@@ -472,6 +472,12 @@ mod tests {
         assert_eq!(name_flags("e1u1/CLIP"), SurfaceFlags::CLIP);
         assert_eq!(name_flags("e1u1/clipper_wall"), SurfaceFlags::CLIP);
         assert_eq!(name_flags("e1u1/floor1_1"), SurfaceFlags::NONE);
+        assert_eq!(name_flags("e1u1\\Trigger"), SurfaceFlags::TRIGGER);
+        assert_eq!(name_flags("HINT"), SurfaceFlags::TOOL);
+        assert_eq!(name_flags("tools/skip"), SurfaceFlags::TOOL);
+        assert_eq!(name_flags("e1u1/cli"), SurfaceFlags::NONE);
+        assert_eq!(name_flags("e1u1/clé"), SurfaceFlags::NONE);
+        assert_eq!(name_flags("e1u1/skipper"), SurfaceFlags::NONE);
     }
 
     #[test]
