@@ -313,7 +313,7 @@ fn respawn_nodes_name_their_vertex_kinds() {
         for m in &scene.models {
             let mut want = std::collections::BTreeMap::<String, u64>::new();
             for s in &m.surfaces {
-                *want.entry(s.vertex_kind.expect("Respawn surfaces have a vertex kind").to_string()).or_default() += 1;
+                *want.entry(s.vertex_kind.expect("Respawn surfaces have a vertex kind").key().to_string()).or_default() += 1;
             }
             let node = nodes.iter().find(|n| n["extras"]["model"] == m.index).expect("a node per model");
             let got: std::collections::BTreeMap<String, u64> =

@@ -65,7 +65,7 @@ fn corpus_respawn_maps_export_every_mesh_once() {
         // Every surface has a named material and a vertex kind.
         for s in scene.models.iter().flat_map(|m| &m.surfaces) {
             assert!(!scene.materials[s.material as usize].name.is_empty(), "{name}: mesh {} unnamed", s.index);
-            assert!(matches!(s.vertex_kind, Some("lit_flat" | "lit_bump" | "unlit" | "unlit_ts")));
+            assert!(matches!(s.vertex_kind.map(|k| k.key()), Some("lit_flat" | "lit_bump" | "unlit" | "unlit_ts")));
         }
         // Without lightmaps asked for, no lightmap UVs; with them, the lit vertices' stored UVs
         // on their material sort's lightmap page (LIGHTMAP_HEADERS), unlit surfaces on none.
@@ -77,7 +77,7 @@ fn corpus_respawn_maps_export_every_mesh_once() {
         let mut lit_surfaces = 0;
         for md in &lit.models {
             for (s, &page) in md.surfaces.iter().zip(&md.lightmap_pages) {
-                let has_uv = matches!(s.vertex_kind, Some("lit_flat" | "lit_bump"));
+                let has_uv = matches!(s.vertex_kind.map(|k| k.key()), Some("lit_flat" | "lit_bump"));
                 assert_eq!(page != u32::MAX, has_uv, "{name}: mesh {} ({:?}) page {page}", s.index, s.vertex_kind);
                 if has_uv {
                     lit_surfaces += 1;
@@ -114,7 +114,8 @@ fn corpus_respawn_maps_export_every_mesh_once() {
             }
         }
         assert!(along > 9 * against, "{name}: {along} triangles face along their normals, {against} against");
-        let kinds: std::collections::BTreeSet<_> = scene.models.iter().flat_map(|m| &m.surfaces).filter_map(|s| s.vertex_kind).collect();
+        let kinds: std::collections::BTreeSet<_> =
+            scene.models.iter().flat_map(|m| &m.surfaces).filter_map(|s| s.vertex_kind.map(|k| k.key())).collect();
         eprintln!(
             "{name}: {} models, {} meshes, {} triangles, {} materials, {} props, kinds {kinds:?}, winding {along}/{against}",
             scene.models.len(),
@@ -190,7 +191,7 @@ fn titanfall_builder_map_meshes() {
     assert_eq!(scene.skipped.len(), 1);
     assert_eq!((scene.skipped[0].lump as usize, scene.skipped[0].index), (LUMP_MESHES, 1));
     assert!(scene.skipped[0].reason.contains("material sort 7"), "{}", scene.skipped[0].reason);
-    assert_eq!(w.surfaces[0].vertex_kind, Some("lit_flat"));
+    assert_eq!(w.surfaces[0].vertex_kind.map(|k| k.key()), Some("lit_flat"));
     assert_eq!(scene.materials[w.surfaces[0].material as usize].name, "dev/grid1");
     assert_eq!(scene.materials[w.surfaces[0].material as usize].size, Some([64, 32]));
     // Clockwise 0 1 2 becomes counter-clockwise 0 2 1.
@@ -249,7 +250,7 @@ fn apex_builder_map_meshes() {
     assert_well_formed(&scene, "apex");
     let w = &scene.models[0];
     assert_eq!(w.surfaces.len(), 1);
-    assert_eq!(w.surfaces[0].vertex_kind, Some("unlit"));
+    assert_eq!(w.surfaces[0].vertex_kind.map(|k| k.key()), Some("unlit"));
     assert!(w.vertices.colours.is_empty(), "Apex unlit vertices have no colour");
     assert_eq!(scene.materials[0].name, "world/dev/grid");
     let skipped: Vec<u32> = scene.skipped.iter().map(|s| s.index).collect();

@@ -411,7 +411,7 @@ fn model_extras(m: &crate::mesh::Model) -> serde_json::Value {
     let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
     for s in &m.surfaces {
         if let Some(k) = s.vertex_kind {
-            *kinds.entry(k).or_default() += 1;
+            *kinds.entry(k.key()).or_default() += 1;
         }
     }
     if !kinds.is_empty() {

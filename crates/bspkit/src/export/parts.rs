@@ -139,7 +139,14 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
         let mut remap = vec![u32::MAX; n];
         let mut list = Vec::new();
         for (material, surfaces) in groups {
-            let mut p = Prim { material, order: Vec::new(), indices: Vec::new() };
+            // Sized from the surfaces' ranges (an upper bound: broken triangles are left out),
+            // so the copies never grow by doubling.
+            let (corners, indices) = surfaces.iter().fold((0usize, 0usize), |(v, i), &si| {
+                let s = &m.surfaces[si];
+                (v + s.vertices.len(), i + s.indices.len())
+            });
+            let mut p =
+                Prim { material, order: Vec::with_capacity(corners.min(n)), indices: Vec::with_capacity(indices.min(m.indices.len())) };
             let mut any = false;
             for &si in &surfaces {
                 let s = &m.surfaces[si];

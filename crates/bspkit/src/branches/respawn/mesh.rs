@@ -27,7 +27,7 @@
 use std::collections::HashMap;
 
 use super::lumps::{LUMP_GAME_LUMP, LUMP_MESHES};
-use super::records::{MaterialSortRecord, MeshRecord, ModelRecord, TextureDataRecord, VertexKind};
+use super::records::{MaterialSortRecord, MeshRecord, ModelRecord, TextureDataRecord};
 use super::view::{Apex, Game, LevelInfo, Titanfall, Titanfall2, View};
 use crate::bsp::Bsp;
 use crate::error::Result;
@@ -43,16 +43,6 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         "titanfall" => build_game(View::<Titanfall>::new(bsp)?, opts),
         "titanfall2" => build_game(View::<Titanfall2>::new(bsp)?, opts),
         _ => build_game(View::<Apex>::new(bsp)?, opts),
-    }
-}
-
-/// The scene's name for a vertex kind (`Surface::vertex_kind`).
-pub fn vertex_kind_name(kind: VertexKind) -> &'static str {
-    match kind {
-        VertexKind::LitFlat => "lit_flat",
-        VertexKind::LitBump => "lit_bump",
-        VertexKind::Unlit => "unlit",
-        VertexKind::UnlitTs => "unlit_ts",
     }
 }
 
@@ -258,7 +248,7 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
                 material,
                 flags,
                 kind: SurfaceKind::Mesh,
-                vertex_kind: Some(vertex_kind_name(kind)),
+                vertex_kind: Some(kind),
                 vertices: base..model.vertices.positions.len() as u32,
                 indices: start..model.indices.len() as u32,
             });

@@ -658,6 +658,16 @@ impl VertexKind {
             _ => VertexKind::UnlitTs,
         }
     }
+    /// Its key in the scene model, the glTF extras and JSON (`lit_flat`, `lit_bump`, `unlit`,
+    /// `unlit_ts`, as serde writes it).
+    pub fn key(self) -> &'static str {
+        match self {
+            VertexKind::LitFlat => "lit_flat",
+            VertexKind::LitBump => "lit_bump",
+            VertexKind::Unlit => "unlit",
+            VertexKind::UnlitTs => "unlit_ts",
+        }
+    }
     /// The lump holding this kind of vertex.
     pub fn lump(self) -> usize {
         match self {
