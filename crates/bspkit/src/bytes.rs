@@ -67,8 +67,13 @@ pub fn f32_at(data: &[u8], offset: usize, e: Endian) -> Option<f32> {
 
 /// A fixed-size, NUL-padded name field as text (up to the first NUL; invalid UTF-8 replaced).
 pub fn c_str(field: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(c_bytes(field))
+}
+
+/// A fixed-size C string field's bytes up to its first NUL (all of it when there is none).
+pub fn c_bytes(field: &[u8]) -> &[u8] {
     let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
-    String::from_utf8_lossy(&field[..end])
+    &field[..end]
 }
 
 /// Printable rendering of up to 8 leading bytes, for error messages about unknown magics.

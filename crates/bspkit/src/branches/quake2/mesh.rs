@@ -39,6 +39,8 @@
 //! Buffers are allocated per model (reserved once from the model's face records), never per
 //! vertex.
 
+use std::collections::HashMap;
+
 use super::lumps::LUMP_FACES;
 use super::records::{Daikatana, FaceRecord, Ibsp, Layout, Qbism, Sin, Sof, TexInfo, TexInfoRecord, TexInfoSin};
 use super::view::View;
@@ -184,21 +186,39 @@ where
     let mut sizes: Vec<[f32; 2]> = Vec::new();
     let mut fallback = 0usize;
     let mut slots = Vec::with_capacity(texinfo.len());
+    // Texinfos far outnumber texture names (5,314 texinfos on a large map): a name's material
+    // and flags are worked out once, keyed by its stored bytes, and neighbours often repeat it.
+    let mut by_name: HashMap<&[u8], (u32, SurfaceFlags)> = HashMap::new();
+    let mut last: Option<(&[u8], (u32, SurfaceFlags))> = None;
     for t in texinfo {
-        let name = t.texture_name();
-        let before = scene.materials.len();
-        let material = table.intern(&mut scene.materials, &name, || {
-            let size = opts.texture_size.and_then(|f| f(&name)).filter(|s| s[0] > 0 && s[1] > 0);
-            Material { name: name.to_string(), flags: SurfaceFlags::NONE, size }
-        });
-        if scene.materials.len() > before {
-            let size = scene.materials[material as usize].size.unwrap_or_else(|| {
-                fallback += 1;
-                FALLBACK_TEXTURE_SIZE
-            });
-            sizes.push(size.map(|s| s as f32));
-        }
-        let flags = surface_flags(bsp.branch().id, t.flags(), t.translucence()) | name_flags(&name);
+        let bytes = t.texture_bytes();
+        let known = match last {
+            Some((b, m)) if b == bytes => Some(m),
+            _ => by_name.get(bytes).copied(),
+        };
+        let (material, from_name) = match known {
+            Some(m) => m,
+            None => {
+                let name = t.texture_name();
+                let before = scene.materials.len();
+                let material = table.intern(&mut scene.materials, &name, || {
+                    let size = opts.texture_size.and_then(|f| f(&name)).filter(|s| s[0] > 0 && s[1] > 0);
+                    Material { name: name.to_string(), flags: SurfaceFlags::NONE, size }
+                });
+                if scene.materials.len() > before {
+                    let size = scene.materials[material as usize].size.unwrap_or_else(|| {
+                        fallback += 1;
+                        FALLBACK_TEXTURE_SIZE
+                    });
+                    sizes.push(size.map(|s| s as f32));
+                }
+                let m = (material, name_flags(&name));
+                by_name.insert(bytes, m);
+                m
+            }
+        };
+        last = Some((bytes, (material, from_name)));
+        let flags = surface_flags(bsp.branch().id, t.flags(), t.translucence()) | from_name;
         slots.push(TexSlot { material, flags, vecs: t.vecs(), size: sizes[material as usize] });
     }
     if fallback > 0 {

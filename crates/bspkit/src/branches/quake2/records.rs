@@ -348,7 +348,11 @@ pub trait TexInfoRecord {
     /// The next frame of an animated texture, −1 = none.
     fn next_texinfo(&self) -> i64;
     fn flags(&self) -> i64;
-    fn texture_name(&self) -> std::borrow::Cow<'_, str>;
+    fn texture_name(&self) -> std::borrow::Cow<'_, str> {
+        crate::bytes::c_str(self.texture_bytes())
+    }
+    /// The texture name as stored, up to its first NUL (the bytes [`Self::texture_name`] reads).
+    fn texture_bytes(&self) -> &[u8];
 }
 
 macro_rules! node_record {
@@ -454,8 +458,8 @@ macro_rules! texinfo_record {
             fn flags(&self) -> i64 {
                 self.flags.get() as i64
             }
-            fn texture_name(&self) -> std::borrow::Cow<'_, str> {
-                crate::bytes::c_str(&self.texture)
+            fn texture_bytes(&self) -> &[u8] {
+                crate::bytes::c_bytes(&self.texture)
             }
         }
     )*};
