@@ -13,7 +13,8 @@
 # with a before/after table when BSPKIT_EXPORT_BEFORE names an older build of bspkit_export
 # (measured in the same run) — see update_export_full.py.
 #
-# Environment: RUNS (in-process timed runs per map, default 20), PY_RUNS (bsp_tool, default 3),
+# Environment: RUNS (in-process timed runs per map, at least; more until they add up to 20 ms;
+# default 20), PY_RUNS (bsp_tool, default 3),
 # CLI_RUNS (process runs per map for `bsp export` and bsp-to-glb, best of, default 5),
 # BENCH_TARGET (cargo target dir, default bench/target), BSP_TO_GLB_DIR (a checkout of
 # github.com/Hona/bsp-to-glb; built there with `cargo build --release`; without it that

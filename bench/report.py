@@ -55,7 +55,7 @@ p(f"| memory | {int(machine['mem']) / 1048576:.1f} GiB |\n| rustc | {machine['ru
 p(f"| memory read bandwidth (bench `membw`, 1 thread, 512 MiB sum) | {bw:.2f} GB/s |")
 if machine.get("load"):
     p(f"| load average | {machine['load']} |")
-p(f"| timing | min of {machine['runs']} runs per map (bsp_tool: min of {machine['py_runs']}) |\n")
+p(f"| timing | min of at least {machine['runs']} runs per map, repeated until they add up to 20 ms (bsp_tool: min of {machine['py_runs']}) |\n")
 p("The machine is shared (2 cores, other jobs running), so absolute times are noisy; minima are reported.\n")
 
 p("## What each reader does per map\n")

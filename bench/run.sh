@@ -5,7 +5,8 @@
 #
 #   BSPKIT_CORPUS=/path/to/maps bench/run.sh
 #
-# Environment: RUNS (timed runs per map for the Rust programs, default 20), PY_RUNS (bsp_tool,
+# Environment: RUNS (timed runs per map for the Rust programs, at least: more until they add up
+# to 20 ms; default 20), PY_RUNS (bsp_tool,
 # default 3), BENCH_TARGET (cargo target dir, default bench/target).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

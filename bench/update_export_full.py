@@ -125,7 +125,7 @@ def main():
     sub = [SUB, "",
            f"The `export (tex + lm)` numbers of this section (per map, per family, the target line) were re-measured "
            f"{machine['date']} at bspkit commit `{machine['bspkit']}` by `BSPKIT_ONLY=1 bench/export.sh` (bspkit's "
-           f"in-process program alone, min of {machine['runs']} runs; {machine['nproc']} cores, load average "
+           f"in-process program alone, min of at least {machine['runs']} runs (until they add up to 20 ms); {machine['nproc']} cores, load average "
            f"{machine['load']}); the other columns and tables are from the full run above (the “×qbsp +lm” ratios set "
            "qbsp's time from that run against the re-measured export). The speed-up: PNGs with "
            "the `png` crate's fast mode (fdeflate) instead of zlib level 6, one lightmap image per page built (grey "

@@ -4,6 +4,10 @@
 //! Usage of every program: `<tool> RUNS MAP...`. For each map it prints one JSON line:
 //! `{"tool","map","size","ok","panic","error","min_s","runs","work"}`. A panic or error in a
 //! tool is counted for that map (never aborting the run); the map is then not timed again.
+//!
+//! A map is timed RUNS times and then again until its runs add up to [`MIN_TIME`] (at most
+//! [`MAX_RUNS`] runs): on a shared machine the minimum of 20 runs of a few microseconds still
+//! carries the scheduler's noise, and every program gets the same rule.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
@@ -12,6 +16,11 @@ pub type DecodeFn = fn(&[u8]) -> Result<u64, String>;
 
 /// A check run once per map before the timed runs (not timed); an error fails that map.
 pub type VerifyFn = fn(&[u8]) -> Result<(), String>;
+
+/// Timed runs of one map continue until they add up to this many seconds (after RUNS).
+pub const MIN_TIME: f64 = 0.02;
+/// Upper bound on the timed runs of one map.
+pub const MAX_RUNS: usize = 10_000;
 
 pub fn main_with(tool: &str, decode: DecodeFn) {
     main_with_verify(tool, decode, |_| Ok(()))
@@ -48,10 +57,12 @@ pub fn main_with_verify(tool: &str, decode: DecodeFn, verify: VerifyFn) {
         if let Err(e) = verified {
             result = Err(e);
         }
-        for _ in 0..if result.is_ok() { runs.max(1) } else { 0 } {
+        let mut spent = 0.0;
+        while result.is_ok() && (done < runs.max(1) || (spent < MIN_TIME && done < MAX_RUNS)) {
             let t = Instant::now();
             let r = catch_unwind(AssertUnwindSafe(|| decode(std::hint::black_box(&bytes))));
             let dt = t.elapsed().as_secs_f64();
+            spent += dt;
             match r {
                 Ok(Ok(work)) => {
                     std::hint::black_box(work);
