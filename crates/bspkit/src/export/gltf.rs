@@ -14,7 +14,7 @@ use gltf_json as json;
 use json::validation::{Checked::Valid, USize64};
 
 use super::parts::{
-    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Summary, WriteContext,
+    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Prim, Summary, Walk, WriteContext,
 };
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
@@ -120,18 +120,21 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         let v = &m.vertices;
         let mut list = Vec::with_capacity(prims.len());
         for prim in prims {
-            let n = prim.order.len();
+            let n = prim.vertex_count;
             let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
-            for &i in &prim.order {
-                let q = to_y_up(v.positions[i as usize], ctx.scale);
-                for k in 0..3 {
-                    lo[k] = lo[k].min(q[k]);
-                    hi[k] = hi[k].max(q[k]);
+            prim.walk(m, Walk::Vertices, &mut |batch| {
+                for &i in batch {
+                    let q = to_y_up(v.positions[i as usize], ctx.scale);
+                    for k in 0..3 {
+                        lo[k] = lo[k].min(q[k]);
+                        hi[k] = hi[k].max(q[k]);
+                    }
+                    if v.normals.get(i as usize).copied().and_then(normal_y_up).is_none() {
+                        bad_normals += 1;
+                    }
                 }
-                if v.normals.get(i as usize).copied().and_then(normal_y_up).is_none() {
-                    bad_normals += 1;
-                }
-            }
+                Ok(())
+            })?;
             let mut attributes = vec![
                 (json::mesh::Semantic::Positions, doc.accessor(n, C::F32, T::Vec3, false, Some((lo, hi)), AB)),
                 (json::mesh::Semantic::Normals, doc.accessor(n, C::F32, T::Vec3, false, None, AB)),
@@ -143,7 +146,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
             if p.colours && !v.colours.is_empty() {
                 attributes.push((json::mesh::Semantic::Colors(0), doc.accessor(n, C::U8, T::Vec4, true, None, AB)));
             }
-            let indices = doc.accessor(prim.indices.len(), C::U32, T::Scalar, false, None, EAB);
+            let indices = doc.accessor(prim.index_count, C::U32, T::Scalar, false, None, EAB);
             list.push(PrimAcc { attributes, indices });
         }
         accs.push(list);
@@ -425,7 +428,7 @@ fn stem(path: &Path) -> String {
 }
 
 /// Does this primitive carry TEXCOORD_1 (lightmaps on and its material on a page)?
-fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &super::parts::Prim) -> bool {
+fn has_uv1(p: &Prepared, m: &crate::mesh::Model, prim: &Prim) -> bool {
     p.uv1 && m.vertices.uv1.len() == m.vertices.len() && p.materials[prim.material].page != u32::MAX
 }
 
@@ -445,32 +448,37 @@ fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[Ima
     };
     let finite2 = |uv: [f32; 2]| if uv.iter().all(|c| c.is_finite()) { uv } else { [0.0, 0.0] };
     let mut buf: Vec<u8> = Vec::with_capacity(BIN_CHUNK + 64);
-    // One attribute: `each` appends vertex `i`'s bytes to the buffer.
-    let mut attribute = |f: &mut dyn Write, order: &[u32], each: &dyn Fn(&mut Vec<u8>, usize)| -> std::io::Result<u64> {
-        buf.clear();
-        for &i in order {
-            each(&mut buf, i as usize);
-            if buf.len() >= BIN_CHUNK {
-                put(f, &buf)?;
-                buf.clear();
-            }
-        }
-        put(f, &buf)
-    };
+    // One attribute of a primitive: `each` appends the bytes of vertex (or index) `i`.
+    let mut attribute =
+        |f: &mut dyn Write, m: &crate::mesh::Model, prim: &Prim, what: Walk, each: &dyn Fn(&mut Vec<u8>, usize)| -> std::io::Result<u64> {
+            buf.clear();
+            prim.walk(m, what, &mut |batch| {
+                for &i in batch {
+                    each(&mut buf, i as usize);
+                    if buf.len() >= BIN_CHUNK {
+                        put(f, &buf)?;
+                        buf.clear();
+                    }
+                }
+                Ok(())
+            })?;
+            put(f, &buf)
+        };
     let floats = |buf: &mut Vec<u8>, cs: &[f32]| cs.iter().for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
     for (m, prims) in p.scene.models.iter().zip(&p.prims) {
         let v = &m.vertices;
         for prim in prims {
-            attribute(f, &prim.order, &|b, i| floats(b, &to_y_up(v.positions[i], ctx.scale)))?;
-            attribute(f, &prim.order, &|b, i| floats(b, &v.normals.get(i).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0])))?;
-            attribute(f, &prim.order, &|b, i| floats(b, &finite2(v.uv0.get(i).copied().unwrap_or_default())))?;
+            let vs = Walk::Vertices;
+            attribute(f, m, prim, vs, &|b, i| floats(b, &to_y_up(v.positions[i], ctx.scale)))?;
+            attribute(f, m, prim, vs, &|b, i| floats(b, &v.normals.get(i).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0])))?;
+            attribute(f, m, prim, vs, &|b, i| floats(b, &finite2(v.uv0.get(i).copied().unwrap_or_default())))?;
             if has_uv1(p, m, prim) {
-                attribute(f, &prim.order, &|b, i| floats(b, &finite2(v.uv1[i])))?;
+                attribute(f, m, prim, vs, &|b, i| floats(b, &finite2(v.uv1[i])))?;
             }
             if p.colours && !v.colours.is_empty() {
-                attribute(f, &prim.order, &|b, i| b.extend_from_slice(&v.colours.get(i).copied().unwrap_or([255; 4])))?;
+                attribute(f, m, prim, vs, &|b, i| b.extend_from_slice(&v.colours.get(i).copied().unwrap_or([255; 4])))?;
             }
-            attribute(f, &prim.indices, &|b, i| b.extend_from_slice(&(i as u32).to_le_bytes()))?;
+            attribute(f, m, prim, Walk::Indices, &|b, i| b.extend_from_slice(&(i as u32).to_le_bytes()))?;
         }
     }
     let mut total = put(f, &[])?;

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::parts::{
-    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Summary, WriteContext,
+    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Summary, Walk, WriteContext,
 };
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
@@ -81,28 +81,40 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
             let v = &m.vertices;
             writeln!(f, "o {}", m.name.replace(char::is_whitespace, "_"))?;
             for prim in prims {
-                for &i in &prim.order {
-                    let r = rotate(q, to_y_up(v.positions[i as usize], ctx.scale));
-                    writeln!(f, "v {} {} {}", r[0] + t[0], r[1] + t[1], r[2] + t[2])?;
-                }
-                for &i in &prim.order {
-                    let uv = v.uv0.get(i as usize).copied().filter(|uv| uv.iter().all(|c| c.is_finite())).unwrap_or_default();
-                    // OBJ's V runs up.
-                    writeln!(f, "vt {} {}", uv[0], 1.0 - uv[1])?;
-                }
-                for &i in &prim.order {
-                    let n = rotate(q, v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]));
-                    writeln!(f, "vn {} {} {}", n[0], n[1], n[2])?;
-                }
+                prim.walk(m, Walk::Vertices, &mut |batch| {
+                    for &i in batch {
+                        let r = rotate(q, to_y_up(v.positions[i as usize], ctx.scale));
+                        writeln!(f, "v {} {} {}", r[0] + t[0], r[1] + t[1], r[2] + t[2])?;
+                    }
+                    Ok(())
+                })?;
+                prim.walk(m, Walk::Vertices, &mut |batch| {
+                    for &i in batch {
+                        let uv = v.uv0.get(i as usize).copied().filter(|uv| uv.iter().all(|c| c.is_finite())).unwrap_or_default();
+                        // OBJ's V runs up.
+                        writeln!(f, "vt {} {}", uv[0], 1.0 - uv[1])?;
+                    }
+                    Ok(())
+                })?;
+                prim.walk(m, Walk::Vertices, &mut |batch| {
+                    for &i in batch {
+                        let n = rotate(q, v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]));
+                        writeln!(f, "vn {} {} {}", n[0], n[1], n[2])?;
+                    }
+                    Ok(())
+                })?;
                 let mat = p.materials[prim.material].material;
                 if let Some(name) = names.get(&mat) {
                     writeln!(f, "usemtl {name}")?;
                 }
-                for t in prim.indices.chunks_exact(3) {
-                    let [a, b, c] = [t[0], t[1], t[2]].map(|i| next + i as u64);
-                    writeln!(f, "f {a}/{a}/{a} {b}/{b}/{b} {c}/{c}/{c}")?;
-                }
-                next += prim.order.len() as u64;
+                prim.walk(m, Walk::Indices, &mut |batch| {
+                    for t in batch.chunks_exact(3) {
+                        let [a, b, c] = [t[0], t[1], t[2]].map(|i| next + i as u64);
+                        writeln!(f, "f {a}/{a}/{a} {b}/{b}/{b} {c}/{c}/{c}")?;
+                    }
+                    Ok(())
+                })?;
+                next += prim.vertex_count as u64;
             }
         }
         Ok(())

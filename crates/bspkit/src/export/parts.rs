@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::assets::{AlphaMode, ImageRgba};
 use crate::error::Result;
 use crate::lightmap::Lightmaps;
-use crate::mesh::{Scene, SurfaceFlags};
+use crate::mesh::{Model, Scene, SurfaceFlags};
 use crate::texture::TextureCache;
 
 /// Output formats.
@@ -86,14 +86,91 @@ pub(crate) struct OutMaterial {
     pub page: u32,
 }
 
-/// One primitive: a model's surfaces of one output material.
+/// One primitive: a model's surfaces of one output material. Its vertices are numbered in
+/// order of first use by its kept triangles.
 #[derive(Debug, Clone)]
 pub(crate) struct Prim {
     pub material: usize,
-    /// Model vertex numbers, in output order.
-    pub order: Vec<u32>,
-    /// Triangle indices into `order`.
-    pub indices: Vec<u32>,
+    /// Output vertices and triangle indices.
+    pub vertex_count: usize,
+    pub index_count: usize,
+    layout: PrimLayout,
+}
+
+/// How a primitive's vertex numbers and indices are had.
+#[derive(Debug, Clone)]
+enum PrimLayout {
+    /// Worked out again by each writer's pass from the surfaces (numbers into the model's
+    /// surfaces, in output order): the model's surfaces index only their own vertices, so a
+    /// vertex's output number follows from its surface alone. Copies of a large map's indices
+    /// and vertex numbers are megabytes at the export's peak; this keeps 4 bytes per surface.
+    Surfaces(Vec<u32>),
+    /// Copied: for a model whose surfaces share vertices. `order` holds model vertex numbers in
+    /// output order, `indices` the triangles' indices into `order`.
+    Copied { order: Vec<u32>, indices: Vec<u32> },
+}
+
+/// What [`Prim::walk`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Walk {
+    /// Model vertex numbers in output order.
+    Vertices,
+    /// Triangle indices into the output vertices (a batch holds whole triangles).
+    Indices,
+}
+
+/// Items per batch handed to a [`Prim::walk`] callback (a multiple of 3: whole triangles).
+const WALK_BATCH: usize = 3 * 5461;
+
+/// A triangle the writers keep: indices inside the model's `n` vertices, three different ones.
+fn kept(t: &[u32], n: usize) -> bool {
+    t.iter().all(|&i| (i as usize) < n) && t[0] != t[1] && t[1] != t[2] && t[0] != t[2]
+}
+
+impl Prim {
+    /// Call `f` with the primitive's vertex numbers or indices (`what`), in output order, in
+    /// batches (no copy of a whole primitive is made). The writers' callbacks write, hence the
+    /// I/O error.
+    pub(crate) fn walk(&self, m: &Model, what: Walk, f: &mut dyn FnMut(&[u32]) -> std::io::Result<()>) -> std::io::Result<()> {
+        let surfaces = match &self.layout {
+            PrimLayout::Copied { order, indices } => return f(if what == Walk::Vertices { order } else { indices }),
+            PrimLayout::Surfaces(s) => s,
+        };
+        let n = m.vertices.len();
+        let mut batch = Vec::with_capacity(WALK_BATCH.min(if what == Walk::Vertices { self.vertex_count } else { self.index_count }));
+        // Output number of each vertex of the current surface (u32::MAX: not used yet).
+        let mut local: Vec<u32> = Vec::new();
+        let mut next = 0u32;
+        for &si in surfaces {
+            let s = &m.surfaces[si as usize];
+            let idx = &m.indices[s.indices.start as usize..s.indices.end as usize];
+            local.clear();
+            local.resize(s.vertices.len(), u32::MAX);
+            for t in idx.chunks_exact(3).filter(|t| kept(t, n)) {
+                for &i in t {
+                    let slot = &mut local[(i - s.vertices.start) as usize];
+                    if *slot == u32::MAX {
+                        *slot = next;
+                        next += 1;
+                        if what == Walk::Vertices {
+                            batch.push(i);
+                        }
+                    }
+                    if what == Walk::Indices {
+                        batch.push(*slot);
+                    }
+                }
+                if batch.len() + 3 > WALK_BATCH {
+                    f(&batch)?;
+                    batch.clear();
+                }
+            }
+        }
+        if !batch.is_empty() {
+            f(&batch)?;
+        }
+        Ok(())
+    }
 }
 
 /// A scene grouped for writing.
@@ -136,17 +213,31 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
             });
             groups.entry(out).or_default().push(si);
         }
-        let mut remap = vec![u32::MAX; n];
+        // Do the model's surfaces own disjoint runs of vertices, in order, and index only their
+        // own (every family's builder makes them so)? Then primitives keep surface numbers, not
+        // copies (`PrimLayout`), and number the vertices as the copies would.
+        let local = m.surfaces.windows(2).all(|w| w[0].vertices.end <= w[1].vertices.start)
+            && m.surfaces.iter().all(|s| {
+                let (v, range) = (&s.vertices, s.indices.start as usize..s.indices.end as usize);
+                v.end as usize <= n
+                    && m.indices.get(range).is_some_and(|idx| idx.chunks_exact(3).filter(|t| kept(t, n)).flatten().all(|i| v.contains(i)))
+            });
+        let mut remap = if local { Vec::new() } else { vec![u32::MAX; n] };
+        let mut seen: Vec<bool> = Vec::new();
         let mut list = Vec::new();
         for (material, surfaces) in groups {
-            // Sized from the surfaces' ranges (an upper bound: broken triangles are left out),
-            // so the copies never grow by doubling.
-            let (corners, indices) = surfaces.iter().fold((0usize, 0usize), |(v, i), &si| {
-                let s = &m.surfaces[si];
-                (v + s.vertices.len(), i + s.indices.len())
-            });
-            let mut p =
-                Prim { material, order: Vec::with_capacity(corners.min(n)), indices: Vec::with_capacity(indices.min(m.indices.len())) };
+            let mut p = Prim { material, vertex_count: 0, index_count: 0, layout: PrimLayout::Surfaces(Vec::new()) };
+            let (mut order, mut indices, mut kept_surfaces) = (Vec::new(), Vec::new(), Vec::new());
+            if !local {
+                // Sized from the surfaces' ranges (an upper bound: broken triangles are left
+                // out), so the copies never grow by doubling.
+                let (corners, total) = surfaces.iter().fold((0usize, 0usize), |(v, i), &si| {
+                    let s = &m.surfaces[si];
+                    (v + s.vertices.len(), i + s.indices.len())
+                });
+                order.reserve_exact(corners.min(n));
+                indices.reserve_exact(total.min(m.indices.len()));
+            }
             let mut any = false;
             for &si in &surfaces {
                 let s = &m.surfaces[si];
@@ -154,28 +245,54 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                     dropped += 1;
                     continue;
                 };
-                for t in idx.chunks_exact(3) {
-                    if t.iter().any(|&i| i as usize >= n) || t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
-                        dropped += 1;
-                        continue;
-                    }
-                    for &i in t {
-                        if remap[i as usize] == u32::MAX {
-                            remap[i as usize] = p.order.len() as u32;
-                            p.order.push(i);
+                if local {
+                    // Count what `Prim::walk` will give: each kept triangle's indices, and the
+                    // surface's vertices they use.
+                    seen.clear();
+                    seen.resize(s.vertices.len(), false);
+                    for t in idx.chunks_exact(3) {
+                        if !kept(t, n) {
+                            dropped += 1;
+                            continue;
                         }
-                        p.indices.push(remap[i as usize]);
+                        p.index_count += 3;
+                        for &i in t {
+                            let used = &mut seen[(i - s.vertices.start) as usize];
+                            p.vertex_count += usize::from(!*used);
+                            *used = true;
+                        }
+                    }
+                    kept_surfaces.push(si as u32);
+                } else {
+                    for t in idx.chunks_exact(3) {
+                        if !kept(t, n) {
+                            dropped += 1;
+                            continue;
+                        }
+                        for &i in t {
+                            if remap[i as usize] == u32::MAX {
+                                remap[i as usize] = order.len() as u32;
+                                order.push(i);
+                            }
+                            indices.push(remap[i as usize]);
+                        }
                     }
                 }
                 any = true;
                 summary.surfaces += 1;
             }
-            for &i in &p.order {
-                remap[i as usize] = u32::MAX;
+            if local {
+                p.layout = PrimLayout::Surfaces(kept_surfaces);
+            } else {
+                for &i in &order {
+                    remap[i as usize] = u32::MAX;
+                }
+                (p.vertex_count, p.index_count) = (order.len(), indices.len());
+                p.layout = PrimLayout::Copied { order, indices };
             }
-            if any && !p.indices.is_empty() {
-                summary.triangles += p.indices.len() / 3;
-                summary.vertices += p.order.len();
+            if any && p.index_count > 0 {
+                summary.triangles += p.index_count / 3;
+                summary.vertices += p.vertex_count;
                 list.push(p);
             }
         }
@@ -372,6 +489,130 @@ pub(crate) fn beside(path: &Path, suffix: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::{Material, Surface, SurfaceKind};
+
+    /// A model whose surfaces use `vertices` and `indices` (one per surface), materials by
+    /// surface index modulo `materials`.
+    fn model(surfaces: &[(std::ops::Range<u32>, &[u32])], materials: u32) -> Scene {
+        let mut m = Model::default();
+        let n = surfaces.iter().map(|(v, _)| v.end).max().unwrap_or(0) as usize;
+        m.vertices.positions = (0..n).map(|i| [i as f32, 0.0, 0.0]).collect();
+        m.vertices.normals = vec![[0.0, 0.0, 1.0]; n];
+        m.vertices.uv0 = vec![[0.0; 2]; n];
+        for (k, (v, idx)) in surfaces.iter().enumerate() {
+            let start = m.indices.len() as u32;
+            m.indices.extend_from_slice(idx);
+            m.surfaces.push(Surface {
+                lump: 0,
+                index: k as u32,
+                material: k as u32 % materials,
+                flags: SurfaceFlags::NONE,
+                kind: SurfaceKind::Polygon,
+                vertex_kind: None,
+                vertices: v.clone(),
+                indices: start..m.indices.len() as u32,
+            });
+        }
+        let materials = (0..materials).map(|i| Material { name: format!("m{i}"), flags: SurfaceFlags::NONE, size: None }).collect();
+        Scene { models: vec![m], materials, ..Default::default() }
+    }
+
+    /// Vertex numbers and indices the way the copies make them: first use over the kept
+    /// triangles of the primitive's surfaces, one numbering for the whole primitive.
+    fn reference(m: &Model, surfaces: &[usize]) -> (Vec<u32>, Vec<u32>) {
+        let (mut order, mut indices, mut remap) = (Vec::new(), Vec::new(), vec![u32::MAX; m.vertices.len()]);
+        for &si in surfaces {
+            let s = &m.surfaces[si];
+            for t in m.indices[s.indices.start as usize..s.indices.end as usize].chunks_exact(3).filter(|t| kept(t, m.vertices.len())) {
+                for &i in t {
+                    if remap[i as usize] == u32::MAX {
+                        remap[i as usize] = order.len() as u32;
+                        order.push(i);
+                    }
+                    indices.push(remap[i as usize]);
+                }
+            }
+        }
+        (order, indices)
+    }
+
+    fn walked(prim: &Prim, m: &Model) -> (Vec<u32>, Vec<u32>) {
+        let mut out = (Vec::new(), Vec::new());
+        prim.walk(m, Walk::Vertices, &mut |b| {
+            out.0.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        prim.walk(m, Walk::Indices, &mut |b| {
+            out.1.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn primitives_walk_surfaces_or_copies_alike() {
+        // Surfaces owning their vertices (a degenerate triangle in the second is left out):
+        // kept as surface numbers, numbered as the copies would be.
+        let local = model(&[(0..4, &[0, 1, 2, 0, 2, 3]), (4..7, &[6, 4, 5, 4, 4, 5])], 1);
+        let mut summary = Summary::default();
+        let p = prepare(&local, SurfaceFlags::NONE, false, &mut summary);
+        let prim = &p.prims[0][0];
+        assert!(matches!(prim.layout, PrimLayout::Surfaces(_)));
+        assert_eq!(walked(prim, &local.models[0]), (vec![0, 1, 2, 3, 6, 4, 5], vec![0, 1, 2, 0, 2, 3, 4, 5, 6]));
+        assert_eq!((prim.vertex_count, prim.index_count, summary.triangles), (7, 9, 3));
+        assert_eq!(summary.warnings.len(), 1, "{:?}", summary.warnings);
+        // The second surface uses a vertex of the first: copies, one numbering.
+        let shared = model(&[(0..4, &[0, 1, 2, 0, 2, 3]), (4..7, &[6, 0, 5])], 1);
+        let p = prepare(&shared, SurfaceFlags::NONE, false, &mut Summary::default());
+        let prim = &p.prims[0][0];
+        assert!(matches!(prim.layout, PrimLayout::Copied { .. }));
+        assert_eq!(walked(prim, &shared.models[0]), (vec![0, 1, 2, 3, 6, 5], vec![0, 1, 2, 0, 2, 3, 4, 0, 5]));
+        assert_eq!((prim.vertex_count, prim.index_count), (6, 9));
+    }
+
+    #[test]
+    fn walked_primitives_match_the_copies_on_generated_models() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n.max(1))) as u32
+        };
+        for case in 0..200 {
+            // Fans, with a repeated corner now and then, over 1-4 materials,
+            // enough surfaces for batches of many triangles to be flushed more than once.
+            let count = 1 + next(if case % 10 == 0 { 6000 } else { 40 }) as usize;
+            let mut built: Vec<(std::ops::Range<u32>, Vec<u32>)> = Vec::new();
+            let mut base = 0;
+            for _ in 0..count {
+                let corners = 3 + next(6);
+                let mut idx = Vec::new();
+                for k in 1..corners - 1 {
+                    let mut t = [base, base + k, base + k + 1];
+                    if next(20) == 0 {
+                        t[next(3) as usize] = t[next(3) as usize];
+                    }
+                    idx.extend_from_slice(&t);
+                }
+                built.push((base..base + corners, idx));
+                base += corners;
+            }
+            let surfaces: Vec<(std::ops::Range<u32>, &[u32])> = built.iter().map(|(v, i)| (v.clone(), &i[..])).collect();
+            let scene = model(&surfaces, 1 + next(4));
+            let p = prepare(&scene, SurfaceFlags::NONE, false, &mut Summary::default());
+            let m = &scene.models[0];
+            for prim in &p.prims[0] {
+                let of_material: Vec<usize> =
+                    (0..m.surfaces.len()).filter(|&si| p.materials[prim.material].material == m.surfaces[si].material).collect();
+                let want = reference(m, &of_material);
+                assert_eq!(walked(prim, m), want, "case {case}");
+                assert_eq!((prim.vertex_count, prim.index_count), (want.0.len(), want.1.len()));
+            }
+        }
+    }
 
     #[test]
     fn frames_and_rotations() {
