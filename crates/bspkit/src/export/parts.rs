@@ -119,6 +119,11 @@ pub(crate) enum Walk {
     Indices,
 }
 
+/// Set on a surface number in [`PrimLayout::Surfaces`] when its kept triangles first use its
+/// vertices in order, every one of them (a fan from the first corner, a grid row by row): the
+/// walk then needs no renumbering for it.
+const IN_ORDER: u32 = 1 << 31;
+
 /// Items per batch handed to a [`Prim::walk`] callback (a multiple of 3: whole triangles).
 const WALK_BATCH: usize = 3 * 5461;
 
@@ -141,9 +146,36 @@ impl Prim {
         // Output number of each vertex of the current surface (u32::MAX: not used yet).
         let mut local: Vec<u32> = Vec::new();
         let mut next = 0u32;
-        for &si in surfaces {
-            let s = &m.surfaces[si as usize];
+        for &entry in surfaces {
+            let s = &m.surfaces[(entry & !IN_ORDER) as usize];
             let idx = &m.indices[s.indices.start as usize..s.indices.end as usize];
+            if entry & IN_ORDER != 0 {
+                // First use runs through the surface's vertices in order: they are the range,
+                // an index is its offset in it.
+                let (start, len) = (s.vertices.start, s.vertices.len() as u32);
+                match what {
+                    Walk::Vertices => {
+                        for v in s.vertices.clone() {
+                            batch.push(v);
+                            if batch.len() == WALK_BATCH {
+                                f(&batch)?;
+                                batch.clear();
+                            }
+                        }
+                    }
+                    Walk::Indices => {
+                        for t in idx.chunks_exact(3).filter(|t| kept(t, n)) {
+                            batch.extend(t.iter().map(|&i| i - start + next));
+                            if batch.len() + 3 > WALK_BATCH {
+                                f(&batch)?;
+                                batch.clear();
+                            }
+                        }
+                    }
+                }
+                next += len;
+                continue;
+            }
             local.clear();
             local.resize(s.vertices.len(), u32::MAX);
             for t in idx.chunks_exact(3).filter(|t| kept(t, n)) {
@@ -216,7 +248,8 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
         // Do the model's surfaces own disjoint runs of vertices, in order, and index only their
         // own (every family's builder makes them so)? Then primitives keep surface numbers, not
         // copies (`PrimLayout`), and number the vertices as the copies would.
-        let local = m.surfaces.windows(2).all(|w| w[0].vertices.end <= w[1].vertices.start)
+        let local = m.surfaces.len() < IN_ORDER as usize
+            && m.surfaces.windows(2).all(|w| w[0].vertices.end <= w[1].vertices.start)
             && m.surfaces.iter().all(|s| {
                 let (v, range) = (&s.vertices, s.indices.start as usize..s.indices.end as usize);
                 v.end as usize <= n
@@ -250,6 +283,9 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                     // surface's vertices they use.
                     seen.clear();
                     seen.resize(s.vertices.len(), false);
+                    // The next vertex first use would take if it runs in order.
+                    let mut in_order = 0usize;
+                    let mut ordered = true;
                     for t in idx.chunks_exact(3) {
                         if !kept(t, n) {
                             dropped += 1;
@@ -257,12 +293,17 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                         }
                         p.index_count += 3;
                         for &i in t {
-                            let used = &mut seen[(i - s.vertices.start) as usize];
-                            p.vertex_count += usize::from(!*used);
-                            *used = true;
+                            let offset = (i - s.vertices.start) as usize;
+                            if !seen[offset] {
+                                seen[offset] = true;
+                                p.vertex_count += 1;
+                                ordered &= offset == in_order;
+                                in_order += 1;
+                            }
                         }
                     }
-                    kept_surfaces.push(si as u32);
+                    let flag = if ordered && in_order == s.vertices.len() { IN_ORDER } else { 0 };
+                    kept_surfaces.push(si as u32 | flag);
                 } else {
                     for t in idx.chunks_exact(3) {
                         if !kept(t, n) {
@@ -581,6 +622,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % u64::from(n.max(1))) as u32
         };
+        let (mut in_order, mut renumbered) = (0, 0);
         for case in 0..200 {
             // Fans, with a repeated corner now and then, over 1-4 materials,
             // enough surfaces for batches of many triangles to be flushed more than once.
@@ -589,9 +631,11 @@ mod tests {
             let mut base = 0;
             for _ in 0..count {
                 let corners = 3 + next(6);
+                // A third fan around their last corner, as ear clipping cuts a convex face.
+                let around_last = next(3) == 0;
                 let mut idx = Vec::new();
                 for k in 1..corners - 1 {
-                    let mut t = [base, base + k, base + k + 1];
+                    let mut t = if around_last { [base + corners - 1, base + k - 1, base + k] } else { [base, base + k, base + k + 1] };
                     if next(20) == 0 {
                         t[next(3) as usize] = t[next(3) as usize];
                     }
@@ -605,6 +649,10 @@ mod tests {
             let p = prepare(&scene, SurfaceFlags::NONE, false, &mut Summary::default());
             let m = &scene.models[0];
             for prim in &p.prims[0] {
+                if let PrimLayout::Surfaces(list) = &prim.layout {
+                    in_order += list.iter().filter(|&&e| e & IN_ORDER != 0).count();
+                    renumbered += list.iter().filter(|&&e| e & IN_ORDER == 0).count();
+                }
                 let of_material: Vec<usize> =
                     (0..m.surfaces.len()).filter(|&si| p.materials[prim.material].material == m.surfaces[si].material).collect();
                 let want = reference(m, &of_material);
@@ -612,6 +660,9 @@ mod tests {
                 assert_eq!((prim.vertex_count, prim.index_count), (want.0.len(), want.1.len()));
             }
         }
+        // Both kinds of surface were walked: fans first using their corners in order, and
+        // fans around the last corner or with a corner a dropped triangle leaves unused.
+        assert!(in_order > 1000 && renumbered > 100, "{in_order} in order, {renumbered} renumbered");
     }
 
     #[test]
