@@ -119,10 +119,69 @@ pub(crate) enum Walk {
     Indices,
 }
 
-/// Set on a surface number in [`PrimLayout::Surfaces`] when its kept triangles first use its
-/// vertices in order, every one of them (a fan from the first corner, a grid row by row): the
-/// walk then needs no renumbering for it.
-const IN_ORDER: u32 = 1 << 31;
+/// The order in which a surface's kept triangles first use its vertices, when it is one the
+/// builders make (every vertex used): kept in the top two bits of the surface's entry in
+/// [`PrimLayout::Surfaces`], so the walk numbers its vertices by formula instead of a scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FirstUse {
+    /// Any other order: renumbered by a scan of the triangles.
+    Scanned = 0,
+    /// 0, 1, 2, …: a fan from the first corner wound as stored (Quake 2), a grid row by row.
+    InOrder = 1,
+    /// 0, 2, 1, 3, …: a fan from the first corner wound the other way (Source faces).
+    SecondAndThirdSwapped = 2,
+    /// m−1, 0, 1, …: ear clipping of a convex face (Quake 1), a fan from the last corner.
+    LastFirst = 3,
+}
+
+const FIRST_USE_SHIFT: u32 = 30;
+const SURFACE_BITS: u32 = (1 << FIRST_USE_SHIFT) - 1;
+
+impl FirstUse {
+    const ALL: [FirstUse; 3] = [FirstUse::InOrder, FirstUse::SecondAndThirdSwapped, FirstUse::LastFirst];
+
+    fn of(entry: u32) -> FirstUse {
+        match entry >> FIRST_USE_SHIFT {
+            1 => FirstUse::InOrder,
+            2 => FirstUse::SecondAndThirdSwapped,
+            3 => FirstUse::LastFirst,
+            _ => FirstUse::Scanned,
+        }
+    }
+    /// The offset in the surface of the `k`-th vertex first used, of `m`.
+    fn offset(self, k: u32, m: u32) -> u32 {
+        match self {
+            FirstUse::Scanned | FirstUse::InOrder => k,
+            FirstUse::SecondAndThirdSwapped => match k {
+                1 => 2,
+                2 => 1,
+                _ => k,
+            },
+            FirstUse::LastFirst => {
+                if k == 0 {
+                    m - 1
+                } else {
+                    k - 1
+                }
+            }
+        }
+    }
+    /// The output number (from the surface's first) of the vertex at `offset`, of `m`: the
+    /// inverse of [`Self::offset`].
+    fn number(self, offset: u32, m: u32) -> u32 {
+        match self {
+            FirstUse::LastFirst => {
+                if offset == m - 1 {
+                    0
+                } else {
+                    offset + 1
+                }
+            }
+            // The others are their own inverses.
+            _ => self.offset(offset, m),
+        }
+    }
+}
 
 /// Items per batch handed to a [`Prim::walk`] callback (a multiple of 3: whole triangles).
 const WALK_BATCH: usize = 3 * 5461;
@@ -147,16 +206,16 @@ impl Prim {
         let mut local: Vec<u32> = Vec::new();
         let mut next = 0u32;
         for &entry in surfaces {
-            let s = &m.surfaces[(entry & !IN_ORDER) as usize];
+            let s = &m.surfaces[(entry & SURFACE_BITS) as usize];
             let idx = &m.indices[s.indices.start as usize..s.indices.end as usize];
-            if entry & IN_ORDER != 0 {
-                // First use runs through the surface's vertices in order: they are the range,
-                // an index is its offset in it.
+            let order = FirstUse::of(entry);
+            if order != FirstUse::Scanned {
+                // Every vertex of the surface is used, in a known order: numbers by formula.
                 let (start, len) = (s.vertices.start, s.vertices.len() as u32);
                 match what {
                     Walk::Vertices => {
-                        for v in s.vertices.clone() {
-                            batch.push(v);
+                        for k in 0..len {
+                            batch.push(start + order.offset(k, len));
                             if batch.len() == WALK_BATCH {
                                 f(&batch)?;
                                 batch.clear();
@@ -165,7 +224,7 @@ impl Prim {
                     }
                     Walk::Indices => {
                         for t in idx.chunks_exact(3).filter(|t| kept(t, n)) {
-                            batch.extend(t.iter().map(|&i| i - start + next));
+                            batch.extend(t.iter().map(|&i| next + order.number(i - start, len)));
                             if batch.len() + 3 > WALK_BATCH {
                                 f(&batch)?;
                                 batch.clear();
@@ -248,7 +307,7 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
         // Do the model's surfaces own disjoint runs of vertices, in order, and index only their
         // own (every family's builder makes them so)? Then primitives keep surface numbers, not
         // copies (`PrimLayout`), and number the vertices as the copies would.
-        let local = m.surfaces.len() < IN_ORDER as usize
+        let local = m.surfaces.len() <= SURFACE_BITS as usize
             && m.surfaces.windows(2).all(|w| w[0].vertices.end <= w[1].vertices.start)
             && m.surfaces.iter().all(|s| {
                 let (v, range) = (&s.vertices, s.indices.start as usize..s.indices.end as usize);
@@ -283,9 +342,9 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                     // surface's vertices they use.
                     seen.clear();
                     seen.resize(s.vertices.len(), false);
-                    // The next vertex first use would take if it runs in order.
-                    let mut in_order = 0usize;
-                    let mut ordered = true;
+                    // Which known first-use orders the surface still follows.
+                    let mut follows = FirstUse::ALL.map(|_| true);
+                    let (mut k, len) = (0u32, s.vertices.len() as u32);
                     for t in idx.chunks_exact(3) {
                         if !kept(t, n) {
                             dropped += 1;
@@ -293,17 +352,22 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                         }
                         p.index_count += 3;
                         for &i in t {
-                            let offset = (i - s.vertices.start) as usize;
-                            if !seen[offset] {
-                                seen[offset] = true;
+                            let offset = i - s.vertices.start;
+                            if !seen[offset as usize] {
+                                seen[offset as usize] = true;
                                 p.vertex_count += 1;
-                                ordered &= offset == in_order;
-                                in_order += 1;
+                                for (f, order) in follows.iter_mut().zip(FirstUse::ALL) {
+                                    *f &= offset == order.offset(k, len);
+                                }
+                                k += 1;
                             }
                         }
                     }
-                    let flag = if ordered && in_order == s.vertices.len() { IN_ORDER } else { 0 };
-                    kept_surfaces.push(si as u32 | flag);
+                    let order = match FirstUse::ALL.iter().zip(follows).find(|(_, f)| *f) {
+                        Some((&order, _)) if k == len && len >= 3 => order,
+                        _ => FirstUse::Scanned,
+                    };
+                    kept_surfaces.push(si as u32 | (order as u32) << FIRST_USE_SHIFT);
                 } else {
                     for t in idx.chunks_exact(3) {
                         if !kept(t, n) {
@@ -622,7 +686,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % u64::from(n.max(1))) as u32
         };
-        let (mut in_order, mut renumbered) = (0, 0);
+        let mut kinds = [0usize; 4];
         for case in 0..200 {
             // Fans, with a repeated corner now and then, over 1-4 materials,
             // enough surfaces for batches of many triangles to be flushed more than once.
@@ -631,11 +695,16 @@ mod tests {
             let mut base = 0;
             for _ in 0..count {
                 let corners = 3 + next(6);
-                // A third fan around their last corner, as ear clipping cuts a convex face.
-                let around_last = next(3) == 0;
+                // Fans from the first corner wound either way, and around the last corner as
+                // ear clipping cuts a convex face.
+                let kind = next(3);
                 let mut idx = Vec::new();
                 for k in 1..corners - 1 {
-                    let mut t = if around_last { [base + corners - 1, base + k - 1, base + k] } else { [base, base + k, base + k + 1] };
+                    let mut t = match kind {
+                        0 => [base, base + k, base + k + 1],
+                        1 => [base, base + k + 1, base + k],
+                        _ => [base + corners - 1, base + k - 1, base + k],
+                    };
                     if next(20) == 0 {
                         t[next(3) as usize] = t[next(3) as usize];
                     }
@@ -650,8 +719,9 @@ mod tests {
             let m = &scene.models[0];
             for prim in &p.prims[0] {
                 if let PrimLayout::Surfaces(list) = &prim.layout {
-                    in_order += list.iter().filter(|&&e| e & IN_ORDER != 0).count();
-                    renumbered += list.iter().filter(|&&e| e & IN_ORDER == 0).count();
+                    for &e in list {
+                        kinds[FirstUse::of(e) as usize] += 1;
+                    }
                 }
                 let of_material: Vec<usize> =
                     (0..m.surfaces.len()).filter(|&si| p.materials[prim.material].material == m.surfaces[si].material).collect();
@@ -660,9 +730,9 @@ mod tests {
                 assert_eq!((prim.vertex_count, prim.index_count), (want.0.len(), want.1.len()));
             }
         }
-        // Both kinds of surface were walked: fans first using their corners in order, and
-        // fans around the last corner or with a corner a dropped triangle leaves unused.
-        assert!(in_order > 1000 && renumbered > 100, "{in_order} in order, {renumbered} renumbered");
+        // Every kind of surface was walked: fans from the first corner both ways, fans around
+        // the last corner, and fans a dropped triangle leaves with an unused corner (scanned).
+        assert!(kinds.iter().all(|&k| k > 100), "surfaces by first-use order {kinds:?}");
     }
 
     #[test]
