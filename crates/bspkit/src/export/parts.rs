@@ -101,9 +101,10 @@ pub(crate) struct Prim {
 #[derive(Debug, Clone)]
 enum PrimLayout {
     /// Worked out again by each writer's pass from the surfaces (numbers into the model's
-    /// surfaces, in output order): the model's surfaces index only their own vertices, so a
-    /// vertex's output number follows from its surface alone. Copies of a large map's indices
-    /// and vertex numbers are megabytes at the export's peak; this keeps 4 bytes per surface.
+    /// surfaces, in output order, each with its [`FirstUse`] in the top two bits): the model's
+    /// surfaces index only their own vertices, so a vertex's output number follows from its
+    /// surface alone. Copies of a large map's indices and vertex numbers are megabytes at the
+    /// export's peak; this keeps 4 bytes per surface.
     Surfaces(Vec<u32>),
     /// Copied: for a model whose surfaces share vertices. `order` holds model vertex numbers in
     /// output order, `indices` the triangles' indices into `order`.
