@@ -1,10 +1,12 @@
 //! Robustness: every corpus map, truncated at many points and with bytes flipped, opens and
 //! decodes (`bspkit::decode_all`: every lump, record view, entities, visibility, info rows and
 //! checks) to `Ok` or a typed error. A panic fails the test; so would a hang (the whole test is
-//! sized to run in well under a minute in debug builds).
+//! sized to run in well under a minute in debug builds). Garbled maps are also exported (scene,
+//! lightmaps and the glTF writer).
 
 mod common;
 
+use bspkit::export::{export, ExportOptions, Format};
 use bspkit::{decode_all, Bsp};
 
 /// Deterministic xorshift64* generator, seeded per map, so failures reproduce.
@@ -114,6 +116,40 @@ fn truncated_and_garbled_maps_never_panic() {
     }
     eprintln!("garble: {} maps, {cases} cases in {:.1?}", maps.len(), start.elapsed());
     assert!(cases > maps.len() * FLIPS);
+}
+
+/// Mutated copies per map for the export test (an export does more work per case).
+const EXPORT_FLIPS: usize = 12;
+
+/// Every corpus map, garbled, exported as GLB with lightmaps (no textures) to the null device:
+/// the scene builders, the lightmap atlas and the writer (primitive grouping, vertex numbering,
+/// accessors) give `Ok` or a typed error, never a panic.
+#[cfg(unix)]
+#[test]
+fn garbled_maps_export_or_fail_cleanly() {
+    let Some(corpus) = common::corpus("garbled_maps_export_or_fail_cleanly") else { return };
+    let opts = ExportOptions { format: Some(Format::Glb), textures: None, lightmaps: true, ..Default::default() };
+    let maps = common::maps(&corpus);
+    let (mut cases, mut exported) = (0usize, 0usize);
+    for m in &maps {
+        let mut data = std::fs::read(&m.path).unwrap();
+        let header = header_len(&data);
+        let mut rng = Rng::new(&format!("export {}", m.path.file_name().unwrap().to_string_lossy()));
+        for _ in 0..EXPORT_FLIPS {
+            let undo = mutate(&mut rng, &mut data, header);
+            if let Ok(bsp) = Bsp::from_bytes(&data) {
+                exported += usize::from(export(&bsp, "/dev/null".as_ref(), &opts).is_ok());
+            }
+            for (i, b) in undo.into_iter().rev() {
+                data[i] = b;
+            }
+            cases += 1;
+        }
+    }
+    eprintln!("garbled exports: {} maps, {cases} cases, {exported} exported", maps.len());
+    // Most mutations leave a map that still exports (what is sound of it): the test exercises
+    // the writer, not only the opening.
+    assert!(exported * 2 > cases, "{exported} of {cases} garbled maps exported");
 }
 
 /// Respawn `.ent` partition files, truncated and garbled, parse or fail with a typed error.
