@@ -187,6 +187,15 @@ impl FirstUse {
 /// Items per batch handed to a [`Prim::walk`] callback (a multiple of 3: whole triangles).
 const WALK_BATCH: usize = 3 * 5461;
 
+/// Hand `batch` to `f` and empty it when another triangle might not fit in it.
+fn flush_full(batch: &mut Vec<u32>, f: &mut dyn FnMut(&[u32]) -> std::io::Result<()>) -> std::io::Result<()> {
+    if batch.len() + 3 > WALK_BATCH {
+        f(batch)?;
+        batch.clear();
+    }
+    Ok(())
+}
+
 /// A triangle the writers keep: indices inside the model's `n` vertices, three different ones.
 fn kept(t: &[u32], n: usize) -> bool {
     t.iter().all(|&i| (i as usize) < n) && t[0] != t[1] && t[1] != t[2] && t[0] != t[2]
@@ -217,19 +226,13 @@ impl Prim {
                     Walk::Vertices => {
                         for k in 0..len {
                             batch.push(start + order.offset(k, len));
-                            if batch.len() == WALK_BATCH {
-                                f(&batch)?;
-                                batch.clear();
-                            }
+                            flush_full(&mut batch, f)?;
                         }
                     }
                     Walk::Indices => {
                         for t in idx.chunks_exact(3).filter(|t| kept(t, n)) {
                             batch.extend(t.iter().map(|&i| next + order.number(i - start, len)));
-                            if batch.len() + 3 > WALK_BATCH {
-                                f(&batch)?;
-                                batch.clear();
-                            }
+                            flush_full(&mut batch, f)?;
                         }
                     }
                 }
@@ -252,10 +255,7 @@ impl Prim {
                         batch.push(*slot);
                     }
                 }
-                if batch.len() + 3 > WALK_BATCH {
-                    f(&batch)?;
-                    batch.clear();
-                }
+                flush_full(&mut batch, f)?;
             }
         }
         if !batch.is_empty() {
@@ -319,7 +319,8 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
         let mut seen: Vec<bool> = Vec::new();
         let mut list = Vec::new();
         for (material, surfaces) in groups {
-            let mut p = Prim { material, vertex_count: 0, index_count: 0, layout: PrimLayout::Surfaces(Vec::new()) };
+            // Counted for the surfaces layout; the copies' lengths otherwise.
+            let (mut vertex_count, mut index_count) = (0usize, 0usize);
             let (mut order, mut indices, mut kept_surfaces) = (Vec::new(), Vec::new(), Vec::new());
             if !local {
                 // Sized from the surfaces' ranges (an upper bound: broken triangles are left
@@ -351,12 +352,12 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                             dropped += 1;
                             continue;
                         }
-                        p.index_count += 3;
+                        index_count += 3;
                         for &i in t {
                             let offset = i - s.vertices.start;
                             if !seen[offset as usize] {
                                 seen[offset as usize] = true;
-                                p.vertex_count += 1;
+                                vertex_count += 1;
                                 for (f, order) in follows.iter_mut().zip(FirstUse::ALL) {
                                     *f &= offset == order.offset(k, len);
                                 }
@@ -387,15 +388,16 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                 any = true;
                 summary.surfaces += 1;
             }
-            if local {
-                p.layout = PrimLayout::Surfaces(kept_surfaces);
+            let layout = if local {
+                PrimLayout::Surfaces(kept_surfaces)
             } else {
                 for &i in &order {
                     remap[i as usize] = u32::MAX;
                 }
-                (p.vertex_count, p.index_count) = (order.len(), indices.len());
-                p.layout = PrimLayout::Copied { order, indices };
-            }
+                (vertex_count, index_count) = (order.len(), indices.len());
+                PrimLayout::Copied { order, indices }
+            };
+            let p = Prim { material, vertex_count, index_count, layout };
             if any && p.index_count > 0 {
                 summary.triangles += p.index_count / 3;
                 summary.vertices += p.vertex_count;
