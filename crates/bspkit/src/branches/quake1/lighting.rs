@@ -110,8 +110,7 @@ fn read_lit(bsp: &Bsp, grey_len: usize, warnings: &mut Vec<String>) -> Option<(S
 fn collect_with<'a, L: Layout>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>> {
     let view = View::<L>::new(bsp);
     let (faces, texinfo, surfedges, edges, vertices) = (view.faces()?, view.texinfo()?, view.surfedges()?, view.edges()?, view.vertices()?);
-    let face_lump = bsp.branch().lump_index("FACES").unwrap_or(super::lumps::LUMP_FACES);
-    let lighting_lump = bsp.branch().lump_index("LIGHTING").unwrap_or(super::lumps::LUMP_LIGHTING);
+    let (face_lump, lighting_lump) = (view.slots().faces, view.slots().lighting);
     let grey = view.lighting()?;
     let bspx = bspx::of(bsp).unwrap_or(None);
     let mut set = LightSet { overbright: overbright(bsp.family()), ..Default::default() };

@@ -34,7 +34,7 @@
 //! | `skip`, `hint`, `hintskip`, `origin`, `bevel` | tool |
 //! | `null`, `nodraw`, `black_hidden` | nodraw |
 
-use super::lumps::{with_record_set, LUMP_FACES};
+use super::lumps::with_record_set;
 use super::records::{EdgeRecord, FaceRecord, Layout, ModelRecord, SurfEdge, Vertex};
 use super::view::View;
 use crate::bsp::Bsp;
@@ -140,7 +140,7 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         vertices: view.vertices()?,
     };
     let models = view.models()?;
-    let face_lump = bsp.branch().lump_index("FACES").unwrap_or(LUMP_FACES) as u16;
+    let face_lump = view.slots().faces as u16;
     let mut scene = Scene::default();
     let lump = match view.textures() {
         Ok(l) => Some(l),
@@ -245,13 +245,13 @@ fn triangulate(corners: &[[f32; 3]], normal: [f64; 3], newell: [f64; 3], scratch
 /// [`triangulate`]; `shortcut: false` runs the general ear search on convex polygons too (for
 /// the test that both give the same triangles). True when the convex shortcut was taken.
 fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut impl FnMut([u32; 3]), shortcut: bool) -> bool {
-    // Project on the plane (an orthonormal basis e1, e2 with e1 × e2 = normal), so a 2D cross
-    // product is the 3D triangle's area along the normal, and counter-clockwise in 2D is
-    // counter-clockwise seen from the front.
-    // e1 is left unnormalised (no square root and division per face): e1 and e2 have the same
-    // length, at least √(2/3) for the axis least along the normal, so the projection is scaled
-    // uniformly, and `eps` below (from the projected extent) scales with every area it meets.
-    // e1 = axis × normal, written out for the one-hot axis.
+    // Project on the plane (a basis e1, e2 of the plane with e1 × e2 along the normal), so a 2D
+    // cross product is the 3D triangle's area along the normal (scaled), and counter-clockwise
+    // in 2D is counter-clockwise seen from the front. e1 = axis × normal for the axis least
+    // along the normal, written out for the one-hot axis, and left unnormalised (no square root
+    // and division per face): e1 and e2 have the same length, at least √(2/3), so the
+    // projection is scaled uniformly, and `eps` below (from the projected extent) scales with
+    // every area it meets.
     let [x, y, z] = normal.map(f64::abs);
     let e1 = if x <= y && x <= z {
         [0.0, -normal[2], normal[1]]
@@ -548,7 +548,7 @@ fn face<L: Layout>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::branches::quake1::lumps::{BSP2, BSP2PSB, HEXEN2, QUAKE1};
+    use crate::branches::quake1::lumps::{BSP2, BSP2PSB, HEXEN2, LUMP_FACES, QUAKE1};
 
     #[test]
     fn names_give_flags() {

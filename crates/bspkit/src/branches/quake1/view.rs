@@ -89,6 +89,10 @@ impl<'a, L: Layout> View<'a, L> {
     pub fn new(bsp: &'a Bsp<'a>) -> Self {
         View { bsp, slots: Slots::of(bsp.branch()), _layout: PhantomData }
     }
+    /// Which lump holds each role in this map's branch (Blue Shift swaps two).
+    pub(crate) fn slots(&self) -> Slots {
+        self.slots
+    }
     pub fn planes(&self) -> Result<&'a [Plane]> {
         self.bsp.records(self.slots.planes)
     }
