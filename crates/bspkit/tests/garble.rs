@@ -53,6 +53,19 @@ fn header_len(data: &[u8]) -> usize {
     Bsp::from_bytes(data).map(|b| b.header().len).unwrap_or(0)
 }
 
+/// Call `each` on `count` mutated copies of `data` (each mutation undone after its case);
+/// returns `count`.
+fn garbled(rng: &mut Rng, data: &mut [u8], header: usize, count: usize, mut each: impl FnMut(&[u8])) -> usize {
+    for _ in 0..count {
+        let undo = mutate(rng, data, header);
+        each(data);
+        for (i, b) in undo.into_iter().rev() {
+            data[i] = b;
+        }
+    }
+    count
+}
+
 /// Apply one mutation to `data` in place, returning what to undo: (offset, old bytes).
 fn mutate(rng: &mut Rng, data: &mut [u8], header: usize) -> Vec<(usize, u8)> {
     let len = data.len();
@@ -103,16 +116,8 @@ fn truncated_and_garbled_maps_never_panic() {
             run(&data[..c]);
             cases += 1;
         }
-        // Mutations, undone after each case.
         let mut rng = Rng::new(&m.path.file_name().unwrap().to_string_lossy());
-        for _ in 0..FLIPS {
-            let undo = mutate(&mut rng, &mut data, header);
-            run(&data);
-            for (i, b) in undo.into_iter().rev() {
-                data[i] = b;
-            }
-            cases += 1;
-        }
+        cases += garbled(&mut rng, &mut data, header, FLIPS, run);
     }
     eprintln!("garble: {} maps, {cases} cases in {:.1?}", maps.len(), start.elapsed());
     assert!(cases > maps.len() * FLIPS);
@@ -135,16 +140,11 @@ fn garbled_maps_export_or_fail_cleanly() {
         let mut data = std::fs::read(&m.path).unwrap();
         let header = header_len(&data);
         let mut rng = Rng::new(&format!("export {}", m.path.file_name().unwrap().to_string_lossy()));
-        for _ in 0..EXPORT_FLIPS {
-            let undo = mutate(&mut rng, &mut data, header);
-            if let Ok(bsp) = Bsp::from_bytes(&data) {
+        cases += garbled(&mut rng, &mut data, header, EXPORT_FLIPS, |data| {
+            if let Ok(bsp) = Bsp::from_bytes(data) {
                 exported += usize::from(export(&bsp, "/dev/null".as_ref(), &opts).is_ok());
             }
-            for (i, b) in undo.into_iter().rev() {
-                data[i] = b;
-            }
-            cases += 1;
-        }
+        });
     }
     eprintln!("garbled exports: {} maps, {cases} cases, {exported} exported", maps.len());
     // Most mutations leave a map that still exports (what is sound of it): the test exercises
