@@ -245,10 +245,10 @@ impl SearchIndex {
             for (k, v) in e.inner.raw_pairs() {
                 // Values that are not UTF-8 are left out: a Python `str` query is UTF-8, so it
                 // can never equal them (the library's `EntityFilter` compares bytes too).
-                if k.as_slice() != name.as_bytes() || std::str::from_utf8(v).is_err() {
+                if k != name.as_bytes() || std::str::from_utf8(v).is_err() {
                     continue;
                 }
-                let at = groups.entry(v.as_slice()).or_default();
+                let at = groups.entry(v).or_default();
                 if at.last() != Some(&(i as u32)) {
                     at.push(i as u32);
                 }
@@ -1473,7 +1473,7 @@ impl Entity {
         self.inner.count(key) > 0
     }
     fn __len__(&self) -> usize {
-        self.inner.raw_pairs().len()
+        self.inner.pair_count()
     }
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         Ok(PyList::new(py, self.keys())?.into_any().try_iter()?.into_any().unbind())
@@ -1519,11 +1519,11 @@ impl Entity {
         self.inner.classname().map(|c| c.into_owned())
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<Entity>().map(|o| o.borrow().inner.raw_pairs() == self.inner.raw_pairs()).unwrap_or(false)
+        other.cast::<Entity>().map(|o| o.borrow().inner.raw_pairs().eq(self.inner.raw_pairs())).unwrap_or(false)
     }
     fn __repr__(&self) -> String {
         let shown: Vec<String> = self.inner.pairs().take(4).map(|(k, v)| format!("{k:?}: {v:?}")).collect();
-        let more = if self.inner.raw_pairs().len() > 4 { ", …" } else { "" };
+        let more = if self.inner.pair_count() > 4 { ", …" } else { "" };
         format!("Entity({{{}{more}}})", shown.join(", "))
     }
 }

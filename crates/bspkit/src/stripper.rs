@@ -289,7 +289,7 @@ struct PairIndex {
 impl PairIndex {
     fn add(&mut self, i: usize, e: &EditEntity) {
         for p in e.raw_pairs() {
-            let list = self.post.entry(p.clone()).or_default();
+            let list = self.post.entry((p.0.to_vec(), p.1.to_vec())).or_default();
             if list.last() != Some(&i) {
                 list.push(i);
             }
@@ -351,7 +351,7 @@ fn modify_entity(
 }
 
 fn has_all(e: &EditEntity, conds: &[(String, Pattern)]) -> bool {
-    conds.iter().all(|(k, p)| e.raw_pairs().iter().any(|(pk, pv)| pk == k.as_bytes() && p.matches(pv)))
+    conds.iter().all(|(k, p)| e.raw_pairs().any(|(pk, pv)| pk == k.as_bytes() && p.matches(pv)))
 }
 
 /// A value as it must be written in a `filter`/`match`/`delete` line: literal unless it would
@@ -401,15 +401,15 @@ impl Sim {
     }
     fn index(&mut self, i: usize, e: &EditEntity) {
         for p in e.raw_pairs() {
-            let list = self.post.entry(p.clone()).or_default();
+            let list = self.post.entry((p.0.to_vec(), p.1.to_vec())).or_default();
             if list.last() != Some(&i) {
                 list.push(i);
             }
         }
-        *self.shapes.entry(sorted(&e.raw_pairs().to_vec())).or_default() += 1;
+        *self.shapes.entry(sorted(&e.owned_pairs())).or_default() += 1;
     }
     fn unshape(&mut self, e: &EditEntity) {
-        if let Some(c) = self.shapes.get_mut(&sorted(&e.raw_pairs().to_vec())) {
+        if let Some(c) = self.shapes.get_mut(&sorted(&e.owned_pairs())) {
             *c = c.saturating_sub(1);
         }
     }
@@ -432,8 +432,11 @@ impl Sim {
             }
         }
         let Some(list) = best else { return Vec::new() };
-        let mut out: Vec<usize> =
-            list.iter().copied().filter(|&i| matches!(&self.ents[i], Some(e) if conds.iter().all(|c| e.raw_pairs().contains(c)))).collect();
+        let mut out: Vec<usize> = list
+            .iter()
+            .copied()
+            .filter(|&i| matches!(&self.ents[i], Some(e) if conds.iter().all(|c| e.raw_pairs().any(|(k, v)| k == c.0 && v == c.1))))
+            .collect();
         out.sort_unstable();
         out.dedup();
         out
@@ -466,8 +469,8 @@ fn entity_of(p: &Pairs) -> Result<EditEntity> {
 /// blocks; others are removed with `filter` and written with `add`. Entities are indexed by
 /// shape, key and pair, so the time grows near-linearly with the number of entities.
 pub fn diff(a: &EntityDoc, b: &EntityDoc) -> Result<String> {
-    let pa: Vec<Pairs> = a.entities.iter().map(|e| e.raw_pairs().to_vec()).collect();
-    let pb: Vec<Pairs> = b.entities.iter().map(|e| e.raw_pairs().to_vec()).collect();
+    let pa: Vec<Pairs> = a.entities.iter().map(|e| e.owned_pairs()).collect();
+    let pb: Vec<Pairs> = b.entities.iter().map(|e| e.owned_pairs()).collect();
     let sa: Vec<Pairs> = pa.iter().map(sorted).collect();
     let sb: Vec<Pairs> = pb.iter().map(sorted).collect();
     for (doc, p) in [("first", &pa), ("second", &pb)] {
@@ -591,8 +594,7 @@ pub fn diff(a: &EntityDoc, b: &EntityDoc) -> Result<String> {
         }
         block += "}\n";
         Config::parse(&block)?;
-        let removed: Vec<Pairs> =
-            sim.matching(&pa[i]).into_iter().filter_map(|id| sim.remove(id)).map(|e| e.raw_pairs().to_vec()).collect();
+        let removed: Vec<Pairs> = sim.matching(&pa[i]).into_iter().filter_map(|id| sim.remove(id)).map(|e| e.owned_pairs()).collect();
         out += &block;
         // Entities the filter took that the target still has (identical or not yet re-added) come back.
         for r in removed {
@@ -640,7 +642,7 @@ fn multiset_diff(a: &Pairs, b: &Pairs) -> (Pairs, Pairs) {
 
 /// Entities as comparable values: each a sorted list of pairs, the whole list sorted.
 pub fn canonical(doc: &EntityDoc) -> Vec<Pairs> {
-    let mut v: Vec<Pairs> = doc.entities.iter().map(|e| sorted(&e.raw_pairs().to_vec())).collect();
+    let mut v: Vec<Pairs> = doc.entities.iter().map(|e| sorted(&e.owned_pairs())).collect();
     v.sort();
     v
 }
