@@ -117,20 +117,29 @@ impl<'a> Lexer<'a> {
 
 /// Parse entity text. Errors carry the byte offset within `text`.
 pub fn parse(text: &[u8]) -> Result<Entities<'_>> {
+    let mut list = Vec::new();
+    let text = parse_each(text, |span, pairs| list.push(Entity { span, pairs: pairs.to_vec() }))?;
+    Ok(Entities { text, list })
+}
+
+/// Parse entity text, handing each entity's span and pairs to `each` as it is read (the pairs
+/// in a buffer reused from one entity to the next). Returns the text parsed: up to the first
+/// NUL.
+fn parse_each<'a>(text: &'a [u8], mut each: impl FnMut(Range<usize>, &[(&'a [u8], &'a [u8])])) -> Result<&'a [u8]> {
     let text = &text[..memchr::memchr(0, text).unwrap_or(text.len())];
     let mut lx = Lexer { text, pos: 0 };
-    let mut list = Vec::new();
+    let mut pairs = Vec::new();
     while let Some(tok) = lx.next()? {
         let open = match tok {
             Token::Open(p) => p,
             Token::Close(p) => return Err(Error::malformed("'}' without an open entity").at(p as u64)),
             Token::Str(_) => return Err(Error::malformed("text outside an entity block").at(lx.pos as u64)),
         };
-        let mut pairs = Vec::new();
+        pairs.clear();
         loop {
             match lx.next()? {
                 Some(Token::Close(p)) => {
-                    list.push(Entity { span: open..p + 1, pairs });
+                    each(open..p + 1, &pairs);
                     break;
                 }
                 Some(Token::Str(k)) => match lx.next()? {
@@ -142,7 +151,7 @@ pub fn parse(text: &[u8]) -> Result<Entities<'_>> {
             }
         }
     }
-    Ok(Entities { text, list })
+    Ok(text)
 }
 
 /// Write entities as text in the engines' usual style: `{\n"key" "value"\n}\n` per entity.
@@ -193,9 +202,9 @@ impl EntityStyle {
         EntityStyle { open: newline.to_vec(), sep: b" ".to_vec(), line: newline.to_vec(), close: newline.to_vec(), after: newline.to_vec() }
     }
 
-    fn detect(text: &[u8], list: &[Entity<'_>]) -> Self {
-        let newline: &[u8] = if memchr::memmem::find(text, b"\r\n").is_some() { b"\r\n" } else { b"\n" };
-        let mut style = EntityStyle::plain(newline);
+    /// The style of one entity, when every key and value of it is quoted (and it has pairs):
+    /// the lump's style is that of its first such entity.
+    fn of_entity(text: &[u8], newline: &[u8], span: &Range<usize>, pairs: &[(&[u8], &[u8])]) -> Option<Self> {
         let base = text.as_ptr() as usize;
         let at = |s: &[u8]| s.as_ptr() as usize - base;
         let ws = |r: &[u8]| r.iter().all(|b| b.is_ascii_whitespace());
@@ -203,25 +212,27 @@ impl EntityStyle {
             let o = at(s);
             o > 0 && text.get(o - 1) == Some(&b'"') && text.get(o + s.len()) == Some(&b'"')
         };
-        if let Some(e) = list.iter().find(|e| !e.pairs.is_empty() && e.pairs.iter().all(|(k, v)| quoted(k) && quoted(v))) {
-            let (k0, v0) = e.pairs[0];
-            let open = &text[e.span.start + 1..at(k0) - 1];
-            let sep = &text[at(k0) + k0.len() + 1..at(v0) - 1];
-            let (_, vl) = e.pairs[e.pairs.len() - 1];
-            let close = &text[at(vl) + vl.len() + 1..e.span.end - 1];
-            if ws(open) && ws(close) && !sep.is_empty() && ws(sep) {
-                style.open = open.to_vec();
-                style.sep = sep.to_vec();
-                style.close = close.to_vec();
-            }
-            if let Some(&(k1, _)) = e.pairs.get(1) {
-                let line = &text[at(v0) + v0.len() + 1..at(k1) - 1];
-                if !line.is_empty() && ws(line) {
-                    style.line = line.to_vec();
-                }
+        if pairs.is_empty() || !pairs.iter().all(|(k, v)| quoted(k) && quoted(v)) {
+            return None;
+        }
+        let mut style = EntityStyle::plain(newline);
+        let (k0, v0) = pairs[0];
+        let open = &text[span.start + 1..at(k0) - 1];
+        let sep = &text[at(k0) + k0.len() + 1..at(v0) - 1];
+        let (_, vl) = pairs[pairs.len() - 1];
+        let close = &text[at(vl) + vl.len() + 1..span.end - 1];
+        if ws(open) && ws(close) && !sep.is_empty() && ws(sep) {
+            style.open = open.to_vec();
+            style.sep = sep.to_vec();
+            style.close = close.to_vec();
+        }
+        if let Some(&(k1, _)) = pairs.get(1) {
+            let line = &text[at(v0) + v0.len() + 1..at(k1) - 1];
+            if !line.is_empty() && ws(line) {
+                style.line = line.to_vec();
             }
         }
-        style
+        Some(style)
     }
 }
 
@@ -313,14 +324,15 @@ impl EditEntity {
         Ok(e)
     }
     /// A read entity: its text (`{` to `}`) copied once, the pairs pointing into it.
-    fn read(text: &[u8], e: &Entity<'_>, tail: Range<usize>) -> Self {
-        let own = &text[e.span.clone()];
+    fn read(text: &[u8], span: Range<usize>, pairs: &[(&[u8], &[u8])]) -> Self {
+        let own = &text[span.clone()];
         let base = own.as_ptr() as usize;
         // Offsets fit in u32: an entity lies inside a lump, whose length every format stores
         // in 32 bits.
         let at = |s: &[u8]| (s.as_ptr() as usize - base) as u32;
-        let pairs = e.pairs.iter().map(|(k, v)| [at(k), at(k) + k.len() as u32, at(v), at(v) + v.len() as u32]).collect();
-        EditEntity { text: own.to_vec(), pairs, original: Some(e.span.clone()), tail: Some(tail) }
+        let pairs = pairs.iter().map(|(k, v)| [at(k), at(k) + k.len() as u32, at(v), at(v) + v.len() as u32]).collect();
+        // The tail is set when the next entity (or the end of the text) is reached.
+        EditEntity { text: own.to_vec(), pairs, tail: Some(span.end..span.end), original: Some(span) }
     }
     /// Has it changed since it was read (or is it new)?
     pub fn is_changed(&self) -> bool {
@@ -505,21 +517,27 @@ pub struct EntityDoc {
 impl EntityDoc {
     /// Read a whole entity lump (decompressed).
     pub fn parse(lump: &[u8]) -> Result<Self> {
-        let parsed = parse(lump)?;
-        let text = parsed.text;
+        // The newline is that of the text, up to the first NUL (what `parse_each` reads).
+        let text = &lump[..memchr::memchr(0, lump).unwrap_or(lump.len())];
+        let newline: &[u8] = if memchr::memmem::find(text, b"\r\n").is_some() { b"\r\n" } else { b"\n" };
+        let mut style = None;
+        let mut entities: Vec<EditEntity> = Vec::new();
+        let text = parse_each(lump, |span, pairs| {
+            if style.is_none() {
+                style = EntityStyle::of_entity(lump, newline, &span, pairs);
+            }
+            // The previous entity's tail runs up to this one.
+            if let Some(tail) = entities.last_mut().and_then(|e| e.tail.as_mut()) {
+                tail.end = span.start;
+            }
+            entities.push(EditEntity::read(lump, span, pairs));
+        })?;
         let text_end = text.len();
-        let style = EntityStyle::detect(text, &parsed.list);
-        let prefix_end = parsed.list.first().map(|e| e.span.start).unwrap_or(text_end);
-        let n = parsed.list.len();
-        let entities = parsed
-            .list
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let next = if i + 1 < n { parsed.list[i + 1].span.start } else { text_end };
-                EditEntity::read(text, e, e.span.end..next)
-            })
-            .collect();
+        if let Some(tail) = entities.last_mut().and_then(|e| e.tail.as_mut()) {
+            tail.end = text_end;
+        }
+        let prefix_end = entities.first().and_then(|e| e.original.as_ref()).map_or(text_end, |r| r.start);
+        let style = style.unwrap_or_else(|| EntityStyle::plain(newline));
         Ok(EntityDoc { original: lump.to_vec(), prefix_end, text_end, entities, style })
     }
 
