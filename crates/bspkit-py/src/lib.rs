@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use bspkit::branch::LumpKind;
 use bspkit::branches::respawn::EntPartition;
@@ -21,7 +21,6 @@ use bspkit::schema::{Kind, RecordSchema, Scalar, Type};
 use bspkit::{Bsp, Endian, ErrorKind, OpenOptions};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyAttributeError, PyException, PyIndexError, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString, PyTuple};
@@ -1180,73 +1179,96 @@ impl RecordLump {
     fn numpy(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let me = slf.get();
-        let kinds = array_kinds(py)?;
-        let kind = kinds.of(py, me.schema, me.plain, me.size)?;
+        let dtype = array_dtypes(py)?.of(py, me.schema, me.plain, me.size)?;
         let bytes = me.bsp.get().inner.lump(me.index).py()?;
-        let iface = PyDict::new(py);
-        iface.set_item(intern!(py, "version"), 3)?;
-        iface.set_item(intern!(py, "data"), (bytes.as_ptr() as usize, true))?;
-        iface.set_item(intern!(py, "typestr"), kind.typestr.bind(py))?;
-        if let Some(dtype) = &kind.dtype {
-            iface.set_item(intern!(py, "descr"), dtype.bind(py))?;
+        let mut shape = vec![me.count];
+        if let Some(s) = me.schema.filter(|_| me.plain) {
+            shape.extend_from_slice(s.fields[0].ty.shape());
         }
-        let shape = match me.schema {
-            Some(s) if me.plain && s.fields[0].ty.ndim > 0 => {
-                let mut shape = vec![me.count];
-                shape.extend_from_slice(s.fields[0].ty.shape());
-                PyTuple::new(py, shape)?
-            }
-            _ => PyTuple::new(py, [me.count])?,
-        };
-        iface.set_item(intern!(py, "shape"), shape)?;
-        let holder = Py::new(py, ArrayHolder { owner: Owner::Map(slf.clone().into_any().unbind()), iface: iface.unbind() })?;
-        Ok(kinds.asarray.call1(py, (holder,))?)
+        let holder = Bound::new(py, ArrayHolder { owner: Owner::Map(slf.clone().into_any().unbind()) })?;
+        // SAFETY: the bytes belong to the map (its data or a decoded lump, never freed or
+        // changed while the map lives), and the holder keeps the map alive as the array's base.
+        unsafe { array_over(py, &dtype, &shape, bytes.as_ptr(), holder) }
     }
 }
 
-/// How NumPy reads one kind of lump: the array interface's `typestr`, and for records the
-/// structured dtype itself.
-struct ArrayKind {
-    typestr: Py<PyString>,
-    dtype: Option<Py<PyAny>>,
-}
-
-/// `numpy.asarray` and an [`ArrayKind`] per record schema, made once per process. Building a
-/// structured dtype from its field list costs NumPy more than the view itself (a `numpy()` call
-/// took 2.5–8.8 µs with the list rebuilt each time, about 1 µs with the dtype kept). The
-/// `descr` entry then holds the dtype rather than its list of fields: NumPy reads `descr` with
-/// its general dtype converter, which takes either.
-struct ArrayKinds {
-    asarray: Py<PyAny>,
+/// The dtypes NumPy reads lumps as, one per record schema (structured, with a field per record
+/// field), per plain value type, or `V<size>` for records without a schema; made once per
+/// process. Building a structured dtype costs NumPy more than the view itself: a `numpy()` call
+/// took 2.5–8.8 µs with the dtype described anew each time through `__array_interface__`.
+struct ArrayDtypes {
     /// By (schema address, items plain, record size); schemas are statics, so this stays small.
-    by_schema: Mutex<HashMap<(usize, bool, usize), Arc<ArrayKind>>>,
+    by_schema: Mutex<HashMap<(usize, bool, usize), Py<PyAny>>>,
 }
 
-static ARRAY_KINDS: PyOnceLock<ArrayKinds> = PyOnceLock::new();
+static ARRAY_DTYPES: PyOnceLock<ArrayDtypes> = PyOnceLock::new();
 
-fn array_kinds(py: Python<'_>) -> PyResult<&'static ArrayKinds> {
-    ARRAY_KINDS.get_or_try_init(py, || {
-        Ok(ArrayKinds { asarray: py.import("numpy")?.getattr("asarray")?.unbind(), by_schema: Mutex::new(HashMap::new()) })
+/// The dtype cache, once NumPy imports (ImportError without it, before NumPy's C API is used).
+fn array_dtypes(py: Python<'_>) -> PyResult<&'static ArrayDtypes> {
+    ARRAY_DTYPES.get_or_try_init(py, || {
+        py.import("numpy")?;
+        Ok(ArrayDtypes { by_schema: Mutex::new(HashMap::new()) })
     })
 }
 
-impl ArrayKinds {
-    fn of(&self, py: Python<'_>, schema: Option<&'static RecordSchema>, plain: bool, size: usize) -> PyResult<Arc<ArrayKind>> {
+impl ArrayDtypes {
+    fn of(&self, py: Python<'_>, schema: Option<&'static RecordSchema>, plain: bool, size: usize) -> PyResult<Py<PyAny>> {
         let key = (schema.map_or(0, |s| s as *const RecordSchema as usize), plain, size);
-        if let Some(k) = self.by_schema.lock().unwrap().get(&key) {
-            return Ok(k.clone());
+        if let Some(d) = self.by_schema.lock().unwrap().get(&key) {
+            return Ok(d.clone_ref(py));
         }
         // Made outside the lock: NumPy runs Python code, which may let another thread in.
-        let kind = match schema {
-            Some(s) if plain => ArrayKind { typestr: PyString::new(py, &typestr(&s.fields[0].ty)?).unbind(), dtype: None },
-            Some(s) => {
-                let dtype = py.import("numpy")?.getattr("dtype")?.call1((descr(py, s)?,))?;
-                ArrayKind { typestr: PyString::new(py, &format!("|V{}", s.size)).unbind(), dtype: Some(dtype.unbind()) }
-            }
-            None => ArrayKind { typestr: PyString::new(py, &format!("|V{size}")).unbind(), dtype: None },
+        let np_dtype = py.import("numpy")?.getattr("dtype")?;
+        let dtype = match schema {
+            Some(s) if plain => np_dtype.call1((typestr(&s.fields[0].ty)?,))?,
+            Some(s) => np_dtype.call1((descr(py, s)?,))?,
+            None => np_dtype.call1((format!("|V{size}"),))?,
         };
-        Ok(self.by_schema.lock().unwrap().entry(key).or_insert_with(|| Arc::new(kind)).clone())
+        Ok(self.by_schema.lock().unwrap().entry(key).or_insert_with(|| dtype.unbind()).clone_ref(py))
     }
+}
+
+/// A read-only NumPy array of `dtype` and `shape` over the memory at `data`, with `holder` as
+/// its base, made with NumPy's C API (the `numpy` crate finds it at run time). Through
+/// `__array_interface__`, NumPy parses a dict and checks the dtype against itself on every
+/// call; this takes a fraction of that.
+///
+/// # Safety
+/// `data` must point to `shape`'s product times the dtype's size of bytes that stay valid and
+/// unchanged while `holder` lives. NumPy must have been imported ([`array_dtypes`] does it).
+unsafe fn array_over(
+    py: Python<'_>,
+    dtype: &Py<PyAny>,
+    shape: &[usize],
+    data: *const u8,
+    holder: Bound<'_, ArrayHolder>,
+) -> PyResult<Py<PyAny>> {
+    use numpy::npyffi::{npy_intp, NpyTypes, PyArrayObject, PyArray_Descr, PY_ARRAY_API};
+    let mut dims: Vec<npy_intp> = shape.iter().map(|&n| n as npy_intp).collect();
+    let subtype = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
+    // NewFromDescr takes over a reference to the dtype; flags 0: not writeable (NumPy works out
+    // contiguity and alignment itself), and no strides: C order.
+    let descr = dtype.clone_ref(py).into_ptr() as *mut PyArray_Descr;
+    let arr = PY_ARRAY_API.PyArray_NewFromDescr(
+        py,
+        subtype,
+        descr,
+        dims.len() as std::os::raw::c_int,
+        dims.as_mut_ptr(),
+        std::ptr::null_mut(),
+        data as *mut std::os::raw::c_void,
+        0,
+        std::ptr::null_mut(),
+    );
+    if arr.is_null() {
+        return Err(PyErr::fetch(py));
+    }
+    let arr = Bound::from_owned_ptr(py, arr);
+    // SetBaseObject takes over the holder's reference, also when it fails.
+    if PY_ARRAY_API.PyArray_SetBaseObject(py, arr.as_ptr() as *mut PyArrayObject, holder.into_ptr()) < 0 {
+        return Err(PyErr::fetch(py));
+    }
+    Ok(arr.unbind())
 }
 
 fn typestr(ty: &Type) -> PyResult<String> {
@@ -1327,21 +1349,16 @@ enum OwnedData {
     F32(Vec<f32>),
 }
 
-/// The object NumPy reads `__array_interface__` from; it is the array's base. For a record
-/// view it holds the lump (and so the map) alive; for an image it owns the buffer Rust made,
-/// with no copy. Nothing changes it after, so the memory stays valid while the array lives.
+/// The base of the NumPy arrays bspkit makes. For a record view it holds the lump (and so the
+/// map) alive; for an image it owns the buffer Rust made, with no copy. Nothing changes it
+/// after, so the memory stays valid while the array lives.
 #[pyclass(module = "bspkit", frozen)]
 pub struct ArrayHolder {
     owner: Owner,
-    iface: Py<PyDict>,
 }
 
 #[pymethods]
 impl ArrayHolder {
-    #[getter]
-    fn __array_interface__(&self, py: Python<'_>) -> Py<PyDict> {
-        self.iface.clone_ref(py)
-    }
     /// Bytes of a buffer owned here (0 for a view over a map).
     fn __len__(&self) -> usize {
         match &self.owner {
@@ -1361,19 +1378,18 @@ impl ArrayHolder {
 /// A read-only NumPy array of `shape` over `data`, which the array's base then owns.
 fn owned_array(py: Python<'_>, np: &Bound<'_, PyModule>, data: OwnedData, shape: &[usize]) -> PyResult<Py<PyAny>> {
     let (ptr, typestr, len) = match &data {
-        OwnedData::U8(v) => (v.as_ptr() as usize, "|u1", v.len()),
-        OwnedData::F32(v) => (v.as_ptr() as usize, if cfg!(target_endian = "little") { "<f4" } else { ">f4" }, v.len()),
+        OwnedData::U8(v) => (v.as_ptr(), "|u1", v.len()),
+        OwnedData::F32(v) => (v.as_ptr() as *const u8, if cfg!(target_endian = "little") { "<f4" } else { ">f4" }, v.len()),
     };
     if shape.iter().product::<usize>() != len {
         return Err(PyValueError::new_err(format!("{len} values do not fill an array of shape {shape:?}")));
     }
-    let iface = PyDict::new(py);
-    iface.set_item("version", 3)?;
-    iface.set_item("data", (ptr, true))?;
-    iface.set_item("typestr", typestr)?;
-    iface.set_item("shape", PyTuple::new(py, shape)?)?;
-    let holder = Py::new(py, ArrayHolder { owner: Owner::Data(data), iface: iface.unbind() })?;
-    Ok(np.call_method1("asarray", (holder,))?.unbind())
+    let dtype = np.getattr("dtype")?.call1((typestr,))?.unbind();
+    // The Vec's buffer does not move when the Vec moves into the holder.
+    let holder = Bound::new(py, ArrayHolder { owner: Owner::Data(data) })?;
+    // SAFETY: `ptr` is the holder's own buffer of `len` values, never changed after; `np` is
+    // NumPy, imported.
+    unsafe { array_over(py, &dtype, shape, ptr, holder) }
 }
 
 /// One record of a lump: fields as attributes and items (`plane.normal`, `plane["dist"]`).

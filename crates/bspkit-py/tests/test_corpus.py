@@ -59,6 +59,7 @@ def test_every_lump_and_numpy_view(path):
         arr = lump.numpy()
         assert len(arr) == len(lump)
         assert not arr.flags.writeable
+        assert isinstance(arr.base, bspkit.ArrayHolder) and not arr.base.owns_buffer
         # The array is the lump's bytes, not a copy of them: two views share one address.
         assert arr.tobytes() == raw
         if len(arr):
