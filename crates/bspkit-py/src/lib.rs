@@ -202,32 +202,28 @@ fn _entities_edited() {
 /// objects made once from the entities' bytes, held in dicts: a search then looks its keyword
 /// strings up by their cached hashes, with no UTF-8 conversion of the query (the abi3 API
 /// before 3.10 has no borrowed UTF-8 view of a `str`, so a Rust-keyed map would copy every
-/// query string). Each hit set is a [`Hits`]: positions in the list, and the entities as a tuple.
+/// query string). Each hit set is a tuple of the entities, in list order (copied into the
+/// result list in one call).
 struct SearchIndex {
     /// [`ENTITY_EDITS`] when it was built, and the list's length then.
     edits: u64,
     len: usize,
     /// The list's [`Entity`] objects in order (other items are skipped).
     ents: Vec<Py<Entity>>,
-    /// `{key: {value: Hits}}` for the keys searched so far.
+    /// Each entity's position in `ents`, by object address (for intersecting hit sets).
+    positions: HashMap<usize, u32>,
+    /// `{key: {value: (entity, …)}}` for the keys searched so far.
     by_key: Py<PyDict>,
-}
-
-/// The entities with one `(key, value)` pair: positions in [`SearchIndex::ents`], ascending,
-/// each once, and the same entities as a tuple (copied into the result list in one call).
-#[pyclass(module = "bspkit", name = "_Hits", frozen)]
-pub struct Hits {
-    positions: Vec<u32>,
-    ents: Py<PyTuple>,
 }
 
 impl SearchIndex {
     fn new(py: Python<'_>, list: &Bound<'_, PyList>, edits: u64) -> Self {
-        let ents = list.iter().filter_map(|o| o.cast::<Entity>().ok().map(|e| e.clone().unbind())).collect();
-        SearchIndex { edits, len: list.len(), ents, by_key: PyDict::new(py).unbind() }
+        let ents: Vec<Py<Entity>> = list.iter().filter_map(|o| o.cast::<Entity>().ok().map(|e| e.clone().unbind())).collect();
+        let positions = ents.iter().enumerate().map(|(i, e)| (e.as_ptr() as usize, i as u32)).collect();
+        SearchIndex { edits, len: list.len(), ents, positions, by_key: PyDict::new(py).unbind() }
     }
 
-    /// `{value: Hits}` for `key` (a `str`), made on the first search that names it.
+    /// `{value: (entity, …)}` for `key` (a `str`), made on the first search that names it.
     fn values_of<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let by_key = self.by_key.bind(py);
         if let Some(d) = by_key.get_item(key)? {
@@ -259,7 +255,7 @@ impl SearchIndex {
         for (v, positions) in groups {
             let tuple = PyTuple::new(py, positions.iter().map(|&i| self.ents[i as usize].bind(py)))?;
             let value = PyString::new(py, std::str::from_utf8(v).unwrap_or_default());
-            d.set_item(value, Py::new(py, Hits { positions, ents: tuple.unbind() })?)?;
+            d.set_item(value, tuple)?;
         }
         drop(borrowed);
         by_key.set_item(key, &d)?;
@@ -629,74 +625,6 @@ impl PyBsp {
         }
         self.changes.lock().unwrap().insert(index, bytes);
         Ok(())
-    }
-
-    /// Entities whose keys have these values: `bsp.search_all_entities(classname="light")`
-    /// (every condition must hold; a key given several times in an entity matches on any of its
-    /// values). Answered from an index of `(key, value)` pairs, filled for each key on the first
-    /// search naming it and dropped after any edit of an entity or of the list. Returns the
-    /// `bsp.ENTITIES` objects themselves, in list order.
-    #[pyo3(signature = (**key_values))]
-    fn search_all_entities<'py>(&self, py: Python<'py>, key_values: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyList>> {
-        // Conditions as Python strings first: `str()` of a value may run Python code. The
-        // first is kept apart so the usual one-condition search allocates nothing in Rust.
-        type Cond<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
-        let (mut first, mut more): (Option<Cond<'py>>, Vec<Cond<'py>>) = (None, Vec::new());
-        if let Some(kv) = key_values {
-            for (k, v) in kv.iter() {
-                let v = if v.is_exact_instance_of::<PyString>() { v } else { v.str()?.into_any() };
-                match first {
-                    None => first = Some((k, v)),
-                    Some(_) => more.push((k, v)),
-                }
-            }
-        }
-        let list = self.entity_state(py)?.0.bind(py);
-        // Held while Python objects are made, which can run a finalizer that searches again (or
-        // let another thread in): then the lock is busy and a throw-away index answers, rather
-        // than a deadlock.
-        let mut guard = match self.search.try_lock() {
-            Ok(g) => Some(g),
-            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
-            Err(std::sync::TryLockError::WouldBlock) => None,
-        };
-        let mut local = None;
-        let slot: &mut Option<SearchIndex> = match guard.as_deref_mut() {
-            Some(s) => s,
-            None => &mut local,
-        };
-        let edits = ENTITY_EDITS.load(Ordering::Acquire);
-        if !matches!(slot.as_ref(), Some(ix) if ix.edits == edits && ix.len == list.len()) {
-            *slot = Some(SearchIndex::new(py, list, edits));
-        }
-        let ix = slot.as_ref().expect("built above");
-        let hits = |(k, v): &Cond<'py>| -> PyResult<Option<Bound<'py, Hits>>> {
-            ix.values_of(py, k)?.get_item(v)?.map(|h| h.cast_into::<Hits>().map_err(Into::into)).transpose()
-        };
-        let Some(first) = first else {
-            return PyList::new(py, ix.ents.iter().map(|e| e.bind(py)));
-        };
-        let Some(first) = hits(&first)? else {
-            return Ok(PyList::empty(py));
-        };
-        if more.is_empty() {
-            return first.get().ents.bind(py).to_list().cast_into::<PyList>().map_err(Into::into);
-        }
-        let mut sets = vec![first];
-        for c in &more {
-            match hits(c)? {
-                Some(h) => sets.push(h),
-                None => return Ok(PyList::empty(py)),
-            }
-        }
-        // Intersect, starting from the smallest set.
-        sets.sort_by_key(|h| h.get().positions.len());
-        let mut keep: Vec<u32> = sets[0].get().positions.clone();
-        for h in &sets[1..] {
-            let other = &h.get().positions;
-            keep.retain(|p| other.binary_search(p).is_ok());
-        }
-        PyList::new(py, keep.iter().map(|&i| ix.ents[i as usize].bind(py)))
     }
 
     /// The map with every edit, as bytes (the original bytes when nothing changed).
@@ -1305,6 +1233,92 @@ fn descr<'py>(py: Python<'py>, s: &RecordSchema) -> PyResult<Bound<'py, PyList>>
 }
 
 impl PyBsp {
+    /// `search_all_entities`' work (the method itself is [`search_method`]): `key_values` are
+    /// the keyword arguments, as (name, value) pairs.
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        key_values: impl Iterator<Item = (Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        // Conditions as Python strings first: `str()` of a value may run Python code. The
+        // first is kept apart so the usual one-condition search allocates nothing in Rust.
+        type Cond<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+        let (mut first, mut more): (Option<Cond<'py>>, Vec<Cond<'py>>) = (None, Vec::new());
+        for (k, v) in key_values {
+            let v = if v.is_exact_instance_of::<PyString>() { v } else { v.str()?.into_any() };
+            match first {
+                None => first = Some((k, v)),
+                Some(_) => more.push((k, v)),
+            }
+        }
+        let list = self.entity_state(py)?.0.bind(py);
+        // Held while Python objects are made, which can run a finalizer that searches again (or
+        // let another thread in): then the lock is busy and a throw-away index answers, rather
+        // than a deadlock.
+        let mut guard = match self.search.try_lock() {
+            Ok(g) => Some(g),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        };
+        let mut local = None;
+        let slot: &mut Option<SearchIndex> = match guard.as_deref_mut() {
+            Some(s) => s,
+            None => &mut local,
+        };
+        let edits = ENTITY_EDITS.load(Ordering::Acquire);
+        if !matches!(slot.as_ref(), Some(ix) if ix.edits == edits && ix.len == list.len()) {
+            *slot = Some(SearchIndex::new(py, list, edits));
+        }
+        let ix = slot.as_ref().expect("built above");
+        let hits = |(k, v): &Cond<'py>| -> PyResult<Option<Bound<'py, PyTuple>>> {
+            ix.values_of(py, k)?.get_item(v)?.map(|h| h.cast_into::<PyTuple>().map_err(Into::into)).transpose()
+        };
+        let Some(first) = first else {
+            return PyList::new(py, ix.ents.iter().map(|e| e.bind(py)));
+        };
+        let Some(first) = hits(&first)? else {
+            return Ok(PyList::empty(py));
+        };
+        if more.is_empty() {
+            return first.to_list().cast_into::<PyList>().map_err(Into::into);
+        }
+        let mut sets = vec![first];
+        for c in &more {
+            match hits(c)? {
+                Some(h) => sets.push(h),
+                None => return Ok(PyList::empty(py)),
+            }
+        }
+        // Intersect, starting from the smallest set; each set is in list order, so membership
+        // is a binary search by position.
+        sets.sort_by_key(|t| t.len());
+        let position = |e: &Bound<'py, PyAny>| ix.positions.get(&(e.as_ptr() as usize)).copied();
+        let mut keep = Vec::new();
+        'each: for e in sets[0].iter() {
+            let Some(p) = position(&e) else { continue };
+            for other in &sets[1..] {
+                let (mut lo, mut hi) = (0, other.len());
+                let mut found = false;
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    match position(&other.get_item(mid)?).map(|q| q.cmp(&p)) {
+                        Some(std::cmp::Ordering::Equal) => {
+                            found = true;
+                            break;
+                        }
+                        Some(std::cmp::Ordering::Less) => lo = mid + 1,
+                        _ => hi = mid,
+                    }
+                }
+                if !found {
+                    continue 'each;
+                }
+            }
+            keep.push(e);
+        }
+        PyList::new(py, keep)
+    }
+
     /// Every texture the map carries or names (`TextureSource::textures`), one dict each: its
     /// `name` and what `fill` adds for a found texture, or `{"name", "missing": reason}`.
     fn each_texture(
@@ -1946,6 +1960,134 @@ fn read_lmp(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyDict>> {
     Ok(d.unbind())
 }
 
+/// `Bsp.search_all_entities(**key_values)`, defined by this module as a plain CPython method
+/// rather than through `#[pymethods]`.
+///
+/// Why: a search answers from an index in about 60 ns, but a pyo3 method taking `**kwargs`
+/// costs about 200 ns per call before that (CPython builds a keyword dict, pyo3 copies it into
+/// another), which made a single search 3–4× dearer than its work. This method reads CPython's
+/// own arguments: on CPython 3.10 and newer with the vectorcall convention (`METH_FASTCALL |
+/// METH_KEYWORDS`, in the stable ABI from 3.10: the names in a tuple, the values in an array,
+/// no dict at all); on 3.9 with `METH_VARARGS | METH_KEYWORDS` (the keyword dict CPython made,
+/// not copied). Both go through pyo3's own trampoline, which keeps its bookkeeping of the
+/// attached thread and turns a panic into an exception.
+mod search_method {
+    use super::*;
+    use pyo3::ffi;
+
+    const DOC: &std::ffi::CStr = c"search_all_entities($self, /, **key_values)
+--
+
+Entities whose keys have these values: `bsp.search_all_entities(classname=\"light\")`
+(every condition must hold; a key given several times in an entity matches on any of its
+values). Answered from an index of `(key, value)` pairs, filled for each key on the first
+search naming it and dropped after any edit of an entity or of the list. Returns the
+`bsp.ENTITIES` objects themselves, in list order.";
+
+    /// The map `slf` points to, or TypeError (the descriptor checks the type, but an unbound
+    /// call through the class could pass anything).
+    unsafe fn bsp<'py>(py: Python<'py>, slf: *mut ffi::PyObject) -> PyResult<Bound<'py, PyBsp>> {
+        Ok(Bound::from_borrowed_ptr(py, slf).cast_into::<PyBsp>()?)
+    }
+
+    fn positional_error() -> PyErr {
+        PyTypeError::new_err("search_all_entities() takes keyword arguments only (key=value)")
+    }
+
+    unsafe fn varargs_body(
+        py: Python<'_>,
+        slf: *mut ffi::PyObject,
+        args: *mut ffi::PyObject,
+        kwargs: *mut ffi::PyObject,
+    ) -> PyResult<*mut ffi::PyObject> {
+        let bsp = bsp(py, slf)?;
+        if !args.is_null() && ffi::PyTuple_Size(args) != 0 {
+            return Err(positional_error());
+        }
+        let pairs: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> =
+            if kwargs.is_null() { Vec::new() } else { Bound::from_borrowed_ptr(py, kwargs).cast_into::<PyDict>()?.iter().collect() };
+        Ok(bsp.get().search(py, pairs.into_iter())?.into_ptr())
+    }
+
+    unsafe fn fastcall_body(
+        py: Python<'_>,
+        slf: *mut ffi::PyObject,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> PyResult<*mut ffi::PyObject> {
+        let bsp = bsp(py, slf)?;
+        // A METH_FASTCALL method gets the plain count (CPython strips vectorcall's flag bit).
+        if nargs != 0 {
+            return Err(positional_error());
+        }
+        let names = if kwnames.is_null() { None } else { Some(Bound::from_borrowed_ptr(py, kwnames).cast_into::<PyTuple>()?) };
+        let pairs = names.iter().flat_map(|n| n.iter()).enumerate().map(|(i, name)| {
+            // SAFETY: CPython passes one value per keyword name, after the (zero) positional
+            // arguments; each is a borrowed reference valid for the call.
+            (name, unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) })
+        });
+        Ok(bsp.get().search(py, pairs)?.into_ptr())
+    }
+
+    unsafe extern "C" fn varargs(slf: *mut ffi::PyObject, args: *mut ffi::PyObject, kwargs: *mut ffi::PyObject) -> *mut ffi::PyObject {
+        pyo3::impl_::trampoline::cfunction_with_keywords(slf, args, kwargs, varargs_body)
+    }
+
+    unsafe extern "C" fn fastcall(
+        slf: *mut ffi::PyObject,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> *mut ffi::PyObject {
+        pyo3::impl_::trampoline::fastcall_with_keywords(slf, args, nargs, kwnames, fastcall_body)
+    }
+
+    /// `METH_FASTCALL` (CPython's value since 3.7; pyo3's limited-API bindings for 3.9 leave it out).
+    const METH_FASTCALL: std::os::raw::c_int = 0x0080;
+
+    /// Put the method on the `Bsp` type.
+    pub(super) fn install(py: Python<'_>) -> PyResult<()> {
+        let ty = py.get_type::<PyBsp>();
+        let fast = py.version_info() >= (3, 10);
+        let meth = if fast {
+            // SAFETY: with METH_FASTCALL | METH_KEYWORDS CPython calls the pointer with this
+            // signature; the union field only stores it.
+            ffi::PyMethodDefPointer {
+                PyCFunctionWithKeywords: unsafe {
+                    std::mem::transmute::<
+                        unsafe extern "C" fn(
+                            *mut ffi::PyObject,
+                            *const *mut ffi::PyObject,
+                            ffi::Py_ssize_t,
+                            *mut ffi::PyObject,
+                        ) -> *mut ffi::PyObject,
+                        ffi::PyCFunctionWithKeywords,
+                    >(fastcall)
+                },
+            }
+        } else {
+            ffi::PyMethodDefPointer { PyCFunctionWithKeywords: varargs }
+        };
+        let flags = if fast { METH_FASTCALL | ffi::METH_KEYWORDS } else { ffi::METH_VARARGS | ffi::METH_KEYWORDS };
+        // The definition must live as long as the type: made once per module initialisation.
+        let def = Box::leak(Box::new(ffi::PyMethodDef {
+            ml_name: c"search_all_entities".as_ptr(),
+            ml_meth: meth,
+            ml_flags: flags,
+            ml_doc: DOC.as_ptr(),
+        }));
+        // SAFETY: `ty` is a type object and `def` lives for ever.
+        let descr = unsafe { ffi::PyDescr_NewMethod(ty.as_type_ptr(), def) };
+        if descr.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        // SAFETY: a new reference, checked above.
+        let descr = unsafe { Bound::from_owned_ptr(py, descr) };
+        ty.setattr("search_all_entities", descr)
+    }
+}
+
 #[pymodule]
 fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -1954,6 +2096,7 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_lmp, m)?)?;
     m.add_function(wrap_pyfunction!(_entities_edited, m)?)?;
     m.add_class::<PyBsp>()?;
+    search_method::install(py)?;
     m.add_class::<RecordLump>()?;
     m.add_class::<Record>()?;
     m.add_class::<Entity>()?;

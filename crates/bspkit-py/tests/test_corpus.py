@@ -247,6 +247,16 @@ def test_search_matches_a_walk(path):
         got = bsp.search_all_entities(**{k: v})
         want = [e for e in ents if v in e.get_all(k)]
         assert got == want and all(a is b for a, b in zip(got, want)), (k, v)
+    # Two conditions: the hit sets intersected, in list order (a large set with a small one,
+    # and pairs of one entity, which hold together).
+    for e in ents[1:60:5]:
+        pairs = e.items()[:3]
+        for (k1, v1), (k2, v2) in zip(pairs, pairs[1:]):
+            if k1 == k2:
+                continue
+            got = bsp.search_all_entities(**{k1: v1, k2: v2})
+            want = [x for x in ents if v1 in x.get_all(k1) and v2 in x.get_all(k2)]
+            assert e in got and got == want and all(a is b for a, b in zip(got, want)), (k1, v1, k2, v2)
     if len(ents) > 1 and ents[1].classname:
         e = ents[1]
         e.set("bspkit_probe", "1")
