@@ -2,6 +2,7 @@
 
     python bench/py/load_touch.py --lib bspkit   [--runs N] MAP...   # NumPy and record-object passes
     python bench/py/load_touch.py --lib bsp_tool [--runs N] MAP...
+    python bench/py/load_touch.py --lib LIB [--runs N] --serve     # map paths on stdin
 
 Prints one JSON line per map and pass (best of N wall-clock seconds) and a total line.
 Passes:
@@ -143,10 +144,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", choices=["bspkit", "bsp_tool"], required=True)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("maps", nargs="+")
+    ap.add_argument("--serve", action="store_true", help="read map paths from stdin, one per line, and answer each at once (bench/py/alternate.py)")
+    ap.add_argument("maps", nargs="*")
     args = ap.parse_args()
     passes = bspkit_passes if args.lib == "bspkit" else bsp_tool_passes
-    for path in args.maps:
+    for path in (line.rstrip("\n") for line in sys.stdin) if args.serve else args.maps:
         size = os.path.getsize(path)
         try:
             r = passes(path, args.runs)

@@ -67,10 +67,15 @@ def section(folder):
     found = searches(a, b, both)
     out = [HEADING, ""]
     when = f"Measured {meta['date']} by `bench/py/bench.sh` at bspkit commit `{meta['commit']}`" if meta else "Measured by `bench/py/bench.sh`"
+    order = (
+        "the two side by side and given the maps in turn, one map at a time (`ALTERNATE=1`, `bench/py/alternate.py`)"
+        if meta.get("alternate") == "1"
+        else "bspkit's over every map, then bsp_tool's"
+    )
     load_avg = f"; load average {meta['load_start']} at the start, {meta['load_end']} at the end" if meta.get("load_start") else ""
     out.append(
         f"{when} (release build of `crates/bspkit-py`, bsp_tool 0.7.0 from PyPI, one process per library, "
-        f"one run of the script{load_avg}). Times are minima: load + touch best of 3 for bspkit and 1 run for "
+        f"{order}, one run of the script{load_avg}). Times are minima: load + touch best of 3 for bspkit and 1 run for "
         "bsp_tool; each entity search workload is timed the way `timeit` does it, a loop repeated for about 2 ms "
         "per round divided by the repetitions, best of 30 rounds (most common classname) or 9 (the others) for "
         "bspkit and 10 or 3 for bsp_tool. `load` reads a map of up to 256 MiB into memory (a copy of the file, "
