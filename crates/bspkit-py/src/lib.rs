@@ -210,17 +210,17 @@ struct SearchIndex {
     len: usize,
     /// The list's [`Entity`] objects in order (other items are skipped).
     ents: Vec<Py<Entity>>,
-    /// Each entity's position in `ents`, by object address (for intersecting hit sets).
-    positions: HashMap<usize, u32>,
     /// `{key: {value: (entity, …)}}` for the keys searched so far.
     by_key: Py<PyDict>,
+    /// Each hit tuple's positions in `ents` (ascending), by the tuple's address: the tuples
+    /// live in `by_key` as long as this index, and several conditions intersect these.
+    hit_positions: std::cell::RefCell<HashMap<usize, Vec<u32>>>,
 }
 
 impl SearchIndex {
     fn new(py: Python<'_>, list: &Bound<'_, PyList>, edits: u64) -> Self {
-        let ents: Vec<Py<Entity>> = list.iter().filter_map(|o| o.cast::<Entity>().ok().map(|e| e.clone().unbind())).collect();
-        let positions = ents.iter().enumerate().map(|(i, e)| (e.as_ptr() as usize, i as u32)).collect();
-        SearchIndex { edits, len: list.len(), ents, positions, by_key: PyDict::new(py).unbind() }
+        let ents = list.iter().filter_map(|o| o.cast::<Entity>().ok().map(|e| e.clone().unbind())).collect();
+        SearchIndex { edits, len: list.len(), ents, by_key: PyDict::new(py).unbind(), hit_positions: Default::default() }
     }
 
     /// `{value: (entity, …)}` for `key` (a `str`), made on the first search that names it.
@@ -255,7 +255,8 @@ impl SearchIndex {
         for (v, positions) in groups {
             let tuple = PyTuple::new(py, positions.iter().map(|&i| self.ents[i as usize].bind(py)))?;
             let value = PyString::new(py, std::str::from_utf8(v).unwrap_or_default());
-            d.set_item(value, tuple)?;
+            d.set_item(value, &tuple)?;
+            self.hit_positions.borrow_mut().insert(tuple.as_ptr() as usize, positions);
         }
         drop(borrowed);
         by_key.set_item(key, &d)?;
@@ -1289,34 +1290,18 @@ impl PyBsp {
                 None => return Ok(PyList::empty(py)),
             }
         }
-        // Intersect, starting from the smallest set; each set is in list order, so membership
-        // is a binary search by position.
-        sets.sort_by_key(|t| t.len());
-        let position = |e: &Bound<'py, PyAny>| ix.positions.get(&(e.as_ptr() as usize)).copied();
-        let mut keep = Vec::new();
-        'each: for e in sets[0].iter() {
-            let Some(p) = position(&e) else { continue };
-            for other in &sets[1..] {
-                let (mut lo, mut hi) = (0, other.len());
-                let mut found = false;
-                while lo < hi {
-                    let mid = (lo + hi) / 2;
-                    match position(&other.get_item(mid)?).map(|q| q.cmp(&p)) {
-                        Some(std::cmp::Ordering::Equal) => {
-                            found = true;
-                            break;
-                        }
-                        Some(std::cmp::Ordering::Less) => lo = mid + 1,
-                        _ => hi = mid,
-                    }
-                }
-                if !found {
-                    continue 'each;
-                }
-            }
-            keep.push(e);
+        // Intersect the sets' positions, starting from the smallest set.
+        let positions = ix.hit_positions.borrow();
+        let mut lists: Vec<&Vec<u32>> = sets
+            .iter()
+            .map(|t| positions.get(&(t.as_ptr() as usize)).ok_or_else(|| PyRuntimeError::new_err("entity index out of step")))
+            .collect::<PyResult<_>>()?;
+        lists.sort_by_key(|l| l.len());
+        let mut keep: Vec<u32> = lists[0].clone();
+        for other in &lists[1..] {
+            keep.retain(|p| other.binary_search(p).is_ok());
         }
-        PyList::new(py, keep)
+        PyList::new(py, keep.iter().map(|&i| ix.ents[i as usize].bind(py)))
     }
 
     /// Every texture the map carries or names (`TextureSource::textures`), one dict each: its

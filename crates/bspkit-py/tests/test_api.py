@@ -296,6 +296,20 @@ def _brute(ents, **kv):
     return [e for e in ents if isinstance(e, bspkit.Entity) and all(str(v) in e.get_all(k) for k, v in kv.items())]
 
 
+def test_search_counts_an_entity_listed_twice_twice(sample):
+    """An entity object appended a second time is found at both places, with one condition or
+    two (the intersection works on list positions, not on objects)."""
+    ents = sample.ENTITIES
+    e = next(x for x in ents if len({k for k, _ in x.items()}) >= 2)
+    (k1, v1), (k2, v2) = [(k, v) for k, v in e.items() if k != e.items()[0][0]][:1] + [e.items()[0]]
+    ents.append(e)
+    ents.append(bspkit.Entity({k1: v1}))
+    for kv in ({k1: v1}, {k1: v1, k2: v2}, {k2: v2, k1: v1}):
+        got = sample.search_all_entities(**kv)
+        assert got == _brute(ents, **kv), kv
+        assert sum(x is e for x in got) == 2, kv
+
+
 def test_search_index_sees_every_edit(sample):
     ents = sample.ENTITIES
     assert isinstance(ents, list) and isinstance(ents, bspkit.EntityList)
