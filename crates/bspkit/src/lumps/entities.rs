@@ -137,16 +137,20 @@ fn find_quote(s: &[u8]) -> Option<usize> {
 
 /// Parse entity text. Errors carry the byte offset within `text`.
 pub fn parse(text: &[u8]) -> Result<Entities<'_>> {
+    let text = up_to_nul(text);
     let mut list = Vec::new();
-    let text = parse_each(text, |span, pairs| list.push(Entity { span, pairs: pairs.to_vec() }))?;
+    parse_each(text, |span, pairs| list.push(Entity { span, pairs: pairs.to_vec() }))?;
     Ok(Entities { text, list })
 }
 
-/// Parse entity text, handing each entity's span and pairs to `each` as it is read (the pairs
-/// in a buffer reused from one entity to the next). Returns the text parsed: up to the first
-/// NUL.
-fn parse_each<'a>(text: &'a [u8], mut each: impl FnMut(Range<usize>, &[(&'a [u8], &'a [u8])])) -> Result<&'a [u8]> {
-    let text = &text[..memchr::memchr(0, text).unwrap_or(text.len())];
+/// The entity text of a lump: up to its first NUL.
+fn up_to_nul(lump: &[u8]) -> &[u8] {
+    &lump[..memchr::memchr(0, lump).unwrap_or(lump.len())]
+}
+
+/// Parse entity text (already cut at its NUL), handing each entity's span and pairs to `each`
+/// as it is read (the pairs in a buffer reused from one entity to the next).
+fn parse_each<'a>(text: &'a [u8], mut each: impl FnMut(Range<usize>, &[(&'a [u8], &'a [u8])])) -> Result<()> {
     let mut lx = Lexer { text, pos: 0 };
     let mut pairs = Vec::new();
     while let Some(tok) = lx.next()? {
@@ -171,7 +175,7 @@ fn parse_each<'a>(text: &'a [u8], mut each: impl FnMut(Range<usize>, &[(&'a [u8]
             }
         }
     }
-    Ok(text)
+    Ok(())
 }
 
 /// Write entities as text in the engines' usual style: `{\n"key" "value"\n}\n` per entity.
@@ -401,10 +405,11 @@ impl EditEntity {
         if self.text.len() > 2 * live + 256 {
             let mut text = Vec::with_capacity(live + key.len() + value.len());
             for p in &mut self.pairs {
+                let (key, value) = RawPairs::pair(&self.text, p);
                 let k = text.len() as u32;
-                text.extend_from_slice(&self.text[p[0] as usize..p[1] as usize]);
+                text.extend_from_slice(key);
                 let v = text.len() as u32;
-                text.extend_from_slice(&self.text[p[2] as usize..p[3] as usize]);
+                text.extend_from_slice(value);
                 *p = [k, v, v, text.len() as u32];
             }
             self.text = text;
@@ -424,8 +429,7 @@ impl EditEntity {
         Ok(())
     }
     fn value_at(&self, i: usize) -> &[u8] {
-        let p = self.pairs[i];
-        &self.text[p[2] as usize..p[3] as usize]
+        RawPairs::pair(&self.text, &self.pairs[i]).1
     }
     /// Set the `n`th pair (0-based) with this key; false (and nothing changed) when there are
     /// fewer. Setting the value it already has changes nothing.
@@ -537,20 +541,19 @@ pub struct EntityDoc {
 impl EntityDoc {
     /// Read a whole entity lump (decompressed).
     pub fn parse(lump: &[u8]) -> Result<Self> {
-        // The newline is that of the text, up to the first NUL (what `parse_each` reads).
-        let text = &lump[..memchr::memchr(0, lump).unwrap_or(lump.len())];
+        let text = up_to_nul(lump);
         let newline: &[u8] = if memchr::memmem::find(text, b"\r\n").is_some() { b"\r\n" } else { b"\n" };
         let mut style = None;
         let mut entities: Vec<EditEntity> = Vec::new();
-        let text = parse_each(lump, |span, pairs| {
+        parse_each(text, |span, pairs| {
             if style.is_none() {
-                style = EntityStyle::of_entity(lump, newline, &span, pairs);
+                style = EntityStyle::of_entity(text, newline, &span, pairs);
             }
             // The previous entity's tail runs up to this one.
             if let Some(tail) = entities.last_mut().and_then(|e| e.tail.as_mut()) {
                 tail.end = span.start;
             }
-            entities.push(EditEntity::read(lump, span, pairs));
+            entities.push(EditEntity::read(text, span, pairs));
         })?;
         let text_end = text.len();
         if let Some(tail) = entities.last_mut().and_then(|e| e.tail.as_mut()) {
