@@ -212,15 +212,12 @@ struct SearchIndex {
     ents: Vec<Py<Entity>>,
     /// `{key: {value: (entity, …)}}` for the keys searched so far.
     by_key: Py<PyDict>,
-    /// Each hit tuple's positions in `ents` (ascending), by the tuple's address: the tuples
-    /// live in `by_key` as long as this index, and several conditions intersect these.
-    hit_positions: std::cell::RefCell<HashMap<usize, Vec<u32>>>,
 }
 
 impl SearchIndex {
     fn new(py: Python<'_>, list: &Bound<'_, PyList>, edits: u64) -> Self {
         let ents = list.iter().filter_map(|o| o.cast::<Entity>().ok().map(|e| e.clone().unbind())).collect();
-        SearchIndex { edits, len: list.len(), ents, by_key: PyDict::new(py).unbind(), hit_positions: Default::default() }
+        SearchIndex { edits, len: list.len(), ents, by_key: PyDict::new(py).unbind() }
     }
 
     /// `{value: (entity, …)}` for `key` (a `str`), made on the first search that names it.
@@ -255,8 +252,7 @@ impl SearchIndex {
         for (v, positions) in groups {
             let tuple = PyTuple::new(py, positions.iter().map(|&i| self.ents[i as usize].bind(py)))?;
             let value = PyString::new(py, std::str::from_utf8(v).unwrap_or_default());
-            d.set_item(value, &tuple)?;
-            self.hit_positions.borrow_mut().insert(tuple.as_ptr() as usize, positions);
+            d.set_item(value, tuple)?;
         }
         drop(borrowed);
         by_key.set_item(key, &d)?;
@@ -1274,15 +1270,18 @@ impl PyBsp {
         let hits = |(k, v): &Cond<'py>| -> PyResult<Option<Bound<'py, PyTuple>>> {
             ix.values_of(py, k)?.get_item(v)?.map(|h| h.cast_into::<PyTuple>().map_err(Into::into)).transpose()
         };
-        let Some(first) = first else {
+        let Some(first_cond) = first else {
             return PyList::new(py, ix.ents.iter().map(|e| e.bind(py)));
         };
-        let Some(first) = hits(&first)? else {
+        let Some(first) = hits(&first_cond)? else {
             return Ok(PyList::empty(py));
         };
         if more.is_empty() {
             return first.to_list().cast_into::<PyList>().map_err(Into::into);
         }
+        // Several conditions: the smallest hit set, keeping the entities that meet the other
+        // conditions too, checked on each entity (so an entity object listed twice counts
+        // twice, as in a walk over the list).
         let mut sets = vec![first];
         for c in &more {
             match hits(c)? {
@@ -1290,18 +1289,23 @@ impl PyBsp {
                 None => return Ok(PyList::empty(py)),
             }
         }
-        // Intersect the sets' positions, starting from the smallest set.
-        let positions = ix.hit_positions.borrow();
-        let mut lists: Vec<&Vec<u32>> = sets
-            .iter()
-            .map(|t| positions.get(&(t.as_ptr() as usize)).ok_or_else(|| PyRuntimeError::new_err("entity index out of step")))
+        let walk = (0..sets.len()).min_by_key(|&i| sets[i].len()).expect("two or more conditions");
+        let others: Vec<(String, String)> = std::iter::once(&first_cond)
+            .chain(&more)
+            .enumerate()
+            .filter(|&(i, _)| i != walk)
+            .map(|(_, (k, v))| Ok((k.extract()?, v.extract()?)))
             .collect::<PyResult<_>>()?;
-        lists.sort_by_key(|l| l.len());
-        let mut keep: Vec<u32> = lists[0].clone();
-        for other in &lists[1..] {
-            keep.retain(|p| other.binary_search(p).is_ok());
+        let mut keep = Vec::new();
+        for e in sets[walk].iter() {
+            let ent = e.cast::<Entity>()?.try_borrow().map_err(|_| PyRuntimeError::new_err("an entity is being changed while searched"))?;
+            let meets = others.iter().all(|(k, v)| ent.inner.raw_pairs().any(|(pk, pv)| pk == k.as_bytes() && pv == v.as_bytes()));
+            drop(ent);
+            if meets {
+                keep.push(e);
+            }
         }
-        PyList::new(py, keep.iter().map(|&i| ix.ents[i as usize].bind(py)))
+        PyList::new(py, keep)
     }
 
     /// Every texture the map carries or names (`TextureSource::textures`), one dict each: its
@@ -1989,9 +1993,8 @@ search naming it and dropped after any edit of an entity or of the list. Returns
         if !args.is_null() && ffi::PyTuple_Size(args) != 0 {
             return Err(positional_error());
         }
-        let pairs: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> =
-            if kwargs.is_null() { Vec::new() } else { Bound::from_borrowed_ptr(py, kwargs).cast_into::<PyDict>()?.iter().collect() };
-        Ok(bsp.get().search(py, pairs.into_iter())?.into_ptr())
+        let kwargs = if kwargs.is_null() { None } else { Some(Bound::from_borrowed_ptr(py, kwargs).cast_into::<PyDict>()?) };
+        Ok(bsp.get().search(py, kwargs.iter().flat_map(|d| d.iter()))?.into_ptr())
     }
 
     unsafe fn fastcall_body(
