@@ -569,6 +569,7 @@ impl PyBsp {
                 "loading_errors",
                 "lump_names",
                 "raw_lump",
+                "decompress_all",
                 "set_lump",
                 "search_all_entities",
                 "ent_partitions",
@@ -610,6 +611,17 @@ impl PyBsp {
             return Ok(PyBytes::new(py, self.inner.raw_lump(index).py()?));
         }
         self.with_lump(index, |b| Ok(PyBytes::new(py, b)))
+    }
+
+    /// Decompress every compressed lump now, spread over the machine's cores (largest first),
+    /// rather than each on its first use; returns the decompressed bytes the map holds. For a
+    /// script that reads every lump of a compressed map (Xbox 360 / PS3 Source): LZMA lumps
+    /// decode independently, so this takes about the time of the largest instead of the sum.
+    /// A lump that fails to decompress raises its error when it is read, as before. Nothing
+    /// to do for a map without compressed lumps.
+    fn decompress_all(&self, py: Python<'_>) -> u64 {
+        py.detach(|| self.inner.decompress_all());
+        self.inner.decompressed_bytes()
     }
 
     /// Replace a lump's (decompressed) bytes; written by `save_as` / `to_bytes`. Views already

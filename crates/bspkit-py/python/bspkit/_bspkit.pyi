@@ -95,6 +95,10 @@ class Bsp:
         """Lump names in directory order."""
     def raw_lump(self, lump: Union[str, int], stored: bool = False) -> bytes:
         """A lump's bytes: decompressed, or as stored (``stored=True``)."""
+    def decompress_all(self) -> int:
+        """Decompress every compressed lump now, over all cores (largest first), instead of each
+        on first use; returns the map's decompressed bytes. For reading every lump of a
+        compressed (Xbox 360 / PS3) map; a lump that fails raises when read, as before."""
     def set_lump(self, lump: Union[str, int], data: Buffer) -> None:
         """Replace a lump's (decompressed) bytes; written by ``save_as`` / ``to_bytes``."""
     def search_all_entities(self, **key_values: Any) -> List[Entity]:
