@@ -6,24 +6,28 @@
 
 Prints one JSON line per map and pass (best of N wall-clock seconds) and a total line.
 Passes:
-- bspkit `numpy`: `bspkit.load` + every record lump's `.numpy()` summed as bytes (every byte
-  read) + every other lump's bytes (`raw_lump`); `numpy_mmap` the same with
-  `bspkit.load(path, mmap=True)` (the file mapped, not read into memory);
-- bspkit `records`: `bspkit.load` + every record lump iterated, one object per record, and
-  every other lump's bytes;
+- bspkit `numpy`: `bspkit.load` + `decompress_all()` (every lump is going to be read: a
+  compressed map's LZMA lumps decoded at once over the cores) + every record lump's `.numpy()`
+  summed as bytes (every byte read) + every other lump's bytes (`raw_lump`); `numpy_lazy` the
+  same without `decompress_all()` (each lump decoded when the touch reaches it); `numpy_mmap`
+  the same as `numpy` with `bspkit.load(path, mmap=True)` (the file mapped, not read into memory);
+- bspkit `records`: `bspkit.load` + `decompress_all()` + every record lump iterated, one object
+  per record, and every other lump's bytes;
 - bsp_tool `touch`: `bsp_tool.load_bsp` + every lump attribute iterated entry by entry (what
   bench/bsp_tool_load.py does);
 - `search`, `search_classes`, `search_links` (both): `search_all_entities(…)` /
   `ENTITIES.search(…)` for the most common classname, for every classname once, and for every
-  entity's `target` (see `search_pass`), timed in loops of about 2 ms (best round).
+  entity's `target` (see `search_pass`), timed with `timeit` in rounds of about 2 ms (best round).
 Not a timed test: numbers are for bench/RESULTS.md ("Python package" section, bench/py/report.py).
 """
 import argparse
 import collections
+import gc
 import json
 import os
 import sys
 import time
+import timeit
 
 
 def best(runs, f):
@@ -36,35 +40,16 @@ def best(runs, f):
     return t_best, out
 
 
-def timed_loop(runs, body, values):
-    """Seconds for one pass of `body` over `values`, timeit's way: the pass repeated enough times
-    for a round of about 2 ms (so the timer's own cost is spread out), best of `runs` rounds."""
-    t = time.perf_counter()
-    body(values)
-    once = max(time.perf_counter() - t, 1e-7)
+def timed_loop(runs, search, key, values):
+    """Seconds for `search(key=v)` over every v in `values`, measured as `timeit` measures a
+    statement: the calls written out in a loop compiled once (no Python function call per
+    search around them), repeated for a round of about 2 ms so the timer's own cost is spread
+    out, best of `runs` rounds. The garbage collector stays on, as in the libraries' own use."""
+    stmt = f"search({key}=v)" if len(values) == 1 else f"for v in values: search({key}=v)"
+    timer = timeit.Timer(stmt, setup="gc.enable()", globals={"search": search, "values": values, "v": values[0], "gc": gc})
+    once = max(timer.timeit(1), 1e-7)
     reps = max(1, int(2e-3 / once))
-    best_t = None
-    for _ in range(runs):
-        t = time.perf_counter()
-        for _ in range(reps):
-            body(values)
-        dt = (time.perf_counter() - t) / reps
-        best_t = dt if best_t is None else min(best_t, dt)
-    return best_t
-
-
-def by_classname(search):
-    def body(values):
-        for v in values:
-            search(classname=v)
-    return body
-
-
-def by_targetname(search):
-    def body(values):
-        for v in values:
-            search(targetname=v)
-    return body
+    return min(timer.repeat(repeat=runs, number=reps)) / reps
 
 
 def search_pass(out, runs, ents, search):
@@ -80,21 +65,23 @@ def search_pass(out, runs, ents, search):
     if not classes:
         return
     common = classes.most_common(1)[0][0]
-    out["search"] = timed_loop(runs * 10, by_classname(search), [common])
+    out["search"] = timed_loop(runs * 10, search, "classname", [common])
     out["entities"], out["hits"] = len(ents), len(search(classname=common))
     names = sorted(classes)
-    out["search_classes"], out["classes"] = timed_loop(runs * 3, by_classname(search), names), len(names)
+    out["search_classes"], out["classes"] = timed_loop(runs * 3, search, "classname", names), len(names)
     targets = [e.get("target") for e in ents if e.get("target") is not None]
     if targets:
-        out["search_links"], out["links"] = timed_loop(runs * 3, by_targetname(search), targets), len(targets)
+        out["search_links"], out["links"] = timed_loop(runs * 3, search, "targetname", targets), len(targets)
 
 
 def bspkit_passes(path, runs):
     import bspkit
     import numpy as np
 
-    def numpy_pass(mmap=False):
+    def numpy_pass(mmap=False, eager=True):
         bsp = bspkit.load(path, mmap=mmap)
+        if eager:
+            bsp.decompress_all()  # every lump will be read: compressed ones decoded over all cores
         n = 0
         for name in bsp.lump_names():
             lump = bsp[name]
@@ -109,6 +96,7 @@ def bspkit_passes(path, runs):
 
     def records_pass():
         bsp = bspkit.load(path)
+        bsp.decompress_all()
         n = 0
         for name in bsp.lump_names():
             lump = bsp[name]
@@ -122,6 +110,7 @@ def bspkit_passes(path, runs):
     out = {}
     out["numpy"] = best(runs, numpy_pass)[0]
     out["numpy_mmap"] = best(runs, lambda: numpy_pass(mmap=True))[0]
+    out["numpy_lazy"] = best(runs, lambda: numpy_pass(eager=False))[0]
     out["records"] = best(runs, records_pass)[0]
     bsp = bspkit.load(path)
     search_pass(out, runs, bsp.ENTITIES, bsp.search_all_entities)
