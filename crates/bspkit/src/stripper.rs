@@ -387,25 +387,20 @@ type Pair = (Vec<u8>, Vec<u8>);
 /// [`diff`] near-linear), and by shape (sorted pairs) for the counts the filters need.
 struct Sim {
     ents: Vec<Option<EditEntity>>,
-    post: HashMap<Pair, Vec<usize>>,
+    pairs: PairIndex,
     shapes: HashMap<Pairs, usize>,
 }
 
 impl Sim {
     fn new(doc: &EntityDoc) -> Self {
-        let mut sim = Sim { ents: Vec::with_capacity(doc.len()), post: HashMap::new(), shapes: HashMap::new() };
+        let mut sim = Sim { ents: Vec::with_capacity(doc.len()), pairs: PairIndex::default(), shapes: HashMap::new() };
         for e in &doc.entities {
             sim.push(e.clone());
         }
         sim
     }
     fn index(&mut self, i: usize, e: &EditEntity) {
-        for p in e.raw_pairs() {
-            let list = self.post.entry((p.0.to_vec(), p.1.to_vec())).or_default();
-            if list.last() != Some(&i) {
-                list.push(i);
-            }
-        }
+        self.pairs.add(i, e);
         *self.shapes.entry(sorted(&e.owned_pairs())).or_default() += 1;
     }
     fn unshape(&mut self, e: &EditEntity) {
@@ -422,7 +417,7 @@ impl Sim {
     fn matching(&self, conds: &[Pair]) -> Vec<usize> {
         let mut best: Option<&Vec<usize>> = None;
         for c in conds {
-            match self.post.get(c) {
+            match self.pairs.post.get(c) {
                 None => return Vec::new(),
                 Some(l) => {
                     if !matches!(best, Some(b) if b.len() <= l.len()) {
