@@ -288,12 +288,17 @@ fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut
     }
     let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]);
     let eps = 1e-9 * extent * extent;
-    if n > MAX_EAR_CLIP {
-        for i in 1..n - 1 {
+    // A fan from the ring's first corner, keeping the triangles that turn the right way: for
+    // polygons too large to clip, and for a remnant without ears.
+    let fan = |ring: &[u32], emit: &mut dyn FnMut([u32; 3])| {
+        for i in 1..ring.len().saturating_sub(1) {
             if cross2(p(ring[0]), p(ring[i]), p(ring[i + 1])) > eps {
                 emit([ring[0], ring[i], ring[i + 1]]);
             }
         }
+    };
+    if n > MAX_EAR_CLIP {
+        fan(ring, emit);
         return false;
     }
     let near = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) <= eps;
@@ -364,11 +369,7 @@ fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut
                         ring.remove(i);
                     }
                     None => {
-                        for i in 1..m - 1 {
-                            if cross2(p(ring[0]), p(ring[i]), p(ring[i + 1])) > eps {
-                                emit([ring[0], ring[i], ring[i + 1]]);
-                            }
-                        }
+                        fan(ring, emit);
                         return convex;
                     }
                 }
