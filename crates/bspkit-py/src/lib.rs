@@ -1023,11 +1023,7 @@ impl RecordLump {
                 .inner
                 .lump_error(index, bspkit::Error::new(ErrorKind::BadLumpLength { length: len as u64, record_size: size }))));
         }
-        // A record of one number (Source surfedges, leaf faces, …) reads as that number, as a
-        // lump of plain values does.
-        let plain = schema.is_some_and(|s| {
-            s.plain || (s.fields.len() == 1 && s.fields[0].ty.ndim == 0 && matches!(s.fields[0].ty.kind, Kind::Scalar { .. }))
-        });
+        let plain = schema.is_some_and(items_are_plain);
         Ok(RecordLump { bsp: bsp.clone().unbind(), index, name: entry.name, schema, plain, size, count: len / size })
     }
 
@@ -1116,7 +1112,7 @@ impl RecordLump {
     fn numpy(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let me = slf.get();
-        let dtype = array_dtypes(py)?.of(py, me.schema, me.plain, me.size)?;
+        let dtype = array_dtypes(py)?.of(py, me.schema, me.size)?;
         let bytes = me.bsp.get().inner.lump(me.index).py()?;
         let mut shape = vec![me.count];
         if let Some(s) = me.schema.filter(|_| me.plain) {
@@ -1134,8 +1130,15 @@ impl RecordLump {
 /// process. Building a structured dtype costs NumPy more than the view itself: a `numpy()` call
 /// took 2.5–8.8 µs with the dtype described anew each time through `__array_interface__`.
 struct ArrayDtypes {
-    /// By (schema address, items plain, record size); schemas are statics, so this stays small.
-    by_schema: Mutex<HashMap<(usize, bool, usize), Py<PyAny>>>,
+    /// By schema (its address: schemas are statics, so this stays small; whether its items are
+    /// plain follows from the schema), or by record size for records without one.
+    by_schema: Mutex<HashMap<DtypeKey, Py<PyAny>>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum DtypeKey {
+    Schema(usize),
+    Bytes(usize),
 }
 
 static ARRAY_DTYPES: PyOnceLock<ArrayDtypes> = PyOnceLock::new();
@@ -1148,16 +1151,26 @@ fn array_dtypes(py: Python<'_>) -> PyResult<&'static ArrayDtypes> {
     })
 }
 
+/// Whether a lump of this schema gives plain values rather than records: a lump of plain values,
+/// or a record of one number (Source surfedges, leaf faces, …), which reads as that number.
+fn items_are_plain(s: &RecordSchema) -> bool {
+    s.plain || (s.fields.len() == 1 && s.fields[0].ty.ndim == 0 && matches!(s.fields[0].ty.kind, Kind::Scalar { .. }))
+}
+
 impl ArrayDtypes {
-    fn of(&self, py: Python<'_>, schema: Option<&'static RecordSchema>, plain: bool, size: usize) -> PyResult<Py<PyAny>> {
-        let key = (schema.map_or(0, |s| s as *const RecordSchema as usize), plain, size);
+    /// The dtype for records of `schema`, or of `size` bytes without one.
+    fn of(&self, py: Python<'_>, schema: Option<&'static RecordSchema>, size: usize) -> PyResult<Py<PyAny>> {
+        let key = match schema {
+            Some(s) => DtypeKey::Schema(s as *const RecordSchema as usize),
+            None => DtypeKey::Bytes(size),
+        };
         if let Some(d) = self.by_schema.lock().unwrap().get(&key) {
             return Ok(d.clone_ref(py));
         }
         // Made outside the lock: NumPy runs Python code, which may let another thread in.
         let np_dtype = py.import("numpy")?.getattr("dtype")?;
         let dtype = match schema {
-            Some(s) if plain => np_dtype.call1((typestr(&s.fields[0].ty)?,))?,
+            Some(s) if items_are_plain(s) => np_dtype.call1((typestr(&s.fields[0].ty)?,))?,
             Some(s) => np_dtype.call1((descr(py, s)?,))?,
             None => np_dtype.call1((format!("|V{size}"),))?,
         };
