@@ -122,16 +122,14 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         for prim in prims {
             let n = prim.vertex_count;
             let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
-            prim.walk(m, Walk::Vertices, &mut |batch| {
-                for &i in batch {
-                    let q = to_y_up(v.positions[i as usize], ctx.scale);
-                    for k in 0..3 {
-                        lo[k] = lo[k].min(q[k]);
-                        hi[k] = hi[k].max(q[k]);
-                    }
-                    if v.normals.get(i as usize).copied().and_then(normal_y_up).is_none() {
-                        bad_normals += 1;
-                    }
+            prim.each(m, Walk::Vertices, |i| {
+                let q = to_y_up(v.positions[i as usize], ctx.scale);
+                for k in 0..3 {
+                    lo[k] = lo[k].min(q[k]);
+                    hi[k] = hi[k].max(q[k]);
+                }
+                if v.normals.get(i as usize).copied().and_then(normal_y_up).is_none() {
+                    bad_normals += 1;
                 }
                 Ok(())
             })?;
@@ -452,13 +450,11 @@ fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[Ima
     let mut attribute =
         |f: &mut dyn Write, m: &crate::mesh::Model, prim: &Prim, what: Walk, each: &dyn Fn(&mut Vec<u8>, usize)| -> std::io::Result<u64> {
             buf.clear();
-            prim.walk(m, what, &mut |batch| {
-                for &i in batch {
-                    each(&mut buf, i as usize);
-                    if buf.len() >= BIN_CHUNK {
-                        put(f, &buf)?;
-                        buf.clear();
-                    }
+            prim.each(m, what, |i| {
+                each(&mut buf, i as usize);
+                if buf.len() >= BIN_CHUNK {
+                    put(f, &buf)?;
+                    buf.clear();
                 }
                 Ok(())
             })?;

@@ -81,27 +81,18 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
             let v = &m.vertices;
             writeln!(f, "o {}", m.name.replace(char::is_whitespace, "_"))?;
             for prim in prims {
-                prim.walk(m, Walk::Vertices, &mut |batch| {
-                    for &i in batch {
-                        let r = rotate(q, to_y_up(v.positions[i as usize], ctx.scale));
-                        writeln!(f, "v {} {} {}", r[0] + t[0], r[1] + t[1], r[2] + t[2])?;
-                    }
-                    Ok(())
+                prim.each(m, Walk::Vertices, |i| {
+                    let r = rotate(q, to_y_up(v.positions[i as usize], ctx.scale));
+                    writeln!(f, "v {} {} {}", r[0] + t[0], r[1] + t[1], r[2] + t[2])
                 })?;
-                prim.walk(m, Walk::Vertices, &mut |batch| {
-                    for &i in batch {
-                        let uv = v.uv0.get(i as usize).copied().filter(|uv| uv.iter().all(|c| c.is_finite())).unwrap_or_default();
-                        // OBJ's V runs up.
-                        writeln!(f, "vt {} {}", uv[0], 1.0 - uv[1])?;
-                    }
-                    Ok(())
+                prim.each(m, Walk::Vertices, |i| {
+                    let uv = v.uv0.get(i as usize).copied().filter(|uv| uv.iter().all(|c| c.is_finite())).unwrap_or_default();
+                    // OBJ's V runs up.
+                    writeln!(f, "vt {} {}", uv[0], 1.0 - uv[1])
                 })?;
-                prim.walk(m, Walk::Vertices, &mut |batch| {
-                    for &i in batch {
-                        let n = rotate(q, v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]));
-                        writeln!(f, "vn {} {} {}", n[0], n[1], n[2])?;
-                    }
-                    Ok(())
+                prim.each(m, Walk::Vertices, |i| {
+                    let n = rotate(q, v.normals.get(i as usize).copied().and_then(normal_y_up).unwrap_or([0.0, 1.0, 0.0]));
+                    writeln!(f, "vn {} {} {}", n[0], n[1], n[2])
                 })?;
                 let mat = p.materials[prim.material].material;
                 if let Some(name) = names.get(&mat) {

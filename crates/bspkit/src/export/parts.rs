@@ -205,6 +205,12 @@ impl Prim {
     /// Call `f` with the primitive's vertex numbers or indices (`what`), in output order, in
     /// batches (no copy of a whole primitive is made). The writers' callbacks write, hence the
     /// I/O error.
+    /// [`Self::walk`], one vertex number or index at a time (`f` is generic, so the per-item
+    /// call is inlined into the batch loop rather than made through a pointer).
+    pub(crate) fn each(&self, m: &Model, what: Walk, mut f: impl FnMut(u32) -> std::io::Result<()>) -> std::io::Result<()> {
+        self.walk(m, what, &mut |batch| batch.iter().try_for_each(|&i| f(i)))
+    }
+
     pub(crate) fn walk(&self, m: &Model, what: Walk, f: &mut dyn FnMut(&[u32]) -> std::io::Result<()>) -> std::io::Result<()> {
         let surfaces = match &self.layout {
             PrimLayout::Copied { order, indices } => return f(if what == Walk::Vertices { order } else { indices }),
