@@ -28,14 +28,24 @@ def summary(a, b):
     lines = [f"maps: {len(both)} read by both; bsp_tool failed on {len(a) - len(both)} that bspkit read"]
     size = sum(a[m]["size"] for m in both)
     touch = sum(b[m]["touch"] for m in both)
-    for p in ("numpy", "numpy_lazy", "numpy_mmap", "records"):
-        if not all(p in a[m] for m in both):
-            continue
-        t = sum(a[m][p] for m in both)
+    for p, _, t in load_passes(a, both):
         lines.append(f"load+touch via {p:8}: bspkit {t:.3f} s, bsp_tool {touch:.3f} s, ratio {touch / t:.0f}x ({size / 1e6:.1f} MB)")
     for key, name, s, ta, tb in searches(a, b, both):
         lines.append(f"entity search, {name} ({len(s)} maps): bspkit {ta * 1e3:.3f} ms, bsp_tool {tb * 1e3:.3f} ms, ratio {tb / ta:.1f}x")
     return "\n".join(lines) + "\n"
+
+
+LOAD_PASSES = (
+    ("numpy", "load + touch via NumPy"),
+    ("numpy_lazy", "load + touch via NumPy, each lump decompressed when first read"),
+    ("numpy_mmap", "`load(mmap=True)` + touch via NumPy"),
+    ("records", "load + touch via record objects"),
+)
+
+
+def load_passes(a, both):
+    """(key, name, bspkit seconds summed) per load + touch pass that every map in `both` has."""
+    return [(p, name, sum(a[m][p] for m in both)) for p, name in LOAD_PASSES if all(p in a[m] for m in both)]
 
 
 SEARCHES = (
@@ -98,15 +108,7 @@ def section(folder):
     out.append("")
     out.append("| pass | maps | bspkit | bsp_tool | ratio |")
     out.append("|---|---:|---:|---:|---:|")
-    for p, name in (
-        ("numpy", "load + touch via NumPy"),
-        ("numpy_lazy", "load + touch via NumPy, each lump decompressed when first read"),
-        ("numpy_mmap", "`load(mmap=True)` + touch via NumPy"),
-        ("records", "load + touch via record objects"),
-    ):
-        if not all(p in a[m] for m in both):
-            continue
-        t = sum(a[m][p] for m in both)
+    for _, name, t in load_passes(a, both):
         out.append(f"| {name} ({size / 1e6:.1f} MB) | {len(both)} | {fmt_t(t)} | {fmt_t(touch)} | {touch / t:,.0f}× |")
     for key, name, s, ta, tb in found:
         out.append(f"| entity search, {name}, summed | {len(s)} | {fmt_t(ta)} | {fmt_t(tb)} | {tb / ta:,.1f}× |")
