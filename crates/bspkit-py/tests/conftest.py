@@ -4,6 +4,7 @@ committed sample map, and the `bsp` CLI binary (BSPKIT_CLI) to compare against."
 import json
 import os
 import pathlib
+import warnings
 
 import pytest
 
@@ -19,7 +20,9 @@ def corpus_dir():
     if not p.is_absolute() and not p.is_dir():
         p = REPO / d
     if not p.is_dir():
-        raise RuntimeError(f"BSPKIT_CORPUS={d} is not a directory")
+        # A fresh clone passes without the corpus: the corpus tests skip, saying why.
+        warnings.warn(f"BSPKIT_CORPUS={d} is not a directory: the corpus tests are skipped")
+        return None
     return p
 
 
@@ -45,7 +48,7 @@ def corpus_maps():
 
 MAPS = corpus_maps()
 if not MAPS:
-    MAPS = [pytest.param(None, id="no-corpus", marks=pytest.mark.skip(reason="set BSPKIT_CORPUS to the real-map corpus"))]
+    MAPS = [pytest.param(None, id="no-corpus", marks=pytest.mark.skip(reason="set BSPKIT_CORPUS to the real-map corpus directory"))]
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,113 @@
+//! `bsp` on the new branches, run as a child process: the Genesis3D corpus level's info table
+//! (GBSPLib's layout, counts from its chunk headers), entities and check; an entity edit of a
+//! builder-made level; `bsp formats` listing the new branches; `--branch` on colliding magics.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use bspkit::branches::{genesis3d, quake2};
+use bspkit::build::BspBuilder;
+
+use crate::common;
+
+const BSP: &str = env!("CARGO_BIN_EXE_bsp");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BSP).args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bspkit-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn genesis3d_corpus_level_info_ents_and_check() {
+    let Some(corpus) = common::corpus("genesis3d_corpus_level_info_ents_and_check") else { return };
+    let Some(m) = common::maps_in(&corpus, "genesis3d").into_iter().next() else { panic!("no genesis3d map") };
+    let bytes = std::fs::read(&m.path).unwrap();
+    let path = s(&m.path);
+
+    // The models chunk follows the 40-byte header chunk: `{1, 80, count}`.
+    let rd = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    assert_eq!((rd(40), rd(44)), (1, 80));
+    let models = rd(48);
+    let info = run(&["info", path]);
+    assert!(info.status.success());
+    let text = stdout(&info);
+    assert!(text.contains(" --- Save GBSP File --- "), "{text}");
+    assert!(text.contains(&format!("Num Models           : {models:>5}, {:>6}\n", models * 80)), "{text}");
+    assert!(text.contains("[genesis3d], family genesis3d, version 15"), "{text}");
+
+    let json: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", path]).stdout).unwrap();
+    assert_eq!(json["format"]["family"], "genesis3d");
+    assert_eq!(json["problems"].as_array().unwrap().len(), 0);
+
+    let ents: serde_json::Value = serde_json::from_slice(&run(&["ents", "--json", path]).stdout).unwrap();
+    assert!(ents.as_array().unwrap().len() > 100);
+    let export = run(&["ents", "export", path]);
+    assert!(stdout(&export).starts_with("{\n\""));
+    assert!(run(&["check", path]).status.success());
+}
+
+#[test]
+fn genesis3d_entity_edit_and_import() {
+    let d = scratch("g3d-ents");
+    let level = d.join("room.bsp");
+    std::fs::write(&level, genesis3d::room::small_level()).unwrap();
+    let out = d.join("out.bsp");
+    let o = run(&["ents", "set", s(&level), "--classname", "DeathMatchStart", "--key", "origin", "--value", "8 8 40", "-o", s(&out)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = run(&["ents", "get", s(&out), "--classname", "DeathMatchStart", "--key", "origin"]);
+    // `ents get` names the entity each value came from: index and classname.
+    assert_eq!(stdout(&got), "#1 DeathMatchStart\t8 8 40\n");
+    // Import text into the binary chunk, and export it back.
+    let ent = d.join("new.ent");
+    std::fs::write(&ent, "{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"light\"\n\"light\" \"80\"\n}\n").unwrap();
+    let imported = d.join("imported.bsp");
+    let o = run(&["ents", "import", s(&level), s(&ent), "-o", s(&imported)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(stdout(&run(&["ents", "export", s(&imported)])), std::fs::read_to_string(&ent).unwrap());
+    let rewritten = d.join("rewritten.bsp");
+    assert!(run(&["rewrite", s(&imported), "-o", s(&rewritten)]).status.success());
+    assert_eq!(std::fs::read(&rewritten).unwrap(), std::fs::read(&imported).unwrap());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn formats_and_branch_override_reach_the_new_branches() {
+    let f = stdout(&run(&["formats"]));
+    for id in ["genesis3d", "sin", "sof", "daikatana"] {
+        assert!(f.lines().any(|l| l.starts_with(&format!("{id} "))), "{id} missing from:\n{f}");
+    }
+    // A Soldier of Fortune map is detected as such; `--branch quake3` reads it as Quake 3 and
+    // names the detected branch as the runner-up.
+    let d = scratch("sof-branch");
+    let map = d.join("sof.bsp");
+    let size = |i: usize| quake2::SOF.lumps[i].record_size(0).unwrap();
+    let bytes = BspBuilder::new(&quake2::SOF)
+        .lump(0, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
+        .lump(quake2::LUMP_PLANES, vec![0u8; 3 * size(quake2::LUMP_PLANES)])
+        .lump(quake2::LUMP_FACES, vec![0u8; size(quake2::LUMP_FACES)])
+        .lump(quake2::LUMP_LEAVES, vec![0u8; size(quake2::LUMP_LEAVES)])
+        .lump(quake2::LUMP_SOF_REGIONS, vec![0u8; size(quake2::LUMP_SOF_REGIONS)])
+        .build();
+    std::fs::write(&map, bytes).unwrap();
+    let auto: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&map)]).stdout).unwrap();
+    assert_eq!(auto["format"]["branch"], "sof");
+    assert!(auto["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == "quake3"));
+    let forced: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", "--branch", "quake3", s(&map)]).stdout).unwrap();
+    assert_eq!(forced["format"]["branch"], "quake3");
+    assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == "sof"));
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -1,0 +1,222 @@
+//! Robustness: every corpus map, truncated at many points and with bytes flipped, opens and
+//! decodes (`bspkit::decode_all`: every lump, record view, entities, visibility, info rows and
+//! checks) to `Ok` or a typed error. A panic fails the test; so would a hang (the whole test is
+//! sized to run in well under a minute in debug builds). Garbled maps are also exported (scene,
+//! lightmaps and the glTF writer).
+
+use crate::common;
+
+use bspkit::export::{export, ExportOptions, Format};
+use bspkit::{decode_all, Bsp};
+
+/// Deterministic xorshift64* generator, seeded per map, so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: &str) -> Self {
+        // FNV-1a of the seed text; never zero.
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for b in seed.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        Rng(h | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// Truncation points per map: evenly spaced, plus every boundary of the header and directory.
+const CUTS: usize = 80;
+/// Mutated copies per map.
+const FLIPS: usize = 400;
+
+fn run(data: &[u8]) {
+    // Ok or Err are both fine; a panic is not.
+    if let Ok(bsp) = Bsp::from_bytes(data) {
+        std::hint::black_box(decode_all(&bsp));
+    }
+}
+
+/// Where a map's header and directory end (0 when it does not open).
+fn header_len(data: &[u8]) -> usize {
+    Bsp::from_bytes(data).map(|b| b.header().len).unwrap_or(0)
+}
+
+/// Call `each` on `count` mutated copies of `data` (each mutation undone after its case);
+/// returns `count`.
+fn garbled(rng: &mut Rng, data: &mut [u8], header: usize, count: usize, mut each: impl FnMut(&[u8])) -> usize {
+    for _ in 0..count {
+        let undo = mutate(rng, data, header);
+        each(data);
+        for (i, b) in undo.into_iter().rev() {
+            data[i] = b;
+        }
+    }
+    count
+}
+
+/// Apply one mutation to `data` in place, returning what to undo: (offset, old bytes).
+fn mutate(rng: &mut Rng, data: &mut [u8], header: usize) -> Vec<(usize, u8)> {
+    let len = data.len();
+    let mut undo = Vec::new();
+    // A third of the mutations hit the header and directory, the rest the whole file.
+    let region = if rng.below(3) == 0 { header.clamp(8, len) } else { len };
+    let at = rng.below(region);
+    match rng.below(4) {
+        // Flip one to four random bytes.
+        0 | 1 => {
+            for _ in 0..1 + rng.below(4) {
+                let i = if rng.below(2) == 0 { at } else { rng.below(region) };
+                undo.push((i, data[i]));
+                data[i] ^= (rng.next() as u8) | 1;
+            }
+        }
+        // A 32-bit field set to an interesting value (counts, offsets, lengths).
+        _ => {
+            let at = at & !3;
+            let values = [0u32, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, len as u32, (len as u32).wrapping_add(4), 0xffff, 0x1_0000];
+            let v = values[rng.below(values.len())].to_le_bytes();
+            for (k, b) in v.iter().enumerate() {
+                if let Some(slot) = data.get_mut(at + k) {
+                    undo.push((at + k, *slot));
+                    *slot = *b;
+                }
+            }
+        }
+    }
+    undo
+}
+
+#[test]
+fn truncated_and_garbled_maps_never_panic() {
+    let Some(corpus) = common::corpus("truncated_and_garbled_maps_never_panic") else { return };
+    let start = std::time::Instant::now();
+    let maps = common::maps(&corpus);
+    let mut cases = 0usize;
+    for m in &maps {
+        let mut data = std::fs::read(&m.path).unwrap();
+        let header = header_len(&data);
+        let len = data.len();
+        // Truncations (borrowed prefixes, no copies).
+        let mut cuts: Vec<usize> = (0..CUTS).map(|k| k * len / CUTS).collect();
+        cuts.extend([1, 4, 7, 8, 11, 12, 15, 16, 64, 140, 1036, 2064].iter().copied().filter(|&c| c < len));
+        cuts.extend([header.saturating_sub(1), header, header + 1].iter().copied().filter(|&c| c < len));
+        for c in cuts {
+            run(&data[..c]);
+            cases += 1;
+        }
+        let mut rng = Rng::new(&m.path.file_name().unwrap().to_string_lossy());
+        cases += garbled(&mut rng, &mut data, header, FLIPS, run);
+    }
+    eprintln!("garble: {} maps, {cases} cases in {:.1?}", maps.len(), start.elapsed());
+    assert!(cases > maps.len() * FLIPS);
+}
+
+/// Mutated copies per map for the export test (an export does more work per case).
+const EXPORT_FLIPS: usize = 12;
+
+/// Every corpus map, garbled, exported as GLB with lightmaps (no textures) to the null device:
+/// the scene builders, the lightmap atlas and the writer (primitive grouping, vertex numbering,
+/// accessors) give `Ok` or a typed error, never a panic.
+#[cfg(unix)]
+#[test]
+fn garbled_maps_export_or_fail_cleanly() {
+    let Some(corpus) = common::corpus("garbled_maps_export_or_fail_cleanly") else { return };
+    let opts = ExportOptions { format: Some(Format::Glb), textures: None, lightmaps: true, ..Default::default() };
+    let maps = common::maps(&corpus);
+    let (mut cases, mut exported) = (0usize, 0usize);
+    for m in &maps {
+        let mut data = std::fs::read(&m.path).unwrap();
+        let header = header_len(&data);
+        let mut rng = Rng::new(&format!("export {}", m.path.file_name().unwrap().to_string_lossy()));
+        cases += garbled(&mut rng, &mut data, header, EXPORT_FLIPS, |data| {
+            if let Ok(bsp) = Bsp::from_bytes(data) {
+                exported += usize::from(export(&bsp, "/dev/null".as_ref(), &opts).is_ok());
+            }
+        });
+    }
+    eprintln!("garbled exports: {} maps, {cases} cases, {exported} exported", maps.len());
+    // Most mutations leave a map that still exports (what is sound of it): the test exercises
+    // the writer, not only the opening.
+    assert!(exported * 2 > cases, "{exported} of {cases} garbled maps exported");
+}
+
+/// Respawn `.ent` partition files, truncated and garbled, parse or fail with a typed error.
+#[test]
+fn garbled_ent_files_never_panic() {
+    let Some(corpus) = common::corpus("garbled_ent_files_never_panic") else { return };
+    let mut files = 0;
+    let mut stack = vec![corpus.join("respawn")];
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "ent") {
+                continue;
+            }
+            files += 1;
+            let mut data = std::fs::read(&p).unwrap();
+            for k in 0..=32 {
+                let _ = bspkit::branches::respawn::parse_ent_file(&data[..k * data.len() / 32]);
+            }
+            let mut rng = Rng::new(&p.to_string_lossy());
+            for _ in 0..200 {
+                let i = rng.below(data.len());
+                let old = data[i];
+                data[i] = [b'{', b'}', b'"', b'\n', 0, rng.next() as u8][rng.below(6)];
+                let _ = bspkit::branches::respawn::parse_ent_file(&data);
+                data[i] = old;
+            }
+        }
+    }
+    assert!(files > 0);
+}
+
+/// Random bytes behind every known magic: detection and directory parsing stay typed.
+#[test]
+fn random_bytes_behind_every_magic_never_panic() {
+    let mut rng = Rng::new("magics");
+    let heads: [&[u8]; 16] = [
+        b"VBSP",
+        b"PSBV",
+        b"rBSP",
+        b"IBSP",
+        b"QBSP",
+        b"RBSP",
+        b"FBSP",
+        b"BSP2",
+        b"2PSB",
+        &[29, 0, 0, 0],
+        &[30, 0, 0, 0],
+        b"IBSP\x16\0\0\0",
+        b"IBSP\x26\0\0\0",
+        b"IBSP\x2e\0\0\0",
+        b"rBSP\x25\0\0\0",
+        b"VBSP\x14\0\0\0",
+    ];
+    for head in heads {
+        for len in [0usize, 4, 8, 12, 40, 200, 1100, 2100, 5000] {
+            for _ in 0..20 {
+                let mut data: Vec<u8> = (0..len.max(head.len())).map(|_| rng.next() as u8).collect();
+                data[..head.len()].copy_from_slice(head);
+                run(&data);
+                let _ = bspkit::lmp::LmpFile::parse(&data);
+            }
+        }
+    }
+}

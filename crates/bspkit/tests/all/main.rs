@@ -1,0 +1,76 @@
+//! The integration tests of `bspkit`, one test binary: each former `tests/NAME.rs` is the module
+//! `NAME` here (one binary links the crate and its dependencies once instead of once per file,
+//! which cut the debug build of the tests and `target/` to a fraction — README, "Set-up cost").
+//! A new test file goes in this folder and gets a `mod NAME;` line below; its helpers come from
+//! `use crate::common;`. `layout::every_test_file_is_a_module` checks that none is forgotten.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bsp_tool_counts;
+mod budgets;
+mod check_cases;
+mod check_lzma;
+mod corpus_open;
+mod error_locations;
+mod garble;
+mod genesis3d;
+mod lightmaps;
+mod mapset;
+mod mesh_audit;
+mod mesh_cod;
+mod mesh_genesis3d;
+mod mesh_quake2;
+mod mesh_quake3;
+mod mesh_respawn;
+mod mesh_source;
+mod quake1_goldsrc;
+mod quake2_derived;
+mod quake2_quake3;
+mod regressions;
+mod render;
+mod respawn_cod;
+mod rtcw;
+mod samples;
+mod scan;
+mod source_core;
+mod source_gamelump_pak;
+mod texture_corpus;
+mod texture_oracle;
+mod texture_sources;
+mod tree;
+mod write_api;
+mod write_edits;
+mod write_entities;
+mod write_fuzz;
+mod write_lzma;
+mod write_roundtrip;
+
+mod layout {
+    use std::path::Path;
+
+    /// Every `.rs` file of this folder is a module of this binary, and no test file sits
+    /// directly in `tests/` (cargo would build it as a binary of its own, linking everything
+    /// again).
+    #[test]
+    fn every_test_file_is_a_module() {
+        let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+        let main = std::fs::read_to_string(tests.join("all/main.rs")).unwrap();
+        let declared: Vec<&str> = main.lines().filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';')).collect();
+        for entry in std::fs::read_dir(tests.join("all")).unwrap() {
+            let path = entry.unwrap().path();
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+            if path.extension().is_some_and(|e| e == "rs") && stem != "main" {
+                assert!(declared.contains(&stem), "tests/all/{stem}.rs is not declared as `mod {stem};` in main.rs");
+            }
+        }
+        for entry in std::fs::read_dir(&tests).unwrap() {
+            let path = entry.unwrap().path();
+            assert!(
+                !(path.is_file() && path.extension().is_some_and(|e| e == "rs")),
+                "{}: move it into tests/all/ as a module (see main.rs)",
+                path.display()
+            );
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Preview pictures (`bspkit::render`): every builder sample map and every corpus map renders to
+//! a picture that is not blank (enough of it covered, not one flat colour) and is the same bytes
+//! when drawn twice, in each view. A map whose scene has no drawn triangle (every surface sky,
+//! nodraw, trigger, clip or tool, or no faces at all: a few corpus test maps) must give a picture
+//! with nothing drawn on it.
+
+use crate::common;
+
+use bspkit::render::{render_map, RenderOptions, Rendered, View};
+use bspkit::Bsp;
+
+/// Share of the picture that must be covered by the map, for every view but `spawn` (which may
+/// look at a wall, at the sky, or — in test maps that are a brush in the void — at nothing).
+const MIN_COVERAGE: f64 = 0.05;
+/// Least standard deviation of the pixels' channel values (0..255): a flat picture is below it.
+const MIN_DEVIATION: f64 = 3.0;
+
+fn render(bsp: &Bsp, view: View, size: u32) -> Rendered {
+    let name = bsp.path().map(|p| p.display().to_string()).unwrap_or_else(|| bsp.branch().id.to_string());
+    render_map(bsp, &RenderOptions { view, size, ..Default::default() }).unwrap_or_else(|e| panic!("{name}: {view:?}: {e}"))
+}
+
+/// Render `bsp` in every view twice; check the pictures. Returns the iso picture's coverage and
+/// deviation and whether the scene had anything to draw.
+fn check(name: &str, bsp: &Bsp, size: u32) -> (f64, f64, bool) {
+    let mut iso = (0.0, 0.0, false);
+    for view in View::ALL {
+        let a = render(bsp, view, size);
+        let b = render(bsp, view, size);
+        assert_eq!(a.frame, b.frame, "{name}: {view:?} differs between two runs");
+        assert_eq!(a.frame.to_png().unwrap(), b.frame.to_png().unwrap(), "{name}: {view:?} PNG bytes differ");
+        assert_eq!(a.frame.width.max(a.frame.height), size, "{name}: {view:?} size");
+        let (cov, dev) = (a.frame.coverage(), a.frame.deviation());
+        if a.drawn_triangles == 0 {
+            assert_eq!(a.frame.covered, 0, "{name}: {view:?}: nothing to draw, yet pixels were drawn");
+            assert!(a.warnings.iter().any(|w| w.starts_with("nothing to draw")), "{name}: no warning");
+        } else if a.view != View::Spawn {
+            assert!(cov >= MIN_COVERAGE, "{name}: {view:?} covers {:.1}% of the picture", cov * 100.0);
+            assert!(dev >= MIN_DEVIATION, "{name}: {view:?} is flat (deviation {dev:.2})");
+        }
+        if view == View::Iso {
+            iso = (cov, dev, a.drawn_triangles > 0);
+        }
+    }
+    iso
+}
+
+#[test]
+fn builder_samples_render() {
+    for (name, bytes) in bspkit::build::samples() {
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let (cov, dev, any) = check(name, &bsp, 96);
+        assert!(any, "{name}: the sample map has nothing to draw");
+        eprintln!("{name}: iso coverage {:.1}%, deviation {dev:.1}", cov * 100.0);
+    }
+}
+
+#[test]
+fn sizes_out_of_range_are_errors() {
+    let bytes = bspkit::build::sample_quake1();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let err = render_map(&bsp, &RenderOptions { size: bspkit::render::MAX_SIZE + 1, ..Default::default() }).unwrap_err();
+    assert_eq!(err.kind.name(), "limit_exceeded");
+}
+
+#[test]
+fn every_corpus_map_renders() {
+    let Some(corpus) = common::corpus("every_corpus_map_renders") else { return };
+    let maps = common::maps(&corpus);
+    assert!(maps.len() >= 50, "only {} maps in the corpus", maps.len());
+    let mut drawn = 0;
+    for m in &maps {
+        let name = m.path.display().to_string();
+        let bsp = Bsp::open(&m.path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (cov, dev, any) = check(&name, &bsp, 160);
+        drawn += any as usize;
+        eprintln!("{name}: iso coverage {:.1}%, deviation {dev:.1}{}", cov * 100.0, if any { "" } else { " (nothing to draw)" });
+    }
+    // The corpus's maps without drawable geometry are a handful of tool test maps.
+    assert!(drawn * 10 >= maps.len() * 9, "only {drawn} of {} corpus maps have anything to draw", maps.len());
+}
