@@ -43,6 +43,9 @@ fi
 "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "maturin==1.9.6" "numpy==2.2.6" "pytest==8.3.5"
 VIRTUAL_ENV="$PWD/$PYVENV" PATH="$PWD/$PYVENV/bin:$PATH" maturin develop --quiet -m crates/bspkit-py/Cargo.toml
 cargo build --quiet -p bsp-cli
+# README.md as executable documentation: every `bsp` line of its `sh` examples runs against corpus
+# and sample maps and must exit as the README says (the table of stand-in files is in the script).
+BSP="$PWD/target/debug/bsp" python3 scripts/readme_examples.py
 rc=0
 BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/bspkit-py/tests || rc=$?
 if [ "$rc" -eq 5 ]; then

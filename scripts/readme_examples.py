@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""README.md as executable documentation: every command line of the README's fenced `sh` examples
+that starts with `bsp ` runs, verbatim, through `sh` in a scratch folder where the file names the
+README uses (`map.bsp`, `e1m1.bsp`, `maps/`, ...) exist: links to corpus maps (BSPKIT_CORPUS) or to
+the committed sample, and small inputs made here (table `FILES` below). Each line must exit with
+the code the README gives it (0 unless `EXPECT` says otherwise, with the README's reason), so the
+README's commands, flags and exit codes cannot drift from the binary.
+
+Lines that need game data the corpus lacks (palettes, WADs, game folders) are listed in `SKIP` with
+the reason and printed as skipped; a README command line that is neither run nor listed there
+fails the script. Without the corpus, only the lines whose files all come from `samples/` run.
+
+    BSP=target/debug/bsp BSPKIT_CORPUS=../shared/maps python3 scripts/readme_examples.py
+"""
+
+import os
+import pathlib
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+# The README's placeholder names and what they stand for here: ("corpus", path below
+# BSPKIT_CORPUS) or ("sample", path below samples/). The corpus maps are linked, never copied.
+MAPS = {
+    "map.bsp": ("corpus", "source/bsp_tool__tf2_test2.bsp"),  # Source: static props, lights
+    "a.bsp": ("corpus", "quake1/ericw__q1_cube.bsp"),
+    "b.bsp": ("sample", "sample_quake1.bsp"),
+    "old.bsp": ("corpus", "source/bsp_tool__tf2_mp_lobby.bsp"),
+    "new.bsp": ("corpus", "source/bsp_tool__momentum_mp_lobby.bsp"),
+    "e1m1.bsp": ("sample", "sample_quake1.bsp"),  # Quake 1 (BSPX, miptex)
+    "dm6.bsp": ("corpus", "quake1/qbsp__lq_e0m1.bsp"),  # Quake 1 with a player start
+    "mp_rr_box.bsp": ("corpus", "respawn/bsp_tool__tf2r_mp_crossfire.bsp"),  # Respawn, .ent partitions
+    "mp_rr_box_spawn.ent": ("corpus", "respawn/bsp_tool__tf2r_mp_crossfire_spawn.ent"),
+    "mp_rr_box_env.ent": ("corpus", "respawn/bsp_tool__tf2r_mp_crossfire_env.ent"),
+    "map.360.bsp": ("corpus", "source_x360/bsp_tool__shack.360.bsp"),  # big-endian Source
+    "quake-map.bsp": ("corpus", "quake1/qbsp__lq_e0m1.bsp"),  # see QUAKE_LINES
+    "samples/sample_quake1.bsp": ("sample", "sample_quake1.bsp"),  # README command 1
+}
+# Lines about `light` entities with a `light` key (Quake's; Source's lights use `_light`) read
+# `map.bsp` as the Quake map `quake-map.bsp`.
+QUAKE_LINES = re.compile(r"--classname light |stripper\.cfg")
+# maps/ (and maps/*.bsp): one map of a few families.
+MAPS_DIR = [
+    ("sample", "sample_quake1.bsp"),
+    ("corpus", "quake2/bsp_tool__q2_mp_lobby.bsp"),
+    ("corpus", "quake3/bsp_tool__q3_mp_lobby.bsp"),
+    ("corpus", "source/bsp_tool__tf2_mp_lobby.bsp"),
+]
+# Archives the README names: a .pk3 holding a Quake 3 corpus map, made here.
+ARCHIVES = {
+    "pak0.pk3": [("maps/q3dm1.bsp", ("corpus", "quake3/bsp_tool__q3_mp_lobby.bsp"))],
+    "a.pk3": [("maps/a.bsp", ("corpus", "quake1/ericw__q1_cube.bsp"))],
+}
+# Small inputs the README's edit commands read, made here.
+FILES = {
+    "stripper.cfg": 'modify:\n{\n\tmatch:\n\t{\n\t\t"classname" "light"\n\t}\n\treplace:\n\t{\n\t\t"light" "300"\n\t}\n}\n',
+    "a.vmt": '"LightmappedGeneric"\n{\n\t"$basetexture" "dev/dev_measuregeneric01"\n}\n',
+    "materials/a.vmt": '"UnlitGeneric"\n{\n}\n',
+    "files.txt": "materials/b.vmt\na.vmt\n",
+}
+# Made by running bsp before the README's lines: (file, command). `map.bsp` gets a pakfile entry
+# `maps/map.txt` (the name the README's `pak` lines use), so map.bsp is a scratch copy.
+PREPARE = [
+    ("map.bsp", "bsp pak add src-map.bsp maps/map.txt a.vmt -o map.bsp"),
+    ("light.bin", "bsp lump extract map.bsp LIGHTING -o light.bin"),
+]
+
+# README lines not run, by their command text (comments stripped), with the reason.
+GAME_DATA = "needs game files the corpus does not have"
+SKIP = {
+    "bsp textures e1m1.bsp --out tex/ --palette id1/gfx/palette.lmp": GAME_DATA + " (Quake's palette.lmp)",
+    "bsp textures e1m1.bsp --out tex/ --game-dir ~/quake/id1": GAME_DATA + " (a Quake install)",
+    "bsp textures crossfire.bsp --out tex/ --wad ~/hl/valve/": GAME_DATA + " (Half-Life's WAD3 files)",
+    "bsp textures q2dm1.bsp --out tex/ --game-dir ~/quake2/baseq2": GAME_DATA + " (a Quake 2 install)",
+    "bsp textures q3dm1.bsp --out tex/ --game-dir ~/quake3/baseq3": GAME_DATA + " (a Quake 3 install)",
+    "bsp textures cp_x.bsp --out tex/ --game-dir ~/tf2/tf --game-dir ~/tf2/hl2": GAME_DATA + " (a TF2 install)",
+    "bsp export e1m1.bsp -o e1m1.glb --palette id1/gfx/palette.lmp": GAME_DATA + " (Quake's palette.lmp)",
+    "bsp export c1a0.bsp -o c1a0.gltf --wad ~/hl/valve/": GAME_DATA + " (Half-Life's c1a0 and WADs)",
+    "bsp export e1m1.bsp -o e1m1.obj --palette id1/gfx/palette.lmp": GAME_DATA + " (Quake's palette.lmp)",
+    "bsp render e1m1.bsp -o e1m1.png --game-dir ~/quake/id1": GAME_DATA + " (a Quake install)",
+    "bsp scan ~/games/quake/id1": GAME_DATA + " (a Quake install)",
+    "bsp scan ~/games/quake/id1 --thumbnails thumbs/": GAME_DATA + " (a Quake install)",
+}
+
+# Lines whose exit code is not 0, with the README's reason.
+EXPECT = {
+    # "exit 1: no entity matches" (map.bsp has no entity with these keys)
+    "bsp ents get map.bsp --where 'classname~^func_' --where targetname=door1 --has spawnflags": 1,
+    "bsp ents set map.bsp --targetname relay --key OnTrigger --value 'x,Kill,,0,-1' --nth 2 -o out.bsp": 1,
+    "bsp ents set map.bsp --targetname relay --key OnTrigger --value 'x,Kill,,0,-1' --append -o out.bsp": 1,
+    "bsp ents remove map.bsp --where targetname=door1 -o out.bsp": 1,
+    # "exit 1 on warnings": the corpus has no game folder for the map's materials
+    "bsp export map.bsp -o map.glb --json --strict": 1,
+}
+
+
+def strip_comment(line):
+    """The command without its trailing `# comment` (a `#` after a blank, outside quotes)."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1].isspace()):
+            return line[:i].rstrip()
+    return line.rstrip()
+
+
+def readme_commands(text):
+    """(line number, command) of every `bsp ` line of the README's ```sh blocks."""
+    out = []
+    for m in re.finditer(r"```sh\n(.*?)```", text, re.S):
+        first = text[: m.start()].count("\n") + 2
+        for k, line in enumerate(m.group(1).splitlines()):
+            cmd = strip_comment(line)
+            if cmd.startswith("bsp "):
+                out.append((first + k, cmd))
+    return out
+
+
+def source(kind, rel, corpus):
+    if kind == "sample":
+        return ROOT / "samples" / rel
+    return None if corpus is None else corpus / rel
+
+
+def main():
+    bsp = pathlib.Path(os.environ.get("BSP", ROOT / "target" / "debug" / "bsp")).resolve()
+    if not bsp.is_file():
+        sys.exit(f"error: no bsp binary at {bsp} (build it: cargo build -p bsp-cli, or set BSP)")
+    corpus = os.environ.get("BSPKIT_CORPUS")
+    corpus = pathlib.Path(corpus) if corpus else None
+    if corpus is not None and not corpus.is_absolute() and not corpus.is_dir():
+        corpus = ROOT / corpus
+    if corpus is not None and not corpus.is_dir():
+        print(f"note: BSPKIT_CORPUS={os.environ['BSPKIT_CORPUS']} is not a directory: lines that need corpus maps are skipped")
+        corpus = None
+    elif corpus is None:
+        print("note: BSPKIT_CORPUS is not set: lines that need corpus maps are skipped")
+
+    with tempfile.TemporaryDirectory(prefix="bspkit-readme-") as tmp:
+        tmp = pathlib.Path(tmp)
+        present = set()
+
+        def link(name, kind, rel):
+            src = source(kind, rel, corpus)
+            if src is None:
+                return
+            if not src.is_file():
+                sys.exit(f"error: {src} (for the README's {name}) does not exist")
+            dst = tmp / name
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.symlink_to(src)
+            present.add(name)
+
+        for name, (kind, rel) in MAPS.items():
+            link("src-map.bsp" if name == "map.bsp" else name, kind, rel)
+        for kind, rel in MAPS_DIR:
+            link("maps/" + pathlib.Path(rel).name, kind, rel)
+        if any(n.startswith("maps/") for n in present):
+            present.add("maps/")
+        for name, entries in ARCHIVES.items():
+            srcs = [(inner, source(kind, rel, corpus)) for inner, (kind, rel) in entries]
+            if all(s is not None for _, s in srcs):
+                with zipfile.ZipFile(tmp / name, "w") as z:
+                    for inner, s in srcs:
+                        z.write(s, inner)
+                present.add(name)
+        for name, text in FILES.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / name).write_text(text)
+            present.add(name)
+        env = dict(os.environ, PATH=f"{bsp.parent}{os.pathsep}{os.environ['PATH']}")
+        env.pop("BSPKIT_CORPUS", None)
+        if bsp.name != "bsp":
+            sys.exit("error: BSP must name a file called bsp (the README's lines call `bsp`)")
+        for name, cmd in PREPARE:
+            if "src-map.bsp" in present or name != "map.bsp" and "map.bsp" in present:
+                r = subprocess.run(cmd, shell=True, cwd=tmp, env=env, capture_output=True, text=True)
+                if r.returncode != 0:
+                    sys.exit(f"error: preparing {name}: `{cmd}` exited {r.returncode}: {r.stderr.strip()}")
+                present.add(name)
+
+        lines = readme_commands((ROOT / "README.md").read_text())
+        seen = {cmd for _, cmd in lines}
+        stale = sorted(set(SKIP) - seen) + sorted(set(EXPECT) - seen)
+        failures = [f"listed in SKIP/EXPECT but no longer in the README: {c}" for c in stale]
+        ran = skipped = 0
+        for lineno, cmd in lines:
+            if cmd in SKIP:
+                print(f"skip  README.md:{lineno}: {cmd}\n      ({SKIP[cmd]})")
+                skipped += 1
+                continue
+            words = shlex.split(cmd)
+            names = [w for w in words[1:] if w in MAPS or w in ARCHIVES or w in FILES or w.startswith("maps/")]
+            names += [w.split("!")[0] for w in words if "!" in w]
+            missing = [
+                n for n in names if n not in present and not (n.startswith("maps/") and "maps/" in present)
+            ]
+            unknown = [w for w in words[1:] if re.search(r"\.(bsp|d3dbsp|pk3|zip)$", w) and w not in present
+                       and w.split("!")[0] not in present and not w.startswith("maps/")
+                       and w not in ("out.bsp", "copy.bsp", "lzma.bsp", "plain.bsp")]
+            if unknown and corpus is not None:
+                failures.append(f"README.md:{lineno}: {cmd}: no file stands for {unknown} (add it to MAPS or SKIP)")
+                continue
+            if missing or unknown:
+                print(f"skip  README.md:{lineno}: {cmd}\n      (needs the corpus for {sorted(set(missing + unknown))})")
+                skipped += 1
+                continue
+            run = re.sub(r"(?<![\w.-])map\.bsp\b", "quake-map.bsp", cmd) if QUAKE_LINES.search(cmd) else cmd
+            r = subprocess.run(run, shell=True, cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
+            want = EXPECT.get(cmd, 0)
+            ran += 1
+            if r.returncode != want:
+                err = r.stderr.strip().splitlines()
+                failures.append(f"README.md:{lineno}: {cmd}: exit {r.returncode}, the README says {want}: {err[-3:]}")
+            else:
+                print(f"ok    README.md:{lineno}: {cmd}")
+        print(f"README examples: {ran} ran, {skipped} skipped, {len(failures)} failed")
+        for f in failures:
+            print("FAIL  " + f, file=sys.stderr)
+        sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
