@@ -299,10 +299,12 @@ pub struct EntsCmd {
 pub enum EntsSub {
     /// Print the entities that match (all of them without a filter), each with its number
     #[command(
-        after_help = "Examples:\n  bsp ents get map.bsp --classname light\n  bsp ents get map.bsp --where targetname=door1 --key origin\n  bsp ents get map.bsp --where classname~^func_ --has spawnflags\n  bsp ents get --json map.bsp --classname info_player_start\n\nEach line starts with #N, the entity's position in the lump (0 = worldspawn); with --key,\n`#N CLASSNAME<TAB>VALUE`, one line per value. --json: [{\"entity\", \"pairs\"}] or, with --key,\n[{\"entity\", \"key\", \"value\"}]. Exit status 1 when no entity matches."
+        after_help = "Examples:\n  bsp ents get map.bsp --classname light\n  bsp ents get map.bsp --where targetname=door1 --key origin\n  bsp ents get map.bsp --where classname~^func_ --has spawnflags\n  bsp ents get --json map.bsp --classname info_player_start\n\nEach line starts with #N, the entity's position in the lump (0 = worldspawn); with --key,\n`#N CLASSNAME<TAB>VALUE`, one line per value. --json: [{\"entity\", \"pairs\"}] or, with --key,\n[{\"entity\", \"key\", \"value\"}]. Exit status 1 when no entity matches.\n\nSeveral maps, a directory or an archive (bsp ents get maps/ a.pk3 --classname item_quad): every\nmap in them, sorted, each line starting with the map's path and a TAB (ARCHIVE!ENTRY for a map\nin an archive); --json objects gain \"path\". A map that cannot be read is reported on stderr\nand the search goes on (exit status 2 at the end)."
     )]
     Get {
-        file: PathBuf,
+        /// Maps, directories (every map below, as `bsp scan` finds them) and .pk3/.zip archives
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         #[command(flatten)]
         select: Select,
         /// Print only this key's values, one per line
@@ -438,6 +440,116 @@ fn entity_doc(bsp: &Bsp) -> Result<EntityDoc, Fatal> {
     Ok(EntityDoc::parse(text).map_err(|e| bsp.entity_error(e))?)
 }
 
+/// Text lines, JSON objects and the number of matching entities of one map ([`get_hits`]).
+type Hits = (Vec<String>, Vec<serde_json::Value>, usize);
+
+/// `ents get` on one map's entities: the text lines (each ending in a newline, prefixed by
+/// `path` and a TAB when given), the JSON objects (with `"path"` when given) and the number of
+/// matching entities.
+fn get_hits(doc: &EntityDoc, f: &EntityFilter, key: Option<&str>, path: Option<&str>) -> Hits {
+    let prefix = path.map(|p| format!("{p}\t")).unwrap_or_default();
+    let (mut lines, mut list, mut hits) = (Vec::new(), Vec::new(), 0);
+    // The position in the lump says where each value came from.
+    for (n, e) in doc.entities.iter().enumerate().filter(|(_, e)| f.matches(e)) {
+        hits += 1;
+        match key {
+            Some(k) => {
+                for v in e.get_all(k) {
+                    lines.push(format!("{prefix}{}\t{v}\n", entity_tag(n, e)));
+                    list.push(serde_json::json!({"entity": n, "key": k, "value": v}));
+                }
+            }
+            None => {
+                lines.push(format!("{prefix}#{n} {}\n", entity_line(e)));
+                let pairs: Vec<[String; 2]> = e.pairs().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect();
+                list.push(serde_json::json!({"entity": n, "pairs": pairs}));
+            }
+        }
+    }
+    if let Some(p) = path {
+        for v in &mut list {
+            if let Some(o) = v.as_object_mut() {
+                o.insert("path".into(), p.into());
+            }
+        }
+    }
+    (lines, list, hits)
+}
+
+/// `ents get` across a library: every map of `roots` (directories walked and archives opened as
+/// `bsp scan` does), in parallel, printed in path order.
+fn get_in_library(
+    roots: &[PathBuf],
+    f: &EntityFilter,
+    key: Option<&str>,
+    json: bool,
+    open: &OpenArgs,
+    out: &mut impl Write,
+) -> Result<ExitCode, Fatal> {
+    use rayon::prelude::*;
+    for r in roots {
+        std::fs::metadata(r).map_err(|e| Fatal(format!("{}: {e}", r.display())))?;
+    }
+    let (files, failed) = bspkit::scan::collect_files(roots);
+    let mut errors: Vec<String> = failed.iter().map(|r| r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default()).collect();
+    // Maps: files as they are, and `ARCHIVE!ENTRY` for each map inside an archive.
+    let mut maps: Vec<String> = Vec::new();
+    for p in &files {
+        if bspkit::scan::is_archive(p) {
+            match bspkit::scan::archive_map_entries(p) {
+                Ok(names) => maps.extend(names.into_iter().map(|n| format!("{}!{n}", p.display()))),
+                Err(e) => errors.push(e.to_string()),
+            }
+        } else {
+            maps.push(p.display().to_string());
+        }
+    }
+    let results: Vec<Result<Hits, String>> = maps
+        .par_iter()
+        .map(|m| {
+            let bsp = crate::open(Path::new(m), open).map_err(|e| e.0)?;
+            let doc = entity_doc(&bsp).map_err(|e| e.0)?;
+            Ok(get_hits(&doc, f, key, Some(m)))
+        })
+        .collect();
+    let (mut hits, mut with_hits, mut list) = (0, 0, Vec::new());
+    for r in results {
+        match r {
+            Ok((lines, l, n)) => {
+                hits += n;
+                with_hits += usize::from(n > 0);
+                if json {
+                    list.extend(l);
+                } else {
+                    out.write_all(lines.concat().as_bytes())?;
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &list)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    for e in &errors {
+        eprintln!("bsp: {e}");
+    }
+    eprintln!(
+        "{hits} matching entit{} in {with_hits} of {} maps{}",
+        if hits == 1 { "y" } else { "ies" },
+        maps.len(),
+        if errors.is_empty() { String::new() } else { format!("; {} could not be read", errors.len()) }
+    );
+    Ok(if !errors.is_empty() {
+        ExitCode::from(2)
+    } else if hits == 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 /// `#N CLASSNAME`: which entity a line of `ents get` comes from.
 fn entity_tag(n: usize, e: &EditEntity) -> String {
     format!("#{n} {}", e.classname().as_deref().unwrap_or("-"))
@@ -456,43 +568,25 @@ pub fn ents(cmd: EntsCmd, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         return Ok(ExitCode::SUCCESS);
     };
     match sub {
-        EntsSub::Get { file, select, key, json, open } => {
+        EntsSub::Get { files, select, key, json, open } => {
             let f = select.filter()?;
-            let bsp = crate::open(&file, &open)?;
-            let doc = entity_doc(&bsp)?;
-            // (position in the lump, entity): the position says where each value came from.
-            let hits: Vec<(usize, &EditEntity)> = doc.entities.iter().enumerate().filter(|(_, e)| f.matches(e)).collect();
-            if json {
-                let list: Vec<serde_json::Value> = match &key {
-                    Some(k) => hits
-                        .iter()
-                        .flat_map(|(n, e)| e.get_all(k).map(|v| serde_json::json!({"entity": n, "key": k, "value": v})).collect::<Vec<_>>())
-                        .collect(),
-                    None => hits
-                        .iter()
-                        .map(|(n, e)| {
-                            let pairs: Vec<[String; 2]> = e.pairs().map(|(k, v)| [k.into_owned(), v.into_owned()]).collect();
-                            serde_json::json!({"entity": n, "pairs": pairs})
-                        })
-                        .collect(),
-                };
-                serde_json::to_writer_pretty(&mut *out, &list)?;
-                writeln!(out)?;
-            } else {
-                for (n, e) in &hits {
-                    match &key {
-                        Some(k) => {
-                            for v in e.get_all(k) {
-                                writeln!(out, "{}\t{v}", entity_tag(*n, e))?;
-                            }
-                        }
-                        None => writeln!(out, "#{n} {}", entity_line(e))?,
+            // One map file: its hits as they always were. Several files, directories or archives:
+            // every map in them, each hit with the map's path.
+            if let [file] = files.as_slice() {
+                if !file.is_dir() && !bspkit::scan::is_archive(file) {
+                    let bsp = crate::open(file, &open)?;
+                    let (lines, list, hits) = get_hits(&entity_doc(&bsp)?, &f, key.as_deref(), None);
+                    if json {
+                        serde_json::to_writer_pretty(&mut *out, &list)?;
+                        writeln!(out)?;
+                    } else {
+                        out.write_all(lines.concat().as_bytes())?;
                     }
+                    eprintln!("{hits} matching entit{}", if hits == 1 { "y" } else { "ies" });
+                    return Ok(if hits == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS });
                 }
             }
-            let hits: Vec<&EditEntity> = hits.into_iter().map(|(_, e)| e).collect();
-            eprintln!("{} matching entit{}", hits.len(), if hits.len() == 1 { "y" } else { "ies" });
-            Ok(if hits.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            get_in_library(&files, &f, key.as_deref(), json, &open, out)
         }
         EntsSub::Set { file, select, key, value, all, nth, append, out: o, open } => {
             let f = select.filter()?;

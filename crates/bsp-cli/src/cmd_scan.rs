@@ -15,6 +15,12 @@ pub const AFTER_HELP: &str = "Examples:
   bsp scan --json maps/ > scan.jsonl    one JSON object per map (schema in README.md)
   bsp scan --jobs 1 maps/ a.pk3         one thread; files and dirs may be mixed
   bsp scan maps/ --thumbnails thumbs/   also a preview PNG of every map (bsp render's iso view)
+  bsp scan maps/ --classname item_quad  only maps with an item_quad (--key, --texture too)
+
+--classname, --key and --texture keep the maps that have an entity of one of the classes given,
+an entity with one of the keys, a texture whose name contains one of the texts (ignoring case);
+each kind given must be found. Each kept map's line (and JSON object, as \"matched\") says what
+was found; maps that failed to read are still listed.
 
 Symbolic links are followed (each directory is walked once). A map inside an archive is printed
 as ARCHIVE!ENTRY; `bsp info`, `check`, `ents` take that name too.
@@ -34,6 +40,8 @@ pub struct ScanArgs {
     pub options: bspkit::OpenOptions,
     /// Write a preview picture of every map read into this directory.
     pub thumbnails: Option<PathBuf>,
+    /// Keep only maps that have this (empty: every map).
+    pub filter: bspkit::scan::MapFilter,
     /// The reading flags, for opening each map again to draw it.
     pub open: crate::OpenArgs,
 }
@@ -100,7 +108,7 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
         }
     }
     let (files, mut failed) = scan::collect_files(&args.roots);
-    let options = ScanOptions { open: args.options, ..ScanOptions::default() };
+    let options = ScanOptions { open: args.options, filter: args.filter.clone(), ..ScanOptions::default() };
     let show_bar = !args.json && std::io::stderr().is_terminal() && std::io::stdout().is_terminal();
     let bar = if show_bar {
         let b = indicatif::ProgressBar::new(files.len() as u64);
@@ -130,6 +138,9 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
     };
     bar.finish_and_clear();
     let elapsed = start.elapsed();
+    let scanned = records.iter().filter(|r| r.error.is_none()).count();
+    // Filtered out: read, and without what the filter asks for (maps that failed stay listed).
+    records.retain(|r| r.error.is_some() || r.kept(&args.filter));
     records.append(&mut failed);
 
     let thumbs = match &args.thumbnails {
@@ -213,6 +224,10 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
         s.bytes as f64 / 1e6 / secs,
         files.len()
     )?;
+    if !args.filter.is_empty() {
+        let kept = records.iter().filter(|r| r.matched.is_some()).count();
+        writeln!(dest, "{kept} of {scanned} maps read have what --classname/--key/--texture ask for")?;
+    }
     if let Some(dir) = &args.thumbnails {
         let written = thumbs.iter().filter(|t| matches!(t, Thumb::Written(_))).count();
         for (name, e) in &thumbs_failed {
@@ -248,6 +263,9 @@ fn print_record(out: &mut dyn Write, r: &ScanRecord) -> std::io::Result<()> {
                 l.compressed,
                 crate::cmd_read::summary(&counts)
             )?;
+            if let Some(m) = &r.matched {
+                writeln!(out, "     has {}", m.join(", "))?;
+            }
             crate::render::problems_text(out, "     ", &r.problems, false)?;
         }
         (None, None) => writeln!(out, "?    {}", r.display())?,

@@ -132,6 +132,16 @@ enum Command {
         /// Also write a preview picture of every map read into this directory (`bsp render`'s iso view)
         #[arg(long, value_name = "DIR")]
         thumbnails: Option<PathBuf>,
+        /// Keep only maps with an entity of this class (repeatable: any of them)
+        #[arg(long, value_name = "NAME")]
+        classname: Vec<String>,
+        /// Keep only maps with an entity that has this key (repeatable: any of them)
+        #[arg(long, value_name = "KEY")]
+        key: Vec<String>,
+        /// Keep only maps with a texture / material whose name contains TEXT, ignoring case
+        /// (repeatable: any of them)
+        #[arg(long, value_name = "TEXT")]
+        texture: Vec<String>,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -233,8 +243,9 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,
         Command::Render(args) => cmd_render::run(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Scan { dirs, json, jobs, strict, thumbnails, open: o } => {
-            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, open: o };
+        Command::Scan { dirs, json, jobs, strict, thumbnails, classname, key, texture, open: o } => {
+            let filter = bspkit::scan::MapFilter { classnames: classname, keys: key, textures: texture };
+            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, filter, open: o };
             return cmd_scan::run(args, &mut out);
         }
         Command::Formats { json } => {

@@ -30,11 +30,80 @@ pub struct ScanOptions {
     pub max_archive_entry: u64,
     /// Run [`crate::check::check`] on each map.
     pub check: bool,
+    /// Keep only maps that have what this asks for ([`ScanRecord::matched`]); empty: every map.
+    pub filter: MapFilter,
+}
+
+/// Which maps a scan keeps (`bsp scan --classname / --key / --texture`): a map is kept when, for
+/// every kind given, one of its values is found — an entity of one of the `classnames` (exact),
+/// an entity with one of the `keys` (exact), a texture or material whose name contains one of
+/// the `textures` (ignoring ASCII case). Empty lists ask for nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MapFilter {
+    pub classnames: Vec<String>,
+    pub keys: Vec<String>,
+    pub textures: Vec<String>,
+}
+
+impl MapFilter {
+    /// Asks for nothing: every map is kept.
+    pub fn is_empty(&self) -> bool {
+        self.classnames.is_empty() && self.keys.is_empty() && self.textures.is_empty()
+    }
+
+    /// What `bsp` has of what the filter asks for (`classname item_quad`, `key _light`,
+    /// `texture sky1`: each value found once), or `None` when a kind asked for is not found.
+    /// An entity lump or texture list that cannot be read holds nothing (the map's checks
+    /// report why).
+    pub fn matches(&self, bsp: &Bsp) -> Option<Vec<String>> {
+        let mut found = Vec::new();
+        if !self.classnames.is_empty() || !self.keys.is_empty() {
+            let ents = bsp.entities().ok();
+            let list = ents.as_ref().map(|e| e.list.as_slice()).unwrap_or(&[]);
+            let before = found.len();
+            for c in &self.classnames {
+                if list.iter().any(|e| e.classname().as_deref() == Some(c.as_str())) {
+                    found.push(format!("classname {c}"));
+                }
+            }
+            if !self.classnames.is_empty() && found.len() == before {
+                return None;
+            }
+            let before = found.len();
+            for k in &self.keys {
+                if list.iter().any(|e| e.pairs.iter().any(|(key, _)| *key == k.as_bytes())) {
+                    found.push(format!("key {k}"));
+                }
+            }
+            if !self.keys.is_empty() && found.len() == before {
+                return None;
+            }
+        }
+        if !self.textures.is_empty() {
+            let names = crate::texture::map_texture_names(bsp).unwrap_or_default();
+            let before = found.len();
+            for t in &self.textures {
+                let want = t.to_ascii_lowercase();
+                if let Some(n) = names.iter().find(|n| n.to_ascii_lowercase().contains(&want)) {
+                    found.push(format!("texture {n}"));
+                }
+            }
+            if found.len() == before {
+                return None;
+            }
+        }
+        Some(found)
+    }
 }
 
 impl Default for ScanOptions {
     fn default() -> Self {
-        ScanOptions { open: OpenOptions::default(), max_archive_entry: DEFAULT_MAX_ARCHIVE_ENTRY, check: true }
+        ScanOptions {
+            open: OpenOptions::default(),
+            max_archive_entry: DEFAULT_MAX_ARCHIVE_ENTRY,
+            check: true,
+            filter: MapFilter::default(),
+        }
     }
 }
 
@@ -81,6 +150,10 @@ pub struct ScanRecord {
     pub error: Option<ScanError>,
     /// Wall time spent on this map, in microseconds.
     pub micros: u64,
+    /// With a [`ScanOptions::filter`]: what the map has of it ([`MapFilter::matches`]), `None`
+    /// when it does not match (or could not be read). Not serialized without a filter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<Vec<String>>,
 }
 
 impl ScanRecord {
@@ -97,6 +170,7 @@ impl ScanRecord {
             problems: Vec::new(),
             error: Some(err.into()),
             micros: 0,
+            matched: None,
         }
     }
     /// Opened, and no problem of severity warning or error.
@@ -106,6 +180,10 @@ impl ScanRecord {
     /// The worst severity among the problems.
     pub fn worst(&self) -> Option<Severity> {
         Counts::of(&self.problems).worst()
+    }
+    /// Kept by the scan's filter: always without one, else when [`ScanRecord::matched`] is set.
+    pub fn kept(&self, filter: &MapFilter) -> bool {
+        filter.is_empty() || self.matched.is_some()
     }
     /// `path` or `path!entry`.
     pub fn display(&self) -> String {
@@ -193,6 +271,17 @@ pub fn split_entry_path(path: &Path) -> Option<(PathBuf, String)> {
     })
 }
 
+/// The map entries (`.bsp` / `.d3dbsp`) of a `.pk3` / `.zip` archive, sorted: the
+/// names `ARCHIVE!ENTRY` paths take ([`split_entry_path`]).
+pub fn archive_map_entries(archive: &Path) -> crate::error::Result<Vec<String>> {
+    let zip_err = |e: zip::result::ZipError| Error::malformed(format!("zip archive: {e}")).in_file(archive);
+    let (file, _) = crate::fsio::open_regular(archive)?;
+    let zip = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(zip_err)?;
+    let mut names: Vec<String> = zip.file_names().filter(|n| !n.ends_with('/') && is_map_file(Path::new(n))).map(str::to_string).collect();
+    names.sort();
+    Ok(names)
+}
+
 /// Read one entry of a `.pk3` / `.zip` archive into memory, refusing more than `max` bytes
 /// (the declared size is not trusted). Errors name the archive and the entry.
 pub fn read_archive_entry(archive: &Path, name: &str, max: u64) -> crate::error::Result<Vec<u8>> {
@@ -246,6 +335,7 @@ pub fn scan_bsp(bsp: &Bsp, options: &ScanOptions) -> ScanRecord {
         // A map over its decompression budget is an error of that map; the scan goes on.
         error: bsp.budget_error().map(|e| ScanError::from(&e)),
         micros: 0,
+        matched: if options.filter.is_empty() { None } else { options.filter.matches(bsp) },
     }
 }
 
@@ -500,6 +590,27 @@ mod tests {
     }
 
     #[test]
+    fn map_filter_needs_every_kind_asked_for() {
+        // The sample: worldspawn and info_player_start (keys classname, message, origin, angle),
+        // one texture `bspkit_grey`.
+        let data = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let f = |c: &[&str], k: &[&str], t: &[&str]| {
+            let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect();
+            MapFilter { classnames: v(c), keys: v(k), textures: v(t) }.matches(&bsp)
+        };
+        assert_eq!(f(&[], &[], &[]), Some(vec![]));
+        assert_eq!(f(&["info_player_start", "item_quad"], &[], &[]), Some(vec!["classname info_player_start".to_string()]));
+        assert_eq!(f(&["item_quad"], &[], &[]), None);
+        assert_eq!(f(&["worldspawn"], &["angle"], &["GREY"]).unwrap().len(), 3);
+        assert_eq!(f(&["worldspawn"], &["no_such_key"], &[]), None);
+        assert_eq!(f(&[], &[], &["sky"]), None);
+        // Exact classnames and keys: a part of one is not enough.
+        assert_eq!(f(&["info_player"], &[], &[]), None);
+        assert_eq!(f(&[], &["ang"], &[]), None);
+    }
+
+    #[test]
     fn scan_summary_counts_failures() {
         let good = ScanRecord {
             path: "a".into(),
@@ -513,6 +624,7 @@ mod tests {
             problems: vec![],
             error: None,
             micros: 0,
+            matched: None,
         };
         let bad = ScanRecord::failed(Path::new("b"), None, 3, &Error::truncated(4, 3));
         let mut warned = good.clone();

@@ -313,3 +313,17 @@ impl<'a> TextureCache<'a> {
         self.misses.borrow().clone()
     }
 }
+
+/// The texture / material names `bsp` uses, once each in the map's order, read from the map
+/// alone (no game files): what [`TextureSource::names`] gives, without setting up a source.
+pub fn map_texture_names(bsp: &Bsp) -> Result<Vec<String>, Missing> {
+    match bsp.family() {
+        Family::Quake | Family::GoldSrc => quake1::texture::names(bsp),
+        Family::Quake2 => Ok(quake2::texture::names(bsp)?.into_iter().map(|(n, _)| n).collect()),
+        Family::Quake3 => quake3::texture::names(bsp),
+        Family::Source => source::texture::names(bsp),
+        Family::Respawn => respawn::texture::names(bsp),
+        Family::Cod => cod::texture::names(bsp),
+        Family::Genesis3D => genesis3d::texture::names(bsp),
+    }
+}

@@ -14,6 +14,7 @@ mod export_cli;
 mod help_cli;
 mod info_native;
 mod json_schema;
+mod library_cli;
 mod lightmaps_cli;
 mod mapset_cli;
 mod new_families_cli;
