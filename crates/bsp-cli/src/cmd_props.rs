@@ -83,36 +83,61 @@ pub fn props(args: PropsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     }
     let props = sp.props();
     eprintln!(
-        "{}: sprp version {} ({:?}, {} bytes per prop), {} props, {} models, {} leaves",
+        "{}: sprp version {} ({:?}, {}), {} props, {} models, {} leaves",
         args.file.display(),
         sp.version,
         sp.layout,
-        sp.element_size.map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
+        // Without props there is no record to measure.
+        sp.element_size.map(|s| format!("{s} bytes per prop")).unwrap_or_else(|| "prop size unknown".into()),
         sp.count,
         sp.model_names.len(),
         sp.leaves.len()
     );
     let props = props.map_err(|e| bsp.lump_error(35, e))?;
-    writeln!(
-        out,
-        "{:>5} {:<40} {:>28} {:>24} {:>4} {:>5} {:>8} {:>15}",
-        "#", "model", "origin", "angles", "skin", "solid", "flags", "fade"
-    )?;
-    for (i, p) in props.iter().enumerate() {
-        let v = |a: [f32; 3]| format!("{} {} {}", a[0], a[1], a[2]);
-        writeln!(
-            out,
-            "{:>5} {:<40} {:>28} {:>24} {:>4} {:>5} {:>#8x} {:>15}",
-            i,
-            p.model_name.as_deref().unwrap_or("?"),
-            v(p.origin),
-            v(p.angles),
-            p.skin,
-            p.solid,
-            p.flags,
-            format!("{}..{}", p.fade_min, p.fade_max)
-        )?;
+    let rows = props.iter().enumerate().map(|(i, p)| {
+        let mut row = vec![i.to_string(), p.model_name.as_deref().unwrap_or("?").to_string()];
+        row.extend(p.origin.iter().chain(&p.angles).map(f32::to_string));
+        row.extend([p.skin.to_string(), p.solid.to_string(), format!("{:#x}", p.flags), format!("{}..{}", p.fade_min, p.fade_max)]);
+        row
+    });
+    table(out, &["#", "model", "x", "y", "z", "pitch", "yaw", "roll", "skin", "solid", "flags", "fade"], rows)
+}
+
+/// A text table: every column as wide as its widest cell, the model names (column 1) left-aligned
+/// and every other column right-aligned, so numbers line up whatever their digits. Values are
+/// printed exactly (`--json` for the rest).
+fn table(out: &mut impl Write, header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Result<(), Fatal> {
+    let rows: Vec<Vec<String>> = rows.collect();
+    let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in &rows {
+        for (w, c) in width.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
     }
+    let line = |cells: &mut dyn Iterator<Item = &str>| -> String {
+        let mut s = String::new();
+        for (k, (c, w)) in cells.zip(&width).enumerate() {
+            if k > 0 {
+                s.push(' ');
+            }
+            let pad = " ".repeat(w - c.chars().count());
+            if k == 1 {
+                s.push_str(c);
+                s.push_str(&pad);
+            } else {
+                s.push_str(&pad);
+                s.push_str(c);
+            }
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+        s
+    };
+    let mut text = line(&mut header.iter().copied());
+    for r in &rows {
+        text.push_str(&line(&mut r.iter().map(String::as_str)));
+    }
+    out.write_all(text.as_bytes())?;
     Ok(())
 }
 
@@ -167,27 +192,13 @@ fn respawn_props(bsp: &bspkit::Bsp, args: &PropsArgs, out: &mut impl Write) -> R
         sp.model_names.len(),
         sp.extra_count
     );
-    writeln!(
-        out,
-        "{:>5} {:<48} {:>28} {:>24} {:>6} {:>4} {:>5} {:>5}",
-        "#", "model", "origin", "angles", "scale", "skin", "solid", "flags"
-    )?;
-    for (i, p) in props.iter().enumerate() {
-        let v = |a: [f32; 3]| format!("{} {} {}", a[0], a[1], a[2]);
-        writeln!(
-            out,
-            "{:>5} {:<48} {:>28} {:>24} {:>6} {:>4} {:>5} {:>#5x}",
-            i,
-            p.model_name.as_deref().unwrap_or("?"),
-            v(p.origin),
-            v(p.angles),
-            p.scale,
-            p.skin,
-            p.solid,
-            p.flags
-        )?;
-    }
-    Ok(())
+    let rows = props.iter().enumerate().map(|(i, p)| {
+        let mut row = vec![i.to_string(), p.model_name.as_deref().unwrap_or("?").to_string()];
+        row.extend(p.origin.iter().chain(&p.angles).map(f32::to_string));
+        row.extend([p.scale.to_string(), p.skin.to_string(), p.solid.to_string(), format!("{:#x}", p.flags)]);
+        row
+    });
+    table(out, &["#", "model", "x", "y", "z", "pitch", "yaw", "roll", "scale", "skin", "solid", "flags"], rows)
 }
 
 pub fn gamelumps(args: GameLumpsArgs, out: &mut impl Write) -> Result<(), Fatal> {

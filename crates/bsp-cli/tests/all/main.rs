@@ -18,6 +18,7 @@ mod library_cli;
 mod lightmaps_cli;
 mod mapset_cli;
 mod new_families_cli;
+mod readable_cli;
 mod render_cli;
 mod safe_writes;
 mod scan_cli;

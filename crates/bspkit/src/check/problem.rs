@@ -254,14 +254,28 @@ impl<'p> Checker<'p> {
     /// Record `record`'s `field` must index a table of `len` entries named `target`.
     pub fn index(&mut self, record: usize, field: &str, value: i64, len: usize, target: &str) {
         if value < 0 || value as u64 >= len as u64 {
-            self.error(Code::INDEX_OUT_OF_RANGE, Some(record), format!("{field} {value} is outside {target} (0..{len})"));
+            self.error(Code::INDEX_OUT_OF_RANGE, Some(record), format!("{field} {value} is outside {target} ({})", entries(len)));
         }
     }
     /// `[first, first + count)` must lie within a table of `len` entries named `target`.
     pub fn range(&mut self, record: usize, field: &str, (first, count): (i64, i64), len: usize, target: &str) {
         if first < 0 || count < 0 || (first as u64).saturating_add(count as u64) > len as u64 {
-            self.error(Code::RANGE_OUT_OF_RANGE, Some(record), format!("{field} range {first}+{count} is outside {target} (0..{len})"));
+            self.error(
+                Code::RANGE_OUT_OF_RANGE,
+                Some(record),
+                format!("{field} range {first}+{count} is outside {target} ({})", entries(len)),
+            );
         }
+    }
+}
+
+/// How many entries a table holds, as messages say it: `empty`, `1 entry`, `300 entries` (a
+/// `0..300` range read as inclusive, or `0..0`, confused readers).
+pub fn entries(len: usize) -> String {
+    match len {
+        0 => "empty".into(),
+        1 => "1 entry".into(),
+        n => format!("{n} entries"),
     }
 }
 

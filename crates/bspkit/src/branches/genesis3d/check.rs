@@ -199,7 +199,7 @@ fn references(v: &View, problems: &mut Vec<Problem>) {
                 Code::RANGE_OUT_OF_RANGE,
                 &l,
                 Some(i),
-                format!("PVS row {ofs}+{row} is outside VISDATA (0..{vis})"),
+                format!("PVS row {ofs}+{row} is outside VISDATA ({vis} bytes)"),
             ));
         }
     }
@@ -270,7 +270,7 @@ fn references(v: &View, problems: &mut Vec<Problem>) {
                 Code::RANGE_OUT_OF_RANGE,
                 c.lump,
                 Some(i),
-                format!("lightmap {ofs}+{} is outside LIGHTDATA (0..{light})", f.light_bytes()),
+                format!("lightmap {ofs}+{} is outside LIGHTDATA ({light} bytes)", f.light_bytes()),
             ));
         }
     }
@@ -309,7 +309,7 @@ fn references(v: &View, problems: &mut Vec<Problem>) {
                 Code::RANGE_OUT_OF_RANGE,
                 c.lump,
                 Some(i),
-                format!("texels {ofs}+{}×{} are outside TEXDATA (0..{tex_data})", w, h),
+                format!("texels {ofs}+{}×{} are outside TEXDATA ({tex_data} bytes)", w, h),
             ));
         }
         if tex_data > 0 {

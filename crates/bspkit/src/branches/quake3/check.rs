@@ -187,7 +187,11 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         c.warning(
             Code::FLARE_FOG,
             Some(i),
-            format!("{flare_fogs} flare surface(s) have a fog outside fogs (0..{n}), e.g. this one's fog {fog}; renderers range-check flare fogs"),
+            format!(
+                "{flare_fogs} flare surface(s) name a fog that FOGS does not have (FOGS: {}; this one names fog {fog}); \
+                 renderers check a flare's fog number before using it, so the map loads",
+                crate::check::problem::entries(n)
+            ),
         );
     }
 

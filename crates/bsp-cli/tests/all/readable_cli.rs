@@ -1,0 +1,44 @@
+//! Text output a user reads: `bsp props` columns line up whatever the digits of each value.
+
+use crate::cli::{err, run, s};
+use crate::common;
+
+/// Where each whitespace-separated field of `line` ends (byte offsets).
+fn field_ends(line: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    (0..b.len()).filter(|&i| b[i] != b' ' && (i + 1 == b.len() || b[i + 1] == b' ')).map(|i| i + 1).collect()
+}
+
+/// Where each field starts.
+fn field_starts(line: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    (0..b.len()).filter(|&i| b[i] != b' ' && (i == 0 || b[i - 1] == b' ')).collect()
+}
+
+#[test]
+fn props_columns_are_aligned() {
+    let Some(corpus) = common::corpus("props_columns_are_aligned") else { return };
+    // Source sprp v10 (17 props with origins and angles of varying digits) and Respawn.
+    let mut tables = 0;
+    for m in common::maps(&corpus).iter().filter(|m| matches!(m.folder.as_str(), "source" | "respawn")) {
+        let o = run(&["props", s(&m.path)]);
+        assert_eq!(o.status.code(), Some(0), "{}: {}", m.path.display(), err(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() < 3 {
+            continue;
+        }
+        tables += 1;
+        let (head_ends, head_starts) = (field_ends(lines[0]), field_starts(lines[0]));
+        for l in &lines[1..] {
+            let (ends, starts) = (field_ends(l), field_starts(l));
+            assert_eq!(ends.len(), head_ends.len(), "{}: {l:?}", m.path.display());
+            // Column 1 (the model name) is left-aligned, every other column right-aligned.
+            assert_eq!(starts[1], head_starts[1], "{}: {l:?}", m.path.display());
+            for k in (0..ends.len()).filter(|&k| k != 1) {
+                assert_eq!(ends[k], head_ends[k], "{}: column {k} of {l:?}", m.path.display());
+            }
+        }
+    }
+    assert!(tables > 0, "no corpus map with static props");
+}
