@@ -462,13 +462,17 @@ impl PyBsp {
         }
         let bytes = self.editor(py)?.to_bytes().py()?;
         let mut opts = self.inner.options().clone();
-        // The same branch as the map (detection could differ on an edited header), and the
-        // lumps of external files are in `bytes` already.
-        opts.branch = Some(self.inner.branch().id.to_string());
+        // The lumps of external files are in `bytes` already.
         opts.external_lumps = false;
         opts.read_limit = 0;
-        let bsp = Bsp::from_vec_with(bytes, &opts).py()?;
-        Ok(Current::Edited(Box::new(bsp)))
+        let name = format!("{} (edited)", self.inner.display_name());
+        let mut bsp = Bsp::from_vec_with(bytes, &opts).py()?;
+        if bsp.branch().id != self.inner.branch().id {
+            // Detected otherwise after the edit: read as the map's own branch.
+            opts.branch = Some(self.inner.branch().id.to_string());
+            bsp = Bsp::from_vec_with(bsp.data().to_vec(), &opts).py()?;
+        }
+        Ok(Current::Edited(Box::new(bsp.with_name(name))))
     }
 
     fn entity_state(&self, py: Python<'_>) -> PyResult<&(Py<PyList>, EntityDoc)> {

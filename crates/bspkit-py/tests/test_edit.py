@@ -197,6 +197,10 @@ def test_names_on_the_corpus(path, tmp_path):
     setattr(rec, field, "bspkit/x")
     assert getattr(rec, field) == "bspkit/x"
     assert rec._raw(field) == b"bspkit/x".ljust(size, b"\0")
+    setattr(rec, field, b"bspkit/y")  # bytes, padded with NULs
+    assert getattr(rec, field) == "bspkit/y"
+    with pytest.raises(ValueError, match=f"{len(raw) + 1} bytes for a field of {size}"):
+        setattr(rec, field, b"x" * (size + 1))
     setattr(rec, field + "_bytes", raw)  # the stored bytes back, junk included
     assert bsp.to_bytes() == pathlib.Path(path).read_bytes()
 

@@ -219,3 +219,27 @@ fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path) -> Result<Vec<st
     written.push(file);
     Ok(written)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `lit_scene` carries the lightmap UVs the glTF export writes: the same placement, so the
+    /// same values per vertex as a scene built with the export's atlases.
+    #[test]
+    fn lit_scene_has_the_exported_lightmap_uvs() {
+        let bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let scene = lit_scene(&bsp, ModelSelect::All, None).unwrap();
+        let world = &scene.models[0].vertices;
+        assert_eq!(world.uv1.len(), world.positions.len());
+        assert!(world.uv1.iter().any(|uv| *uv != [0.0, 0.0]), "the sample map is lit");
+        let lm = crate::lightmap::build_with(&bsp, &Default::default(), crate::lightmap::AtlasOptions::BASE).unwrap();
+        let opts = MeshOptions { models: ModelSelect::All, patch_level: None, lightmaps: Some(&lm), texture_size: None, no_props: false };
+        let direct = mesh::build(&bsp, &opts).unwrap();
+        assert_eq!(direct.models[0].vertices.uv1, world.uv1);
+        // Without lightmaps the scene has no lightmap UVs at all (what `scene()` gave before).
+        let plain = mesh::build(&bsp, &MeshOptions::default()).unwrap();
+        assert!(plain.models[0].vertices.uv1.iter().all(|uv| *uv == [0.0, 0.0]));
+    }
+}
