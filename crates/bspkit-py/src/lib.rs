@@ -1190,7 +1190,11 @@ fn py_name(f: &Field) -> &'static str {
 
 /// The field `name` names: its Python name or the library's (the old alias).
 fn field_named(schema: &'static RecordSchema, name: &str) -> Option<&'static Field> {
-    schema.fields.iter().find(|f| f.name == name || py_name(f) == name)
+    // Most fields have one name: one scan of the fields; a renamed one maps back first.
+    schema.field(name).or_else(|| {
+        let (old, _) = RENAMED.iter().find(|(_, new)| *new == name)?;
+        schema.field(old)
+    })
 }
 
 /// Whether a field is a fixed-size name (C `char[N]`): a byte array named as one (`name`,
