@@ -26,10 +26,7 @@ def per_map(bsp, lib):
     faces, surfedges, edges, vertices = bsp.FACES, bsp.SURFEDGES, bsp.EDGES, bsp.VERTICES
     area = 0.0
     for face in faces:
-        if lib == "bspkit" and "firstedge" in face._fields:  # bspkit names Source fields as the SDK does
-            first, count = face.firstedge, face.numedges
-        else:
-            first, count = face.first_edge, face.num_edges
+        first, count = face.first_edge, face.num_edges  # the same names in bspkit and bsp_tool
         points = []
         for surfedge in surfedges[first:first + count]:
             edge = edges[abs(surfedge)]

@@ -8,8 +8,8 @@
 //! over the map's bytes (NumPy's `__array_interface__`, with the `Bsp` as the array's base).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use bspkit::branch::LumpKind;
 use bspkit::branches::respawn::EntPartition;
@@ -17,7 +17,7 @@ use bspkit::edit::{resolve_lump, Editor};
 use bspkit::lumps::entities::{EditEntity, EntityDoc};
 use bspkit::lumps::gamelump::GameLumps;
 use bspkit::lumps::pakfile::{self, PakCompression, Pakfile, DEFAULT_MAX_ENTRY};
-use bspkit::schema::{Kind, RecordSchema, Scalar, Type};
+use bspkit::schema::{Field, Kind, RecordSchema, Scalar, Type};
 use bspkit::{Bsp, Endian, ErrorKind, OpenOptions};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyAttributeError, PyException, PyIndexError, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
@@ -161,8 +161,12 @@ fn entities_of(list: &Bound<'_, PyList>, what: &str) -> PyResult<Vec<EditEntity>
 #[pyclass(module = "bspkit", name = "Bsp", frozen)]
 pub struct PyBsp {
     inner: Bsp<'static>,
-    /// Lumps replaced through the bindings (raw lump edits, pakfile edits), by lump index.
-    changes: Mutex<BTreeMap<usize, Vec<u8>>>,
+    /// Lumps edited through the bindings (`set_lump`, record assignments, writable arrays,
+    /// pakfile edits), by lump index: each a copy of the lump made on its first edit, which
+    /// every later read and write of the lump goes through.
+    changes: Mutex<BTreeMap<usize, Arc<LumpBuf>>>,
+    /// Whether `changes` holds anything: reads of a map never edited skip its lock.
+    edited: AtomicBool,
     /// The entity list handed to Python (edited in place) and the document it came from.
     entities: OnceLock<(Py<PyList>, EntityDoc)>,
     /// The `(key, value)` index `search_all_entities` answers from, built on the first search
@@ -170,6 +174,65 @@ pub struct PyBsp {
     search: Mutex<Option<SearchIndex>>,
     /// Respawn `.ent` partitions beside the map, as lists handed to Python (read on first use).
     partitions: OnceLock<Vec<Partition>>,
+}
+
+/// A lump's bytes as edited through the bindings: one heap buffer that record objects read
+/// and write, and that NumPy arrays (`numpy()`, `numpy(writable=True)`) view, so a write
+/// through any of them is what every other read sees. Arrays hold it by `Arc`: a buffer a lump
+/// no longer uses stays valid while an array over it lives.
+///
+/// NumPy writes into the buffer through raw pointers, so Rust never holds a `&mut` to it and
+/// reads or writes it only with the GIL held, copying out what it keeps (as NumPy itself does
+/// with memory shared between arrays).
+struct LumpBuf {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the buffer is plain bytes owned by this value; access is serialised by the GIL
+// (see above).
+unsafe impl Send for LumpBuf {}
+unsafe impl Sync for LumpBuf {}
+
+impl LumpBuf {
+    fn new(bytes: Vec<u8>) -> Arc<Self> {
+        let b = Box::into_raw(bytes.into_boxed_slice());
+        Arc::new(LumpBuf { ptr: b as *mut u8, len: b.len() })
+    }
+    /// # Safety
+    /// With the GIL held, and the slice dropped before Python code runs again.
+    unsafe fn bytes(&self) -> &[u8] {
+        std::slice::from_raw_parts(self.ptr, self.len)
+    }
+    /// # Safety
+    /// With the GIL held; `at + data.len()` within the buffer.
+    unsafe fn write(&self, at: usize, data: &[u8]) {
+        debug_assert!(at + data.len() <= self.len);
+        std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr.add(at), data.len());
+    }
+}
+
+impl Drop for LumpBuf {
+    fn drop(&mut self) {
+        // SAFETY: made by `Box::into_raw` of a boxed slice of `len` bytes in `new`.
+        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.ptr, self.len)) });
+    }
+}
+
+/// The map as edited so far ([`PyBsp::current`]).
+enum Current<'a> {
+    Map(&'a Bsp<'static>),
+    Edited(Box<Bsp<'static>>),
+}
+
+impl std::ops::Deref for Current<'_> {
+    type Target = Bsp<'static>;
+    fn deref(&self) -> &Bsp<'static> {
+        match self {
+            Current::Map(b) => b,
+            Current::Edited(b) => b,
+        }
+    }
 }
 
 /// One Respawn `<map>_<kind>.ent` partition: the file, its entities as read, and the list of
@@ -303,6 +366,7 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, branch: Option<String>, exter
     Ok(PyBsp {
         inner,
         changes: Mutex::new(BTreeMap::new()),
+        edited: AtomicBool::new(false),
         entities: OnceLock::new(),
         search: Mutex::new(None),
         partitions: OnceLock::new(),
@@ -333,14 +397,82 @@ impl PyBsp {
 
     /// The lump's bytes as they are now: edited, or the map's (decompressed).
     fn with_lump<R>(&self, index: usize, f: impl FnOnce(&[u8]) -> PyResult<R>) -> PyResult<R> {
-        let changes = self.changes.lock().unwrap();
+        match self.edit_buf(index) {
+            // SAFETY: read with the GIL held (see `LumpBuf`).
+            Some(b) => f(unsafe { b.bytes() }),
+            None => f(self.inner.lump(index).py()?),
+        }
+    }
+
+    /// The lump's edit buffer, if it was edited.
+    fn edit_buf(&self, index: usize) -> Option<Arc<LumpBuf>> {
+        if !self.edited.load(Ordering::Acquire) {
+            return None;
+        }
+        self.changes.lock().unwrap().get(&index).cloned()
+    }
+
+    /// The lump's edit buffer, made on first use from a copy of the lump (copy-on-write: a
+    /// map is copied one lump at a time, only the lumps edited).
+    fn writable(&self, index: usize) -> PyResult<Arc<LumpBuf>> {
+        if let Some(b) = self.edit_buf(index) {
+            return Ok(b);
+        }
+        if self.inner.entities_index() == Some(index) && self.entities.get().is_some() {
+            return Err(PyValueError::new_err("the entities were taken as bsp.ENTITIES: edit that list instead"));
+        }
+        let copy = self.inner.lump(index).py()?.to_vec();
+        let b = self.changes.lock().unwrap().entry(index).or_insert_with(|| LumpBuf::new(copy)).clone();
+        self.edited.store(true, Ordering::Release);
+        Ok(b)
+    }
+
+    /// Replace a lump's bytes. A lump edited before keeps its buffer when the length is the
+    /// same (arrays over it see the new bytes); otherwise it gets a new one (arrays taken
+    /// before keep the old bytes, which are no longer the map's).
+    fn replace_lump(&self, index: usize, bytes: Vec<u8>) {
+        let mut changes = self.changes.lock().unwrap();
         match changes.get(&index) {
-            Some(b) => f(b),
-            None => {
-                drop(changes);
-                f(self.inner.lump(index).py()?)
+            // SAFETY: written with the GIL held (see `LumpBuf`); same length.
+            Some(b) if b.len == bytes.len() => unsafe { b.write(0, &bytes) },
+            _ => {
+                changes.insert(index, LumpBuf::new(bytes));
             }
         }
+        self.edited.store(true, Ordering::Release);
+    }
+
+    /// Whether anything was edited through the bindings (lumps, or the entity list).
+    fn is_edited(&self, py: Python<'_>) -> PyResult<bool> {
+        if self.edited.load(Ordering::Acquire) {
+            return Ok(true);
+        }
+        match self.entities.get() {
+            Some((list, doc)) => Ok(entities_of(list.bind(py), "bsp.ENTITIES")? != doc.entities),
+            None => Ok(false),
+        }
+    }
+
+    /// The map as it is now: the map itself when nothing was edited, else the edited map put
+    /// together and read again (so `info`, `check`, geometry, lightmaps, textures and exports
+    /// see every edit, as `save_as` would write it).
+    fn current(&self, py: Python<'_>) -> PyResult<Current<'_>> {
+        if !self.is_edited(py)? {
+            return Ok(Current::Map(&self.inner));
+        }
+        let bytes = self.editor(py)?.to_bytes().py()?;
+        let mut opts = self.inner.options().clone();
+        // The lumps of external files are in `bytes` already.
+        opts.external_lumps = false;
+        opts.read_limit = 0;
+        let name = format!("{} (edited)", self.inner.display_name());
+        let mut bsp = Bsp::from_vec_with(bytes, &opts).py()?;
+        if bsp.branch().id != self.inner.branch().id {
+            // Detected otherwise after the edit: read as the map's own branch.
+            opts.branch = Some(self.inner.branch().id.to_string());
+            bsp = Bsp::from_vec_with(bsp.data().to_vec(), &opts).py()?;
+        }
+        Ok(Current::Edited(Box::new(bsp.with_name(name))))
     }
 
     fn entity_state(&self, py: Python<'_>) -> PyResult<&(Py<PyList>, EntityDoc)> {
@@ -351,7 +483,8 @@ impl PyBsp {
         // made before is what the list shows.
         let mut ed = Editor::new(&self.inner).py()?;
         for (i, b) in self.changes.lock().unwrap().iter() {
-            ed.set_lump(*i, b.clone()).py()?;
+            // SAFETY: read with the GIL held (see `LumpBuf`).
+            ed.set_lump(*i, unsafe { b.bytes() }.to_vec()).py()?;
         }
         // The entities move into the list's objects: the document keeps the text and its layout
         // (`editor` puts the list's entities back into a copy of it to write).
@@ -400,7 +533,8 @@ impl PyBsp {
     fn editor(&self, py: Python<'_>) -> PyResult<Editor<'_, 'static>> {
         let mut ed = Editor::new(&self.inner).py()?;
         for (i, b) in self.changes.lock().unwrap().iter() {
-            ed.set_lump(*i, b.clone()).py()?;
+            // SAFETY: read with the GIL held (see `LumpBuf`).
+            ed.set_lump(*i, unsafe { b.bytes() }.to_vec()).py()?;
         }
         if let Some((list, doc)) = self.entities.get() {
             let mut doc = doc.clone();
@@ -571,6 +705,7 @@ impl PyBsp {
                 "raw_lump",
                 "decompress_all",
                 "set_lump",
+                "rename_texture",
                 "search_all_entities",
                 "ent_partitions",
                 "lightmap_atlases",
@@ -624,16 +759,53 @@ impl PyBsp {
         self.inner.decompressed_bytes()
     }
 
-    /// Replace a lump's (decompressed) bytes; written by `save_as` / `to_bytes`. Views already
-    /// taken keep showing the map as loaded.
-    fn set_lump(&self, lump: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Replace a lump's (decompressed) bytes: `bytes`-like data, or for a record lump a NumPy
+    /// array of its record layout (`bsp.PLANES.dtype`: a copy of `bsp.PLANES.numpy()` has it;
+    /// another dtype is a ValueError, a length that is not whole records a BadLumpLengthError).
+    /// Every read from now on sees the new lump (records, arrays, `raw_lump`, and whole-map
+    /// reads such as `info()` or `scene()`); `save_as` / `to_bytes` write it. Arrays taken over
+    /// the lump before keep the old bytes, unless the lump was edited already and keeps its
+    /// length (then they show the new bytes).
+    fn set_lump(&self, py: Python<'_>, lump: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let index = self.index_of(lump)?;
-        let bytes = buffer_bytes(data)?;
         if self.inner.entities_index() == Some(index) && self.entities.get().is_some() {
             return Err(PyValueError::new_err("the entities were taken as bsp.ENTITIES: edit that list instead"));
         }
-        self.changes.lock().unwrap().insert(index, bytes);
+        let layout = self.record_layout(index);
+        if let Some((schema, size)) = layout {
+            if data.hasattr("__array_interface__")? && data.hasattr("dtype")? {
+                check_layout(py, data, schema, size, self.inner.entry(index).map(|e| e.name).unwrap_or("?"))?;
+            }
+        }
+        let bytes = buffer_bytes(data)?;
+        if let Some((_, size)) = layout {
+            if size == 0 || bytes.len() % size != 0 {
+                return Err(err(self
+                    .inner
+                    .lump_error(index, bspkit::Error::new(ErrorKind::BadLumpLength { length: bytes.len() as u64, record_size: size }))));
+            }
+        }
+        self.replace_lump(index, bytes);
         Ok(())
+    }
+
+    /// Rename texture `old` to `new` wherever the map names it (`bspkit::rename`: Quake miptex
+    /// names, Quake 2 texinfos, Quake 3 shaders and fogs, Source / Respawn texture strings, CoD
+    /// materials, Genesis3D textures; names compared ignoring ASCII case). Returns how many
+    /// names changed (0: no texture of that name). Reads see the new names at once; `save_as`
+    /// writes them. ValueError for a name too long for its field.
+    fn rename_texture(&self, py: Python<'_>, old: &str, new: &str) -> PyResult<usize> {
+        let mut ed = self.editor(py)?;
+        let r = bspkit::rename::rename_texture(&mut ed, old, new).map_err(|e| match e.kind {
+            ErrorKind::Malformed(_) => PyValueError::new_err(e.to_string()),
+            _ => err(e),
+        })?;
+        let lumps: Vec<(usize, Vec<u8>)> = r.lumps.iter().map(|&i| Ok((i, ed.lump(i).py()?.into_owned()))).collect::<PyResult<_>>()?;
+        drop(ed);
+        for (i, bytes) in lumps {
+            self.replace_lump(i, bytes);
+        }
+        Ok(r.count)
     }
 
     /// The map with every edit, as bytes (the original bytes when nothing changed).
@@ -671,7 +843,8 @@ impl PyBsp {
     #[pyo3(signature = (verify_lzma=false))]
     fn check(&self, py: Python<'_>, verify_lzma: bool) -> PyResult<Py<PyAny>> {
         let opts = bspkit::check::CheckOptions { verify_lzma };
-        let problems = py.detach(|| bspkit::check::check_with(&self.inner, &opts));
+        let bsp = self.current(py)?;
+        let problems = py.detach(|| bspkit::check::check_with(&bsp, &opts));
         let counts = bspkit::check::problem::Counts::of(&problems);
         let v = serde_json::json!({"path": self.inner.display_name(), "problems": problems, "counts": counts});
         json_to_py(py, &v)
@@ -679,7 +852,8 @@ impl PyBsp {
 
     /// `bsp info --json`'s object for this map.
     fn info(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let info = py.detach(|| bspkit::info::info(&self.inner));
+        let bsp = self.current(py)?;
+        let info = py.detach(|| bspkit::info::info(&bsp));
         to_py(py, &info)
     }
 
@@ -687,7 +861,8 @@ impl PyBsp {
     /// (`pixels`: mip level 0, palette indices).
     fn miptex(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
         let out = PyList::empty(py);
-        let Some(lump) = bspkit::lumps::miptex::of(&self.inner).py()? else { return Ok(out.unbind()) };
+        let bsp = self.current(py)?;
+        let Some(lump) = bspkit::lumps::miptex::of(&bsp).py()? else { return Ok(out.unbind()) };
         for (i, t) in lump.iter().enumerate() {
             let Some(t) = t.py()? else { continue };
             let d = PyDict::new(py);
@@ -716,9 +891,10 @@ impl PyBsp {
     /// Quake BSPX lumps after the map: `{name: bytes}` (empty when there are none).
     fn bspx(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
         let d = PyDict::new(py);
-        if let Some(x) = bspkit::lumps::bspx::of(&self.inner).py()? {
+        let bsp = self.current(py)?;
+        if let Some(x) = bspkit::lumps::bspx::of(&bsp).py()? {
             for e in &x.entries {
-                if let Some(b) = x.lump(self.inner.data(), &e.name()) {
+                if let Some(b) = x.lump(bsp.data(), &e.name()) {
                     d.set_item(e.name().as_ref(), PyBytes::new(py, b))?;
                 }
             }
@@ -730,7 +906,9 @@ impl PyBsp {
     fn scene(slf: &Bound<'_, Self>) -> PyResult<Py<Scene>> {
         let py = slf.py();
         let me = slf.get();
-        let scene = py.detach(|| bspkit::mesh::build(&me.inner, &Default::default())).py()?;
+        let bsp = me.current(py)?;
+        // The scene `export_gltf` writes (lightmaps on): `uv1` is its TEXCOORD_1.
+        let scene = py.detach(|| bspkit::export::lit_scene(&bsp, bspkit::mesh::ModelSelect::All, None)).py()?;
         Py::new(py, Scene { scene: std::sync::Arc::new(scene) })
     }
 
@@ -750,7 +928,8 @@ impl PyBsp {
     #[pyo3(signature = (png=false, hdr=false))]
     fn lightmaps(&self, py: Python<'_>, png: bool, hdr: bool) -> PyResult<Py<PyList>> {
         let opts = bspkit::lumps::lighting::LightOptions { hdr, ..Default::default() };
-        let lm = py.detach(|| bspkit::lightmap::build(&self.inner, &opts)).py()?;
+        let bsp = self.current(py)?;
+        let lm = py.detach(|| bspkit::lightmap::build(&bsp, &opts)).py()?;
         let out = PyList::empty(py);
         for a in &lm.atlases {
             let d = PyDict::new(py);
@@ -807,7 +986,8 @@ impl PyBsp {
     fn lightmap_atlases(&self, py: Python<'_>, hdr: bool, stored: bool) -> PyResult<Py<PyList>> {
         let np = py.import("numpy")?;
         let opts = bspkit::lumps::lighting::LightOptions { hdr, ..Default::default() };
-        let lm = py.detach(|| bspkit::lightmap::build(&self.inner, &opts)).py()?;
+        let bsp = self.current(py)?;
+        let lm = py.detach(|| bspkit::lightmap::build(&bsp, &opts)).py()?;
         let out = PyList::empty(py);
         for a in lm.atlases {
             let (w, h) = (a.width as usize, a.height as usize);
@@ -925,7 +1105,8 @@ impl PyBsp {
             lightmaps,
             hdr,
         };
-        let summary = py.detach(|| bspkit::export::export(&self.inner, &path, &opts)).map_err(|e| err(e.in_file(&path)))?;
+        let bsp = self.current(py)?;
+        let summary = py.detach(|| bspkit::export::export(&bsp, &path, &opts)).map_err(|e| err(e.in_file(&path)))?;
         to_py(py, &summary)
     }
 }
@@ -974,8 +1155,70 @@ fn scalar(py: Python<'_>, s: Scalar, big: bool, b: &[u8]) -> PyResult<Py<PyAny>>
     })
 }
 
-/// A field's value: a number, `bytes` for a 1-D byte array (names, styles), nested lists for
-/// other arrays, a [`Record`] for a nested struct.
+/// Field names as Python gives them: snake_case, every word apart (`num_edges`, `first_face`,
+/// `plane_num`). A few of the library's records keep the run-together names of the engines' C
+/// structs (Source's `dface_t`: `firstedge`, `numedges`), which bsp_tool users also know:
+/// those are renamed here, and the old name stays an alias (record attributes and items,
+/// NumPy dtype titles). `(old, new)`.
+const RENAMED: &[(&str, &str)] = &[
+    ("firstedge", "first_edge"),
+    ("firstface", "first_face"),
+    ("firstleafbrush", "first_leaf_brush"),
+    ("firstleafface", "first_leaf_face"),
+    ("firstpoly", "first_poly"),
+    ("firstside", "first_side"),
+    ("firstvertexindex", "first_vertex_index"),
+    ("headnode", "head_node"),
+    ("lightofs", "light_ofs"),
+    ("numedges", "num_edges"),
+    ("numfaces", "num_faces"),
+    ("numleafbrushes", "num_leaf_brushes"),
+    ("numleaffaces", "num_leaf_faces"),
+    ("numsides", "num_sides"),
+    ("planenum", "plane_num"),
+    ("polycount", "poly_count"),
+    ("stopdot", "stop_dot"),
+    ("stopdot2", "stop_dot2"),
+    ("vertexcount", "vertex_count"),
+    ("viscluster", "vis_cluster"),
+];
+
+/// A field's name in Python.
+fn py_name(f: &Field) -> &'static str {
+    RENAMED.iter().find(|(old, _)| *old == f.name).map(|(_, new)| *new).unwrap_or(f.name)
+}
+
+/// The field `name` names: its Python name or the library's (the old alias).
+fn field_named(schema: &'static RecordSchema, name: &str) -> Option<&'static Field> {
+    // Most fields have one name: one scan of the fields; a renamed one maps back first.
+    schema.field(name).or_else(|| {
+        let (old, _) = RENAMED.iter().find(|(_, new)| *new == name)?;
+        schema.field(old)
+    })
+}
+
+/// Whether a field is a fixed-size name (C `char[N]`): a byte array named as one (`name`,
+/// `texture`, `shader`, `model`, `material`, `…_name`). Python reads it as text up to the
+/// first NUL (what follows is junk the compilers left); its bytes as stored are `_raw(field)`
+/// or the `<field>_bytes` attribute.
+fn is_text(f: &Field) -> bool {
+    f.ty.ndim == 1
+        && matches!(f.ty.kind, Kind::Scalar { scalar: Scalar::U8, .. })
+        && (matches!(f.name, "name" | "texture" | "shader" | "model" | "material") || f.name.ends_with("_name"))
+}
+
+/// A name's bytes as text, up to the first NUL: UTF-8, with bytes that are not UTF-8 kept as
+/// lone surrogates (Python's `surrogateescape`), so assigning the text back writes the same bytes.
+fn text_value(py: Python<'_>, b: &[u8]) -> PyResult<Py<PyAny>> {
+    let b = &b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())];
+    match std::str::from_utf8(b) {
+        Ok(s) => Ok(PyString::new(py, s).into_any().unbind()),
+        Err(_) => Ok(PyBytes::new(py, b).call_method1("decode", ("utf-8", "surrogateescape"))?.unbind()),
+    }
+}
+
+/// A field's value: a number, `bytes` for a 1-D byte array (styles, colours), nested lists for
+/// other arrays, a [`Record`] for a nested struct. `b` holds the record (checked by the caller).
 fn field_value(py: Python<'_>, bsp: &Py<PyBsp>, lump: usize, ty: &Type, dims: &[usize], at: usize, b: &[u8]) -> PyResult<Py<PyAny>> {
     if let Some((&n, rest)) = dims.split_first() {
         if let (Kind::Scalar { scalar: Scalar::U8, .. }, true) = (ty.kind, rest.is_empty()) {
@@ -994,8 +1237,162 @@ fn field_value(py: Python<'_>, bsp: &Py<PyBsp>, lump: usize, ty: &Type, dims: &[
     }
 }
 
+/// One number as stored: `value` in the file's byte order, appended to `out`; an error naming
+/// `what` for a value that is not a number of the field's type or does not fit it.
+fn encode_scalar(value: &Bound<'_, PyAny>, s: Scalar, big: bool, what: &str, out: &mut Vec<u8>) -> PyResult<()> {
+    macro_rules! put {
+        ($t:ty) => {{
+            let x: $t = value.extract().map_err(|e| {
+                PyValueError::new_err(format!(
+                    "{what}: {} is not a {} ({e})",
+                    value.repr().map(|r| r.to_string()).unwrap_or_default(),
+                    stringify!($t)
+                ))
+            })?;
+            out.extend_from_slice(&if big { x.to_be_bytes() } else { x.to_le_bytes() });
+        }};
+    }
+    match s {
+        Scalar::U8 => put!(u8),
+        Scalar::I8 => put!(i8),
+        Scalar::U16 => put!(u16),
+        Scalar::I16 => put!(i16),
+        Scalar::U32 => put!(u32),
+        Scalar::I32 => put!(i32),
+        Scalar::U64 => put!(u64),
+        Scalar::I64 => put!(i64),
+        Scalar::F32 => {
+            // Through f64: a Python float narrowed, as NumPy's assignment does.
+            let x: f64 = value.extract().map_err(|e| PyValueError::new_err(format!("{what}: not a number ({e})")))?;
+            out.extend_from_slice(&if big { (x as f32).to_be_bytes() } else { (x as f32).to_le_bytes() });
+        }
+        Scalar::F64 => put!(f64),
+    }
+    Ok(())
+}
+
+/// `value` as the bytes of a field of type `ty` with dimensions `dims` (what [`field_value`]
+/// reads back), appended to `out`. A name (`text`) takes `str` (UTF-8, `surrogateescape`) that
+/// leaves room for its NUL, or `bytes` up to the field's size; either is padded with NULs. Other
+/// byte arrays take `bytes` or a sequence of ints of the field's length; arrays a sequence of
+/// their length; a nested record a [`Record`] of its type, a dict of every field, a sequence
+/// in field order or its bytes.
+fn encode(py: Python<'_>, value: &Bound<'_, PyAny>, ty: &Type, dims: &[usize], text: bool, what: &str, out: &mut Vec<u8>) -> PyResult<()> {
+    if let Some((&n, rest)) = dims.split_first() {
+        if let (Kind::Scalar { scalar: Scalar::U8, .. }, true) = (ty.kind, rest.is_empty()) {
+            let start = out.len();
+            if let Ok(s) = value.cast::<PyString>() {
+                let b = s.call_method1("encode", ("utf-8", "surrogateescape"))?;
+                let b = b.cast::<PyBytes>()?.as_bytes();
+                if !text {
+                    return Err(PyTypeError::new_err(format!("{what} is {n} bytes, not text: give bytes or a sequence of ints")));
+                }
+                if b.len() >= n || b.contains(&0) {
+                    return Err(PyValueError::new_err(format!(
+                        "{what}: {:?} is {} bytes; the field holds {} and a NUL",
+                        s.to_string(),
+                        b.len(),
+                        n - 1
+                    )));
+                }
+                out.extend_from_slice(b);
+            } else if value.is_instance_of::<PyBytes>() || value.is_instance_of::<pyo3::types::PyByteArray>() {
+                let b = buffer_bytes(value)?;
+                if b.len() > n || (!text && b.len() != n) {
+                    return Err(PyValueError::new_err(format!("{what}: {} bytes for a field of {n}", b.len())));
+                }
+                out.extend_from_slice(&b);
+            } else {
+                let items: Vec<Bound<'_, PyAny>> = value.try_iter()?.collect::<PyResult<_>>()?;
+                if items.len() != n {
+                    return Err(PyValueError::new_err(format!("{what}: {} values for a field of {n}", items.len())));
+                }
+                for x in &items {
+                    encode_scalar(x, Scalar::U8, false, what, out)?;
+                }
+            }
+            out.resize(start + n, 0);
+            return Ok(());
+        }
+        if value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>() {
+            return Err(PyTypeError::new_err(format!("{what} takes a sequence of {n} values")));
+        }
+        let items: Vec<Bound<'_, PyAny>> = value
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("{what} takes a sequence of {n} values")))?
+            .collect::<PyResult<_>>()?;
+        if items.len() != n {
+            return Err(PyValueError::new_err(format!("{what}: {} values for a field of {n}", items.len())));
+        }
+        for x in &items {
+            encode(py, x, ty, rest, false, what, out)?;
+        }
+        return Ok(());
+    }
+    match ty.kind {
+        Kind::Scalar { scalar, big_endian } => encode_scalar(value, scalar, big_endian, what, out),
+        Kind::Record(schema) => encode_record(py, value, schema, what, out),
+    }
+}
+
+/// A whole record of `schema` from a [`Record`] of that type, a dict naming every field, a
+/// sequence of the field values in order, or the record's bytes.
+fn encode_record(py: Python<'_>, value: &Bound<'_, PyAny>, schema: &'static RecordSchema, what: &str, out: &mut Vec<u8>) -> PyResult<()> {
+    let start = out.len();
+    if let Ok(r) = value.cast::<Record>() {
+        let r = r.get();
+        if !std::ptr::eq(r.schema, schema) && (r.schema.name != schema.name || r.schema.size != schema.size) {
+            return Err(PyTypeError::new_err(format!("{what} is a {}, not a {}", schema.name, r.schema.name)));
+        }
+        out.extend_from_slice(&r.bytes(py)?);
+    } else if value.is_instance_of::<PyBytes>() || value.is_instance_of::<pyo3::types::PyByteArray>() {
+        let b = buffer_bytes(value)?;
+        if b.len() != schema.size {
+            return Err(PyValueError::new_err(format!("{what}: {} bytes for a {}-byte {}", b.len(), schema.size, schema.name)));
+        }
+        out.extend_from_slice(&b);
+    } else if let Ok(d) = value.cast::<PyDict>() {
+        for f in schema.fields {
+            let v = match d.get_item(py_name(f))? {
+                Some(v) => v,
+                None => d.get_item(f.name)?.ok_or_else(|| PyKeyError::new_err(format!("{what}: no value for field {:?}", py_name(f))))?,
+            };
+            encode(py, &v, &f.ty, f.ty.shape(), is_text(f), &format!("{what}.{}", py_name(f)), out)?;
+        }
+        if d.len() != schema.fields.len() {
+            return Err(PyValueError::new_err(format!(
+                "{what}: {} keys for the {} fields of {}",
+                d.len(),
+                schema.fields.len(),
+                schema.name
+            )));
+        }
+    } else {
+        let items: Vec<Bound<'_, PyAny>> = value
+            .try_iter()
+            .map_err(|_| {
+                PyTypeError::new_err(format!("{what} takes a {}, a dict of its fields, a sequence of them or its bytes", schema.name))
+            })?
+            .collect::<PyResult<_>>()?;
+        if items.len() != schema.fields.len() {
+            return Err(PyValueError::new_err(format!(
+                "{what}: {} values for the {} fields of {}",
+                items.len(),
+                schema.fields.len(),
+                schema.name
+            )));
+        }
+        for (f, v) in schema.fields.iter().zip(&items) {
+            encode(py, v, &f.ty, f.ty.shape(), is_text(f), &format!("{what}.{}", py_name(f)), out)?;
+        }
+    }
+    debug_assert_eq!(out.len() - start, schema.size);
+    Ok(())
+}
+
 /// A lump of records: a sequence of [`Record`] objects (plain values for index lumps), and
-/// `.numpy()` for a zero-copy structured array.
+/// `.numpy()` for a zero-copy structured array. Items can be assigned (`lump[i] = …`), written
+/// into the map's copy of the lump.
 #[pyclass(module = "bspkit", frozen, sequence)]
 pub struct RecordLump {
     bsp: Py<PyBsp>,
@@ -1006,53 +1403,113 @@ pub struct RecordLump {
     /// Items are plain values (a lump of values, or records of one number).
     plain: bool,
     size: usize,
-    count: usize,
+}
+
+impl PyBsp {
+    /// `(schema, record size)` of a record lump whose record size is known, else `None`.
+    fn record_layout(&self, index: usize) -> Option<(Option<&'static RecordSchema>, usize)> {
+        let entry = self.inner.entry(index)?;
+        let def = self.inner.branch().lumps.iter().find(|d| d.name == entry.name)?;
+        if !matches!(def.kind, LumpKind::Records { .. }) {
+            return None;
+        }
+        let size = self.inner.record_size(index)?;
+        let schema = bspkit::schema::lump_schema(self.inner.branch(), entry.name, entry.version.unwrap_or(0), self.inner.endian());
+        Some((schema, size))
+    }
+
+    /// Write `data` at `at` in the lump's edit buffer (made on first use).
+    fn write_at(&self, index: usize, at: usize, data: &[u8]) -> PyResult<()> {
+        let buf = self.writable(index)?;
+        if at + data.len() > buf.len {
+            return Err(PyIndexError::new_err(format!(
+                "bytes {at}..{} are past the end of the lump ({} bytes): it was replaced by a shorter one",
+                at + data.len(),
+                buf.len
+            )));
+        }
+        // SAFETY: in bounds (checked above), with the GIL held.
+        unsafe { buf.write(at, data) };
+        Ok(())
+    }
 }
 
 impl RecordLump {
     fn new(bsp: &Bound<'_, PyBsp>, index: usize) -> PyResult<Self> {
         let me = bsp.get();
         let entry = me.inner.entry(index).ok_or_else(|| PyKeyError::new_err(index))?;
-        let size = me.inner.record_size(index).ok_or_else(|| {
-            err(me.inner.lump_error(index, bspkit::Error::malformed(format!("no record size known for lump version {:?}", entry.version))))
-        })?;
-        let schema = bspkit::schema::lump_schema(me.inner.branch(), entry.name, entry.version.unwrap_or(0), me.inner.endian());
-        let len = me.inner.lump(index).py()?.len();
+        let Some((schema, size)) = me.record_layout(index) else {
+            return Err(err(me
+                .inner
+                .lump_error(index, bspkit::Error::malformed(format!("no record size known for lump version {:?}", entry.version)))));
+        };
+        let len = me.with_lump(index, |b| Ok(b.len()))?;
         if size == 0 || len % size != 0 {
             return Err(err(me
                 .inner
                 .lump_error(index, bspkit::Error::new(ErrorKind::BadLumpLength { length: len as u64, record_size: size }))));
         }
         let plain = schema.is_some_and(items_are_plain);
-        Ok(RecordLump { bsp: bsp.clone().unbind(), index, name: entry.name, schema, plain, size, count: len / size })
+        Ok(RecordLump { bsp: bsp.clone().unbind(), index, name: entry.name, schema, plain, size })
+    }
+
+    /// Records in the lump now (`set_lump` may have changed its length).
+    fn count(&self) -> PyResult<usize> {
+        self.bsp.get().with_lump(self.index, |b| Ok(b.len() / self.size))
     }
 
     fn item(&self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
         let offset = i * self.size;
         match self.schema {
             Some(s) if self.plain => {
-                let b = self.bsp.get().inner.lump(self.index).py()?;
                 let f = &s.fields[0];
-                field_value(py, &self.bsp, self.index, &f.ty, f.ty.shape(), offset, b)
+                self.bsp.get().with_lump(self.index, |b| field_value(py, &self.bsp, self.index, &f.ty, f.ty.shape(), offset, b))
             }
             Some(schema) => Ok(Py::new(py, Record { bsp: self.bsp.clone_ref(py), lump: self.index, offset, schema })?.into_any()),
+            None => self.bsp.get().with_lump(self.index, |b| Ok(PyBytes::new(py, &b[offset..offset + self.size]).into_any().unbind())),
+        }
+    }
+
+    /// Position `key` (an int, negative from the end) as an index, or IndexError.
+    fn position(&self, key: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let count = self.count()?;
+        let i: isize = key.extract().map_err(|_| PyTypeError::new_err("records are indexed by int or slice"))?;
+        let j = if i < 0 { i + count as isize } else { i };
+        if j < 0 || j as usize >= count {
+            return Err(PyIndexError::new_err(format!("{} index {i} out of range ({count} records)", self.name)));
+        }
+        Ok(j as usize)
+    }
+
+    /// `value` as one record's bytes.
+    fn encode_item(&self, py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+        let mut out = Vec::with_capacity(self.size);
+        match self.schema {
+            Some(s) if self.plain => {
+                let f = &s.fields[0];
+                encode(py, value, &f.ty, f.ty.shape(), false, what, &mut out)?;
+            }
+            Some(s) => encode_record(py, value, s, what, &mut out)?,
             None => {
-                let b = self.bsp.get().inner.lump(self.index).py()?;
-                Ok(PyBytes::new(py, &b[offset..offset + self.size]).into_any().unbind())
+                out = buffer_bytes(value)?;
+                if out.len() != self.size {
+                    return Err(PyValueError::new_err(format!("{what}: {} bytes for a {}-byte record", out.len(), self.size)));
+                }
             }
         }
+        Ok(out)
     }
 }
 
 #[pymethods]
 impl RecordLump {
-    fn __len__(&self) -> usize {
-        self.count
+    fn __len__(&self) -> PyResult<usize> {
+        self.count()
     }
 
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         if let Ok(slice) = key.cast::<PySlice>() {
-            let ind = slice.indices(self.count as isize)?;
+            let ind = slice.indices(self.count()? as isize)?;
             let l = PyList::empty(py);
             let mut i = ind.start;
             for _ in 0..ind.slicelength {
@@ -1061,22 +1518,32 @@ impl RecordLump {
             }
             return Ok(l.into_any().unbind());
         }
-        let i: isize = key.extract().map_err(|_| PyTypeError::new_err("records are indexed by int or slice"))?;
-        let j = if i < 0 { i + self.count as isize } else { i };
-        if j < 0 || j as usize >= self.count {
-            return Err(PyIndexError::new_err(format!("{} index {i} out of range ({} records)", self.name, self.count)));
+        self.item(py, self.position(key)?)
+    }
+
+    /// `lump[i] = value`: a [`Record`] of the lump's type, a dict of every field, a sequence of
+    /// the field values in order, or the record's bytes (a plain value for a lump of values).
+    /// Written into the map's copy of the lump (made on the first edit).
+    fn __setitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        if key.cast::<PySlice>().is_ok() {
+            return Err(PyTypeError::new_err(format!(
+                "assign records one at a time, or a whole lump with bsp.set_lump({:?}, array)",
+                self.name
+            )));
         }
-        self.item(py, j as usize)
+        let i = self.position(key)?;
+        let bytes = self.encode_item(py, value, &format!("{}[{i}]", self.name))?;
+        self.bsp.get().write_at(self.index, i * self.size, &bytes)
     }
 
     fn __iter__(slf: PyRef<'_, Self>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        let items: Vec<Py<PyAny>> = (0..slf.count).map(|i| slf.item(py, i)).collect::<PyResult<_>>()?;
+        let items: Vec<Py<PyAny>> = (0..slf.count()?).map(|i| slf.item(py, i)).collect::<PyResult<_>>()?;
         Ok(PyList::new(py, items)?.into_any().try_iter()?.into_any().unbind())
     }
 
-    fn __repr__(&self) -> String {
-        format!("<bspkit.RecordLump {} ({} × {})>", self.name, self.count, self.schema.map(|s| s.name).unwrap_or("bytes"))
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!("<bspkit.RecordLump {} ({} × {})>", self.name, self.count()?, self.schema.map(|s| s.name).unwrap_or("bytes")))
     }
 
     /// The lump's name.
@@ -1095,33 +1562,57 @@ impl RecordLump {
     fn plain(&self) -> bool {
         self.plain
     }
-    /// Field names of the records (`("value",)` for a lump of plain values; empty without a schema).
+    /// Field names of the records, snake_case (`("value",)` for a lump of plain values; empty
+    /// without a schema).
     #[getter]
     fn fields(&self) -> Vec<&'static str> {
-        self.schema.map(|s| s.fields.iter().map(|f| f.name).collect()).unwrap_or_default()
+        self.schema.map(|s| s.fields.iter().map(py_name).collect()).unwrap_or_default()
+    }
+    /// `{old_name: name}` for the fields whose earlier (run-together) names still work as aliases.
+    #[getter]
+    fn aliases(&self) -> BTreeMap<&'static str, &'static str> {
+        self.schema.map(|s| s.fields.iter().filter(|f| py_name(f) != f.name).map(|f| (f.name, py_name(f))).collect()).unwrap_or_default()
     }
     /// The record type's name in the Rust library (`Plane`, `Face29`, …).
     #[getter]
     fn record_type(&self) -> Option<&'static str> {
         self.schema.map(|s| s.name)
     }
+    /// The NumPy dtype of `numpy()` (needs NumPy): the record layout `set_lump` checks arrays against.
+    #[getter]
+    fn dtype(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        array_dtypes(py)?.of(py, self.schema, self.size)
+    }
 
-    /// A read-only NumPy array over the map's bytes, with no copy: a structured array (one
-    /// named field per record field), or a plain array for a lump of values. The array keeps
-    /// the map alive. Raises ImportError without NumPy.
-    fn numpy(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+    /// A NumPy array of the lump with no copy: a structured array (one named field per record
+    /// field; the old names are titles) or a plain array for a lump of values. Read-only by
+    /// default, over the map's bytes (a lump edited already: over its copy, so it shows later
+    /// edits). `writable=True` gives a writable array over the map's copy of the lump (made on
+    /// the first edit): what is written into it is the map's lump, seen by every read and
+    /// written by `save_as`. The array keeps the map alive. Raises ImportError without NumPy.
+    #[pyo3(signature = (writable=false))]
+    fn numpy(slf: &Bound<'_, Self>, writable: bool) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let me = slf.get();
         let dtype = array_dtypes(py)?.of(py, me.schema, me.size)?;
-        let bytes = me.bsp.get().inner.lump(me.index).py()?;
-        let mut shape = vec![me.count];
+        let bsp = me.bsp.get();
+        let buf = if writable { Some(bsp.writable(me.index)?) } else { bsp.edit_buf(me.index) };
+        let (ptr, len, owner) = match buf {
+            Some(b) => (b.ptr as *const u8, b.len, Owner::Edit(b)),
+            None => {
+                let bytes = bsp.inner.lump(me.index).py()?;
+                (bytes.as_ptr(), bytes.len(), Owner::Map(slf.clone().into_any().unbind()))
+            }
+        };
+        let mut shape = vec![len / me.size];
         if let Some(s) = me.schema.filter(|_| me.plain) {
             shape.extend_from_slice(s.fields[0].ty.shape());
         }
-        let holder = Bound::new(py, ArrayHolder { owner: Owner::Map(slf.clone().into_any().unbind()) })?;
+        let holder = Bound::new(py, ArrayHolder { owner })?;
         // SAFETY: the bytes belong to the map (its data or a decoded lump, never freed or
-        // changed while the map lives), and the holder keeps the map alive as the array's base.
-        unsafe { array_over(py, &dtype, &shape, bytes.as_ptr(), holder) }
+        // changed while the map lives, which the holder keeps alive as the array's base) or to
+        // an edit buffer the holder keeps alive.
+        unsafe { array_over(py, &dtype, &shape, ptr, holder, writable) }
     }
 }
 
@@ -1192,12 +1683,14 @@ unsafe fn array_over(
     shape: &[usize],
     data: *const u8,
     holder: Bound<'_, ArrayHolder>,
+    writable: bool,
 ) -> PyResult<Py<PyAny>> {
     use numpy::npyffi::{npy_intp, NpyTypes, PyArrayObject, PyArray_Descr, PY_ARRAY_API};
     let mut dims: Vec<npy_intp> = shape.iter().map(|&n| n as npy_intp).collect();
     let subtype = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
-    // NewFromDescr takes over a reference to the dtype; flags 0: not writeable (NumPy works out
-    // contiguity and alignment itself), and no strides: C order.
+    // NewFromDescr takes over a reference to the dtype; flags 0: not writeable, or
+    // NPY_ARRAY_WRITEABLE (NumPy works out contiguity and alignment itself), and no strides: C order.
+    const NPY_ARRAY_WRITEABLE: std::os::raw::c_int = 0x0400;
     let descr = dtype.clone_ref(py).into_ptr() as *mut PyArray_Descr;
     let arr = PY_ARRAY_API.PyArray_NewFromDescr(
         py,
@@ -1207,7 +1700,7 @@ unsafe fn array_over(
         dims.as_mut_ptr(),
         std::ptr::null_mut(),
         data as *mut std::os::raw::c_void,
-        0,
+        if writable { NPY_ARRAY_WRITEABLE } else { 0 },
         std::ptr::null_mut(),
     );
     if arr.is_null() {
@@ -1237,6 +1730,60 @@ fn typestr(ty: &Type) -> PyResult<String> {
     }
 }
 
+/// A NumPy array given for a record lump must have its record layout: the dtype of `numpy()`
+/// (titles aside), and for a lump of array values their shape. Its bytes are then records.
+fn check_layout(py: Python<'_>, data: &Bound<'_, PyAny>, schema: Option<&'static RecordSchema>, size: usize, lump: &str) -> PyResult<()> {
+    let want = array_dtypes(py)?.of(py, schema, size)?;
+    let want = want.bind(py);
+    let got = data.getattr("dtype")?;
+    let plain = schema.is_some_and(items_are_plain);
+    let same = got.eq(want)? || {
+        // A structured dtype made without the titles (`np.dtype(list_of_fields)`): the same
+        // names, formats and offsets.
+        let strip = |d: &Bound<'_, PyAny>| -> PyResult<Py<PyAny>> {
+            let np = py.import("numpy")?;
+            match d.getattr("names")?.is_none() {
+                true => Ok(d.clone().unbind()),
+                false => {
+                    let names = d.getattr("names")?;
+                    let fields = d.getattr("fields")?;
+                    let formats = PyList::empty(py);
+                    let offsets = PyList::empty(py);
+                    for n in names.try_iter()? {
+                        let f = fields.get_item(n?)?;
+                        formats.append(f.get_item(0)?)?;
+                        offsets.append(f.get_item(1)?)?;
+                    }
+                    let spec = PyDict::new(py);
+                    spec.set_item("names", names)?;
+                    spec.set_item("formats", formats)?;
+                    spec.set_item("offsets", offsets)?;
+                    spec.set_item("itemsize", d.getattr("itemsize")?)?;
+                    Ok(np.getattr("dtype")?.call1((spec,))?.unbind())
+                }
+            }
+        };
+        !plain && strip(&got)?.bind(py).eq(strip(want)?)?
+    };
+    let shape_ok = if plain {
+        let want_shape: Vec<usize> = schema.map(|s| s.fields[0].ty.shape().to_vec()).unwrap_or_default();
+        let shape: Vec<usize> = data.getattr("shape")?.extract()?;
+        shape.len() == want_shape.len() + 1 && shape[1..] == want_shape[..]
+    } else {
+        data.getattr("ndim")?.extract::<usize>()? == 1
+    };
+    if !same || !shape_ok {
+        return Err(PyValueError::new_err(format!(
+            "{lump}: an array of dtype {} and shape {} is not the lump's record layout: dtype {}{} (bsp.{lump}.dtype)",
+            got.repr()?,
+            data.getattr("shape")?.repr()?,
+            want.repr()?,
+            if plain { ", one row per value" } else { ", one dimension" },
+        )));
+    }
+    Ok(())
+}
+
 /// NumPy's `descr` for a record: `[(name, format[, shape])]`, nested lists for nested records.
 fn descr<'py>(py: Python<'py>, s: &RecordSchema) -> PyResult<Bound<'py, PyList>> {
     let l = PyList::empty(py);
@@ -1245,10 +1792,16 @@ fn descr<'py>(py: Python<'py>, s: &RecordSchema) -> PyResult<Bound<'py, PyList>>
             Kind::Record(inner) => descr(py, inner)?.into_any().unbind(),
             _ => typestr(&f.ty)?.into_pyobject(py)?.into_any().unbind(),
         };
-        if f.ty.ndim == 0 {
-            l.append((f.name, fmt))?;
+        // A renamed field keeps its old name as the title: `arr["numedges"]` still works.
+        let name: Py<PyAny> = if py_name(f) == f.name {
+            f.name.into_pyobject(py)?.into_any().unbind()
         } else {
-            l.append((f.name, fmt, PyTuple::new(py, f.ty.shape())?))?;
+            (f.name, py_name(f)).into_pyobject(py)?.into_any().unbind()
+        };
+        if f.ty.ndim == 0 {
+            l.append((name, fmt))?;
+        } else {
+            l.append((name, fmt, PyTuple::new(py, f.ty.shape())?))?;
         }
     }
     Ok(l)
@@ -1344,7 +1897,8 @@ impl PyBsp {
         mut fill: impl FnMut(&Bound<'_, PyDict>, bspkit::texture::Texture) -> PyResult<()>,
     ) -> PyResult<Py<PyList>> {
         let opts = bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() };
-        let src = bspkit::texture::TextureSource::new(&self.inner, &opts);
+        let bsp = self.current(py)?;
+        let src = bspkit::texture::TextureSource::new(&bsp, &opts);
         let out = PyList::empty(py);
         for t in src.textures() {
             let d = PyDict::new(py);
@@ -1368,6 +1922,8 @@ impl PyBsp {
 /// views, or a buffer made in Rust (lightmap atlases, decoded textures) moved in here.
 enum Owner {
     Map(#[allow(dead_code)] Py<PyAny>),
+    /// A lump edited through the bindings: the map's copy of it.
+    Edit(#[allow(dead_code)] Arc<LumpBuf>),
     Data(OwnedData),
 }
 
@@ -1390,16 +1946,16 @@ impl ArrayHolder {
     /// Bytes of a buffer owned here (0 for a view over a map).
     fn __len__(&self) -> usize {
         match &self.owner {
-            Owner::Map(_) => 0,
+            Owner::Map(_) | Owner::Edit(_) => 0,
             Owner::Data(OwnedData::U8(v)) => v.len(),
             Owner::Data(OwnedData::F32(v)) => v.len() * 4,
         }
     }
     /// Whether the array's memory is a buffer made in Rust and owned here (images), rather than
-    /// a view over the mapped file (record lumps).
+    /// a view over the map's lump (record lumps, as loaded or edited).
     #[getter]
     fn owns_buffer(&self) -> bool {
-        !matches!(self.owner, Owner::Map(_))
+        matches!(self.owner, Owner::Data(_))
     }
 }
 
@@ -1417,10 +1973,12 @@ fn owned_array(py: Python<'_>, np: &Bound<'_, PyModule>, data: OwnedData, shape:
     let holder = Bound::new(py, ArrayHolder { owner: Owner::Data(data) })?;
     // SAFETY: `ptr` is the holder's own buffer of `len` values, never changed after; `np` is
     // NumPy, imported.
-    unsafe { array_over(py, &dtype, shape, ptr, holder) }
+    unsafe { array_over(py, &dtype, shape, ptr, holder, false) }
 }
 
-/// One record of a lump: fields as attributes and items (`plane.normal`, `plane["dist"]`).
+/// One record of a lump: fields as attributes and items (`plane.normal`, `plane["dist"]`),
+/// read from the lump as it is now and assignable (`plane.dist = 64.0`, `shader.name =
+/// "textures/x"`): an assignment writes the map's copy of the lump (made on its first edit).
 #[pyclass(module = "bspkit", frozen)]
 pub struct Record {
     bsp: Py<PyBsp>,
@@ -1430,10 +1988,72 @@ pub struct Record {
 }
 
 impl Record {
+    /// Run `f` over the lump's bytes, which hold this record (IndexError when a shorter
+    /// `set_lump` left it behind).
+    fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> PyResult<R>) -> PyResult<R> {
+        self.bsp.get().with_lump(self.lump, |b| {
+            if self.offset + self.schema.size > b.len() {
+                return Err(PyIndexError::new_err(format!(
+                    "this {} (byte {}) is past the end of the lump ({} bytes): it was replaced by a shorter one",
+                    self.schema.name,
+                    self.offset,
+                    b.len()
+                )));
+            }
+            f(b)
+        })
+    }
+
+    fn value(&self, py: Python<'_>, f: &Field) -> PyResult<Py<PyAny>> {
+        self.with_bytes(|b| {
+            let at = self.offset + f.offset;
+            if is_text(f) {
+                return text_value(py, &b[at..at + f.ty.size()]);
+            }
+            field_value(py, &self.bsp, self.lump, &f.ty, f.ty.shape(), at, b)
+        })
+    }
+
     fn get(&self, py: Python<'_>, name: &str) -> PyResult<Option<Py<PyAny>>> {
-        let Some(f) = self.schema.field(name) else { return Ok(None) };
-        let b = self.bsp.get().inner.lump(self.lump).py()?;
-        field_value(py, &self.bsp, self.lump, &f.ty, f.ty.shape(), self.offset + f.offset, b).map(Some)
+        if let Some(f) = field_named(self.schema, name) {
+            return self.value(py, f).map(Some);
+        }
+        // `name_bytes`: a name's bytes as stored.
+        if let Some(f) = name.strip_suffix("_bytes").and_then(|n| field_named(self.schema, n)).filter(|f| is_text(f)) {
+            return self.raw(py, f).map(|b| Some(b.into_any().unbind()));
+        }
+        Ok(None)
+    }
+
+    fn raw<'py>(&self, py: Python<'py>, f: &Field) -> PyResult<Bound<'py, PyBytes>> {
+        self.with_bytes(|b| Ok(PyBytes::new(py, &b[self.offset + f.offset..self.offset + f.offset + f.ty.size()])))
+    }
+
+    /// The record's bytes as they are now.
+    fn bytes(&self, _py: Python<'_>) -> PyResult<Vec<u8>> {
+        self.with_bytes(|b| Ok(b[self.offset..self.offset + self.schema.size].to_vec()))
+    }
+
+    fn no_field(&self, name: &str) -> PyErr {
+        let names: Vec<&str> = self.schema.fields.iter().map(py_name).collect();
+        PyAttributeError::new_err(format!("{} has no field '{name}' (fields: {})", self.schema.name, names.join(", ")))
+    }
+
+    fn set(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (f, text) = match field_named(self.schema, name) {
+            Some(f) => (f, is_text(f)),
+            // `name_bytes = b"..."`: the bytes as stored (padded with NULs).
+            None => match name.strip_suffix("_bytes").and_then(|n| field_named(self.schema, n)).filter(|f| is_text(f)) {
+                Some(f) if !value.is_instance_of::<PyString>() => (f, true),
+                Some(_) => return Err(PyTypeError::new_err(format!("{name} takes bytes"))),
+                None => return Err(self.no_field(name)),
+            },
+        };
+        let mut out = Vec::with_capacity(f.ty.size());
+        encode(py, value, &f.ty, f.ty.shape(), text, &format!("{}.{}", self.schema.name, py_name(f)), &mut out)?;
+        // The record must still be in the lump (the check reads the lump as it is now).
+        self.with_bytes(|_| Ok(()))?;
+        self.bsp.get().write_at(self.lump, self.offset + f.offset, &out)
     }
 }
 
@@ -1456,27 +2076,48 @@ fn plain(py: Python<'_>, v: Py<PyAny>) -> PyResult<Py<PyAny>> {
 #[pymethods]
 impl Record {
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
-        self.get(py, name)?.ok_or_else(|| PyAttributeError::new_err(format!("{} has no field '{name}'", self.schema.name)))
+        self.get(py, name)?.ok_or_else(|| self.no_field(name))
+    }
+    /// `record.field = value`: see [`encode`] for what each field type takes. Attributes that
+    /// are not fields cannot be set (AttributeError naming the fields).
+    fn __setattr__(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set(py, name, value)
     }
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         if let Ok(i) = key.extract::<usize>() {
             let f = self.schema.fields.get(i).ok_or_else(|| PyIndexError::new_err(i))?;
-            return self.__getattr__(py, f.name);
+            return self.value(py, f);
         }
         let name: String = key.extract()?;
         self.get(py, &name)?.ok_or_else(|| PyKeyError::new_err(name))
+    }
+    fn __setitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(i) = key.extract::<usize>() {
+            let f = self.schema.fields.get(i).ok_or_else(|| PyIndexError::new_err(i))?;
+            return self.set(py, py_name(f), value);
+        }
+        let name: String = key.extract()?;
+        if field_named(self.schema, &name).is_none() && !name.ends_with("_bytes") {
+            return Err(PyKeyError::new_err(name));
+        }
+        self.set(py, &name, value)
     }
     fn __len__(&self) -> usize {
         self.schema.fields.len()
     }
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let vals: Vec<Py<PyAny>> = self.schema.fields.iter().map(|f| self.__getattr__(py, f.name)).collect::<PyResult<_>>()?;
+        let vals: Vec<Py<PyAny>> = self.schema.fields.iter().map(|f| self.value(py, f)).collect::<PyResult<_>>()?;
         Ok(PyList::new(py, vals)?.into_any().try_iter()?.into_any().unbind())
     }
-    /// Field names, in order.
+    fn __dir__(&self) -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = self.schema.fields.iter().map(py_name).collect();
+        v.extend(["_fields", "_type", "_asdict", "_bytes", "_raw"]);
+        v
+    }
+    /// Field names (snake_case), in order.
     #[getter]
     fn _fields(&self) -> Vec<&'static str> {
-        self.schema.fields.iter().map(|f| f.name).collect()
+        self.schema.fields.iter().map(py_name).collect()
     }
     /// The record type's name in the Rust library.
     #[getter]
@@ -1487,14 +2128,18 @@ impl Record {
     fn _asdict(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
         let d = PyDict::new(py);
         for f in self.schema.fields {
-            d.set_item(f.name, plain(py, self.__getattr__(py, f.name)?)?)?;
+            d.set_item(py_name(f), plain(py, self.value(py, f)?)?)?;
         }
         Ok(d.unbind())
     }
-    /// The record's bytes as stored.
+    /// The record's bytes as they are now.
     fn _bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let b = self.bsp.get().inner.lump(self.lump).py()?;
-        Ok(PyBytes::new(py, &b[self.offset..self.offset + self.schema.size]))
+        Ok(PyBytes::new(py, &self.bytes(py)?))
+    }
+    /// A field's bytes as stored (a name with what follows its NUL).
+    fn _raw<'py>(&self, py: Python<'py>, field: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let f = field_named(self.schema, field).ok_or_else(|| self.no_field(field))?;
+        self.raw(py, f)
     }
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(o) = other.cast::<Record>() else { return Ok(false) };
@@ -1503,7 +2148,7 @@ impl Record {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut parts = Vec::new();
         for f in self.schema.fields {
-            parts.push(format!("{}={}", f.name, self.__getattr__(py, f.name)?.bind(py).repr()?));
+            parts.push(format!("{}={}", py_name(f), self.value(py, f)?.bind(py).repr()?));
         }
         Ok(format!("{}({})", self.schema.name, parts.join(", ")))
     }
@@ -1653,14 +2298,14 @@ impl PakFile {
         let data = buffer_bytes(data)?;
         let me = self.bsp.get();
         let new = me.with_lump(self.index, |b| pakfile::add_entry(b, name, data, PakCompression::Stored, DEFAULT_MAX_ENTRY).py())?;
-        me.changes.lock().unwrap().insert(self.index, new);
+        me.replace_lump(self.index, new);
         Ok(())
     }
     /// Remove an entry (`NoSuchLumpError` when absent).
     fn remove(&self, name: &str) -> PyResult<()> {
         let me = self.bsp.get();
         let new = me.with_lump(self.index, |b| pakfile::remove_entry(b, name, PakCompression::Stored, DEFAULT_MAX_ENTRY).py())?;
-        me.changes.lock().unwrap().insert(self.index, new);
+        me.replace_lump(self.index, new);
         Ok(())
     }
     fn __contains__(&self, name: &str) -> PyResult<bool> {
@@ -1682,8 +2327,8 @@ impl GameLump {
     /// Child lumps: `[{"id", "version", "flags", "length", ...}]`.
     #[getter]
     fn lumps(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let me = self.bsp.get();
-        let gl = GameLumps::of(&me.inner).py()?;
+        let me = self.bsp.get().current(py)?;
+        let gl = GameLumps::of(&me).py()?;
         let rows: Vec<serde_json::Value> = gl
             .entries()
             .iter()
@@ -1695,10 +2340,10 @@ impl GameLump {
     /// (namespaces with `origin`, `angles`, `model_name`, `skin`, …); None without the lump.
     #[getter]
     fn sprp(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let me = self.bsp.get();
+        let me = self.bsp.get().current(py)?;
         let ns = py.import("types")?.getattr("SimpleNamespace")?;
-        if me.inner.family() == bspkit::Family::Respawn {
-            let sp = bspkit::with_respawn_view!(&me.inner, |v| v.static_props()).py()?.py()?;
+        if me.family() == bspkit::Family::Respawn {
+            let sp = bspkit::with_respawn_view!(&me, |v| v.static_props()).py()?.py()?;
             let Some(sp) = sp else { return Ok(py.None()) };
             let list = PyList::empty(py);
             for p in &sp.props() {
@@ -1711,9 +2356,9 @@ impl GameLump {
             d.set_item("props", list)?;
             return Ok(ns.call((), Some(&d))?.unbind());
         }
-        let gl = GameLumps::of(&me.inner).py()?;
-        let Some(sp) = gl.static_props().map_err(|e| err(me.inner.lump_error(35, e)))? else { return Ok(py.None()) };
-        let props = sp.props().map_err(|e| err(me.inner.lump_error(35, e)))?;
+        let gl = GameLumps::of(&me).py()?;
+        let Some(sp) = gl.static_props().map_err(|e| err(me.lump_error(35, e)))? else { return Ok(py.None()) };
+        let props = sp.props().map_err(|e| err(me.lump_error(35, e)))?;
         let list = PyList::empty(py);
         for p in &props {
             list.append(namespace(py, p)?)?;

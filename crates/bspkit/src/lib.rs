@@ -63,6 +63,7 @@ pub mod lmp;
 pub mod lumps;
 pub mod mapset;
 pub mod mesh;
+pub mod rename;
 pub mod render;
 pub mod scan;
 pub mod schema;

@@ -99,8 +99,17 @@ class Bsp:
         """Decompress every compressed lump now, over all cores (largest first), instead of each
         on first use; returns the map's decompressed bytes. For reading every lump of a
         compressed (Xbox 360 / PS3) map; a lump that fails raises when read, as before."""
-    def set_lump(self, lump: Union[str, int], data: Buffer) -> None:
-        """Replace a lump's (decompressed) bytes; written by ``save_as`` / ``to_bytes``."""
+    def set_lump(self, lump: Union[str, int], data: Any) -> None:
+        """Replace a lump's (decompressed) bytes: bytes-like data, or for a record lump a NumPy
+        array of its record layout (``bsp.PLANES.dtype``; ValueError for another dtype or
+        shape, :class:`BadLumpLengthError` for a length that is not whole records). Every read
+        from now on sees it (records, arrays, ``raw_lump``, ``info()``, ``scene()``…);
+        ``save_as`` / ``to_bytes`` write it."""
+    def rename_texture(self, old: str, new: str) -> int:
+        """Rename texture ``old`` to ``new`` wherever the map names it, in every family (Quake
+        miptex, Quake 2 texinfo, Quake 3 shaders and fogs, Source / Respawn texture strings,
+        CoD materials, Genesis3D textures; ASCII case ignored). Returns the number of names
+        changed (0: none of that name); ValueError for a name too long for its field."""
     def search_all_entities(self, **key_values: Any) -> List[Entity]:
         """Entities whose keys have these values: ``search_all_entities(classname="light")``.
         Every condition must hold (values compared as ``str``; a repeated key matches on any
@@ -127,7 +136,8 @@ class Bsp:
         """Respawn ``.ent`` partitions beside the map: ``{kind: EntityList}``, the same lists as
         ``bsp.ENTITIES_<kind>``; edits are written by ``save_as``."""
     def scene(self) -> Scene:
-        """The map's geometry (every model)."""
+        """The map's geometry (every model), as ``export_gltf`` builds it: ``uv1`` is the
+        exported ``TEXCOORD_1`` (lightmap UVs; empty for a map without baked lightmaps)."""
     def model(self, i: int) -> Model:
         """Model ``i``'s geometry (0 is the world)."""
     def lightmaps(self, png: bool = False, hdr: bool = False) -> List[Dict[str, Any]]:
@@ -181,7 +191,9 @@ class Bsp:
 
 class RecordLump(Sequence[Any]):
     """A lump of fixed-size records: :class:`Record` objects (plain ints/floats/bytes for
-    lumps of values), and ``numpy()`` for a zero-copy structured array."""
+    lumps of values), and ``numpy()`` for a zero-copy structured array. Items are assignable
+    (``lump[i] = record | dict | sequence | bytes``): the first edit copies the lump, and every
+    read after sees the edits."""
 
     @property
     def name(self) -> str: ...
@@ -192,7 +204,14 @@ class RecordLump(Sequence[Any]):
         """Items are plain numbers (or bytes): a lump of values, or records of one number."""
     @property
     def fields(self) -> List[str]:
-        """Field names (``["value"]`` for a lump of plain values)."""
+        """Field names, snake_case (``num_edges``; ``["value"]`` for a lump of plain values)."""
+    @property
+    def aliases(self) -> Dict[str, str]:
+        """``{old_name: name}``: earlier names that still work (``numedges`` → ``num_edges``),
+        in records and as the NumPy dtype's field titles."""
+    @property
+    def dtype(self) -> Any:
+        """The NumPy dtype of ``numpy()``: the layout ``set_lump`` checks arrays against."""
     @property
     def record_type(self) -> Optional[str]:
         """The Rust record struct's name (``Plane``, ``Face29``); None without a schema."""
@@ -201,21 +220,33 @@ class RecordLump(Sequence[Any]):
     def __getitem__(self, i: int) -> Any: ...
     @overload
     def __getitem__(self, i: slice) -> List[Any]: ...
+    def __setitem__(self, i: int, value: Any) -> None: ...
     def __iter__(self) -> Iterator[Any]: ...
-    def numpy(self) -> Any:
-        """A read-only NumPy array over the map's bytes, no copy; it keeps the map alive."""
+    def numpy(self, writable: bool = False) -> Any:
+        """A NumPy array of the lump, no copy; it keeps the map alive. Read-only over the map's
+        bytes by default; ``writable=True``: a writable array over the map's copy of the lump
+        (made on the first edit), whose writes are the map's lump (reads and ``save_as`` see them)."""
 
 class Record:
-    """One record: fields as attributes and items (``plane.normal``, ``plane["dist"]``)."""
+    """One record: fields as attributes and items (``plane.normal``, ``plane["dist"]``), read
+    from the lump as it is now, and assignable (``plane.dist = 64.0``, ``shader.name =
+    "textures/x"``). Field names are snake_case; old names (``numedges``) are aliases.
+    Fixed-size names (``char[N]``) read as ``str`` up to the NUL; ``<field>_bytes`` and
+    ``_raw(field)`` give the bytes as stored."""
 
     @property
     def _fields(self) -> List[str]: ...
     @property
     def _type(self) -> str: ...
     def _asdict(self) -> Dict[str, Any]: ...
-    def _bytes(self) -> bytes: ...
+    def _bytes(self) -> bytes:
+        """The record's bytes as they are now."""
+    def _raw(self, field: str) -> bytes:
+        """A field's bytes as stored (a name with what follows its NUL)."""
     def __getattr__(self, name: str) -> Any: ...
+    def __setattr__(self, name: str, value: Any) -> None: ...
     def __getitem__(self, key: Union[str, int]) -> Any: ...
+    def __setitem__(self, key: Union[str, int], value: Any) -> None: ...
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Any]: ...
 
@@ -293,7 +324,8 @@ class Model:
     @property
     def meshes(self) -> List[Mesh]: ...
     def numpy(self) -> Dict[str, Any]:
-        """Whole buffers: ``position``, ``normal``, ``uv0``, ``uv1``, ``colour``, ``indices``."""
+        """Whole buffers: ``position``, ``normal``, ``uv0``, ``uv1`` (lightmap UVs: the
+        exported ``TEXCOORD_1``), ``colour``, ``indices``."""
 
 class Mesh:
     @property

@@ -122,9 +122,7 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     } else {
         None
     };
-    // A map without lit faces exports no lightmap, except Respawn: its meshes carry their own
-    // lightmap UVs (on pages not decoded here), written as TEXCOORD_1 without an image.
-    let mut lm = lm.filter(|l| !l.faces.is_empty() || l.family == crate::branch::Family::Respawn);
+    let mut lm = lm.and_then(uv_source);
     // Each page's PNG now, then the atlases' texels go: the uncompressed atlas and the scene
     // are never held at once (the faces' places, all the mesh needs, stay).
     let mut lightmap_pngs = std::collections::HashMap::new();
@@ -172,6 +170,34 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     Ok(summary)
 }
 
+/// The lightmaps a scene's lightmap UVs (`uv1`, glTF `TEXCOORD_1`) come from, or `None` when
+/// they give none: a map without lit faces has no lightmap, except Respawn, whose meshes carry
+/// their own lightmap UVs (on pages not decoded here), written as TEXCOORD_1 without an image.
+fn uv_source(lm: crate::lightmap::Lightmaps) -> Option<crate::lightmap::Lightmaps> {
+    Some(lm).filter(|l| !l.faces.is_empty() || l.family == crate::branch::Family::Respawn)
+}
+
+/// The scene [`export`] writes (lightmaps on, no textures), for bindings that hand the
+/// geometry over rather than writing it: its `uv1` (lightmap UVs) come from the same atlas
+/// placement as the exported `TEXCOORD_1`. Lightmaps that cannot be built leave `uv1` empty,
+/// with a warning in the scene, as the export does; texture sizes are not looked up (Quake 2's
+/// `uv0` then assume [`mesh::FALLBACK_TEXTURE_SIZE`], with a warning).
+pub fn lit_scene(bsp: &Bsp, models: ModelSelect, patch_level: Option<u32>) -> Result<mesh::Scene> {
+    let light = crate::lightmap::LightOptions::default();
+    let (lm, warning) = match crate::lightmap::build_with(bsp, &light, crate::lightmap::AtlasOptions::BASE) {
+        Ok(mut lm) => {
+            // Only the faces' places are needed: the texels go before the scene is built.
+            lm.atlases = Vec::new();
+            (uv_source(lm), None)
+        }
+        Err(e) => (None, Some(format!("lightmaps: {e}; built without lightmap UVs"))),
+    };
+    let opts = MeshOptions { models, patch_level, lightmaps: lm.as_ref(), texture_size: None, no_props: false };
+    let mut scene = mesh::build(bsp, &opts)?;
+    scene.warnings.extend(warning);
+    Ok(scene)
+}
+
 /// `--hdr`: every atlas of `lm` as a PNG (8-bit, as the glTF's pages) and a Portable Float Map
 /// (exact) beside `path`, and the manifest; the files written.
 fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path) -> Result<Vec<std::path::PathBuf>> {
@@ -192,4 +218,28 @@ fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path) -> Result<Vec<st
     parts::write_bytes(&file, &json)?;
     written.push(file);
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `lit_scene` carries the lightmap UVs the glTF export writes: the same placement, so the
+    /// same values per vertex as a scene built with the export's atlases.
+    #[test]
+    fn lit_scene_has_the_exported_lightmap_uvs() {
+        let bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let scene = lit_scene(&bsp, ModelSelect::All, None).unwrap();
+        let world = &scene.models[0].vertices;
+        assert_eq!(world.uv1.len(), world.positions.len());
+        assert!(world.uv1.iter().any(|uv| *uv != [0.0, 0.0]), "the sample map is lit");
+        let lm = crate::lightmap::build_with(&bsp, &Default::default(), crate::lightmap::AtlasOptions::BASE).unwrap();
+        let opts = MeshOptions { models: ModelSelect::All, patch_level: None, lightmaps: Some(&lm), texture_size: None, no_props: false };
+        let direct = mesh::build(&bsp, &opts).unwrap();
+        assert_eq!(direct.models[0].vertices.uv1, world.uv1);
+        // Without lightmaps the scene has no lightmap UVs at all (what `scene()` gave before).
+        let plain = mesh::build(&bsp, &MeshOptions::default()).unwrap();
+        assert!(plain.models[0].vertices.uv1.iter().all(|uv| *uv == [0.0, 0.0]));
+    }
 }
