@@ -68,7 +68,16 @@ pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
         )));
     }
     let opts = OpenOptions { branch: o.branch.clone(), external_lumps: false, ..OpenOptions::default() };
-    let bsp = Bsp::open_with(path, &opts)?;
+    let bsp = match Bsp::open_with(path, &opts) {
+        Ok(bsp) => bsp,
+        // An Apex streaming `.bsp` is the header alone: its lumps only read with their
+        // `.bsp_lump` files, so the file alone does not open.
+        Err(e) if !o.no_external() => match Bsp::open_with(path, &OpenOptions { external_lumps: true, ..opts.clone() }) {
+            Ok(bsp) if bsp.family() == bspkit::Family::Respawn => return Ok(bsp),
+            _ => return Err(e.into()),
+        },
+        Err(e) => return Err(e.into()),
+    };
     if bsp.family() == bspkit::Family::Respawn && !o.no_external() {
         drop(bsp);
         return Ok(Bsp::open_with(path, &OpenOptions { external_lumps: true, ..opts })?);

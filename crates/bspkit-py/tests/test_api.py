@@ -3,6 +3,7 @@
 import io
 import os
 import random
+import struct
 import subprocess
 import sys
 
@@ -444,3 +445,45 @@ def test_search_and_save_from_inside_an_edit(sample):
     assert len(seen) == 2
     assert ents[0]["sneaky"] == "v"
     assert sample.search_all_entities(sneaky="v") == [ents[0]]
+
+
+def _apex_streaming_set(d):
+    """An Apex streaming set laid out as the real season-13 `mp_lobby` (issue 22), made here:
+    the `.bsp` is the 2064-byte rBSP header alone (respawn_cod_facts.md §1.1: magic, version
+    51 | 1 << 16, revision, 127, then 128 `{offset, length, version, fourcc}`), the entity lump
+    and the partition list live in `.bsp_lump` files, their offsets run on after the header,
+    and two empty lumps carry offsets past the end of the `.bsp`."""
+    ents = b'{\n"classname" "worldspawn"\n"message" "streamed"\n}\n\0'
+    parts = b"01* env\0"
+    directory = [(0, 0)] * 128
+    directory[0x00] = (2064, len(ents))
+    directory[0x18] = (2064 + len(ents), len(parts))
+    directory[0x14] = (40536, 0)
+    directory[0x2C] = (5943300, 0)
+    header = b"rBSP" + struct.pack("<3I", 51 | 1 << 16, 30, 127)
+    header += b"".join(struct.pack("<4i", o, n, 0, 0) for o, n in directory)
+    assert len(header) == 2064
+    (d / "lobby.bsp").write_bytes(header)
+    (d / "lobby.bsp.0000.bsp_lump").write_bytes(ents)
+    (d / "lobby.bsp.0018.bsp_lump").write_bytes(parts)
+    (d / "lobby_env.ent").write_bytes(b'ENTITIES01\n{\n"classname" "info_target"\n}\n\0')
+    return d / "lobby.bsp"
+
+
+def test_apex_streaming_set_loads_checks_and_saves(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    path = _apex_streaming_set(src)
+    bsp = bspkit.load(path)
+    assert (bsp.branch, bsp.version) == ("apex", 51)
+    assert bsp.ENTITIES[0]["message"] == "streamed"
+    assert bsp.check(False)["problems"] == []
+    out = tmp_path / "out"
+    out.mkdir()
+    bsp.save_as(out / "lobby.bsp")
+    names = sorted(f.name for f in src.iterdir())
+    assert sorted(f.name for f in out.iterdir()) == names
+    for n in names:
+        assert (out / n).read_bytes() == (src / n).read_bytes(), n
+    with pytest.raises(bspkit.BspError):
+        bspkit.load(path, external=False)

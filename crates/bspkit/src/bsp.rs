@@ -285,6 +285,12 @@ impl<'d> Bsp<'d> {
             return Ok(ext);
         }
         let e = &self.lumps[pos];
+        // An empty lump is empty wherever its offset points: Apex streaming `.bsp` files give
+        // empty lumps the running offset of a layout whose lumps live in `.bsp_lump` files,
+        // past the end of the header-only `.bsp` (respawn_cod_facts.md §1.1).
+        if e.length == 0 {
+            return Ok(&[]);
+        }
         crate::bytes::slice(self.data(), e.offset, e.length).map_err(|err| self.locate(err, pos))
     }
 

@@ -54,7 +54,23 @@ pub fn resolve_lump(bsp: &Bsp, lump: &str) -> Result<usize> {
 
 impl<'b, 'd> Editor<'b, 'd> {
     pub fn new(bsp: &'b Bsp<'d>) -> Result<Self> {
-        let (_, entries) = directory::parse(bsp.data(), bsp.branch(), bsp.endian())?;
+        let (_, entries) = if bsp.lumps().iter().any(|e| matches!(e.origin, crate::directory::LumpOrigin::BspLump(_))) {
+            // A Respawn map opened with its `.bsp_lump` files: directory entries past the end of
+            // the `.bsp` (an Apex streaming `.bsp` is the header alone) are allowed where a
+            // `.bsp_lump` holds the lump, as when the map was opened.
+            let (h, mut entries) = directory::parse_with(bsp.data(), bsp.branch(), bsp.endian(), true)?;
+            for e in &mut entries {
+                if let Some(loaded) = bsp.entry(e.index) {
+                    e.origin = loaded.origin.clone();
+                }
+            }
+            if let Some(err) = directory::out_of_bounds(&entries, bsp.data().len() as u64) {
+                return Err(err);
+            }
+            (h, entries)
+        } else {
+            directory::parse(bsp.data(), bsp.branch(), bsp.endian())?
+        };
         Ok(Editor { bsp, entries, changes: BTreeMap::new(), options: WriteOptions::default() })
     }
 
@@ -85,6 +101,8 @@ impl<'b, 'd> Editor<'b, 'd> {
             return self.bsp.raw_lump(index).map(Cow::Borrowed);
         }
         match self.entry(index) {
+            // Empty wherever its offset points (as `Bsp::raw_lump`).
+            Some(e) if e.length == 0 => Ok(Cow::Borrowed(&[])),
             Some(e) => {
                 Ok(Cow::Borrowed(crate::bytes::slice(self.bsp.data(), e.offset, e.length).map_err(|err| self.bsp.lump_error(index, err))?))
             }

@@ -24,9 +24,12 @@
 //! with its external files and checked: every lump written externally must be loaded from its
 //! file with the intended bytes, and `check` must report no problem the source set lacked.
 //!
-//! Not written yet: Apex "streaming" sets whose `.bsp` is the header alone (its directory points
-//! past the end of the file, facts §1.1): the [`Editor`] needs the `.bsp`'s own directory in
-//! bounds, so opening one for writing is an error naming the first such lump.
+//! Apex "streaming" sets, whose `.bsp` is the header alone (its directory points past the end
+//! of the file at lumps that live in `.bsp_lump` files, facts §1.1), are written as they are:
+//! the `.bsp` keeps its bytes, a changed lump's directory length becomes its new length (its
+//! offset, part of a layout no file holds, is kept), and a changed lump the set had no
+//! `.bsp_lump` for gets one (the game reads no lump from such a `.bsp`). Folding one is refused:
+//! its directory describes no layout the lumps could be put back in.
 //!
 //! On failure: while writing or verifying a temporary file, nothing is replaced (every temporary
 //! file is removed). If a rename fails (the directory became unwritable, say), the files renamed
@@ -199,12 +202,24 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
     }
     let (old_stem, new_stem) = (stem_of(&old_name).to_string(), stem_of(&new_name).to_string());
     let dir = dir_of(target);
+    let streaming = is_streaming(bsp)?;
+    if streaming && opts.fold_external {
+        return Err(Error::malformed(
+            "an Apex streaming .bsp (the header alone, every lump in a .bsp_lump) cannot be folded: its directory points past its end",
+        )
+        .in_file(&input));
+    }
 
     // The source set's problems, to compare the written set with; and the `.bsp`'s own (without
     // its external files), to compare the written `.bsp` with before it is renamed.
     let before_set: Vec<String> = crate::check::check(bsp).iter().map(|p| shape(&p.to_string(), &old_stem)).collect();
-    let alone = Bsp::open_with(&input, &OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() })?;
-    let before_bsp: Vec<String> = crate::check::check(&alone).iter().map(|p| p.to_string()).collect();
+    // A streaming `.bsp` does not open alone: the set's check below stands for it.
+    let alone = if streaming {
+        None
+    } else {
+        Some(Bsp::open_with(&input, &OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() })?)
+    };
+    let before_bsp: Vec<String> = alone.iter().flat_map(|a| crate::check::check(a)).map(|p| p.to_string()).collect();
 
     // The sibling files to write, and the lumps the written set must load from them.
     let changed: Vec<usize> = ed.changed().collect();
@@ -217,7 +232,7 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
             // An unchanged external lump that is a prefix of the in-file copy (Titanfall 2's
             // real-time-light lightmaps, open_questions.md B5: the `.bsp` holds a third page the
             // `.bsp_lump` lacks) keeps the in-file copy, which loses nothing.
-            let inside = alone.raw_lump(*index).unwrap_or(&[]);
+            let inside = alone.as_ref().and_then(|a| a.raw_lump(*index).ok()).unwrap_or(&[]);
             if !changed.contains(index) && inside.len() > bytes.len() && inside.starts_with(&bytes) {
                 continue;
             }
@@ -228,6 +243,17 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         expect_external.push((*index, dest.clone(), bytes.len()));
         if !in_place || changed.contains(index) {
             files.push((dest, bytes));
+        }
+    }
+    if streaming {
+        // A changed lump the set has no `.bsp_lump` for gets one: the game reads nothing else.
+        for &index in &changed {
+            if !set.lumps.iter().any(|(i, _)| *i == index) {
+                let dest = dir.join(format!("{new_name}.{index:04x}.bsp_lump"));
+                let bytes = ed.raw_lump(index)?.into_owned();
+                expect_external.push((index, dest.clone(), bytes.len()));
+                files.push((dest, bytes));
+            }
         }
     }
     if let Some(kind) = opts.partitions.keys().find(|k| !set.partitions.iter().any(|(s, _)| s == *k)) {
@@ -279,7 +305,7 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         .in_file(target));
     }
 
-    let bytes = ed.to_bytes()?;
+    let bytes = if streaming { streaming_header(ed, &changed)? } else { ed.to_bytes()? };
     // An external game lump holds child offsets into the `.bsp`, at the in-file copy's place
     // (open_questions.md A12): when the writer moved that copy, the external file moves with it.
     if !opts.fold_external {
@@ -302,7 +328,12 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
     let allow = opts.allow_new_problems;
     let mut bsp_new = Vec::new();
     write::write_atomic(target, &bytes, |tmp| {
-        if allow {
+        if streaming {
+            // The header must read back as the branch (the set's check follows the renames).
+            let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
+            let found = crate::detect::detect_as(&back, branch).map_err(|e| e.in_file(tmp))?;
+            crate::directory::parse_with(&back, found.branch, found.endian, true).map_err(|e| e.in_file(tmp))?;
+        } else if allow {
             bsp_new = write::new_problems(tmp, branch, &before_bsp)?;
         } else {
             write::verify_written(tmp, branch, &before_bsp)?;
@@ -347,6 +378,35 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
     }
     report.new_problems = new;
     Ok(report)
+}
+
+/// Is the map an Apex streaming set: a `.bsp` whose own directory points past its end at a
+/// lump loaded from a `.bsp_lump` (facts §1.1)?
+fn is_streaming(bsp: &Bsp) -> Result<bool> {
+    let (_, own) = crate::directory::parse_with(bsp.data(), bsp.branch(), bsp.endian(), true)?;
+    let size = bsp.data().len() as u64;
+    Ok(own.iter().any(|e| {
+        e.length > 0
+            && e.offset.saturating_add(e.length) > size
+            && bsp.entry(e.index).is_some_and(|l| matches!(l.origin, LumpOrigin::BspLump(_)))
+    }))
+}
+
+/// The streaming `.bsp` with each changed lump's directory length set to its new length (the
+/// rest of the file unchanged: the game reads the lumps from their `.bsp_lump` files).
+fn streaming_header(ed: &Editor, changed: &[usize]) -> Result<Vec<u8>> {
+    let bsp = ed.bsp();
+    let mut bytes = bsp.data().to_vec();
+    for &index in changed {
+        let len = ed.raw_lump(index)?.len();
+        let len = u32::try_from(len).map_err(|_| Error::malformed(format!("lump {index} is {len} bytes, more than a directory holds")))?;
+        let at = 16 + 16 * index + 4;
+        match bytes.get_mut(at..at + 4) {
+            Some(field) if index < 128 => field.copy_from_slice(&bsp.endian().u32_bytes(len)),
+            _ => return Err(Error::new(crate::error::ErrorKind::NoSuchLump(index.to_string()))),
+        }
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

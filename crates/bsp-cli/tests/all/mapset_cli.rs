@@ -248,3 +248,37 @@ fn a_failed_rename_names_the_file_and_never_writes_the_bsp() {
     assert!(left.is_empty(), "{left:?}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// An Apex streaming set (issue 22, as the real season-13 `mp_lobby`): the `.bsp` is the header
+/// alone, its lumps are in `.bsp_lump` files, and empty lumps point past its end. `check` is
+/// clean, `rewrite -o` writes every file of the set byte for byte. Made with the builder.
+#[test]
+fn apex_streaming_set_checks_clean_and_rewrites_byte_for_byte() {
+    use bspkit::branches::respawn;
+    let d = scratch("streaming");
+    let input_dir = d.join("in");
+    std::fs::create_dir_all(&input_dir).unwrap();
+    let full = bspkit::build::BspBuilder::new(&respawn::APEX)
+        .version(51 | 1 << 16)
+        .lump(respawn::LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
+        .build();
+    let bsp = Bsp::from_bytes(&full).unwrap();
+    let mut header = full[..2064].to_vec();
+    for e in bsp.lumps().iter().filter(|e| e.length > 0) {
+        std::fs::write(input_dir.join(format!("lobby.bsp.{:04x}.bsp_lump", e.index)), bsp.raw_lump(e.index).unwrap()).unwrap();
+    }
+    let at = 16 + 16 * respawn::LUMP_WATER_BODIES;
+    header[at..at + 4].copy_from_slice(&5943300u32.to_le_bytes());
+    let input = input_dir.join("lobby.bsp");
+    std::fs::write(&input, header).unwrap();
+
+    let o = run(&["check", s(&input)]);
+    assert!(o.status.success() && !String::from_utf8_lossy(&o.stdout).contains("lump_unreadable"), "{}", err(&o));
+    let out = d.join("out").join("lobby.bsp");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let o = run(&["rewrite", s(&input), "-o", s(&out)]);
+    assert!(o.status.success(), "{}", err(&o));
+    let (a, b) = (set_files(&input), set_files(&out));
+    assert_eq!(a.len(), 2);
+    assert_eq!(a, b);
+}

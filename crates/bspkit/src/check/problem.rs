@@ -106,6 +106,8 @@ codes! {
     GLOBAL_FOG = "global_fog";
     /// Quake 3: flare surfaces with a fog index outside FOGS (renderers range-check flare fogs).
     FLARE_FOG = "flare_fog";
+    /// FBSP: brush sides whose surface is out of range, one note for all (q3map2 leaves the field uninitialised; Warsow and Warfork never read it).
+    UNREAD_SIDE_SURFACE = "unread_side_surface";
     /// Source: the pakfile lump is not a readable Zip archive.
     BAD_PAKFILE = "bad_pakfile";
     /// Source: the game lump directory has a negative count or children outside the lump.

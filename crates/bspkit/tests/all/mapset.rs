@@ -157,3 +157,84 @@ fn edited_partitions_are_written_in_place_and_renamed() {
     assert_eq!(std::fs::read(d.join("partmap_env.ent")).unwrap(), edited);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// An Apex streaming set as the real `mp_lobby` of season 13 is laid out (issue 22): the `.bsp`
+/// is the 2064-byte header alone, every non-empty lump lives in a `.bsp_lump`, the directory
+/// offsets run on as if the lumps were concatenated after the header, and empty lumps carry
+/// such an offset too (past the end of the `.bsp`).
+fn make_streaming_set(dir: &std::path::Path, name: &str) -> PathBuf {
+    let full = BspBuilder::new(&respawn::APEX)
+        .version(51 | 1 << 16)
+        .lump(LUMP_ENTITIES, EXTERNAL.to_vec())
+        .lump(LUMP_ENTITY_PARTITIONS, b"01* env\0".to_vec())
+        .build();
+    let full_bsp = Bsp::from_bytes(&full).unwrap();
+    let mut header = full[..16 + 128 * 16].to_vec();
+    for e in full_bsp.lumps().iter().filter(|e| e.length > 0) {
+        assert!(e.offset >= header.len() as u64, "the builder puts lumps after the header");
+        std::fs::write(dir.join(format!("{name}.bsp.{:04x}.bsp_lump", e.index)), full_bsp.raw_lump(e.index).unwrap()).unwrap();
+    }
+    // Empty lumps whose offsets point past the end (as PACKED_VERTICES, WATER_BODIES... do).
+    for (index, offset) in [(respawn::LUMP_PACKED_VERTICES, 40536u32), (respawn::LUMP_WATER_BODIES, 5943300)] {
+        header[16 + 16 * index..16 + 16 * index + 4].copy_from_slice(&offset.to_le_bytes());
+    }
+    let map = dir.join(format!("{name}.bsp"));
+    std::fs::write(&map, header).unwrap();
+    std::fs::write(dir.join(format!("{name}_env.ent")), ENV).unwrap();
+    map
+}
+
+#[test]
+fn apex_streaming_set_reads_checks_and_rewrites() {
+    let d = scratch("streaming");
+    let map = make_streaming_set(&d, "lobby");
+    assert_eq!(std::fs::metadata(&map).unwrap().len(), 2064);
+    let bsp = Bsp::open(&map).unwrap();
+    assert_eq!(bsp.branch().id, "apex");
+    // Empty lumps are empty wherever their offsets point: no `lump_unreadable`.
+    assert_eq!(bsp.raw_lump(respawn::LUMP_WATER_BODIES).unwrap(), b"");
+    let problems: Vec<String> = bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect();
+    assert!(problems.is_empty(), "{problems:?}");
+    // The `.bsp` alone does not open: its lumps are elsewhere.
+    let alone = Bsp::open_with(&map, &bspkit::OpenOptions { external_lumps: false, ..Default::default() });
+    assert!(alone.err().expect("the .bsp alone must not open").to_string().contains("ENTITIES"));
+
+    // Rewritten under a new name: every file of the set, byte for byte.
+    let out = d.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut ed = Editor::new(&bsp).unwrap();
+    let report = write_set(&mut ed, &out.join("lobby.bsp"), &SetOptions::default()).unwrap();
+    assert_eq!(report.written.len(), 4, "{:?}", report.written);
+    for name in ["lobby.bsp", "lobby.bsp.0000.bsp_lump", "lobby.bsp.0018.bsp_lump", "lobby_env.ent"] {
+        assert_eq!(std::fs::read(d.join(name)).unwrap(), std::fs::read(out.join(name)).unwrap(), "{name}");
+    }
+    drop(ed);
+
+    // An edit in place: the `.bsp_lump` holds it, the header's length follows, nothing else moves.
+    let before = std::fs::read(&map).unwrap();
+    let mut ed = Editor::new(&bsp).unwrap();
+    edit_message(&mut ed, "streamed");
+    let new_len = ed.raw_lump(LUMP_ENTITIES).unwrap().len();
+    write_set(&mut ed, &map, &SetOptions::default()).unwrap();
+    drop(ed);
+    let after = std::fs::read(&map).unwrap();
+    assert_eq!(after.len(), 2064);
+    assert_eq!(u32::from_le_bytes(after[20..24].try_into().unwrap()) as usize, new_len);
+    assert_eq!(before[..20], after[..20]);
+    assert_eq!(before[24..], after[24..]);
+    let back = Bsp::open(&map).unwrap();
+    assert!(String::from_utf8_lossy(back.raw_lump(LUMP_ENTITIES).unwrap()).contains("\"streamed\""));
+
+    // A lump the set had no file for gets a `.bsp_lump` (the game reads nothing from the `.bsp`).
+    let mut ed = Editor::new(&back).unwrap();
+    ed.set_raw_lump(respawn::LUMP_PACKED_VERTICES, vec![0; 16], None, None).unwrap();
+    write_set(&mut ed, &out.join("more.bsp"), &SetOptions { allow_new_problems: true, ..Default::default() }).unwrap();
+    assert_eq!(std::fs::read(out.join("more.bsp.0014.bsp_lump")).unwrap(), vec![0; 16]);
+
+    // Folding has no layout to put the lumps back in: refused, nothing written.
+    let mut ed = Editor::new(&back).unwrap();
+    let e = write_set(&mut ed, &d.join("folded.bsp"), &SetOptions { fold_external: true, ..Default::default() }).unwrap_err();
+    assert!(e.to_string().contains("streaming"), "{e}");
+    assert!(!d.join("folded.bsp").exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -125,8 +125,8 @@ fn derived_map(branch: &'static Branch) -> Vec<u8> {
             f.num_edges = I16::new(4);
             f.styles = [0, 255, 255, 255];
             f.light_offset = I32::new(-1);
-            let (mut l0, l1) = leaves!(LeafDk, I16<LE>);
-            l0.brush = I32::new(0);
+            // Quake 2's 28-byte leaves, as shipped maps store them.
+            let (l0, l1) = leaves!(Leaf, I16<LE>);
             // Plane 4 lists face 0; the other five planes list none.
             let polys = i32s(&[0, 0, 0, 0, 1, 0, 0]);
             b = b
@@ -295,4 +295,29 @@ fn derived_lumps_are_typed_checked_and_counted() {
     assert!(p.iter().any(|p| p.contains("6 (FACES)[0]: region 3 is outside regions")), "{p:?}");
     let p = damaged(&DAIKATANA, LUMP_DK_PLANE_POLYS, 0, &9i32.to_le_bytes());
     assert!(p.iter().any(|p| p.contains("20 (PLANE_POLYS): the per-plane counts do not walk the lump exactly")), "{p:?}");
+}
+
+/// Issue 22: a shipped Daikatana map's LEAVES lump (e1m7: 183,960 bytes) is whole only as
+/// Quake 2's 28-byte leaves (6,570 of them; 32 does not divide it, 36 reads ranges out of
+/// bounds). A built map with that layout detects as Daikatana with every record lump whole and
+/// checks clean; leaves with the 1.3 source header's extra `brushnum` (32 bytes) are named.
+#[test]
+fn daikatana_leaves_are_quake2s_28_bytes() {
+    use quake2::*;
+    let bytes = derived_map(&DAIKATANA);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    assert_eq!(bsp.record_size(LUMP_LEAVES), Some(28));
+    assert_eq!(bsp.raw_lump(LUMP_LEAVES).unwrap().len(), 2 * 28);
+    assert_eq!(bsp.branch().id, "daikatana");
+    let why = bsp.detection().why.join("; ");
+    assert!(why.contains("17 of 17 record lumps are whole records"), "{why}");
+    assert!(bspkit::check::check(&bsp).is_empty(), "{:?}", bspkit::check::check(&bsp));
+    // The same leaves each followed by a brush number (32 bytes, the 1.3 header's dleaf_t).
+    let leaves = bsp.raw_lump(LUMP_LEAVES).unwrap();
+    let with_brush: Vec<u8> = leaves.chunks(28).flat_map(|l| [l, &[0u8; 4][..]].concat()).collect();
+    let mut ed = Editor::new(&bsp).unwrap();
+    ed.set_lump(LUMP_LEAVES, with_brush).unwrap();
+    let other = ed.to_bytes().unwrap();
+    let problems = bspkit::check::check(&forced(&other, "daikatana").unwrap());
+    assert!(problems.iter().any(|p| p.code.as_str() == "bad_lump_length" && p.lump == "8 (LEAVES)"), "{problems:?}");
 }

@@ -418,3 +418,43 @@ fn old_leaf_and_vtmb_face_forms_decode() {
     assert_eq!((info.numedges, info.num_styles), (5, 2));
     assert_eq!(source::triangle_count(&bsp).unwrap(), 3);
 }
+
+/// Issue 22: real Alien Swarm maps store static props version 9, as Portal 2's do; their
+/// `asw_*` entity classes tell them apart, and the evidence is printed.
+#[test]
+fn alien_swarm_is_told_from_portal_2_by_its_entity_classes() {
+    let asw = b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"asw_gamerules\"\n}\n{\n\"classname\"  \"asw_spawner\"\n}\n\
+{\n\"classname\" \"asw_spawner\"\n}\n{\n\"classname\" \"asw_door\"\n}\n{\n\"classname\" \"asw_marker\"\n}\n\0"
+        .to_vec();
+    let portal = b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"prop_portal\"\n\"message\" \"asw_spawner\"\n}\n\0".to_vec();
+    let make = |ents: &[u8], sprp: Option<u16>| {
+        let mut b = BspBuilder::new(&source::SOURCE).version(21).lump(0, ents.to_vec());
+        if let Some(v) = sprp {
+            b = b.lump(source::LUMP_GAME_LUMP, game_lump_with_sprp(v));
+        }
+        b.build()
+    };
+    for sprp in [Some(9), None] {
+        let f = make(&asw, sprp);
+        let bsp = Bsp::from_bytes(&f).unwrap();
+        assert_eq!(bsp.branch().id, "alienswarm", "{sprp:?}");
+        let why = bsp.detection().why.join("; ");
+        assert!(why.contains("4 asw_* entity class(es) (asw_gamerules, asw_spawner, asw_door and 1 more)"), "{why}");
+    }
+    // Portal 2: version 9 without asw_* classes (a value naming one is not a class).
+    let f = make(&portal, Some(9));
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    assert_eq!(bsp.branch().id, "portal2");
+    assert!(bsp.detection().runners_up.iter().any(|(b, w)| *b == "alienswarm" && w.contains("asw_")));
+    // CS:GO's static props version wins whatever the entities say.
+    assert_eq!(Bsp::from_bytes(&make(&asw, Some(10))).unwrap().branch().id, "csgo");
+    // A compressed entity lump is read too.
+    let plain = make(&asw, Some(9));
+    let bsp = Bsp::from_bytes(&plain).unwrap();
+    let mut ed = bspkit::edit::Editor::new(&bsp).unwrap();
+    assert!(ed.compress_lump(0).unwrap());
+    let packed = ed.to_bytes().unwrap();
+    let bsp = Bsp::from_bytes(&packed).unwrap();
+    assert!(bsp.entry(0).unwrap().compressed);
+    assert_eq!(bsp.branch().id, "alienswarm");
+}

@@ -112,9 +112,14 @@ pub static SOF: Branch = Branch {
 };
 
 /// Daikatana (Ion Storm): `IBSP` 41, 21 lumps: Quake 2's plus EXTSURFINFO (an RGB colour per
-/// texinfo) and PLANEPOLYS (per plane a count, then that many face indices); leaves end with a
-/// brush number (32 bytes) (Daikatana 1.3 source `user/qfiles.h`, in
-/// atsb/daikatana-restoration-project; bsp_tool `branches/ion_storm/daikatana.py`).
+/// texinfo) and PLANEPOLYS (per plane a count, then that many face indices) (Daikatana 1.3
+/// source `user/qfiles.h`, in atsb/daikatana-restoration-project).
+///
+/// Leaves are Quake 2's 28-byte `dleaf_t`, as measured on a shipped map (docs/real-maps.md,
+/// e1m7: 183,960 bytes = 6,570 leaves = 6,476 nodes + 93 models + 1, every leaf's face and brush
+/// range and cluster in bounds; read as 32 or 36 bytes the lump is not whole or its ranges run
+/// wild). The 1.3 source's header appends an `int brushnum` (32 bytes) that no measured map
+/// carries; its loaders would refuse the shipped lump ("funny lump size").
 pub static DAIKATANA: Branch = Branch {
     id: "daikatana",
     family: Family::Quake2,
@@ -122,7 +127,7 @@ pub static DAIKATANA: Branch = Branch {
     games: "Daikatana",
     header: HeaderKind::IdMagic { magic: *b"IBSP" },
     lumps: q2_lumps!(
-        node: 28, face: 20, leaf: 32, index: 2, edge: 4, side: 4, texinfo: 76,
+        node: 28, face: 20, leaf: 28, index: 2, edge: 4, side: 4, texinfo: 76,
         LumpDef::records("EXT_SURF_INFO", 12),
         LumpDef::records("PLANE_POLYS", 4)
     ),

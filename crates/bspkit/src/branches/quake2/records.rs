@@ -280,21 +280,6 @@ record! {
     }
 }
 record! {
-    /// Daikatana `dleaf_t`, 32 bytes: Quake 2's leaf and a brush number.
-    pub struct LeafDk {
-        pub contents: I32<LE>,
-        pub cluster: I16<LE>,
-        pub area: I16<LE>,
-        pub mins: [I16<LE>; 3],
-        pub maxs: [I16<LE>; 3],
-        pub first_leaf_face: U16<LE>,
-        pub num_leaf_faces: U16<LE>,
-        pub first_leaf_brush: U16<LE>,
-        pub num_leaf_brushes: U16<LE>,
-        pub brush: I32<LE>,
-    }
-}
-record! {
     /// Daikatana `extsurfinfo_t`, 12 bytes: the RGB colour of the texinfo at the same index.
     pub struct ExtSurfInfoDk { pub color: [F32<LE>; 3], }
 }
@@ -466,7 +451,7 @@ macro_rules! texinfo_record {
 }
 node_record!(Node, NodeQbism);
 face_record!(Face, FaceQbism, FaceSin, FaceSof);
-leaf_record!(Leaf, LeafQbism, LeafSof, LeafDk);
+leaf_record!(Leaf, LeafQbism, LeafSof);
 index_record!(LeafIndex, LeafIndexQbism);
 edge_record!(Edge, EdgeQbism);
 side_record!(BrushSide, BrushSideQbism, BrushSideSin);
@@ -521,7 +506,8 @@ layout!(Ibsp, "quake2", Node, Face, Leaf, LeafIndex, Edge, BrushSide, TexInfo);
 layout!(Qbism, "qbism", NodeQbism, FaceQbism, LeafQbism, LeafIndexQbism, EdgeQbism, BrushSideQbism, TexInfo);
 layout!(Sin, "sin", Node, FaceSin, Leaf, LeafIndex, Edge, BrushSideSin, TexInfoSin);
 layout!(Sof, "sof", Node, FaceSof, LeafSof, LeafIndex, Edge, BrushSide, TexInfo);
-layout!(Daikatana, "daikatana", Node, Face, LeafDk, LeafIndex, Edge, BrushSide, TexInfo);
+// Daikatana leaves are Quake 2's 28 bytes in shipped maps (lumps.rs, DAIKATANA).
+layout!(Daikatana, "daikatana", Node, Face, Leaf, LeafIndex, Edge, BrushSide, TexInfo);
 
 #[cfg(test)]
 mod tests {
@@ -563,7 +549,6 @@ mod tests {
         assert_eq!(size_of::<RegionFaceSof>(), 8);
         assert_eq!(size_of::<LightSof>(), 36);
         assert_eq!(size_of::<RegionSof>(), 76);
-        assert_eq!(size_of::<LeafDk>(), 32);
         assert_eq!(size_of::<ExtSurfInfoDk>(), 12);
     }
 

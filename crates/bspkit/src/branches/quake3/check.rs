@@ -91,12 +91,36 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     }
     let l = label(bsp, LUMP_BRUSH_SIDES);
     let mut c = Checker::new(problems, &l);
+    // FBSP: q3map2 grows its brush-side array by reallocation (1024 sides, then doubling) without
+    // clearing the new memory and sets a side's surface only when a surface is made from it, so
+    // the field holds whatever the heap held (18 of 28 Warfork maps, from side 0, 1024 or 2048
+    // on). The qfusion engines (Warsow, Warfork) never read it: their collision loader takes the
+    // plane and shader of a side, the renderer no brush side at all. One note for all of them.
+    let unread_surface = bsp.branch().id == "fbsp";
+    let (mut stale, mut first_stale) = (0usize, None);
     for (i, s) in sides.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "plane", s.plane(), len(&planes), "planes");
         index(&mut c, i, "shader", s.shader(), len(&shaders), "shaders");
         if let Some(surf) = s.surface().filter(|&x| x != -1) {
-            index(&mut c, i, "surface", surf, len(&surfaces), "surfaces");
+            let out = len(&surfaces).is_some_and(|n| surf < 0 || surf as u64 >= n as u64);
+            if unread_surface && out {
+                stale += 1;
+                first_stale.get_or_insert((i, surf));
+            } else {
+                index(&mut c, i, "surface", surf, len(&surfaces), "surfaces");
+            }
         }
+    }
+    if let Some((i, surf)) = first_stale {
+        let n = len(&surfaces).unwrap_or(0);
+        c.note(
+            Code::UNREAD_SIDE_SURFACE,
+            Some(i),
+            format!(
+                "{stale} brush side(s) have a surface outside surfaces (0..{n}), e.g. this one's {surf}: q3map2 leaves the field \
+                 uninitialised past a growth of its side array, and the qfusion engines (Warsow, Warfork) never read it"
+            ),
+        );
     }
 
     let l = label(bsp, LUMP_FOGS);

@@ -56,6 +56,64 @@ fn entity_text_at(data: &[u8], endian: Endian, i: usize) -> bool {
             == Some(&b'{')
 }
 
+/// Most entity-lump bytes scanned for Alien Swarm classes (a compressed lump is decoded up to
+/// this size): detection reads a bounded prefix, never the whole of a hostile lump.
+const ENTITY_SCAN_LIMIT: u64 = 16 << 20;
+
+/// The distinct `asw_*` entity classes of the entity lump (lump 0), in order of first use.
+/// Alien Swarm (and Reactive Drop) name their game entities `asw_*` (`asw_gamerules`,
+/// `asw_spawner`, `asw_door`, ...): no other v21 game does, which tells its maps from Portal 2's
+/// (both store static props version 9).
+fn asw_entity_classes(data: &[u8], endian: Endian) -> Vec<String> {
+    let Some((ofs, len)) = entry(data, endian, false, LUMP_ENTITIES) else { return Vec::new() };
+    let Some(raw) = data.get(ofs as usize..(ofs as usize).saturating_add(len as usize).min(data.len())) else { return Vec::new() };
+    let decoded;
+    let text: &[u8] = if raw.starts_with(b"LZMA") {
+        match crate::compression::decompress_valve_lzma(raw, endian, ENTITY_SCAN_LIMIT) {
+            Ok(v) => {
+                decoded = v;
+                &decoded
+            }
+            Err(_) => return Vec::new(),
+        }
+    } else {
+        &raw[..raw.len().min(ENTITY_SCAN_LIMIT as usize)]
+    };
+    let mut out: Vec<String> = Vec::new();
+    let key = b"\"classname\"";
+    let mut at = 0;
+    while let Some(k) = text[at..].windows(key.len()).position(|w| w == key) {
+        let mut i = at + k + key.len();
+        while text.get(i).is_some_and(|c| *c == b' ' || *c == b'\t') {
+            i += 1;
+        }
+        at = i;
+        if text.get(i) != Some(&b'"') {
+            continue;
+        }
+        let value = &text[i + 1..];
+        let end = value.iter().position(|&c| c == b'"' || c == b'\n').unwrap_or(value.len());
+        let class = &value[..end];
+        if class.len() > 4 && class[..4].eq_ignore_ascii_case(b"asw_") {
+            let class = String::from_utf8_lossy(class).into_owned();
+            if !out.contains(&class) {
+                out.push(class);
+            }
+        }
+        at = i + 1 + end;
+    }
+    out
+}
+
+/// `asw_a, asw_b, asw_c` and how many more.
+fn class_list(classes: &[String]) -> String {
+    let shown = classes.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    match classes.len() {
+        0..=3 => shown,
+        n => format!("{shown} and {} more", n - 3),
+    }
+}
+
 /// Choose the Source branch for a VBSP/PSBV file (source.md §3, §4.2, §27).
 ///
 /// * 17 → VTMB; 18–19 → Source 2004; 25 → Strata; 27, 42, 100 → the licensee branches.
@@ -63,7 +121,9 @@ fn entity_text_at(data: &[u8], endian: Endian, i: usize) -> bool {
 ///   Source 2006 when the ambient index lumps 51/52 are empty and lump 55 or 56 holds exactly
 ///   one 24-byte cube per leaf (open_questions.md A28); else Source 2007/2009.
 /// * 21 → L4D2 when only the version-first `lump_t` order fits the file (§4.2, A1); else
-///   CS:GO for `sprp` version ≥ 10, Portal 2 for 9, else the Alien Swarm branch.
+///   CS:GO for `sprp` version ≥ 10; Alien Swarm when the entity lump uses `asw_*` classes
+///   (its maps store `sprp` version 9 as Portal 2's do); Portal 2 for 9; else the Alien Swarm
+///   branch.
 /// * 22 → Tactical Intervention when lump 24 holds entity text (§5), else Dota 2 / INFRA; 23 → Dota 2.
 pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let magic = if endian == Endian::Little { "VBSP" } else { "PSBV" };
@@ -97,10 +157,33 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
             if l4d2 {
                 runners_up.push(("l4d2", "version-first order also fits".into()));
             }
-            match sprp_version(data, endian, false) {
+            let sprp = sprp_version(data, endian, false);
+            let props = sprp.map(|v| format!("static props version {v}")).unwrap_or_else(|| "no static props".into());
+            match sprp {
                 Some(v) if v >= 10 => (&CSGO, format!("lump_t entries fit in the standard order; static props version {v} (CS:GO)")),
-                Some(9) => (&PORTAL2, "lump_t entries fit in the standard order; static props version 9 (Portal 2)".into()),
-                _ => (&ALIEN_SWARM, "lump_t entries fit in the standard order".into()),
+                _ => {
+                    let asw = asw_entity_classes(data, endian);
+                    if !asw.is_empty() {
+                        if sprp == Some(9) {
+                            runners_up.push(("portal2", "static props version 9 is also Portal 2's".into()));
+                        }
+                        let why = format!(
+                            "lump_t entries fit in the standard order; {props}; {} asw_* entity class(es) ({}): Alien Swarm",
+                            asw.len(),
+                            class_list(&asw)
+                        );
+                        (&ALIEN_SWARM, why)
+                    } else if sprp == Some(9) {
+                        runners_up.push(("alienswarm", "no asw_* entity classes (Alien Swarm's)".into()));
+                        (
+                            &PORTAL2,
+                            "lump_t entries fit in the standard order; static props version 9 and no asw_* entity classes (Portal 2)"
+                                .into(),
+                        )
+                    } else {
+                        (&ALIEN_SWARM, format!("lump_t entries fit in the standard order; {props}"))
+                    }
+                }
             }
         }
         22 if entity_text_at(data, endian, 24) => (&TACINT, "version 22 with entity text in lump 24 (Tactical Intervention)".into()),
