@@ -58,7 +58,8 @@ fn err(e: bspkit::Error) -> PyErr {
         ErrorKind::NoSuchLump(_) => NoSuchLumpError::new_err(msg),
         ErrorKind::Decompress(_) => DecompressError::new_err(msg),
         ErrorKind::Malformed(_) => MalformedError::new_err(msg),
-        ErrorKind::LimitExceeded { .. } => LimitExceededError::new_err(msg),
+        // A refused allocation is a resource limit too (its `kind` says `out_of_memory`).
+        ErrorKind::LimitExceeded { .. } | ErrorKind::OutOfMemory { .. } => LimitExceededError::new_err(msg),
         ErrorKind::UnsafePath(_) => UnsafePathError::new_err(msg),
         _ => BspError::new_err(msg),
     };

@@ -37,7 +37,7 @@ use std::path::Path;
 
 use crate::bsp::Bsp;
 use crate::error::{Error, Result};
-use crate::mesh::{self, MeshOptions, ModelSelect, SurfaceFlags};
+use crate::mesh::{self, MeshOptions, ModelSelect, SceneLimits, SurfaceFlags};
 use crate::texture::{TextureCache, TextureOptions, TextureSource};
 use parts::TexturePngs;
 use parts::{prepare, WriteContext};
@@ -74,6 +74,8 @@ pub struct ExportOptions {
     /// ([`crate::lightmap::manifest`]: each face's rectangle, styles and source offsets). The
     /// glTF itself is unchanged but for the HDR source of its 8-bit pages.
     pub hdr: bool,
+    /// The scene's output budget ([`crate::mesh::SceneLimits`]).
+    pub limits: SceneLimits,
 }
 
 impl Default for ExportOptions {
@@ -87,6 +89,7 @@ impl Default for ExportOptions {
             textures: Some(TextureOptions::default()),
             lightmaps: true,
             hdr: false,
+            limits: SceneLimits::default(),
         }
     }
 }
@@ -151,6 +154,7 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
         lightmaps: lm.as_ref(),
         texture_size: if textures.is_some() { Some(&size) } else { None },
         no_props: format == Format::Obj,
+        limits: opts.limits,
     };
     let scene = mesh::build(bsp, &mesh_opts)?;
     // The scene carries every face's lightmap UVs now: the faces' places (a few hundred bytes a

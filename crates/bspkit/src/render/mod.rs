@@ -433,6 +433,8 @@ pub struct RenderOptions {
     pub size: u32,
     /// Where textures are searched (`--game-dir`, `--wad`, `--palette`, the read budget).
     pub textures: AssetOptions,
+    /// The scene's output budget ([`crate::mesh::SceneLimits`]).
+    pub limits: crate::mesh::SceneLimits,
 }
 
 /// A rendered map.
@@ -474,7 +476,7 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
     let textures = TextureCache::new(TextureSource::new(bsp, &opts.textures));
     let resolve = |name: &str| textures.get(name).ok();
     let texture_size = |name: &str| textures.size(name);
-    let scene = mesh::build(bsp, &MeshOptions { lightmaps: lm.as_ref(), texture_size: Some(&texture_size), ..Default::default() })?;
+    let scene = mesh::build(bsp, &MeshOptions { lightmaps: lm.as_ref(), texture_size: Some(&texture_size), limits: opts.limits, ..Default::default() })?;
     let mut used = vec![false; scene.materials.len()];
     let mut drawn_triangles = 0;
     for s in scene.models.iter().flat_map(|m| &m.surfaces) {
