@@ -108,6 +108,7 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         lightmaps: !args.no_lightmaps,
         hdr: args.hdr,
         limits: args.budgets.scene(),
+        max_atlas_pixels: args.budgets.max_atlas_pixels,
     };
     let summary = export(&bsp, &args.output, &opts)?;
     // One write for all the messages: stderr is unbuffered, and a line per warning written in

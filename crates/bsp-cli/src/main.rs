@@ -64,6 +64,12 @@ pub(crate) struct BudgetArgs {
     /// Most triangles the geometry may have, all models together
     #[arg(long, value_name = "N", default_value_t = bspkit::mesh::DEFAULT_MAX_SCENE_TRIANGLES)]
     max_scene_triangles: u64,
+    /// Most lightmap atlas pixels, every page, style and layer together
+    #[arg(long, value_name = "N", default_value_t = bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS)]
+    pub(crate) max_atlas_pixels: u64,
+    /// Most pixels `render` may test (each drawn triangle's on-screen bounding box, summed)
+    #[arg(long, value_name = "N", default_value_t = bspkit::render::DEFAULT_MAX_RENDER_WORK)]
+    pub(crate) max_render_work: u64,
 }
 
 impl BudgetArgs {

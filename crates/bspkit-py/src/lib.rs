@@ -925,6 +925,7 @@ impl PyBsp {
             textures: textures.then(|| bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() }),
             lightmaps,
             hdr,
+            ..Default::default()
         };
         let summary = py.detach(|| bspkit::export::export(&self.inner, &path, &opts)).map_err(|e| err(e.in_file(&path)))?;
         to_py(py, &summary)

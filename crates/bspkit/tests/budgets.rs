@@ -213,17 +213,23 @@ mod common;
 /// The largest figure of `what` over the corpus must stay a quarter of its default or less, so
 /// that no real map comes near a budget.
 fn far_below(what: &str, largest: (u64, String), default: u64) {
-    eprintln!("{what}: largest real map {} ({}), default {default} ({:.1} %)", largest.0, largest.1, 100.0 * largest.0 as f64 / default as f64);
+    eprintln!(
+        "{what}: largest real map {} ({}), default {default} ({:.1} %)",
+        largest.0,
+        largest.1,
+        100.0 * largest.0 as f64 / default as f64
+    );
     assert!(largest.0.saturating_mul(4) <= default, "{what}: {} ({}) is within 4x of the default {default}", largest.0, largest.1);
 }
 
 /// Issue 23: the scene budgets' defaults are far above what every real map of the corpus makes
 /// (all models, the default patch level, as `bsp export` builds them).
 #[test]
-fn corpus_scenes_are_far_below_the_scene_budget() {
+fn corpus_maps_are_far_below_the_budgets() {
     let Some(corpus) = common::corpus("budgets corpus scenes") else { return };
     let (mut verts, mut tris) = ((0u64, String::new()), (0u64, String::new()));
     let mut built = 0;
+    let (mut atlas, mut work) = ((0u64, String::new()), (0u64, String::new()));
     for m in common::maps(&corpus) {
         let Ok(bsp) = Bsp::open(&m.path) else { continue };
         built += 1;
@@ -235,10 +241,22 @@ fn corpus_scenes_are_far_below_the_scene_budget() {
             verts = (v, name.clone());
         }
         if t > tris.0 {
-            tris = (t, name);
+            tris = (t, name.clone());
+        }
+        if let Ok(lm) = bspkit::lightmap::build(&bsp, &bspkit::lightmap::LightOptions { hdr: true, ..Default::default() }) {
+            let p = lm.atlases.iter().map(|a| a.width as u64 * a.height as u64).sum::<u64>();
+            if p > atlas.0 {
+                atlas = (p, name.clone());
+            }
+        }
+        let r = bspkit::render::render_map(&bsp, &Default::default()).unwrap_or_else(|e| panic!("{name}: render: {e}"));
+        if r.frame.work > work.0 {
+            work = (r.frame.work, name);
         }
     }
     eprintln!("{built} corpus maps built");
+    far_below("lightmap atlas pixels (--hdr, every style and layer)", atlas, bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS);
+    far_below("render work (iso, 512 px)", work, bspkit::render::DEFAULT_MAX_RENDER_WORK);
     far_below("scene vertices", verts, mesh::DEFAULT_MAX_SCENE_VERTICES);
     far_below("scene triangles", tris, mesh::DEFAULT_MAX_SCENE_TRIANGLES);
 }
@@ -247,6 +265,13 @@ fn corpus_scenes_are_far_below_the_scene_budget() {
 /// 65,532 surfedges (the room's first face's four edges over and over): each face is valid on
 /// its own, together they ask for `extra` × 65,532 vertices from a file of a few hundred KB.
 fn quake1_shared_surfedges(extra: usize) -> Vec<u8> {
+    quake1_copies(extra, 65_532)
+}
+
+/// The box room with `extra` faces appended to model 0, copies of its first face over one run of
+/// about `corners` surfedges (the face's edges repeated) when `corners` is large, else copies of
+/// each of its faces in turn over their own edges: faces drawn over one another.
+fn quake1_copies(extra: usize, corners: usize) -> Vec<u8> {
     let room = bspkit::build::sample_quake1();
     let bsp = Bsp::from_bytes(&room).unwrap();
     let lump = |i: usize| bsp.lump(i).unwrap().to_vec();
@@ -255,20 +280,29 @@ fn quake1_shared_surfedges(extra: usize) -> Vec<u8> {
     let mut models = lump(LUMP_MODELS);
     // Face29 (20 bytes): plane u16, side u16, first_edge i32, num_edges u16, texinfo u16,
     // styles [u8; 4], light_ofs i32 (quake_facts.md 1.2).
-    let face0 = faces[..20].to_vec();
-    let first = i32::from_le_bytes(face0[4..8].try_into().unwrap()) as usize;
-    let n = u16::from_le_bytes(face0[8..10].try_into().unwrap()) as usize;
-    let run: Vec<u8> = surfedges[4 * first..4 * (first + n)].to_vec();
-    let start = surfedges.len() / 4;
-    let count = 65_532 / n * n;
-    for _ in 0..count / n {
-        surfedges.extend_from_slice(&run);
-    }
     let face_count = faces.len() / 20;
-    for _ in 0..extra {
-        let mut f = face0.clone();
-        f[4..8].copy_from_slice(&(start as i32).to_le_bytes());
-        f[8..10].copy_from_slice(&(count as u16).to_le_bytes());
+    // Long runs are made for the first face only (the file stays small), short ones for each.
+    let copied = if corners > 64 { 1 } else { face_count };
+    // Per copied face: its edges repeated to about `corners`, appended once.
+    let mut runs = Vec::new();
+    for k in 0..copied {
+        let f = &faces[20 * k..20 * k + 20];
+        let first = i32::from_le_bytes(f[4..8].try_into().unwrap()) as usize;
+        let n = u16::from_le_bytes(f[8..10].try_into().unwrap()) as usize;
+        let run: Vec<u8> = surfedges[4 * first..4 * (first + n)].to_vec();
+        let start = surfedges.len() / 4;
+        let count = corners.max(n) / n * n;
+        for _ in 0..count / n {
+            surfedges.extend_from_slice(&run);
+        }
+        runs.push((start, count));
+    }
+    // `extra` faces, copies of the room's faces in turn (so some face the camera).
+    for i in 0..extra {
+        let k = i % copied;
+        let mut f = faces[20 * k..20 * k + 20].to_vec();
+        f[4..8].copy_from_slice(&(runs[k].0 as i32).to_le_bytes());
+        f[8..10].copy_from_slice(&(runs[k].1 as u16).to_le_bytes());
         f[16..20].copy_from_slice(&(-1i32).to_le_bytes());
         faces.extend_from_slice(&f);
     }
@@ -321,4 +355,55 @@ fn quake1_shared_surfedges_hit_the_scene_budget() {
     let e = bspkit::render::render_map(&bsp, &bspkit::render::RenderOptions { limits, ..Default::default() }).unwrap_err();
     assert_scene_limit(&e, "--max-scene-vertices");
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 23: the lightmap atlas budget. Before, a 123 KB Source map (3 faces of 2046² luxels ×
+/// 4 styles × 4 bump layers) made `lightmaps --hdr` write 3.1 GB. The atlas pixels are counted
+/// before any atlas is allocated; past the budget, `lightmap::build`, `export` (which no longer
+/// goes on without lightmaps) and Python's `lightmap_atlases` stop with an error naming it.
+#[test]
+fn atlas_budget_is_checked_before_allocating() {
+    use bspkit::lightmap::{self, LightOptions};
+    let room_bytes = bspkit::build::sample_quake1();
+    let room = Bsp::from_bytes(&room_bytes).unwrap();
+    let lm = lightmap::build(&room, &LightOptions::default()).unwrap();
+    let pixels: u64 = lm.atlases.iter().map(|a| a.width as u64 * a.height as u64).sum();
+    assert!(pixels > 0, "the sample room is lit");
+    let exact = LightOptions { max_atlas_pixels: pixels, ..Default::default() };
+    assert!(lightmap::build(&room, &exact).is_ok());
+    let low = LightOptions { max_atlas_pixels: pixels - 1, ..Default::default() };
+    let e = lightmap::build(&room, &low).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded { what: lightmap::ATLAS_PIXELS, requested: pixels, limit: pixels - 1 });
+    assert!(e.to_string().contains("--max-atlas-pixels"), "{e}");
+    let d = temp_dir("atlas");
+    let out = d.join("e.glb");
+    let opts = bspkit::export::ExportOptions { textures: None, max_atlas_pixels: pixels - 1, ..Default::default() };
+    let e = bspkit::export::export(&room, &out, &opts).unwrap_err();
+    assert!(e.to_string().contains("--max-atlas-pixels"), "{e}");
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 23: the render work budget. Before, 50,000 overlapping faces (1 MB) took 64.7 s at the
+/// default 512 px. Each drawn triangle's on-screen bounding box is counted before its pixels are
+/// visited; past the budget nothing more is drawn and the render is an error naming it.
+#[test]
+fn render_work_budget_stops_overlapping_faces() {
+    use bspkit::render::{render_map, RenderOptions};
+    let map = quake1_copies(50_000, 4);
+    assert!(map.len() < 1_200_000, "{}", map.len());
+    let bsp = Bsp::from_bytes(&map).unwrap();
+    // The healthy room's work at 128 px, then the overlapping copies under ten times that.
+    let room_bytes = bspkit::build::sample_quake1();
+    let room = Bsp::from_bytes(&room_bytes).unwrap();
+    let small = |max_work| RenderOptions { size: 128, max_work, ..Default::default() };
+    let work = render_map(&room, &small(u64::MAX)).unwrap().frame.work;
+    assert!(work > 0);
+    assert!(render_map(&room, &small(work)).is_ok());
+    let e = render_map(&room, &small(work - 1)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded { what: bspkit::render::RENDER_WORK, requested: work, limit: work - 1 });
+    let start = std::time::Instant::now();
+    let e = render_map(&bsp, &small(10 * work)).unwrap_err();
+    assert!(e.to_string().contains("--max-render-work"), "{e}");
+    eprintln!("50,000 overlapping faces refused after {:?}", start.elapsed());
 }

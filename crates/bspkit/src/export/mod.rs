@@ -36,7 +36,7 @@ mod parts;
 use std::path::Path;
 
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::mesh::{self, MeshOptions, ModelSelect, SceneLimits, SurfaceFlags};
 use crate::texture::{TextureCache, TextureOptions, TextureSource};
 use parts::TexturePngs;
@@ -76,6 +76,9 @@ pub struct ExportOptions {
     pub hdr: bool,
     /// The scene's output budget ([`crate::mesh::SceneLimits`]).
     pub limits: SceneLimits,
+    /// Most lightmap atlas pixels ([`crate::lightmap::LightOptions::max_atlas_pixels`]); past
+    /// it the export stops with the budget's error (it does not go on without lightmaps).
+    pub max_atlas_pixels: u64,
 }
 
 impl Default for ExportOptions {
@@ -90,6 +93,7 @@ impl Default for ExportOptions {
             lightmaps: true,
             hdr: false,
             limits: SceneLimits::default(),
+            max_atlas_pixels: crate::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS,
         }
     }
 }
@@ -110,13 +114,14 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     }
     let lm = if opts.lightmaps && format != Format::Obj {
         // One image a page is all the glTF shows; --hdr writes every style and layer beside it.
-        let light = crate::lightmap::LightOptions { hdr: opts.hdr, ..Default::default() };
+        let light = crate::lightmap::LightOptions { hdr: opts.hdr, max_atlas_pixels: opts.max_atlas_pixels, ..Default::default() };
         let want = if opts.hdr { crate::lightmap::AtlasOptions::ALL } else { crate::lightmap::AtlasOptions::BASE };
         match crate::lightmap::build_with(bsp, &light, want) {
             Ok(lm) => {
                 summary.warnings.extend(lm.warnings.iter().filter(|w| !w.starts_with("face ") && !w.starts_with("surface ")).cloned());
                 Some(lm)
             }
+            Err(e) if matches!(e.kind, ErrorKind::LimitExceeded { .. } | ErrorKind::OutOfMemory { .. }) => return Err(e),
             Err(e) => {
                 summary.warnings.push(format!("lightmaps: {e}; exported without them"));
                 None

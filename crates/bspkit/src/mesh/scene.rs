@@ -198,8 +198,12 @@ impl Model {
 /// `v.try_reserve(n)` (exact on an empty buffer, amortized on a growing one), a refusal as
 /// [`ErrorKind::OutOfMemory`] naming the scene.
 pub(crate) fn try_reserve<T>(v: &mut Vec<T>, n: usize) -> Result<()> {
-    v.try_reserve(n)
-        .map_err(|_| Error::new(ErrorKind::OutOfMemory { what: "the scene's buffers", bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64) }))
+    v.try_reserve(n).map_err(|_| {
+        Error::new(ErrorKind::OutOfMemory {
+            what: "the scene's buffers",
+            bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        })
+    })
 }
 
 /// Default of [`SceneLimits::max_vertices`]: 8 Mi output vertices per command (about 350 MB of
@@ -389,7 +393,7 @@ pub enum ModelSelect {
 }
 
 /// What [`crate::mesh::build`] makes.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct MeshOptions<'a> {
     pub models: ModelSelect,
     /// Quake 3 Bézier patch tessellation: segments per 3×3 sub-patch edge (`None`: the
@@ -421,19 +425,6 @@ pub struct SceneLimits {
 impl Default for SceneLimits {
     fn default() -> Self {
         SceneLimits { max_vertices: DEFAULT_MAX_SCENE_VERTICES, max_triangles: DEFAULT_MAX_SCENE_TRIANGLES }
-    }
-}
-
-impl Default for MeshOptions<'_> {
-    fn default() -> Self {
-        MeshOptions {
-            models: ModelSelect::default(),
-            patch_level: None,
-            lightmaps: None,
-            texture_size: None,
-            no_props: false,
-            limits: SceneLimits::default(),
-        }
     }
 }
 

@@ -41,8 +41,8 @@ use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::mesh::geom::newell;
 use crate::mesh::scene::{
-    brush_model_placements, Material, MaterialTable, SceneBudget, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
-    FALLBACK_TEXTURE_SIZE,
+    brush_model_placements, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags,
+    SurfaceKind, FALLBACK_TEXTURE_SIZE,
 };
 
 /// The surface flags a Quake / GoldSrc texture name implies (module documentation).
@@ -191,8 +191,12 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         // One batch per model, sized exactly so the buffers never double: the faces' corner
         // counts (capped by the surfedges, which real faces do not share) bound the vertices.
         // Faces sharing one run of surfedges could ask for far more: the scene budget caps it.
-        let corners_total =
-            t.faces[range.clone()].iter().map(|f| f.edges().1.max(0) as usize).sum::<usize>().min(t.surfedges.len()).min(budget.vertices_left());
+        let corners_total = t.faces[range.clone()]
+            .iter()
+            .map(|f| f.edges().1.max(0) as usize)
+            .sum::<usize>()
+            .min(t.surfedges.len())
+            .min(budget.vertices_left());
         model.reserve_exact(corners_total, corners_total.saturating_sub(2 * range.len()), range.len(), opts.lightmaps.is_some(), false)?;
         for fi in range {
             if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut scratch, &mut budget) {

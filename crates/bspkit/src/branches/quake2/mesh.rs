@@ -50,7 +50,8 @@ use crate::lightmap::Lightmaps;
 use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
-    Material, MaterialTable, SceneBudget, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, FALLBACK_TEXTURE_SIZE,
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    FALLBACK_TEXTURE_SIZE,
 };
 
 /// The scene of a Quake 2-family map.

@@ -65,8 +65,8 @@ use crate::lightmap::Lightmaps;
 use crate::mesh::geom::unit;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
-    Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
-    try_reserve, DEFAULT_PATCH_LEVEL,
+    try_reserve, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    DEFAULT_PATCH_LEVEL,
 };
 
 /// Largest patch level used: finer requests are clamped to it.

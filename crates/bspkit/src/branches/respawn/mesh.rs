@@ -34,7 +34,7 @@ use crate::error::Result;
 use crate::lumps::entities::Entity;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys, Placement};
 use crate::mesh::scene::{
-    Material, MaterialTable, SceneBudget, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
 };
 
 /// The scene of a Respawn map.

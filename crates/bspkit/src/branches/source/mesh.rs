@@ -70,7 +70,7 @@ use crate::lightmap::{FaceEntry, Lightmaps};
 use crate::lumps::gamelump::GameLumps;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
-    Material, MaterialTable, SceneBudget, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
     FALLBACK_TEXTURE_SIZE,
 };
 
@@ -437,7 +437,14 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         m.vertices.uv0.push(tex.uv(p));
     }
 
-    fn polygon(&mut self, m: &mut Model, f: &FaceInfo, normal: [f32; 3], tex: Tex, budget: &mut SceneBudget) -> std::result::Result<SurfaceKind, String> {
+    fn polygon(
+        &mut self,
+        m: &mut Model,
+        f: &FaceInfo,
+        normal: [f32; 3],
+        tex: Tex,
+        budget: &mut SceneBudget,
+    ) -> std::result::Result<SurfaceKind, String> {
         self.corners(f)?;
         let base = m.vertices.positions.len() as u32;
         let n = self.corners.len() as u32;
