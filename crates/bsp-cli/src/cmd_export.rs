@@ -10,7 +10,7 @@ use bspkit::mesh::{ModelSelect, SurfaceFlags};
 use clap::{Args, ValueEnum};
 
 use crate::cmd_textures::TextureSearchArgs;
-use crate::{open, Fatal, OpenArgs};
+use crate::{open, BudgetArgs, Fatal, OpenArgs};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(crate) enum Models {
@@ -70,6 +70,8 @@ pub struct ExportArgs {
     #[command(flatten)]
     search: TextureSearchArgs,
     #[command(flatten)]
+    budgets: BudgetArgs,
+    #[command(flatten)]
     open: OpenArgs,
 }
 
@@ -105,6 +107,8 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         textures: (!args.no_textures).then(|| args.search.options()),
         lightmaps: !args.no_lightmaps,
         hdr: args.hdr,
+        limits: args.budgets.scene(),
+        max_atlas_pixels: args.budgets.max_atlas_pixels,
     };
     let summary = export(&bsp, &args.output, &opts)?;
     // One write for all the messages: stderr is unbuffered, and a line per warning written in

@@ -26,6 +26,9 @@ pub struct LightmapsArgs {
     /// Print the manifest on stdout
     #[arg(long)]
     json: bool,
+    /// Most lightmap atlas pixels, every page, style and layer together
+    #[arg(long, value_name = "N", default_value_t = bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS)]
+    max_atlas_pixels: u64,
     #[command(flatten)]
     open: OpenArgs,
 }
@@ -41,7 +44,7 @@ fn manifest(args: &LightmapsArgs, bsp: &bspkit::Bsp, lm: &Lightmaps, files: &[(O
 
 pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let bsp = open(&args.file, &args.open)?;
-    let lm = lightmap::build(&bsp, &LightOptions { hdr: args.hdr, ..Default::default() })?;
+    let lm = lightmap::build(&bsp, &LightOptions { hdr: args.hdr, max_atlas_pixels: args.max_atlas_pixels, ..Default::default() })?;
     let fail = |what: &str, p: &std::path::Path, e: std::io::Error| Fatal(format!("{}: {what}: {e}", p.display()));
     std::fs::create_dir_all(&args.out).map_err(|e| fail("cannot create the directory", &args.out, e))?;
     let mut files = Vec::with_capacity(lm.atlases.len());

@@ -35,6 +35,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     search: TextureSearchArgs,
     #[command(flatten)]
+    budgets: crate::BudgetArgs,
+    #[command(flatten)]
     open: OpenArgs,
 }
 
@@ -56,7 +58,13 @@ pub fn render_to(bsp: &bspkit::Bsp, opts: &RenderOptions, output: &Path) -> Resu
 pub fn run(args: RenderArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let bsp = open(&args.file, &args.open)?;
     let view = View::from_name(&args.view).unwrap_or_default();
-    let opts = RenderOptions { view, size: args.size, textures: args.search.options() };
+    let opts = RenderOptions {
+        view,
+        size: args.size,
+        textures: args.search.options(),
+        limits: args.budgets.scene(),
+        max_work: args.budgets.max_render_work,
+    };
     let start = std::time::Instant::now();
     let (r, png) = render_png(&bsp, &opts)?;
     crate::write_output(&args.output, &png)?;

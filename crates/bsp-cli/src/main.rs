@@ -54,6 +54,30 @@ pub(crate) struct OpenArgs {
     no_external: bool,
 }
 
+/// Per-command budgets of what a command may build from one map (README, "Safe writes,
+/// special files and budgets"); each overrun is a `limit_exceeded` error naming its flag.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct BudgetArgs {
+    /// Most vertices the geometry may have, all models together
+    #[arg(long, value_name = "N", default_value_t = bspkit::mesh::DEFAULT_MAX_SCENE_VERTICES)]
+    max_scene_vertices: u64,
+    /// Most triangles the geometry may have, all models together
+    #[arg(long, value_name = "N", default_value_t = bspkit::mesh::DEFAULT_MAX_SCENE_TRIANGLES)]
+    max_scene_triangles: u64,
+    /// Most lightmap atlas pixels, every page, style and layer together
+    #[arg(long, value_name = "N", default_value_t = bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS)]
+    pub(crate) max_atlas_pixels: u64,
+    /// Most pixels `render` may test (each drawn triangle's on-screen bounding box, summed)
+    #[arg(long, value_name = "N", default_value_t = bspkit::render::DEFAULT_MAX_RENDER_WORK)]
+    pub(crate) max_render_work: u64,
+}
+
+impl BudgetArgs {
+    pub(crate) fn scene(&self) -> bspkit::mesh::SceneLimits {
+        bspkit::mesh::SceneLimits { max_vertices: self.max_scene_vertices, max_triangles: self.max_scene_triangles }
+    }
+}
+
 impl OpenArgs {
     pub(crate) fn no_external(&self) -> bool {
         self.no_external

@@ -58,7 +58,8 @@ fn err(e: bspkit::Error) -> PyErr {
         ErrorKind::NoSuchLump(_) => NoSuchLumpError::new_err(msg),
         ErrorKind::Decompress(_) => DecompressError::new_err(msg),
         ErrorKind::Malformed(_) => MalformedError::new_err(msg),
-        ErrorKind::LimitExceeded { .. } => LimitExceededError::new_err(msg),
+        // A refused allocation is a resource limit too (its `kind` says `out_of_memory`).
+        ErrorKind::LimitExceeded { .. } | ErrorKind::OutOfMemory { .. } => LimitExceededError::new_err(msg),
         ErrorKind::UnsafePath(_) => UnsafePathError::new_err(msg),
         _ => BspError::new_err(msg),
     };
@@ -1104,6 +1105,7 @@ impl PyBsp {
             textures: textures.then(|| bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() }),
             lightmaps,
             hdr,
+            ..Default::default()
         };
         let bsp = self.current(py)?;
         let summary = py.detach(|| bspkit::export::export(&bsp, &path, &opts)).map_err(|e| err(e.in_file(&path)))?;

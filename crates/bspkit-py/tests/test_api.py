@@ -487,3 +487,34 @@ def test_apex_streaming_set_loads_checks_and_saves(tmp_path):
         assert (out / n).read_bytes() == (src / n).read_bytes(), n
     with pytest.raises(bspkit.BspError):
         bspkit.load(path, external=False)
+
+
+def test_scene_budget_is_a_typed_error():
+    """Issue 23: faces sharing one run of 65,532 surfedges (the sample room's first face's edges
+    over and over). Before, `model(0).numpy()` on such a map aborted the interpreter (SIGABRT);
+    now the scene budget stops the build with LimitExceededError naming it."""
+    import struct
+
+    bsp = bspkit.load(SAMPLE)
+    faces, surfedges, models = (bytearray(bsp.raw_lump(n)) for n in ("faces", "surfedges", "models"))
+    # Face29 (20 bytes): plane, side u16; first_edge i32; num_edges, texinfo u16; styles; light_ofs i32.
+    face0 = bytearray(faces[:20])
+    first, n = struct.unpack_from("<iH", face0, 4)
+    run = surfedges[4 * first : 4 * (first + n)]
+    start, count = len(surfedges) // 4, 65_532 // n * n
+    surfedges += run * (count // n)
+    face_count, extra = len(faces) // 20, 200
+    struct.pack_into("<iH", face0, 4, start, count)
+    struct.pack_into("<i", face0, 16, -1)
+    faces += face0 * extra
+    # Model 0 (64 bytes): first_face, num_faces at 56 and 60 take every face.
+    struct.pack_into("<ii", models, 56, 0, face_count + extra)
+    for name, data in (("faces", faces), ("surfedges", surfedges), ("models", models)):
+        bsp.set_lump(name, bytes(data))
+    hostile = bspkit.load(bsp.to_bytes())
+    with pytest.raises(bspkit.LimitExceededError) as e:
+        hostile.model(0)
+    assert e.value.kind == "limit_exceeded"
+    assert "--max-scene-vertices" in str(e.value)
+    # The healthy sample still builds.
+    assert bspkit.load(SAMPLE).model(0) is not None

@@ -30,6 +30,9 @@ pub enum ErrorKind {
     Malformed(String),
     /// A size limit that protects against hostile input was exceeded.
     LimitExceeded { what: &'static str, requested: u64, limit: u64 },
+    /// The system refused an allocation of `bytes` for `what` (a fallible allocation: the
+    /// command stops with this error instead of aborting).
+    OutOfMemory { what: &'static str, bytes: u64 },
     /// An archive entry name that would write outside the target directory.
     UnsafePath(String),
     /// The file to write was changed by someone else since it was read (an in-place edit that
@@ -109,6 +112,7 @@ impl ErrorKind {
             ErrorKind::Decompress(_) => "decompress",
             ErrorKind::Malformed(_) => "malformed",
             ErrorKind::LimitExceeded { .. } => "limit_exceeded",
+            ErrorKind::OutOfMemory { .. } => "out_of_memory",
             ErrorKind::UnsafePath(_) => "unsafe_path",
             ErrorKind::Changed => "changed",
             ErrorKind::NotRegularFile(_) => "not_regular_file",
@@ -149,6 +153,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::LimitExceeded { what, requested, limit } => {
                 write!(f, "{what}: {requested} exceeds the limit of {limit}")
             }
+            ErrorKind::OutOfMemory { what, bytes } => write!(f, "out of memory: {bytes} bytes for {what} could not be allocated"),
             ErrorKind::UnsafePath(p) => write!(f, "refusing entry path {p:?}: it leaves the target directory"),
             ErrorKind::Changed => {
                 write!(f, "the file changed since it was read (another program wrote it); nothing was written, run the command again")

@@ -36,8 +36,8 @@ mod parts;
 use std::path::Path;
 
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
-use crate::mesh::{self, MeshOptions, ModelSelect, SurfaceFlags};
+use crate::error::{Error, ErrorKind, Result};
+use crate::mesh::{self, MeshOptions, ModelSelect, SceneLimits, SurfaceFlags};
 use crate::texture::{TextureCache, TextureOptions, TextureSource};
 use parts::TexturePngs;
 use parts::{prepare, WriteContext};
@@ -74,6 +74,11 @@ pub struct ExportOptions {
     /// ([`crate::lightmap::manifest`]: each face's rectangle, styles and source offsets). The
     /// glTF itself is unchanged but for the HDR source of its 8-bit pages.
     pub hdr: bool,
+    /// The scene's output budget ([`crate::mesh::SceneLimits`]).
+    pub limits: SceneLimits,
+    /// Most lightmap atlas pixels ([`crate::lightmap::LightOptions::max_atlas_pixels`]); past
+    /// it the export stops with the budget's error (it does not go on without lightmaps).
+    pub max_atlas_pixels: u64,
 }
 
 impl Default for ExportOptions {
@@ -87,6 +92,8 @@ impl Default for ExportOptions {
             textures: Some(TextureOptions::default()),
             lightmaps: true,
             hdr: false,
+            limits: SceneLimits::default(),
+            max_atlas_pixels: crate::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS,
         }
     }
 }
@@ -107,13 +114,14 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     }
     let lm = if opts.lightmaps && format != Format::Obj {
         // One image a page is all the glTF shows; --hdr writes every style and layer beside it.
-        let light = crate::lightmap::LightOptions { hdr: opts.hdr, ..Default::default() };
+        let light = crate::lightmap::LightOptions { hdr: opts.hdr, max_atlas_pixels: opts.max_atlas_pixels, ..Default::default() };
         let want = if opts.hdr { crate::lightmap::AtlasOptions::ALL } else { crate::lightmap::AtlasOptions::BASE };
         match crate::lightmap::build_with(bsp, &light, want) {
             Ok(lm) => {
                 summary.warnings.extend(lm.warnings.iter().filter(|w| !w.starts_with("face ") && !w.starts_with("surface ")).cloned());
                 Some(lm)
             }
+            Err(e) if matches!(e.kind, ErrorKind::LimitExceeded { .. } | ErrorKind::OutOfMemory { .. }) => return Err(e),
             Err(e) => {
                 summary.warnings.push(format!("lightmaps: {e}; exported without them"));
                 None
@@ -149,6 +157,7 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
         lightmaps: lm.as_ref(),
         texture_size: if textures.is_some() { Some(&size) } else { None },
         no_props: format == Format::Obj,
+        limits: opts.limits,
     };
     let scene = mesh::build(bsp, &mesh_opts)?;
     // The scene carries every face's lightmap UVs now: the faces' places (a few hundred bytes a

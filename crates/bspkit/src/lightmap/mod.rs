@@ -232,7 +232,7 @@ pub fn build(bsp: &Bsp, opts: &LightOptions) -> Result<Lightmaps> {
 /// for (the layout, and so every UV, is the same whatever is selected).
 pub fn build_with(bsp: &Bsp, opts: &LightOptions, want: AtlasOptions) -> Result<Lightmaps> {
     let set = collect(bsp, opts)?;
-    pack_with(bsp.family(), set, want)
+    pack_limited(bsp.family(), set, want, opts.max_atlas_pixels)
 }
 
 /// Which images of a page [`build_with`] and [`pack_with`] fill, and in what form. An
@@ -271,6 +271,14 @@ pub fn pack(family: Family, set: LightSet) -> Result<Lightmaps> {
 
 /// [`pack`], filling only the images `want` asks for.
 pub fn pack_with(family: Family, set: LightSet, want: AtlasOptions) -> Result<Lightmaps> {
+    pack_limited(family, set, want, crate::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS)
+}
+
+/// What [`LightOptions::max_atlas_pixels`] is called in its error: the option and the flag.
+pub const ATLAS_PIXELS: &str = "lightmap atlas pixels (LightOptions::max_atlas_pixels, --max-atlas-pixels)";
+
+/// [`pack_with`] with at most `max_pixels` atlas pixels over every page, style and layer.
+pub fn pack_limited(family: Family, set: LightSet, want: AtlasOptions, max_pixels: u64) -> Result<Lightmaps> {
     let sizes: Vec<[u32; 2]> = set.faces.iter().map(|f| [f.width, f.height]).collect();
     let layout = atlas::pack(&sizes, PADDING, MAX_PAGE);
     let mut lm = Lightmaps {
@@ -309,7 +317,11 @@ pub fn pack_with(family: Family, set: LightSet, want: AtlasOptions) -> Result<Li
         }
         keys.retain(|k| base[k.2 as usize] == Some(k.0));
     }
-    let bytes: u64 = keys.iter().map(|k| layout.pages[k.2 as usize]).map(|[w, h]| w as u64 * h as u64 * form.bytes() as u64).sum();
+    let pixels: u64 = keys.iter().map(|k| layout.pages[k.2 as usize]).map(|[w, h]| w as u64 * h as u64).sum();
+    if pixels > max_pixels {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: ATLAS_PIXELS, requested: pixels, limit: max_pixels }));
+    }
+    let bytes = pixels * form.bytes() as u64;
     if bytes > MAX_ATLAS_BYTES {
         return Err(Error::new(ErrorKind::LimitExceeded { what: "lightmap atlas bytes", requested: bytes, limit: MAX_ATLAS_BYTES }));
     }
@@ -317,9 +329,14 @@ pub fn pack_with(family: Family, set: LightSet, want: AtlasOptions) -> Result<Li
         .iter()
         .map(|&(style, layer, page)| {
             let [width, height] = layout.pages[page as usize];
-            Atlas { page, style, layer, width, height, format: form, texels: vec![0; width as usize * height as usize * form.bytes()] }
+            // Fallible: a refused allocation is an error, not an abort.
+            let n = width as usize * height as usize * form.bytes();
+            let mut texels = Vec::new();
+            texels.try_reserve_exact(n).map_err(|_| Error::new(ErrorKind::OutOfMemory { what: "lightmap atlases", bytes: n as u64 }))?;
+            texels.resize(n, 0);
+            Ok(Atlas { page, style, layer, width, height, format: form, texels })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let find = |k: (u8, u8, u32)| keys.binary_search(&k).ok();
     for (f, p) in set.faces.iter().zip(&layout.placements) {
         let mut styles = [255u8; 8];

@@ -306,11 +306,20 @@ pub struct LightOptions {
     /// Use BSPX `DECOUPLED_LM` where present (as engines that know it do); `false` reads the
     /// texinfo-sized lightmaps the same maps also carry for older engines.
     pub decoupled: bool,
+    /// Most atlas pixels one build may fill, every page, style and layer together
+    /// ([`DEFAULT_MAX_ATLAS_PIXELS`]); more is a `limit_exceeded` error before any atlas is
+    /// allocated (the images `bsp lightmaps --out` and `export --hdr` write are these atlases).
+    pub max_atlas_pixels: u64,
 }
+
+/// Default of [`LightOptions::max_atlas_pixels`]: 64 Mi pixels (768 MB as HDR floats). The
+/// largest corpus map fills a small fraction of it (README, "Safe writes, special files and
+/// budgets").
+pub const DEFAULT_MAX_ATLAS_PIXELS: u64 = 64 << 20;
 
 impl Default for LightOptions {
     fn default() -> Self {
-        LightOptions { hdr: false, external: true, decoupled: true }
+        LightOptions { hdr: false, external: true, decoupled: true, max_atlas_pixels: DEFAULT_MAX_ATLAS_PIXELS }
     }
 }
 

@@ -23,8 +23,8 @@ pub mod place;
 pub mod scene;
 
 pub use scene::{
-    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, Vertices,
-    DEFAULT_PATCH_LEVEL, FALLBACK_TEXTURE_SIZE,
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, SceneBudget, SceneLimits, Skipped, Surface, SurfaceFlags,
+    SurfaceKind, Vertices, DEFAULT_MAX_SCENE_TRIANGLES, DEFAULT_MAX_SCENE_VERTICES, DEFAULT_PATCH_LEVEL, FALLBACK_TEXTURE_SIZE,
 };
 
 use crate::branch::Family;

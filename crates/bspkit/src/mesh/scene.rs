@@ -11,6 +11,7 @@
 use std::ops::Range;
 
 use crate::branches::respawn::VertexKind;
+use crate::error::{Error, ErrorKind, Result};
 use crate::lightmap::Lightmaps;
 // Brush-model placement lives in `place`; these names stay reachable here.
 pub use crate::mesh::place::{brush_model_placements, parse_vec3, Placement};
@@ -175,23 +176,113 @@ impl Model {
     /// Reserve the buffers once, exactly, for `vertices` more vertices, `triangles` more
     /// triangles and `surfaces` more surfaces (with a `uv1` per vertex and a lightmap page per
     /// surface when `lit`, a colour per vertex when `colours`), so a family's build never grows
-    /// them by doubling. The callers bound the counts by the lumps the data comes from.
-    pub(crate) fn reserve_exact(&mut self, vertices: usize, triangles: usize, surfaces: usize, lit: bool, colours: bool) {
+    /// them by doubling. The callers bound the counts by the lumps the data comes from and by
+    /// the [`SceneBudget`]; the allocation is fallible: a refusal is an error, not an abort.
+    pub(crate) fn reserve_exact(&mut self, vertices: usize, triangles: usize, surfaces: usize, lit: bool, colours: bool) -> Result<()> {
         let v = &mut self.vertices;
-        v.positions.reserve_exact(vertices);
-        v.normals.reserve_exact(vertices);
-        v.uv0.reserve_exact(vertices);
+        try_reserve(&mut v.positions, vertices)?;
+        try_reserve(&mut v.normals, vertices)?;
+        try_reserve(&mut v.uv0, vertices)?;
         if lit {
-            v.uv1.reserve_exact(vertices);
-            self.lightmap_pages.reserve_exact(surfaces);
+            try_reserve(&mut v.uv1, vertices)?;
+            try_reserve(&mut self.lightmap_pages, surfaces)?;
         }
         if colours {
-            v.colours.reserve_exact(vertices);
+            try_reserve(&mut v.colours, vertices)?;
         }
-        self.indices.reserve_exact(triangles.saturating_mul(3));
-        self.surfaces.reserve_exact(surfaces);
+        try_reserve(&mut self.indices, triangles.saturating_mul(3))?;
+        try_reserve(&mut self.surfaces, surfaces)
     }
 }
+
+/// `v.try_reserve(n)` (exact on an empty buffer, amortized on a growing one), a refusal as
+/// [`ErrorKind::OutOfMemory`] naming the scene.
+pub(crate) fn try_reserve<T>(v: &mut Vec<T>, n: usize) -> Result<()> {
+    v.try_reserve(n).map_err(|_| {
+        Error::new(ErrorKind::OutOfMemory {
+            what: "the scene's buffers",
+            bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        })
+    })
+}
+
+/// Default of [`SceneLimits::max_vertices`]: 8 Mi output vertices per command (about 350 MB of
+/// attributes). The largest corpus map makes 0.4 % of it (37,108 vertices; README, "Budgets").
+pub const DEFAULT_MAX_SCENE_VERTICES: u64 = 8 << 20;
+/// Default of [`SceneLimits::max_triangles`]: 8 Mi output triangles per command (96 MB of
+/// indices).
+pub const DEFAULT_MAX_SCENE_TRIANGLES: u64 = 8 << 20;
+
+/// What a scene build may still emit: [`SceneLimits::max_vertices`] and
+/// [`SceneLimits::max_triangles`] over every model of one build. A family takes each surface's
+/// counts before it allocates for it; a refusal skips that surface with the reason, and
+/// [`SceneBudget::stop`] (called after each surface) turns it into the build's
+/// [`ErrorKind::LimitExceeded`] error, so nothing past the budget is ever allocated.
+#[derive(Debug)]
+pub struct SceneBudget {
+    vertices: u64,
+    triangles: u64,
+    max_vertices: u64,
+    max_triangles: u64,
+    exceeded: Option<Error>,
+}
+
+impl SceneBudget {
+    pub fn new(opts: &MeshOptions) -> Self {
+        let l = opts.limits;
+        SceneBudget { vertices: 0, triangles: 0, max_vertices: l.max_vertices, max_triangles: l.max_triangles, exceeded: None }
+    }
+
+    /// Vertices (and triangles) still allowed.
+    pub fn vertices_left(&self) -> usize {
+        usize::try_from(self.max_vertices.saturating_sub(self.vertices)).unwrap_or(usize::MAX)
+    }
+
+    /// Take `vertices` and `triangles` more, or say which budget they would pass (the build
+    /// then stops at the next [`SceneBudget::stop`]).
+    pub fn take(&mut self, vertices: usize, triangles: usize) -> std::result::Result<(), String> {
+        if let Some(e) = &self.exceeded {
+            return Err(e.kind.to_string());
+        }
+        let v = self.vertices.saturating_add(vertices as u64);
+        let t = self.triangles.saturating_add(triangles as u64);
+        let refused = if v > self.max_vertices {
+            Some((SCENE_VERTICES, v, self.max_vertices))
+        } else if t > self.max_triangles {
+            Some((SCENE_TRIANGLES, t, self.max_triangles))
+        } else {
+            None
+        };
+        if let Some((what, requested, limit)) = refused {
+            let e = Error::new(ErrorKind::LimitExceeded { what, requested, limit });
+            let msg = e.kind.to_string();
+            self.exceeded = Some(e);
+            return Err(msg);
+        }
+        self.vertices = v;
+        self.triangles = t;
+        Ok(())
+    }
+
+    /// Record `e` (a refused allocation) as the build's error; its message for the skip.
+    pub(crate) fn fail(&mut self, e: Error) -> String {
+        let msg = e.kind.to_string();
+        self.exceeded.get_or_insert(e);
+        msg
+    }
+
+    /// The budget's error once a [`SceneBudget::take`] was refused.
+    pub fn stop(&self) -> Result<()> {
+        match &self.exceeded {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The budgets' names in their errors: the library option and the CLI flag that raise them.
+const SCENE_VERTICES: &str = "scene vertices (SceneLimits::max_vertices, --max-scene-vertices)";
+const SCENE_TRIANGLES: &str = "scene triangles (SceneLimits::max_triangles, --max-scene-triangles)";
 
 impl Vertices {
     pub fn len(&self) -> usize {
@@ -317,6 +408,24 @@ pub struct MeshOptions<'a> {
     pub texture_size: Option<&'a dyn Fn(&str) -> Option<[u32; 2]>>,
     /// Leave out static props.
     pub no_props: bool,
+    /// The scene's output budget.
+    pub limits: SceneLimits,
+}
+
+/// The output budget of one scene build (per command: a scene is built once per command).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SceneLimits {
+    /// Most vertices the scene may hold over all models ([`DEFAULT_MAX_SCENE_VERTICES`]); a map
+    /// that would make more is a [`ErrorKind::LimitExceeded`] error, never a huge allocation.
+    pub max_vertices: u64,
+    /// Most triangles the scene may hold over all models ([`DEFAULT_MAX_SCENE_TRIANGLES`]).
+    pub max_triangles: u64,
+}
+
+impl Default for SceneLimits {
+    fn default() -> Self {
+        SceneLimits { max_vertices: DEFAULT_MAX_SCENE_VERTICES, max_triangles: DEFAULT_MAX_SCENE_TRIANGLES }
+    }
 }
 
 impl std::fmt::Debug for MeshOptions<'_> {
@@ -327,6 +436,7 @@ impl std::fmt::Debug for MeshOptions<'_> {
             .field("lightmaps", &self.lightmaps.is_some())
             .field("texture_size", &self.texture_size.is_some())
             .field("no_props", &self.no_props)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -342,6 +452,31 @@ mod tests {
 
     /// A map holds one surface per face (55,000 on a large Source map): the record stays at
     /// 32 bytes (the vertex kind is a one-byte enum, not a string reference).
+    #[test]
+    fn budget_refuses_what_passes_either_limit() {
+        let opts = MeshOptions { limits: SceneLimits { max_vertices: 100, max_triangles: 50 }, ..Default::default() };
+        let mut b = SceneBudget::new(&opts);
+        assert!(b.take(90, 6).is_ok());
+        assert!(b.stop().is_ok());
+        let e = b.take(11, 0).unwrap_err();
+        assert!(e.contains("scene vertices") && e.contains("--max-scene-vertices") && e.contains("101"), "{e}");
+        // Sticky: once refused, everything is refused and the build stops.
+        assert!(b.take(0, 0).is_err());
+        let stop = b.stop().unwrap_err();
+        assert_eq!(stop.kind, ErrorKind::LimitExceeded { what: SCENE_VERTICES, requested: 101, limit: 100 });
+        let mut b = SceneBudget::new(&opts);
+        assert!(b.take(10, 50).is_ok());
+        assert!(b.take(0, 1).unwrap_err().contains("scene triangles"));
+        assert_eq!(b.stop().unwrap_err().kind.name(), "limit_exceeded");
+    }
+
+    #[test]
+    fn refused_reservation_is_an_error_not_an_abort() {
+        let mut v: Vec<[f32; 3]> = Vec::new();
+        let e = try_reserve(&mut v, usize::MAX / 4).unwrap_err();
+        assert_eq!(e.kind.name(), "out_of_memory");
+    }
+
     #[test]
     fn surface_is_compact() {
         assert_eq!(std::mem::size_of::<Surface>(), 32);

@@ -126,6 +126,9 @@ pub struct Frame {
     pub rgb: Vec<u8>,
     /// Pixels something was drawn on.
     pub covered: u64,
+    /// Pixels tested: the sum of the drawn triangles' on-screen bounding boxes
+    /// ([`RenderOptions::max_work`]).
+    pub work: u64,
 }
 
 impl Frame {
@@ -266,8 +269,22 @@ pub fn frame(view: View, scene: &Scene, entities: Option<&Entities>, size: u32) 
 /// map's `lightmaps` (the atlases whose UVs the scene's `uv1` holds) from `camera` on a
 /// `size[0] × size[1]` image.
 pub fn render_scene(scene: &Scene, looks: &[Look], lightmaps: Option<&Lightmaps>, camera: &Camera, size: [u32; 2]) -> Frame {
+    render_scene_within(scene, looks, lightmaps, camera, size, u64::MAX)
+}
+
+/// [`render_scene`] that stops drawing once `max_work` pixels were tested; the frame's `work`
+/// is then above `max_work` (and the picture incomplete).
+pub fn render_scene_within(
+    scene: &Scene,
+    looks: &[Look],
+    lightmaps: Option<&Lightmaps>,
+    camera: &Camera,
+    size: [u32; 2],
+    max_work: u64,
+) -> Frame {
     let [w, h] = size.map(|s| s.clamp(1, MAX_SIZE));
     let mut target = Target::new(w, h, BACKGROUND);
+    target.max_work = max_work;
     let pages: Vec<Option<LightPage>> = match lightmaps {
         Some(lm) => lm.atlases.iter().map(|a| (a.layer == 0).then(|| LightPage { w: a.width, h: a.height, rgb: a.rgb8() })).collect(),
         None => Vec::new(),
@@ -301,7 +318,7 @@ pub fn render_scene(scene: &Scene, looks: &[Look], lightmaps: Option<&Lightmaps>
         ctx.surface(m, &Placement::of(m), si, look, Mode::Blend);
     }
     let covered = target.covered.iter().map(|&c| c as u64).sum();
-    Frame { width: w, height: h, rgb: target.rgb, covered }
+    Frame { width: w, height: h, rgb: target.rgb, covered, work: target.work }
 }
 
 struct Ctx<'a, 't> {
@@ -426,13 +443,39 @@ impl Ctx<'_, '_> {
 }
 
 /// What [`render_map`] draws.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct RenderOptions {
     pub view: View,
     /// Longest image side in pixels (1..=[`MAX_SIZE`]; 0 means [`DEFAULT_SIZE`]).
     pub size: u32,
     /// Where textures are searched (`--game-dir`, `--wad`, `--palette`, the read budget).
     pub textures: AssetOptions,
+    /// The scene's output budget ([`crate::mesh::SceneLimits`]).
+    pub limits: crate::mesh::SceneLimits,
+    /// Most pixels the rasterizer may test, summed over the drawn triangles' on-screen bounding
+    /// boxes (triangles × the pixels each covers; [`DEFAULT_MAX_RENDER_WORK`]); past it the
+    /// render is a `limit_exceeded` error.
+    pub max_work: u64,
+}
+
+/// Default of [`RenderOptions::max_work`]: 2³⁰ pixels tested (a few seconds of drawing), 4,096
+/// full 512 × 512 frames. The largest corpus map needs a small fraction of it (README, "Safe
+/// writes, special files and budgets").
+pub const DEFAULT_MAX_RENDER_WORK: u64 = 1 << 30;
+
+/// What [`RenderOptions::max_work`] is called in its error: the option and the flag.
+pub const RENDER_WORK: &str = "render work, pixels tested (RenderOptions::max_work, --max-render-work)";
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            view: View::default(),
+            size: 0,
+            textures: AssetOptions::default(),
+            limits: crate::mesh::SceneLimits::default(),
+            max_work: DEFAULT_MAX_RENDER_WORK,
+        }
+    }
 }
 
 /// A rendered map.
@@ -474,7 +517,10 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
     let textures = TextureCache::new(TextureSource::new(bsp, &opts.textures));
     let resolve = |name: &str| textures.get(name).ok();
     let texture_size = |name: &str| textures.size(name);
-    let scene = mesh::build(bsp, &MeshOptions { lightmaps: lm.as_ref(), texture_size: Some(&texture_size), ..Default::default() })?;
+    let scene = mesh::build(
+        bsp,
+        &MeshOptions { lightmaps: lm.as_ref(), texture_size: Some(&texture_size), limits: opts.limits, ..Default::default() },
+    )?;
     let mut used = vec![false; scene.materials.len()];
     let mut drawn_triangles = 0;
     for s in scene.models.iter().flat_map(|m| &m.surfaces) {
@@ -511,7 +557,10 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
     let entities = if opts.view == View::Spawn { bsp.entities().ok() } else { None };
     let ((camera, dims), view, why) = frame(opts.view, &scene, entities.as_ref(), size);
     warnings.extend(why);
-    let frame = render_scene(&scene, &looks, lm.as_ref(), &camera, dims);
+    let frame = render_scene_within(&scene, &looks, lm.as_ref(), &camera, dims, opts.max_work);
+    if frame.work > opts.max_work {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: RENDER_WORK, requested: frame.work, limit: opts.max_work }));
+    }
     if drawn_triangles == 0 {
         warnings.push("nothing to draw: every surface is sky, nodraw, trigger, clip or tool".into());
     }

@@ -32,6 +32,10 @@ pub struct Target {
     pub depth: Vec<f32>,
     /// 1 where anything was drawn.
     pub covered: Vec<u8>,
+    /// Pixels tested so far: each triangle's on-screen bounding box (the render work budget).
+    pub work: u64,
+    /// Past this much work no more triangles are drawn (`u64::MAX`: no limit).
+    pub max_work: u64,
 }
 
 impl Target {
@@ -41,7 +45,7 @@ impl Target {
         for _ in 0..n {
             rgb.extend_from_slice(&background);
         }
-        Target { width, height, rgb, depth: vec![f32::NEG_INFINITY; n], covered: vec![0; n] }
+        Target { width, height, rgb, depth: vec![f32::NEG_INFINITY; n], covered: vec![0; n], work: 0, max_work: u64::MAX }
     }
 }
 
@@ -129,6 +133,12 @@ pub fn triangle(target: &mut Target, tri: &[ScreenVertex; 3], mode: Mode, mut sh
     let min_y = t.iter().map(|v| v.y).fold(f64::INFINITY, f64::min).floor().max(0.0);
     let max_y = t.iter().map(|v| v.y).fold(f64::NEG_INFINITY, f64::max).ceil().min(h);
     if !(min_x < max_x && min_y < max_y) {
+        return;
+    }
+    // Counted before the pixels are visited: past the budget nothing more is drawn and the
+    // caller reports the overrun (overlapping full-screen faces cost a frame each).
+    target.work = target.work.saturating_add(((max_x - min_x) * (max_y - min_y)) as u64);
+    if target.work > target.max_work {
         return;
     }
     // Edge k runs from vertex k+1 to k+2; its function is positive on vertex k's side.

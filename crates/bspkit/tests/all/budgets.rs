@@ -202,3 +202,208 @@ fn truncation_while_reading_is_harmless() {
     assert_eq!(bsp.data(), &bytes[..]);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+// ---- Issue 23: per-command budgets of what a command builds from one map. ----
+
+use bspkit::branches::quake1::lumps::{LUMP_FACES, LUMP_MODELS, LUMP_SURFEDGES, QUAKE1};
+use bspkit::mesh::{self, MeshOptions, SceneLimits};
+
+mod common;
+
+/// The largest figure of `what` over the corpus must stay a quarter of its default or less, so
+/// that no real map comes near a budget.
+fn far_below(what: &str, largest: (u64, String), default: u64) {
+    eprintln!(
+        "{what}: largest real map {} ({}), default {default} ({:.1} %)",
+        largest.0,
+        largest.1,
+        100.0 * largest.0 as f64 / default as f64
+    );
+    assert!(largest.0.saturating_mul(4) <= default, "{what}: {} ({}) is within 4x of the default {default}", largest.0, largest.1);
+}
+
+/// Issue 23: the scene budgets' defaults are far above what every real map of the corpus makes
+/// (all models, the default patch level, as `bsp export` builds them).
+#[test]
+fn corpus_maps_are_far_below_the_budgets() {
+    let Some(corpus) = common::corpus("budgets corpus scenes") else { return };
+    let (mut verts, mut tris) = ((0u64, String::new()), (0u64, String::new()));
+    let mut built = 0;
+    let (mut atlas, mut work) = ((0u64, String::new()), (0u64, String::new()));
+    for m in common::maps(&corpus) {
+        let Ok(bsp) = Bsp::open(&m.path) else { continue };
+        built += 1;
+        let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
+        let scene = mesh::build(&bsp, &MeshOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let v = scene.models.iter().map(|m| m.vertices.len() as u64).sum::<u64>();
+        let t = scene.triangle_count() as u64;
+        if v > verts.0 {
+            verts = (v, name.clone());
+        }
+        if t > tris.0 {
+            tris = (t, name.clone());
+        }
+        if let Ok(lm) = bspkit::lightmap::build(&bsp, &bspkit::lightmap::LightOptions { hdr: true, ..Default::default() }) {
+            let p = lm.atlases.iter().map(|a| a.width as u64 * a.height as u64).sum::<u64>();
+            if p > atlas.0 {
+                atlas = (p, name.clone());
+            }
+        }
+        let r = bspkit::render::render_map(&bsp, &Default::default()).unwrap_or_else(|e| panic!("{name}: render: {e}"));
+        if r.frame.work > work.0 {
+            work = (r.frame.work, name);
+        }
+    }
+    eprintln!("{built} corpus maps built");
+    far_below("lightmap atlas pixels (--hdr, every style and layer)", atlas, bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS);
+    far_below("render work (iso, 512 px)", work, bspkit::render::DEFAULT_MAX_RENDER_WORK);
+    far_below("scene vertices", verts, mesh::DEFAULT_MAX_SCENE_VERTICES);
+    far_below("scene triangles", tris, mesh::DEFAULT_MAX_SCENE_TRIANGLES);
+}
+
+/// A Quake 1 box room whose model 0 gets `extra` more faces, every one naming the same run of
+/// 65,532 surfedges (the room's first face's four edges over and over): each face is valid on
+/// its own, together they ask for `extra` × 65,532 vertices from a file of a few hundred KB.
+fn quake1_shared_surfedges(extra: usize) -> Vec<u8> {
+    quake1_copies(extra, 65_532)
+}
+
+/// The box room with `extra` faces appended to model 0, copies of its first face over one run of
+/// about `corners` surfedges (the face's edges repeated) when `corners` is large, else copies of
+/// each of its faces in turn over their own edges: faces drawn over one another.
+fn quake1_copies(extra: usize, corners: usize) -> Vec<u8> {
+    let room = bspkit::build::sample_quake1();
+    let bsp = Bsp::from_bytes(&room).unwrap();
+    let lump = |i: usize| bsp.lump(i).unwrap().to_vec();
+    let mut faces = lump(LUMP_FACES);
+    let mut surfedges = lump(LUMP_SURFEDGES);
+    let mut models = lump(LUMP_MODELS);
+    // Face29 (20 bytes): plane u16, side u16, first_edge i32, num_edges u16, texinfo u16,
+    // styles [u8; 4], light_ofs i32 (quake_facts.md 1.2).
+    let face_count = faces.len() / 20;
+    // Long runs are made for the first face only (the file stays small), short ones for each.
+    let copied = if corners > 64 { 1 } else { face_count };
+    // Per copied face: its edges repeated to about `corners`, appended once.
+    let mut runs = Vec::new();
+    for k in 0..copied {
+        let f = &faces[20 * k..20 * k + 20];
+        let first = i32::from_le_bytes(f[4..8].try_into().unwrap()) as usize;
+        let n = u16::from_le_bytes(f[8..10].try_into().unwrap()) as usize;
+        let run: Vec<u8> = surfedges[4 * first..4 * (first + n)].to_vec();
+        let start = surfedges.len() / 4;
+        let count = corners.max(n) / n * n;
+        for _ in 0..count / n {
+            surfedges.extend_from_slice(&run);
+        }
+        runs.push((start, count));
+    }
+    // `extra` faces, copies of the room's faces in turn (so some face the camera).
+    for i in 0..extra {
+        let k = i % copied;
+        let mut f = faces[20 * k..20 * k + 20].to_vec();
+        f[4..8].copy_from_slice(&(runs[k].0 as i32).to_le_bytes());
+        f[8..10].copy_from_slice(&(runs[k].1 as u16).to_le_bytes());
+        f[16..20].copy_from_slice(&(-1i32).to_le_bytes());
+        faces.extend_from_slice(&f);
+    }
+    // Model 0 (64 bytes; first_face at 56, num_faces at 60) takes every face.
+    models[56..60].copy_from_slice(&0i32.to_le_bytes());
+    models[60..64].copy_from_slice(&((face_count + extra) as i32).to_le_bytes());
+    let mut b = BspBuilder::new(&QUAKE1);
+    for i in 0..QUAKE1.lumps.len() {
+        b = b.lump(i, lump(i));
+    }
+    b.lump(LUMP_FACES, faces).lump(LUMP_SURFEDGES, surfedges).lump(LUMP_MODELS, models).build()
+}
+
+fn assert_scene_limit(e: &bspkit::Error, flag: &str) {
+    assert_eq!(e.kind.name(), "limit_exceeded", "{e}");
+    assert!(e.to_string().contains(flag), "{e}");
+}
+
+/// Issue 23: Quake 1 faces sharing one run of surfedges. Before: 1,000 faces in 294 KB took
+/// 2.25 GB and 22 s (5,000 faces aborted the process). Now the scene budget stops the build
+/// before it allocates past it: a `limit_exceeded` error naming `--max-scene-vertices`.
+#[test]
+fn quake1_shared_surfedges_hit_the_scene_budget() {
+    let map = quake1_shared_surfedges(1000);
+    assert!(map.len() < 400_000, "{}", map.len());
+    let bsp = Bsp::from_bytes(&map).unwrap();
+    let e = mesh::build(&bsp, &MeshOptions::default()).unwrap_err();
+    assert_scene_limit(&e, "--max-scene-vertices");
+    // A budget set low refuses the healthy room too, and a raised one lets the file through.
+    let room_bytes = bspkit::build::sample_quake1();
+    let room = Bsp::from_bytes(&room_bytes).unwrap();
+    let low = MeshOptions { limits: SceneLimits { max_vertices: 10, ..Default::default() }, ..Default::default() };
+    assert_scene_limit(&mesh::build(&room, &low).unwrap_err(), "--max-scene-vertices");
+    let low = MeshOptions { limits: SceneLimits { max_triangles: 3, ..Default::default() }, ..Default::default() };
+    assert_scene_limit(&mesh::build(&room, &low).unwrap_err(), "--max-scene-triangles");
+    assert!(mesh::build(&room, &MeshOptions::default()).is_ok());
+    let small = quake1_shared_surfedges(20);
+    let raised = MeshOptions { limits: SceneLimits { max_vertices: 2 << 20, max_triangles: 2 << 20 }, ..Default::default() };
+    let scene = mesh::build(&Bsp::from_bytes(&small).unwrap(), &raised).unwrap();
+    assert!(scene.models[0].vertices.len() >= 20 * 65_532);
+    // The exporter and the renderer stop with the same error and write nothing (a budget of
+    // 1 Mi vertices keeps the test quick: eight faces fit).
+    let limits = SceneLimits { max_vertices: 1 << 20, ..Default::default() };
+    let d = temp_dir("scene");
+    let out = d.join("e.glb");
+    let opts = bspkit::export::ExportOptions { textures: None, lightmaps: false, limits, ..Default::default() };
+    let e = bspkit::export::export(&bsp, &out, &opts).unwrap_err();
+    assert_scene_limit(&e, "--max-scene-vertices");
+    assert!(!out.exists());
+    let e = bspkit::render::render_map(&bsp, &bspkit::render::RenderOptions { limits, ..Default::default() }).unwrap_err();
+    assert_scene_limit(&e, "--max-scene-vertices");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 23: the lightmap atlas budget. Before, a 123 KB Source map (3 faces of 2046² luxels ×
+/// 4 styles × 4 bump layers) made `lightmaps --hdr` write 3.1 GB. The atlas pixels are counted
+/// before any atlas is allocated; past the budget, `lightmap::build`, `export` (which no longer
+/// goes on without lightmaps) and Python's `lightmap_atlases` stop with an error naming it.
+#[test]
+fn atlas_budget_is_checked_before_allocating() {
+    use bspkit::lightmap::{self, LightOptions};
+    let room_bytes = bspkit::build::sample_quake1();
+    let room = Bsp::from_bytes(&room_bytes).unwrap();
+    let lm = lightmap::build(&room, &LightOptions::default()).unwrap();
+    let pixels: u64 = lm.atlases.iter().map(|a| a.width as u64 * a.height as u64).sum();
+    assert!(pixels > 0, "the sample room is lit");
+    let exact = LightOptions { max_atlas_pixels: pixels, ..Default::default() };
+    assert!(lightmap::build(&room, &exact).is_ok());
+    let low = LightOptions { max_atlas_pixels: pixels - 1, ..Default::default() };
+    let e = lightmap::build(&room, &low).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded { what: lightmap::ATLAS_PIXELS, requested: pixels, limit: pixels - 1 });
+    assert!(e.to_string().contains("--max-atlas-pixels"), "{e}");
+    let d = temp_dir("atlas");
+    let out = d.join("e.glb");
+    let opts = bspkit::export::ExportOptions { textures: None, max_atlas_pixels: pixels - 1, ..Default::default() };
+    let e = bspkit::export::export(&room, &out, &opts).unwrap_err();
+    assert!(e.to_string().contains("--max-atlas-pixels"), "{e}");
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 23: the render work budget. Before, 50,000 overlapping faces (1 MB) took 64.7 s at the
+/// default 512 px. Each drawn triangle's on-screen bounding box is counted before its pixels are
+/// visited; past the budget nothing more is drawn and the render is an error naming it.
+#[test]
+fn render_work_budget_stops_overlapping_faces() {
+    use bspkit::render::{render_map, RenderOptions};
+    let map = quake1_copies(50_000, 4);
+    assert!(map.len() < 1_200_000, "{}", map.len());
+    let bsp = Bsp::from_bytes(&map).unwrap();
+    // The healthy room's work at 128 px, then the overlapping copies under ten times that.
+    let room_bytes = bspkit::build::sample_quake1();
+    let room = Bsp::from_bytes(&room_bytes).unwrap();
+    let small = |max_work| RenderOptions { size: 128, max_work, ..Default::default() };
+    let work = render_map(&room, &small(u64::MAX)).unwrap().frame.work;
+    assert!(work > 0);
+    assert!(render_map(&room, &small(work)).is_ok());
+    let e = render_map(&room, &small(work - 1)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded { what: bspkit::render::RENDER_WORK, requested: work, limit: work - 1 });
+    let start = std::time::Instant::now();
+    let e = render_map(&bsp, &small(10 * work)).unwrap_err();
+    assert!(e.to_string().contains("--max-render-work"), "{e}");
+    eprintln!("50,000 overlapping faces refused after {:?}", start.elapsed());
+}

@@ -629,6 +629,33 @@ fn hostile_patches_are_skipped_and_bounded() {
     assert!(scene.warnings.iter().any(|w| w.contains("clamped")));
 }
 
+/// Issue 23: patches sharing one control grid. Each surface of a few dozen bytes tessellates to
+/// 65² vertices at the finest level; before, 220 KB of them made a 672 MB GLB under the old
+/// fixed cap (16 Mi vertices, surfaces past it skipped). Now the scene budget
+/// ([`bspkit::mesh::SceneLimits`]) stops the build with an error naming it.
+#[test]
+fn patches_sharing_control_points_hit_the_scene_budget() {
+    let verts: Vec<Vx> = grid([0.; 3], [1., 0., 0.], [0., 1., 0.], 3, 3, 4.0);
+    let surfs: Vec<S> = (0..100).map(|_| S { kind: 2, verts: (0, 9), patch: (3, 3), ..S0 }).collect();
+    let bytes = q3_map(&quake3::QUAKE3, &[("textures/x", 0, 1)], &verts, &[], &surfs, 100);
+    assert!(bytes.len() < 16_000, "{}", bytes.len());
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let fine = |max_vertices: u64, max_triangles: u64| MeshOptions {
+        patch_level: Some(64),
+        limits: mesh::SceneLimits { max_vertices, max_triangles },
+        ..Default::default()
+    };
+    // 100 × 65² = 422,500 vertices and 100 × 2 × 64² = 819,200 triangles.
+    let scene = mesh::build(&bsp, &fine(422_500, 819_200)).unwrap();
+    assert_eq!(scene.models[0].vertices.len(), 422_500);
+    assert!(scene.skipped.is_empty());
+    for (v, t, flag) in [(422_499, 819_200, "--max-scene-vertices"), (422_500, 819_199, "--max-scene-triangles")] {
+        let e = mesh::build(&bsp, &fine(v, t)).unwrap_err();
+        assert_eq!(e.kind.name(), "limit_exceeded", "{e}");
+        assert!(e.to_string().contains(flag), "{e}");
+    }
+}
+
 #[test]
 fn damaged_maps_never_panic() {
     common::mesh::damaged_corpus_maps_build(

@@ -25,12 +25,13 @@
 
 use super::lumps::*;
 use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, TriangleSoup};
-use crate::branches::quake3::mesh::Budget;
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
-use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind};
+use crate::mesh::scene::{
+    try_reserve, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
+};
 use zerocopy::little_endian::U16;
 
 /// Scene flags from a CoD4 material name (case-insensitive): `caulk*` → nodraw, `clip*` →
@@ -61,6 +62,16 @@ pub fn name_flags(name: &str) -> SurfaceFlags {
     f
 }
 
+/// Room for a soup of `nv` vertices and `ni` indices, fallibly.
+fn reserve(model: &mut Model, nv: usize, ni: usize) -> Result<()> {
+    let v = &mut model.vertices;
+    try_reserve(&mut v.positions, nv)?;
+    try_reserve(&mut v.normals, nv)?;
+    try_reserve(&mut v.uv0, nv)?;
+    try_reserve(&mut v.colours, nv)?;
+    try_reserve(&mut model.indices, ni)
+}
+
 /// The scene of a CoD4 map.
 pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     let layered: &[TriangleSoup] = bsp.records(LUMP_TRIANGLES)?;
@@ -82,7 +93,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         .unwrap_or_default();
     // The world model names no entity here (its entry is worldspawn's).
     places.remove(&0);
-    let mut budget = Budget::default();
+    let mut budget = SceneBudget::new(opts);
     // Soups some model's run names; with every model built, the others are reported.
     let mut covered = vec![false; soups.len()];
     let skip = |scene: &mut Scene, index: usize, reason: String| {
@@ -143,8 +154,9 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                 skip(&mut scene, si, format!("index {k} is {} but the soup has {nv} vertices", bad.get()));
                 continue;
             }
-            if let Err(e) = budget.take(nv, ni) {
+            if let Err(e) = budget.take(nv, ni / 3).and_then(|()| reserve(&mut model, nv, ni).map_err(|e| budget.fail(e))) {
                 skip(&mut scene, si, e);
+                budget.stop()?;
                 continue;
             }
             let name = mat.name();
@@ -157,7 +169,6 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             v.uv0.extend(sv.iter().map(|d| d.tex_coord.map(|c| c.get())));
             v.colours.extend(sv.iter().map(|d| d.colour));
             let first_index = model.indices.len() as u32;
-            model.indices.reserve(ni);
             for t in si_idx.chunks_exact(3) {
                 model.indices.extend_from_slice(&[base + t[0].get() as u32, base + t[2].get() as u32, base + t[1].get() as u32]);
             }

@@ -39,7 +39,9 @@ use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, PlaceKeys};
-use crate::mesh::scene::{Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, SurfaceFlags, FALLBACK_TEXTURE_SIZE};
+use crate::mesh::scene::{
+    try_reserve, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, SurfaceFlags, FALLBACK_TEXTURE_SIZE,
+};
 
 /// `TEXINFO_SKY`, `TEXINFO_TRANS`, `TEXINFO_GOURAUD`, `TEXINFO_FLAT` (`World/WBitmap.h`).
 const TEXINFO_SKY: i32 = 1 << 2;
@@ -103,6 +105,8 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     let mut shared = Vec::new();
     let mut owner = vec![u32::MAX; faces];
     let mut budget = Budget { left: g.vert_index.len().max(MIN_CORNER_BUDGET), refused: 0 };
+    // What the scene may emit (the command's budget, beside the map's own corner budget).
+    let mut output = SceneBudget::new(opts);
     let wanted = match (opts.models, g.models.len()) {
         (_, 0) => 1,
         (ModelSelect::World, _) => 1,
@@ -120,9 +124,10 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         };
         let mut model = Model::placed(m as u32, &places);
         let estimate: usize = g.faces[range.clone()].iter().map(|f| usize::try_from(f.num_verts.get()).unwrap_or(0)).sum();
-        reserve(&mut model, estimate.min(budget.left), range.len(), opts.lightmaps.is_some());
+        let estimate = estimate.min(budget.left).min(output.vertices_left());
+        reserve(&mut model, estimate, range.len(), opts.lightmaps.is_some())?;
         if colours {
-            model.vertices.colours.reserve(estimate.min(budget.left));
+            try_reserve(&mut model.vertices.colours, estimate)?;
         }
         for i in range {
             if owner[i] != u32::MAX {
@@ -164,6 +169,11 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             }
             if !budget.take(corners.len()) {
                 scene.skipped.push(skip(i, "over the corner budget (faces share corner lists)".into()));
+                continue;
+            }
+            if let Err(reason) = output.take(corners.len(), corners.len() - 2) {
+                scene.skipped.push(skip(i, reason));
+                output.stop()?;
                 continue;
             }
             let colour = |c: &Corner| {

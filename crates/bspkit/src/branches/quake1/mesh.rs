@@ -41,8 +41,8 @@ use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::mesh::geom::newell;
 use crate::mesh::scene::{
-    brush_model_placements, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
-    FALLBACK_TEXTURE_SIZE,
+    brush_model_placements, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags,
+    SurfaceKind, FALLBACK_TEXTURE_SIZE,
 };
 
 /// The surface flags a Quake / GoldSrc texture name implies (module documentation).
@@ -168,6 +168,7 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     };
     let mut corners: Vec<[f32; 3]> = Vec::with_capacity(64);
     let mut scratch = Scratch::default();
+    let mut budget = SceneBudget::new(opts);
     for (mi, m) in models.iter().enumerate().take(count) {
         let mut model = Model { index: mi as u32, name: if mi == 0 { "world".into() } else { format!("*{mi}") }, ..Default::default() };
         if mi > 0 {
@@ -189,11 +190,18 @@ fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         };
         // One batch per model, sized exactly so the buffers never double: the faces' corner
         // counts (capped by the surfedges, which real faces do not share) bound the vertices.
-        let corners_total = t.faces[range.clone()].iter().map(|f| f.edges().1.max(0) as usize).sum::<usize>().min(t.surfedges.len());
-        model.reserve_exact(corners_total, corners_total.saturating_sub(2 * range.len()), range.len(), opts.lightmaps.is_some(), false);
+        // Faces sharing one run of surfedges could ask for far more: the scene budget caps it.
+        let corners_total = t.faces[range.clone()]
+            .iter()
+            .map(|f| f.edges().1.max(0) as usize)
+            .sum::<usize>()
+            .min(t.surfedges.len())
+            .min(budget.vertices_left());
+        model.reserve_exact(corners_total, corners_total.saturating_sub(2 * range.len()), range.len(), opts.lightmaps.is_some(), false)?;
         for fi in range {
-            if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut scratch) {
+            if let Err(reason) = face(&t, fi, face_lump, opts, &mut mats, &mut scene, &mut model, &mut corners, &mut scratch, &mut budget) {
                 scene.skipped.push(Skipped { lump: face_lump, index: fi as u32, reason });
+                budget.stop()?;
             }
         }
         if mi == 0 || !model.surfaces.is_empty() {
@@ -465,6 +473,7 @@ fn face<L: Layout>(
     model: &mut Model,
     corners: &mut Vec<[f32; 3]>,
     scratch: &mut Scratch,
+    budget: &mut SceneBudget,
 ) -> std::result::Result<(), String> {
     let f = &t.faces[fi];
     let plane = usize::try_from(f.plane())
@@ -497,6 +506,8 @@ fn face<L: Layout>(
     if !vecs.iter().flatten().all(|v| v.is_finite()) {
         return Err(format!("texinfo {} has non-finite texture vectors", f.texinfo()));
     }
+    // At most a fan's triangles; taken before anything is pushed.
+    budget.take(corners.len(), corners.len() - 2)?;
     let (material, size) = mats.get(ti.miptex.get() as i64, scene);
     let flags = scene.materials[material as usize].flags;
     let lm = opts.lightmaps.and_then(|lm| lm.face(face_lump, fi as u32).map(|e| (lm, e)));

@@ -50,7 +50,8 @@ use crate::lightmap::Lightmaps;
 use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
-    Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, FALLBACK_TEXTURE_SIZE,
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    FALLBACK_TEXTURE_SIZE,
 };
 
 /// The scene of a Quake 2-family map.
@@ -246,6 +247,8 @@ where
     let mut shared = Vec::new();
     let mut owner = vec![u32::MAX; faces.len()];
     let mut budget = Budget { left: budget, refused: 0 };
+    // What the scene may emit (the command's budget, beside the map's own corner budget).
+    let mut output = SceneBudget::new(opts);
     let mut corners = Vec::with_capacity(64);
     // Looked up once; a broken lump skips each face with its reason, as before.
     let corner_tables = view.corner_tables();
@@ -260,8 +263,8 @@ where
         let mut model = Model::placed(m as u32, &places);
         // One reservation per model from the face records (bounded by the budget).
         let estimate: usize = faces[range.clone()].iter().map(|f| usize::try_from(f.edge_range().1).unwrap_or(0)).sum();
-        let estimate = estimate.min(budget.left);
-        reserve(&mut model, estimate, range.len(), opts.lightmaps.is_some());
+        let estimate = estimate.min(budget.left).min(output.vertices_left());
+        reserve(&mut model, estimate, range.len(), opts.lightmaps.is_some())?;
         for i in range {
             if owner[i] != u32::MAX {
                 shared.push(i);
@@ -290,6 +293,11 @@ where
             };
             if !budget.take(corners.len()) {
                 scene.skipped.push(skip(i, "over the corner budget (faces share surfedges)".into()));
+                continue;
+            }
+            if let Err(reason) = output.take(corners.len(), corners.len() - 2) {
+                scene.skipped.push(skip(i, reason));
+                output.stop()?;
                 continue;
             }
             let uv = |p: [f32; 3]| {
@@ -391,8 +399,8 @@ pub(crate) fn face_range(first: i64, count: i64, faces: usize, model: usize, war
 }
 
 /// Reserve a model's buffers once for about `corners` vertices over `faces` polygons.
-pub(crate) fn reserve(model: &mut Model, corners: usize, faces: usize, lit: bool) {
-    model.reserve_exact(corners, corners.saturating_sub(2 * faces), faces, lit, false);
+pub(crate) fn reserve(model: &mut Model, corners: usize, faces: usize, lit: bool) -> crate::error::Result<()> {
+    model.reserve_exact(corners, corners.saturating_sub(2 * faces), faces, lit, false)
 }
 
 /// One polygon's identity and look.

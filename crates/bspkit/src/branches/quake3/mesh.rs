@@ -49,8 +49,10 @@
 //!
 //! Output is bounded: a patch's control points must all be present in the draw-vertex lump and
 //! the level is clamped; since surfaces may share (or overlap) vertex and index runs, a whole
-//! scene holds at most [`MAX_SCENE_VERTICES`] vertices and [`MAX_SCENE_INDICES`] indices, and
-//! surfaces past either limit are skipped with the reason.
+//! scene holds at most [`crate::mesh::SceneLimits::max_vertices`] vertices and
+//! [`crate::mesh::SceneLimits::max_triangles`]
+//! triangles (a [`crate::mesh::SceneBudget`] taken before each surface allocates); past either
+//! the build stops with a `limit_exceeded` error naming the budget.
 
 use std::ops::Range;
 
@@ -63,45 +65,12 @@ use crate::lightmap::Lightmaps;
 use crate::mesh::geom::unit;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
-    Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind, DEFAULT_PATCH_LEVEL,
+    try_reserve, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    DEFAULT_PATCH_LEVEL,
 };
 
 /// Largest patch level used: finer requests are clamped to it.
 pub const MAX_PATCH_LEVEL: u32 = 64;
-/// Most vertices a scene holds over all models (16 Mi, about 700 MB of attributes); surfaces past
-/// it are skipped. Shared with the other families built here.
-pub const MAX_SCENE_VERTICES: usize = 1 << 24;
-/// Most triangle indices a scene holds over all models (64 Mi, 256 MB).
-pub const MAX_SCENE_INDICES: usize = 1 << 26;
-
-/// What is left of [`MAX_SCENE_VERTICES`] and [`MAX_SCENE_INDICES`] while a scene is built.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Budget {
-    vertices: usize,
-    indices: usize,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget { vertices: MAX_SCENE_VERTICES, indices: MAX_SCENE_INDICES }
-    }
-}
-
-impl Budget {
-    /// Takes `vertices` and `indices` from the budget, or says which limit they would pass.
-    pub(crate) fn take(&mut self, vertices: usize, indices: usize) -> std::result::Result<(), String> {
-        if vertices > self.vertices {
-            return Err(format!("{vertices} more vertices would pass the scene's limit of {MAX_SCENE_VERTICES}"));
-        }
-        if indices > self.indices {
-            return Err(format!("{indices} more indices would pass the scene's limit of {MAX_SCENE_INDICES}"));
-        }
-        self.vertices -= vertices;
-        self.indices -= indices;
-        Ok(())
-    }
-}
-
 const SURFACE_PLANAR: i64 = 1;
 const SURFACE_PATCH: i64 = 2;
 const SURFACE_TRIANGLES: i64 = 3;
@@ -282,7 +251,7 @@ where
         .map(|e| placements(&e.list, PlaceKeys::OriginAnglesOrYaw, &mut scene.warnings, star_model))
         .unwrap_or_default();
     let mut flares = 0usize;
-    let mut budget = Budget::default();
+    let mut budget = SceneBudget::new(opts);
     let count = match opts.models {
         ModelSelect::World => models.len().min(1),
         ModelSelect::All => models.len(),
@@ -365,6 +334,7 @@ where
                 }
                 Err(reason) => skip(&mut scene, si, reason),
             }
+            budget.stop()?;
         }
         scene.models.push(b.model);
     }
@@ -394,18 +364,24 @@ fn pick_normal(n: [f64; 3], surface: [f32; 3]) -> [f32; 3] {
 }
 
 impl Builder<'_> {
-    /// Starts a surface: reserves `verts` vertices and `tris` indices, returns the first vertex.
-    fn reserve(&mut self, verts: usize, idx: usize) -> u32 {
-        let v = &mut self.model.vertices;
-        v.positions.reserve(verts);
-        v.normals.reserve(verts);
-        v.uv0.reserve(verts);
-        v.colours.reserve(verts);
-        if self.lightmaps.is_some() {
-            v.uv1.reserve(verts);
-        }
-        self.model.indices.reserve(idx);
-        v.positions.len() as u32
+    /// Starts a surface: reserves `verts` vertices and `tris` indices (fallibly: a refusal is
+    /// the budget's error), returns the first vertex.
+    fn reserve(&mut self, verts: usize, idx: usize, budget: &mut SceneBudget) -> std::result::Result<u32, String> {
+        let lit = self.lightmaps.is_some();
+        let m = &mut self.model;
+        let v = &mut m.vertices;
+        let r = (|| {
+            try_reserve(&mut v.positions, verts)?;
+            try_reserve(&mut v.normals, verts)?;
+            try_reserve(&mut v.uv0, verts)?;
+            try_reserve(&mut v.colours, verts)?;
+            if lit {
+                try_reserve(&mut v.uv1, verts)?;
+            }
+            try_reserve(&mut m.indices, idx)
+        })();
+        r.map_err(|e| budget.fail(e))?;
+        Ok(m.vertices.positions.len() as u32)
     }
 
     /// Appends one vertex; `lm` is its page-relative lightmap coordinate.
@@ -437,7 +413,7 @@ impl Builder<'_> {
         idx: &[super::records::DrawIndex],
         surface_normal: [f32; 3],
         planar: bool,
-        budget: &mut Budget,
+        budget: &mut SceneBudget,
     ) -> std::result::Result<(Range<u32>, Range<u32>), String> {
         let n = verts.len();
         let fan = planar && idx.is_empty() && n >= 3;
@@ -450,8 +426,8 @@ impl Builder<'_> {
             }
         }
         let tris = if fan { (n - 2) * 3 } else { idx.len() };
-        budget.take(n, tris)?;
-        let base = self.reserve(n, tris);
+        budget.take(n, tris / 3)?;
+        let base = self.reserve(n, tris, budget)?;
         let face = self.lightmap_face(si).copied();
         for v in verts {
             let nrm = pick_normal(v.normal().map(|c| c as f64), surface_normal);
@@ -481,7 +457,7 @@ impl Builder<'_> {
         (w, h): (i64, i64),
         level: u32,
         surface_normal: [f32; 3],
-        budget: &mut Budget,
+        budget: &mut SceneBudget,
     ) -> std::result::Result<(Range<u32>, Range<u32>), String> {
         let ok = |d: i64| d >= 3 && d % 2 == 1;
         if !ok(w) || !ok(h) {
@@ -497,9 +473,9 @@ impl Builder<'_> {
         // Both are bounded by the vertices present times the clamped level squared.
         let total = cols * rows;
         budget
-            .take(total, (cols - 1) * (rows - 1) * 6)
+            .take(total, (cols - 1) * (rows - 1) * 2)
             .map_err(|e| format!("tessellating {w}×{h} control points at level {level}: {e}"))?;
-        let base = self.reserve(total, (cols - 1) * (rows - 1) * 6);
+        let base = self.reserve(total, (cols - 1) * (rows - 1) * 6, budget)?;
         let face = self.lightmap_face(si).copied();
         // Quadratic Bernstein weights of step k of l, from integers so that every patch uses
         // bit-identical weights; reversed steps give the same weights in reverse.
@@ -577,17 +553,6 @@ impl Builder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn budget_refuses_what_passes_either_limit() {
-        let mut b = Budget::default();
-        assert!(b.take(MAX_SCENE_VERTICES - 10, 6).is_ok());
-        assert!(b.take(11, 0).unwrap_err().contains("vertices"));
-        assert!(b.take(10, MAX_SCENE_INDICES).unwrap_err().contains("indices"));
-        assert!(b.take(10, MAX_SCENE_INDICES - 6).is_ok());
-        assert!(b.take(1, 0).is_err());
-        assert!(b.take(0, 0).is_ok());
-    }
 
     #[test]
     fn names_and_bits_give_flags() {

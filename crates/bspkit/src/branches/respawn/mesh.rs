@@ -34,7 +34,7 @@ use crate::error::Result;
 use crate::lumps::entities::Entity;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys, Placement};
 use crate::mesh::scene::{
-    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
 };
 
 /// The scene of a Respawn map.
@@ -125,6 +125,7 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
     let placed =
         if models.len() > 1 && opts.models == ModelSelect::All { respawn_placements(bsp, &mut scene.warnings) } else { HashMap::new() };
     let mut bad_normals = 0usize;
+    let mut budget = SceneBudget::new(opts);
 
     let model_count = if opts.models == ModelSelect::World { models.len().min(1) } else { models.len() };
     for (mi, m) in models.iter().enumerate().take(model_count) {
@@ -189,8 +190,10 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
                     }
                 }
             }
-            if let Some(reason) = broken {
+            // Meshes may share one index run: each is taken from the budget before it is pushed.
+            if let Some(reason) = broken.map_or_else(|| budget.take(infos.len(), corners.len() / 3).err(), Some) {
                 scene.skipped.push(skip(reason));
+                budget.stop()?;
                 continue;
             }
 

@@ -70,7 +70,7 @@ use crate::lightmap::{FaceEntry, Lightmaps};
 use crate::lumps::gamelump::GameLumps;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
-    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, Skipped, Surface, SurfaceFlags, SurfaceKind,
+    Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
     FALLBACK_TEXTURE_SIZE,
 };
 
@@ -217,6 +217,8 @@ fn build_with<O: ByteOrder>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         corners: Vec::new(),
         seen,
     };
+    // Output vertices and triangles still allowed, taken before each part of a face is pushed.
+    let mut budget = SceneBudget::new(opts);
     ctx.tex = vec![None; ctx.texinfo.len()];
 
     let places = read_entities(bsp, &mut scene.warnings)
@@ -234,10 +236,11 @@ fn build_with<O: ByteOrder>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             scene.warnings.push(format!("model {mi}: faces {first}..+{count} outside the {total} faces; the range is clipped"));
         }
         let (lo, hi) = (first.clamp(0, total), first.saturating_add(count.max(0)).clamp(0, total));
-        ctx.reserve(&mut model, lo as usize..hi as usize);
+        ctx.reserve(&mut model, lo as usize..hi as usize, &budget)?;
         for fi in lo as usize..hi as usize {
-            if let Err(reason) = ctx.face(&mut model, &mut scene, fi) {
+            if let Err(reason) = ctx.face(&mut model, &mut scene, fi, &mut budget) {
                 scene.skipped.push(Skipped { lump: ctx.faces_lump as u16, index: fi as u32, reason });
+                budget.stop()?;
             }
         }
         if !model.vertices.colours.is_empty() {
@@ -352,8 +355,9 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
     /// Reserve `m`'s buffers once for the faces `range`, so they are not grown by doubling
     /// (up to twice the memory): a polygon's corners, a displacement's `(2^p + 1)²` vertices
     /// and `2·4^p` triangles. Bounded by the lumps the vertices come from (SURFEDGES, DISP_VERTS),
-    /// which sound faces do not share, so a hostile face count reserves no more than the map holds.
-    fn reserve(&self, m: &mut Model, range: std::ops::Range<usize>) {
+    /// which sound faces do not share, so a hostile face count reserves no more than the map holds,
+    /// and by the scene budget.
+    fn reserve(&self, m: &mut Model, range: std::ops::Range<usize>, budget: &SceneBudget) -> Result<()> {
         let (mut corners, mut polygons, mut disp_verts, mut disp_tris, mut faces) = (0usize, 0usize, 0usize, 0usize, 0usize);
         for f in range.filter_map(|fi| self.faces.get(fi)) {
             faces += 1;
@@ -377,10 +381,11 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         let disp_verts = disp_verts.min(self.disp_verts.as_ref().map_or(0, |v| v.len()));
         let disp_tris = disp_tris.min(2 * disp_verts);
         let triangles = corners.saturating_sub(2 * polygons) + disp_tris;
-        m.reserve_exact(corners + disp_verts, triangles, faces, self.lightmaps.is_some(), disp_verts > 0);
+        let left = budget.vertices_left();
+        m.reserve_exact((corners + disp_verts).min(left), triangles.min(left), faces, self.lightmaps.is_some(), disp_verts > 0)
     }
 
-    fn face(&mut self, m: &mut Model, scene: &mut Scene, fi: usize) -> std::result::Result<(), String> {
+    fn face(&mut self, m: &mut Model, scene: &mut Scene, fi: usize, budget: &mut SceneBudget) -> std::result::Result<(), String> {
         let f = self.faces.get(fi).ok_or("face out of range")?;
         if std::mem::replace(&mut self.seen[fi], true) {
             return Err("face already claimed by an earlier model's face range (lump 14)".into());
@@ -391,7 +396,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         let tex = self.tex(scene, f.texinfo)?;
         let normal = self.normal(&f)?;
         let (v0, i0) = (m.vertices.positions.len(), m.indices.len());
-        let r = if f.dispinfo != -1 { self.displacement(m, &f, normal, tex) } else { self.polygon(m, &f, normal, tex) };
+        let r = if f.dispinfo != -1 { self.displacement(m, &f, normal, tex, budget) } else { self.polygon(m, &f, normal, tex, budget) };
         let kind = match r {
             Ok(k) => k,
             Err(e) => {
@@ -432,16 +437,26 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         m.vertices.uv0.push(tex.uv(p));
     }
 
-    fn polygon(&mut self, m: &mut Model, f: &FaceInfo, normal: [f32; 3], tex: Tex) -> std::result::Result<SurfaceKind, String> {
+    fn polygon(
+        &mut self,
+        m: &mut Model,
+        f: &FaceInfo,
+        normal: [f32; 3],
+        tex: Tex,
+        budget: &mut SceneBudget,
+    ) -> std::result::Result<SurfaceKind, String> {
         self.corners(f)?;
         let base = m.vertices.positions.len() as u32;
         let n = self.corners.len() as u32;
+        // A fan's triangles, or none here when primitives give them (taken per primitive).
+        let fan = if f.num_prims > 0 { 0 } else { self.corners.len().saturating_sub(2) };
+        budget.take(self.corners.len(), fan)?;
         m.vertices.positions.reserve(self.corners.len());
         for i in 0..self.corners.len() {
             self.push(m, self.corners[i], normal, &tex);
         }
         if f.num_prims > 0 {
-            self.primitives(m, f, base, n, normal, &tex)?;
+            self.primitives(m, f, base, n, normal, &tex, budget)?;
             return Ok(SurfaceKind::TriangleSoup);
         }
         m.indices.reserve(3 * (n as usize - 2));
@@ -451,7 +466,17 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         Ok(SurfaceKind::Polygon)
     }
 
-    fn primitives(&self, m: &mut Model, f: &FaceInfo, base: u32, n: u32, normal: [f32; 3], tex: &Tex) -> std::result::Result<(), String> {
+    #[allow(clippy::too_many_arguments)]
+    fn primitives(
+        &self,
+        m: &mut Model,
+        f: &FaceInfo,
+        base: u32,
+        n: u32,
+        normal: [f32; 3],
+        tex: &Tex,
+        budget: &mut SceneBudget,
+    ) -> std::result::Result<(), String> {
         let (prims, indices, verts) = self.prims.as_ref().map_err(|e| e.clone())?;
         for pi in f.first_prim..f.first_prim.saturating_add(f.num_prims) {
             let (kind, [first, count, first_vert, vert_count]) = match prims {
@@ -460,6 +485,8 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
             }
             .zip(prims.get(pi as usize))
             .ok_or_else(|| format!("primitive {pi} is out of range (lump 37, {} primitives)", prims.len()))?;
+            // Primitives of a face may share index runs: each is taken from the budget first.
+            budget.take(vert_count as usize, usize::try_from(count).unwrap_or(0))?;
             // Which vertices the indices name: the face loop, or the primitive's own PrimVerts.
             let (vbase, vn) = if vert_count > 0 {
                 let own = usize::try_from(first_vert)
@@ -511,7 +538,14 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         Ok(())
     }
 
-    fn displacement(&mut self, m: &mut Model, f: &FaceInfo, normal: [f32; 3], tex: Tex) -> std::result::Result<SurfaceKind, String> {
+    fn displacement(
+        &mut self,
+        m: &mut Model,
+        f: &FaceInfo,
+        normal: [f32; 3],
+        tex: Tex,
+        budget: &mut SceneBudget,
+    ) -> std::result::Result<SurfaceKind, String> {
         let di = f.dispinfo;
         let infos = self.disp_infos.as_ref().map_err(|e| e.clone())?;
         let rec = usize::try_from(di).ok().and_then(|d| match infos {
@@ -544,6 +578,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         };
         let first = (0..4).min_by(|&a, &b| d2(self.corners[a]).total_cmp(&d2(self.corners[b]))).unwrap_or(0);
         let c: [[f32; 3]; 4] = std::array::from_fn(|k| self.corners[(first + k) % 4]);
+        budget.take(n * n, 2 * (n - 1) * (n - 1))?;
         let base = m.vertices.positions.len();
         m.vertices.colours.resize(base, [255; 4]);
         let span = (n - 1) as f32;
