@@ -104,13 +104,13 @@ pub fn run(a: ConvertArgs, out: &mut dyn Write) -> Result<ExitCode, Fatal> {
     }
     let r = &c.report;
     eprintln!(
-        "converted {} ({}, {}-endian) to {} ({}-endian): {} lump(s) swapped, {} loss(es); wrote {}",
+        "converted {} ({}, {}-endian) to {} ({}-endian): {} lump(s) converted, {} loss(es); wrote {}",
         a.file.display(),
         r.from.branch,
         r.from.endian,
         r.to.branch,
         r.to.endian,
-        r.lumps.iter().filter(|l| l.action == "swapped" || l.action == "rebuilt").count(),
+        r.lumps.iter().filter(|l| matches!(l.action, "swapped" | "rebuilt" | "converted")).count(),
         r.losses.len(),
         a.output.display()
     );

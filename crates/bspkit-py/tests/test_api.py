@@ -448,7 +448,7 @@ def test_search_and_save_from_inside_an_edit(sample):
 
 def test_convert_refuses_pairs_it_does_not_cover(sample, tmp_path):
     with pytest.raises(bspkit.BspError) as e:
-        sample.convert("bsp2", tmp_path / "x.bsp")
+        sample.convert("quake2", tmp_path / "x.bsp")
     assert e.value.kind == "unsupported"
     with pytest.raises(ValueError):
         sample.convert("quake1", tmp_path / "x.bsp", endian="middle")

@@ -252,9 +252,80 @@ fn builder_console_map_converts_both_ways() {
 fn unsupported_pairs_are_refused() {
     let bytes = bspkit::build::sample_quake1();
     let bsp = Bsp::from_bytes(&bytes).unwrap();
-    let to = bspkit::branches::by_id("bsp2").unwrap();
+    let to = bspkit::branches::by_id("quake2").unwrap();
     let err = convert::convert(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto }).unwrap_err();
     assert!(matches!(err.kind, ErrorKind::Unsupported(_)), "{err}");
     let err = convert::convert(&bsp, &ConvertOptions { to: bsp.branch(), endian: Some(Endian::Big), lzma: Lzma::Auto }).unwrap_err();
     assert!(matches!(err.kind, ErrorKind::Unsupported(_)), "{err}");
+}
+
+/// Every Quake 1 corpus map to each sibling container and back: byte-identical, the output
+/// checks clean and has the same record counts as the source.
+#[test]
+fn quake1_containers_convert_among_themselves() {
+    let Some(corpus) = common::corpus("quake1_containers_convert_among_themselves") else { return };
+    let maps = common::maps_in(&corpus, "quake1");
+    assert!(maps.len() >= 10);
+    let mut pairs = 0;
+    for m in &maps {
+        let data = std::fs::read(&m.path).unwrap();
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let from = bsp.branch();
+        for id in convert::quake1::BRANCHES {
+            if id == from.id {
+                continue;
+            }
+            let to = bspkit::branches::by_id(id).unwrap();
+            let name = format!("{} {} -> {id}", m.path.file_name().unwrap().to_string_lossy(), from.id);
+            let c = convert::prepare(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto }, true)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(c.report.lossless, "{name}");
+            let out = Bsp::from_bytes(&c.bytes).unwrap();
+            assert_eq!(out.branch().id, id, "{name}");
+            assert_eq!(counts(&c.bytes), counts(&data), "{name}");
+            let back = convert::prepare(&out, &ConvertOptions { to: from, endian: None, lzma: Lzma::Auto }, true).unwrap();
+            assert_eq!(back.bytes, data, "{name}: and back, byte-identical");
+            pairs += 1;
+        }
+    }
+    assert_eq!(pairs, 2 * maps.len());
+}
+
+/// BSP2 values that do not fit BSP29's 16-bit fields are refused before anything is written;
+/// BSP2 float bounds that are not whole numbers are rounded outwards and reported.
+#[test]
+fn quake1_limits_are_checked_first() {
+    use bspkit::branches::quake1;
+    let bsp2 = bspkit::branches::by_id("bsp2").unwrap();
+    let q1 = bspkit::branches::by_id("quake1").unwrap();
+    // One BSP2 edge with vertex 70000: too big for BSP29's u16.
+    let edges: Vec<u8> = [0u32, 70000].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let file = BspBuilder::new(bsp2)
+        .lump(quake1::LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
+        .lump(quake1::LUMP_EDGES, edges)
+        .build();
+    let bsp = Bsp::from_bytes(&file).unwrap();
+    let err = convert::convert(&bsp, &ConvertOptions { to: q1, endian: None, lzma: Lzma::Auto }).unwrap_err();
+    assert!(matches!(&err.kind, ErrorKind::Unsupported(m) if m.contains("EDGES[0].v[1] = 70000")), "{err}");
+    // A BSP2 leaf with bounds -0.5 .. 10.25: BSP29 gets -1 .. 11 and a report entry.
+    let mut leaf = Vec::new();
+    leaf.extend((-1i32).to_le_bytes());
+    leaf.extend((-1i32).to_le_bytes());
+    for f in [-0.5f32, 0., 0., 10.25, 1., 1.] {
+        leaf.extend(f.to_le_bytes());
+    }
+    leaf.extend([0u8; 12]);
+    let file = BspBuilder::new(bsp2)
+        .lump(quake1::LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
+        .lump(quake1::LUMP_LEAVES, leaf)
+        .build();
+    let bsp = Bsp::from_bytes(&file).unwrap();
+    let c = convert::convert(&bsp, &ConvertOptions { to: q1, endian: None, lzma: Lzma::Auto }).unwrap();
+    assert_eq!(c.report.losses.len(), 1);
+    assert_eq!(c.report.losses[0].kind, "truncated");
+    let out = Bsp::from_bytes(&c.bytes).unwrap();
+    let leaves = out.lump(quake1::LUMP_LEAVES).unwrap();
+    let short = |i: usize| i16::from_le_bytes([leaves[8 + 2 * i], leaves[9 + 2 * i]]);
+    assert_eq!((0..6).map(short).collect::<Vec<_>>(), vec![-1, 0, 0, 11, 1, 1]);
+    assert!(convert::refuse_lossy(&c.report, true).is_err());
 }

@@ -7,9 +7,11 @@
 //! [`crate::write::atomic`] after the result has been reopened and checked.
 //!
 //! Covered so far: Source console ↔ PC (`PSBV` big-endian ↔ `VBSP` little-endian) within one
-//! branch ([`source`]). Every other pair is refused with [`ErrorKind::Unsupported`].
+//! branch ([`source`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
+//! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
 
 pub mod ivp;
+pub mod quake1;
 pub mod report;
 pub mod source;
 
@@ -40,12 +42,21 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
         (Family::Source, Family::Source) if from.id == opts.to.id => {
             source::convert_endian(bsp, target_endian, opts.lzma, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
         }
+        (Family::Quake, Family::Quake)
+            if from.id != opts.to.id
+                && quake1::BRANCHES.contains(&from.id)
+                && quake1::BRANCHES.contains(&opts.to.id)
+                && target_endian == Endian::Little =>
+        {
+            report.to.version = if opts.to.id == "quake1" { 29 } else { 0 };
+            quake1::convert_container(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
         _ if opts.endian.is_some_and(|e| e != Endian::Little) && opts.to.family != Family::Source => {
             return Err(Error::new(ErrorKind::Unsupported(format!("{} has no big-endian form", opts.to.id))))
         }
         _ => {
             return Err(Error::new(ErrorKind::Unsupported(format!(
-                "conversion from {} to {} (covered: Source console <-> PC within one branch)",
+                "conversion from {} to {} (covered: Source console <-> PC within one branch; quake1, bsp2 and 2psb among themselves)",
                 from.id, opts.to.id
             )))
             .in_file_opt(bsp.path()))
