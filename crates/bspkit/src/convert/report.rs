@@ -71,7 +71,7 @@ pub struct LumpAction {
     pub index: usize,
     pub name: &'static str,
     /// `swapped` (byte order changed field by field), `copied` (no multi-byte fields),
-    /// `rebuilt` (game lump), `dropped`, `empty`.
+    /// `converted` (records rewritten in the target's layout), `rebuilt` (game lump), `dropped`.
     pub action: &'static str,
     /// Bytes of the lump's data (decompressed) in the source and in the output.
     pub source_bytes: u64,
