@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
+mod cmd_convert;
 mod cmd_edit;
 mod cmd_export;
 mod cmd_lightmaps;
@@ -108,6 +109,11 @@ enum Command {
     /// Store every LZMA-compressed Source lump uncompressed
     #[command(after_help = "Examples:\n  bsp decompress map.360.bsp -o plain.bsp")]
     Decompress(cmd_edit::CompressArgs),
+    /// Convert between platforms (Source console <-> PC) and sibling branches; every loss reported
+    #[command(
+        after_help = "Examples:\n  bsp convert shack.360.bsp --to source --endian little -o shack.bsp\n  bsp convert shack.bsp --to source --endian big --lzma on -o shack.360.bsp\n  bsp convert map.bsp --to source --endian big -o out.bsp --report report.json --strict\n\nExit status: 0 written (losses, if any, listed on stderr and in the report), 1 --strict\nrefused a lossy conversion (nothing written), 2 error (nothing written)."
+    )]
+    Convert(cmd_convert::ConvertArgs),
     /// Extract, replace or apply single lumps
     #[command(
         subcommand,
@@ -255,6 +261,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Rewrite(a) => return cmd_edit::rewrite(a),
         Command::Compress(a) => return cmd_edit::compress(a, true),
         Command::Decompress(a) => return cmd_edit::compress(a, false),
+        Command::Convert(a) => return cmd_convert::run(a, &mut out),
         Command::Lump(c) => return cmd_lump::lump(c),
         Command::Lmp(c) => return cmd_lump::lmp(c),
         Command::Check(a) => return cmd_read::check(a, &mut out),

@@ -839,6 +839,42 @@ impl PyBsp {
         Ok(())
     }
 
+    /// `bsp convert`: convert the map as loaded (edits made through the bindings are not
+    /// included: `save_as` them first) to branch `to` (an id of `bsp formats`), byte order
+    /// `endian` (`"big"`: the console form, `"little"`: the PC form; default the map's own) and
+    /// LZMA mode `lzma` (`"auto"`, `"keep"`, `"on"`, `"off"`), and write it atomically to
+    /// `path` after reopening and checking it. Returns the report (README "bsp convert").
+    /// `strict=True` raises `BspError` with `kind == "lossy"` (nothing written) when anything
+    /// would be lost; pairs not covered raise with `kind == "unsupported"`.
+    #[pyo3(signature = (to, path, *, endian=None, lzma="auto", strict=false))]
+    fn convert(
+        &self,
+        py: Python<'_>,
+        to: &str,
+        path: std::path::PathBuf,
+        endian: Option<&str>,
+        lzma: &str,
+        strict: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let to = bspkit::branches::by_id(to).ok_or_else(|| err(bspkit::Error::new(ErrorKind::UnknownBranch(to.to_string()))))?;
+        let endian = match endian {
+            None => None,
+            Some("big") => Some(Endian::Big),
+            Some("little") => Some(Endian::Little),
+            Some(o) => return Err(PyValueError::new_err(format!("endian must be \"big\" or \"little\", not {o:?}"))),
+        };
+        let lzma = match lzma {
+            "auto" => bspkit::convert::Lzma::Auto,
+            "keep" => bspkit::convert::Lzma::Keep,
+            "on" => bspkit::convert::Lzma::On,
+            "off" => bspkit::convert::Lzma::Off,
+            o => return Err(PyValueError::new_err(format!("lzma must be auto, keep, on or off, not {o:?}"))),
+        };
+        let opts = bspkit::convert::ConvertOptions { to, endian, lzma };
+        let report = py.detach(|| bspkit::convert::write(&self.inner, &opts, &path, strict)).map_err(|e| err(e.in_file(&path)))?;
+        to_py(py, &report)
+    }
+
     /// `bsp check --json`'s object for this map: `{"path", "problems", "counts"}`;
     /// `verify_lzma=True` is `bsp check --verify-lzma` (every LZMA lump decoded).
     #[pyo3(signature = (verify_lzma=false))]

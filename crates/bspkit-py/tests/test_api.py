@@ -518,3 +518,12 @@ def test_scene_budget_is_a_typed_error():
     assert "--max-scene-vertices" in str(e.value)
     # The healthy sample still builds.
     assert bspkit.load(SAMPLE).model(0) is not None
+
+
+def test_convert_refuses_pairs_it_does_not_cover(sample, tmp_path):
+    with pytest.raises(bspkit.BspError) as e:
+        sample.convert("quake2", tmp_path / "x.bsp")
+    assert e.value.kind == "unsupported"
+    with pytest.raises(ValueError):
+        sample.convert("quake1", tmp_path / "x.bsp", endian="middle")
+    assert not (tmp_path / "x.bsp").exists()

@@ -424,3 +424,33 @@ def test_image_arrays_match_bytes(path):
             assert not a["rgba"].flags.writeable
             if a["hdr"] is not None:
                 assert a["hdr"].shape == d["shape"] and a["hdr"].dtype == np.float32
+
+
+SOURCE_MAPS = [p for p in MAPS if p.id.startswith(("source/", "source_x360/"))]
+
+
+@pytest.mark.parametrize("path", SOURCE_MAPS or MAPS[:1])
+def test_convert_console_pc_matches_cli(path, cli, tmp_path):
+    """`Bsp.convert` writes what `bsp convert` writes, with the same report, both ways."""
+    if path is None:
+        pytest.skip("no corpus")
+    bsp = bspkit.load(path)
+    endian = "little" if bsp.endianness == "big" else "big"
+    out, cli_out, cli_report = tmp_path / "py.bsp", tmp_path / "cli.bsp", tmp_path / "cli.json"
+    report = bsp.convert(bsp.branch, out, endian=endian)
+    subprocess.run([cli, "convert", str(path), "--to", bsp.branch, "--endian", endian, "-o", str(cli_out),
+                    "--report", str(cli_report)], capture_output=True, check=True)
+    assert out.read_bytes() == cli_out.read_bytes()
+    assert report == json.loads(cli_report.read_text())
+    assert report["to"]["endian"] == endian
+    back = bspkit.load(out)
+    assert back.endianness == endian
+    if report["lossless"]:
+        again = tmp_path / "again.bsp"
+        back.convert(bsp.branch, again, endian=bsp.endianness, lzma="keep")
+        assert bspkit.load(again).endianness == bsp.endianness
+    else:
+        with pytest.raises(bspkit.BspError) as e:
+            bsp.convert(bsp.branch, tmp_path / "strict.bsp", endian=endian, strict=True)
+        assert e.value.kind == "lossy"
+        assert not (tmp_path / "strict.bsp").exists()

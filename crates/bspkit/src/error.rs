@@ -44,6 +44,10 @@ pub enum ErrorKind {
     /// A written map has `check` problems its source did not have (all of them; the message
     /// shows the first ten and the count).
     NewProblems(Vec<String>),
+    /// A conversion this library cannot do (the text says which and why).
+    Unsupported(String),
+    /// A conversion refused under `strict` because it would lose data (every loss listed).
+    Lossy(Vec<String>),
 }
 
 /// An error with its location: file, lump and byte offset.
@@ -117,6 +121,8 @@ impl ErrorKind {
             ErrorKind::Changed => "changed",
             ErrorKind::NotRegularFile(_) => "not_regular_file",
             ErrorKind::NewProblems(_) => "new_problems",
+            ErrorKind::Unsupported(_) => "unsupported",
+            ErrorKind::Lossy(_) => "lossy",
         }
     }
 }
@@ -171,6 +177,10 @@ impl fmt::Display for ErrorKind {
                         n - SHOWN_PROBLEMS
                     )
                 }
+            }
+            ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+            ErrorKind::Lossy(list) => {
+                write!(f, "the conversion would lose data ({}): {}; nothing was written", list.len(), list.join("; "))
             }
         }
     }

@@ -49,6 +49,7 @@ pub mod build;
 pub mod bytes;
 pub mod check;
 pub mod compression;
+pub mod convert;
 pub mod decode;
 pub mod detect;
 pub mod directory;

@@ -152,6 +152,43 @@ fn garbled_maps_export_or_fail_cleanly() {
     assert!(exported * 2 > cases, "{exported} of {cases} garbled maps exported");
 }
 
+/// Mutated copies per Source map for the conversion test.
+const CONVERT_FLIPS: usize = 24;
+
+/// Source corpus maps (PC and console), truncated and garbled, converted to the other byte
+/// order: `Ok` (then the result reopens and reads every lump, or `prepare` refuses it with a
+/// typed error) or a typed error, never a panic. A refused conversion leaves no file.
+#[test]
+fn garbled_source_maps_convert_or_fail_cleanly() {
+    use bspkit::convert::{self, ConvertOptions, Lzma};
+    let Some(corpus) = common::corpus("garbled_source_maps_convert_or_fail_cleanly") else { return };
+    let maps: Vec<_> = common::maps(&corpus).into_iter().filter(|m| m.folder.starts_with("source")).collect();
+    let (mut cases, mut converted) = (0usize, 0usize);
+    let mut each = |data: &[u8]| {
+        let Ok(bsp) = Bsp::from_bytes(data) else { return };
+        let endian = if bsp.endian() == bspkit::Endian::Big { bspkit::Endian::Little } else { bspkit::Endian::Big };
+        let opts = ConvertOptions { to: bsp.branch(), endian: Some(endian), lzma: Lzma::Auto };
+        if let Ok(c) = convert::prepare(&bsp, &opts, false) {
+            converted += 1;
+            let back = Bsp::from_bytes(&c.bytes).expect("a prepared conversion reopens");
+            assert!(back.lumps().iter().all(|e| back.raw_lump(e.index).is_ok()));
+        }
+    };
+    for m in &maps {
+        let mut data = std::fs::read(&m.path).unwrap();
+        let header = header_len(&data);
+        let len = data.len();
+        for k in 0..8 {
+            each(&data[..k * len / 8]);
+            cases += 1;
+        }
+        let mut rng = Rng::new(&format!("convert {}", m.path.file_name().unwrap().to_string_lossy()));
+        cases += garbled(&mut rng, &mut data, header, CONVERT_FLIPS, &mut each);
+    }
+    eprintln!("garbled conversions: {} maps, {cases} cases, {converted} converted", maps.len());
+    assert!(converted > 0 && cases > maps.len() * CONVERT_FLIPS);
+}
+
 /// Respawn `.ent` partition files, truncated and garbled, parse or fail with a typed error.
 #[test]
 fn garbled_ent_files_never_panic() {

@@ -1,0 +1,98 @@
+//! Conversions between platforms and sibling branches (`bsp convert`, `Bsp.convert`).
+//!
+//! A conversion reads an opened [`Bsp`] and builds the target's bytes, with a [`Report`] that
+//! lists every loss (a lump the target cannot hold or that bspkit cannot carry over, records
+//! that do not fit, fields dropped or defaulted). [`write()`] refuses a lossy conversion under
+//! `strict` (nothing is written: [`ErrorKind::Lossy`]) and otherwise writes through
+//! [`crate::write::atomic`] after the result has been reopened and checked.
+//!
+//! Covered so far: Source console ↔ PC (`PSBV` big-endian ↔ `VBSP` little-endian) within one
+//! branch ([`source`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
+//! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
+
+pub mod ivp;
+pub mod quake1;
+pub mod report;
+pub mod source;
+
+pub use report::{ConvertOptions, Converted, Loss, LumpAction, Lzma, Report, Side, REPORT_SCHEMA};
+
+use std::path::Path;
+
+use crate::branch::Family;
+use crate::bsp::Bsp;
+use crate::bytes::Endian;
+use crate::error::{Error, ErrorKind, Result};
+
+fn endian_name(e: Endian) -> &'static str {
+    match e {
+        Endian::Little => "little",
+        Endian::Big => "big",
+    }
+}
+
+/// Convert `bsp` as `opts` says. The result is not checked here ([`write()`] does that).
+pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
+    let from = bsp.branch();
+    let target_endian = opts.endian.unwrap_or(bsp.endian());
+    let from_side = Side { branch: from.id, version: bsp.header().version, endian: endian_name(bsp.endian()) };
+    let to_side = Side { branch: opts.to.id, version: bsp.header().version, endian: endian_name(target_endian) };
+    let mut report = Report::new(from_side, to_side);
+    let bytes = match (from.family, opts.to.family) {
+        (Family::Source, Family::Source) if from.id == opts.to.id => {
+            source::convert_endian(bsp, target_endian, opts.lzma, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        (Family::Quake, Family::Quake)
+            if from.id != opts.to.id
+                && quake1::BRANCHES.contains(&from.id)
+                && quake1::BRANCHES.contains(&opts.to.id)
+                && target_endian == Endian::Little =>
+        {
+            report.to.version = if opts.to.id == "quake1" { 29 } else { 0 };
+            quake1::convert_container(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        _ if opts.endian.is_some_and(|e| e != Endian::Little) && opts.to.family != Family::Source => {
+            return Err(Error::new(ErrorKind::Unsupported(format!("{} has no big-endian form", opts.to.id))))
+        }
+        _ => {
+            return Err(Error::new(ErrorKind::Unsupported(format!(
+                "conversion from {} to {} (covered: Source console <-> PC within one branch; quake1, bsp2 and 2psb among themselves)",
+                from.id, opts.to.id
+            )))
+            .in_file_opt(bsp.path()))
+        }
+    };
+    report.size = bytes.len() as u64;
+    Ok(Converted { bytes, report })
+}
+
+/// Convert and check, ready to write: with `strict`, a lossy conversion is refused
+/// ([`ErrorKind::Lossy`]); the result must reopen as the target branch with every lump
+/// readable, and `check` must find no problem the source lacks ([`ErrorKind::NewProblems`]).
+pub fn prepare(bsp: &Bsp, opts: &ConvertOptions, strict: bool) -> Result<Converted> {
+    let c = convert(bsp, opts)?;
+    refuse_lossy(&c.report, strict)?;
+    let before: Vec<String> = crate::check::check(bsp).iter().map(|p| p.to_string()).collect();
+    let new = crate::write::new_problems_in(&c.bytes, opts.to.id, &before)
+        .map_err(|e| Error::malformed(format!("the converted map does not read back: {e}")))?;
+    if !new.is_empty() {
+        return Err(Error::new(ErrorKind::NewProblems(new)));
+    }
+    Ok(c)
+}
+
+/// [`prepare`], then write to `path` through [`crate::write::atomic`] (nothing is written on
+/// any error).
+pub fn write(bsp: &Bsp, opts: &ConvertOptions, path: &Path, strict: bool) -> Result<Report> {
+    let c = prepare(bsp, opts, strict).map_err(|e| e.in_file_opt(bsp.path()))?;
+    crate::write::write_file(path, &c.bytes, &crate::write::atomic::WriteOptions::default())?;
+    Ok(c.report)
+}
+
+/// [`ErrorKind::Lossy`] when `strict` and the report lists losses.
+pub fn refuse_lossy(report: &Report, strict: bool) -> Result<()> {
+    if strict && !report.lossless {
+        return Err(Error::new(ErrorKind::Lossy(report.losses.iter().map(|l| l.to_string()).collect())));
+    }
+    Ok(())
+}

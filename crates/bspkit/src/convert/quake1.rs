@@ -1,0 +1,221 @@
+//! Quake 1 containers: BSP29 (`quake1`) ↔ `BSP2` ↔ `2PSB` (quake_family.md B.1; the record
+//! sets of [`crate::branches::quake1::records`]).
+//!
+//! The three share the header size (a 4-byte version or magic, 15 `{offset, length}` pairs)
+//! and every lump but the seven whose records widen: nodes, faces, clip nodes, leaves, mark
+//! surfaces, edges (16-bit indices and counts become 32-bit), and BSP2's float node/leaf bounds
+//! (16-bit integers in BSP29 and 2PSB). Records are converted field by field by name from the
+//! two schemas. The target's limits are checked first: an index or count that does not fit a
+//! 16-bit field is refused ([`ErrorKind::Unsupported`], listing the first few), as the result
+//! would not load; float bounds that are not whole numbers are rounded outwards (mins down,
+//! maxs up) and reported. A trailing BSPX block (quake_facts.md §2) moves with the lump data
+//! and its absolute offsets are rebased.
+
+use crate::branch::{Branch, HeaderKind};
+use crate::bsp::Bsp;
+use crate::bytes::{u32_at, Endian};
+use crate::convert::report::{LumpAction, Report};
+use crate::directory;
+use crate::error::{Error, ErrorKind, Result};
+use crate::schema::{Kind, RecordSchema, Scalar};
+
+/// Branches this module converts between.
+pub const BRANCHES: [&str; 3] = ["quake1", "bsp2", "2psb"];
+
+const HEADER_LEN: usize = 4 + 15 * 8;
+
+fn read(b: &[u8], s: Scalar) -> f64 {
+    let le2 = || [b[0], b[1]];
+    let le4 = || [b[0], b[1], b[2], b[3]];
+    match s {
+        Scalar::U8 => b[0] as f64,
+        Scalar::I8 => b[0] as i8 as f64,
+        Scalar::U16 => u16::from_le_bytes(le2()) as f64,
+        Scalar::I16 => i16::from_le_bytes(le2()) as f64,
+        Scalar::U32 => u32::from_le_bytes(le4()) as f64,
+        Scalar::I32 => i32::from_le_bytes(le4()) as f64,
+        Scalar::F32 => f32::from_le_bytes(le4()) as f64,
+        // Not used by these record sets.
+        Scalar::U64 | Scalar::I64 | Scalar::F64 => f64::NAN,
+    }
+}
+
+/// Write `v` as `s`; `Err(())` when it does not fit.
+fn write(out: &mut [u8], s: Scalar, v: f64) -> std::result::Result<(), ()> {
+    let int = |lo: f64, hi: f64| if v.fract() == 0.0 && v >= lo && v <= hi { Ok(v as i64) } else { Err(()) };
+    match s {
+        Scalar::U8 => out[0] = int(0.0, 255.0)? as u8,
+        Scalar::I8 => out[0] = int(-128.0, 127.0)? as i8 as u8,
+        Scalar::U16 => out[..2].copy_from_slice(&(int(0.0, 65535.0)? as u16).to_le_bytes()),
+        Scalar::I16 => out[..2].copy_from_slice(&(int(-32768.0, 32767.0)? as i16).to_le_bytes()),
+        Scalar::U32 => out[..4].copy_from_slice(&(int(0.0, u32::MAX as f64)? as u32).to_le_bytes()),
+        Scalar::I32 => out[..4].copy_from_slice(&(int(i32::MIN as f64, i32::MAX as f64)? as i32).to_le_bytes()),
+        Scalar::F32 => {
+            let f = v as f32;
+            if f as f64 != v {
+                return Err(());
+            }
+            out[..4].copy_from_slice(&f.to_le_bytes())
+        }
+        Scalar::U64 | Scalar::I64 | Scalar::F64 => return Err(()),
+    }
+    Ok(())
+}
+
+/// BSP29 node and leaf child/index fields are signed where negative numbers mean leaves or
+/// contents; an unsigned 16-bit index (`first_face`, `v`, mark surfaces) stays unsigned. The
+/// schemas' scalar types say which, so values carry over exactly.
+fn convert_records(
+    src: &[u8],
+    from: &RecordSchema,
+    to: &RecordSchema,
+    lump: &str,
+    rounded: &mut usize,
+    misfit: &mut Vec<String>,
+) -> Result<Vec<u8>> {
+    if src.len() % from.size != 0 {
+        return Err(Error::new(ErrorKind::BadLumpLength { length: src.len() as u64, record_size: from.size }).in_lump(lump));
+    }
+    let n = src.len() / from.size;
+    let mut out = vec![0u8; n * to.size];
+    for (r, rec) in src.chunks_exact(from.size).enumerate() {
+        let dst = &mut out[r * to.size..(r + 1) * to.size];
+        for tf in to.fields {
+            let sf = from
+                .field(tf.name)
+                .filter(|sf| sf.ty.count() == tf.ty.count())
+                .ok_or_else(|| Error::new(ErrorKind::Unsupported(format!("{lump}: field {} has no counterpart", tf.name))))?;
+            let (Kind::Scalar { scalar: ss, .. }, Kind::Scalar { scalar: ts, .. }) = (sf.ty.kind, tf.ty.kind) else {
+                return Err(Error::new(ErrorKind::Unsupported(format!("{lump}: nested field {}", tf.name))));
+            };
+            for i in 0..tf.ty.count() {
+                let mut v = read(&rec[sf.offset + i * ss.size()..], ss);
+                if ts != Scalar::F32 && v.fract() != 0.0 && v.is_finite() {
+                    // Float bounds to integers: outwards, so the box still holds the geometry.
+                    v = if tf.name == "mins" { v.floor() } else { v.ceil() };
+                    *rounded += 1;
+                }
+                if write(&mut dst[tf.offset + i * ts.size()..], ts, v).is_err() && misfit.len() < 100 {
+                    misfit.push(format!("{lump}[{r}].{}[{i}] = {v}", tf.name));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Convert between two of [`BRANCHES`].
+pub fn convert_container(bsp: &Bsp, to: &'static Branch, report: &mut Report) -> Result<Vec<u8>> {
+    let from = bsp.branch();
+    let data = bsp.data();
+    let (header, entries) = directory::parse(data, from, Endian::Little)?;
+    if header.len != HEADER_LEN || entries.len() != 15 {
+        return Err(Error::malformed(format!("Quake header of {} bytes", header.len)));
+    }
+    let mut lumps: Vec<Vec<u8>> = Vec::with_capacity(15);
+    let (mut rounded, mut misfit) = (0usize, Vec::new());
+    for e in &entries {
+        let raw = crate::bytes::slice(data, e.offset, e.length).map_err(|err| bsp.lump_error(e.index, err))?;
+        let s_from = crate::schema::lump_schema(from, e.name, 0, Endian::Little);
+        let s_to = crate::schema::lump_schema(to, e.name, 0, Endian::Little);
+        let (bytes, action) = match (s_from, s_to) {
+            (Some(a), Some(b)) if a.size != b.size || a.name != b.name => {
+                (convert_records(raw, a, b, e.name, &mut rounded, &mut misfit).map_err(|err| bsp.lump_error(e.index, err))?, "converted")
+            }
+            _ => (raw.to_vec(), "copied"),
+        };
+        report.lumps.push(LumpAction {
+            index: e.index,
+            name: e.name,
+            action,
+            source_bytes: raw.len() as u64,
+            target_bytes: bytes.len() as u64,
+            source_lzma: false,
+            target_lzma: false,
+        });
+        lumps.push(bytes);
+    }
+    if !misfit.is_empty() {
+        let shown: Vec<&str> = misfit.iter().take(5).map(String::as_str).collect();
+        return Err(Error::new(ErrorKind::Unsupported(format!(
+            "{} value(s) do not fit {}'s fields (first: {})",
+            if misfit.len() >= 100 { "100 or more".to_string() } else { misfit.len().to_string() },
+            to.id,
+            shown.join(", ")
+        ))));
+    }
+    if rounded > 0 {
+        report.loss(None, Some("NODES/LEAVES".into()), "truncated", format!("{rounded} float bound(s) rounded outwards to whole numbers"));
+    }
+
+    // Layout: the source's file order, 4-byte aligned; gaps of zeros redone, others kept.
+    let mut order: Vec<usize> = (0..15).filter(|&i| entries[i].length > 0).collect();
+    order.sort_by_key(|&i| (entries[i].offset, i));
+    let mut out = vec![0u8; HEADER_LEN];
+    let mut placed = vec![(0u64, 0u64); 15];
+    let mut cursor_old = HEADER_LEN as u64;
+    for &i in &order {
+        let e = &entries[i];
+        if e.offset < cursor_old {
+            return Err(Error::new(ErrorKind::Unsupported(format!("lump {} shares bytes with another lump or the header", e.name))));
+        }
+        let gap = &data[cursor_old as usize..e.offset as usize];
+        if gap.len() >= 4 && gap.iter().any(|&b| b != 0) {
+            out.extend_from_slice(gap);
+        }
+        cursor_old = e.offset + e.length;
+        out.resize(out.len().next_multiple_of(4), 0);
+        placed[i] = (out.len() as u64, lumps[i].len() as u64);
+        out.extend_from_slice(&lumps[i]);
+    }
+    // Empty lumps keep the place their offset names (compilers write the next lump's start):
+    // the start or end of a lump that moved moves with it.
+    for (i, e) in entries.iter().enumerate() {
+        if e.length > 0 {
+            continue;
+        }
+        let at_start = order.iter().find(|&&j| entries[j].offset == e.offset).map(|&j| placed[j].0);
+        let at_end = order.iter().find(|&&j| entries[j].offset + entries[j].length == e.offset).map(|&j| placed[j].0 + placed[j].1);
+        placed[i].0 = at_start.or(at_end).unwrap_or(if e.offset <= out.len() as u64 { e.offset } else { 0 });
+    }
+    // After the last lump: a BSPX block moves (its offsets rebased); zeros are padding; other
+    // bytes are kept.
+    let tail_at = (cursor_old as usize).min(data.len());
+    let tail = &data[tail_at..];
+    let bspx_old = tail_at.next_multiple_of(4);
+    if data.get(bspx_old..bspx_old + 4) == Some(b"BSPX") {
+        out.resize(out.len().next_multiple_of(4), 0);
+        let new_at = out.len();
+        out.extend_from_slice(&data[bspx_old..]);
+        let delta = new_at as i64 - bspx_old as i64;
+        let count = u32_at(data, bspx_old + 4, Endian::Little).unwrap_or(0) as usize;
+        if count > (data.len() - bspx_old) / 32 {
+            return Err(Error::malformed(format!("BSPX count {count} does not fit the file")).at(bspx_old as u64));
+        }
+        for k in 0..count {
+            let f = new_at + 8 + 32 * k + 24;
+            let old = u32_at(&out, f, Endian::Little).unwrap_or(0) as i64;
+            let new = u32::try_from(old + delta).map_err(|_| Error::malformed("BSPX offset out of range").at(f as u64))?;
+            out[f..f + 4].copy_from_slice(&new.to_le_bytes());
+        }
+    } else if tail.len() >= 4 && tail.iter().any(|&b| b != 0) {
+        out.extend_from_slice(tail);
+    }
+    out.resize(out.len().next_multiple_of(4), 0);
+
+    match to.header {
+        HeaderKind::Quake { magic: Some(m) } => out[0..4].copy_from_slice(&m),
+        HeaderKind::Quake { magic: None } => out[0..4].copy_from_slice(&29i32.to_le_bytes()),
+        _ => return Err(Error::new(ErrorKind::Unsupported(format!("{} is not a Quake 1 container", to.id)))),
+    }
+    for (i, (ofs, len)) in placed.iter().enumerate() {
+        let b = 4 + 8 * i;
+        let (o, l) = (i32::try_from(*ofs), i32::try_from(*len));
+        let (Ok(o), Ok(l)) = (o, l) else {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "lump offset", requested: *ofs, limit: i32::MAX as u64 }));
+        };
+        out[b..b + 4].copy_from_slice(&o.to_le_bytes());
+        out[b + 4..b + 8].copy_from_slice(&l.to_le_bytes());
+    }
+    Ok(out)
+}
