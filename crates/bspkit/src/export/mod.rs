@@ -201,7 +201,7 @@ pub fn lit_scene(bsp: &Bsp, models: ModelSelect, patch_level: Option<u32>) -> Re
         }
         Err(e) => (None, Some(format!("lightmaps: {e}; built without lightmap UVs"))),
     };
-    let opts = MeshOptions { models, patch_level, lightmaps: lm.as_ref(), texture_size: None, no_props: false };
+    let opts = MeshOptions { models, patch_level, lightmaps: lm.as_ref(), ..Default::default() };
     let mut scene = mesh::build(bsp, &opts)?;
     scene.warnings.extend(warning);
     Ok(scene)
@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(world.uv1.len(), world.positions.len());
         assert!(world.uv1.iter().any(|uv| *uv != [0.0, 0.0]), "the sample map is lit");
         let lm = crate::lightmap::build_with(&bsp, &Default::default(), crate::lightmap::AtlasOptions::BASE).unwrap();
-        let opts = MeshOptions { models: ModelSelect::All, patch_level: None, lightmaps: Some(&lm), texture_size: None, no_props: false };
+        let opts = MeshOptions { models: ModelSelect::All, lightmaps: Some(&lm), ..Default::default() };
         let direct = mesh::build(&bsp, &opts).unwrap();
         assert_eq!(direct.models[0].vertices.uv1, world.uv1);
         // Without lightmaps the scene has no lightmap UVs at all (what `scene()` gave before).
