@@ -208,7 +208,7 @@ fn truncation_while_reading_is_harmless() {
 use bspkit::branches::quake1::lumps::{LUMP_FACES, LUMP_MODELS, LUMP_SURFEDGES, QUAKE1};
 use bspkit::mesh::{self, MeshOptions, SceneLimits};
 
-mod common;
+use crate::common;
 
 /// The largest figure of `what` over the corpus must stay a quarter of its default or less, so
 /// that no real map comes near a budget.
