@@ -52,9 +52,10 @@ pub fn stats<L: Layout>(bsp: &Bsp) -> Vec<Stat> {
     ]
 }
 
-/// Ritual's maps: the rows of Ritual's q3map (`-info`; OpenMoHAA's `CM_PrintBSPFileSizes` prints
-/// the same `count  name  bytes` form): every lump of the branch's table in directory order,
-/// records counted by the on-disk record size, byte lumps by length, entities by parsed entity.
+/// Ritual's maps: a row per lump of the branch's table in directory order, named like the Medal
+/// of Honor engine's own size listing (OpenMoHAA `CM_PrintBSPFileSizes`: `sideequations`,
+/// `leafbrushes`): records counted by the on-disk record size, byte lumps by length only,
+/// entities by parsed entity.
 fn ritual_stats(bsp: &Bsp, slot: &Slots) -> Vec<Stat> {
     let mut rows = Vec::new();
     for (i, def) in bsp.branch().lumps.iter().enumerate() {
