@@ -12,8 +12,14 @@ use bspkit::mesh::{self, MeshOptions, SurfaceKind};
 use bspkit::{Bsp, OpenOptions};
 use zerocopy::FromBytes;
 
-const CASES: [(&str, &[u8; 4], u32); 5] =
-    [("fakk2", b"FAKK", 12), ("alice", b"FAKK", 42), ("mohaa_demo", b"2015", 18), ("mohaa", b"2015", 19), ("mohaa_bt", b"EALA", 21)];
+const CASES: [(&str, &[u8; 4], u32); 6] = [
+    ("fakk2", b"FAKK", 12),
+    ("alice", b"FAKK", 42),
+    ("ef2", b"EF2!", 20),
+    ("mohaa_demo", b"2015", 18),
+    ("mohaa", b"2015", 19),
+    ("mohaa_bt", b"EALA", 21),
+];
 
 fn room(id: &str) -> Vec<u8> {
     ritual_room(bspkit::branches::by_id(id).unwrap()).unwrap()
@@ -124,6 +130,8 @@ fn info_rows_count_every_lump() {
         if id.starts_with("mohaa") {
             assert_eq!(count("terrain"), Some(1), "{id}");
             assert_eq!(count("staticmodeldefs"), Some(1), "{id}");
+        } else if id == "ef2" {
+            assert_eq!(count("bspinfo"), None, "{id}");
         } else {
             assert_eq!(count("entitylights"), Some(1), "{id}");
         }
@@ -156,7 +164,8 @@ fn rooms_build_scenes_and_lightmaps() {
             assert!(n[0] * to_centre[0] + n[1] * to_centre[1] + n[2] * to_centre[2] > 0.0, "{id}: a wall faces out");
         }
         assert_eq!(scene.materials[0].name, "textures/bspkit/grey");
-        assert!(lm.face(3, 0).is_some(), "{id}: wall 0 is lit");
+        let faces = bsp.branch().lump_index("FACES").unwrap() as u16;
+        assert!(lm.face(faces, 0).is_some(), "{id}: wall 0 is lit");
         let tree = bspkit::tree::NodeTree::of(&bsp).unwrap();
         assert_eq!(tree.point_leaf(0, [0.0, 0.0, 64.0]).unwrap(), 1, "{id}");
         assert_eq!(tree.point_leaf(0, [0.0, 0.0, -8.0]).unwrap(), 0, "{id}");
@@ -248,4 +257,31 @@ fn truncated_rooms_give_typed_errors() {
             }
         }
     }
+}
+
+#[test]
+fn elite_force_2_reads_its_own_field_orders() {
+    let bytes = room("ef2");
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let v = quake3::View::<quake3::Ef2>::new(&bsp).unwrap();
+    assert_eq!((v.slots().surfaces, v.slots().entities, v.slots().brushes), (5, 16, 13));
+    // numSides comes first in the brush, the shader first in the side.
+    let b = &v.brushes().unwrap()[0];
+    assert_eq!((b.num_sides.get(), b.first_side.get()), (6, 0));
+    let s = &v.brush_sides().unwrap()[3];
+    assert_eq!((s.shader.get(), s.plane.get()), (0, 6));
+    // The lightmap coordinate is the vertex's last field.
+    let vert = &v.draw_vertices().unwrap()[0];
+    assert!(vert.lightmap[0].get() > 0.0 && vert.lod_extra.get() == 0.0);
+    // A brush whose side run is read in Quake 3's order would be out of range: swap the fields.
+    let bytes = with_lump("ef2", "BRUSHES", |l| {
+        let b = quake3::BrushEf2::mut_from_prefix(l).unwrap().0;
+        b.first_side.set(6);
+    });
+    let problems = bspkit::check::check(&Bsp::from_bytes(&bytes).unwrap());
+    assert!(problems.iter().any(|p| p.lump.contains("BRUSHES") && p.message.contains("sides")), "{problems:#?}");
+    // The demo's `FAKK` 19 has no known layout: refused, not misread.
+    let mut demo = room("fakk2");
+    demo[4..8].copy_from_slice(&19u32.to_le_bytes());
+    assert!(Bsp::from_bytes(&demo).is_err());
 }

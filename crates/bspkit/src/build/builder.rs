@@ -37,6 +37,7 @@ pub fn default_version(branch: &Branch) -> u32 {
         "daikatana" => 41,
         "fakk2" => 12,
         "alice" => 42,
+        "ef2" => 20,
         "mohaa_demo" => 18,
         "mohaa" => 19,
         "mohaa_bt" => 21,

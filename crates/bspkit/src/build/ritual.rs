@@ -1,5 +1,5 @@
-//! A small, complete map of each of Ritual's Quake 3 descendants (F.A.K.K.2, Alice, Medal of
-//! Honor demo / retail / Breakthrough), built in code: a closed box room of six inward planar
+//! A small, complete map of each of Ritual's Quake 3 descendants (F.A.K.K.2, Alice, Elite
+//! Force II, Medal of Honor demo / retail / Breakthrough), built in code: a closed box room of six inward planar
 //! surfaces and a 3 × 3 Bézier patch on the floor, one solid floor brush, a node splitting the
 //! room's leaf from the solid leaf, a lightmap page, a one-cluster PVS, a worldspawn and a player
 //! start, and each branch's own lumps filled and consistent (FAKK2: a fog, an entity light and
@@ -41,7 +41,7 @@ fn name64(s: &str) -> [u8; 64] {
 /// The room written for `branch`, one of `quake3::lumps::RITUAL`; `None` for another branch.
 pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
     let set = record_set(branch);
-    if !matches!(set, RecordSet::Fakk | RecordSet::MohaaOld | RecordSet::Mohaa) {
+    if !matches!(set, RecordSet::Fakk | RecordSet::Ef2 | RecordSet::MohaaOld | RecordSet::Mohaa) {
         return None;
     }
     // Lumps by name; a name the branch's table lacks (FOGS in Medal of Honor 19) is left out.
@@ -63,7 +63,7 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
     put(
         "SHADERS",
         match set {
-            RecordSet::Fakk => cat(&[ShaderFakk { q3, subdivisions: I32::new(4) }]),
+            RecordSet::Fakk | RecordSet::Ef2 => cat(&[ShaderFakk { q3, subdivisions: I32::new(4) }]),
             _ => cat(&[ShaderMohaa { q3, subdivisions: I32::new(4), fence_mask_image: [0; 64] }]),
         },
     );
@@ -133,9 +133,44 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
     }
     surfaces.push(surface(2, first, 9, 0, 0, -1, [0, 0], [0.0, 0.0, 1.0], (3, 3)));
     let nsurf = surfaces.len() as i32;
-    put("DRAW_VERTICES", cat(&verts));
+    if set == RecordSet::Ef2 {
+        // Elite Force II's own vertex and surface layouts, with the same values.
+        let ef2_verts: Vec<DrawVertEf2> = verts
+            .iter()
+            .map(|v| DrawVertEf2 { xyz: v.xyz, st: v.st, normal: v.normal, color: v.color, lod_extra: F32::new(0.0), lightmap: v.lightmap })
+            .collect();
+        put("DRAW_VERTICES", cat(&ef2_verts));
+        let ef2_surfaces: Vec<SurfaceEf2> = surfaces
+            .iter()
+            .map(|s| SurfaceEf2 {
+                shader: s.shader,
+                fog: s.fog,
+                surface_type: s.surface_type,
+                first_vert: s.first_vert,
+                num_verts: s.num_verts,
+                first_index: s.first_index,
+                num_indexes: s.num_indexes,
+                lightmap_num: s.lightmap_num,
+                lightmap_x: s.lightmap_x,
+                lightmap_y: s.lightmap_y,
+                lightmap_width: s.lightmap_width,
+                lightmap_height: s.lightmap_height,
+                lightmap_origin: s.lightmap_origin,
+                lightmap_vecs: s.lightmap_vecs,
+                patch_width: s.patch_width,
+                patch_height: s.patch_height,
+                subdivisions: s.subdivisions,
+                base_lighting_surface: I32::new(-1),
+                inverted: I32::new(0),
+                face_flags: [I32::new(0); 4],
+            })
+            .collect();
+        put("FACES", cat(&ef2_surfaces));
+    } else {
+        put("DRAW_VERTICES", cat(&verts));
+        put("FACES", cat(&surfaces));
+    }
     put("DRAW_INDICES", cat(&indices));
-    put("FACES", cat(&surfaces));
     // One page, grey.
     put("LIGHTMAPS", vec![128u8; 128 * 128 * 3]);
 
@@ -162,7 +197,7 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
     put(
         "LEAVES",
         match set {
-            RecordSet::Fakk => cat(&[leaf0, leaf1]),
+            RecordSet::Fakk | RecordSet::Ef2 => cat(&[leaf0, leaf1]),
             RecordSet::MohaaOld => cat(&[
                 LeafMohaaOld { q3: leaf0, first_terrain_patch: I32::new(0), num_terrain_patches: I32::new(0) },
                 LeafMohaaOld { q3: leaf1, first_terrain_patch: I32::new(0), num_terrain_patches: I32::new(1) },
@@ -198,11 +233,18 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
             num_brushes: I32::new(1),
         }]),
     );
-    put("BRUSHES", cat(&[Brush { first_side: I32::new(0), num_sides: I32::new(6), shader: I32::new(0) }]));
+    put(
+        "BRUSHES",
+        match set {
+            RecordSet::Ef2 => cat(&[BrushEf2 { num_sides: I32::new(6), first_side: I32::new(0), shader: I32::new(0) }]),
+            _ => cat(&[Brush { first_side: I32::new(0), num_sides: I32::new(6), shader: I32::new(0) }]),
+        },
+    );
     put(
         "BRUSH_SIDES",
         match set {
             RecordSet::Fakk => cat(&(0..6).map(|k| BrushSide { plane: I32::new(2 * k), shader: I32::new(0) }).collect::<Vec<_>>()),
+            RecordSet::Ef2 => cat(&(0..6).map(|k| BrushSideEf2 { shader: I32::new(0), plane: I32::new(2 * k) }).collect::<Vec<_>>()),
             // The top side carries side equation 0; the others none (−1).
             _ => cat(&(0..6)
                 .map(|k| BrushSideMohaa { plane: I32::new(2 * k), shader: I32::new(0), equation: I32::new(if k == 5 { 0 } else { -1 }) })
@@ -237,9 +279,12 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
         light_subdivide: F32::new(120.0),
         autosprite: I32::new(0),
     };
-    put("LIGHT_DEFS", cat(&[def]));
-    put("ENTITY_LIGHTS", cat(&[light]));
-    put("ENTITY_LIGHTS_VIS", vec![1, 0, 0, 0]);
+    // Elite Force II keeps these lumps as bytes (no loader reads their layout): left empty.
+    if set != RecordSet::Ef2 {
+        put("LIGHT_DEFS", cat(&[def]));
+        put("ENTITY_LIGHTS", cat(&[light]));
+        put("ENTITY_LIGHTS_VIS", vec![1, 0, 0, 0]);
+    }
     put("LIGHT_GRID", vec![0u8; 8]);
     put("SPHERE_LIGHTS", cat(&[light]));
     put("SPHERE_LIGHT_VIS", vec![1, 0, 0, 0]);

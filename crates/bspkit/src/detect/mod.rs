@@ -65,6 +65,11 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
             42 => Ok(Detection::new(&quake3::ALICE, 42, Endian::Little, magic_why("FAKK", 42) + " (American McGee's Alice)")),
             v => unsupported("FAKK", v as i64),
         },
+        // Elite Force II retail; its demo (`FAKK` 19) has no known layout and stays unsupported.
+        b"EF2!" if le_version == 20 => {
+            Ok(Detection::new(&quake3::EF2, 20, Endian::Little, magic_why("EF2!", 20) + " (Star Trek: Elite Force II)"))
+        }
+        b"EF2!" => unsupported("EF2!", le_version as i64),
         b"2015" | b"EALA" => {
             let m = if &head == b"2015" { "2015" } else { "EALA" };
             match le_version {

@@ -199,8 +199,8 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let l = label(bsp, slot.brushes);
     let mut c = Checker::new(problems, &l);
     for (i, b) in brushes.as_deref().unwrap_or(&[]).iter().enumerate() {
-        range(&mut c, i, "sides", (b.first_side.get() as i64, b.num_sides.get() as i64), len(&sides), "brushsides");
-        index(&mut c, i, "shader", b.shader.get() as i64, len(&shaders), "shaders");
+        range(&mut c, i, "sides", (b.first_side(), b.num_sides()), len(&sides), "brushsides");
+        index(&mut c, i, "shader", BrushRecord::shader(b), len(&shaders), "shaders");
     }
     let l = label(bsp, slot.brush_sides);
     let mut c = Checker::new(problems, &l);
@@ -233,7 +233,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         // visibleSide is a side of that brush, or −1 when the fog has no visible side.
         if side != -1 {
             if let Some(brush) = usize::try_from(b).ok().and_then(|b| brush_list.get(b)) {
-                c.index(i, "visibleSide", side, brush.num_sides.get().max(0) as usize, "the brush's sides");
+                c.index(i, "visibleSide", side, brush.num_sides().max(0) as usize, "the brush's sides");
             }
         }
     }

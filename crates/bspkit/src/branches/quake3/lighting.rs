@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use super::lumps::with_record_set;
-use super::records::{DrawVert, DrawVertRbsp, Layout, Surface, SurfaceRbsp, SurfaceRitual};
+use super::records::{DrawVert, DrawVertEf2, DrawVertRbsp, Layout, Surface, SurfaceEf2, SurfaceRbsp, SurfaceRitual};
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
@@ -45,6 +45,24 @@ impl LightmapFields for SurfaceRitual {
     }
     fn size(&self) -> (i64, i64) {
         (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
+    }
+}
+
+impl LightmapFields for SurfaceEf2 {
+    fn styles(&self) -> impl Iterator<Item = (u8, i64, i64, i64)> {
+        std::iter::once((0, self.lightmap_num.get() as i64, self.lightmap_x.get() as i64, self.lightmap_y.get() as i64))
+    }
+    fn surface_type(&self) -> i32 {
+        self.surface_type.get()
+    }
+    fn size(&self) -> (i64, i64) {
+        (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
+    }
+}
+
+impl LightmapCoord for DrawVertEf2 {
+    fn lightmap(&self, _: usize) -> [f32; 2] {
+        self.lightmap.map(|c| c.get())
     }
 }
 

@@ -154,6 +154,51 @@ const FAKK_LUMPS: &[LumpDef] = &[
     LumpDef::records("LIGHT_DEFS", 52),
 ];
 
+/// Star Trek: Elite Force II (`EF2!` 20), 30 lumps: F.A.K.K.2's, with base and continuous
+/// lightmaps after LIGHTMAPS and the lighting-group lumps, static LOD models and a BSP info lump
+/// at the end (Spearmint `code/qcommon/bsp_ef2.c`). Brushes, brush sides, draw vertices and
+/// surfaces have their own layouts (`records::BrushEf2` …); the lighting lumps, whose layouts
+/// no loader reads, stay bytes.
+pub static EF2: Branch = Branch {
+    id: "ef2",
+    family: Family::Quake3,
+    title: "Ritual EF2! 20 (Star Trek: Elite Force II)",
+    games: "Star Trek: Elite Force II",
+    header: HeaderKind::Ritual { magic: *b"EF2!" },
+    lumps: &[
+        LumpDef::records("SHADERS", 76),
+        LumpDef::records("PLANES", 16),
+        LumpDef::records("LIGHTMAPS", 49152),
+        LumpDef::raw("BASE_LIGHTMAPS"),
+        LumpDef::raw("CONT_LIGHTMAPS"),
+        LumpDef::records("FACES", 132),
+        LumpDef::records("DRAW_VERTICES", 48),
+        LumpDef::records("DRAW_INDICES", 4),
+        LumpDef::records("LEAF_BRUSHES", 4),
+        LumpDef::records("LEAF_FACES", 4),
+        LumpDef::records("LEAVES", 48),
+        LumpDef::records("NODES", 36),
+        LumpDef::records("BRUSH_SIDES", 8),
+        LumpDef::records("BRUSHES", 12),
+        LumpDef::records("FOGS", 72),
+        LumpDef::records("MODELS", 40),
+        LumpDef::entities("ENTITIES"),
+        LumpDef::special("VISIBILITY"),
+        LumpDef::raw("LIGHT_GRID"),
+        LumpDef::raw("ENTITY_LIGHTS"),
+        LumpDef::raw("ENTITY_LIGHTS_VIS"),
+        LumpDef::raw("LIGHT_DEFS"),
+        LumpDef::raw("BASE_LIGHTING_VERTS"),
+        LumpDef::raw("CONT_LIGHTING_VERTS"),
+        LumpDef::raw("BASE_LIGHTING_SURFS"),
+        LumpDef::raw("LIGHTING_SURFS"),
+        LumpDef::raw("LIGHTING_VERT_SURFS"),
+        LumpDef::raw("LIGHTING_GROUPS"),
+        LumpDef::raw("STATIC_LOD_MODELS"),
+        LumpDef::raw("BSP_INFO"),
+    ],
+};
+
 /// Medal of Honor lumps 0..=12, shared by every version (OpenMoHAA `qfiles.h`).
 macro_rules! mohaa_lumps {
     (leaf: $leaf:literal, fogs: [$($fog:expr)?], tail: [$($tail:expr)?]) => {
@@ -224,7 +269,7 @@ pub static MOHAA_BT: Branch = Branch {
 const MOHAA_LUMPS: &[LumpDef] = mohaa_lumps!(leaf: 64, fogs: [], tail: [LumpDef::raw("DUMMY10")]);
 
 /// The Ritual branches, for the registry.
-pub static RITUAL: [&Branch; 5] = [&FAKK2, &ALICE, &MOHAA_DEMO, &MOHAA, &MOHAA_BT];
+pub static RITUAL: [&Branch; 6] = [&FAKK2, &ALICE, &EF2, &MOHAA_DEMO, &MOHAA, &MOHAA_BT];
 
 /// Which record set a Quake 3-family branch uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +282,8 @@ pub enum RecordSet {
     Fbsp,
     /// F.A.K.K.2 / Alice.
     Fakk,
+    /// Elite Force II.
+    Ef2,
     /// Medal of Honor demo (BSP 17 / 18).
     MohaaOld,
     /// Medal of Honor 19..21 and Breakthrough.
@@ -251,6 +298,8 @@ pub fn record_set(branch: &Branch) -> RecordSet {
         RecordSet::Fbsp
     } else if branch == &FAKK2 || branch == &ALICE {
         RecordSet::Fakk
+    } else if branch == &EF2 {
+        RecordSet::Ef2
     } else if branch == &MOHAA_DEMO {
         RecordSet::MohaaOld
     } else if branch == &MOHAA || branch == &MOHAA_BT {
@@ -268,6 +317,7 @@ macro_rules! with_record_set {
             $crate::branches::quake3::lumps::RecordSet::Rbsp => $f::<$crate::branches::quake3::records::Rbsp>($($arg),*),
             $crate::branches::quake3::lumps::RecordSet::Fbsp => $f::<$crate::branches::quake3::records::Fbsp>($($arg),*),
             $crate::branches::quake3::lumps::RecordSet::Fakk => $f::<$crate::branches::quake3::records::Fakk>($($arg),*),
+            $crate::branches::quake3::lumps::RecordSet::Ef2 => $f::<$crate::branches::quake3::records::Ef2>($($arg),*),
             $crate::branches::quake3::lumps::RecordSet::MohaaOld => $f::<$crate::branches::quake3::records::MohaaOld>($($arg),*),
             $crate::branches::quake3::lumps::RecordSet::Mohaa => $f::<$crate::branches::quake3::records::Mohaa>($($arg),*),
         }

@@ -55,7 +55,10 @@
 use std::ops::Range;
 
 use super::lumps::{record_set, with_record_set, RecordSet};
-use super::records::{DrawVert, DrawVertRbsp, Layout, ShaderRecord, Surface as IbspSurface, SurfaceRbsp, SurfaceRecord, SurfaceRitual};
+use super::records::{
+    DrawVert, DrawVertEf2, DrawVertRbsp, Layout, ShaderRecord, Surface as IbspSurface, SurfaceEf2, SurfaceRbsp, SurfaceRecord,
+    SurfaceRitual,
+};
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
@@ -165,6 +168,30 @@ trait SurfaceNormal {
 impl SurfaceNormal for IbspSurface {
     fn surface_normal(&self) -> [f32; 3] {
         self.lightmap_vecs[2].map(|c| c.get())
+    }
+}
+
+impl SurfaceNormal for SurfaceEf2 {
+    fn surface_normal(&self) -> [f32; 3] {
+        self.lightmap_vecs[2].map(|c| c.get())
+    }
+}
+
+impl MeshVertex for DrawVertEf2 {
+    fn xyz(&self) -> [f32; 3] {
+        self.xyz.map(|c| c.get())
+    }
+    fn st(&self) -> [f32; 2] {
+        self.st.map(|c| c.get())
+    }
+    fn lightmap_st(&self) -> [f32; 2] {
+        self.lightmap.map(|c| c.get())
+    }
+    fn normal(&self) -> [f32; 3] {
+        self.normal.map(|c| c.get())
+    }
+    fn colour(&self) -> [u8; 4] {
+        self.color
     }
 }
 
@@ -280,7 +307,8 @@ where
     let models = view.models()?;
     let surfaces_lump = view.slots().surfaces as u16;
     // Raven's and Ritual's shader flag bits are not Quake 3's: names decide their flags.
-    let q3_bits = !matches!(record_set(bsp.branch()), RecordSet::Rbsp | RecordSet::Fakk | RecordSet::MohaaOld | RecordSet::Mohaa);
+    let q3_bits =
+        !matches!(record_set(bsp.branch()), RecordSet::Rbsp | RecordSet::Fakk | RecordSet::Ef2 | RecordSet::MohaaOld | RecordSet::Mohaa);
     let level = opts.patch_level.unwrap_or(DEFAULT_PATCH_LEVEL).clamp(1, MAX_PATCH_LEVEL);
 
     let mut scene = Scene::default();

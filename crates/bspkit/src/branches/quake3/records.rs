@@ -270,6 +270,88 @@ pub type RitualIndex = I16<LE>;
 /// A static-model vertex colour (RGB; STATIC_MODEL_DATA).
 pub type StaticModelColour = [u8; 3];
 
+crate::schema::types::declare_record! {
+    /// Elite Force II `dbrush_t`, 12 bytes: Quake 3's fields with the side count first
+    /// (Spearmint `code/qcommon/bsp_ef2.c`, an open reimplementation's loader).
+    pub struct BrushEf2 { pub num_sides: I32<LE>, pub first_side: I32<LE>, pub shader: I32<LE> }
+    /// Elite Force II `dbrushside_t`, 8 bytes: the shader before the plane.
+    pub struct BrushSideEf2 { pub shader: I32<LE>, pub plane: I32<LE> }
+    /// Elite Force II `drawVert_t`, 48 bytes: the normal and colour before a LOD value and the
+    /// lightmap coordinate (a collapse-map index in triangle soups with LOD).
+    pub struct DrawVertEf2 {
+        pub xyz: [F32<LE>; 3],
+        pub st: [F32<LE>; 2],
+        pub normal: [F32<LE>; 3],
+        pub color: [u8; 4],
+        pub lod_extra: F32<LE>,
+        pub lightmap: [F32<LE>; 2]
+    }
+    /// Elite Force II `dsurface_t`, 132 bytes: Ritual's surface, then its base lighting surface
+    /// and the terrain fields.
+    pub struct SurfaceEf2 {
+        pub shader: I32<LE>,
+        pub fog: I32<LE>,
+        pub surface_type: I32<LE>,
+        pub first_vert: I32<LE>,
+        pub num_verts: I32<LE>,
+        pub first_index: I32<LE>,
+        pub num_indexes: I32<LE>,
+        pub lightmap_num: I32<LE>,
+        pub lightmap_x: I32<LE>,
+        pub lightmap_y: I32<LE>,
+        pub lightmap_width: I32<LE>,
+        pub lightmap_height: I32<LE>,
+        pub lightmap_origin: [F32<LE>; 3],
+        pub lightmap_vecs: [[F32<LE>; 3]; 3],
+        pub patch_width: I32<LE>,
+        pub patch_height: I32<LE>,
+        pub subdivisions: F32<LE>,
+        pub base_lighting_surface: I32<LE>,
+        pub inverted: I32<LE>,
+        pub face_flags: [I32<LE>; 4]
+    }
+}
+
+/// A brush's side run and shader, whatever the field order.
+pub trait BrushRecord {
+    fn first_side(&self) -> i64;
+    fn num_sides(&self) -> i64;
+    fn shader(&self) -> i64;
+}
+impl BrushRecord for Brush {
+    fn first_side(&self) -> i64 {
+        self.first_side.get() as i64
+    }
+    fn num_sides(&self) -> i64 {
+        self.num_sides.get() as i64
+    }
+    fn shader(&self) -> i64 {
+        self.shader.get() as i64
+    }
+}
+impl BrushRecord for BrushEf2 {
+    fn first_side(&self) -> i64 {
+        self.first_side.get() as i64
+    }
+    fn num_sides(&self) -> i64 {
+        self.num_sides.get() as i64
+    }
+    fn shader(&self) -> i64 {
+        self.shader.get() as i64
+    }
+}
+impl BrushSideRecord for BrushSideEf2 {
+    fn plane(&self) -> i64 {
+        self.plane.get() as i64
+    }
+    fn shader(&self) -> i64 {
+        self.shader.get() as i64
+    }
+    fn surface(&self) -> Option<i64> {
+        None
+    }
+}
+
 impl StaticModel {
     pub fn model(&self) -> std::borrow::Cow<'_, str> {
         crate::bytes::c_str(&self.model)
@@ -366,6 +448,7 @@ macro_rules! impl_surface {
 impl_surface!(Surface, |s| std::slice::from_ref(&s.lightmap_num));
 impl_surface!(SurfaceRbsp, |s| &s.lightmap_num[..]);
 impl_surface!(SurfaceRitual, |s| std::slice::from_ref(&s.lightmap_num));
+impl_surface!(SurfaceEf2, |s| std::slice::from_ref(&s.lightmap_num));
 
 pub trait BrushSideRecord {
     fn plane(&self) -> i64;
@@ -419,6 +502,7 @@ pub trait Layout: 'static {
     const LIGHT_GRID: bool = true;
     type Shader: FromBytes + Immutable + KnownLayout + ShaderRecord;
     type Leaf: FromBytes + Immutable + KnownLayout + LeafRecord;
+    type Brush: FromBytes + Immutable + KnownLayout + BrushRecord;
     type BrushSide: FromBytes + Immutable + KnownLayout + BrushSideRecord;
     type DrawVert: FromBytes + Immutable + KnownLayout;
     type Surface: FromBytes + Immutable + KnownLayout + SurfaceRecord;
@@ -437,6 +521,7 @@ pub enum Rbsp {}
 pub enum Fbsp {}
 
 impl Layout for Ibsp {
+    type Brush = Brush;
     type Shader = Shader;
     type Leaf = Leaf;
     const BRANCH_IDS: &'static [&'static str] = &["quake3", "ibsp47", "quakelive"];
@@ -449,6 +534,7 @@ impl Layout for Ibsp {
     type LightGrid = LightGrid;
 }
 impl Layout for Rbsp {
+    type Brush = Brush;
     type Shader = Shader;
     type Leaf = Leaf;
     const BRANCH_IDS: &'static [&'static str] = &["rbsp"];
@@ -461,6 +547,7 @@ impl Layout for Rbsp {
     type LightGrid = LightGridRbsp;
 }
 impl Layout for Fbsp {
+    type Brush = Brush;
     type Shader = Shader;
     type Leaf = Leaf;
     const BRANCH_IDS: &'static [&'static str] = &["fbsp"];
@@ -475,6 +562,9 @@ impl Layout for Fbsp {
 /// Heavy Metal: F.A.K.K.2 and American McGee's Alice (`FAKK` 12 / 42).
 #[derive(Debug, Clone, Copy)]
 pub enum Fakk {}
+/// Star Trek: Elite Force II (`EF2!` 20).
+#[derive(Debug, Clone, Copy)]
+pub enum Ef2 {}
 /// Medal of Honor: Allied Assault demo (`2015` 17 / 18): the old leaf, a fog lump.
 #[derive(Debug, Clone, Copy)]
 pub enum MohaaOld {}
@@ -483,6 +573,7 @@ pub enum MohaaOld {}
 pub enum Mohaa {}
 
 impl Layout for Fakk {
+    type Brush = Brush;
     const BRANCH_IDS: &'static [&'static str] = &["fakk2", "alice"];
     const LIGHTMAP_SIZE: usize = 128;
     const LIGHT_ARRAY: bool = false;
@@ -495,7 +586,22 @@ impl Layout for Fakk {
     type Lightmap = Lightmap;
     type LightGrid = u8;
 }
+impl Layout for Ef2 {
+    type Brush = BrushEf2;
+    const BRANCH_IDS: &'static [&'static str] = &["ef2"];
+    const LIGHTMAP_SIZE: usize = 128;
+    const LIGHT_ARRAY: bool = false;
+    const LIGHT_GRID: bool = false;
+    type Shader = ShaderFakk;
+    type Leaf = Leaf;
+    type BrushSide = BrushSideEf2;
+    type DrawVert = DrawVertEf2;
+    type Surface = SurfaceEf2;
+    type Lightmap = Lightmap;
+    type LightGrid = u8;
+}
 impl Layout for MohaaOld {
+    type Brush = Brush;
     const BRANCH_IDS: &'static [&'static str] = &["mohaa_demo"];
     const LIGHTMAP_SIZE: usize = 128;
     const LIGHT_ARRAY: bool = false;
@@ -509,6 +615,7 @@ impl Layout for MohaaOld {
     type LightGrid = u8;
 }
 impl Layout for Mohaa {
+    type Brush = Brush;
     const BRANCH_IDS: &'static [&'static str] = &["mohaa", "mohaa_bt"];
     const LIGHTMAP_SIZE: usize = 128;
     const LIGHT_ARRAY: bool = false;
@@ -572,6 +679,13 @@ mod tests {
         assert_eq!(std::mem::offset_of!(TerrainPatch, heightmap), 304);
         assert_eq!(std::mem::offset_of!(StaticModel, num_vertex_data), 160);
         assert_eq!(std::mem::offset_of!(SurfaceRitual, subdivisions), 104);
+        // Elite Force II (Spearmint bsp_ef2.c).
+        assert_eq!(size_of::<BrushEf2>(), 12);
+        assert_eq!(size_of::<BrushSideEf2>(), 8);
+        assert_eq!(size_of::<DrawVertEf2>(), 48);
+        assert_eq!(size_of::<SurfaceEf2>(), 132);
+        assert_eq!(std::mem::offset_of!(DrawVertEf2, lightmap), 40);
+        assert_eq!(std::mem::offset_of!(SurfaceEf2, face_flags), 116);
     }
 
     #[test]

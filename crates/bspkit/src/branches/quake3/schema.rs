@@ -28,7 +28,12 @@ pub fn lump_schema(branch: &Branch, lump: &str) -> Option<&'static RecordSchema>
         (RecordSet::Mohaa, "LEAVES") => return of::<LeafMohaa>(),
         (RecordSet::MohaaOld | RecordSet::Mohaa, "BRUSH_SIDES") => return of::<BrushSideMohaa>(),
         (RecordSet::Fakk | RecordSet::MohaaOld | RecordSet::Mohaa, "FACES") => return of::<SurfaceRitual>(),
-        (RecordSet::Fakk | RecordSet::MohaaOld | RecordSet::Mohaa, _) => return of_layout::<Ibsp>(lump),
+        (RecordSet::Ef2, "SHADERS") => return of::<ShaderFakk>(),
+        (RecordSet::Ef2, "FACES") => return of::<SurfaceEf2>(),
+        (RecordSet::Ef2, "BRUSHES") => return of::<BrushEf2>(),
+        (RecordSet::Ef2, "BRUSH_SIDES") => return of::<BrushSideEf2>(),
+        (RecordSet::Ef2, "DRAW_VERTICES") => return of::<DrawVertEf2>(),
+        (RecordSet::Fakk | RecordSet::Ef2 | RecordSet::MohaaOld | RecordSet::Mohaa, _) => return of_layout::<Ibsp>(lump),
         _ => {}
     }
     if Rbsp::BRANCH_IDS.contains(&branch.id) {

@@ -19,7 +19,7 @@ pub fn q3map2_info(bsp: &Bsp) -> Vec<Stat> {
 pub fn stats<L: Layout>(bsp: &Bsp) -> Vec<Stat> {
     let Ok(view) = View::<L>::new(bsp) else { return Vec::new() };
     let slot = *view.slots();
-    if matches!(record_set(bsp.branch()), RecordSet::Fakk | RecordSet::MohaaOld | RecordSet::Mohaa) {
+    if matches!(record_set(bsp.branch()), RecordSet::Fakk | RecordSet::Ef2 | RecordSet::MohaaOld | RecordSet::Mohaa) {
         return ritual_stats(bsp, &slot);
     }
     let len = |i: usize| bsp.lump(i).map(|l| l.len() as u64).unwrap_or(0);

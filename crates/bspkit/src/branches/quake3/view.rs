@@ -116,7 +116,7 @@ impl<'a, L: Layout> View<'a, L> {
     pub fn models(&self) -> Result<&'a [Model]> {
         self.bsp.records(self.slots.models)
     }
-    pub fn brushes(&self) -> Result<&'a [Brush]> {
+    pub fn brushes(&self) -> Result<&'a [L::Brush]> {
         self.bsp.records(self.slots.brushes)
     }
     pub fn brush_sides(&self) -> Result<&'a [L::BrushSide]> {
