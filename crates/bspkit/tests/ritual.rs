@@ -270,6 +270,9 @@ fn elite_force_2_reads_its_own_field_orders() {
     assert_eq!((b.num_sides.get(), b.first_side.get()), (6, 0));
     let s = &v.brush_sides().unwrap()[3];
     assert_eq!((s.shader.get(), s.plane.get()), (0, 6));
+    // The leaf's surface count comes before its first index.
+    let leaf = &v.leaves().unwrap()[1];
+    assert_eq!((leaf.num_leaf_surfaces.get(), leaf.first_leaf_surface.get()), (7, 0));
     // The lightmap coordinate is the vertex's last field.
     let vert = &v.draw_vertices().unwrap()[0];
     assert!(vert.lightmap[0].get() > 0.0 && vert.lod_extra.get() == 0.0);

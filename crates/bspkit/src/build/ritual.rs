@@ -197,7 +197,17 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
     put(
         "LEAVES",
         match set {
-            RecordSet::Fakk | RecordSet::Ef2 => cat(&[leaf0, leaf1]),
+            RecordSet::Fakk => cat(&[leaf0, leaf1]),
+            RecordSet::Ef2 => cat(&[leaf0, leaf1].map(|l| LeafEf2 {
+                cluster: l.cluster,
+                area: l.area,
+                mins: l.mins,
+                maxs: l.maxs,
+                num_leaf_surfaces: l.num_leaf_surfaces,
+                first_leaf_surface: l.first_leaf_surface,
+                first_leaf_brush: l.first_leaf_brush,
+                num_leaf_brushes: l.num_leaf_brushes,
+            })),
             RecordSet::MohaaOld => cat(&[
                 LeafMohaaOld { q3: leaf0, first_terrain_patch: I32::new(0), num_terrain_patches: I32::new(0) },
                 LeafMohaaOld { q3: leaf1, first_terrain_patch: I32::new(0), num_terrain_patches: I32::new(1) },

@@ -167,14 +167,12 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let l = label(bsp, slot.leaves);
     let mut c = Checker::new(problems, &l);
     let clusters = vis.filter(|v| v.n_vecs > 0).map(|v| v.n_vecs);
-    for (i, leaf) in leaves.as_deref().unwrap_or(&[]).iter().map(LeafRecord::q3).enumerate() {
-        let r = (leaf.first_leaf_surface.get() as i64, leaf.num_leaf_surfaces.get() as i64);
-        range(&mut c, i, "leafsurfaces", r, len(&leaf_surfaces), "leafsurfaces");
-        let r = (leaf.first_leaf_brush.get() as i64, leaf.num_leaf_brushes.get() as i64);
-        range(&mut c, i, "leafbrushes", r, len(&leaf_brushes), "leafbrushes");
+    for (i, leaf) in leaves.as_deref().unwrap_or(&[]).iter().enumerate() {
+        range(&mut c, i, "leafsurfaces", leaf.leaf_surfaces(), len(&leaf_surfaces), "leafsurfaces");
+        range(&mut c, i, "leafbrushes", leaf.leaf_brushes(), len(&leaf_brushes), "leafbrushes");
         // A negative cluster marks a leaf outside the map.
-        if leaf.cluster.get() >= 0 {
-            index(&mut c, i, "cluster", leaf.cluster.get() as i64, clusters, "visibility clusters");
+        if leaf.cluster() >= 0 {
+            index(&mut c, i, "cluster", leaf.cluster(), clusters, "visibility clusters");
         }
     }
 

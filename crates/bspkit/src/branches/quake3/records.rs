@@ -274,6 +274,18 @@ crate::schema::types::declare_record! {
     /// Elite Force II `dbrush_t`, 12 bytes: Quake 3's fields with the side count first
     /// (Spearmint `code/qcommon/bsp_ef2.c`, an open reimplementation's loader).
     pub struct BrushEf2 { pub num_sides: I32<LE>, pub first_side: I32<LE>, pub shader: I32<LE> }
+    /// Elite Force II `dleaf_t`, 48 bytes: the leaf-surface count before its first index (the
+    /// game's `qfiles.h`, UberGames/EF2GameSource; Spearmint's loader reads Quake 3's order).
+    pub struct LeafEf2 {
+        pub cluster: I32<LE>,
+        pub area: I32<LE>,
+        pub mins: [I32<LE>; 3],
+        pub maxs: [I32<LE>; 3],
+        pub num_leaf_surfaces: I32<LE>,
+        pub first_leaf_surface: I32<LE>,
+        pub first_leaf_brush: I32<LE>,
+        pub num_leaf_brushes: I32<LE>
+    }
     /// Elite Force II `dbrushside_t`, 8 bytes: the shader before the plane.
     pub struct BrushSideEf2 { pub shader: I32<LE>, pub plane: I32<LE> }
     /// Elite Force II `drawVert_t`, 48 bytes: the normal and colour before a LOD value and the
@@ -386,23 +398,50 @@ impl ShaderRecord for ShaderMohaa {
         &self.q3
     }
 }
-/// The Quake 3 leaf fields every leaf record starts with.
+/// A leaf's cluster and its leaf-surface and leaf-brush runs, whatever the field order.
 pub trait LeafRecord {
-    fn q3(&self) -> &Leaf;
+    fn cluster(&self) -> i64;
+    /// `(first, count)` of its LEAF_FACES run.
+    fn leaf_surfaces(&self) -> (i64, i64);
+    /// `(first, count)` of its LEAF_BRUSHES run.
+    fn leaf_brushes(&self) -> (i64, i64);
 }
 impl LeafRecord for Leaf {
-    fn q3(&self) -> &Leaf {
-        self
+    fn cluster(&self) -> i64 {
+        self.cluster.get() as i64
+    }
+    fn leaf_surfaces(&self) -> (i64, i64) {
+        (self.first_leaf_surface.get() as i64, self.num_leaf_surfaces.get() as i64)
+    }
+    fn leaf_brushes(&self) -> (i64, i64) {
+        (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
     }
 }
-impl LeafRecord for LeafMohaa {
-    fn q3(&self) -> &Leaf {
-        &self.q3
-    }
+macro_rules! leaf_via_q3 {
+    ($($t:ty),*) => {$(
+        impl LeafRecord for $t {
+            fn cluster(&self) -> i64 {
+                self.q3.cluster()
+            }
+            fn leaf_surfaces(&self) -> (i64, i64) {
+                self.q3.leaf_surfaces()
+            }
+            fn leaf_brushes(&self) -> (i64, i64) {
+                self.q3.leaf_brushes()
+            }
+        }
+    )*};
 }
-impl LeafRecord for LeafMohaaOld {
-    fn q3(&self) -> &Leaf {
-        &self.q3
+leaf_via_q3!(LeafMohaa, LeafMohaaOld);
+impl LeafRecord for LeafEf2 {
+    fn cluster(&self) -> i64 {
+        self.cluster.get() as i64
+    }
+    fn leaf_surfaces(&self) -> (i64, i64) {
+        (self.first_leaf_surface.get() as i64, self.num_leaf_surfaces.get() as i64)
+    }
+    fn leaf_brushes(&self) -> (i64, i64) {
+        (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
     }
 }
 
@@ -593,7 +632,7 @@ impl Layout for Ef2 {
     const LIGHT_ARRAY: bool = false;
     const LIGHT_GRID: bool = false;
     type Shader = ShaderFakk;
-    type Leaf = Leaf;
+    type Leaf = LeafEf2;
     type BrushSide = BrushSideEf2;
     type DrawVert = DrawVertEf2;
     type Surface = SurfaceEf2;
@@ -681,6 +720,7 @@ mod tests {
         assert_eq!(std::mem::offset_of!(SurfaceRitual, subdivisions), 104);
         // Elite Force II (Spearmint bsp_ef2.c).
         assert_eq!(size_of::<BrushEf2>(), 12);
+        assert_eq!(size_of::<LeafEf2>(), 48);
         assert_eq!(size_of::<BrushSideEf2>(), 8);
         assert_eq!(size_of::<DrawVertEf2>(), 48);
         assert_eq!(size_of::<SurfaceEf2>(), 132);

@@ -30,6 +30,7 @@ pub fn lump_schema(branch: &Branch, lump: &str) -> Option<&'static RecordSchema>
         (RecordSet::Fakk | RecordSet::MohaaOld | RecordSet::Mohaa, "FACES") => return of::<SurfaceRitual>(),
         (RecordSet::Ef2, "SHADERS") => return of::<ShaderFakk>(),
         (RecordSet::Ef2, "FACES") => return of::<SurfaceEf2>(),
+        (RecordSet::Ef2, "LEAVES") => return of::<LeafEf2>(),
         (RecordSet::Ef2, "BRUSHES") => return of::<BrushEf2>(),
         (RecordSet::Ef2, "BRUSH_SIDES") => return of::<BrushSideEf2>(),
         (RecordSet::Ef2, "DRAW_VERTICES") => return of::<DrawVertEf2>(),
