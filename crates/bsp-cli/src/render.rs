@@ -17,7 +17,11 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
         writeln!(out, "  runner-up: {} ({})", r.branch, r.why)?;
     }
     writeln!(out)?;
-    native_table(out, bsp.family(), &info.stats, info.size)?;
+    if bspkit::branches::quake3::RITUAL.contains(&bsp.branch()) {
+        ritual_table(out, &info.stats)?;
+    } else {
+        native_table(out, bsp.family(), &info.stats, info.size)?;
+    }
     writeln!(out, "{:>8} entities", info.entities)?;
     if let Some(c) = info.checksum {
         writeln!(out, "map checksum (CRC32, entities excluded): {c:08x}")?;
@@ -82,6 +86,17 @@ pub fn entities(out: &mut impl Write, ents: &bspkit::lumps::entities::Entities, 
         }
         Ok(())
     }
+}
+
+/// Ritual's maps (F.A.K.K.2, Alice, Medal of Honor): a row per lump in directory order, in the
+/// `count   name   bytes` columns of the Medal of Honor engine's own size listing (OpenMoHAA
+/// `CM_PrintBSPFileSizes`: `%6i   %-22s%7i`); byte lumps leave the count empty.
+fn ritual_table(out: &mut impl Write, stats: &[bspkit::stats::Stat]) -> io::Result<()> {
+    for s in stats {
+        let count = s.count.map(|c| c.to_string()).unwrap_or_default();
+        writeln!(out, "{count:>6}   {:<22}{:>7}", s.name, s.bytes)?;
+    }
+    Ok(())
 }
 
 /// The stats table in the layout of the family's own info tool, so the two can be compared line

@@ -1,7 +1,7 @@
 //! Writes builder-made maps of the branches the real-map corpus lacks into a directory, as
 //! seeds for the `open_decode` fuzz target (`fuzz/seed.sh` runs it): a small Genesis3D level
-//! (the chunk-chain header form) and SiN / Soldier of Fortune / Daikatana maps next to the
-//! Quake 3-family branches whose magic they share.
+//! (the chunk-chain header form), SiN / Soldier of Fortune / Daikatana maps next to the
+//! Quake 3-family branches whose magic they share, and a room of each of Ritual's branches.
 //!
 //! `cargo run -p bspkit --example fuzz_seeds -- fuzz/corpus/open_decode`
 
@@ -22,6 +22,12 @@ fn main() -> std::io::Result<()> {
             }
         }
         seeds.push((format!("seed_{}.bsp", b.id), builder.build()));
+    }
+    // Ritual's Quake 3 descendants: the builder's complete room of each.
+    for b in quake3::RITUAL {
+        if let Some(room) = bspkit::build::ritual_room(b) {
+            seeds.push((format!("seed_{}_room.bsp", b.id), room));
+        }
     }
     for (name, bytes) in seeds {
         std::fs::write(dir.join(&name), bytes)?;

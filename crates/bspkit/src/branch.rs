@@ -46,6 +46,10 @@ pub enum HeaderKind {
     Quake { magic: Option<[u8; 4]> },
     /// `char magic[4]; i32 version; {i32 offset, i32 length}[lumps]` — Quake 2, Quake 3 and descendants.
     IdMagic { magic: [u8; 4] },
+    /// `char magic[4]; i32 version; i32 checksum; {i32 offset, i32 length}[lumps]` — Ritual's
+    /// Quake 3 descendants (F.A.K.K.2, Alice, Medal of Honor; FAKK2 SDK and OpenMoHAA `qfiles.h`
+    /// `dheader_t`): the id header with a map checksum before the directory.
+    Ritual { magic: [u8; 4] },
     /// `char magic[4]; i32 version; lump_t[64]; i32 mapRevision` — Source (source.md §3, §4).
     /// `version_first` is the L4D2-branch `lump_t` order `{version, offset, length, fourCC}`.
     Valve { version_first: bool },
@@ -62,6 +66,16 @@ pub enum HeaderKind {
 }
 
 impl HeaderKind {
+    /// Where the `{offset, length}` directory of a Quake-style header starts: after the
+    /// version (Quake), the magic and version (id), or the magic, version and checksum (Ritual).
+    pub fn dir_base(self) -> Option<usize> {
+        match self {
+            HeaderKind::Quake { .. } => Some(4),
+            HeaderKind::IdMagic { .. } => Some(8),
+            HeaderKind::Ritual { .. } => Some(12),
+            _ => None,
+        }
+    }
     /// Lumps are a list of ids in file order (Call of Duty, Genesis3D chunks), not fixed slots:
     /// an edit may add a lump the file does not have.
     pub fn is_list(self) -> bool {
@@ -131,7 +145,7 @@ macro_rules! size_table {
         }
     };
 }
-size_table!(1 2 3 4 6 8 10 12 14 16 18 20 24 26 28 30 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 120 128 136 148 176 180 240 256 768 49152);
+size_table!(1 2 3 4 6 8 10 12 14 16 18 20 24 26 28 30 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 120 128 132 136 140 148 164 176 180 240 256 388 768 49152);
 
 /// The static description of one engine branch.
 pub struct Branch {

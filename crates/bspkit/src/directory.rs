@@ -91,10 +91,12 @@ pub fn parse(data: &[u8], branch: &'static Branch, endian: Endian) -> Result<(He
 pub fn parse_with(data: &[u8], branch: &'static Branch, endian: Endian, beyond_eof: bool) -> Result<(Header, Vec<LumpEntry>)> {
     let rd = |off: usize| u32_at(data, off, endian).unwrap_or(0);
     let (header, entries) = match branch.header {
-        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } => {
-            // `{offset, length}` pairs after the version (Quake) or the magic and version (id).
+        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } => {
+            // `{offset, length}` pairs after the version (Quake), the magic and version (id), or
+            // the magic, version and checksum (Ritual).
             let (magic, version, base) = match branch.header {
                 HeaderKind::IdMagic { magic } => (Some(magic), rd(4), 8),
+                HeaderKind::Ritual { magic } => (Some(magic), rd(4), 12),
                 HeaderKind::Quake { magic } => (magic, rd(0), 4),
                 _ => (None, 0, 4),
             };

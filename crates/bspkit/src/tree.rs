@@ -124,8 +124,13 @@ fn quake2_parts<L: quake2::Layout>(bsp: &Bsp) -> Result<Parts> {
 }
 
 fn quake3_parts(bsp: &Bsp) -> Result<Parts> {
-    // Nodes, leaves, planes and models have one layout in every Quake 3 branch.
-    let v = quake3::View::<quake3::Ibsp>::new(bsp)?;
+    quake3::lumps::with_record_set!(bsp.branch(), quake3_parts_with(bsp))
+}
+
+fn quake3_parts_with<L: quake3::Layout>(bsp: &Bsp) -> Result<Parts> {
+    // Nodes, planes and models have one layout in every Quake 3 branch; their slots differ
+    // in Ritual's (found by name).
+    let v = quake3::View::<L>::new(bsp)?;
     let nodes: Vec<TreeNode> = v
         .nodes()?
         .iter()
@@ -138,7 +143,7 @@ fn quake3_parts(bsp: &Bsp) -> Result<Parts> {
     // Only the world model has a tree: node 0, or leaf 0 when the map has no nodes.
     let world = if nodes.is_empty() { TreeChild::Leaf(0) } else { TreeChild::Node(0) };
     let heads = (0..v.models()?.len()).map(|i| (i == 0).then_some(world)).collect();
-    Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: quake3::LUMP_NODES })
+    Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: v.slots().nodes })
 }
 
 fn source_parts<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Parts> {

@@ -92,7 +92,11 @@ struct Slot {
 /// packed (e.g. a Dota 2 beta map, gchimp's writer) and keeps being packed.
 fn alignment(kind: HeaderKind, slots: &[Slot]) -> u64 {
     let a = match kind {
-        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Valve { .. } | HeaderKind::Respawn => 4,
+        HeaderKind::Quake { .. }
+        | HeaderKind::IdMagic { .. }
+        | HeaderKind::Ritual { .. }
+        | HeaderKind::Valve { .. }
+        | HeaderKind::Respawn => 4,
         HeaderKind::CodLumpList => return 4,
         HeaderKind::Chunks => return 1,
     };
@@ -652,9 +656,9 @@ fn write_header(
     keep: impl Fn(usize) -> bool,
 ) -> Result<()> {
     match kind {
-        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } => {
+        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } => {
             out[..old_hl].copy_from_slice(&data[..old_hl]);
-            let base = if matches!(kind, HeaderKind::Quake { .. }) { 4 } else { 8 };
+            let base = kind.dir_base().unwrap_or(8);
             for (i, s) in slots.iter().enumerate() {
                 put(out, base + 8 * i, s.offset, endian, true)?;
                 put(out, base + 8 * i + 4, s.length, endian, true)?;

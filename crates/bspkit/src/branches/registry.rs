@@ -31,6 +31,7 @@ pub fn all() -> Vec<&'static Branch> {
         &quake3::RBSP,
         &quake3::FBSP,
     ];
+    v.extend(quake3::RITUAL.iter().copied());
     v.extend(source::BRANCHES.iter().copied());
     v.extend(respawn::BRANCHES.iter().copied());
     v.push(&cod::COD4);

@@ -35,6 +35,12 @@ pub fn default_version(branch: &Branch) -> u32 {
         "sin" => 1,
         "sof" => 46,
         "daikatana" => 41,
+        "fakk2" => 12,
+        "alice" => 42,
+        "ef2" => 20,
+        "mohaa_demo" => 18,
+        "mohaa" => 19,
+        "mohaa_bt" => 21,
         "genesis3d" => crate::branches::genesis3d::lumps::GBSP_VERSION,
         _ => match branch.header {
             HeaderKind::Valve { version_first: true } => 21,
@@ -91,6 +97,7 @@ impl BspBuilder {
         let header_len = match self.branch.header {
             HeaderKind::Quake { .. } => 4 + 8 * self.slots(),
             HeaderKind::IdMagic { .. } => 8 + 8 * self.slots(),
+            HeaderKind::Ritual { .. } => 12 + 8 * self.slots(),
             HeaderKind::Valve { .. } => 1036,
             HeaderKind::Respawn => 16 + 16 * 128,
             HeaderKind::CodLumpList => 12 + 8 * lumps.len(),
@@ -115,12 +122,18 @@ impl BspBuilder {
         };
         let mut out = Vec::with_capacity(pos + 4);
         match self.branch.header {
-            HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } => {
+            HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } => {
                 match self.branch.header {
                     HeaderKind::Quake { magic: Some(m) } => out.extend_from_slice(&m),
                     HeaderKind::IdMagic { magic } => {
                         out.extend_from_slice(&magic);
                         w32(&mut out, self.version);
+                    }
+                    HeaderKind::Ritual { magic } => {
+                        out.extend_from_slice(&magic);
+                        w32(&mut out, self.version);
+                        // The map checksum (the engine compares it between server and client).
+                        w32(&mut out, self.revision);
                     }
                     _ => w32(&mut out, self.version),
                 }

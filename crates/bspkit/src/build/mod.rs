@@ -3,8 +3,10 @@
 //! committed sample map.
 
 pub mod builder;
+pub mod ritual;
 
 pub use builder::{default_version, BspBuilder};
+pub use ritual::ritual_room;
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
 /// (see [`crate::branches::quake1::room`]).

@@ -17,7 +17,7 @@
 //! The best score wins; on a tie the first candidate (the more common game) does. The
 //! evidence and the loser's reasons are reported ([`Detection::why`], `runners_up`).
 
-use crate::branch::{Branch, HeaderKind, LumpKind};
+use crate::branch::{Branch, LumpKind};
 use crate::bytes::Endian;
 use crate::detect::detection::Detection;
 use crate::detect::dir::{looks_like_entities, lump_range};
@@ -39,10 +39,7 @@ struct Fit {
 impl Fit {
     fn of(data: &[u8], branch: &'static Branch) -> Fit {
         let n = branch.lumps.len();
-        let base = match branch.header {
-            HeaderKind::Quake { .. } => 4,
-            _ => 8,
-        };
+        let base = branch.header.dir_base().unwrap_or(8);
         let header_len = base + 8 * n;
         let mut fit = Fit { branch, header_len, misfit: None, records: 0, whole: 0, broken: Vec::new(), gap: None, entities: false };
         if data.len() < header_len {

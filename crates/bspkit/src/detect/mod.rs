@@ -57,6 +57,38 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
         // Raven's Quake 3 RBSP (18 lumps) or SiN (a Quake 2 table of 20).
         b"RBSP" if le_version == 1 => Ok(collide::choose(data, "RBSP", 1, &[&quake3::RBSP, &quake2::SIN])),
         b"FBSP" if le_version == 1 => Ok(Detection::new(&quake3::FBSP, 1, Endian::Little, magic_why("FBSP", 1))),
+        // Ritual's Quake 3 descendants: the version picks the table, as the engines do
+        // (FAKK2 SDK `BSP_VERSION` 12; OpenMoHAA's CM_LoadMap accepts 17..=21 whatever the
+        // ident and switches leaf size and lump order at 18 / 19).
+        b"FAKK" => match le_version {
+            12 => Ok(Detection::new(&quake3::FAKK2, 12, Endian::Little, magic_why("FAKK", 12) + " (Heavy Metal: F.A.K.K.2)")),
+            42 => Ok(Detection::new(&quake3::ALICE, 42, Endian::Little, magic_why("FAKK", 42) + " (American McGee's Alice)")),
+            v => unsupported("FAKK", v as i64),
+        },
+        // Elite Force II retail; its demo (`FAKK` 19) has no known layout and stays unsupported.
+        b"EF2!" if le_version == 20 => {
+            Ok(Detection::new(&quake3::EF2, 20, Endian::Little, magic_why("EF2!", 20) + " (Star Trek: Elite Force II)"))
+        }
+        b"EF2!" => unsupported("EF2!", le_version as i64),
+        b"2015" | b"EALA" => {
+            let m = if &head == b"2015" { "2015" } else { "EALA" };
+            match le_version {
+                17 | 18 => Ok(Detection::new(
+                    &quake3::MOHAA_DEMO,
+                    le_version,
+                    Endian::Little,
+                    magic_why(m, le_version) + " (Medal of Honor before 19: 56-byte leaves, FOGS at lump 13)",
+                )),
+                19..=21 if m == "EALA" => Ok(Detection::new(
+                    &quake3::MOHAA_BT,
+                    le_version,
+                    Endian::Little,
+                    magic_why(m, le_version) + " (Medal of Honor: Breakthrough's ident)",
+                )),
+                19..=21 => Ok(Detection::new(&quake3::MOHAA, le_version, Endian::Little, magic_why(m, le_version) + " (Medal of Honor)")),
+                v => unsupported(m, v as i64),
+            }
+        }
         b"QBSP" | b"RBSP" | b"FBSP" => unsupported(std::str::from_utf8(&head).unwrap_or("?"), le_version as i64),
         b"BSP2" => Ok(Detection::new(&quake1::BSP2, 0, Endian::Little, "magic \"BSP2\" (32-bit Quake 1 extension)".into())),
         b"2PSB" => Ok(Detection::new(&quake1::BSP2PSB, 0, Endian::Little, "magic \"2PSB\" (RMQ 32-bit extension)".into())),

@@ -218,3 +218,30 @@ macro_rules! impl_record {
     };
 }
 pub(crate) use impl_record;
+
+/// Declare record structs once: each becomes a `#[repr(C)]` struct with the zero-copy derives
+/// (`FromBytes`, `IntoBytes`, `Immutable`, `KnownLayout`, `Unaligned`) and its [`Record`] /
+/// [`FieldType`] schema, both from the one field list, so a layout and its description cannot
+/// drift and no field is written twice. Fields must be unaligned types (`u8`, `i8`,
+/// zerocopy's byte-order types, arrays and other declared records); padding the C compiler
+/// adds is spelled out as a byte-array field.
+///
+/// ```ignore
+/// declare_record! {
+///     /// `dsideequation_t`, 32 bytes.
+///     pub struct SideEquation { pub s: [F32<LE>; 4], pub t: [F32<LE>; 4] }
+/// }
+/// ```
+macro_rules! declare_record {
+    ($($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* pub $f:ident : $t:ty),* $(,)? })+) => {$(
+        $(#[$m])*
+        #[repr(C)]
+        #[derive(
+            ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::Immutable, ::zerocopy::KnownLayout, ::zerocopy::Unaligned,
+            Clone, Copy, Debug,
+        )]
+        pub struct $name { $($(#[$fm])* pub $f: $t,)* }
+        $crate::schema::types::impl_record!([] $name { $($f: $t),* });
+    )+};
+}
+pub(crate) use declare_record;

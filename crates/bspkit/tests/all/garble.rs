@@ -228,7 +228,7 @@ fn garbled_ent_files_never_panic() {
 #[test]
 fn random_bytes_behind_every_magic_never_panic() {
     let mut rng = Rng::new("magics");
-    let heads: [&[u8]; 16] = [
+    let heads: [&[u8]; 21] = [
         b"VBSP",
         b"PSBV",
         b"rBSP",
@@ -245,6 +245,11 @@ fn random_bytes_behind_every_magic_never_panic() {
         b"IBSP\x2e\0\0\0",
         b"rBSP\x25\0\0\0",
         b"VBSP\x14\0\0\0",
+        b"FAKK\x0c\0\0\0",
+        b"FAKK\x2a\0\0\0",
+        b"2015\x12\0\0\0",
+        b"2015\x13\0\0\0",
+        b"EALA\x15\0\0\0",
     ];
     for head in heads {
         for len in [0usize, 4, 8, 12, 40, 200, 1100, 2100, 5000] {
@@ -256,4 +261,37 @@ fn random_bytes_behind_every_magic_never_panic() {
             }
         }
     }
+}
+
+/// Builder maps of the branches without a map in the corpus (Ritual's: F.A.K.K.2, Alice, Medal
+/// of Honor demo / retail / Breakthrough), truncated at every 1/80 and garbled, open and decode
+/// to `Ok` or a typed error; garbled copies also export.
+#[cfg(unix)]
+#[test]
+fn builder_maps_of_new_branches_never_panic() {
+    let opts = ExportOptions { format: Some(Format::Glb), textures: None, lightmaps: true, ..Default::default() };
+    let (mut cases, mut exported) = (0usize, 0usize);
+    for branch in bspkit::branches::quake3::RITUAL {
+        let mut data = bspkit::build::ritual_room(branch).unwrap();
+        let header = header_len(&data);
+        assert!(header > 0, "{}", branch.id);
+        let len = data.len();
+        for k in 0..CUTS {
+            run(&data[..k * len / CUTS]);
+            cases += 1;
+        }
+        for c in [header - 1, header, header + 1] {
+            run(&data[..c]);
+        }
+        let mut rng = Rng::new(branch.id);
+        cases += garbled(&mut rng, &mut data, header, FLIPS, run);
+        let mut rng = Rng::new(&format!("export {}", branch.id));
+        garbled(&mut rng, &mut data, header, 40, |data| {
+            if let Ok(bsp) = Bsp::from_bytes(data) {
+                exported += usize::from(export(&bsp, "/dev/null".as_ref(), &opts).is_ok());
+            }
+        });
+    }
+    assert!(cases > 5 * FLIPS);
+    assert!(exported > 0);
 }

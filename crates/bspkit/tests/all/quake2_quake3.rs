@@ -4,6 +4,7 @@
 use crate::common;
 
 use bspkit::branch::Branch;
+use bspkit::branches::quake3::ShaderRecord;
 use bspkit::branches::{quake2, quake3};
 use bspkit::build::BspBuilder;
 use bspkit::lumps::visibility::VisKind;

@@ -10,7 +10,119 @@ use crate::error::Result;
 
 /// Check every cross-reference of a Quake 3-family map, with the branch's record set.
 pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
-    with_record_set!(bsp.branch(), check_records(bsp, problems))
+    with_record_set!(bsp.branch(), check_records(bsp, problems));
+    match record_set(bsp.branch()) {
+        RecordSet::Fakk => check_ritual_lights(bsp, problems, "ENTITY_LIGHTS"),
+        RecordSet::MohaaOld => check_mohaa::<LeafMohaaOld>(bsp, problems),
+        RecordSet::Mohaa => check_mohaa::<LeafMohaa>(bsp, problems),
+        _ => {}
+    }
+}
+
+/// The records of the lump named `name`, with its slot; `None` where the branch lacks it or
+/// the lump does not read (the generic lump checks report that).
+fn named<'a, T: zerocopy::FromBytes + zerocopy::Immutable + zerocopy::KnownLayout>(bsp: &'a Bsp, name: &str) -> Option<(usize, &'a [T])> {
+    let i = bsp.branch().lump_index(name)?;
+    bsp.records(i).ok().map(|r| (i, r))
+}
+
+/// Ritual's entity / sphere lights each sit in a leaf (FAKK2 SDK `mapspherel_t.leaf`).
+fn check_ritual_lights(bsp: &Bsp, problems: &mut Vec<Problem>, lump: &str) {
+    let leaves = bsp.branch().lump_index("LEAVES").and_then(|i| Some(bsp.lump(i).ok()?.len() / bsp.record_size(i)?));
+    if let Some((i, lights)) = named::<SphereLight>(bsp, lump) {
+        let l = label(bsp, i);
+        let mut c = Checker::new(problems, &l);
+        for (k, light) in lights.iter().enumerate() {
+            index(&mut c, k, "leaf", light.leaf.get() as i64, leaves, "leaves");
+        }
+    }
+}
+
+/// A Medal of Honor leaf's terrain and static-model runs (OpenMoHAA `dleaf_t`).
+trait MohaaLeaf: LeafRecord + zerocopy::FromBytes + zerocopy::Immutable + zerocopy::KnownLayout {
+    fn terrain(&self) -> (i64, i64);
+    fn static_models(&self) -> Option<(i64, i64)>;
+}
+impl MohaaLeaf for LeafMohaa {
+    fn terrain(&self) -> (i64, i64) {
+        (self.first_terrain_patch.get() as i64, self.num_terrain_patches.get() as i64)
+    }
+    fn static_models(&self) -> Option<(i64, i64)> {
+        Some((self.first_static_model.get() as i64, self.num_static_models.get() as i64))
+    }
+}
+impl MohaaLeaf for LeafMohaaOld {
+    fn terrain(&self) -> (i64, i64) {
+        (self.first_terrain_patch.get() as i64, self.num_terrain_patches.get() as i64)
+    }
+    fn static_models(&self) -> Option<(i64, i64)> {
+        None
+    }
+}
+
+/// Medal of Honor's own references (OpenMoHAA `qfiles.h`, `cm_load.c`, `tr_bsp.c`): brush sides
+/// name a side equation; leaves name runs of TERRAIN_INDEXES and STATIC_MODEL_INDEXES, whose
+/// entries name terrain patches and static models; a static model's colours (3 bytes a vertex,
+/// `firstVertexData` a byte offset) lie in STATIC_MODEL_DATA; terrain patches name a shader;
+/// sphere lights a leaf.
+fn check_mohaa<Lf: MohaaLeaf>(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let count = |name: &str| bsp.branch().lump_index(name).and_then(|i| Some(bsp.lump(i).ok()?.len() / bsp.record_size(i)?));
+    let (equations, shaders) = (count("SIDE_EQUATIONS"), count("SHADERS"));
+    let (terrain, terrain_idx) = (count("TERRAIN"), count("TERRAIN_INDEXES"));
+    let (statics, static_idx) = (count("STATIC_MODEL_DEFS"), count("STATIC_MODEL_INDEXES"));
+    if let Some((i, sides)) = named::<BrushSideMohaa>(bsp, "BRUSH_SIDES") {
+        let l = label(bsp, i);
+        let mut c = Checker::new(problems, &l);
+        for (k, s) in sides.iter().enumerate() {
+            // −1: no side equation.
+            if s.equation.get() != -1 {
+                index(&mut c, k, "equation", s.equation.get() as i64, equations, "side equations");
+            }
+        }
+    }
+    if let Some((i, leaves)) = named::<Lf>(bsp, "LEAVES") {
+        let l = label(bsp, i);
+        let mut c = Checker::new(problems, &l);
+        for (k, leaf) in leaves.iter().enumerate() {
+            range(&mut c, k, "terrain patches", leaf.terrain(), terrain_idx, "terrain indexes");
+            if let Some(r) = leaf.static_models() {
+                range(&mut c, k, "static models", r, static_idx, "static model indexes");
+            }
+        }
+    }
+    for (lump, target, n) in [("TERRAIN_INDEXES", "terrain patches", terrain), ("STATIC_MODEL_INDEXES", "static models", statics)] {
+        if let Some((i, list)) = named::<RitualIndex>(bsp, lump) {
+            let l = label(bsp, i);
+            let mut c = Checker::new(problems, &l);
+            if let Some((k, x)) = list.iter().enumerate().find(|(_, x)| n.is_some_and(|n| x.get() < 0 || x.get() as usize >= n)) {
+                index(&mut c, k, "index", x.get() as i64, n, target);
+            }
+        }
+    }
+    if let Some((i, patches)) = named::<TerrainPatch>(bsp, "TERRAIN") {
+        let l = label(bsp, i);
+        let mut c = Checker::new(problems, &l);
+        for (k, p) in patches.iter().enumerate() {
+            index(&mut c, k, "shader", p.shader.get() as i64, shaders, "shaders");
+        }
+    }
+    if let Some((i, models)) = named::<StaticModel>(bsp, "STATIC_MODEL_DEFS") {
+        let colours = count("STATIC_MODEL_DATA");
+        let l = label(bsp, i);
+        let mut c = Checker::new(problems, &l);
+        for (k, m) in models.iter().enumerate() {
+            let (first, n) = (m.first_vertex_data.get() as i64, m.num_vertex_data.get() as i64);
+            // firstVertexData counts bytes of 3-byte colours (tr_bsp.c R_CopyStaticModel).
+            if n > 0 {
+                if first % 3 != 0 {
+                    c.error(Code::BAD_VALUE, Some(k), format!("firstVertexData {first} is not a multiple of 3 (bytes of RGB colours)"));
+                } else {
+                    range(&mut c, k, "vertex colours", (first / 3, n), colours, "static model colours");
+                }
+            }
+        }
+    }
+    check_ritual_lights(bsp, problems, "SPHERE_LIGHTS");
 }
 
 fn label(bsp: &Bsp, index: usize) -> String {
@@ -28,6 +140,7 @@ const SURFACE_FLARE: i64 = 4;
 /// Every cross-reference of a Quake 3-family map in range (quake_family.md A.4).
 pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let Ok(v) = View::<L>::new(bsp) else { return };
+    let slot = *v.slots();
     // Node tree cycles and shared nodes; the NODES checks below cover children out of range.
     crate::tree::check(bsp, problems);
     let (shaders, planes, nodes, leaves) = (v.shaders(), v.planes(), v.nodes(), v.leaves());
@@ -37,12 +150,12 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let vis = match v.visibility() {
         Ok(vis) => Some(vis),
         Err(e) => {
-            problems.push(Problem::error(Code::BAD_VISIBILITY, label(bsp, LUMP_VISIBILITY), None, e.kind.to_string()));
+            problems.push(Problem::error(Code::BAD_VISIBILITY, label(bsp, slot.visibility), None, e.kind.to_string()));
             None
         }
     };
 
-    let l = label(bsp, LUMP_NODES);
+    let l = label(bsp, slot.nodes);
     let mut c = Checker::new(problems, &l);
     for (i, n) in nodes.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "plane", n.plane.get() as i64, len(&planes), "planes");
@@ -51,45 +164,43 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         }
     }
 
-    let l = label(bsp, LUMP_LEAVES);
+    let l = label(bsp, slot.leaves);
     let mut c = Checker::new(problems, &l);
     let clusters = vis.filter(|v| v.n_vecs > 0).map(|v| v.n_vecs);
     for (i, leaf) in leaves.as_deref().unwrap_or(&[]).iter().enumerate() {
-        let r = (leaf.first_leaf_surface.get() as i64, leaf.num_leaf_surfaces.get() as i64);
-        range(&mut c, i, "leafsurfaces", r, len(&leaf_surfaces), "leafsurfaces");
-        let r = (leaf.first_leaf_brush.get() as i64, leaf.num_leaf_brushes.get() as i64);
-        range(&mut c, i, "leafbrushes", r, len(&leaf_brushes), "leafbrushes");
+        range(&mut c, i, "leafsurfaces", leaf.leaf_surfaces(), len(&leaf_surfaces), "leafsurfaces");
+        range(&mut c, i, "leafbrushes", leaf.leaf_brushes(), len(&leaf_brushes), "leafbrushes");
         // A negative cluster marks a leaf outside the map.
-        if leaf.cluster.get() >= 0 {
-            index(&mut c, i, "cluster", leaf.cluster.get() as i64, clusters, "visibility clusters");
+        if leaf.cluster() >= 0 {
+            index(&mut c, i, "cluster", leaf.cluster(), clusters, "visibility clusters");
         }
     }
 
-    let l = label(bsp, LUMP_LEAF_SURFACES);
+    let l = label(bsp, slot.leaf_surfaces);
     let mut c = Checker::new(problems, &l);
     for (i, x) in leaf_surfaces.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "surface", x.get() as i64, len(&surfaces), "surfaces");
     }
-    let l = label(bsp, LUMP_LEAF_BRUSHES);
+    let l = label(bsp, slot.leaf_brushes);
     let mut c = Checker::new(problems, &l);
     for (i, x) in leaf_brushes.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "brush", x.get() as i64, len(&brushes), "brushes");
     }
 
-    let l = label(bsp, LUMP_MODELS);
+    let l = label(bsp, slot.models);
     let mut c = Checker::new(problems, &l);
     for (i, m) in models.as_deref().unwrap_or(&[]).iter().enumerate() {
         range(&mut c, i, "surfaces", (m.first_surface.get() as i64, m.num_surfaces.get() as i64), len(&surfaces), "surfaces");
         range(&mut c, i, "brushes", (m.first_brush.get() as i64, m.num_brushes.get() as i64), len(&brushes), "brushes");
     }
 
-    let l = label(bsp, LUMP_BRUSHES);
+    let l = label(bsp, slot.brushes);
     let mut c = Checker::new(problems, &l);
     for (i, b) in brushes.as_deref().unwrap_or(&[]).iter().enumerate() {
-        range(&mut c, i, "sides", (b.first_side.get() as i64, b.num_sides.get() as i64), len(&sides), "brushsides");
-        index(&mut c, i, "shader", b.shader.get() as i64, len(&shaders), "shaders");
+        range(&mut c, i, "sides", (b.first_side(), b.num_sides()), len(&sides), "brushsides");
+        index(&mut c, i, "shader", BrushRecord::shader(b), len(&shaders), "shaders");
     }
-    let l = label(bsp, LUMP_BRUSH_SIDES);
+    let l = label(bsp, slot.brush_sides);
     let mut c = Checker::new(problems, &l);
     // FBSP: q3map2 grows its brush-side array by reallocation (1024 sides, then doubling) without
     // clearing the new memory and sets a side's surface only when a surface is made from it, so
@@ -123,7 +234,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         );
     }
 
-    let l = label(bsp, LUMP_FOGS);
+    let l = label(bsp, slot.fogs.unwrap_or(LUMP_FOGS));
     let mut c = Checker::new(problems, &l);
     let brush_list = brushes.as_deref().unwrap_or(&[]);
     for (i, f) in fogs.as_deref().unwrap_or(&[]).iter().enumerate() {
@@ -144,12 +255,12 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         // visibleSide is a side of that brush, or −1 when the fog has no visible side.
         if side != -1 {
             if let Some(brush) = usize::try_from(b).ok().and_then(|b| brush_list.get(b)) {
-                c.index(i, "visibleSide", side, brush.num_sides.get().max(0) as usize, "the brush's sides");
+                c.index(i, "visibleSide", side, brush.num_sides().max(0) as usize, "the brush's sides");
             }
         }
     }
 
-    let l = label(bsp, LUMP_SURFACES);
+    let l = label(bsp, slot.surfaces);
     let mut c = Checker::new(problems, &l);
     let index_list = indices.as_deref().unwrap_or(&[]);
     // With external lightmaps (an empty lump) the page numbers refer to image files
@@ -221,7 +332,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
 
     // RBSP / FBSP: every light-array cell names a grid point.
     if L::LIGHT_ARRAY {
-        let l = label(bsp, LUMP_LIGHT_ARRAY);
+        let l = label(bsp, slot.light_array.unwrap_or(LUMP_LIGHT_ARRAY));
         let mut c = Checker::new(problems, &l);
         if let Some(n) = len(&grid) {
             if let Some((i, x)) = array.as_deref().unwrap_or(&[]).iter().enumerate().find(|(_, x)| x.get() as usize >= n) {
@@ -232,11 +343,18 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
 
     // The grid must have one cell per point of model 0's grid (ioquake3 warns "light grid
     // mismatch" otherwise): IBSP stores a point per cell, RBSP / FBSP an array entry per cell.
-    let cells = if L::LIGHT_ARRAY { len(&array) } else { len(&grid) };
+    // Ritual's grids are kept as bytes (no grid slot): nothing to count.
+    let cells = if L::LIGHT_ARRAY {
+        len(&array)
+    } else if L::LIGHT_GRID {
+        len(&grid)
+    } else {
+        None
+    };
     if let (Some(cells), Some(dims)) = (cells.filter(|&n| n > 0), grid_dimensions(bsp)) {
         let expected = dims.iter().fold(1u64, |a, &d| a.saturating_mul(d));
         if expected != cells as u64 {
-            let lump = if L::LIGHT_ARRAY { LUMP_LIGHT_ARRAY } else { LUMP_LIGHT_GRID };
+            let lump = if L::LIGHT_ARRAY { slot.light_array } else { slot.light_grid }.unwrap_or(LUMP_LIGHT_GRID);
             problems.push(Problem::error(
                 Code::COUNT_MISMATCH,
                 label(bsp, lump),
@@ -249,7 +367,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     if let Some(vis) = vis.filter(|v| v.n_vecs > 0) {
         // A row must hold a bit per cluster.
         if vis.sz_vecs.saturating_mul(8) < vis.n_vecs {
-            let l = label(bsp, LUMP_VISIBILITY);
+            let l = label(bsp, slot.visibility);
             problems.push(Problem::error(
                 Code::BAD_VISIBILITY,
                 &l,

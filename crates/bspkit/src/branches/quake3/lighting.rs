@@ -10,8 +10,8 @@
 
 use std::borrow::Cow;
 
-use super::lumps::{LUMP_LIGHTMAPS, LUMP_SURFACES};
-use super::records::{DrawVert, DrawVertRbsp, Fbsp, Ibsp, Layout, Rbsp, Surface, SurfaceRbsp};
+use super::lumps::with_record_set;
+use super::records::{DrawVert, DrawVertEf2, DrawVertRbsp, Layout, Surface, SurfaceEf2, SurfaceRbsp, SurfaceRitual};
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
@@ -33,6 +33,36 @@ impl LightmapFields for Surface {
     }
     fn size(&self) -> (i64, i64) {
         (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
+    }
+}
+
+impl LightmapFields for SurfaceRitual {
+    fn styles(&self) -> impl Iterator<Item = (u8, i64, i64, i64)> {
+        std::iter::once((0, self.lightmap_num.get() as i64, self.lightmap_x.get() as i64, self.lightmap_y.get() as i64))
+    }
+    fn surface_type(&self) -> i32 {
+        self.surface_type.get()
+    }
+    fn size(&self) -> (i64, i64) {
+        (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
+    }
+}
+
+impl LightmapFields for SurfaceEf2 {
+    fn styles(&self) -> impl Iterator<Item = (u8, i64, i64, i64)> {
+        std::iter::once((0, self.lightmap_num.get() as i64, self.lightmap_x.get() as i64, self.lightmap_y.get() as i64))
+    }
+    fn surface_type(&self) -> i32 {
+        self.surface_type.get()
+    }
+    fn size(&self) -> (i64, i64) {
+        (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
+    }
+}
+
+impl LightmapCoord for DrawVertEf2 {
+    fn lightmap(&self, _: usize) -> [f32; 2] {
+        self.lightmap.map(|c| c.get())
     }
 }
 
@@ -91,11 +121,7 @@ fn vertex_rect<V: LightmapCoord>(verts: &[V], k: usize, ps: usize) -> Option<([i
 
 /// The lit surfaces of a Quake 3-family map.
 pub fn collect<'a>(bsp: &'a Bsp<'a>) -> Result<LightSet<'a>> {
-    match bsp.branch().id {
-        id if Rbsp::BRANCH_IDS.contains(&id) => collect_with::<Rbsp>(bsp),
-        id if Fbsp::BRANCH_IDS.contains(&id) => collect_with::<Fbsp>(bsp),
-        _ => collect_with::<Ibsp>(bsp),
-    }
+    with_record_set!(bsp.branch(), collect_with(bsp))
 }
 
 fn collect_with<'a, L: Layout>(bsp: &'a Bsp<'a>) -> Result<LightSet<'a>>
@@ -104,14 +130,15 @@ where
     L::DrawVert: LightmapCoord,
 {
     let view = View::<L>::new(bsp)?;
+    let (lightmaps_lump, surfaces_lump) = (view.slots().lightmaps, view.slots().surfaces);
     let surfaces = view.surfaces()?;
     let ps = L::LIGHTMAP_SIZE;
     let page_bytes = ps * ps * 3;
     let mut set = LightSet {
-        data: Cow::Borrowed(bsp.lump(LUMP_LIGHTMAPS)?),
+        data: Cow::Borrowed(bsp.lump(lightmaps_lump)?),
         format: Some(SampleFormat::Rgb8),
         source: "LIGHTMAPS".into(),
-        source_lump: Some(LUMP_LIGHTMAPS),
+        source_lump: Some(lightmaps_lump),
         overbright: overbright(bsp.family()),
         ..Default::default()
     };
@@ -173,7 +200,7 @@ where
             continue;
         }
         let face = FaceLight {
-            lump: LUMP_SURFACES as u16,
+            lump: surfaces_lump as u16,
             index: i as u32,
             width: w as u32,
             height: h as u32,

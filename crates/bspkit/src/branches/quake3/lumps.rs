@@ -101,6 +101,176 @@ pub static FBSP: Branch = Branch {
         LumpDef::records("LIGHT_ARRAY", 2)),
 };
 
+// Ritual's descendants reorder the lumps (geometry first, entities at 14) and add their own.
+// F.A.K.K.2 SDK `qfiles.h` (`HEADER_LUMPS` 20); OpenMoHAA `code/qcommon/qfiles.h` (28 slots,
+// `Q_GetLumpByVersion`: up to version 18 a FOGS lump sits at 13 and every later lump one slot on).
+// Names follow the Quake 3 table's where the content is the same, so views find them by name.
+// The light-grid palette and data are kept as bytes (their layout is not in either header);
+// TERRAIN_INDEXES, STATIC_MODEL_INDEXES and LIGHT_GRID_OFFSETS are `short`s and
+// STATIC_MODEL_DATA is 3-byte RGB per static-model vertex (OpenMoHAA's R_LoadStaticModelData,
+// R_LoadTerrainIndexes, R_LoadStaticModelIndexes). DUMMY10 (slot 27 from version 19 on) is
+// kept as bytes.
+
+/// Heavy Metal: F.A.K.K.2 (`FAKK` 12), 20 lumps.
+pub static FAKK2: Branch = Branch {
+    id: "fakk2",
+    family: Family::Quake3,
+    title: "Ritual FAKK 12 (Heavy Metal: F.A.K.K.2)",
+    games: "Heavy Metal: F.A.K.K.2",
+    header: HeaderKind::Ritual { magic: *b"FAKK" },
+    lumps: FAKK_LUMPS,
+};
+
+/// American McGee's Alice (`FAKK` 42): F.A.K.K.2's table (the engine it licensed).
+pub static ALICE: Branch = Branch {
+    id: "alice",
+    family: Family::Quake3,
+    title: "Ritual FAKK 42 (American McGee's Alice)",
+    games: "American McGee's Alice",
+    header: HeaderKind::Ritual { magic: *b"FAKK" },
+    lumps: FAKK_LUMPS,
+};
+
+const FAKK_LUMPS: &[LumpDef] = &[
+    LumpDef::records("SHADERS", 76),
+    LumpDef::records("PLANES", 16),
+    LumpDef::records("LIGHTMAPS", 49152),
+    LumpDef::records("FACES", 108),
+    LumpDef::records("DRAW_VERTICES", 44),
+    LumpDef::records("DRAW_INDICES", 4),
+    LumpDef::records("LEAF_BRUSHES", 4),
+    LumpDef::records("LEAF_FACES", 4),
+    LumpDef::records("LEAVES", 48),
+    LumpDef::records("NODES", 36),
+    LumpDef::records("BRUSH_SIDES", 8),
+    LumpDef::records("BRUSHES", 12),
+    LumpDef::records("FOGS", 72),
+    LumpDef::records("MODELS", 40),
+    LumpDef::entities("ENTITIES"),
+    LumpDef::special("VISIBILITY"),
+    LumpDef::raw("LIGHT_GRID"),
+    LumpDef::records("ENTITY_LIGHTS", 56),
+    LumpDef::raw("ENTITY_LIGHTS_VIS"),
+    LumpDef::records("LIGHT_DEFS", 52),
+];
+
+/// Star Trek: Elite Force II (`EF2!` 20), 30 lumps: F.A.K.K.2's, with base and continuous
+/// lightmaps after LIGHTMAPS and the lighting-group lumps, static LOD models and a BSP info lump
+/// at the end (Spearmint `code/qcommon/bsp_ef2.c`). Brushes, brush sides, draw vertices and
+/// surfaces have their own layouts (`records::BrushEf2` …); the lighting lumps, whose layouts
+/// no loader reads, stay bytes.
+pub static EF2: Branch = Branch {
+    id: "ef2",
+    family: Family::Quake3,
+    title: "Ritual EF2! 20 (Star Trek: Elite Force II)",
+    games: "Star Trek: Elite Force II",
+    header: HeaderKind::Ritual { magic: *b"EF2!" },
+    lumps: &[
+        LumpDef::records("SHADERS", 76),
+        LumpDef::records("PLANES", 16),
+        LumpDef::records("LIGHTMAPS", 49152),
+        LumpDef::raw("BASE_LIGHTMAPS"),
+        LumpDef::raw("CONT_LIGHTMAPS"),
+        LumpDef::records("FACES", 132),
+        LumpDef::records("DRAW_VERTICES", 48),
+        LumpDef::records("DRAW_INDICES", 4),
+        LumpDef::records("LEAF_BRUSHES", 4),
+        LumpDef::records("LEAF_FACES", 4),
+        LumpDef::records("LEAVES", 48),
+        LumpDef::records("NODES", 36),
+        LumpDef::records("BRUSH_SIDES", 8),
+        LumpDef::records("BRUSHES", 12),
+        LumpDef::records("FOGS", 72),
+        LumpDef::records("MODELS", 40),
+        LumpDef::entities("ENTITIES"),
+        LumpDef::special("VISIBILITY"),
+        LumpDef::raw("LIGHT_GRID"),
+        LumpDef::raw("ENTITY_LIGHTS"),
+        LumpDef::raw("ENTITY_LIGHTS_VIS"),
+        LumpDef::raw("LIGHT_DEFS"),
+        LumpDef::raw("BASE_LIGHTING_VERTS"),
+        LumpDef::raw("CONT_LIGHTING_VERTS"),
+        LumpDef::raw("BASE_LIGHTING_SURFS"),
+        LumpDef::raw("LIGHTING_SURFS"),
+        LumpDef::raw("LIGHTING_VERT_SURFS"),
+        LumpDef::raw("LIGHTING_GROUPS"),
+        LumpDef::raw("STATIC_LOD_MODELS"),
+        LumpDef::raw("BSP_INFO"),
+    ],
+};
+
+/// Medal of Honor lumps 0..=12, shared by every version (OpenMoHAA `qfiles.h`).
+macro_rules! mohaa_lumps {
+    (leaf: $leaf:literal, fogs: [$($fog:expr)?], tail: [$($tail:expr)?]) => {
+        &[
+            LumpDef::records("SHADERS", 140),
+            LumpDef::records("PLANES", 16),
+            LumpDef::records("LIGHTMAPS", 49152),
+            LumpDef::records("FACES", 108),
+            LumpDef::records("DRAW_VERTICES", 44),
+            LumpDef::records("DRAW_INDICES", 4),
+            LumpDef::records("LEAF_BRUSHES", 4),
+            LumpDef::records("LEAF_FACES", 4),
+            LumpDef::records("LEAVES", $leaf),
+            LumpDef::records("NODES", 36),
+            LumpDef::records("SIDE_EQUATIONS", 32),
+            LumpDef::records("BRUSH_SIDES", 12),
+            LumpDef::records("BRUSHES", 12),
+            $($fog,)?
+            LumpDef::records("MODELS", 40),
+            LumpDef::entities("ENTITIES"),
+            LumpDef::special("VISIBILITY"),
+            LumpDef::raw("LIGHT_GRID_PALETTE"),
+            LumpDef::records("LIGHT_GRID_OFFSETS", 2),
+            LumpDef::raw("LIGHT_GRID_DATA"),
+            LumpDef::records("SPHERE_LIGHTS", 56),
+            LumpDef::raw("SPHERE_LIGHT_VIS"),
+            LumpDef::records("LIGHT_DEFS", 52),
+            LumpDef::records("TERRAIN", 388),
+            LumpDef::records("TERRAIN_INDEXES", 2),
+            LumpDef::records("STATIC_MODEL_DATA", 3),
+            LumpDef::records("STATIC_MODEL_DEFS", 164),
+            LumpDef::records("STATIC_MODEL_INDEXES", 2),
+            $($tail,)?
+        ]
+    };
+}
+
+/// Medal of Honor: Allied Assault demo (`2015` 17 / 18): 56-byte leaves and a FOGS lump at 13.
+pub static MOHAA_DEMO: Branch = Branch {
+    id: "mohaa_demo",
+    family: Family::Quake3,
+    title: "Ritual/2015 BSP 18 (Medal of Honor: Allied Assault demo)",
+    games: "Medal of Honor: Allied Assault demo",
+    header: HeaderKind::Ritual { magic: *b"2015" },
+    lumps: mohaa_lumps!(leaf: 56, fogs: [LumpDef::records("FOGS", 72)], tail: []),
+};
+
+/// Medal of Honor: Allied Assault / Spearhead (`2015` 19..21): 64-byte leaves, no fogs, slot 27 unused.
+pub static MOHAA: Branch = Branch {
+    id: "mohaa",
+    family: Family::Quake3,
+    title: "Ritual/2015 BSP 19 (Medal of Honor: Allied Assault)",
+    games: "Medal of Honor: Allied Assault, Spearhead",
+    header: HeaderKind::Ritual { magic: *b"2015" },
+    lumps: MOHAA_LUMPS,
+};
+
+/// Medal of Honor: Allied Assault — Breakthrough (`EALA`): the 19 table under EA Los Angeles' magic.
+pub static MOHAA_BT: Branch = Branch {
+    id: "mohaa_bt",
+    family: Family::Quake3,
+    title: "EALA BSP (Medal of Honor: Breakthrough)",
+    games: "Medal of Honor: Allied Assault — Breakthrough",
+    header: HeaderKind::Ritual { magic: *b"EALA" },
+    lumps: MOHAA_LUMPS,
+};
+
+const MOHAA_LUMPS: &[LumpDef] = mohaa_lumps!(leaf: 64, fogs: [], tail: [LumpDef::raw("DUMMY10")]);
+
+/// The Ritual branches, for the registry.
+pub static RITUAL: [&Branch; 6] = [&FAKK2, &ALICE, &EF2, &MOHAA_DEMO, &MOHAA, &MOHAA_BT];
+
 /// Which record set a Quake 3-family branch uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordSet {
@@ -110,6 +280,14 @@ pub enum RecordSet {
     Rbsp,
     /// qfusion FBSP 1.
     Fbsp,
+    /// F.A.K.K.2 / Alice.
+    Fakk,
+    /// Elite Force II.
+    Ef2,
+    /// Medal of Honor demo (BSP 17 / 18).
+    MohaaOld,
+    /// Medal of Honor 19..21 and Breakthrough.
+    Mohaa,
 }
 
 /// The record set of `branch`.
@@ -118,6 +296,14 @@ pub fn record_set(branch: &Branch) -> RecordSet {
         RecordSet::Rbsp
     } else if branch == &FBSP {
         RecordSet::Fbsp
+    } else if branch == &FAKK2 || branch == &ALICE {
+        RecordSet::Fakk
+    } else if branch == &EF2 {
+        RecordSet::Ef2
+    } else if branch == &MOHAA_DEMO {
+        RecordSet::MohaaOld
+    } else if branch == &MOHAA || branch == &MOHAA_BT {
+        RecordSet::Mohaa
     } else {
         RecordSet::Ibsp
     }
@@ -130,6 +316,10 @@ macro_rules! with_record_set {
             $crate::branches::quake3::lumps::RecordSet::Ibsp => $f::<$crate::branches::quake3::records::Ibsp>($($arg),*),
             $crate::branches::quake3::lumps::RecordSet::Rbsp => $f::<$crate::branches::quake3::records::Rbsp>($($arg),*),
             $crate::branches::quake3::lumps::RecordSet::Fbsp => $f::<$crate::branches::quake3::records::Fbsp>($($arg),*),
+            $crate::branches::quake3::lumps::RecordSet::Fakk => $f::<$crate::branches::quake3::records::Fakk>($($arg),*),
+            $crate::branches::quake3::lumps::RecordSet::Ef2 => $f::<$crate::branches::quake3::records::Ef2>($($arg),*),
+            $crate::branches::quake3::lumps::RecordSet::MohaaOld => $f::<$crate::branches::quake3::records::MohaaOld>($($arg),*),
+            $crate::branches::quake3::lumps::RecordSet::Mohaa => $f::<$crate::branches::quake3::records::Mohaa>($($arg),*),
         }
     };
 }

@@ -56,8 +56,11 @@
 
 use std::ops::Range;
 
-use super::lumps::{with_record_set, LUMP_SURFACES};
-use super::records::{DrawVert, DrawVertRbsp, Layout, Surface as IbspSurface, SurfaceRbsp, SurfaceRecord};
+use super::lumps::{record_set, with_record_set, RecordSet};
+use super::records::{
+    DrawVert, DrawVertEf2, DrawVertRbsp, Layout, ShaderRecord, Surface as IbspSurface, SurfaceEf2, SurfaceRbsp, SurfaceRecord,
+    SurfaceRitual,
+};
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
@@ -132,6 +135,36 @@ trait SurfaceNormal {
 }
 
 impl SurfaceNormal for IbspSurface {
+    fn surface_normal(&self) -> [f32; 3] {
+        self.lightmap_vecs[2].map(|c| c.get())
+    }
+}
+
+impl SurfaceNormal for SurfaceEf2 {
+    fn surface_normal(&self) -> [f32; 3] {
+        self.lightmap_vecs[2].map(|c| c.get())
+    }
+}
+
+impl MeshVertex for DrawVertEf2 {
+    fn xyz(&self) -> [f32; 3] {
+        self.xyz.map(|c| c.get())
+    }
+    fn st(&self) -> [f32; 2] {
+        self.st.map(|c| c.get())
+    }
+    fn lightmap_st(&self) -> [f32; 2] {
+        self.lightmap.map(|c| c.get())
+    }
+    fn normal(&self) -> [f32; 3] {
+        self.normal.map(|c| c.get())
+    }
+    fn colour(&self) -> [u8; 4] {
+        self.color
+    }
+}
+
+impl SurfaceNormal for SurfaceRitual {
     fn surface_normal(&self) -> [f32; 3] {
         self.lightmap_vecs[2].map(|c| c.get())
     }
@@ -226,6 +259,8 @@ pub fn name_flags(name: &str) -> SurfaceFlags {
 struct Builder<'o> {
     model: Model,
     lightmaps: Option<&'o Lightmaps>,
+    /// The FACES lump's slot (lightmap entries are keyed by it).
+    surfaces_lump: u16,
 }
 
 fn build_with<L: Layout>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene>
@@ -239,7 +274,10 @@ where
     let verts = view.draw_vertices()?;
     let indices = view.draw_indices()?;
     let models = view.models()?;
-    let raven = bsp.branch().id == "rbsp";
+    let surfaces_lump = view.slots().surfaces as u16;
+    // Raven's and Ritual's shader flag bits are not Quake 3's: names decide their flags.
+    let q3_bits =
+        !matches!(record_set(bsp.branch()), RecordSet::Rbsp | RecordSet::Fakk | RecordSet::Ef2 | RecordSet::MohaaOld | RecordSet::Mohaa);
     let level = opts.patch_level.unwrap_or(DEFAULT_PATCH_LEVEL).clamp(1, MAX_PATCH_LEVEL);
 
     let mut scene = Scene::default();
@@ -257,7 +295,7 @@ where
         ModelSelect::All => models.len(),
     };
     let skip = |scene: &mut Scene, index: usize, reason: String| {
-        scene.skipped.push(Skipped { lump: LUMP_SURFACES as u16, index: index as u32, reason });
+        scene.skipped.push(Skipped { lump: surfaces_lump, index: index as u32, reason });
     };
     // Surfaces some model's run names; with every model built, the others are reported.
     let mut covered = vec![false; surfaces.len()];
@@ -272,7 +310,7 @@ where
                 range.end
             ));
         }
-        let mut b = Builder { model: Model::placed(mi as u32, &places), lightmaps: opts.lightmaps };
+        let mut b = Builder { model: Model::placed(mi as u32, &places), lightmaps: opts.lightmaps, surfaces_lump };
         for si in range {
             covered[si] = true;
             let s = &surfaces[si];
@@ -281,7 +319,7 @@ where
                 flares += 1;
                 continue;
             }
-            let shader = match usize::try_from(s.shader()).ok().and_then(|i| shaders.get(i)) {
+            let shader = match usize::try_from(s.shader()).ok().and_then(|i| shaders.get(i)).map(ShaderRecord::q3) {
                 Some(sh) => sh,
                 None => {
                     skip(&mut scene, si, format!("shader {} is outside the SHADERS lump (0..{})", s.shader(), shaders.len()));
@@ -290,7 +328,7 @@ where
             };
             let name = shader.name();
             let mut flags = name_flags(&name);
-            if !raven {
+            if q3_bits {
                 flags |= shader_flags(shader.surface_flags.get(), shader.content_flags.get());
             }
             let surf_verts = match super::view::sub(verts, s.vert_range()) {
@@ -322,7 +360,7 @@ where
                         _ => SurfaceKind::TriangleSoup,
                     };
                     b.model.surfaces.push(Surface {
-                        lump: LUMP_SURFACES as u16,
+                        lump: surfaces_lump,
                         index: si as u32,
                         material,
                         flags,
@@ -399,7 +437,7 @@ impl Builder<'_> {
     /// The surface's lightmap entry, and its page recorded for the surface.
     fn lightmap_face(&mut self, si: usize) -> Option<&'_ crate::lightmap::FaceEntry> {
         let lms = self.lightmaps?;
-        let face = lms.face(LUMP_SURFACES as u16, si as u32);
+        let face = lms.face(self.surfaces_lump, si as u32);
         self.model.lightmap_pages.push(face.map_or(u32::MAX, |f| f.page));
         face
     }

@@ -1,7 +1,7 @@
 //! Quake 3-family record types (quake_family.md A.2–A.9; quake_facts.md §5) and the [`Layout`]
 //! markers that pick IBSP, RBSP or FBSP records.
 
-use zerocopy::byteorder::{F32, I32, U16};
+use zerocopy::byteorder::{F32, I16, I32, U16};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, LittleEndian as LE, Unaligned};
 
 use crate::branches::quake2::records::record;
@@ -167,6 +167,284 @@ impl Advertisement {
 /// RBSP / FBSP light array: per grid cell, the index of its point in the light grid.
 pub type LightArrayIndex = U16<LE>;
 
+// Ritual's Quake 3 descendants (F.A.K.K.2 / Alice: the FAKK2 SDK's `qfiles.h`; Medal of Honor:
+// OpenMoHAA's `code/qcommon/qfiles.h`). Declared once each with `declare_record!`.
+crate::schema::types::declare_record! {
+    /// F.A.K.K.2 / Alice `dshader_t`, 76 bytes: Quake 3's shader and the patch `subdivisions`.
+    pub struct ShaderFakk { pub q3: Shader, pub subdivisions: I32<LE> }
+    /// Medal of Honor `dshader_t`, 140 bytes: adds `subdivisions` and the fence-mask image name.
+    pub struct ShaderMohaa { pub q3: Shader, pub subdivisions: I32<LE>, pub fence_mask_image: [u8; 64] }
+    /// Medal of Honor `dleaf_t`, 64 bytes (BSP version 19 and later): Quake 3's leaf, then its
+    /// terrain patches and static models.
+    pub struct LeafMohaa {
+        pub q3: Leaf,
+        pub first_terrain_patch: I32<LE>,
+        pub num_terrain_patches: I32<LE>,
+        pub first_static_model: I32<LE>,
+        pub num_static_models: I32<LE>
+    }
+    /// Medal of Honor `dleaf_t_ver17`, 56 bytes (BSP versions 17 and 18: the demo): no static models.
+    pub struct LeafMohaaOld { pub q3: Leaf, pub first_terrain_patch: I32<LE>, pub num_terrain_patches: I32<LE> }
+    /// Ritual `dsurface_t`, 108 bytes: Quake 3's surface and the patch `subdivisions` (a float).
+    pub struct SurfaceRitual {
+        pub shader: I32<LE>,
+        pub fog: I32<LE>,
+        pub surface_type: I32<LE>,
+        pub first_vert: I32<LE>,
+        pub num_verts: I32<LE>,
+        pub first_index: I32<LE>,
+        pub num_indexes: I32<LE>,
+        pub lightmap_num: I32<LE>,
+        pub lightmap_x: I32<LE>,
+        pub lightmap_y: I32<LE>,
+        pub lightmap_width: I32<LE>,
+        pub lightmap_height: I32<LE>,
+        pub lightmap_origin: [F32<LE>; 3],
+        pub lightmap_vecs: [[F32<LE>; 3]; 3],
+        pub patch_width: I32<LE>,
+        pub patch_height: I32<LE>,
+        pub subdivisions: F32<LE>
+    }
+    /// Medal of Honor `dbrushside_t`, 12 bytes: adds the side equation (an index into
+    /// SIDE_EQUATIONS, used for fence-mask texture projection by the collision code).
+    pub struct BrushSideMohaa { pub plane: I32<LE>, pub shader: I32<LE>, pub equation: I32<LE> }
+    /// Medal of Honor `dsideequation_t`, 32 bytes: s and t texture-projection planes.
+    pub struct SideEquation { pub s: [F32<LE>; 4], pub t: [F32<LE>; 4] }
+    /// Ritual `dlightdef_t`, 52 bytes: per-shader light-emission settings for the light compiler.
+    pub struct LightDef {
+        pub light_intensity: I32<LE>,
+        pub light_angle: I32<LE>,
+        pub lightmap_resolution: I32<LE>,
+        pub two_sided: I32<LE>,
+        pub light_linear: I32<LE>,
+        pub light_color: [F32<LE>; 3],
+        pub light_falloff: F32<LE>,
+        pub backsplash_fraction: F32<LE>,
+        pub backsplash_distance: F32<LE>,
+        pub light_subdivide: F32<LE>,
+        pub autosprite: I32<LE>
+    }
+    /// Ritual `mapspherel_t` / Medal of Honor `dspherel_t`, 56 bytes: a point or spot light
+    /// that lights entities, in leaf `leaf`.
+    pub struct SphereLight {
+        pub origin: [F32<LE>; 3],
+        pub color: [F32<LE>; 3],
+        pub intensity: F32<LE>,
+        pub leaf: I32<LE>,
+        pub needs_trace: I32<LE>,
+        pub spot_light: I32<LE>,
+        pub spot_dir: [F32<LE>; 3],
+        pub spot_radius_by_distance: F32<LE>
+    }
+    /// Medal of Honor `dterPatch_t`, 388 bytes: a 9 × 9 height-map terrain patch (the C
+    /// struct's 3 bytes of tail padding are `pad`).
+    pub struct TerrainPatch {
+        pub flags: u8,
+        pub scale: u8,
+        pub lightmap_coords: [u8; 2],
+        pub tex_coords: [F32<LE>; 8],
+        pub x: i8,
+        pub y: i8,
+        pub base_z: I16<LE>,
+        pub shader: U16<LE>,
+        pub lightmap: I16<LE>,
+        pub dummy: [I16<LE>; 4],
+        pub vert_flags: [[I16<LE>; 63]; 2],
+        pub heightmap: [[u8; 9]; 9],
+        pub pad: [u8; 3]
+    }
+    /// Medal of Honor `dstaticModel_t`, 164 bytes: a placed TIKI model and its run of per-vertex
+    /// colours in STATIC_MODEL_DATA (the C struct's 2 bytes of tail padding are `pad`).
+    pub struct StaticModel {
+        pub model: [u8; 128],
+        pub origin: [F32<LE>; 3],
+        pub angles: [F32<LE>; 3],
+        pub scale: F32<LE>,
+        pub first_vertex_data: I32<LE>,
+        pub num_vertex_data: I16<LE>,
+        pub pad: [u8; 2]
+    }
+}
+/// Medal of Honor's `short` lists: terrain-patch and static-model indexes per leaf, light-grid offsets.
+pub type RitualIndex = I16<LE>;
+/// A static-model vertex colour (RGB; STATIC_MODEL_DATA).
+pub type StaticModelColour = [u8; 3];
+
+crate::schema::types::declare_record! {
+    /// Elite Force II `dbrush_t`, 12 bytes: Quake 3's fields with the side count first
+    /// (Spearmint `code/qcommon/bsp_ef2.c`, an open reimplementation's loader).
+    pub struct BrushEf2 { pub num_sides: I32<LE>, pub first_side: I32<LE>, pub shader: I32<LE> }
+    /// Elite Force II `dleaf_t`, 48 bytes: the leaf-surface count before its first index (the
+    /// game's `qfiles.h`, UberGames/EF2GameSource; Spearmint's loader reads Quake 3's order).
+    pub struct LeafEf2 {
+        pub cluster: I32<LE>,
+        pub area: I32<LE>,
+        pub mins: [I32<LE>; 3],
+        pub maxs: [I32<LE>; 3],
+        pub num_leaf_surfaces: I32<LE>,
+        pub first_leaf_surface: I32<LE>,
+        pub first_leaf_brush: I32<LE>,
+        pub num_leaf_brushes: I32<LE>
+    }
+    /// Elite Force II `dbrushside_t`, 8 bytes: the shader before the plane.
+    pub struct BrushSideEf2 { pub shader: I32<LE>, pub plane: I32<LE> }
+    /// Elite Force II `drawVert_t`, 48 bytes: the normal and colour before a LOD value and the
+    /// lightmap coordinate (a collapse-map index in triangle soups with LOD).
+    pub struct DrawVertEf2 {
+        pub xyz: [F32<LE>; 3],
+        pub st: [F32<LE>; 2],
+        pub normal: [F32<LE>; 3],
+        pub color: [u8; 4],
+        pub lod_extra: F32<LE>,
+        pub lightmap: [F32<LE>; 2]
+    }
+    /// Elite Force II `dsurface_t`, 132 bytes: Ritual's surface, then its base lighting surface
+    /// and the terrain fields.
+    pub struct SurfaceEf2 {
+        pub shader: I32<LE>,
+        pub fog: I32<LE>,
+        pub surface_type: I32<LE>,
+        pub first_vert: I32<LE>,
+        pub num_verts: I32<LE>,
+        pub first_index: I32<LE>,
+        pub num_indexes: I32<LE>,
+        pub lightmap_num: I32<LE>,
+        pub lightmap_x: I32<LE>,
+        pub lightmap_y: I32<LE>,
+        pub lightmap_width: I32<LE>,
+        pub lightmap_height: I32<LE>,
+        pub lightmap_origin: [F32<LE>; 3],
+        pub lightmap_vecs: [[F32<LE>; 3]; 3],
+        pub patch_width: I32<LE>,
+        pub patch_height: I32<LE>,
+        pub subdivisions: F32<LE>,
+        pub base_lighting_surface: I32<LE>,
+        pub inverted: I32<LE>,
+        pub face_flags: [I32<LE>; 4]
+    }
+}
+
+/// A brush's side run and shader, whatever the field order.
+pub trait BrushRecord {
+    fn first_side(&self) -> i64;
+    fn num_sides(&self) -> i64;
+    fn shader(&self) -> i64;
+}
+impl BrushRecord for Brush {
+    fn first_side(&self) -> i64 {
+        self.first_side.get() as i64
+    }
+    fn num_sides(&self) -> i64 {
+        self.num_sides.get() as i64
+    }
+    fn shader(&self) -> i64 {
+        self.shader.get() as i64
+    }
+}
+impl BrushRecord for BrushEf2 {
+    fn first_side(&self) -> i64 {
+        self.first_side.get() as i64
+    }
+    fn num_sides(&self) -> i64 {
+        self.num_sides.get() as i64
+    }
+    fn shader(&self) -> i64 {
+        self.shader.get() as i64
+    }
+}
+impl BrushSideRecord for BrushSideEf2 {
+    fn plane(&self) -> i64 {
+        self.plane.get() as i64
+    }
+    fn shader(&self) -> i64 {
+        self.shader.get() as i64
+    }
+    fn surface(&self) -> Option<i64> {
+        None
+    }
+}
+
+impl StaticModel {
+    pub fn model(&self) -> std::borrow::Cow<'_, str> {
+        crate::bytes::c_str(&self.model)
+    }
+}
+impl ShaderMohaa {
+    pub fn fence_mask_image(&self) -> std::borrow::Cow<'_, str> {
+        crate::bytes::c_str(&self.fence_mask_image)
+    }
+}
+
+/// The Quake 3 shader fields every shader record starts with.
+pub trait ShaderRecord {
+    fn q3(&self) -> &Shader;
+    /// The shader name.
+    fn name(&self) -> std::borrow::Cow<'_, str> {
+        crate::bytes::c_str(&self.q3().name)
+    }
+}
+impl ShaderRecord for Shader {
+    fn q3(&self) -> &Shader {
+        self
+    }
+}
+impl ShaderRecord for ShaderFakk {
+    fn q3(&self) -> &Shader {
+        &self.q3
+    }
+}
+impl ShaderRecord for ShaderMohaa {
+    fn q3(&self) -> &Shader {
+        &self.q3
+    }
+}
+/// A leaf's cluster and its leaf-surface and leaf-brush runs, whatever the field order.
+pub trait LeafRecord {
+    fn cluster(&self) -> i64;
+    /// `(first, count)` of its LEAF_FACES run.
+    fn leaf_surfaces(&self) -> (i64, i64);
+    /// `(first, count)` of its LEAF_BRUSHES run.
+    fn leaf_brushes(&self) -> (i64, i64);
+}
+impl LeafRecord for Leaf {
+    fn cluster(&self) -> i64 {
+        self.cluster.get() as i64
+    }
+    fn leaf_surfaces(&self) -> (i64, i64) {
+        (self.first_leaf_surface.get() as i64, self.num_leaf_surfaces.get() as i64)
+    }
+    fn leaf_brushes(&self) -> (i64, i64) {
+        (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
+    }
+}
+macro_rules! leaf_via_q3 {
+    ($($t:ty),*) => {$(
+        impl LeafRecord for $t {
+            fn cluster(&self) -> i64 {
+                self.q3.cluster()
+            }
+            fn leaf_surfaces(&self) -> (i64, i64) {
+                self.q3.leaf_surfaces()
+            }
+            fn leaf_brushes(&self) -> (i64, i64) {
+                self.q3.leaf_brushes()
+            }
+        }
+    )*};
+}
+leaf_via_q3!(LeafMohaa, LeafMohaaOld);
+impl LeafRecord for LeafEf2 {
+    fn cluster(&self) -> i64 {
+        self.cluster.get() as i64
+    }
+    fn leaf_surfaces(&self) -> (i64, i64) {
+        (self.first_leaf_surface.get() as i64, self.num_leaf_surfaces.get() as i64)
+    }
+    fn leaf_brushes(&self) -> (i64, i64) {
+        (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
+    }
+}
+
 /// Field access shared by the IBSP and RBSP surfaces.
 pub trait SurfaceRecord {
     fn shader(&self) -> i64;
@@ -208,6 +486,8 @@ macro_rules! impl_surface {
 }
 impl_surface!(Surface, |s| std::slice::from_ref(&s.lightmap_num));
 impl_surface!(SurfaceRbsp, |s| &s.lightmap_num[..]);
+impl_surface!(SurfaceRitual, |s| std::slice::from_ref(&s.lightmap_num));
+impl_surface!(SurfaceEf2, |s| std::slice::from_ref(&s.lightmap_num));
 
 pub trait BrushSideRecord {
     fn plane(&self) -> i64;
@@ -216,6 +496,17 @@ pub trait BrushSideRecord {
     fn surface(&self) -> Option<i64>;
 }
 impl BrushSideRecord for BrushSide {
+    fn plane(&self) -> i64 {
+        self.plane.get() as i64
+    }
+    fn shader(&self) -> i64 {
+        self.shader.get() as i64
+    }
+    fn surface(&self) -> Option<i64> {
+        None
+    }
+}
+impl BrushSideRecord for BrushSideMohaa {
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
@@ -246,6 +537,11 @@ pub trait Layout: 'static {
     const LIGHTMAP_SIZE: usize;
     /// Whether lump 17 is the light array.
     const LIGHT_ARRAY: bool;
+    /// Whether LIGHT_GRID holds Quake 3 grid points, one per cell (Ritual's grids differ).
+    const LIGHT_GRID: bool = true;
+    type Shader: FromBytes + Immutable + KnownLayout + ShaderRecord;
+    type Leaf: FromBytes + Immutable + KnownLayout + LeafRecord;
+    type Brush: FromBytes + Immutable + KnownLayout + BrushRecord;
     type BrushSide: FromBytes + Immutable + KnownLayout + BrushSideRecord;
     type DrawVert: FromBytes + Immutable + KnownLayout;
     type Surface: FromBytes + Immutable + KnownLayout + SurfaceRecord;
@@ -264,6 +560,9 @@ pub enum Rbsp {}
 pub enum Fbsp {}
 
 impl Layout for Ibsp {
+    type Brush = Brush;
+    type Shader = Shader;
+    type Leaf = Leaf;
     const BRANCH_IDS: &'static [&'static str] = &["quake3", "ibsp47", "quakelive"];
     const LIGHTMAP_SIZE: usize = 128;
     const LIGHT_ARRAY: bool = false;
@@ -274,6 +573,9 @@ impl Layout for Ibsp {
     type LightGrid = LightGrid;
 }
 impl Layout for Rbsp {
+    type Brush = Brush;
+    type Shader = Shader;
+    type Leaf = Leaf;
     const BRANCH_IDS: &'static [&'static str] = &["rbsp"];
     const LIGHTMAP_SIZE: usize = 128;
     const LIGHT_ARRAY: bool = true;
@@ -284,6 +586,9 @@ impl Layout for Rbsp {
     type LightGrid = LightGridRbsp;
 }
 impl Layout for Fbsp {
+    type Brush = Brush;
+    type Shader = Shader;
+    type Leaf = Leaf;
     const BRANCH_IDS: &'static [&'static str] = &["fbsp"];
     const LIGHTMAP_SIZE: usize = 512;
     const LIGHT_ARRAY: bool = true;
@@ -292,6 +597,75 @@ impl Layout for Fbsp {
     type Surface = SurfaceRbsp;
     type Lightmap = LightmapFbsp;
     type LightGrid = LightGridRbsp;
+}
+/// Heavy Metal: F.A.K.K.2 and American McGee's Alice (`FAKK` 12 / 42).
+#[derive(Debug, Clone, Copy)]
+pub enum Fakk {}
+/// Star Trek: Elite Force II (`EF2!` 20).
+#[derive(Debug, Clone, Copy)]
+pub enum Ef2 {}
+/// Medal of Honor: Allied Assault demo (`2015` 17 / 18): the old leaf, a fog lump.
+#[derive(Debug, Clone, Copy)]
+pub enum MohaaOld {}
+/// Medal of Honor: Allied Assault / Spearhead / Breakthrough (`2015` / `EALA` 19..21).
+#[derive(Debug, Clone, Copy)]
+pub enum Mohaa {}
+
+impl Layout for Fakk {
+    type Brush = Brush;
+    const BRANCH_IDS: &'static [&'static str] = &["fakk2", "alice"];
+    const LIGHTMAP_SIZE: usize = 128;
+    const LIGHT_ARRAY: bool = false;
+    const LIGHT_GRID: bool = false;
+    type Shader = ShaderFakk;
+    type Leaf = Leaf;
+    type BrushSide = BrushSide;
+    type DrawVert = DrawVert;
+    type Surface = SurfaceRitual;
+    type Lightmap = Lightmap;
+    type LightGrid = u8;
+}
+impl Layout for Ef2 {
+    type Brush = BrushEf2;
+    const BRANCH_IDS: &'static [&'static str] = &["ef2"];
+    const LIGHTMAP_SIZE: usize = 128;
+    const LIGHT_ARRAY: bool = false;
+    const LIGHT_GRID: bool = false;
+    type Shader = ShaderFakk;
+    type Leaf = LeafEf2;
+    type BrushSide = BrushSideEf2;
+    type DrawVert = DrawVertEf2;
+    type Surface = SurfaceEf2;
+    type Lightmap = Lightmap;
+    type LightGrid = u8;
+}
+impl Layout for MohaaOld {
+    type Brush = Brush;
+    const BRANCH_IDS: &'static [&'static str] = &["mohaa_demo"];
+    const LIGHTMAP_SIZE: usize = 128;
+    const LIGHT_ARRAY: bool = false;
+    const LIGHT_GRID: bool = false;
+    type Shader = ShaderMohaa;
+    type Leaf = LeafMohaaOld;
+    type BrushSide = BrushSideMohaa;
+    type DrawVert = DrawVert;
+    type Surface = SurfaceRitual;
+    type Lightmap = Lightmap;
+    type LightGrid = u8;
+}
+impl Layout for Mohaa {
+    type Brush = Brush;
+    const BRANCH_IDS: &'static [&'static str] = &["mohaa", "mohaa_bt"];
+    const LIGHTMAP_SIZE: usize = 128;
+    const LIGHT_ARRAY: bool = false;
+    const LIGHT_GRID: bool = false;
+    type Shader = ShaderMohaa;
+    type Leaf = LeafMohaa;
+    type BrushSide = BrushSideMohaa;
+    type DrawVert = DrawVert;
+    type Surface = SurfaceRitual;
+    type Lightmap = Lightmap;
+    type LightGrid = u8;
 }
 
 #[cfg(test)]
@@ -325,6 +699,33 @@ mod tests {
         assert_eq!(size_of::<LightGridRbsp>(), 30);
         assert_eq!(size_of::<LightArrayIndex>(), 2);
         assert_eq!(size_of::<Advertisement>(), 128);
+        // Ritual: FAKK2 SDK qfiles.h and OpenMoHAA qfiles.h (C sizes with the compiler's padding).
+        assert_eq!(size_of::<ShaderFakk>(), 76);
+        assert_eq!(size_of::<ShaderMohaa>(), 140);
+        assert_eq!(size_of::<LeafMohaa>(), 64);
+        assert_eq!(size_of::<LeafMohaaOld>(), 56);
+        assert_eq!(size_of::<SurfaceRitual>(), 108);
+        assert_eq!(size_of::<BrushSideMohaa>(), 12);
+        assert_eq!(size_of::<SideEquation>(), 32);
+        assert_eq!(size_of::<LightDef>(), 52);
+        assert_eq!(size_of::<SphereLight>(), 56);
+        assert_eq!(size_of::<TerrainPatch>(), 388);
+        assert_eq!(size_of::<StaticModel>(), 164);
+        // Field offsets the C layout fixes (dterPatch_t: texCoords after 4 bytes, heightmap after
+        // the 2 × 63 vertex flags; dstaticModel_t: numVertexData after 160 bytes).
+        assert_eq!(std::mem::offset_of!(TerrainPatch, tex_coords), 4);
+        assert_eq!(std::mem::offset_of!(TerrainPatch, vert_flags), 52);
+        assert_eq!(std::mem::offset_of!(TerrainPatch, heightmap), 304);
+        assert_eq!(std::mem::offset_of!(StaticModel, num_vertex_data), 160);
+        assert_eq!(std::mem::offset_of!(SurfaceRitual, subdivisions), 104);
+        // Elite Force II (Spearmint bsp_ef2.c).
+        assert_eq!(size_of::<BrushEf2>(), 12);
+        assert_eq!(size_of::<LeafEf2>(), 48);
+        assert_eq!(size_of::<BrushSideEf2>(), 8);
+        assert_eq!(size_of::<DrawVertEf2>(), 48);
+        assert_eq!(size_of::<SurfaceEf2>(), 132);
+        assert_eq!(std::mem::offset_of!(DrawVertEf2, lightmap), 40);
+        assert_eq!(std::mem::offset_of!(SurfaceEf2, face_flags), 116);
     }
 
     #[test]

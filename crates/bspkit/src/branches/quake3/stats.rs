@@ -2,6 +2,7 @@
 
 use super::lumps::*;
 use super::records::*;
+use super::view::{Slots, View};
 use crate::bsp::Bsp;
 use crate::stats::stat::Stat;
 
@@ -16,6 +17,11 @@ pub fn q3map2_info(bsp: &Bsp) -> Vec<Stat> {
 /// cells: IBSP stores one point per cell (len / 8), RBSP / FBSP one light-array entry per
 /// cell (len / 2). entdata counts parsed entities and gives the entity lump length.
 pub fn stats<L: Layout>(bsp: &Bsp) -> Vec<Stat> {
+    let Ok(view) = View::<L>::new(bsp) else { return Vec::new() };
+    let slot = *view.slots();
+    if matches!(record_set(bsp.branch()), RecordSet::Fakk | RecordSet::Ef2 | RecordSet::MohaaOld | RecordSet::Mohaa) {
+        return ritual_stats(bsp, &slot);
+    }
     let len = |i: usize| bsp.lump(i).map(|l| l.len() as u64).unwrap_or(0);
     let row = |name: &str, i: usize, internal: Option<u64>| {
         let disk = bsp.record_size(i).unwrap_or(1) as u64;
@@ -44,4 +50,24 @@ pub fn stats<L: Layout>(bsp: &Bsp) -> Vec<Stat> {
         Stat::new("visibility", None, len(LUMP_VISIBILITY)),
         Stat::new("total", None, bsp.data().len() as u64),
     ]
+}
+
+/// Ritual's maps: a row per lump of the branch's table in directory order, named like the Medal
+/// of Honor engine's own size listing (OpenMoHAA `CM_PrintBSPFileSizes`: `sideequations`,
+/// `leafbrushes`): records counted by the on-disk record size, byte lumps by length only,
+/// entities by parsed entity.
+fn ritual_stats(bsp: &Bsp, slot: &Slots) -> Vec<Stat> {
+    let mut rows = Vec::new();
+    for (i, def) in bsp.branch().lumps.iter().enumerate() {
+        let bytes = bsp.lump(i).map(|l| l.len() as u64).unwrap_or(0);
+        let name = def.name.to_ascii_lowercase().replace('_', "");
+        let count = if i == slot.entities {
+            Some(bsp.entities().map(|e| e.len() as u64).unwrap_or(0))
+        } else {
+            bsp.record_size(i).map(|size| bytes / size as u64)
+        };
+        rows.push(Stat::new(&name, count, bytes));
+    }
+    rows.push(Stat::new("total", None, bsp.data().len() as u64));
+    rows
 }

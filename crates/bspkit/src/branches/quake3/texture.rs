@@ -12,8 +12,9 @@ use std::collections::HashMap;
 
 use crate::assets::image_file::decode_image_file;
 use crate::assets::{AlphaMode, Assets, Missing, MissingKind, Texture};
-use crate::branches::quake3::lumps::LUMP_SHADERS;
-use crate::branches::quake3::records::Shader;
+use crate::branches::quake3::lumps::with_record_set;
+use crate::branches::quake3::records::{Layout, ShaderRecord};
+use crate::branches::quake3::view::View;
 use crate::bsp::Bsp;
 
 /// Largest shader script read (the budget of the search path also applies).
@@ -40,9 +41,14 @@ pub struct ShaderIndex {
 
 /// The shader names of the map, once each, in lump order (`noshader` left out).
 pub fn names(bsp: &Bsp) -> Result<Vec<String>, Missing> {
-    let shaders: &[Shader] = bsp.records(LUMP_SHADERS).map_err(|e| Missing::from_error("(shaders)", &e))?;
+    with_record_set!(bsp.branch(), names_with(bsp))
+}
+
+fn names_with<L: Layout>(bsp: &Bsp) -> Result<Vec<String>, Missing> {
+    let view = View::<L>::new(bsp).map_err(|e| Missing::from_error("(shaders)", &e))?;
+    let shaders = view.shaders().map_err(|e| Missing::from_error("(shaders)", &e))?;
     let mut out: Vec<String> = Vec::new();
-    for s in shaders {
+    for s in shaders.iter().map(ShaderRecord::q3) {
         let n = s.name().into_owned();
         if !n.is_empty() && !n.eq_ignore_ascii_case("noshader") && !out.iter().any(|o| o.eq_ignore_ascii_case(&n)) {
             out.push(n);
