@@ -13,6 +13,7 @@ use crate::{open, Fatal, OpenArgs};
 
 #[derive(Args)]
 #[command(after_help = "Examples:
+  bsp textures e1m1.bsp --out tex/                               Quake 1: the built-in palette (LibreQuake's)
   bsp textures e1m1.bsp --out tex/ --palette id1/gfx/palette.lmp
   bsp textures e1m1.bsp --out tex/ --game-dir ~/quake/id1        palette and WADs from the game
   bsp textures crossfire.bsp --out tex/ --wad ~/hl/valve/        GoldSrc WADs (a file or a directory)
@@ -42,7 +43,7 @@ pub(crate) struct TextureSearchArgs {
     /// A WAD file, or a directory whose .wad files are searched (and where WADs the map names are found)
     #[arg(long = "wad", value_name = "FILE|DIR")]
     pub(crate) wads: Vec<PathBuf>,
-    /// Palette for Quake / Quake 2 textures (.lmp, or the palette of a .pcx)
+    /// Palette for Quake / Hexen II / Quake 2 textures (.lmp, or the palette of a .pcx); Quake 1 maps default to LibreQuake's, built in
     #[arg(long, value_name = "FILE")]
     pub(crate) palette: Option<PathBuf>,
     /// Stop reading game files after this many MiB (default 8192)

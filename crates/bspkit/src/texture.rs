@@ -11,7 +11,7 @@
 //!
 //! | family | carried | named → looked up as | palette |
 //! |---|---|---|---|
-//! | Quake 1 | embedded miptex | WAD2 entries (`--wad`, worldspawn `wad`) | `--palette` or `gfx/palette.lmp` |
+//! | Quake 1 | embedded miptex | WAD2 entries (`--wad`, worldspawn `wad`) | `--palette`, `gfx/palette.lmp`, else the shipped [`Palette::quake_default`] (not for Hexen II) |
 //! | GoldSrc | embedded miptex (own palette) | WAD3 entries | in the texture |
 //! | Quake 2 | — | `textures/<name>.wal` (or `.png`/`.tga`/`.jpg`) | `--palette` or `pics/colormap.pcx` |
 //! | Quake 3 | — | shader script image, else `<name>.tga/.png/.jpg` | — |
@@ -27,7 +27,8 @@
 //! # fn main() -> Result<(), bspkit::Error> {
 //! let bytes = bspkit::build::sample_quake1();
 //! let bsp = bspkit::Bsp::from_bytes(&bytes)?;
-//! // With no palette, Quake's embedded textures are reported missing (kind NoPalette).
+//! // With no palette given, Quake 1 maps use the palette that ships with bspkit
+//! // (LibreQuake's); Hexen II and Quake 2 maps report one NoPalette warning.
 //! let src = TextureSource::new(&bsp, &TextureOptions::default());
 //! for t in src.textures() {
 //!     match t {
@@ -86,7 +87,23 @@ impl<'a> TextureSource<'a> {
         let state = match bsp.family() {
             Family::Quake | Family::GoldSrc => {
                 // GoldSrc textures carry their own palettes; Quake's (and WAD2 entries) use this.
-                let palette = assets.palette(&["gfx/palette.lmp"]);
+                let palette = match assets.palette(&["gfx/palette.lmp"]) {
+                    // No palette given or found: Quake 1 maps use the one that ships with
+                    // bspkit; Hexen II's palette differs, so its maps still need the game's.
+                    Err(m) if m.kind == MissingKind::NoPalette && bsp.family() == Family::Quake => {
+                        if bsp.branch().id == "hexen2" {
+                            warnings.push(Missing::new(
+                                "(palette)",
+                                MissingKind::NoPalette,
+                                "Hexen II textures need Hexen II's palette (bspkit ships only Quake's): pass --palette FILE or a --game-dir holding gfx/palette.lmp",
+                            ));
+                            Err(m)
+                        } else {
+                            Ok(Palette::quake_default())
+                        }
+                    }
+                    other => other,
+                };
                 let mut wads = Vec::new();
                 let map_dir = bsp.path().and_then(|p| p.parent());
                 for name in quake1::texture::wad_names(bsp) {
@@ -110,7 +127,17 @@ impl<'a> TextureSource<'a> {
                     warnings.push(m);
                     Vec::new()
                 });
-                State::Quake2 { palette: assets.palette(&["pics/colormap.pcx"]), names }
+                let palette = assets.palette(&["pics/colormap.pcx"]);
+                if let Err(m) = &palette {
+                    if m.kind == MissingKind::NoPalette && !names.is_empty() {
+                        warnings.push(Missing::new(
+                            "(palette)",
+                            MissingKind::NoPalette,
+                            "Quake 2 .wal textures need Quake 2's palette (bspkit ships only Quake's): pass --palette FILE or a --game-dir holding pics/colormap.pcx",
+                        ));
+                    }
+                }
+                State::Quake2 { palette, names }
             }
             Family::Quake3 => {
                 let shaders = quake3::texture::shader_index(&assets);

@@ -270,12 +270,18 @@ fn skip_leaves_out_surfaces_by_kind() {
 fn strict_fails_on_warnings() {
     let dir = tmp("strict");
     let map = room(&dir, "bspkit_grey");
-    // Without a palette the Quake texture cannot be decoded: a placeholder and a warning.
-    let (v, code) = export(&map, &dir.join("a.glb"), &["--strict"]);
+    // A --palette that cannot be read is not replaced by the shipped one: the Quake texture is
+    // a placeholder, with warnings.
+    let bad = dir.join("missing.lmp");
+    let (v, code) = export(&map, &dir.join("a.glb"), &["--strict", "--palette", bad.to_str().unwrap()]);
     assert_eq!(v["placeholder_textures"], 1);
     assert_eq!(code, 1);
-    let (_, code) = export(&map, &dir.join("b.glb"), &["--strict", "--no-textures"]);
+    let (_, code) = export(&map, &dir.join("b.glb"), &["--strict", "--no-textures", "--palette", bad.to_str().unwrap()]);
     assert_eq!(code, 0);
+    // With no palette given, the palette that ships with bspkit decodes it: nothing to warn of.
+    let (v, code) = export(&map, &dir.join("c.glb"), &["--strict"]);
+    assert_eq!((v["placeholder_textures"].as_u64(), v["textures"].as_u64()), (Some(0), Some(1)), "{v}");
+    assert_eq!(code, 0, "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

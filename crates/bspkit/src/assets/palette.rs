@@ -4,9 +4,39 @@
 //! A palette comes from a Quake `.lmp` (768 bytes: 256 RGB triples, `gfx/palette.lmp`), from
 //! the 256-colour palette at the end of a PCX file (Quake 2's `pics/colormap.pcx`: a `0x0C`
 //! byte then 768 bytes), or from the palette a GoldSrc texture carries.
+//!
+//! One palette ships with the library: [`LIBREQUAKE_LMP`], the Quake 1 palette of the
+//! LibreQuake project (<https://github.com/lavenderdotpet/LibreQuake>, `lq1/gfx/palette.lmp` at
+//! commit `a4175ee2b6f3cb97f38cfa5c43e4e3b4ba5d341f`), under its BSD 3-clause licence:
+//!
+//! > Copyright © 2019-2023 Contributors to the LibreQuake project. All rights reserved.
+//! > Redistribution and use in source and binary forms, with or without modification, are
+//! > permitted provided that the following conditions are met: Redistributions of source code
+//! > must retain the above copyright notice, this list of conditions and the following
+//! > disclaimer. Redistributions in binary form must reproduce the above copyright notice, this
+//! > list of conditions and the following disclaimer in the documentation and/or other
+//! > materials provided with the distribution. Neither the name of the LibreQuake project nor
+//! > the names of its contributors may be used to endorse or promote products derived from this
+//! > software without specific prior written permission.
+//! >
+//! > THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS “AS IS” AND ANY EXPRESS
+//! > OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED WARRANTIES OF
+//! > MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE
+//! > COPYRIGHT OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL,
+//! > EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF
+//! > SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION)
+//! > HOWEVER CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR
+//! > TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS
+//! > SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+//!
+//! The file, its licence (`COPYING`) and its origin (`README.md`) are in `src/assets/librequake/`.
 
 use crate::assets::image::ImageRgba;
 use crate::error::{Error, Result};
+
+/// The Quake 1 palette shipped with bspkit: LibreQuake's `lq1/gfx/palette.lmp`, BSD 3-clause
+/// (see the module documentation for its origin and licence).
+pub const LIBREQUAKE_LMP: &[u8; 768] = include_bytes!("librequake/palette.lmp");
 
 /// 256 RGB colours.
 #[derive(Clone, PartialEq, Eq)]
@@ -26,6 +56,12 @@ impl Palette {
             c.copy_from_slice(t);
         }
         Palette(p)
+    }
+
+    /// The Quake 1 palette that ships with bspkit ([`LIBREQUAKE_LMP`]): the default for Quake 1
+    /// maps (BSP29, BSP2, 2PSB) when no `--palette` or game directory gives one.
+    pub fn quake_default() -> Self {
+        Self::from_rgb(LIBREQUAKE_LMP)
     }
 
     /// A Quake `.lmp` palette: at least 768 bytes (Quake 1 and Hexen II files are exactly 768).
@@ -105,5 +141,19 @@ mod tests {
         let img = p.expand(2, 1, &[1, 255], false).unwrap();
         assert_eq!(&img.pixels[4..], &[p.0[255][0], p.0[255][1], p.0[255][2], 255]);
         assert!(p.expand(2, 2, &[0; 3], false).is_err());
+    }
+
+    #[test]
+    fn shipped_quake_palette() {
+        // The file as committed: 768 bytes, and the colours the Quake palette is known for
+        // (black first, white at 254, the fullbright range's last entry at 255).
+        assert_eq!(LIBREQUAKE_LMP.len(), 768);
+        let p = Palette::quake_default();
+        assert_eq!(p.to_lmp(), LIBREQUAKE_LMP.to_vec());
+        assert_eq!(p.0[0], [0, 0, 0]);
+        assert_eq!(p.0[1], [15, 15, 15]);
+        assert_eq!(p.0[16], [15, 11, 7]);
+        assert_eq!(p.0[254], [255, 255, 255]);
+        assert_eq!(p.0[255], [159, 91, 83]);
     }
 }

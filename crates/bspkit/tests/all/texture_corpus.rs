@@ -2,6 +2,8 @@
 //! - every miptex embedded in a Quake 1 / GoldSrc map decodes, and each pixel is the palette
 //!   colour of its index (the map's own palette for GoldSrc, a test palette for Quake), with
 //!   index 255 transparent exactly in `{` textures;
+//! - with no palette given, `TextureSource` decodes every embedded miptex of every Quake 1 map
+//!   (BSP29, BSP2, 2PSB) through the palette that ships with bspkit (LibreQuake's `.lmp`);
 //! - every texture a Genesis3D level carries decodes, each pixel its own palette's colour;
 //! - every VTF in a Source pakfile (cube maps, HDR, Xbox 360 `VTFX`, Strata 7.6) decodes;
 //! - `TextureSource::textures` runs on every map of every family, and whatever is not found
@@ -51,6 +53,46 @@ fn every_embedded_miptex_decodes_to_its_palette_colours() {
     eprintln!("embedded miptex: {decoded} of {embedded} decoded, in {maps} Quake 1 / GoldSrc maps");
     assert_eq!(decoded, embedded);
     assert!(embedded > 0);
+}
+
+#[test]
+fn quake1_embedded_textures_decode_with_the_shipped_palette_by_default() {
+    let Some(corpus) = common::corpus("quake1_embedded_textures_decode_with_the_shipped_palette_by_default") else { return };
+    let lq = bspkit::assets::palette::LIBREQUAKE_LMP;
+    let (mut embedded, mut decoded, mut maps) = (0, 0, 0);
+    for m in common::maps(&corpus) {
+        let Ok(bsp) = Bsp::open(&m.path) else { continue };
+        if bsp.family() != Family::Quake || bsp.branch().id == "hexen2" {
+            continue;
+        }
+        maps += 1;
+        let src = TextureSource::new(&bsp, &TextureOptions::default());
+        assert!(src.warnings().is_empty(), "{}: {:?}", m.path.display(), src.warnings());
+        let lump = miptex::of(&bsp).unwrap().unwrap();
+        let mut carried = Vec::new();
+        for e in entries(&bsp) {
+            if let Entry::Embedded(i) = e {
+                let tex = lump.get(i).unwrap().unwrap();
+                carried.push((tex.name().to_string(), tex.mip(0).unwrap().to_vec()));
+            }
+        }
+        embedded += carried.len();
+        // textures() yields the embedded ones first, in lump order.
+        for (r, (name, mip)) in src.textures().zip(&carried) {
+            let t = r.unwrap_or_else(|err| panic!("{} {name}: {err}", m.path.display()));
+            assert_eq!(&t.name, name);
+            let masked = name.starts_with('{');
+            for (p, &ix) in t.image().pixels.chunks_exact(4).zip(mip) {
+                let i = ix as usize * 3;
+                let want = if masked && ix == 255 { [0, 0, 0, 0] } else { [lq[i], lq[i + 1], lq[i + 2], 255] };
+                assert_eq!(p, want, "{} {name}", m.path.display());
+            }
+            decoded += 1;
+        }
+    }
+    eprintln!("Quake 1 embedded miptex with the shipped palette: {decoded} of {embedded} decoded, in {maps} maps");
+    assert_eq!(decoded, embedded);
+    assert!(maps >= 5 && embedded > 0, "{maps} maps, {embedded} textures");
 }
 
 #[test]

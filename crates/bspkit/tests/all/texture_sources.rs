@@ -65,13 +65,20 @@ fn quake1_embedded_wad2_and_palette_from_pak() {
     std::fs::write(&map_path, &map).unwrap();
     let bsp = Bsp::open(&map_path).unwrap();
 
-    // Without a palette: reported, not fatal.
+    // Without a palette given: the Quake palette that ships with bspkit (LibreQuake's)
+    // decodes the embedded textures; the WAD is not found without a game directory.
     let none = TextureSource::new(&bsp, &TextureOptions::default());
+    assert!(none.warnings().is_empty(), "{:?}", none.warnings());
     let all: Vec<_> = none.textures().collect();
     assert_eq!(all.len(), 3);
-    let m = all[0].as_ref().unwrap_err();
-    assert_eq!(m.kind, MissingKind::NoPalette);
-    assert!(m.file.as_deref().is_some_and(|f| f.ends_with("m.bsp")) && m.offset.is_some() && m.entry.is_some(), "{m:?}");
+    let lq = bspkit::assets::palette::LIBREQUAKE_LMP;
+    let shipped = |i: u8| [lq[i as usize * 3], lq[i as usize * 3 + 1], lq[i as usize * 3 + 2], 255];
+    let wall = all[0].as_ref().unwrap();
+    assert_eq!(wall.image().pixel(1, 0), Some(shipped(px[1])));
+    assert_eq!(wall.image().pixel(7, 7), Some(shipped(px[63])));
+    assert_eq!(all[1].as_ref().unwrap().image().pixel(0, 0), Some([0, 0, 0, 0]));
+    let m = all[2].as_ref().unwrap_err();
+    assert_eq!(m.kind, MissingKind::NotFound, "{m:?}");
 
     let src = TextureSource::new(&bsp, &TextureOptions { game_dirs: vec![game.clone()], ..TextureOptions::default() });
     assert!(src.warnings().is_empty(), "{:?}", src.warnings());
@@ -128,6 +135,65 @@ fn goldsrc_embedded_palette_and_wad3() {
     std::fs::write(wads.join("bad.wad"), b"WAD3\xff\xff\xff\x7f\0\0\0\0").unwrap();
     let src = TextureSource::new(&bsp, &TextureOptions { wads: vec![wads.clone()], ..TextureOptions::default() });
     assert!(src.warnings().iter().any(|w| w.file.as_deref().is_some_and(|f| f.ends_with("bad.wad"))), "{:?}", src.warnings());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Hexen II's palette is not Quake's: with none given, its embedded textures stay undecoded,
+/// said once in the warnings and per texture (kind NoPalette, with file, entry and offset); a
+/// `--palette` decodes them. Quake 2 without `pics/colormap.pcx` gets the same one warning.
+#[test]
+fn hexen2_and_quake2_need_their_own_palette() {
+    use branches::quake1 as q;
+    let dir = tmp("h2");
+    let room = q::room::box_room(&q::HEXEN2);
+    let room = Bsp::from_bytes(&room).unwrap();
+    let px: Vec<u8> = (0..64).collect();
+    let mut b = BspBuilder::new(&q::HEXEN2);
+    for e in room.lumps() {
+        let bytes = room.lump(e.index).unwrap();
+        b = b.lump(
+            e.index,
+            match e.index {
+                // Four 80-byte models: 320 bytes, which only Hexen II's layout reads cleanly.
+                q::LUMP_MODELS => bytes.repeat(4),
+                q::LUMP_TEXTURES => encode_lump(&[Some(encode("wall", 8, 8, &px, None))]),
+                _ => bytes.to_vec(),
+            },
+        );
+    }
+    let map = b.build();
+    let path = dir.join("h2.bsp");
+    std::fs::write(&path, &map).unwrap();
+    let bsp = Bsp::open(&path).unwrap();
+    assert_eq!(bsp.branch().id, "hexen2", "{:?}", bsp.detection().why);
+    let src = TextureSource::new(&bsp, &TextureOptions::default());
+    assert_eq!(src.warnings().len(), 1, "{:?}", src.warnings());
+    assert_eq!(src.warnings()[0].kind, MissingKind::NoPalette);
+    assert!(src.warnings()[0].reason.contains("Hexen II"), "{:?}", src.warnings());
+    let all: Vec<_> = src.textures().collect();
+    assert_eq!(all.len(), 1);
+    let m = all[0].as_ref().unwrap_err();
+    assert_eq!(m.kind, MissingKind::NoPalette);
+    assert!(m.file.as_deref().is_some_and(|f| f.ends_with("h2.bsp")) && m.offset.is_some() && m.entry.is_some(), "{m:?}");
+    let pal = dir.join("palette.lmp");
+    std::fs::write(&pal, palette_lmp()).unwrap();
+    let src = TextureSource::new(&bsp, &TextureOptions { palette: Some(pal.clone()), ..TextureOptions::default() });
+    assert!(src.warnings().is_empty(), "{:?}", src.warnings());
+    let t = src.textures().next().unwrap().unwrap();
+    assert_eq!(t.image().pixel(2, 0), Some([2, 253, 1, 255]));
+
+    // An explicit palette wins over the shipped one on a Quake 1 map too.
+    let q1 = BspBuilder::new(&q::QUAKE1).lump(q::LUMP_TEXTURES, encode_lump(&[Some(encode("wall", 8, 8, &px, None))])).build();
+    let q1 = Bsp::from_bytes(&q1).unwrap();
+    let src = TextureSource::new(&q1, &TextureOptions { palette: Some(pal), ..TextureOptions::default() });
+    assert_eq!(src.textures().next().unwrap().unwrap().image().pixel(2, 0), Some([2, 253, 1, 255]));
+
+    let map = BspBuilder::new(&branches::quake2::QUAKE2).lump(branches::quake2::LUMP_TEXINFO, q2_texinfo("e1u1/floor1_1", 0)).build();
+    let bsp = Bsp::from_bytes(&map).unwrap();
+    let src = TextureSource::new(&bsp, &TextureOptions::default());
+    assert_eq!(src.warnings().len(), 1, "{:?}", src.warnings());
+    assert_eq!(src.warnings()[0].kind, MissingKind::NoPalette);
+    assert!(src.warnings()[0].reason.contains("Quake 2"), "{:?}", src.warnings());
     std::fs::remove_dir_all(&dir).ok();
 }
 
