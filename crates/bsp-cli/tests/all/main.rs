@@ -20,6 +20,7 @@ mod mapset_cli;
 mod new_families_cli;
 mod readable_cli;
 mod render_cli;
+mod ritual_cli;
 mod safe_writes;
 mod scan_cli;
 mod textures_cli;

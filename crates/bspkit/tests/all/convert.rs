@@ -2,7 +2,7 @@
 //! build's vbspinfo, round trips byte for byte, every PC map to the console form and back) and
 //! on builder maps (no corpus needed).
 
-mod common;
+use crate::common;
 
 use bspkit::branches::source;
 use bspkit::build::BspBuilder;
