@@ -50,6 +50,7 @@ pub mod bytes;
 pub mod check;
 pub mod compression;
 pub mod decode;
+pub mod decompile;
 pub mod detect;
 pub mod directory;
 pub mod edit;
