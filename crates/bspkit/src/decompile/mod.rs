@@ -194,6 +194,20 @@ pub fn decompile_to(bsp: &Bsp, out: &Path, opts: &DecompileOptions) -> Result<De
     Ok(d)
 }
 
+/// Axis-aligned bounds (min, max) of a polygon.
+type Bounds = ([f64; 3], [f64; 3]);
+
+fn bounds(w: &[[f64; 3]]) -> Bounds {
+    w.iter().fold(([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]), |(lo, hi), p| {
+        (std::array::from_fn(|k| lo[k].min(p[k])), std::array::from_fn(|k| hi[k].max(p[k])))
+    })
+}
+
+/// Bounds that meet, with a margin for points on the boundary.
+fn overlaps(a: &Bounds, b: &Bounds) -> bool {
+    (0..3).all(|k| a.0[k] <= b.1[k] + 0.1 && b.0[k] <= a.1[k] + 0.1)
+}
+
 fn pct(a: f64, b: f64) -> Option<f64> {
     (b > 0.0).then(|| 100.0 * a / b)
 }
@@ -284,7 +298,8 @@ fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -
     // Face coverage: side polygons of the parsed brushes, by entity and plane.
     // (entity, quantised normal, quantised distance) -> side polygons.
     type PlaneKey = (usize, [i64; 3], i64);
-    let mut by_plane: std::collections::HashMap<PlaneKey, Vec<Vec<[f64; 3]>>> = std::collections::HashMap::new();
+    type Polygons = Vec<(Bounds, Vec<[f64; 3]>)>;
+    let mut by_plane: std::collections::HashMap<PlaneKey, Polygons> = std::collections::HashMap::new();
     let key = |p: &Plane| (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64);
     let mut scratch = Vec::new();
     for (ei, e) in parsed.iter().enumerate() {
@@ -299,7 +314,7 @@ fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -
                 let w = geom::side_polygon(&planes, i, &mut scratch, &mut steps);
                 if w.len() >= 3 {
                     let (n, d) = key(&planes[i]);
-                    by_plane.entry((ei, n, d)).or_default().push(w);
+                    by_plane.entry((ei, n, d)).or_default().push((bounds(&w), w));
                 }
             }
         }
@@ -310,11 +325,16 @@ fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -
         for poly in &f.polygons {
             let a = geom::area(poly);
             q.face_area += a;
+            let fb = bounds(poly);
             let mut covered = 0.0;
             for dd in [d, d.saturating_sub(1), d.saturating_add(1)] {
                 let Some(cands) = by_plane.get(&(f.entity, n, dd)) else { continue };
                 budget.spend(cands.len() as u64)?;
-                for c in cands {
+                for (cb, c) in cands {
+                    // Most polygons on a shared plane (a floor) are far from this face.
+                    if !overlaps(&fb, cb) {
+                        continue;
+                    }
                     if geom::dot(f.plane.normal, geom::sub(c[0], geom::scale(f.plane.normal, f.plane.dist))).abs() > 0.1 {
                         continue;
                     }
