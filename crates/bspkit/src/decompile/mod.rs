@@ -356,3 +356,94 @@ fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -
     q.texture_fidelity = pct(q.sides_same_texture as f64, q.sides as f64);
     Ok((q, mism, total))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::branches::quake2::lumps::*;
+    use crate::build::BspBuilder;
+
+    fn f32s(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+    fn i32s(v: &[i32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    /// A Quake 2 map from the builder: one 128-unit cube brush with six sides and an edge
+    /// bevel, in a one-node tree, and a worldspawn with two pairs.
+    fn cube_map() -> Vec<u8> {
+        let mut planes = Vec::new();
+        for axis in 0..3 {
+            for s in [1.0f32, -1.0] {
+                let mut n = [0.0f32; 3];
+                n[axis] = s;
+                planes.extend(f32s(&[n[0], n[1], n[2], 64.0]));
+                planes.extend(i32s(&[axis as i32]));
+            }
+        }
+        let r = std::f32::consts::FRAC_1_SQRT_2;
+        planes.extend(f32s(&[r, r, 0.0, 64.0 * std::f32::consts::SQRT_2]));
+        planes.extend(i32s(&[3]));
+        let mut texinfo = f32s(&[1.0, 0.0, 0.0, 8.0, 0.0, -0.5, 0.0, 0.0]);
+        texinfo.extend(i32s(&[0x4, 7]));
+        let mut name = b"e1u1/floor1_3".to_vec();
+        name.resize(32, 0);
+        texinfo.extend(name);
+        texinfo.extend(i32s(&[-1]));
+        let sides: Vec<u8> = (0..7u16).flat_map(|p| [p.to_le_bytes(), 0i16.to_le_bytes()].concat()).collect();
+        let mut node = i32s(&[0, -1, -2]);
+        node.extend([0u8; 16]);
+        let mut leaves = Vec::new();
+        for (contents, brushes) in [(1i32, 1u16), (0, 0)] {
+            leaves.extend(i32s(&[contents]));
+            leaves.extend([0u8; 16]);
+            leaves.extend(0u16.to_le_bytes());
+            leaves.extend(0u16.to_le_bytes());
+            leaves.extend(0u16.to_le_bytes());
+            leaves.extend(brushes.to_le_bytes());
+        }
+        let mut model = f32s(&[-64.0, -64.0, -64.0, 64.0, 64.0, 64.0, 0.0, 0.0, 0.0]);
+        model.extend(i32s(&[0, 0, 0]));
+        BspBuilder::new(&crate::branches::quake2::lumps::QUAKE2)
+            .lump(LUMP_ENTITIES, &b"{\n\"message\" \"a box\"\n\"classname\" \"worldspawn\"\n}\n\0"[..])
+            .lump(LUMP_PLANES, planes)
+            .lump(LUMP_TEXINFO, texinfo)
+            .lump(LUMP_NODES, node)
+            .lump(LUMP_LEAVES, leaves)
+            .lump(LUMP_LEAF_BRUSHES, 0u16.to_le_bytes().to_vec())
+            .lump(LUMP_MODELS, model)
+            .lump(LUMP_BRUSHES, i32s(&[0, 7, 1]))
+            .lump(LUMP_BRUSH_SIDES, sides)
+            .build()
+    }
+
+    #[test]
+    fn quake2_cube_comes_back() {
+        let bytes = cube_map();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+        let r = &d.report;
+        assert_eq!((r.entities, r.brushes, r.bevels_dropped), (1, 1, 1), "{}", d.text);
+        let q = r.quality.as_ref().unwrap();
+        assert_eq!((q.brushes, q.brushes_same, q.sides, q.sides_same_texture, q.sides_with_axes), (1, 1, 6, 6, 6), "{:?}", r.mismatches);
+        assert!(q.entities_in_order);
+        assert_eq!(q.face_coverage, None);
+        // Valve 220 axes: the s row (1, 0, 0) scale 1 offset 8; the t row (0, −0.5, 0) is the
+        // axis (0, −1, 0) at scale 2; flags and value after the contents.
+        assert!(d.text.contains("e1u1/floor1_3 [ 1 0 0 8 ] [ 0 -1 0 0 ] 0 1 2 1 4 7"), "{}", d.text);
+        let back = mapfile::read_map(d.text.as_bytes()).unwrap();
+        assert_eq!(back[0].pairs[0], ("message".to_string(), "a box".to_string()));
+    }
+
+    #[test]
+    fn other_families_are_refused_and_budget_holds() {
+        let bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        assert!(matches!(decompile(&bsp, &DecompileOptions::default()).unwrap_err().kind, ErrorKind::Malformed(_)));
+        let bytes = cube_map();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let e = decompile(&bsp, &DecompileOptions { budget: 3, measure: true }).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::LimitExceeded { .. }));
+    }
+}
