@@ -10,6 +10,7 @@ use bspkit::{Bsp, OpenOptions};
 use clap::{Args, Parser, Subcommand};
 
 mod cmd_convert;
+mod cmd_decompile;
 mod cmd_edit;
 mod cmd_export;
 mod cmd_lightmaps;
@@ -135,6 +136,8 @@ enum Command {
     Textures(cmd_textures::TexturesArgs),
     /// Geometry as glTF 2.0 (.glb / .gltf) or OBJ, with textures and lightmaps
     Export(cmd_export::ExportArgs),
+    /// A map back to its editor source (.map), with face coverage and brush, texture and entity fidelity measured
+    Decompile(cmd_decompile::DecompileArgs),
     /// Source pakfile (lump 40): list, extract, cat, add, remove, addlist, repack
     Pak(cmd_pak::PakArgs),
     /// Static props of a Source or Respawn map (game lump `sprp`)
@@ -269,6 +272,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Bspx(args) => return cmd_quake::bspx(args, &mut out),
         Command::Textures(args) => return cmd_textures::textures(args, &mut out),
         Command::Export(args) => return cmd_export::run(args, &mut out),
+        Command::Decompile(args) => return cmd_decompile::run(args, &mut out),
         Command::Pak(args) => return cmd_pak::run(args, &mut out),
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,

@@ -1085,6 +1085,25 @@ impl PyBsp {
         })
     }
 
+    /// Decompile the map to its family's editor source, as `bsp decompile` does
+    /// (`bspkit::decompile`): Quake 2 family to a Valve 220 `.map`, Quake 3 family to a
+    /// `brushDef` / `patchDef2` `.map`. With `path`, the source is written there (atomically);
+    /// `measure` reads it back and measures face coverage, brush, texture and entity fidelity.
+    /// Returns `{"text": str, "extension": str, "report": dict}` (the report as
+    /// `bsp decompile --report` writes it).
+    #[pyo3(signature = (path=None, *, measure=true))]
+    fn decompile(&self, py: Python<'_>, path: Option<std::path::PathBuf>, measure: bool) -> PyResult<Py<PyAny>> {
+        let opts = bspkit::decompile::DecompileOptions { measure, ..Default::default() };
+        let d = py
+            .detach(|| match &path {
+                Some(p) => bspkit::decompile::decompile_to(&self.inner, p, &opts).map_err(|e| e.in_file(p)),
+                None => bspkit::decompile::decompile(&self.inner, &opts),
+            })
+            .map_err(err)?;
+        let v = serde_json::json!({"text": d.text, "extension": d.extension, "report": d.report});
+        json_to_py(py, &v)
+    }
+
     /// Export the map's geometry as `bsp export` does (`bspkit::export`): glTF binary (`.glb`),
     /// `.gltf` + `.bin`, or OBJ + MTL, chosen by `path`'s extension. `scale` converts game units
     /// (default: metres); `models` is `"all"` or `"world"`; `skip` names the surface kinds left

@@ -51,6 +51,7 @@ pub mod check;
 pub mod compression;
 pub mod convert;
 pub mod decode;
+pub mod decompile;
 pub mod detect;
 pub mod directory;
 pub mod edit;

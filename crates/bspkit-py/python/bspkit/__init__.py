@@ -52,6 +52,12 @@ from ._entities import EntityList
 
 __version__ = "0.1.0"
 
+
+def decompile(map_path, out=None, *, measure=True):
+    """Decompile the map at ``map_path`` to its editor source (``bsp decompile``); write it to
+    ``out`` when given. Returns ``{"text", "extension", "report"}``."""
+    return load(map_path).decompile(out, measure=measure)
+
 __all__ = [
     "BadLumpLengthError",
     "Bsp",
@@ -78,6 +84,7 @@ __all__ = [
     "UnsafePathError",
     "UnsupportedVersionError",
     "Vertex",
+    "decompile",
     "formats",
     "load",
     "read_lmp",

@@ -294,4 +294,39 @@ fn builder_maps_of_new_branches_never_panic() {
     }
     assert!(cases > 5 * FLIPS);
     assert!(exported > 0);
+
+
+/// Mutated copies per map for the decompile test.
+const DECOMPILE_FLIPS: usize = 24;
+
+/// Every Quake 2 and Quake 3 family corpus map under 500 KB, garbled, decompiled with the
+/// quality measured: `Ok` or a typed error, never a panic, each case within the work budget;
+/// and a budget too small for a map gives `LimitExceeded`, not a long run.
+#[test]
+fn garbled_maps_decompile_or_fail_cleanly() {
+    use bspkit::decompile::{decompile, DecompileOptions};
+    let Some(corpus) = common::corpus("garbled_maps_decompile_or_fail_cleanly") else { return };
+    let opts = DecompileOptions { budget: 20_000_000, measure: true };
+    let maps: Vec<_> = ["quake2", "quake3"]
+        .iter()
+        .flat_map(|f| common::maps_in(&corpus, f))
+        .filter(|m| std::fs::metadata(&m.path).is_ok_and(|x| x.len() < 500_000))
+        .collect();
+    let (mut cases, mut decompiled) = (0usize, 0usize);
+    for m in &maps {
+        let mut data = std::fs::read(&m.path).unwrap();
+        let header = header_len(&data);
+        let mut rng = Rng::new(&format!("decompile {}", m.path.file_name().unwrap().to_string_lossy()));
+        cases += garbled(&mut rng, &mut data, header, DECOMPILE_FLIPS, |data| {
+            if let Ok(bsp) = Bsp::from_bytes(data) {
+                decompiled += usize::from(decompile(&bsp, &opts).is_ok());
+            }
+        });
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let err = decompile(&bsp, &DecompileOptions { budget: 10, measure: true }).unwrap_err();
+        assert!(matches!(err.kind, bspkit::ErrorKind::LimitExceeded { .. }), "{}: {err}", m.path.display());
+    }
+    eprintln!("garbled decompiles: {} maps, {cases} cases, {decompiled} decompiled", maps.len());
+    assert!(maps.len() >= 8);
+    assert!(decompiled * 2 > cases, "{decompiled} of {cases} garbled maps decompiled");
 }

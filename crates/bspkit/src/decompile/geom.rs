@@ -1,0 +1,281 @@
+//! Convex polygon geometry for the decompiler, in `f64`: a brush side's polygon is the side's
+//! plane clipped by every other side of the brush, and the points written for a plane are picked
+//! from it.
+
+/// A plane: unit normal and distance (`dot(normal, p) = dist` on the plane).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plane {
+    pub normal: [f64; 3],
+    pub dist: f64,
+}
+
+/// Half the edge of the square every side polygon starts from: beyond any coordinate a map of
+/// these families can hold (Quake 3 and Source limits are ±65536 / ±16384).
+const BASE_EXTENT: f64 = 262_144.0;
+/// Distance within which a point counts as on a plane while clipping.
+pub const ON_EPSILON: f64 = 0.01;
+
+pub fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+pub fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+pub fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+pub fn scale(a: [f64; 3], s: f64) -> [f64; 3] {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+pub fn length(a: [f64; 3]) -> f64 {
+    dot(a, a).sqrt()
+}
+pub fn normalize(a: [f64; 3]) -> Option<[f64; 3]> {
+    let l = length(a);
+    (l > 1e-12 && l.is_finite()).then(|| scale(a, 1.0 / l))
+}
+
+impl Plane {
+    /// The plane through three points, normal `(p0 − p1) × (p2 − p1)`: the convention of the
+    /// Quake-derived map compilers (qbsp `PlaneFromPoints`), which vbsp and q3map2 share.
+    pub fn from_points(p: [[f64; 3]; 3]) -> Option<Plane> {
+        let n = normalize(cross(sub(p[0], p[1]), sub(p[2], p[1])))?;
+        Some(Plane { normal: n, dist: dot(p[0], n) })
+    }
+    pub fn flipped(self) -> Plane {
+        Plane { normal: scale(self.normal, -1.0), dist: -self.dist }
+    }
+    pub fn distance(&self, p: [f64; 3]) -> f64 {
+        dot(self.normal, p) - self.dist
+    }
+    /// Same plane within `normal_eps` on the normal and `dist_eps` on the distance.
+    pub fn same_as(&self, o: &Plane, normal_eps: f64, dist_eps: f64) -> bool {
+        dot(self.normal, o.normal) > 1.0 - normal_eps && (self.dist - o.dist).abs() < dist_eps
+    }
+    /// Two unit vectors spanning the plane, `u × v = normal`.
+    pub fn basis(&self) -> ([f64; 3], [f64; 3]) {
+        let n = self.normal;
+        // The world axis least aligned with the normal keeps the cross product well-conditioned.
+        let a = if n[0].abs() <= n[1].abs() && n[0].abs() <= n[2].abs() {
+            [1.0, 0.0, 0.0]
+        } else if n[1].abs() <= n[2].abs() {
+            [0.0, 1.0, 0.0]
+        } else {
+            [0.0, 0.0, 1.0]
+        };
+        let u = normalize(cross(a, n)).unwrap_or([1.0, 0.0, 0.0]);
+        let v = cross(n, u);
+        (u, v)
+    }
+}
+
+/// A large square on `plane`, wound so that its corners' `from_points` normal is the plane's.
+pub fn base_winding(plane: &Plane) -> Vec<[f64; 3]> {
+    let (u, v) = plane.basis();
+    let o = scale(plane.normal, plane.dist);
+    let e = BASE_EXTENT;
+    // (p0 − p1) × (p2 − p1) with p0 = o+u·e+v·e… goes along the normal for this order.
+    let corners = [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)];
+    let mut w: Vec<[f64; 3]> = corners.iter().map(|&(a, b)| add(o, add(scale(u, a * e), scale(v, b * e)))).collect();
+    if Plane::from_points([w[0], w[1], w[2]]).is_some_and(|p| dot(p.normal, plane.normal) < 0.0) {
+        w.reverse();
+    }
+    w
+}
+
+/// Keep the part of `w` behind `plane` (distance ≤ 0), into `out` (cleared first).
+pub fn clip_behind(w: &[[f64; 3]], plane: &Plane, out: &mut Vec<[f64; 3]>) {
+    out.clear();
+    let n = w.len();
+    if n == 0 {
+        return;
+    }
+    for i in 0..n {
+        let a = w[i];
+        let b = w[(i + 1) % n];
+        let da = plane.distance(a);
+        let db = plane.distance(b);
+        if da <= ON_EPSILON {
+            out.push(a);
+        }
+        if (da > ON_EPSILON && db < -ON_EPSILON) || (da < -ON_EPSILON && db > ON_EPSILON) {
+            let t = da / (da - db);
+            out.push(add(a, scale(sub(b, a), t)));
+        }
+    }
+    if out.len() < 3 {
+        out.clear();
+    }
+}
+
+/// Area of a planar polygon.
+pub fn area(w: &[[f64; 3]]) -> f64 {
+    if w.len() < 3 {
+        return 0.0;
+    }
+    let mut acc = [0.0; 3];
+    for i in 1..w.len() - 1 {
+        acc = add(acc, cross(sub(w[i], w[0]), sub(w[i + 1], w[0])));
+    }
+    length(acc) * 0.5
+}
+
+/// The polygon of side `index` of a brush bounded by `planes` (outward normals), or empty when
+/// the other planes clip it away (a bevel or a redundant side). `budget` counts clip steps and
+/// the function stops (returning empty) once it is spent.
+pub fn side_polygon(planes: &[Plane], index: usize, scratch: &mut Vec<[f64; 3]>, budget: &mut u64) -> Vec<[f64; 3]> {
+    let mut w = base_winding(&planes[index]);
+    for (j, p) in planes.iter().enumerate() {
+        if j == index || w.is_empty() {
+            continue;
+        }
+        if *budget == 0 {
+            return Vec::new();
+        }
+        *budget -= 1;
+        // A second copy of the same plane: the first one keeps the polygon.
+        if p.same_as(&planes[index], 1e-9, 1e-6) {
+            if j < index {
+                return Vec::new();
+            }
+            continue;
+        }
+        clip_behind(&w, p, scratch);
+        std::mem::swap(&mut w, scratch);
+    }
+    w
+}
+
+/// The part of convex polygon `a` inside convex polygon `b` (both on the plane with normal
+/// `normal`, `b` wound either way).
+pub fn intersect(a: &[[f64; 3]], b: &[[f64; 3]], normal: [f64; 3]) -> Vec<[f64; 3]> {
+    let mut w = a.to_vec();
+    let mut scratch = Vec::new();
+    let n = b.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    // Orientation of b around the normal.
+    let mut acc = [0.0; 3];
+    for i in 1..n - 1 {
+        acc = add(acc, cross(sub(b[i], b[0]), sub(b[i + 1], b[0])));
+    }
+    let sign = if dot(acc, normal) >= 0.0 { 1.0 } else { -1.0 };
+    for i in 0..n {
+        let e = sub(b[(i + 1) % n], b[i]);
+        // Outward edge normal of a counter-clockwise polygon: e × n.
+        let Some(en) = normalize(scale(cross(e, normal), sign)) else { continue };
+        let plane = Plane { normal: en, dist: dot(en, b[i]) };
+        clip_behind(&w, &plane, &mut scratch);
+        std::mem::swap(&mut w, &mut scratch);
+        if w.is_empty() {
+            break;
+        }
+    }
+    w
+}
+
+/// Round to the nearest integer where the value is within `eps` of it.
+pub fn snap(v: f64, eps: f64) -> f64 {
+    let r = v.round();
+    if (v - r).abs() < eps {
+        r
+    } else {
+        v
+    }
+}
+
+/// Three points for `plane`, oriented so [`Plane::from_points`] gives back its normal: three
+/// well-spread corners of the side's polygon when, snapped to integers, they still give the
+/// plane (within `f32` precision of the stored plane); otherwise points built from the plane
+/// itself, 1024 units apart, written exactly.
+pub fn three_points(plane: &Plane, polygon: &[[f64; 3]]) -> [[f64; 3]; 3] {
+    if polygon.len() >= 3 {
+        // The first corner, the corner farthest from it, and the corner farthest from that line.
+        let a = polygon[0];
+        let b = *polygon.iter().max_by(|x, y| length(sub(**x, a)).total_cmp(&length(sub(**y, a)))).unwrap_or(&a);
+        let ab = sub(b, a);
+        let c = *polygon.iter().max_by(|x, y| length(cross(ab, sub(**x, a))).total_cmp(&length(cross(ab, sub(**y, a))))).unwrap_or(&a);
+        let pts = [a, b, c].map(|p| p.map(|v| snap(v, 0.001)));
+        for cand in [[pts[0], pts[1], pts[2]], [pts[0], pts[2], pts[1]]] {
+            if let Some(p) = Plane::from_points(cand) {
+                if p.same_as(plane, 1e-10, 1e-4) {
+                    return cand;
+                }
+            }
+        }
+    }
+    let (u, v) = plane.basis();
+    let o = scale(plane.normal, plane.dist);
+    let s = 1024.0;
+    let pts = [add(o, scale(u, s)), o, add(o, scale(v, s))];
+    // (p0 − p1) × (p2 − p1) = u × v = normal.
+    pts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube() -> Vec<Plane> {
+        let mut v = Vec::new();
+        for axis in 0..3 {
+            for s in [1.0, -1.0] {
+                let mut n = [0.0; 3];
+                n[axis] = s;
+                v.push(Plane { normal: n, dist: 64.0 });
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn cube_sides_and_points() {
+        let planes = cube();
+        let mut scratch = Vec::new();
+        let mut budget = 1000;
+        for i in 0..6 {
+            let w = side_polygon(&planes, i, &mut scratch, &mut budget);
+            assert_eq!(w.len(), 4);
+            assert!((area(&w) - 128.0 * 128.0).abs() < 1e-6);
+            let pts = three_points(&planes[i], &w);
+            let p = Plane::from_points(pts).unwrap();
+            assert!(p.same_as(&planes[i], 1e-12, 1e-9), "{p:?} {:?}", planes[i]);
+            assert!(pts.iter().flatten().all(|c| c.fract() == 0.0));
+        }
+    }
+
+    #[test]
+    fn bevel_side_is_empty() {
+        let mut planes = cube();
+        // An edge bevel touching the cube only along an edge.
+        let n = normalize([1.0, 1.0, 0.0]).unwrap();
+        planes.push(Plane { normal: n, dist: dot(n, [64.0, 64.0, 0.0]) });
+        let mut budget = 1000;
+        assert!(
+            side_polygon(&planes, 6, &mut Vec::new(), &mut budget).len() < 3
+                || area(&side_polygon(&planes, 6, &mut Vec::new(), &mut budget)) < 1e-6
+        );
+    }
+
+    #[test]
+    fn oblique_plane_points_fall_back_exactly() {
+        let n = normalize([0.3, 0.5, 0.7]).unwrap();
+        let plane = Plane { normal: n, dist: 100.25 };
+        let p = Plane::from_points(three_points(&plane, &[])).unwrap();
+        assert!(p.same_as(&plane, 1e-12, 1e-9));
+    }
+
+    #[test]
+    fn intersection_area() {
+        let sq = |x0: f64, x1: f64| vec![[x0, 0.0, 0.0], [x1, 0.0, 0.0], [x1, 10.0, 0.0], [x0, 10.0, 0.0]];
+        let i = intersect(&sq(0.0, 10.0), &sq(5.0, 20.0), [0.0, 0.0, 1.0]);
+        assert!((area(&i) - 50.0).abs() < 1e-9);
+        let mut rev = sq(5.0, 20.0);
+        rev.reverse();
+        assert!((area(&intersect(&sq(0.0, 10.0), &rev, [0.0, 0.0, 1.0])) - 50.0).abs() < 1e-9);
+    }
+}

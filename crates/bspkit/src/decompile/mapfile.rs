@@ -1,0 +1,473 @@
+//! The `.map` text the decompiler writes, and a reader for it (used to measure what was written,
+//! and for the editors' own sources beside the corpus maps).
+//!
+//! Dialects: Valve 220 (`[ ux uy uz offset ] [ vx vy vz offset ] rotation sx sy`, Quake 2 and
+//! GoldSrc editors), brush primitives (`brushDef { … ( ( xx xy xo ) ( yx yy yo ) ) … }`, Quake 3
+//! family editors) and the standard Quake form (`xoff yoff rotation sx sy`, read only).
+//! Every face line may end with `contents flags value` (Quake 2 and Quake 3 families).
+
+use std::fmt::Write as _;
+
+use super::geom::Plane;
+use crate::error::{Error, Result};
+
+/// How a side's texture is projected.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TexProjection {
+    /// Valve 220: `s = dot(p, u) / scale[0] + u[3]`, `t = dot(p, v) / scale[1] + v[3]`.
+    Valve { u: [f64; 4], v: [f64; 4], rotation: f64, scale: [f64; 2] },
+    /// Brush primitives: `s = m[0]·(x, y, 1)`, `t = m[1]·(x, y, 1)` with `(x, y)` the point on
+    /// the plane's base texture axes ([`base_axes`]), in texture widths.
+    BrushPrimitive { m: [[f64; 3]; 2] },
+    /// The standard Quake form: offsets, rotation and scale on the plane's nearest axis.
+    Standard { offset: [f64; 2], rotation: f64, scale: [f64; 2] },
+}
+
+/// One brush side as written: three points, texture and its projection, optional flags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapSide {
+    pub points: [[f64; 3]; 3],
+    pub texture: String,
+    pub projection: TexProjection,
+    /// `contents flags value`, where the dialect writes them.
+    pub flags: Option<[i64; 3]>,
+}
+
+impl MapSide {
+    pub fn plane(&self) -> Option<Plane> {
+        Plane::from_points(self.points)
+    }
+}
+
+/// A Quake 3 `patchDef2`: control points as stored in the map, row-major (`width` per row).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapPatch {
+    pub texture: String,
+    pub width: usize,
+    pub height: usize,
+    /// `x y z s t` per control point.
+    pub points: Vec<[f64; 5]>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MapPrimitive {
+    Brush(Vec<MapSide>),
+    Patch(MapPatch),
+}
+
+/// An entity: its pairs in order, then its brushes and patches.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MapEntity {
+    pub pairs: Vec<(String, String)>,
+    pub primitives: Vec<MapPrimitive>,
+}
+
+impl MapEntity {
+    pub fn brushes(&self) -> impl Iterator<Item = &Vec<MapSide>> {
+        self.primitives.iter().filter_map(|p| match p {
+            MapPrimitive::Brush(b) => Some(b),
+            MapPrimitive::Patch(_) => None,
+        })
+    }
+}
+
+/// The dialect a map is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Valve 220 faces with `contents flags value` (Quake 2 editors, ericw-tools qbsp).
+    Quake2Valve,
+    /// Brush primitives (`brushDef`) and `patchDef2` (Radiant-family Quake 3 editors).
+    Quake3BrushDef,
+}
+
+/// Brush primitives' base texture axes for a plane normal (the construction Radiant and q3map2
+/// use: the normal's azimuth and elevation give a horizontal `x` axis and a `y` axis below it).
+pub fn base_axes(normal: [f64; 3]) -> ([f64; 3], [f64; 3]) {
+    let n = normal.map(|c| if c.abs() < 1e-6 { 0.0 } else { c });
+    let rot_y = -n[2].atan2((n[0] * n[0] + n[1] * n[1]).sqrt());
+    let rot_z = n[1].atan2(n[0]);
+    let x = [-rot_z.sin(), rot_z.cos(), 0.0];
+    let y = [-rot_y.sin() * rot_z.cos(), -rot_y.sin() * rot_z.sin(), -rot_y.cos()];
+    (x, y)
+}
+
+/// A number as `.map` text: integers without a fraction, others in Rust's shortest exact form
+/// (reads back to the same `f64`).
+fn num(out: &mut String, v: f64) {
+    let v = if v == 0.0 { 0.0 } else { v };
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        let _ = write!(out, "{}", v as i64);
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+fn quoted(out: &mut String, s: &str) {
+    // Map files have no escapes: a quote inside a value cannot be written, so it is replaced.
+    out.push('"');
+    out.extend(s.chars().map(|c| if c == '"' { '\'' } else { c }));
+    out.push('"');
+}
+
+fn texture_token(s: &str) -> String {
+    if s.is_empty() {
+        return "NULL".into();
+    }
+    s.chars().map(|c| if c.is_whitespace() || c == '"' || c == '(' || c == ')' { '_' } else { c }).collect()
+}
+
+/// Write `entities` as `.map` text in `dialect`, after `header` comment lines.
+pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) -> String {
+    let mut out = String::with_capacity(entities.len() * 256);
+    for h in header {
+        let _ = writeln!(out, "// {h}");
+    }
+    for (ei, e) in entities.iter().enumerate() {
+        let _ = writeln!(out, "// entity {ei}\n{{");
+        for (k, v) in &e.pairs {
+            quoted(&mut out, k);
+            out.push(' ');
+            quoted(&mut out, v);
+            out.push('\n');
+        }
+        for (bi, prim) in e.primitives.iter().enumerate() {
+            let _ = writeln!(out, "// brush {bi}\n{{");
+            match prim {
+                MapPrimitive::Brush(sides) => {
+                    if dialect == Dialect::Quake3BrushDef {
+                        out.push_str("brushDef\n{\n");
+                    }
+                    for s in sides {
+                        for p in &s.points {
+                            out.push_str("( ");
+                            for c in p {
+                                num(&mut out, *c);
+                                out.push(' ');
+                            }
+                            out.push_str(") ");
+                        }
+                        match &s.projection {
+                            TexProjection::BrushPrimitive { m } => {
+                                out.push_str("( ");
+                                for row in m {
+                                    out.push_str("( ");
+                                    for c in row {
+                                        num(&mut out, *c);
+                                        out.push(' ');
+                                    }
+                                    out.push_str(") ");
+                                }
+                                out.push_str(") ");
+                                out.push_str(&texture_token(&s.texture));
+                            }
+                            TexProjection::Valve { u, v, rotation, scale } => {
+                                out.push_str(&texture_token(&s.texture));
+                                for axis in [u, v] {
+                                    out.push_str(" [ ");
+                                    for c in axis {
+                                        num(&mut out, *c);
+                                        out.push(' ');
+                                    }
+                                    out.push(']');
+                                }
+                                for c in [*rotation, scale[0], scale[1]] {
+                                    out.push(' ');
+                                    num(&mut out, c);
+                                }
+                            }
+                            TexProjection::Standard { offset, rotation, scale } => {
+                                out.push_str(&texture_token(&s.texture));
+                                for c in [offset[0], offset[1], *rotation, scale[0], scale[1]] {
+                                    out.push(' ');
+                                    num(&mut out, c);
+                                }
+                            }
+                        }
+                        if let Some(f) = s.flags {
+                            let _ = write!(out, " {} {} {}", f[0], f[1], f[2]);
+                        }
+                        out.push('\n');
+                    }
+                    if dialect == Dialect::Quake3BrushDef {
+                        out.push_str("}\n");
+                    }
+                }
+                MapPrimitive::Patch(p) => {
+                    let _ = writeln!(out, "patchDef2\n{{\n{}\n( {} {} 0 0 0 )\n(", texture_token(&p.texture), p.width, p.height);
+                    // patchDef2 lists columns: `width` lists of `height` points each.
+                    for col in 0..p.width {
+                        out.push_str("( ");
+                        for row in 0..p.height {
+                            out.push_str("( ");
+                            if let Some(pt) = p.points.get(row * p.width + col) {
+                                for c in pt {
+                                    num(&mut out, *c);
+                                    out.push(' ');
+                                }
+                            }
+                            out.push_str(") ");
+                        }
+                        out.push_str(")\n");
+                    }
+                    out.push_str(")\n}\n");
+                }
+            }
+            out.push_str("}\n");
+        }
+        out.push_str("}\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reader
+
+struct Lexer<'a> {
+    s: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn err(&self, what: &str) -> Error {
+        Error::malformed(format!("map text line {}: {what}", self.line))
+    }
+    /// The next token: a quoted string (without quotes), a single bracket, or a bare word.
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            while self.at < self.s.len() && self.s[self.at].is_ascii_whitespace() {
+                if self.s[self.at] == b'\n' {
+                    self.line += 1;
+                }
+                self.at += 1;
+            }
+            if self.s[self.at..].starts_with(b"//") {
+                while self.at < self.s.len() && self.s[self.at] != b'\n' {
+                    self.at += 1;
+                }
+                continue;
+            }
+            break;
+        }
+        let start = self.at;
+        let c = *self.s.get(self.at)?;
+        if c == b'"' {
+            let end = self.s[start + 1..].iter().position(|&b| b == b'"').map(|p| start + 1 + p).unwrap_or(self.s.len());
+            self.at = (end + 1).min(self.s.len());
+            return std::str::from_utf8(&self.s[start + 1..end]).ok();
+        }
+        if matches!(c, b'{' | b'}' | b'(' | b')' | b'[' | b']') {
+            self.at += 1;
+            return std::str::from_utf8(&self.s[start..start + 1]).ok();
+        }
+        while self.at < self.s.len()
+            && !self.s[self.at].is_ascii_whitespace()
+            && !matches!(self.s[self.at], b'{' | b'}' | b'(' | b')' | b'"')
+        {
+            self.at += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.at]).ok()
+    }
+    fn peek(&mut self) -> Option<&'a str> {
+        let (at, line) = (self.at, self.line);
+        let t = self.next();
+        self.at = at;
+        self.line = line;
+        t
+    }
+    fn expect(&mut self, t: &str) -> Result<()> {
+        match self.next() {
+            Some(x) if x == t => Ok(()),
+            x => Err(self.err(&format!("expected {t:?}, found {x:?}"))),
+        }
+    }
+    fn number(&mut self) -> Result<f64> {
+        let t = self.next().ok_or_else(|| self.err("expected a number, found the end"))?;
+        t.parse::<f64>().map_err(|_| self.err(&format!("expected a number, found {t:?}")))
+    }
+    fn numbers<const N: usize>(&mut self) -> Result<[f64; N]> {
+        let mut a = [0.0; N];
+        for v in &mut a {
+            *v = self.number()?;
+        }
+        Ok(a)
+    }
+    fn point(&mut self) -> Result<[f64; 3]> {
+        self.expect("(")?;
+        let p = self.numbers::<3>()?;
+        self.expect(")")?;
+        Ok(p)
+    }
+}
+
+/// Read `.map` text (any of the dialects above; comments skipped).
+pub fn read_map(text: &[u8]) -> Result<Vec<MapEntity>> {
+    let mut lx = Lexer { s: text, at: 0, line: 1 };
+    let mut out = Vec::new();
+    while let Some(t) = lx.next() {
+        if t != "{" {
+            return Err(lx.err(&format!("expected an entity, found {t:?}")));
+        }
+        let mut e = MapEntity::default();
+        loop {
+            match lx.next() {
+                Some("}") => break,
+                Some("{") => e.primitives.push(read_primitive(&mut lx)?),
+                Some(k) => {
+                    let v = lx.next().ok_or_else(|| lx.err("a key without a value"))?;
+                    e.pairs.push((k.to_string(), v.to_string()));
+                }
+                None => return Err(lx.err("the text ends inside an entity")),
+            }
+        }
+        out.push(e);
+    }
+    Ok(out)
+}
+
+fn read_primitive(lx: &mut Lexer) -> Result<MapPrimitive> {
+    match lx.peek() {
+        Some("brushDef") => {
+            lx.next();
+            lx.expect("{")?;
+            let mut sides = Vec::new();
+            while lx.peek() != Some("}") {
+                let points = [lx.point()?, lx.point()?, lx.point()?];
+                lx.expect("(")?;
+                let mut m = [[0.0; 3]; 2];
+                for row in &mut m {
+                    lx.expect("(")?;
+                    *row = lx.numbers::<3>()?;
+                    lx.expect(")")?;
+                }
+                lx.expect(")")?;
+                let texture = lx.next().ok_or_else(|| lx.err("a side without a texture"))?.to_string();
+                let flags = read_flags(lx)?;
+                sides.push(MapSide { points, texture, projection: TexProjection::BrushPrimitive { m }, flags });
+            }
+            lx.expect("}")?;
+            lx.expect("}")?;
+            Ok(MapPrimitive::Brush(sides))
+        }
+        Some("patchDef2") => {
+            lx.next();
+            lx.expect("{")?;
+            let texture = lx.next().ok_or_else(|| lx.err("a patch without a texture"))?.to_string();
+            lx.expect("(")?;
+            let info = lx.numbers::<5>()?;
+            lx.expect(")")?;
+            let (width, height) = (info[0] as usize, info[1] as usize);
+            if width == 0 || height == 0 || width > 1024 || height > 1024 {
+                return Err(lx.err("a patch size out of range"));
+            }
+            let mut points = vec![[0.0; 5]; width * height];
+            lx.expect("(")?;
+            for col in 0..width {
+                lx.expect("(")?;
+                for row in 0..height {
+                    lx.expect("(")?;
+                    points[row * width + col] = lx.numbers::<5>()?;
+                    lx.expect(")")?;
+                }
+                lx.expect(")")?;
+            }
+            lx.expect(")")?;
+            lx.expect("}")?;
+            lx.expect("}")?;
+            Ok(MapPrimitive::Patch(MapPatch { texture, width, height, points }))
+        }
+        _ => {
+            let mut sides = Vec::new();
+            while lx.peek() != Some("}") {
+                let points = [lx.point()?, lx.point()?, lx.point()?];
+                let texture = lx.next().ok_or_else(|| lx.err("a side without a texture"))?.to_string();
+                let projection = if lx.peek() == Some("[") {
+                    let mut axes = [[0.0; 4]; 2];
+                    for a in &mut axes {
+                        lx.expect("[")?;
+                        *a = lx.numbers::<4>()?;
+                        lx.expect("]")?;
+                    }
+                    let [rotation, sx, sy] = lx.numbers::<3>()?;
+                    TexProjection::Valve { u: axes[0], v: axes[1], rotation, scale: [sx, sy] }
+                } else {
+                    let [ox, oy, rotation, sx, sy] = lx.numbers::<5>()?;
+                    TexProjection::Standard { offset: [ox, oy], rotation, scale: [sx, sy] }
+                };
+                let flags = read_flags(lx)?;
+                sides.push(MapSide { points, texture, projection, flags });
+            }
+            lx.expect("}")?;
+            Ok(MapPrimitive::Brush(sides))
+        }
+    }
+}
+
+/// Optional `contents flags value` after a face (up to the next `(` or `}`).
+fn read_flags(lx: &mut Lexer) -> Result<Option<[i64; 3]>> {
+    let mut v = Vec::new();
+    while let Some(t) = lx.peek() {
+        if t == "(" || t == "}" {
+            break;
+        }
+        lx.next();
+        v.push(t.parse::<f64>().map_err(|_| lx.err(&format!("expected a number, found {t:?}")))? as i64);
+    }
+    Ok(match v.as_slice() {
+        [] => None,
+        [c, f, val, ..] => Some([*c, *f, *val]),
+        [c, rest @ ..] => Some([*c, rest.first().copied().unwrap_or(0), 0]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_both_dialects() {
+        let side = |projection| MapSide {
+            points: [[0.0, 0.0, 64.0], [0.0, 64.0, 64.0], [64.5, 0.0, 64.0]],
+            texture: "e1u1/floor1_3".into(),
+            projection,
+            flags: Some([1, 0, 0]),
+        };
+        let patch = MapPatch {
+            texture: "gothic/pipe".into(),
+            width: 3,
+            height: 3,
+            points: (0..9).map(|i| [i as f64, 0.5, 2.0, 0.25, 1.0]).collect(),
+        };
+        for (dialect, proj) in [
+            (
+                Dialect::Quake2Valve,
+                TexProjection::Valve { u: [1.0, 0.0, 0.0, 0.1], v: [0.0, -1.0, 0.0, 3.0], rotation: 0.0, scale: [0.5, 2.0] },
+            ),
+            (Dialect::Quake3BrushDef, TexProjection::BrushPrimitive { m: [[0.0078125, 0.0, 0.5], [0.0, 0.0078125, -0.25]] }),
+        ] {
+            let e = MapEntity {
+                pairs: vec![("classname".into(), "worldspawn".into()), ("message".into(), "a b".into())],
+                primitives: vec![MapPrimitive::Brush(vec![side(proj.clone()); 4]), MapPrimitive::Patch(patch.clone())],
+            };
+            let text = write_map(std::slice::from_ref(&e), dialect, &["test".into()]);
+            assert_eq!(read_map(text.as_bytes()).unwrap(), vec![e], "{text}");
+        }
+    }
+
+    #[test]
+    fn base_axes_of_floor_and_wall() {
+        let (x, y) = base_axes([0.0, 0.0, 1.0]);
+        assert_eq!(x.map(|c| c.round()), [0.0, 1.0, 0.0]);
+        assert_eq!(y.map(|c| c.round()), [1.0, 0.0, 0.0]);
+        let (x, y) = base_axes([1.0, 0.0, 0.0]);
+        assert_eq!(x.map(|c| c.round()), [0.0, 1.0, 0.0]);
+        assert_eq!(y.map(|c| c.round()), [0.0, 0.0, -1.0]);
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        for t in ["{ \"a\" ", "{ { ( 1 2 ) } }", "x", "{ { patchDef2 { t ( 99999 1 0 0 0 ) } } }"] {
+            assert!(read_map(t.as_bytes()).is_err(), "{t}");
+        }
+    }
+}

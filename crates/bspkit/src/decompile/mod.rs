@@ -1,0 +1,449 @@
+//! `bsp decompile`: a compiled map back to the editor source of its family, with the result's
+//! fidelity measured against the map it came from.
+//!
+//! | family | source | from |
+//! |---|---|---|
+//! | Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana) | `.map`, Valve 220 faces with `contents flags value` | brushes + brush sides, texinfo |
+//! | Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP) | `.map`, `brushDef` + `patchDef2` | brushes + brush sides, shaders, patches; texture matrices fitted to the drawn surfaces |
+//!
+//! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
+//! it was made from:
+//! - **face coverage**: the area of the original drawn faces (Quake 2 faces, Quake 3 planar
+//!   surfaces' triangles) covered by the decompiled brushes' side polygons on the same plane and
+//!   facing, per face the sum of its overlaps with those polygons, capped at its area;
+//! - **brush fidelity**: brushes whose sides (bevels left out) come back as the same planes with
+//!   the same contents (Quake 2) or shaders (Quake 3, where contents come from shaders);
+//! - **texture fidelity**: sides whose texture name, and where the map records them, axes come
+//!   back equal (Quake 2: the texinfo rows within 1e-4; Quake 3: the drawn vertices' texture
+//!   coordinates within 1e-3 of a texture, modulo whole textures);
+//! - **entities**: every entity and pair back, in order.
+
+pub mod geom;
+pub mod mapfile;
+mod original;
+mod quake;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use self::geom::Plane;
+use self::mapfile::{Dialect, MapPrimitive, TexProjection};
+use self::original::{Budget, Original, TexTruth};
+use crate::branch::Family;
+use crate::bsp::Bsp;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Work allowed per map, in plane clips and record visits: a brush with `n` sides costs `n²`.
+/// Ample for any real map (the largest corpus maps use under a million), and bounded on a
+/// hostile one (a few seconds at most).
+pub const DEFAULT_BUDGET: u64 = 200_000_000;
+
+/// Options of [`decompile`].
+#[derive(Debug, Clone)]
+pub struct DecompileOptions {
+    /// Work budget, see [`DEFAULT_BUDGET`].
+    pub budget: u64,
+    /// Measure the quality (reads the output back; about as long as the decompile itself).
+    pub measure: bool,
+}
+
+impl Default for DecompileOptions {
+    fn default() -> Self {
+        DecompileOptions { budget: DEFAULT_BUDGET, measure: true }
+    }
+}
+
+/// The measured fidelity of a decompile (JSON schema in README.md, `bsp decompile --report`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Quality {
+    /// Area of the original drawn faces, square units.
+    pub face_area: f64,
+    /// The part of it the decompiled brushes cover.
+    pub covered_area: f64,
+    /// `covered_area / face_area` in percent (`null` without faces).
+    pub face_coverage: Option<f64>,
+    pub brushes: usize,
+    pub brushes_same: usize,
+    /// Percent of brushes with the same planes and contents.
+    pub brush_fidelity: Option<f64>,
+    /// Sides compared for texture.
+    pub sides: usize,
+    pub sides_same_texture: usize,
+    /// Percent of sides with the same texture name (and axes where recorded).
+    pub texture_fidelity: Option<f64>,
+    /// Sides whose axes the map records (Quake 2 texinfo; Quake 3 sides drawn surfaces show).
+    pub sides_with_axes: usize,
+    pub entities: usize,
+    pub entities_same: usize,
+    /// Every entity back with the same pairs in the same order.
+    pub entities_in_order: bool,
+    /// The textures with the most uncovered face area (at most ten, largest first): where
+    /// the compiler made faces no brush side has (back-side shaders, models turned to faces).
+    pub uncovered_by_texture: Vec<(String, f64)>,
+}
+
+/// A brush or entity that did not come back as it was.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Mismatch {
+    /// `brush`, `side` or `entity`.
+    pub what: &'static str,
+    /// Index in the map's lump (brush) or entity lump (entity).
+    pub index: usize,
+    pub entity: usize,
+    pub reason: String,
+}
+
+/// The report of one decompile (`--report FILE.json`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub branch: &'static str,
+    pub family: &'static str,
+    /// `map` or `vmf`.
+    pub format: &'static str,
+    /// `quake2-valve220` or `quake3-brushdef`.
+    pub dialect: &'static str,
+    pub entities: usize,
+    pub brushes: usize,
+    pub patches: usize,
+    /// Brush sides left out because the other sides clip them away (the compiler's bevels).
+    pub bevels_dropped: usize,
+    pub brushes_skipped: usize,
+    pub quality: Option<Quality>,
+    /// Per brush / entity, what did not come back (at most [`MAX_MISMATCHES`]).
+    pub mismatches: Vec<Mismatch>,
+    pub mismatches_total: usize,
+    pub notes: Vec<String>,
+}
+
+/// Most mismatches listed in a report (the total is counted).
+pub const MAX_MISMATCHES: usize = 1000;
+
+/// A decompiled map: its source text and the report.
+#[derive(Debug, Clone)]
+pub struct Decompiled {
+    pub text: String,
+    /// File extension of the source (`map`, `vmf`).
+    pub extension: &'static str,
+    pub report: Report,
+}
+
+/// Decompile `bsp` to its family's editor source.
+///
+/// ```no_run
+/// # fn main() -> bspkit::Result<()> {
+/// let bsp = bspkit::Bsp::open("q2dm1.bsp")?;
+/// let d = bspkit::decompile::decompile(&bsp, &Default::default())?;
+/// std::fs::write("q2dm1.map", &d.text).ok();
+/// let q = d.report.quality.unwrap();
+/// println!("{:?}% of the faces covered, {:?}% of the brushes the same", q.face_coverage, q.brush_fidelity);
+/// # Ok(()) }
+/// ```
+pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
+    let mut budget = Budget::new(opts.budget);
+    let (orig, dialect) = match bsp.family() {
+        Family::Quake2 => (quake::quake2(bsp, &mut budget)?, Dialect::Quake2Valve),
+        Family::Quake3 => (quake::quake3(bsp, &mut budget)?, Dialect::Quake3BrushDef),
+        f => {
+            return Err(Error::new(ErrorKind::Malformed(format!(
+                "decompiling {} maps is not supported yet (Quake 2 and Quake 3 families are)",
+                f.as_str()
+            ))))
+        }
+    };
+    let header = vec![
+        format!("Decompiled by bspkit {} from a {} map", env!("CARGO_PKG_VERSION"), bsp.branch().id),
+        match dialect {
+            Dialect::Quake2Valve => "Format: Quake 2, Valve 220 texture axes".to_string(),
+            Dialect::Quake3BrushDef => "Format: Quake 3, brush primitives".to_string(),
+        },
+    ];
+    let text = mapfile::write_map(&orig.entities, dialect, &header);
+    let brushes = orig.entities.iter().map(|e| e.brushes().count()).sum();
+    let mut report = Report {
+        branch: bsp.branch().id,
+        family: bsp.family().as_str(),
+        format: "map",
+        dialect: match dialect {
+            Dialect::Quake2Valve => "quake2-valve220",
+            Dialect::Quake3BrushDef => "quake3-brushdef",
+        },
+        entities: orig.entities.len(),
+        brushes,
+        patches: orig.patches,
+        bevels_dropped: orig.bevels,
+        brushes_skipped: orig.skipped_brushes,
+        quality: None,
+        mismatches: Vec::new(),
+        mismatches_total: 0,
+        notes: orig.notes.clone(),
+    };
+    if opts.measure {
+        let (q, mism, total) = measure(&text, &orig, dialect, &mut budget)?;
+        report.quality = Some(q);
+        report.mismatches = mism;
+        report.mismatches_total = total;
+    }
+    Ok(Decompiled { text, extension: "map", report })
+}
+
+/// Decompile and write the source to `out` through [`crate::write::atomic`].
+pub fn decompile_to(bsp: &Bsp, out: &Path, opts: &DecompileOptions) -> Result<Decompiled> {
+    let d = decompile(bsp, opts)?;
+    crate::write::atomic::write_file(out, d.text.as_bytes(), &Default::default())?;
+    Ok(d)
+}
+
+/// Axis-aligned bounds (min, max) of a polygon.
+type Bounds = ([f64; 3], [f64; 3]);
+
+fn bounds(w: &[[f64; 3]]) -> Bounds {
+    w.iter().fold(([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]), |(lo, hi), p| {
+        (std::array::from_fn(|k| lo[k].min(p[k])), std::array::from_fn(|k| hi[k].max(p[k])))
+    })
+}
+
+/// Bounds that meet, with a margin for points on the boundary.
+fn overlaps(a: &Bounds, b: &Bounds) -> bool {
+    (0..3).all(|k| a.0[k] <= b.1[k] + 0.1 && b.0[k] <= a.1[k] + 0.1)
+}
+
+fn pct(a: f64, b: f64) -> Option<f64> {
+    (b > 0.0).then(|| 100.0 * a / b)
+}
+
+/// Read `text` back and compare it with `orig`.
+fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -> Result<(Quality, Vec<Mismatch>, usize)> {
+    let parsed = mapfile::read_map(text.as_bytes())?;
+    let mut q = Quality { entities: orig.entities.len(), ..Default::default() };
+    let mut mism = Vec::new();
+    let mut total = 0usize;
+    let mut note = |m: Mismatch| {
+        total += 1;
+        if mism.len() < MAX_MISMATCHES {
+            mism.push(m);
+        }
+    };
+
+    // Entities, in order.
+    for (i, e) in orig.entities.iter().enumerate() {
+        match parsed.get(i) {
+            Some(p) if p.pairs == e.pairs => q.entities_same += 1,
+            _ => note(Mismatch { what: "entity", index: i, entity: i, reason: "pairs differ".into() }),
+        }
+    }
+    q.entities_in_order = q.entities_same == orig.entities.len() && parsed.len() == orig.entities.len();
+
+    // Brushes and textures.
+    q.brushes = orig.brushes.len();
+    for b in &orig.brushes {
+        let Some(MapPrimitive::Brush(sides)) = parsed.get(b.entity).and_then(|e| e.primitives.get(b.index)) else {
+            note(Mismatch { what: "brush", index: b.source, entity: b.entity, reason: "missing from the output".into() });
+            continue;
+        };
+        let mut same = sides.len() == b.sides.len();
+        for (k, (os, ps)) in b.sides.iter().zip(sides).enumerate() {
+            let plane = ps.plane();
+            // f32 planes: normals within 1e-6, distances within 1e-3 units.
+            if !plane.is_some_and(|p| p.same_as(&os.plane, 1e-6, 1e-3)) {
+                same = false;
+                note(Mismatch { what: "side", index: b.source, entity: b.entity, reason: format!("side {k}: plane differs") });
+            }
+            if let (Some(c), Some(f)) = (b.contents, ps.flags) {
+                if c != f[0] {
+                    same = false;
+                }
+            }
+            q.sides += 1;
+            let tex_ok = match (&os.truth, dialect) {
+                (TexTruth::None, _) => ps.texture == "NULL",
+                (TexTruth::Name(n), _) => ps.texture == quake::map_shader_name(n),
+                (TexTruth::Rows { name, rows, flags }, _) => {
+                    q.sides_with_axes += 1;
+                    let axes_ok = quake::vecs_from_valve(&ps.projection).is_some_and(|r| {
+                        r.iter().flatten().zip(rows.iter().flatten()).all(|(a, b)| (a - b).abs() <= 1e-4 * b.abs().max(1.0))
+                    });
+                    let flags_ok = ps.flags.is_some_and(|f| f[1] == flags[0] && f[2] == flags[1]);
+                    &ps.texture == name && axes_ok && flags_ok
+                }
+                (TexTruth::Samples { name, samples }, _) => {
+                    q.sides_with_axes += 1;
+                    budget.spend(samples.len() as u64)?;
+                    let axes_ok = match (&ps.projection, plane) {
+                        (TexProjection::BrushPrimitive { m }, Some(pl)) => samples.iter().all(|(p, st)| {
+                            let e = quake::eval_brush_primitive(m, pl.normal, *p);
+                            (0..2).all(|k| {
+                                let d = e[k] - st[k];
+                                (d - d.round()).abs() < 1e-3
+                            })
+                        }),
+                        _ => false,
+                    };
+                    ps.texture == quake::map_shader_name(name) && axes_ok
+                }
+            };
+            if tex_ok {
+                q.sides_same_texture += 1;
+            } else {
+                note(Mismatch { what: "side", index: b.source, entity: b.entity, reason: format!("side {k}: texture differs") });
+            }
+        }
+        if same {
+            q.brushes_same += 1;
+        } else {
+            note(Mismatch { what: "brush", index: b.source, entity: b.entity, reason: "planes or contents differ".into() });
+        }
+    }
+
+    // Face coverage: side polygons of the parsed brushes, by entity and plane.
+    // (entity, quantised normal, quantised distance) -> side polygons.
+    type PlaneKey = (usize, [i64; 3], i64);
+    type Polygons = Vec<(Bounds, Vec<[f64; 3]>)>;
+    let mut by_plane: std::collections::HashMap<PlaneKey, Polygons> = std::collections::HashMap::new();
+    let key = |p: &Plane| (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64);
+    let mut scratch = Vec::new();
+    for (ei, e) in parsed.iter().enumerate() {
+        for sides in e.brushes() {
+            let planes: Vec<Plane> = sides.iter().filter_map(|s| s.plane()).collect();
+            if planes.len() != sides.len() {
+                continue;
+            }
+            budget.spend((planes.len() * planes.len()) as u64)?;
+            for i in 0..planes.len() {
+                let mut steps = u64::MAX;
+                let w = geom::side_polygon(&planes, i, &mut scratch, &mut steps);
+                if w.len() >= 3 {
+                    let (n, d) = key(&planes[i]);
+                    by_plane.entry((ei, n, d)).or_default().push((bounds(&w), w));
+                }
+            }
+        }
+    }
+    let mut uncovered: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
+    for f in &orig.faces {
+        let (n, d) = key(&f.plane);
+        for poly in &f.polygons {
+            let a = geom::area(poly);
+            q.face_area += a;
+            let fb = bounds(poly);
+            let mut covered = 0.0;
+            for dd in [d, d.saturating_sub(1), d.saturating_add(1)] {
+                let Some(cands) = by_plane.get(&(f.entity, n, dd)) else { continue };
+                budget.spend(cands.len() as u64)?;
+                for (cb, c) in cands {
+                    // Most polygons on a shared plane (a floor) are far from this face.
+                    if !overlaps(&fb, cb) {
+                        continue;
+                    }
+                    if geom::dot(f.plane.normal, geom::sub(c[0], geom::scale(f.plane.normal, f.plane.dist))).abs() > 0.1 {
+                        continue;
+                    }
+                    covered += geom::area(&geom::intersect(poly, c, f.plane.normal));
+                }
+            }
+            q.covered_area += covered.min(a);
+            if covered < a * (1.0 - 1e-9) {
+                *uncovered.entry(&f.texture).or_default() += a - covered;
+            }
+        }
+    }
+    let mut uncovered: Vec<(String, f64)> = uncovered.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    uncovered.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    uncovered.truncate(10);
+    q.uncovered_by_texture = uncovered;
+    q.face_coverage = pct(q.covered_area, q.face_area);
+    q.brush_fidelity = pct(q.brushes_same as f64, q.brushes as f64);
+    q.texture_fidelity = pct(q.sides_same_texture as f64, q.sides as f64);
+    Ok((q, mism, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::branches::quake2::lumps::*;
+    use crate::build::BspBuilder;
+
+    fn f32s(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+    fn i32s(v: &[i32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    /// A Quake 2 map from the builder: one 128-unit cube brush with six sides and an edge
+    /// bevel, in a one-node tree, and a worldspawn with two pairs.
+    fn cube_map() -> Vec<u8> {
+        let mut planes = Vec::new();
+        for axis in 0..3 {
+            for s in [1.0f32, -1.0] {
+                let mut n = [0.0f32; 3];
+                n[axis] = s;
+                planes.extend(f32s(&[n[0], n[1], n[2], 64.0]));
+                planes.extend(i32s(&[axis as i32]));
+            }
+        }
+        let r = std::f32::consts::FRAC_1_SQRT_2;
+        planes.extend(f32s(&[r, r, 0.0, 64.0 * std::f32::consts::SQRT_2]));
+        planes.extend(i32s(&[3]));
+        let mut texinfo = f32s(&[1.0, 0.0, 0.0, 8.0, 0.0, -0.5, 0.0, 0.0]);
+        texinfo.extend(i32s(&[0x4, 7]));
+        let mut name = b"e1u1/floor1_3".to_vec();
+        name.resize(32, 0);
+        texinfo.extend(name);
+        texinfo.extend(i32s(&[-1]));
+        let sides: Vec<u8> = (0..7u16).flat_map(|p| [p.to_le_bytes(), 0i16.to_le_bytes()].concat()).collect();
+        let mut node = i32s(&[0, -1, -2]);
+        node.extend([0u8; 16]);
+        let mut leaves = Vec::new();
+        for (contents, brushes) in [(1i32, 1u16), (0, 0)] {
+            leaves.extend(i32s(&[contents]));
+            leaves.extend([0u8; 16]);
+            leaves.extend(0u16.to_le_bytes());
+            leaves.extend(0u16.to_le_bytes());
+            leaves.extend(0u16.to_le_bytes());
+            leaves.extend(brushes.to_le_bytes());
+        }
+        let mut model = f32s(&[-64.0, -64.0, -64.0, 64.0, 64.0, 64.0, 0.0, 0.0, 0.0]);
+        model.extend(i32s(&[0, 0, 0]));
+        BspBuilder::new(&crate::branches::quake2::lumps::QUAKE2)
+            .lump(LUMP_ENTITIES, &b"{\n\"message\" \"a box\"\n\"classname\" \"worldspawn\"\n}\n\0"[..])
+            .lump(LUMP_PLANES, planes)
+            .lump(LUMP_TEXINFO, texinfo)
+            .lump(LUMP_NODES, node)
+            .lump(LUMP_LEAVES, leaves)
+            .lump(LUMP_LEAF_BRUSHES, 0u16.to_le_bytes().to_vec())
+            .lump(LUMP_MODELS, model)
+            .lump(LUMP_BRUSHES, i32s(&[0, 7, 1]))
+            .lump(LUMP_BRUSH_SIDES, sides)
+            .build()
+    }
+
+    #[test]
+    fn quake2_cube_comes_back() {
+        let bytes = cube_map();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+        let r = &d.report;
+        assert_eq!((r.entities, r.brushes, r.bevels_dropped), (1, 1, 1), "{}", d.text);
+        let q = r.quality.as_ref().unwrap();
+        assert_eq!((q.brushes, q.brushes_same, q.sides, q.sides_same_texture, q.sides_with_axes), (1, 1, 6, 6, 6), "{:?}", r.mismatches);
+        assert!(q.entities_in_order);
+        assert_eq!(q.face_coverage, None);
+        // Valve 220 axes: the s row (1, 0, 0) scale 1 offset 8; the t row (0, −0.5, 0) is the
+        // axis (0, −1, 0) at scale 2; flags and value after the contents.
+        assert!(d.text.contains("e1u1/floor1_3 [ 1 0 0 8 ] [ 0 -1 0 0 ] 0 1 2 1 4 7"), "{}", d.text);
+        let back = mapfile::read_map(d.text.as_bytes()).unwrap();
+        assert_eq!(back[0].pairs[0], ("message".to_string(), "a box".to_string()));
+    }
+
+    #[test]
+    fn other_families_are_refused_and_budget_holds() {
+        let bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        assert!(matches!(decompile(&bsp, &DecompileOptions::default()).unwrap_err().kind, ErrorKind::Malformed(_)));
+        let bytes = cube_map();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let e = decompile(&bsp, &DecompileOptions { budget: 3, measure: true }).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::LimitExceeded { .. }));
+    }
+}

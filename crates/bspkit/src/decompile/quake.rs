@@ -1,0 +1,647 @@
+//! Quake 2 and Quake 3 families: brushes from the BRUSHES and BRUSHSIDES lumps.
+//!
+//! Each brush side is a plane (outward); the side's polygon is that plane clipped by the brush's
+//! other planes, and sides the others clip away are the bevels the compiler added for collision
+//! (quake_facts.md §4 lumps 14–15, §5 lumps 8–9), which the map source never had.
+
+use super::geom::{self, Plane};
+use super::mapfile::{base_axes, MapEntity, MapPatch, MapPrimitive, MapSide, TexProjection};
+use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use crate::branches::quake2::records::{
+    self as q2, BrushSideRecord as _, FaceRecord as _, IndexRecord as _, LeafRecord as _, NodeRecord as _, TexInfoRecord,
+};
+use crate::branches::quake3::records::{self as q3, BrushSideRecord as _, SurfaceRecord as _};
+use crate::bsp::Bsp;
+use crate::error::{Error, Result};
+
+/// Below this area (square units) a side polygon is a bevel: it touches the brush along an edge
+/// or at a corner only.
+const BEVEL_AREA: f64 = 0.01;
+
+/// The entities of the map with their pairs in order and the brush model each one names
+/// (`*N`; the first entity is the world, model 0).
+pub(super) fn entity_models(bsp: &Bsp) -> Result<(Vec<MapEntity>, Vec<Option<usize>>)> {
+    let ents = bsp.entities()?;
+    let mut out = Vec::with_capacity(ents.len());
+    let mut models = Vec::with_capacity(ents.len());
+    for (i, e) in ents.iter().enumerate() {
+        let pairs: Vec<(String, String)> = e.iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+        let model = if i == 0 {
+            Some(0)
+        } else {
+            e.get("model").and_then(|m| m.strip_prefix('*').and_then(|n| n.parse::<usize>().ok())).filter(|&n| n > 0)
+        };
+        models.push(model);
+        out.push(MapEntity { pairs, primitives: Vec::new() });
+    }
+    Ok((out, models))
+}
+
+/// The offset to add to a brush model's geometry to place it in the world: its entity's
+/// `origin` (the compilers subtract it from an origin-brush entity's brushes).
+pub(super) fn model_offset(e: &MapEntity, model: usize) -> [f64; 3] {
+    if model == 0 {
+        return [0.0; 3];
+    }
+    let Some((_, v)) = e.pairs.iter().find(|(k, _)| k == "origin") else { return [0.0; 3] };
+    let mut it = v.split_whitespace().map(|t| t.parse::<f64>().ok().filter(|x| x.is_finite()));
+    match (it.next().flatten(), it.next().flatten(), it.next().flatten()) {
+        (Some(x), Some(y), Some(z)) if x.abs() < 1e6 && y.abs() < 1e6 && z.abs() < 1e6 => [x, y, z],
+        _ => [0.0; 3],
+    }
+}
+
+/// `p` if its numbers are finite, its normal of unit length (within `f32` rounding) and its
+/// distance inside the coordinate range clipping works in.
+fn finite(p: Plane) -> Option<Plane> {
+    let ok = p.normal.iter().all(|c| c.is_finite()) && (geom::length(p.normal) - 1.0).abs() < 1e-3 && p.dist.abs() < 1e6;
+    ok.then_some(p)
+}
+
+fn shifted(p: Plane, off: [f64; 3]) -> Plane {
+    Plane { normal: p.normal, dist: p.dist + geom::dot(p.normal, off) }
+}
+
+/// The side polygons of a brush (empty for bevels) and whether each is a real side.
+fn brush_polygons(planes: &[Plane], budget: &mut Budget) -> Result<Vec<Vec<[f64; 3]>>> {
+    let mut scratch = Vec::new();
+    let mut out = Vec::with_capacity(planes.len());
+    for i in 0..planes.len() {
+        budget.spend(planes.len() as u64)?;
+        let mut steps = u64::MAX;
+        let w = geom::side_polygon(planes, i, &mut scratch, &mut steps);
+        out.push(if geom::area(&w) < BEVEL_AREA { Vec::new() } else { w });
+    }
+    Ok(out)
+}
+
+fn default_valve(normal: [f64; 3]) -> TexProjection {
+    let a = normal.map(f64::abs);
+    let (u, v) = if a[2] >= a[0] && a[2] >= a[1] {
+        ([1.0, 0.0, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0])
+    } else if a[0] >= a[1] {
+        ([0.0, 1.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0])
+    } else {
+        ([1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0])
+    };
+    TexProjection::Valve { u, v, rotation: 0.0, scale: [1.0, 1.0] }
+}
+
+/// Valve 220 axes from texinfo rows (texels per unit along each axis, offset in texels): the
+/// axis is the row normalised, the scale its inverse length, so the rows come back exactly.
+pub(super) fn valve_from_vecs(vecs: [[f64; 4]; 2], normal: [f64; 3]) -> TexProjection {
+    let mut axes = [[0.0; 4]; 2];
+    let mut scales = [1.0; 2];
+    for (k, row) in vecs.iter().enumerate() {
+        let l = geom::length([row[0], row[1], row[2]]);
+        if !(l > 1e-9 && l.is_finite()) {
+            return default_valve(normal);
+        }
+        axes[k] = [row[0] / l, row[1] / l, row[2] / l, row[3]];
+        scales[k] = 1.0 / l;
+    }
+    TexProjection::Valve { u: axes[0], v: axes[1], rotation: 0.0, scale: scales }
+}
+
+/// Texinfo rows back from a Valve 220 projection (the inverse of [`valve_from_vecs`]).
+pub(super) fn vecs_from_valve(p: &TexProjection) -> Option<[[f64; 4]; 2]> {
+    match p {
+        TexProjection::Valve { u, v, scale, .. } if scale[0] != 0.0 && scale[1] != 0.0 => {
+            Some([[u[0] / scale[0], u[1] / scale[0], u[2] / scale[0], u[3]], [v[0] / scale[1], v[1] / scale[1], v[2] / scale[1], v[3]]])
+        }
+        _ => None,
+    }
+}
+
+/// Value of a texinfo (SiN has none).
+trait TexValue {
+    fn value(&self) -> i64;
+}
+impl TexValue for q2::TexInfo {
+    fn value(&self) -> i64 {
+        self.value.get() as i64
+    }
+}
+impl TexValue for q2::TexInfoSin {
+    fn value(&self) -> i64 {
+        0
+    }
+}
+
+/// Quake 2 family (IBSP 38, Qbism, SiN, SoF, Daikatana).
+pub(super) fn quake2(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
+    use q2::Layout as _;
+    match bsp.branch().id {
+        id if id == q2::Qbism::BRANCH_ID => quake2_with::<q2::Qbism>(bsp, budget),
+        id if id == q2::Sin::BRANCH_ID => quake2_with::<q2::Sin>(bsp, budget),
+        id if id == q2::Sof::BRANCH_ID => quake2_with::<q2::Sof>(bsp, budget),
+        id if id == q2::Daikatana::BRANCH_ID => quake2_with::<q2::Daikatana>(bsp, budget),
+        _ => quake2_with::<q2::Ibsp>(bsp, budget),
+    }
+}
+
+fn quake2_with<L: q2::Layout>(bsp: &Bsp, budget: &mut Budget) -> Result<Original>
+where
+    L::TexInfo: TexValue,
+{
+    use crate::branches::quake2::lumps::*;
+    let v = crate::branches::quake2::view::View::<L>::new(bsp)?;
+    let (planes, nodes, leaves, leaf_brushes, models) = (v.planes()?, v.nodes()?, v.leaves()?, v.leaf_brushes()?, v.models()?);
+    let (brushes, sides, texinfo, faces) = (v.brushes()?, v.brush_sides()?, v.texinfo()?, v.faces()?);
+    let (mut entities, ent_models) = entity_models(bsp)?;
+    let plane_of = |i: i64, lump: usize| -> Result<Plane> {
+        let p = usize::try_from(i)
+            .ok()
+            .and_then(|i| planes.get(i))
+            .ok_or_else(|| bsp.lump_error(lump, Error::malformed(format!("plane {i} is out of range"))))?;
+        finite(Plane { normal: p.normal.map(|c| c.get() as f64), dist: p.dist.get() as f64 })
+            .ok_or_else(|| bsp.lump_error(LUMP_PLANES, Error::malformed(format!("plane {i} is not a finite unit-length plane"))))
+    };
+
+    // Which model each brush belongs to: the brushes in the leaves of the model's tree. The
+    // lump has no per-model range (quake_facts.md §4 lump 13).
+    let mut brush_model: Vec<Option<usize>> = vec![None; brushes.len()];
+    let mut seen = vec![false; nodes.len()];
+    for (m, model) in models.iter().enumerate() {
+        let mut stack = vec![model.head_node.get() as i64];
+        while let Some(n) = stack.pop() {
+            budget.spend(1)?;
+            if n < 0 {
+                let Some(leaf) = usize::try_from(-(n + 1)).ok().and_then(|l| leaves.get(l)) else { continue };
+                let (first, count) = leaf.leaf_brush_range();
+                for i in first.max(0)..first.max(0).saturating_add(count.max(0)) {
+                    budget.spend(1)?;
+                    let Some(b) = usize::try_from(i).ok().and_then(|i| leaf_brushes.get(i)) else { break };
+                    if let Some(slot) = usize::try_from(b.value()).ok().and_then(|b| brush_model.get_mut(b)) {
+                        slot.get_or_insert(m);
+                    }
+                }
+                continue;
+            }
+            let Some(node) = usize::try_from(n).ok().filter(|&n| n < nodes.len()) else { continue };
+            if std::mem::replace(&mut seen[node], true) {
+                continue;
+            }
+            stack.extend(nodes[node].children());
+        }
+    }
+    // A brush no leaf names (wholly inside another, say) goes with the brushes around it:
+    // the compiler writes each entity's brushes together.
+    let mut last = 0;
+    for slot in brush_model.iter_mut() {
+        match slot {
+            Some(m) => last = *m,
+            None => *slot = Some(last),
+        }
+    }
+    let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
+
+    let mut orig = Original::default();
+    for (bi, brush) in brushes.iter().enumerate() {
+        let m = brush_model[bi].unwrap_or(0);
+        let Some(ei) = entity_of_model(m) else {
+            orig.notes.push(format!("brush {bi}: model {m} has no entity; left out"));
+            continue;
+        };
+        let off = model_offset(&entities[ei], m);
+        let (first, count) = (brush.first_side.get() as i64, brush.num_sides.get() as i64);
+        let range = usize::try_from(first)
+            .ok()
+            .zip(usize::try_from(count).ok())
+            .and_then(|(f, n)| sides.get(f..f.checked_add(n)?))
+            .ok_or_else(|| bsp.lump_error(LUMP_BRUSHES, Error::malformed(format!("brush {bi}: sides {first}+{count} out of range"))))?;
+        let bplanes: Vec<Plane> =
+            range.iter().map(|s| plane_of(s.plane(), LUMP_BRUSH_SIDES).map(|p| shifted(p, off))).collect::<Result<_>>()?;
+        let polys = brush_polygons(&bplanes, budget)?;
+        let contents = brush.contents.get() as i64;
+        let mut out_sides = Vec::new();
+        let mut orig_sides = Vec::new();
+        for ((s, p), poly) in range.iter().zip(&bplanes).zip(&polys) {
+            if poly.is_empty() {
+                continue;
+            }
+            let ti = usize::try_from(s.texinfo()).ok().and_then(|t| texinfo.get(t));
+            let (texture, projection, flags, truth) = match ti {
+                Some(t) => {
+                    let vecs = t.vecs().map(|r| r.map(|c| c as f64));
+                    let name = t.texture_name().into_owned();
+                    (
+                        name.clone(),
+                        valve_from_vecs(vecs, p.normal),
+                        [contents, t.flags(), t.value()],
+                        TexTruth::Rows { name, rows: vecs, flags: [t.flags(), t.value()] },
+                    )
+                }
+                None => ("NULL".to_string(), default_valve(p.normal), [contents, 0, 0], TexTruth::None),
+            };
+            out_sides.push(MapSide { points: geom::three_points(p, poly), texture, projection, flags: Some(flags) });
+            orig_sides.push(OrigSide { plane: *p, truth });
+        }
+        let dropped = range.len() - out_sides.len();
+        orig.bevels += dropped;
+        if out_sides.len() < 4 {
+            orig.notes.push(format!("brush {bi}: only {} sides bound a volume; left out", out_sides.len()));
+            orig.skipped_brushes += 1;
+            continue;
+        }
+        let index = entities[ei].primitives.len();
+        entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
+        orig.brushes.push(OrigBrush { source: bi, entity: ei, index, sides: orig_sides, contents: Some(contents) });
+    }
+
+    // Drawn faces, for coverage.
+    let corners = v.corner_tables()?;
+    let mut pts = Vec::new();
+    for (m, model) in models.iter().enumerate() {
+        let Some(ei) = entity_of_model(m) else { continue };
+        let off = model_offset(&entities[ei], m);
+        let (first, count) = (model.first_face.get() as i64, model.num_faces.get() as i64);
+        for fi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
+            budget.spend(1)?;
+            let Some(face) = usize::try_from(fi).ok().and_then(|f| faces.get(f)) else { break };
+            corners.face_points(face, &mut pts)?;
+            let mut plane = plane_of(face.plane(), LUMP_FACES)?;
+            if face.side() != 0 {
+                plane = plane.flipped();
+            }
+            let polygon: Vec<[f64; 3]> = pts.iter().map(|p| geom::add(p.map(|c| c as f64), off)).collect();
+            if !polygon.iter().flatten().all(|c| c.abs() < 1e6) {
+                continue;
+            }
+            let texture = usize::try_from(face.texinfo())
+                .ok()
+                .and_then(|t| texinfo.get(t))
+                .map(|t| t.texture_name().into_owned())
+                .unwrap_or_default();
+            orig.faces.push(OrigFace { entity: ei, texture, plane: shifted(plane, off), polygons: vec![polygon] });
+        }
+    }
+    orig.entities = entities;
+    Ok(orig)
+}
+
+/// Shader names in a `.map` are below `textures/` (q3map2 adds the prefix back).
+pub(super) fn map_shader_name(name: &str) -> String {
+    name.strip_prefix("textures/").unwrap_or(name).to_string()
+}
+
+trait Q3Vert {
+    fn xyz(&self) -> [f64; 3];
+    fn st(&self) -> [f64; 2];
+}
+impl Q3Vert for q3::DrawVert {
+    fn xyz(&self) -> [f64; 3] {
+        self.xyz.map(|c| c.get() as f64)
+    }
+    fn st(&self) -> [f64; 2] {
+        self.st.map(|c| c.get() as f64)
+    }
+}
+impl Q3Vert for q3::DrawVertRbsp {
+    fn xyz(&self) -> [f64; 3] {
+        self.xyz.map(|c| c.get() as f64)
+    }
+    fn st(&self) -> [f64; 2] {
+        self.st.map(|c| c.get() as f64)
+    }
+}
+
+/// Quake 3 family (IBSP 46/47, Quake Live, RBSP, FBSP).
+pub(super) fn quake3(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
+    crate::branches::quake3::lumps::with_record_set!(bsp.branch(), quake3_with(bsp, budget))
+}
+
+/// Surface types (quake_family.md A.4 "face"): 1 planar, 2 patch.
+const MST_PLANAR: i64 = 1;
+const MST_PATCH: i64 = 2;
+
+fn quake3_with<L: q3::Layout>(bsp: &Bsp, budget: &mut Budget) -> Result<Original>
+where
+    L::DrawVert: Q3Vert,
+{
+    use crate::branches::quake3::lumps::*;
+    let v = crate::branches::quake3::view::View::<L>::new(bsp)?;
+    let (shaders, planes, models, brushes, sides) = (v.shaders()?, v.planes()?, v.models()?, v.brushes()?, v.brush_sides()?);
+    let (surfaces, verts, indices) = (v.surfaces()?, v.draw_vertices()?, v.draw_indices()?);
+    let (mut entities, ent_models) = entity_models(bsp)?;
+    let plane_of = |i: i64| -> Result<Plane> {
+        let p = usize::try_from(i)
+            .ok()
+            .and_then(|i| planes.get(i))
+            .ok_or_else(|| bsp.lump_error(LUMP_BRUSH_SIDES, Error::malformed(format!("plane {i} is out of range"))))?;
+        finite(Plane { normal: p.normal.map(|c| c.get() as f64), dist: p.dist.get() as f64 })
+            .ok_or_else(|| bsp.lump_error(LUMP_PLANES, Error::malformed(format!("plane {i} is not a finite unit-length plane"))))
+    };
+    let shader_name = |i: i64| usize::try_from(i).ok().and_then(|i| shaders.get(i)).map(|s| s.name().into_owned());
+    let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
+
+    // Drawn triangles of planar surfaces by model, with their texture coordinates: the faces
+    // for coverage and the samples brush-primitive matrices are fitted to.
+    struct Tri {
+        pts: [[f64; 3]; 3],
+        st: [[f64; 2]; 3],
+        shader: i64,
+        normal: [f64; 3],
+        surface: i64,
+    }
+    let mut orig = Original::default();
+    let mut tris_by_model: Vec<Vec<Tri>> = Vec::with_capacity(models.len());
+    for (m, model) in models.iter().enumerate() {
+        let mut tris = Vec::new();
+        let off = entity_of_model(m).map(|ei| model_offset(&entities[ei], m)).unwrap_or([0.0; 3]);
+        let (first, count) = (model.first_surface.get() as i64, model.num_surfaces.get() as i64);
+        for si in first.max(0)..first.max(0).saturating_add(count.max(0)) {
+            budget.spend(1)?;
+            let Some(surf) = usize::try_from(si).ok().and_then(|s| surfaces.get(s)) else { break };
+            let (fv, nv) = surf.vert_range();
+            let Some(sv) = usize::try_from(fv).ok().zip(usize::try_from(nv).ok()).and_then(|(f, n)| verts.get(f..f.checked_add(n)?)) else {
+                orig.notes.push(format!("surface {si}: vertices out of range"));
+                continue;
+            };
+            match surf.surface_type() {
+                MST_PATCH => {
+                    let (w, h) = surf.patch_size();
+                    let (Ok(w), Ok(h)) = (usize::try_from(w), usize::try_from(h)) else { continue };
+                    if w < 3 || h < 3 || w.checked_mul(h) != Some(sv.len()) {
+                        orig.notes.push(format!("surface {si}: patch {w}×{h} does not match its {} vertices", sv.len()));
+                        continue;
+                    }
+                    let Some(ei) = entity_of_model(m) else { continue };
+                    let points = sv
+                        .iter()
+                        .map(|p| {
+                            let x = geom::add(p.xyz(), off);
+                            let st = p.st();
+                            [x[0], x[1], x[2], st[0], st[1]]
+                        })
+                        .collect();
+                    let texture = map_shader_name(&shader_name(surf.shader()).unwrap_or_default());
+                    entities[ei].primitives.push(MapPrimitive::Patch(MapPatch { texture, width: w, height: h, points }));
+                    orig.patches += 1;
+                }
+                MST_PLANAR => {
+                    let (fi, ni) = surf.index_range();
+                    let Some(si_) =
+                        usize::try_from(fi).ok().zip(usize::try_from(ni).ok()).and_then(|(f, n)| indices.get(f..f.checked_add(n)?))
+                    else {
+                        continue;
+                    };
+                    for t in si_.chunks_exact(3) {
+                        budget.spend(1)?;
+                        let idx = [t[0].get(), t[1].get(), t[2].get()];
+                        let Some(c) = idx.iter().map(|&i| usize::try_from(i).ok().and_then(|i| sv.get(i))).collect::<Option<Vec<_>>>()
+                        else {
+                            continue;
+                        };
+                        let pts = [c[0].xyz(), c[1].xyz(), c[2].xyz()].map(|p| geom::add(p, off));
+                        if !pts.iter().flatten().all(|c| c.abs() < 1e6) {
+                            continue;
+                        }
+                        // Quake 3 triangles are wound clockwise seen from the front.
+                        let Some(normal) = geom::normalize(geom::cross(geom::sub(pts[2], pts[0]), geom::sub(pts[1], pts[0]))) else {
+                            continue;
+                        };
+                        tris.push(Tri { pts, st: [c[0].st(), c[1].st(), c[2].st()], shader: surf.shader(), normal, surface: si });
+                    }
+                }
+                _ => {}
+            }
+        }
+        tris_by_model.push(tris);
+    }
+
+    let mut used = vec![false; brushes.len()];
+    for (m, model) in models.iter().enumerate() {
+        let Some(ei) = entity_of_model(m) else { continue };
+        let off = model_offset(&entities[ei], m);
+        let (first, count) = (model.first_brush.get() as i64, model.num_brushes.get() as i64);
+        // Triangles of this model by the plane they lie on.
+        let tris = &tris_by_model[m];
+        for bi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
+            let Some(bu) = usize::try_from(bi).ok().filter(|&b| b < brushes.len()) else { break };
+            if std::mem::replace(&mut used[bu], true) {
+                continue;
+            }
+            let brush = &brushes[bu];
+            let (f, n) = (brush.first_side.get() as i64, brush.num_sides.get() as i64);
+            let range = usize::try_from(f)
+                .ok()
+                .zip(usize::try_from(n).ok())
+                .and_then(|(f, n)| sides.get(f..f.checked_add(n)?))
+                .ok_or_else(|| bsp.lump_error(LUMP_BRUSHES, Error::malformed(format!("brush {bi}: sides {f}+{n} out of range"))))?;
+            let bplanes: Vec<Plane> = range.iter().map(|s| plane_of(s.plane()).map(|p| shifted(p, off))).collect::<Result<_>>()?;
+            let polys = brush_polygons(&bplanes, budget)?;
+            let mut out_sides = Vec::new();
+            let mut orig_sides = Vec::new();
+            for ((s, p), poly) in range.iter().zip(&bplanes).zip(&polys) {
+                if poly.is_empty() {
+                    continue;
+                }
+                let name = shader_name(s.shader()).unwrap_or_default();
+                // Samples: vertices of the triangles of this shader on this side.
+                let mut samples: Vec<([f64; 3], [f64; 2])> = Vec::new();
+                // The compiler shifts each surface's coordinates by whole texture widths, so
+                // the matrix is fitted to one surface and checked on all modulo 1.
+                let mut fit_from: Option<(i64, usize, usize)> = None;
+                budget.spend(tris.len() as u64 / 8 + 1)?;
+                for t in tris.iter().filter(|t| t.shader == s.shader() && geom::dot(t.normal, p.normal) > 0.9999) {
+                    if t.pts.iter().any(|q| p.distance(*q).abs() > 0.1) {
+                        continue;
+                    }
+                    let c = geom::scale(geom::add(geom::add(t.pts[0], t.pts[1]), t.pts[2]), 1.0 / 3.0);
+                    if !inside(poly, p.normal, c, 0.05) {
+                        continue;
+                    }
+                    match &mut fit_from {
+                        None => fit_from = Some((t.surface, samples.len(), samples.len() + 3)),
+                        Some((s, _, end)) if *s == t.surface && *end == samples.len() => *end += 3,
+                        _ => {}
+                    }
+                    for k in 0..3 {
+                        samples.push((t.pts[k], t.st[k]));
+                    }
+                }
+                let fitted = fit_from.and_then(|(_, a, b)| fit_brush_primitive(p.normal, &samples[a..b]));
+                let projection = TexProjection::BrushPrimitive { m: fitted.unwrap_or([[1.0 / 128.0, 0.0, 0.0], [0.0, 1.0 / 128.0, 0.0]]) };
+                let truth = if samples.is_empty() || fitted.is_none() {
+                    TexTruth::Name(name.clone())
+                } else {
+                    TexTruth::Samples { name: name.clone(), samples }
+                };
+                out_sides.push(MapSide {
+                    points: geom::three_points(p, poly),
+                    texture: map_shader_name(&name),
+                    projection,
+                    flags: Some([0, 0, 0]),
+                });
+                orig_sides.push(OrigSide { plane: *p, truth });
+            }
+            orig.bevels += range.len() - out_sides.len();
+            if out_sides.len() < 4 {
+                orig.notes.push(format!("brush {bi}: only {} sides bound a volume; left out", out_sides.len()));
+                orig.skipped_brushes += 1;
+                continue;
+            }
+            let index = entities[ei].primitives.len();
+            entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
+            orig.brushes.push(OrigBrush { source: bu, entity: ei, index, sides: orig_sides, contents: None });
+        }
+        for t in tris {
+            orig.faces.push(OrigFace {
+                entity: ei,
+                texture: shader_name(t.shader).unwrap_or_default(),
+                plane: Plane { normal: t.normal, dist: geom::dot(t.normal, t.pts[0]) },
+                polygons: vec![t.pts.to_vec()],
+            });
+        }
+    }
+    orig.entities = entities;
+    Ok(orig)
+}
+
+/// `c` inside convex `poly` (on a plane with `normal`), within `eps`.
+fn inside(poly: &[[f64; 3]], normal: [f64; 3], c: [f64; 3], eps: f64) -> bool {
+    let n = poly.len();
+    let mut sign = 0.0;
+    for i in 0..n {
+        let e = geom::sub(poly[(i + 1) % n], poly[i]);
+        let Some(en) = geom::normalize(geom::cross(e, normal)) else { continue };
+        let d = geom::dot(en, geom::sub(c, poly[i]));
+        if sign == 0.0 {
+            // The winding's direction is unknown: learn it from the polygon's own centroid.
+            let mid = geom::scale(poly.iter().fold([0.0; 3], |a, p| geom::add(a, *p)), 1.0 / n as f64);
+            sign = if geom::dot(en, geom::sub(mid, poly[i])) < 0.0 { 1.0 } else { -1.0 };
+        }
+        if d * sign > eps {
+            return false;
+        }
+    }
+    true
+}
+
+/// Least-squares brush-primitive matrix for `samples` (point, st) on a plane with `normal`:
+/// `st = m · (x, y, 1)` with `(x, y)` on [`base_axes`]. `None` below three independent points.
+pub(super) fn fit_brush_primitive(normal: [f64; 3], samples: &[([f64; 3], [f64; 2])]) -> Option<[[f64; 3]; 2]> {
+    if samples.len() < 3 {
+        return None;
+    }
+    let (bx, by) = base_axes(normal);
+    // Centre the coordinates for conditioning, then solve the 3×3 normal equations.
+    let n = samples.len() as f64;
+    let mean = samples.iter().fold([0.0; 2], |a, (p, _)| [a[0] + geom::dot(*p, bx) / n, a[1] + geom::dot(*p, by) / n]);
+    let mut ata = [[0.0f64; 3]; 3];
+    let mut atb = [[0.0f64; 3]; 2];
+    for (p, st) in samples {
+        let r = [geom::dot(*p, bx) - mean[0], geom::dot(*p, by) - mean[1], 1.0];
+        for i in 0..3 {
+            for j in 0..3 {
+                ata[i][j] += r[i] * r[j];
+            }
+            for k in 0..2 {
+                atb[k][i] += r[i] * st[k];
+            }
+        }
+    }
+    let inv = invert3(ata)?;
+    let mut m = [[0.0; 3]; 2];
+    for k in 0..2 {
+        let c: [f64; 3] = std::array::from_fn(|i| (0..3).map(|j| inv[i][j] * atb[k][j]).sum());
+        // Undo the centring: s = a(x − mx) + b(y − my) + c.
+        m[k] = [c[0], c[1], c[2] - c[0] * mean[0] - c[1] * mean[1]];
+    }
+    if !m.iter().flatten().all(|v| v.is_finite()) {
+        return None;
+    }
+    Some(tidy(m, normal, samples))
+}
+
+/// The fitted matrix with `f32` noise taken out where the samples allow: scales snapped to
+/// multiples of 2⁻¹⁶ within 2·10⁻⁵, offsets refitted and snapped to 2⁻¹⁰ within 10⁻⁴ (of a
+/// texture), kept only if every sample still fits within 10⁻⁴ (about `f32` precision of
+/// coordinates a few hundred textures from the origin).
+fn tidy(m: [[f64; 3]; 2], normal: [f64; 3], samples: &[([f64; 3], [f64; 2])]) -> [[f64; 3]; 2] {
+    let snap = |v: f64, step: f64, eps: f64| {
+        let r = (v / step).round() * step;
+        if (v - r).abs() < eps {
+            r
+        } else {
+            v
+        }
+    };
+    let fits = |m: &[[f64; 3]; 2]| {
+        samples.iter().all(|(p, st)| eval_brush_primitive(m, normal, *p).iter().zip(st).all(|(a, b)| (a - b).abs() < 1e-4))
+    };
+    let mut t = m;
+    for row in &mut t {
+        row[0] = snap(row[0], 1.0 / 65536.0, 2e-5);
+        row[1] = snap(row[1], 1.0 / 65536.0, 2e-5);
+    }
+    for k in 0..2 {
+        let lin = [[t[k][0], t[k][1], 0.0], [0.0; 3]];
+        let mean = samples.iter().map(|(p, st)| st[k] - eval_brush_primitive(&lin, normal, *p)[0]).sum::<f64>() / samples.len() as f64;
+        t[k][2] = snap(mean, 1.0 / 1024.0, 1e-4);
+    }
+    if fits(&t) {
+        t
+    } else {
+        m
+    }
+}
+
+fn invert3(a: [[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
+    let det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+        + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    let scale = a.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+    // Also refuses a NaN determinant.
+    if det.abs().partial_cmp(&(1e-12 * scale.powi(3))) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    let r = std::array::from_fn(|i| {
+        std::array::from_fn(|j| {
+            let (i1, i2, j1, j2) = ((j + 1) % 3, (j + 2) % 3, (i + 1) % 3, (i + 2) % 3);
+            (a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]) / det
+        })
+    });
+    Some(r)
+}
+
+/// Evaluate a brush-primitive matrix at `p`.
+pub(super) fn eval_brush_primitive(m: &[[f64; 3]; 2], normal: [f64; 3], p: [f64; 3]) -> [f64; 2] {
+    let (bx, by) = base_axes(normal);
+    let (x, y) = (geom::dot(p, bx), geom::dot(p, by));
+    [m[0][0] * x + m[0][1] * y + m[0][2], m[1][0] * x + m[1][1] * y + m[1][2]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valve_rows_round_trip() {
+        let rows = [[0.5, 0.0, 0.25, 16.0], [0.0, -2.0, 0.0, -3.5]];
+        let p = valve_from_vecs(rows, [0.0, 0.0, 1.0]);
+        let back = vecs_from_valve(&p).unwrap();
+        for (a, b) in rows.iter().flatten().zip(back.iter().flatten()) {
+            assert!((a - b).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn brush_primitive_fit_is_exact() {
+        let normal = geom::normalize([0.2, -0.4, 0.9]).unwrap();
+        let m = [[0.01, -0.003, 0.25], [0.002, 0.0078, -1.5]];
+        let (u, v) = Plane { normal, dist: 10.0 }.basis();
+        let samples: Vec<_> = [(0.0, 0.0), (100.0, 0.0), (0.0, 50.0), (30.0, 70.0)]
+            .iter()
+            .map(|&(a, b)| {
+                let p = geom::add(geom::scale(normal, 10.0), geom::add(geom::scale(u, a), geom::scale(v, b)));
+                (p, eval_brush_primitive(&m, normal, p))
+            })
+            .collect();
+        let f = fit_brush_primitive(normal, &samples).unwrap();
+        for (a, b) in m.iter().flatten().zip(f.iter().flatten()) {
+            assert!((a - b).abs() < 1e-9, "{m:?} {f:?}");
+        }
+        assert!(fit_brush_primitive(normal, &samples[..2]).is_none());
+    }
+}
