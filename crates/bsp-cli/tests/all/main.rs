@@ -10,6 +10,7 @@ mod common;
 
 mod batch_cli;
 mod cmd_quake;
+mod decompile_cli;
 mod export_cli;
 mod help_cli;
 mod info_native;

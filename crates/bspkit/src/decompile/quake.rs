@@ -297,6 +297,14 @@ impl Q3Vert for q3::DrawVert {
         self.st.map(|c| c.get() as f64)
     }
 }
+impl Q3Vert for q3::DrawVertEf2 {
+    fn xyz(&self) -> [f64; 3] {
+        self.xyz.map(|c| c.get() as f64)
+    }
+    fn st(&self) -> [f64; 2] {
+        self.st.map(|c| c.get() as f64)
+    }
+}
 impl Q3Vert for q3::DrawVertRbsp {
     fn xyz(&self) -> [f64; 3] {
         self.xyz.map(|c| c.get() as f64)
@@ -320,6 +328,7 @@ where
     L::DrawVert: Q3Vert,
 {
     use crate::branches::quake3::lumps::*;
+    use q3::{BrushRecord, ShaderRecord};
     let v = crate::branches::quake3::view::View::<L>::new(bsp)?;
     let (shaders, planes, models, brushes, sides) = (v.shaders()?, v.planes()?, v.models()?, v.brushes()?, v.brush_sides()?);
     let (surfaces, verts, indices) = (v.surfaces()?, v.draw_vertices()?, v.draw_indices()?);
@@ -423,7 +432,7 @@ where
                 continue;
             }
             let brush = &brushes[bu];
-            let (f, n) = (brush.first_side.get() as i64, brush.num_sides.get() as i64);
+            let (f, n) = (brush.first_side(), brush.num_sides());
             let range = usize::try_from(f)
                 .ok()
                 .zip(usize::try_from(n).ok())

@@ -294,7 +294,7 @@ fn builder_maps_of_new_branches_never_panic() {
     }
     assert!(cases > 5 * FLIPS);
     assert!(exported > 0);
-
+}
 
 /// Mutated copies per map for the decompile test.
 const DECOMPILE_FLIPS: usize = 24;

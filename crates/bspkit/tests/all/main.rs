@@ -13,6 +13,7 @@ mod check_cases;
 mod check_lzma;
 mod convert;
 mod corpus_open;
+mod decompile;
 mod error_locations;
 mod garble;
 mod genesis3d;

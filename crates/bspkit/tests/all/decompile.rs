@@ -2,7 +2,7 @@
 //! its measured quality above the family's threshold; the editors' own sources beside some maps
 //! check the plane and texture conventions.
 
-mod common;
+use crate::common;
 
 use bspkit::decompile::{decompile, mapfile, DecompileOptions, Quality};
 use bspkit::Bsp;
