@@ -447,3 +447,36 @@ fn special_files_given_as_options_are_refused() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Issue 23: `-o FIFO` with no reader blocked forever. Now it is an error at once; with a
+/// reader the bytes go through as before.
+#[test]
+fn output_fifo_without_reader_is_refused() {
+    use bspkit::write::atomic::{write_file, WriteOptions};
+    let d = temp_dir("outfifo");
+    let p = d.join("out.glb");
+    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let target = p.clone();
+    std::thread::spawn(move || tx.send(write_file(&target, b"abc", &WriteOptions::OUTPUT)).unwrap());
+    let e = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the write blocked").unwrap_err();
+    assert!(e.to_string().contains("no reader"), "{e}");
+    // With a reader.
+    let target = p.clone();
+    let reader = std::thread::spawn(move || std::fs::read(&target).unwrap());
+    let mut written = None;
+    for _ in 0..200 {
+        match write_file(&p, b"abc", &WriteOptions::OUTPUT) {
+            Ok(w) => {
+                written = Some(w);
+                break;
+            }
+            // The reader may not have opened its end yet.
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    }
+    assert!(written.is_some_and(|w| w.in_place));
+    assert_eq!(reader.join().unwrap(), b"abc");
+    std::fs::remove_dir_all(&d).unwrap();
+}
