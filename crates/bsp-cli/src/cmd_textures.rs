@@ -138,10 +138,10 @@ pub fn textures(args: TexturesArgs, out: &mut impl Write) -> Result<ExitCode, Fa
                     writeln!(
                         out,
                         "{:<40} {:>9}  {:<6} {}{layers}",
-                        t.name,
+                        printable(&t.name),
                         format!("{}x{}", t.width(), t.height()),
                         t.alpha.as_str(),
-                        t.source
+                        printable(&t.source)
                     )?;
                 }
                 found.push(serde_json::json!({
@@ -200,5 +200,24 @@ mod tests {
         assert_eq!(file_stem("", &mut t), "_");
         assert_eq!(file_stem("{fence", &mut t), "{fence");
         assert_eq!(file_stem("materials/maps/x/c0.hdr.vtf", &mut t), "materials/maps/x/c0.hdr");
+    }
+}
+
+/// `text` for a terminal: control characters (ESC, CR, …, from names stored in a map) shown
+/// as `\u{1b}` escapes instead of acting on the terminal. `--json` keeps the text as stored.
+pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars().map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() }).collect::<String>().into()
+}
+
+#[cfg(test)]
+mod printable_tests {
+    /// Issue 23: the plain listing printed raw ESC bytes from map names.
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(super::printable("wall\u{1b}[2Jx"), "wall\\u{1b}[2Jx");
+        assert_eq!(super::printable("plain/name"), "plain/name");
     }
 }

@@ -190,7 +190,8 @@ enum Root {
 const MAX_DIR_SCAN: usize = 200_000;
 
 fn map_file(path: &Path) -> Result<memmap2::Mmap> {
-    let f = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
+    // Only regular files, as for maps: a FIFO named as a WAD or archive must not block.
+    let (f, _) = crate::fsio::open_regular(path)?;
     // SAFETY: read-only map; a file truncated by another process while mapped could fault,
     // the documented risk of every mmap-based reader (as for maps in `Bsp::open`).
     unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::from(e).in_file(path))
@@ -333,12 +334,13 @@ impl AssetFs {
             match root {
                 Root::Dir(dir) => {
                     let Some(path) = find_ci(dir, &key) else { continue };
-                    let len = std::fs::metadata(&path).map_err(|e| Error::from(e).in_file(&path))?.len();
+                    let (f, m) = crate::fsio::open_regular(&path)?;
+                    let len = m.len();
                     if len > max {
                         return Err(Error::new(ErrorKind::LimitExceeded { what: "file size", requested: len, limit: max }).in_file(&path));
                     }
                     self.charge(len).map_err(|e| e.in_file(&path))?;
-                    let data = std::fs::read(&path).map_err(|e| Error::from(e).in_file(&path))?;
+                    let data = crate::fsio::read_opened(f, len, &path)?;
                     return Ok(Some(Asset { data, file: path, entry: None }));
                 }
                 Root::Zip(ix) => {
@@ -541,12 +543,15 @@ impl Assets {
         wad_dirs.extend(opts.game_dirs.iter().cloned());
         let palette = opts.palette.as_ref().map(|p| {
             let read = || -> Result<Palette> {
-                let len = std::fs::metadata(p)?.len();
+                // Only a regular file (a FIFO or device is refused, never read without end),
+                // read no further than its size at open.
+                let (f, m) = crate::fsio::open_regular(p)?;
+                let len = m.len();
                 if len > 1 << 24 {
                     return Err(Error::new(ErrorKind::LimitExceeded { what: "palette file size", requested: len, limit: 1 << 24 }));
                 }
                 fs.charge(len)?;
-                Palette::from_file_bytes(&std::fs::read(p)?)
+                Palette::from_file_bytes(&crate::fsio::read_opened(f, len, p)?)
             };
             read().map_err(|e| Missing::from_error("(palette)", &e.in_file(p)))
         });

@@ -174,8 +174,8 @@ pub fn read(dir: &VpkDir, entry: &VpkEntry, dir_data: &[u8], dir_file: Option<&P
         .and_then(|d| archive_path(d, entry.archive))
         .ok_or_else(|| ctx(Error::malformed(format!("archive {} of an unnamed VPK directory", entry.archive))))?;
     use std::io::{Read, Seek, SeekFrom};
-    let mut f = std::fs::File::open(&path).map_err(|e| ctx(Error::from(e)).in_file(&path))?;
-    let len = f.metadata().map_err(|e| ctx(Error::from(e)).in_file(&path))?.len();
+    let (mut f, m) = crate::fsio::open_regular(&path).map_err(ctx)?;
+    let len = m.len();
     if entry.offset as u64 + entry.length as u64 > len {
         return Err(ctx(Error::truncated(entry.offset as u64 + entry.length as u64, len).at(entry.offset as u64)).in_file(&path));
     }

@@ -164,16 +164,8 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
     let mut tex_of_material: HashMap<u32, (json::Index<json::Texture>, AlphaMode)> = HashMap::new();
     let mut tex_of_page: HashMap<u32, Option<json::Index<json::Texture>>> = HashMap::new();
     let mut mat_index: Vec<Option<json::Index<json::Material>>> = vec![None; p.materials.len()];
-    let mut taken: HashMap<String, usize> = HashMap::new();
-    let mut unique = |base: String| {
-        let n = taken.entry(base.to_ascii_lowercase()).or_insert(0);
-        *n += 1;
-        if *n == 1 {
-            base
-        } else {
-            format!("{base}~{n}")
-        }
-    };
+    let mut names = super::parts::UniqueNames::default();
+    let mut unique = |base: String| names.get(base);
     let push_image = |root: &mut json::Root, images: &mut Vec<ImageBlob>, png: Vec<u8>, name: &str, file: String| {
         images.push(ImageBlob { png, file: file.clone() });
         root.push(json::Image {

@@ -34,7 +34,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
         }
     }
     let mut names: HashMap<u32, String> = HashMap::new();
-    let mut taken: HashMap<String, usize> = HashMap::new();
+    let mut taken = super::parts::UniqueNames::default();
     // The MTL is small: made in memory, written once.
     let mut mtl: Vec<u8> = Vec::new();
     let mut images = Vec::new();
@@ -42,10 +42,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
         if !used[mi] {
             continue;
         }
-        let base = file_safe(&m.name);
-        let k = taken.entry(base.to_ascii_lowercase()).or_insert(0);
-        *k += 1;
-        let name = if *k == 1 { base } else { format!("{base}~{k}") };
+        let name = taken.get(file_safe(&m.name));
         writeln!(mtl, "newmtl {name}\nKa 0 0 0\nKd 1 1 1\nKs 0 0 0\nillum 1").map_err(|e| io(e, &mtl_path))?;
         if let Some(tc) = ctx.textures {
             let img = tc.material_image(&m.name, &mut summary.warnings)?;

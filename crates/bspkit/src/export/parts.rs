@@ -421,6 +421,27 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
 }
 
 /// Game frame (Z up) to output frame (Y up), scaled.
+/// Names made unique case-insensitively (files on case-insensitive file systems): a repeat
+/// gets `~2`, `~3`, … before its extension (`m_ab_c~2.png`, so OBJ's `map_Kd` and viewers still
+/// see a `.png`), skipping any candidate already taken by another name.
+#[derive(Debug, Default)]
+pub(crate) struct UniqueNames {
+    taken: std::collections::HashSet<String>,
+}
+
+impl UniqueNames {
+    pub(crate) fn get(&mut self, name: String) -> String {
+        if self.taken.insert(name.to_ascii_lowercase()) {
+            return name;
+        }
+        let (stem, ext) = match name.rfind('.') {
+            Some(i) if i > 0 => name.split_at(i),
+            _ => (name.as_str(), ""),
+        };
+        (2..).map(|n| format!("{stem}~{n}{ext}")).find(|c| self.taken.insert(c.to_ascii_lowercase())).expect("an unused number exists")
+    }
+}
+
 pub(crate) fn to_y_up(p: [f32; 3], scale: f32) -> [f32; 3] {
     [p[0] * scale, p[2] * scale, -p[1] * scale]
 }
@@ -764,5 +785,25 @@ mod tests {
         // Pitch 90° turns game +x down (−z), output −y.
         let r = rot(rotation_y_up([90.0, 0.0, 0.0]), [1.0, 0.0, 0.0]);
         assert!((r[1] + 1.0).abs() < 1e-6, "{r:?}");
+    }
+}
+
+#[cfg(test)]
+mod unique_tests {
+    use super::UniqueNames;
+
+    /// Issue 23: a repeated file name keeps its extension (`m_ab_c~2.png`, not `m_ab_c.png~2`),
+    /// case-insensitively, and never takes a name another material already has.
+    #[test]
+    fn repeats_keep_the_extension() {
+        let mut u = UniqueNames::default();
+        assert_eq!(u.get("m_ab_c.png".into()), "m_ab_c.png");
+        assert_eq!(u.get("m_AB_c.png".into()), "m_AB_c~2.png");
+        assert_eq!(u.get("m_ab_c~3.png".into()), "m_ab_c~3.png");
+        assert_eq!(u.get("m_ab_c.png".into()), "m_ab_c~4.png");
+        assert_eq!(u.get("plain".into()), "plain");
+        assert_eq!(u.get("plain".into()), "plain~2");
+        assert_eq!(u.get(".hidden".into()), ".hidden");
+        assert_eq!(u.get(".hidden".into()), ".hidden~2");
     }
 }

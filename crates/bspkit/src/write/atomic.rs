@@ -14,7 +14,8 @@
 //!   link stays a link, like `cp` and `sed -i --follow-symlinks`. A dangling link creates the
 //!   file it names.
 //! - **FIFO or character device** (`/dev/null`, `/dev/stdout`, a terminal): written through in
-//!   place, never replaced by a rename. No temporary file, so no atomicity.
+//!   place, never replaced by a rename. No temporary file, so no atomicity. A FIFO that no
+//!   process reads is refused at once (an `io` error), not waited on.
 //! - **Directory, socket, block device:** refused ([`ErrorKind::NotRegularFile`]).
 //! - **Permissions:** the target is opened for writing first (no truncation), so a file the
 //!   user could not open for writing is refused as `cp` refuses it, instead of being replaced
@@ -253,8 +254,23 @@ pub fn write_streaming(
 }
 
 fn write_through(target: &Path, real: &Path, produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<Written> {
-    // No O_CREAT, no O_TRUNC: the node stays what it is.
-    let mut f = OpenOptions::new().write(true).open(real).map_err(|e| io_err(target, "cannot open for writing", e))?;
+    // No O_CREAT, no O_TRUNC: the node stays what it is. O_NONBLOCK so that a FIFO without a
+    // reader is refused at once (ENXIO) instead of blocking the open forever; the writes then
+    // block as usual (the flag is cleared).
+    let mut f = OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(real).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ENXIO) {
+            Error::new(ErrorKind::Io("a FIFO with no reader: nothing was written (start the reader first)".into())).in_file(target)
+        } else {
+            io_err(target, "cannot open for writing", e)
+        }
+    })?;
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(f.as_raw_fd(), libc::F_GETFL);
+        if flags == -1 || libc::fcntl(f.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK) == -1 {
+            return Err(io_err(target, "cannot open for writing", std::io::Error::last_os_error()));
+        }
+    }
     produce(&mut f).map_err(|e| io_err(target, "cannot write", e))?;
     f.flush().map_err(|e| io_err(target, "cannot write", e))?;
     Ok(Written { path: real.to_path_buf(), in_place: true, other_links: 0 })

@@ -407,3 +407,76 @@ fn render_work_budget_stops_overlapping_faces() {
     assert!(e.to_string().contains("--max-render-work"), "{e}");
     eprintln!("50,000 overlapping faces refused after {:?}", start.elapsed());
 }
+
+/// Issue 23: special files named as options. Before, `--palette FIFO`, `--wad FIFO` and a
+/// folder holding a FIFO `*.wad` hung `textures`/`export`/`render` (and Python's
+/// `textures(palette=…)`), and `--palette /dev/zero` read 6.7 GB in 10 s. Every such path is now
+/// opened as maps are (regular files only, no further than the size at open): each is a
+/// `not_regular_file` warning and the command goes on at once.
+#[test]
+fn special_files_given_as_options_are_refused() {
+    let d = temp_dir("special");
+    let fifo = |p: &std::path::Path| {
+        let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    };
+    fifo(&d.join("palette.lmp"));
+    fifo(&d.join("named.wad"));
+    std::fs::create_dir(d.join("wads")).unwrap();
+    fifo(&d.join("wads").join("inside.wad"));
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.lmp")).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let dir = d.clone();
+    std::thread::spawn(move || {
+        let mut warnings = Vec::new();
+        for palette in ["palette.lmp", "zero.lmp"] {
+            let opts = bspkit::assets::AssetOptions {
+                wads: vec![dir.join("named.wad"), dir.join("wads")],
+                palette: Some(dir.join(palette)),
+                ..Default::default()
+            };
+            let a = bspkit::assets::Assets::open(&opts);
+            warnings.extend(a.warnings.iter().map(|w| w.to_string()));
+            warnings.extend(a.palette.and_then(|p| p.err()).map(|m| m.to_string()));
+        }
+        tx.send(warnings).unwrap();
+    });
+    let warnings = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("a special file blocked the setup");
+    for (name, kind) in [("named.wad", "a FIFO"), ("inside.wad", "a FIFO"), ("palette.lmp", "a FIFO"), ("zero.lmp", "a character device")] {
+        assert!(warnings.iter().any(|w| w.contains(name) && w.contains(kind)), "{name}: {warnings:#?}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 23: `-o FIFO` with no reader blocked forever. Now it is an error at once; with a
+/// reader the bytes go through as before.
+#[test]
+fn output_fifo_without_reader_is_refused() {
+    use bspkit::write::atomic::{write_file, WriteOptions};
+    let d = temp_dir("outfifo");
+    let p = d.join("out.glb");
+    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let target = p.clone();
+    std::thread::spawn(move || tx.send(write_file(&target, b"abc", &WriteOptions::OUTPUT)).unwrap());
+    let e = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the write blocked").unwrap_err();
+    assert!(e.to_string().contains("no reader"), "{e}");
+    // With a reader.
+    let target = p.clone();
+    let reader = std::thread::spawn(move || std::fs::read(&target).unwrap());
+    let mut written = None;
+    for _ in 0..200 {
+        match write_file(&p, b"abc", &WriteOptions::OUTPUT) {
+            Ok(w) => {
+                written = Some(w);
+                break;
+            }
+            // The reader may not have opened its end yet.
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    }
+    assert!(written.is_some_and(|w| w.in_place));
+    assert_eq!(reader.join().unwrap(), b"abc");
+    std::fs::remove_dir_all(&d).unwrap();
+}

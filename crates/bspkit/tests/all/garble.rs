@@ -330,3 +330,37 @@ fn garbled_maps_decompile_or_fail_cleanly() {
     assert!(maps.len() >= 8);
     assert!(decompiled * 2 > cases, "{decompiled} of {cases} garbled maps decompiled");
 }
+
+/// Issue 23: every corpus map, garbled, through the scene, lightmap and render layers with the
+/// budgets set low: `Ok` or a typed error, never a panic; budget overruns are
+/// `limit_exceeded` errors naming their flag, and the low budgets are really met.
+#[test]
+fn garbled_maps_under_low_budgets_fail_cleanly() {
+    use bspkit::mesh::{MeshOptions, SceneLimits};
+    let Some(corpus) = common::corpus("garbled_maps_under_low_budgets_fail_cleanly") else { return };
+    let limits = SceneLimits { max_vertices: 20_000, max_triangles: 10_000 };
+    let light = bspkit::lightmap::LightOptions { max_atlas_pixels: 200_000, ..Default::default() };
+    let render = bspkit::render::RenderOptions { size: 64, limits, max_work: 40_000, ..Default::default() };
+    let (mut cases, mut refused) = (0usize, 0usize);
+    let mut check = |r: Result<(), bspkit::Error>, flag: &str| {
+        if let Err(e) = r {
+            if e.kind.name() == "limit_exceeded" && e.to_string().contains(flag) {
+                refused += 1;
+            }
+        }
+    };
+    for m in &common::maps(&corpus) {
+        let mut data = std::fs::read(&m.path).unwrap();
+        let header = header_len(&data);
+        let mut rng = Rng::new(&format!("budgets {}", m.path.file_name().unwrap().to_string_lossy()));
+        cases += garbled(&mut rng, &mut data, header, 4, |data| {
+            if let Ok(bsp) = Bsp::from_bytes(data) {
+                check(bspkit::mesh::build(&bsp, &MeshOptions { limits, ..Default::default() }).map(|_| ()), "--max-scene-");
+                check(bspkit::lightmap::build(&bsp, &light).map(|_| ()), "--max-atlas-pixels");
+                check(bspkit::render::render_map(&bsp, &render).map(|_| ()), "--max-");
+            }
+        });
+    }
+    eprintln!("garbled maps under low budgets: {cases} cases, {refused} refusals by a budget");
+    assert!(refused > 0, "the low budgets were never met");
+}

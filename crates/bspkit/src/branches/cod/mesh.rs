@@ -20,8 +20,8 @@
 //! A soup whose material, vertex run or index run is outside its lump, or with an index past
 //! its vertex count or an index count that is not whole triangles, is [`Skipped`] with the
 //! reason, and so (when every model is built) is a soup no model's run includes. Soups may
-//! share vertex runs, so a scene is bounded like the Quake 3 family's
-//! ([`crate::branches::quake3::mesh::MAX_SCENE_VERTICES`], `MAX_SCENE_INDICES`).
+//! share vertex runs, so a scene is bounded by the command's scene budget
+//! ([`crate::mesh::SceneLimits`]): past it the build stops with a `limit_exceeded` error.
 
 use super::lumps::*;
 use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, TriangleSoup};
