@@ -1,0 +1,80 @@
+//! `bsp convert` as a child process: the report's keys are the ones README documents, an
+//! unsupported pair and a `--strict` refusal write nothing, with their exit codes.
+
+mod cli;
+
+use cli::{run, s, scratch};
+
+#[path = "../../bspkit/tests/common/mod.rs"]
+mod common;
+
+fn readme_report_block() -> String {
+    let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
+    let start = readme.find("### Converting (`bsp convert`)").expect("README has a bsp convert section");
+    let rest = &readme[start..];
+    let block = rest.find("```json").expect("a report example");
+    let end = rest[block + 7..].find("```").unwrap();
+    rest[block + 7..block + 7 + end].to_string()
+}
+
+fn keys(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                out.push(k.clone());
+                keys(x, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn convert_writes_the_documented_report_and_refuses_cleanly() {
+    let d = scratch("cli-convert");
+    let input = d.join("q1.bsp");
+    std::fs::write(&input, bspkit::build::sample_quake1()).unwrap();
+    let out = d.join("q2.bsp");
+    let report = d.join("r.json");
+    let o = run(&["convert", s(&input), "--to", "bsp2", "-o", s(&out), "--report", s(&report), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(printed, written);
+    assert_eq!((printed["from"]["branch"].as_str(), printed["to"]["branch"].as_str()), (Some("quake1"), Some("bsp2")));
+    let doc = readme_report_block();
+    let mut ks = Vec::new();
+    keys(&printed, &mut ks);
+    for k in ks {
+        assert!(doc.contains(&format!("\"{k}\"")), "{k:?} is not in README's report example");
+    }
+    assert_eq!(&std::fs::read(&out).unwrap()[..4], b"BSP2");
+    // And back, byte-identical.
+    let back = d.join("back.bsp");
+    assert!(run(&["convert", s(&out), "--to", "quake1", "-o", s(&back)]).status.success());
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&input).unwrap());
+    // A pair not covered: exit 2, nothing written.
+    let none = d.join("none.bsp");
+    let o = run(&["convert", s(&input), "--to", "quake2", "-o", s(&none)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unsupported"));
+    assert!(!none.exists());
+}
+
+#[test]
+fn strict_refusal_exits_1_and_writes_nothing() {
+    let Some(corpus) = common::corpus("strict_refusal_exits_1_and_writes_nothing") else { return };
+    let map = &common::maps_in(&corpus, "source_x360")[0].path;
+    let d = scratch("cli-convert-strict");
+    let out = d.join("pc.bsp");
+    let report = d.join("r.json");
+    let o = run(&["convert", s(map), "--to", "source", "--endian", "little", "-o", s(&out), "--report", s(&report), "--strict"]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("loss: PAKFILE"));
+    assert!(!out.exists() && !report.exists());
+    let o = run(&["convert", s(map), "--to", "source", "--endian", "little", "-o", s(&out)]);
+    assert!(o.status.success());
+    let o = run(&["check", s(&out)]);
+    assert!(o.status.success());
+}
