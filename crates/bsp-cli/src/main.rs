@@ -130,8 +130,15 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Also write a preview picture of every map read into this directory (`bsp render`'s iso view)
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", conflicts_with = "out")]
         thumbnails: Option<PathBuf>,
+        /// Write the library tables (maps, entities, textures, props, lumps, problems) into this
+        /// directory, with the index that makes the next run read only changed files
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Format of the tables written with --out
+        #[arg(long, value_enum, default_value = "parquet", requires = "out")]
+        format: cmd_scan::TableFormat,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -233,8 +240,9 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,
         Command::Render(args) => cmd_render::run(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Scan { dirs, json, jobs, strict, thumbnails, open: o } => {
-            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, open: o };
+        Command::Scan { dirs, json, jobs, strict, thumbnails, out: tables, format, open: o } => {
+            let tables = tables.map(|dir| (dir, format));
+            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, tables, open: o };
             return cmd_scan::run(args, &mut out);
         }
         Command::Formats { json } => {
