@@ -831,4 +831,25 @@ mod tests {
         assert_eq!(t.entities.len(), c.entities.len());
         assert_eq!(t.lumps.len(), c.lumps.len());
     }
+
+    #[test]
+    fn a_file_changed_since_listing_is_reported_not_kept() {
+        let dir = std::env::temp_dir().join(format!("bspkit-catalog-changed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.bsp");
+        let bytes = crate::build::sample_quake1();
+        std::fs::write(&path, &bytes).unwrap();
+        let listed = Stamp::of(&path).unwrap();
+        let rows = scan_file_rows(&path, listed, &ScanOptions::default());
+        assert!(!rows.changed() && rows.contents.len() == 1);
+        // Written again (another size) after it was listed: what was read is not kept.
+        std::fs::write(&path, &bytes[..bytes.len() - 4]).unwrap();
+        let rows = scan_file_rows(&path, listed, &ScanOptions::default());
+        assert!(rows.changed());
+        assert!(rows.contents.is_empty());
+        assert_eq!(rows.maps.len(), 1);
+        assert_eq!(rows.maps[0].sha256, None);
+        assert_eq!(rows.problems[0].code, FILE_CHANGED);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
