@@ -49,10 +49,13 @@ from ._bspkit import (
     read_lmp,
 )
 from ._entities import EntityList
+from ._tables import TABLES, scan
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "TABLES",
+    "scan",
     "BadLumpLengthError",
     "Bsp",
     "BspError",
