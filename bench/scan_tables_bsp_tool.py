@@ -19,6 +19,20 @@ import time
 
 
 def rows_of(path):
+    try:
+        return _rows_of(path)
+    except Exception as e:  # a map bsp_tool reads but whose lumps are not what it expects
+        with open(path, "rb") as f:
+            data = f.read()
+        sha = hashlib.sha256(data).hexdigest()
+        return {
+            "maps": [{"path": path, "size": len(data), "sha256": sha, "branch": None, "lumps": None, "entities": None, "error": type(e).__name__}],
+            "entities": [], "lumps": [], "props": [],
+            "problems": [{"path": path, "code": type(e).__name__, "message": str(e)[:200]}],
+        }
+
+
+def _rows_of(path):
     import bsp_tool
 
     with open(path, "rb") as f:
