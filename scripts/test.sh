@@ -41,6 +41,10 @@ if [ ! -x "$PYVENV/bin/python" ]; then
     python3 -m venv "$PYVENV"
 fi
 "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "maturin==1.9.6" "numpy==2.2.6" "pytest==8.3.5"
+# The library tables (`bspkit.scan`, `bsp scan --out`) are read back with pyarrow and DuckDB,
+# and scanned on a local Dask cluster (test_scan_tables.py): wheels only, about 1.5 min.
+"$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: \
+    "pyarrow==21.0.0" "duckdb==1.3.2" "dask[distributed]==2025.7.0"
 VIRTUAL_ENV="$PWD/$PYVENV" PATH="$PWD/$PYVENV/bin:$PATH" maturin develop --quiet -m crates/bspkit-py/Cargo.toml
 cargo build --quiet -p bsp-cli
 # README.md as executable documentation: every `bsp` line of its `sh` examples runs against corpus

@@ -16,6 +16,9 @@ pub const AFTER_HELP: &str = "Examples:
   bsp scan --jobs 1 maps/ a.pk3         one thread; files and dirs may be mixed
   bsp scan maps/ --thumbnails thumbs/   also a preview PNG of every map (bsp render's iso view)
   bsp scan maps/ --classname item_quad  only maps with an item_quad (--key, --texture too)
+  bsp scan maps/ --out lib/             tables lib/maps.parquet, entities, textures, props, lumps,
+                                        problems (schema in README.md); again: only changed files
+  bsp scan maps/ --out lib/ --format csv --json   CSV tables, run statistics as JSON on stdout
 
 --classname, --key and --texture keep the maps that have an entity of one of the classes given,
 an entity with one of the keys, a texture whose name contains one of the texts (ignoring case);
@@ -28,6 +31,12 @@ as ARCHIVE!ENTRY; `bsp info`, `check`, `ents` take that name too.
 With --thumbnails DIR, every map read gets DIR/NAME.png (NAME from the map's file name, and the
 archive's for a map inside one; `~2`, `~3` … when two maps would share a name); a map that cannot
 be drawn is reported and the scan goes on.
+
+With --out DIR, the tables are written instead of the per-map lines (--format parquet, csv or
+jsonl; DIR/schema.json holds the schema version and columns). Maps are deduplicated by SHA-256:
+one `maps` row per place a map was found, its content rows once. DIR/scan-index.jsonl remembers
+every file's rows: the next run reads only files whose size or modification time changed, and an
+interrupted run resumes. --json then prints the run's statistics (files_read, files_unchanged …).
 
 Exit status: 0 every map read without errors, 1 maps with errors (--strict: or warnings), maps
 that failed to read or to draw, 2 usage error (e.g. a path that does not exist).";
@@ -44,6 +53,93 @@ pub struct ScanArgs {
     pub filter: bspkit::scan::MapFilter,
     /// The reading flags, for opening each map again to draw it.
     pub open: crate::OpenArgs,
+    /// `--out DIR --format F`: write the library tables.
+    pub tables: Option<(PathBuf, TableFormat)>,
+}
+
+/// `--format` of `bsp scan --out`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    Parquet,
+    Csv,
+    Jsonl,
+}
+
+impl From<TableFormat> for bspkit_arrow::write::Format {
+    fn from(f: TableFormat) -> Self {
+        match f {
+            TableFormat::Parquet => Self::Parquet,
+            TableFormat::Csv => Self::Csv,
+            TableFormat::Jsonl => Self::Jsonl,
+        }
+    }
+}
+
+/// `bsp scan --out DIR`: the tables, through the index in DIR.
+fn run_tables(args: &ScanArgs, dir: &Path, format: TableFormat, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal> {
+    use bspkit::catalog;
+    let options = ScanOptions { open: args.options.clone(), ..ScanOptions::default() };
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.jobs {
+        builder = builder.num_threads(n.max(1));
+    }
+    let start = std::time::Instant::now();
+    let show_bar = !args.json && std::io::stderr().is_terminal();
+    let bar = if show_bar { indicatif::ProgressBar::new_spinner() } else { indicatif::ProgressBar::hidden() };
+    let run = || catalog::scan_indexed(&args.roots, dir, &options, |_| bar.inc(1));
+    let (files, stats) = match builder.build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }?;
+    bar.finish_and_clear();
+    let tables = catalog::Tables::of(&files);
+    let batches = bspkit_arrow::batches(&tables).map_err(|e| crate::Fatal(format!("{}: arrow: {e}", dir.display())))?;
+    let written = bspkit_arrow::write::write_tables(dir, &batches, format.into())?;
+    let secs = start.elapsed().as_secs_f64();
+    let unique = tables.maps.iter().filter_map(|m| m.sha256.as_deref()).collect::<HashSet<_>>().len();
+    let failed = tables.maps.iter().filter(|m| m.error.is_some()).count();
+    let with_errors = tables.maps.iter().filter(|m| m.error.is_none() && m.errors > 0).count();
+    let with_warnings = tables.maps.iter().filter(|m| m.error.is_none() && m.errors == 0 && m.warnings > 0).count();
+    let rows: serde_json::Map<String, serde_json::Value> = tables.row_counts().iter().map(|(k, n)| (k.to_string(), (*n).into())).collect();
+    if args.json {
+        let v = serde_json::json!({
+            "schema_version": catalog::SCHEMA_VERSION,
+            "out": dir.to_string_lossy(),
+            "format": bspkit_arrow::write::Format::from(format).ext(),
+            "files": stats.files,
+            "files_read": stats.files_read,
+            "files_unchanged": stats.files_unchanged,
+            "files_changed_while_read": stats.files_changed_while_read,
+            "bytes_read": stats.bytes_read,
+            "maps": tables.maps.len(),
+            "unique_maps": unique,
+            "failed": failed,
+            "with_errors": with_errors,
+            "with_warnings": with_warnings,
+            "rows": rows,
+            "seconds": secs,
+        });
+        serde_json::to_writer(&mut *out, &v)?;
+        writeln!(out)?;
+    } else {
+        for p in &written {
+            writeln!(out, "{}", p.display())?;
+        }
+        let counts: Vec<String> = tables.row_counts().iter().map(|(k, n)| format!("{n} {k}")).collect();
+        writeln!(out, "{}", counts.join(", "))?;
+        writeln!(
+            out,
+            "{} files: {} read ({:.1} MB), {} unchanged, {} changed while read; {} maps ({unique} distinct), {failed} failed; {secs:.3} s",
+            stats.files,
+            stats.files_read,
+            stats.bytes_read as f64 / 1e6,
+            stats.files_unchanged,
+            stats.files_changed_while_read,
+            tables.maps.len()
+        )?;
+    }
+    let bad = with_errors + failed + if args.strict { with_warnings } else { 0 };
+    Ok(if bad > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// A thumbnail's file name: the map's file stem (prefixed by the archive's for a map inside
@@ -106,6 +202,9 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
         if let Err(e) = std::fs::metadata(r) {
             return Err(crate::Fatal(format!("{}: {e}", r.display())));
         }
+    }
+    if let Some((dir, format)) = &args.tables {
+        return run_tables(&args, dir, *format, out);
     }
     let (files, mut failed) = scan::collect_files(&args.roots);
     let options = ScanOptions { open: args.options, filter: args.filter.clone(), ..ScanOptions::default() };

@@ -163,18 +163,25 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Also write a preview picture of every map read into this directory (`bsp render`'s iso view)
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", conflicts_with = "out")]
         thumbnails: Option<PathBuf>,
         /// Keep only maps with an entity of this class (repeatable: any of them)
-        #[arg(long, value_name = "NAME")]
+        #[arg(long, value_name = "NAME", conflicts_with = "out")]
         classname: Vec<String>,
         /// Keep only maps with an entity that has this key (repeatable: any of them)
-        #[arg(long, value_name = "KEY")]
+        #[arg(long, value_name = "KEY", conflicts_with = "out")]
         key: Vec<String>,
         /// Keep only maps with a texture / material whose name contains TEXT, ignoring case
         /// (repeatable: any of them)
-        #[arg(long, value_name = "TEXT")]
+        #[arg(long, value_name = "TEXT", conflicts_with = "out")]
         texture: Vec<String>,
+        /// Write the library tables (maps, entities, textures, props, lumps, problems) into this
+        /// directory, with the index that makes the next run read only changed files
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Format of the tables written with --out
+        #[arg(long, value_enum, default_value = "parquet", requires = "out")]
+        format: cmd_scan::TableFormat,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -278,9 +285,11 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,
         Command::Render(args) => cmd_render::run(args, &mut out)?,
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Scan { dirs, json, jobs, strict, thumbnails, classname, key, texture, open: o } => {
+        Command::Scan { dirs, json, jobs, strict, thumbnails, classname, key, texture, out: tables, format, open: o } => {
             let filter = bspkit::scan::MapFilter { classnames: classname, keys: key, textures: texture };
-            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, filter, open: o };
+            let tables = tables.map(|dir| (dir, format));
+            let args =
+                cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, filter, tables, open: o };
             return cmd_scan::run(args, &mut out);
         }
         Command::Formats { json } => {

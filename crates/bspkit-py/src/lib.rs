@@ -2803,6 +2803,8 @@ search naming it and dropped after any edit of an entity or of the list. Returns
     }
 }
 
+mod tables;
+
 #[pymodule]
 fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -2823,6 +2825,9 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Polygon>()?;
     m.add_class::<Vertex>()?;
     m.add_class::<ArrayHolder>()?;
+    m.add_class::<tables::ArrowTable>()?;
+    m.add_function(wrap_pyfunction!(tables::_scan_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::_list_map_files, m)?)?;
     m.add("BspError", py.get_type::<BspError>())?;
     m.add("IoError", py.get_type::<IoError>())?;
     m.add("TruncatedError", py.get_type::<TruncatedError>())?;

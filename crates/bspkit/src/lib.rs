@@ -47,6 +47,7 @@ pub mod branches;
 pub mod bsp;
 pub mod build;
 pub mod bytes;
+pub mod catalog;
 pub mod check;
 pub mod compression;
 pub mod convert;

@@ -300,7 +300,7 @@ pub fn read_archive_entry(archive: &Path, name: &str, max: u64) -> crate::error:
 }
 
 /// An archive entry's bytes, at most `max` (reading one byte more to see a lying header).
-fn read_entry(entry: &mut zip::read::ZipFile<'_, impl Read>, max: u64) -> crate::error::Result<Vec<u8>> {
+pub(crate) fn read_entry(entry: &mut zip::read::ZipFile<'_, impl Read>, max: u64) -> crate::error::Result<Vec<u8>> {
     let limit = |requested| Error::new(ErrorKind::LimitExceeded { what: "archive entry size", requested, limit: max });
     let declared = entry.size();
     if declared > max {

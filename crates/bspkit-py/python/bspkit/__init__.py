@@ -49,6 +49,7 @@ from ._bspkit import (
     read_lmp,
 )
 from ._entities import EntityList
+from ._tables import TABLES, scan
 
 __version__ = "0.1.0"
 
@@ -59,6 +60,8 @@ def decompile(map_path, out=None, *, measure=True):
     return load(map_path).decompile(out, measure=measure)
 
 __all__ = [
+    "TABLES",
+    "scan",
     "BadLumpLengthError",
     "Bsp",
     "BspError",
