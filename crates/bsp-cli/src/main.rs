@@ -288,8 +288,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Scan { dirs, json, jobs, strict, thumbnails, classname, key, texture, out: tables, format, open: o } => {
             let filter = bspkit::scan::MapFilter { classnames: classname, keys: key, textures: texture };
             let tables = tables.map(|dir| (dir, format));
-            let args =
-                cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, filter, tables, open: o };
+            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, filter, tables, open: o };
             return cmd_scan::run(args, &mut out);
         }
         Command::Formats { json } => {

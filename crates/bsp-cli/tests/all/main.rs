@@ -10,6 +10,7 @@ mod common;
 
 mod batch_cli;
 mod cmd_quake;
+mod convert_cli;
 mod decompile_cli;
 mod export_cli;
 mod help_cli;
@@ -24,6 +25,7 @@ mod render_cli;
 mod ritual_cli;
 mod safe_writes;
 mod scan_cli;
+mod scan_tables;
 mod textures_cli;
 mod write_cli;
 

@@ -1,12 +1,11 @@
 //! `bsp convert` as a child process: the report's keys are the ones README documents, an
 //! unsupported pair and a `--strict` refusal write nothing, with their exit codes.
 
-mod cli;
+use crate::cli;
 
 use cli::{run, s, scratch};
 
-#[path = "../../bspkit/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 fn readme_report_block() -> String {
     let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
