@@ -347,10 +347,26 @@ fn fast_parse(args: &[std::ffi::OsString]) -> Option<Cli> {
     Cli::from_arg_matches_mut(&mut matches).ok()
 }
 
+/// `bsp --version` / `bsp -V` alone: the line clap prints (`bsp 0.1.0`), without building
+/// clap's command tree or installing the signal handlers — start-up is all that command costs
+/// (README, "Start-up"). Any other argument goes through clap as before.
+fn version_only(args: &[std::ffi::OsString]) -> Option<String> {
+    match args {
+        [_, a] if a == "--version" || a == "-V" => Some(format!("bsp {}\n", env!("CARGO_PKG_VERSION"))),
+        _ => None,
+    }
+}
+
 fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(line) = version_only(&args) {
+        // A closed stdout is not an error worth reporting for a version line.
+        let _ = std::io::stdout().write_all(line.as_bytes());
+        return ExitCode::SUCCESS;
+    }
     // Temporary files are removed on SIGINT/SIGTERM/SIGHUP; SIGXFSZ becomes an error.
     bspkit::write::atomic::install_signal_cleanup();
-    let cli = parse_cli(std::env::args_os().collect());
+    let cli = parse_cli(args);
     match run(cli) {
         Ok(code) => code,
         Err(Fatal(msg)) if msg == BROKEN_PIPE => ExitCode::SUCCESS,
@@ -380,6 +396,18 @@ mod tests {
             let got: Vec<String> = fast.get_arguments().map(|a| format!("{a:?}")).collect();
             assert!(!want.is_empty(), "{name}");
             assert_eq!(got, want, "{name}");
+        }
+    }
+
+    /// The short cut prints what clap prints for `--version` and `-V`, and nothing else takes it.
+    #[test]
+    fn version_only_is_claps_version_line() {
+        let clap_line = Cli::command().render_version();
+        for line in ["bsp --version", "bsp -V"] {
+            assert_eq!(version_only(&args(line)).as_deref(), Some(clap_line.as_str()), "{line}");
+        }
+        for line in ["bsp", "bsp --version x", "bsp info --version", "bsp -V -V", "bsp --versio"] {
+            assert_eq!(version_only(&args(line)), None, "{line}");
         }
     }
 

@@ -271,14 +271,11 @@ impl<'p> Checker<'p> {
     }
 }
 
-/// How many entries a table holds, as messages say it: `empty`, `1 entry`, `300 entries` (a
-/// `0..300` range read as inclusive, or `0..0`, confused readers).
+/// How many entries a table holds, as messages say it: `count 300`, `count 0` (a `0..300` range
+/// read as inclusive, or `0..0`, confused readers). The wording does not change with the number,
+/// so [`crate::write::problem_shape`] still matches a problem whose table grew or shrank.
 pub fn entries(len: usize) -> String {
-    match len {
-        0 => "empty".into(),
-        1 => "1 entry".into(),
-        n => format!("{n} entries"),
-    }
+    format!("count {len}")
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ fn q3_flare_fogs_out_of_range_are_one_warning() {
     // Says how many fogs there are and which one the first flare names, in words (not `0..1`).
     assert_eq!(
         w[0].message,
-        "74 flare surface(s) name a fog that FOGS does not have (FOGS: 1 entry; this one names fog 3); \
+        "74 flare surface(s) name a fog that FOGS does not have (FOGS count 1; this one names fog 3); \
          renderers check a flare's fog number before using it, so the map loads"
     );
     assert_eq!(Counts::of(&p).errors, 0, "{p:?}");

@@ -361,20 +361,20 @@ fn respawn_checks_find_bad_references() {
     };
     let bytes = build(&mesh);
     let t = texts(&Bsp::from_bytes(&bytes).unwrap());
-    has(&t, "14 (MODELS)[0]", "meshes range 0+2 is outside MESHES (1 entry)");
-    has(&t, "80 (MESHES)[0]", "lit bump vertex (index + sort offset 1) 1 is outside 73 (VERTEX_LIT_BUMP) (1 entry)");
-    has(&t, "2 (TEXTURE_DATA)[0]", "name 9 is outside 44 (TEXTURE_DATA_STRING_TABLE) (1 entry)");
-    has(&t, "73 (VERTEX_LIT_BUMP)[0]", "position 100 is outside VERTICES (1 entry)");
+    has(&t, "14 (MODELS)[0]", "meshes range 0+2 is outside MESHES (count 1)");
+    has(&t, "80 (MESHES)[0]", "lit bump vertex (index + sort offset 1) 1 is outside 73 (VERTEX_LIT_BUMP) (count 1)");
+    has(&t, "2 (TEXTURE_DATA)[0]", "name 9 is outside 44 (TEXTURE_DATA_STRING_TABLE) (count 1)");
+    has(&t, "73 (VERTEX_LIT_BUMP)[0]", "position 100 is outside VERTICES (count 1)");
     has(&t, "92 (CM_BRUSHES)[0]", "index field is 3");
     // Its sides are found through the index: 6 × 3 onwards.
-    has(&t, "92 (CM_BRUSHES)[0]", "side properties range 18+6 is outside CM_BRUSH_SIDE_PROPERTIES (6 entries)");
-    has(&t, "108 (PORTALS)[0]", "cell 5 is outside CELLS (1 entry)");
+    has(&t, "92 (CM_BRUSHES)[0]", "side properties range 18+6 is outside CM_BRUSH_SIDE_PROPERTIES (count 6)");
+    has(&t, "108 (PORTALS)[0]", "cell 5 is outside CELLS (count 1)");
     assert_eq!(t.len(), 7, "{t:?}");
     // The same map with a good mesh but its material sort out of range.
     let mut bad_sort = mesh;
     bad_sort.material_sort.set(4);
     let t = texts(&Bsp::from_bytes(&build(&bad_sort)).unwrap());
-    has(&t, "80 (MESHES)[0]", "material sort 4 is outside MATERIAL_SORTS (1 entry)");
+    has(&t, "80 (MESHES)[0]", "material sort 4 is outside MATERIAL_SORTS (count 1)");
 
     // Titanfall: 16-byte light probe references (the 20-byte form came with Titanfall 2).
     let mut r = LightProbeRef::new_zeroed();
@@ -388,7 +388,7 @@ fn respawn_checks_find_bad_references() {
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     assert_eq!(bsp.record_size(LUMP_LIGHTPROBE_REFERENCES), Some(16));
     let t = texts(&bsp);
-    has(&t, "104 (LIGHTPROBE_REFERENCES)[1]", "light probe 2 is outside LIGHTPROBES (1 entry)");
+    has(&t, "104 (LIGHTPROBE_REFERENCES)[1]", "light probe 2 is outside LIGHTPROBES (count 1)");
 
     // Apex: texture names are SURFACE_NAMES byte offsets; object references are u32.
     let mut td = TextureDataR5::new_zeroed();
@@ -402,7 +402,7 @@ fn respawn_checks_find_bad_references() {
         .build();
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     let t = texts(&bsp);
-    has(&t, "2 (TEXTURE_DATA)[0]", "name 40 is outside 15 (SURFACE_NAMES) (16 entries)");
+    has(&t, "2 (TEXTURE_DATA)[0]", "name 40 is outside 15 (SURFACE_NAMES) (count 16)");
     has(&t, "121 (OBJ_REFERENCE_BOUNDS)", "0 records, but 120 (OBJ_REFERENCES) has 1");
     let view = View::<Apex>::new(&bsp).unwrap();
     assert_eq!(view.texture_data().unwrap()[0].name_index.get(), 40);
@@ -446,12 +446,12 @@ fn cod_check_finds_bad_surface_and_collision_references() {
     let has = |prefix: &str, text: &str| {
         assert!(problems.iter().any(|p| p.starts_with(prefix) && p.contains(text)), "{prefix} {text}: {problems:?}")
     };
-    has("9 (TRIANGLES)[0]", "index 5 is outside the soup's vertices (3 entries)");
-    has("32 (COLLISIONTRIS)[0]", "vertex 9 is outside COLLISIONVERTS (1 entry)");
+    has("9 (TRIANGLES)[0]", "index 5 is outside the soup's vertices (count 3)");
+    has("32 (COLLISIONTRIS)[0]", "vertex 9 is outside COLLISIONVERTS (count 1)");
     has("33 (COLLISIONEDGEWALKABLE)", "8 bytes, 1 collision triangles need 4");
-    has("28 (LEAFS)[0]", "cell 4 is outside CELLS (empty)");
-    has("28 (LEAFS)[0]", "leaf brushes range 0+1 is outside LEAFBRUSHES (empty)");
-    has("2 (LIGHTGRIDENTRIES)[0]", "colors 2 is outside LIGHTGRIDCOLORS (1 entry)");
+    has("28 (LEAFS)[0]", "cell 4 is outside CELLS (count 0)");
+    has("28 (LEAFS)[0]", "leaf brushes range 0+1 is outside LEAFBRUSHES (count 0)");
+    has("2 (LIGHTGRIDENTRIES)[0]", "colors 2 is outside LIGHTGRIDCOLORS (count 1)");
     assert_eq!(problems.len(), 6, "{problems:?}");
 }
 
@@ -541,7 +541,7 @@ fn respawn_static_props_and_contents_per_game() {
     assert_eq!((sp.layout, sp.count), (RespawnPropLayout::R2, 1));
     // The prop's model 0 is not in the empty dictionary.
     let problems: Vec<String> = bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect();
-    assert_eq!(problems, vec!["35 (GAME_LUMP)[0]: sprp model 0 is outside sprp model names (empty)".to_string()]);
+    assert_eq!(problems, vec!["35 (GAME_LUMP)[0]: sprp model 0 is outside sprp model names (count 0)".to_string()]);
     let rows = bspkit::stats::stats(&bsp);
     assert!(rows.iter().any(|s| s.name == "bvh nodes") && !rows.iter().any(|s| s.name == "brushes"));
     assert!(rows.iter().any(|s| s.name == "surface names"));

@@ -323,7 +323,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
             Code::FLARE_FOG,
             Some(i),
             format!(
-                "{flare_fogs} flare surface(s) name a fog that FOGS does not have (FOGS: {}; this one names fog {fog}); \
+                "{flare_fogs} flare surface(s) name a fog that FOGS does not have (FOGS {}; this one names fog {fog}); \
                  renderers check a flare's fog number before using it, so the map loads",
                 crate::check::problem::entries(n)
             ),
