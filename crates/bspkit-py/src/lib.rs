@@ -487,10 +487,11 @@ impl PyBsp {
             // SAFETY: read with the GIL held (see `LumpBuf`).
             ed.set_lump(*i, unsafe { b.bytes() }.to_vec()).py()?;
         }
-        // The entities move into the list's objects: the document keeps the text and its layout
-        // (`editor` puts the list's entities back into a copy of it to write).
-        let mut doc = ed.entities().py()?;
-        let list = entity_list(py, std::mem::take(&mut doc.entities))?;
+        // The list's objects get a copy of the entities: the document keeps the text, its layout
+        // and the entities as read, which `is_edited` compares the list with (`editor` puts the
+        // list's entities back into a copy of it to write).
+        let doc = ed.entities().py()?;
+        let list = entity_list(py, doc.entities.clone())?;
         let _ = self.entities.set((list, doc));
         Ok(self.entities.get().expect("set above"))
     }
