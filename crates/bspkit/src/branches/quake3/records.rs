@@ -330,28 +330,23 @@ pub trait BrushRecord {
     fn num_sides(&self) -> i64;
     fn shader(&self) -> i64;
 }
-impl BrushRecord for Brush {
-    fn first_side(&self) -> i64 {
-        self.first_side.get() as i64
-    }
-    fn num_sides(&self) -> i64 {
-        self.num_sides.get() as i64
-    }
-    fn shader(&self) -> i64 {
-        self.shader.get() as i64
-    }
+/// Brush records whose fields carry the Quake 3 names, whatever their order.
+macro_rules! brush_by_name {
+    ($($t:ty),*) => {$(
+        impl BrushRecord for $t {
+            fn first_side(&self) -> i64 {
+                self.first_side.get() as i64
+            }
+            fn num_sides(&self) -> i64 {
+                self.num_sides.get() as i64
+            }
+            fn shader(&self) -> i64 {
+                self.shader.get() as i64
+            }
+        }
+    )*};
 }
-impl BrushRecord for BrushEf2 {
-    fn first_side(&self) -> i64 {
-        self.first_side.get() as i64
-    }
-    fn num_sides(&self) -> i64 {
-        self.num_sides.get() as i64
-    }
-    fn shader(&self) -> i64 {
-        self.shader.get() as i64
-    }
-}
+brush_by_name!(Brush, BrushEf2);
 impl BrushSideRecord for BrushSideEf2 {
     fn plane(&self) -> i64 {
         self.plane.get() as i64
@@ -406,17 +401,23 @@ pub trait LeafRecord {
     /// `(first, count)` of its LEAF_BRUSHES run.
     fn leaf_brushes(&self) -> (i64, i64);
 }
-impl LeafRecord for Leaf {
-    fn cluster(&self) -> i64 {
-        self.cluster.get() as i64
-    }
-    fn leaf_surfaces(&self) -> (i64, i64) {
-        (self.first_leaf_surface.get() as i64, self.num_leaf_surfaces.get() as i64)
-    }
-    fn leaf_brushes(&self) -> (i64, i64) {
-        (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
-    }
+/// Leaf records whose fields carry the Quake 3 names, whatever their order.
+macro_rules! leaf_by_name {
+    ($($t:ty),*) => {$(
+        impl LeafRecord for $t {
+            fn cluster(&self) -> i64 {
+                self.cluster.get() as i64
+            }
+            fn leaf_surfaces(&self) -> (i64, i64) {
+                (self.first_leaf_surface.get() as i64, self.num_leaf_surfaces.get() as i64)
+            }
+            fn leaf_brushes(&self) -> (i64, i64) {
+                (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
+            }
+        }
+    )*};
 }
+leaf_by_name!(Leaf, LeafEf2);
 macro_rules! leaf_via_q3 {
     ($($t:ty),*) => {$(
         impl LeafRecord for $t {
@@ -433,17 +434,6 @@ macro_rules! leaf_via_q3 {
     )*};
 }
 leaf_via_q3!(LeafMohaa, LeafMohaaOld);
-impl LeafRecord for LeafEf2 {
-    fn cluster(&self) -> i64 {
-        self.cluster.get() as i64
-    }
-    fn leaf_surfaces(&self) -> (i64, i64) {
-        (self.first_leaf_surface.get() as i64, self.num_leaf_surfaces.get() as i64)
-    }
-    fn leaf_brushes(&self) -> (i64, i64) {
-        (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
-    }
-}
 
 /// Field access shared by the IBSP and RBSP surfaces.
 pub trait SurfaceRecord {
