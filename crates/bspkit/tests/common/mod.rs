@@ -136,3 +136,27 @@ pub mod fixtures {
             .build()
     }
 }
+
+/// Every `.rs` file of the crate's `tests/all/` is a module of its one test binary, and no test
+/// file sits directly in `tests/` (cargo would build it as a binary of its own, linking
+/// everything again).
+pub fn every_test_file_is_a_module(manifest_dir: &str) {
+    let tests = Path::new(manifest_dir).join("tests");
+    let main = std::fs::read_to_string(tests.join("all/main.rs")).unwrap();
+    let declared: Vec<&str> = main.lines().filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';')).collect();
+    for entry in std::fs::read_dir(tests.join("all")).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+        if path.extension().is_some_and(|e| e == "rs") && stem != "main" {
+            assert!(declared.contains(&stem), "tests/all/{stem}.rs is not declared as `mod {stem};` in the crate's tests/all/main.rs");
+        }
+    }
+    for entry in std::fs::read_dir(&tests).unwrap() {
+        let path = entry.unwrap().path();
+        assert!(
+            !(path.is_file() && path.extension().is_some_and(|e| e == "rs")),
+            "{}: move it into tests/all/ as a module (see main.rs)",
+            path.display()
+        );
+    }
+}
