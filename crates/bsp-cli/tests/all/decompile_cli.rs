@@ -5,13 +5,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("BSPKIT_CORPUS") {
-        Some(d) if PathBuf::from(&d).is_dir() => Some(PathBuf::from(d)),
-        _ => {
-            eprintln!("note: decompile_cli skipped: set BSPKIT_CORPUS to the real-map corpus to run it");
-            None
-        }
-    }
+    crate::common::corpus("decompile_cli")
 }
 
 #[test]

@@ -119,10 +119,7 @@ fn tables_dedup_index_and_hostile_files() {
 /// rows equal to each map's own counts, and a second run reads nothing.
 #[test]
 fn corpus_tables() {
-    let Some(corpus) = std::env::var_os("BSPKIT_CORPUS").map(PathBuf::from) else {
-        eprintln!("note: BSPKIT_CORPUS not set; corpus scan tables not tested");
-        return;
-    };
+    let Some(corpus) = crate::common::corpus("scan_tables::corpus_tables") else { return };
     let out = temp_dir("corpus");
     let s = scan(&corpus, &out, "jsonl");
     let maps = jsonl(&out.join("maps.jsonl"));
