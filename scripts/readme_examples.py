@@ -146,6 +146,9 @@ def main():
     corpus = pathlib.Path(corpus) if corpus else None
     if corpus is not None and not corpus.is_absolute() and not corpus.is_dir():
         corpus = ROOT / corpus
+    if corpus is not None:
+        # Absolute: the stand-ins are links made in a scratch folder.
+        corpus = corpus.resolve()
     if corpus is not None and not corpus.is_dir():
         print(f"note: BSPKIT_CORPUS={os.environ['BSPKIT_CORPUS']} is not a directory: lines that need corpus maps are skipped")
         corpus = None
