@@ -24,41 +24,23 @@ trait LightmapFields {
     fn size(&self) -> (i64, i64);
 }
 
-impl LightmapFields for Surface {
-    fn styles(&self) -> impl Iterator<Item = (u8, i64, i64, i64)> {
-        std::iter::once((0, self.lightmap_num.get() as i64, self.lightmap_x.get() as i64, self.lightmap_y.get() as i64))
-    }
-    fn surface_type(&self) -> i32 {
-        self.surface_type.get()
-    }
-    fn size(&self) -> (i64, i64) {
-        (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
-    }
+/// Surfaces whose one lightmap carries the Quake 3 field names, whatever the record's order.
+macro_rules! single_lightmap {
+    ($($t:ty),*) => {$(
+        impl LightmapFields for $t {
+            fn styles(&self) -> impl Iterator<Item = (u8, i64, i64, i64)> {
+                std::iter::once((0, self.lightmap_num.get() as i64, self.lightmap_x.get() as i64, self.lightmap_y.get() as i64))
+            }
+            fn surface_type(&self) -> i32 {
+                self.surface_type.get()
+            }
+            fn size(&self) -> (i64, i64) {
+                (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
+            }
+        }
+    )*};
 }
-
-impl LightmapFields for SurfaceRitual {
-    fn styles(&self) -> impl Iterator<Item = (u8, i64, i64, i64)> {
-        std::iter::once((0, self.lightmap_num.get() as i64, self.lightmap_x.get() as i64, self.lightmap_y.get() as i64))
-    }
-    fn surface_type(&self) -> i32 {
-        self.surface_type.get()
-    }
-    fn size(&self) -> (i64, i64) {
-        (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
-    }
-}
-
-impl LightmapFields for SurfaceEf2 {
-    fn styles(&self) -> impl Iterator<Item = (u8, i64, i64, i64)> {
-        std::iter::once((0, self.lightmap_num.get() as i64, self.lightmap_x.get() as i64, self.lightmap_y.get() as i64))
-    }
-    fn surface_type(&self) -> i32 {
-        self.surface_type.get()
-    }
-    fn size(&self) -> (i64, i64) {
-        (self.lightmap_width.get() as i64, self.lightmap_height.get() as i64)
-    }
-}
+single_lightmap!(Surface, SurfaceRitual, SurfaceEf2);
 
 impl LightmapCoord for DrawVertEf2 {
     fn lightmap(&self, _: usize) -> [f32; 2] {

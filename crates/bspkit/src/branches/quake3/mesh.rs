@@ -93,23 +93,29 @@ trait MeshVertex {
     fn colour(&self) -> [u8; 4];
 }
 
-impl MeshVertex for DrawVert {
-    fn xyz(&self) -> [f32; 3] {
-        self.xyz.map(|c| c.get())
-    }
-    fn st(&self) -> [f32; 2] {
-        self.st.map(|c| c.get())
-    }
-    fn lightmap_st(&self) -> [f32; 2] {
-        self.lightmap.map(|c| c.get())
-    }
-    fn normal(&self) -> [f32; 3] {
-        self.normal.map(|c| c.get())
-    }
-    fn colour(&self) -> [u8; 4] {
-        self.color
-    }
+/// Vertices with one lightmap coordinate and one colour under the Quake 3 names.
+macro_rules! single_lightmap_vertex {
+    ($($t:ty),*) => {$(
+        impl MeshVertex for $t {
+            fn xyz(&self) -> [f32; 3] {
+                self.xyz.map(|c| c.get())
+            }
+            fn st(&self) -> [f32; 2] {
+                self.st.map(|c| c.get())
+            }
+            fn lightmap_st(&self) -> [f32; 2] {
+                self.lightmap.map(|c| c.get())
+            }
+            fn normal(&self) -> [f32; 3] {
+                self.normal.map(|c| c.get())
+            }
+            fn colour(&self) -> [u8; 4] {
+                self.color
+            }
+        }
+    )*};
 }
+single_lightmap_vertex!(DrawVert, DrawVertEf2);
 
 impl MeshVertex for DrawVertRbsp {
     fn xyz(&self) -> [f32; 3] {
@@ -134,47 +140,17 @@ trait SurfaceNormal {
     fn surface_normal(&self) -> [f32; 3];
 }
 
-impl SurfaceNormal for IbspSurface {
-    fn surface_normal(&self) -> [f32; 3] {
-        self.lightmap_vecs[2].map(|c| c.get())
-    }
+/// Surfaces that store their normal as `lightmap_vecs[2]`.
+macro_rules! normal_in_lightmap_vecs {
+    ($($t:ty),*) => {$(
+        impl SurfaceNormal for $t {
+            fn surface_normal(&self) -> [f32; 3] {
+                self.lightmap_vecs[2].map(|c| c.get())
+            }
+        }
+    )*};
 }
-
-impl SurfaceNormal for SurfaceEf2 {
-    fn surface_normal(&self) -> [f32; 3] {
-        self.lightmap_vecs[2].map(|c| c.get())
-    }
-}
-
-impl MeshVertex for DrawVertEf2 {
-    fn xyz(&self) -> [f32; 3] {
-        self.xyz.map(|c| c.get())
-    }
-    fn st(&self) -> [f32; 2] {
-        self.st.map(|c| c.get())
-    }
-    fn lightmap_st(&self) -> [f32; 2] {
-        self.lightmap.map(|c| c.get())
-    }
-    fn normal(&self) -> [f32; 3] {
-        self.normal.map(|c| c.get())
-    }
-    fn colour(&self) -> [u8; 4] {
-        self.color
-    }
-}
-
-impl SurfaceNormal for SurfaceRitual {
-    fn surface_normal(&self) -> [f32; 3] {
-        self.lightmap_vecs[2].map(|c| c.get())
-    }
-}
-
-impl SurfaceNormal for SurfaceRbsp {
-    fn surface_normal(&self) -> [f32; 3] {
-        self.lightmap_vecs[2].map(|c| c.get())
-    }
-}
+normal_in_lightmap_vecs!(IbspSurface, SurfaceEf2, SurfaceRitual, SurfaceRbsp);
 
 /// Flag bits of Quake 3's `surfaceflags.h` (facts only).
 mod q3 {
