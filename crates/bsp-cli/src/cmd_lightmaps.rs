@@ -2,7 +2,7 @@
 //! layer), optional HDR side files, and a JSON manifest of every face's rectangle.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bspkit::lightmap::{self, LightOptions, Lightmaps};
 use clap::Args;
@@ -52,11 +52,11 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
         let stem = a.file_stem();
         let png = format!("{stem}.png");
         let bytes = lightmap::encode_png(a.width, a.height, &a.rgb8())?;
-        let path = args.out.join(&png);
+        let path = bspkit::write::folder::prepare_below(&args.out, Path::new(&png))?;
         crate::write_output(&path, &bytes)?;
         let hdr = if args.hdr {
             let name = format!("{stem}.pfm");
-            let path = args.out.join(&name);
+            let path = bspkit::write::folder::prepare_below(&args.out, Path::new(&name))?;
             crate::write_output(&path, &lightmap::encode_pfm(a))?;
             Some(name)
         } else {
@@ -65,7 +65,7 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
         files.push((Some(png), hdr));
     }
     let m = manifest(&args, &bsp, &lm, &files);
-    let path = args.out.join("lightmaps.json");
+    let path = bspkit::write::folder::prepare_below(&args.out, Path::new("lightmaps.json"))?;
     crate::write_output(&path, &serde_json::to_vec_pretty(&m)?)?;
     for w in &lm.warnings {
         eprintln!("{}: warning: {w}", args.file.display());

@@ -182,8 +182,9 @@ fn thumbnails(dir: &Path, records: &[ScanRecord], open: &crate::OpenArgs, pool: 
     let one = |(r, name): (&ScanRecord, &Option<String>)| -> Thumb {
         let Some(name) = name else { return Thumb::None };
         let target = dir.join(name);
-        let done =
-            crate::cmd_read::open_map(Path::new(&r.display()), open).and_then(|bsp| crate::cmd_render::render_to(&bsp, &opts, &target));
+        let done = bspkit::write::folder::prepare_below(dir, Path::new(name))
+            .and_then(|_| crate::cmd_read::open_map(Path::new(&r.display()), open))
+            .and_then(|bsp| crate::cmd_render::render_to(&bsp, &opts, &target));
         match done {
             Ok(_) => Thumb::Written(target),
             Err(e) => Thumb::Failed(e.to_string()),

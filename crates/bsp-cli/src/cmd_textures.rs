@@ -91,12 +91,11 @@ fn file_stem(name: &str, taken: &mut HashSet<String>) -> String {
     stem
 }
 
-fn write_png(path: &Path, img: &bspkit::texture::ImageRgba) -> Result<(), Fatal> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Fatal(format!("{}: {e}", parent.display())))?;
-    }
+/// `out/rel`, written under the folder rule (no links or special files below `out`).
+fn write_png(out: &Path, rel: &str, img: &bspkit::texture::ImageRgba) -> Result<(), Fatal> {
+    let path = bspkit::write::folder::prepare_below(out, Path::new(rel))?;
     let bytes = img.encode_png()?;
-    crate::write_output(path, &bytes)
+    crate::write_output(&path, &bytes)
 }
 
 /// The PNG files of one texture below `out`, written.
@@ -106,7 +105,7 @@ fn write_texture(out: &Path, t: &Texture, taken: &mut HashSet<String>) -> Result
     for layer in t.layers() {
         let rel =
             if layer.label.is_empty() || t.layers().len() == 1 { format!("{stem}.png") } else { format!("{stem}.{}.png", layer.label) };
-        write_png(&out.join(&rel), &layer.rgba)?;
+        write_png(out, &rel, &layer.rgba)?;
         files.push(rel);
     }
     Ok(files)

@@ -514,3 +514,56 @@ fn ents_patch_refuses_empty_blocks_and_trailing_text() {
     assert_eq!(bspkit::Bsp::open(&input).unwrap().entities().unwrap().list.len(), 1);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Issue 23, "Output folders": `textures --out`, `lightmaps --out` and `scan --thumbnails` keep
+/// `pak extract`'s rule — a link planted inside the output folder is refused, never written
+/// through, and the file it points at keeps its contents.
+#[test]
+fn folder_outputs_never_write_through_links() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample_quake1.bsp");
+    let d = scratch("safe-folders");
+    let elsewhere = d.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let victim = elsewhere.join("victim.png");
+    std::fs::write(&victim, b"keep").unwrap();
+    let plant = |dir: &Path, name: &str| {
+        std::fs::create_dir_all(dir).unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join(name)).unwrap();
+    };
+
+    // The same commands write normally into a clean folder (so the refusals below are the rule,
+    // not a failure of the command itself).
+    let clean = d.join("clean");
+    let o = run(&["textures", s(&sample), "--out", s(&clean.join("tx"))]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(clean.join("tx/bspkit_grey.png").is_file());
+    let o = run(&["lightmaps", s(&sample), "--out", s(&clean.join("lm"))]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(clean.join("lm/lightmap_p0_s0_l0.png").is_file());
+
+    let tx = d.join("tx");
+    plant(&tx, "bspkit_grey.png");
+    let o = run(&["textures", s(&sample), "--out", s(&tx)]);
+    assert!(!o.status.success(), "textures wrote through a link");
+    assert!(err(&o).contains("symbolic link in the way"), "{}", err(&o));
+
+    let lm = d.join("lm");
+    plant(&lm, "lightmap_p0_s0_l0.png");
+    let o = run(&["lightmaps", s(&sample), "--out", s(&lm)]);
+    assert!(!o.status.success(), "lightmaps wrote through a link");
+    assert!(err(&o).contains("symbolic link in the way"), "{}", err(&o));
+
+    // A directory link inside the folder: nothing lands in the directory it names.
+    let maps = d.join("maps");
+    std::fs::create_dir_all(&maps).unwrap();
+    std::fs::copy(&sample, maps.join("sample_quake1.bsp")).unwrap();
+    let thumbs = d.join("thumbs");
+    plant(&thumbs, "sample_quake1.png");
+    let o = run(&["scan", s(&maps), "--thumbnails", s(&thumbs)]);
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), err(&o));
+    assert!(text.contains("symbolic link in the way"), "{text}");
+
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 1);
+    std::fs::remove_dir_all(&d).unwrap();
+}

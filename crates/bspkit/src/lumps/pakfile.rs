@@ -306,7 +306,7 @@ impl<'a> Pakfile<'a> {
         let mut written = Vec::new();
         for (e, rel) in plan {
             let target = dir.join(&rel);
-            if let Err(err) = no_links_below(dir, &rel, e.is_dir()) {
+            if let Err(err) = crate::write::folder::check_below(dir, &rel, e.is_dir()) {
                 skipped.push((e.name.clone(), err));
                 continue;
             }
@@ -319,7 +319,7 @@ impl<'a> Pakfile<'a> {
                 std::fs::create_dir_all(parent).map_err(|err| Error::from(err).in_file(parent))?;
             }
             // Checked again now that the directories exist (a link made meanwhile is refused).
-            if let Err(err) = no_links_below(dir, &rel, false) {
+            if let Err(err) = crate::write::folder::check_below(dir, &rel, false) {
                 skipped.push((e.name.clone(), err));
                 continue;
             }
@@ -328,34 +328,6 @@ impl<'a> Pakfile<'a> {
         }
         Ok(Extracted { written, skipped })
     }
-}
-
-/// Every existing component of `rel` below `dir` is a real directory (the last one a regular
-/// file, or a directory for a directory entry): never a symbolic link, FIFO or device, so an
-/// extracted file cannot land outside `dir` or replace something that is not a file.
-fn no_links_below(dir: &Path, rel: &Path, last_is_dir: bool) -> Result<()> {
-    let mut p = dir.to_path_buf();
-    let n = rel.components().count();
-    for (i, c) in rel.components().enumerate() {
-        p.push(c);
-        let Ok(m) = std::fs::symlink_metadata(&p) else { return Ok(()) };
-        let last = i + 1 == n;
-        let ok = if m.file_type().is_symlink() {
-            false
-        } else if last && !last_is_dir {
-            m.is_file()
-        } else {
-            m.is_dir()
-        };
-        if !ok {
-            let what = crate::fsio::kind_name(&m);
-            return Err(Error::new(ErrorKind::NotRegularFile(format!(
-                "{what} in the way (extracting never writes through links or over special files)"
-            )))
-            .in_file(&p));
-        }
-    }
-    Ok(())
 }
 
 /// What [`Pakfile::extract`] did.
