@@ -35,7 +35,7 @@ pub struct TexturesArgs {
 }
 
 /// Where textures are looked for: shared by `bsp textures` and `bsp export`.
-#[derive(Args, Clone, Debug, Default)]
+#[derive(Args, Clone, Debug)]
 pub(crate) struct TextureSearchArgs {
     /// Game directory to search (loose files, .pak, .pk3, *_dir.vpk); repeat in search order
     #[arg(long = "game-dir", value_name = "DIR")]
@@ -49,6 +49,9 @@ pub(crate) struct TextureSearchArgs {
     /// Stop reading game files after this many MiB (default 8192)
     #[arg(long, value_name = "MIB")]
     pub(crate) max_read: Option<u64>,
+    /// Most texels decoded, every texture and layer together
+    #[arg(long, value_name = "N", default_value_t = bspkit::assets::DEFAULT_MAX_TEXTURE_PIXELS)]
+    pub(crate) max_texture_pixels: u64,
 }
 
 impl TextureSearchArgs {
@@ -58,6 +61,7 @@ impl TextureSearchArgs {
         if let Some(mb) = self.max_read {
             budget.max_bytes = mb.saturating_mul(1 << 20);
         }
+        budget.max_pixels = self.max_texture_pixels;
         TextureOptions { game_dirs: self.game_dirs.clone(), wads: self.wads.clone(), palette: self.palette.clone(), budget }
     }
 }

@@ -186,6 +186,19 @@ impl<'a> TextureSource<'a> {
     /// The texture the map calls `name` (miptex name, Quake 2/3 texture or shader path,
     /// Source material name), from wherever it is found first.
     pub fn resolve(&self, name: &str) -> Result<Texture, Missing> {
+        self.charged(self.resolve_uncharged(name))
+    }
+
+    /// A decoded texture's texels taken from the command's texel budget ([`Budget::max_pixels`]):
+    /// past it the texture is a [`MissingKind::Budget`] miss, like the read budget.
+    fn charged(&self, r: Result<Texture, Missing>) -> Result<Texture, Missing> {
+        let t = r?;
+        let texels: u64 = t.layers().iter().map(|l| l.rgba.width as u64 * l.rgba.height as u64).sum();
+        self.assets.fs.charge_pixels(texels).map_err(|e| Missing::from_error(&t.name, &e))?;
+        Ok(t)
+    }
+
+    fn resolve_uncharged(&self, name: &str) -> Result<Texture, Missing> {
         let bsp = self.bsp;
         match &self.state {
             State::Quake { palette, wads } => {
@@ -275,13 +288,13 @@ impl<'a> TextureSource<'a> {
                     State::Quake { palette, .. } => palette.as_ref().ok(),
                     _ => None,
                 };
-                quake1::texture::decode_entry(self.bsp, i, pal)
+                self.charged(quake1::texture::decode_entry(self.bsp, i, pal))
             }
             Job::PakVtf(i) => match &self.state {
-                State::Source { pak: Some(pak) } => source::texture::decode_pak_vtf(self.bsp, pak, i, &self.assets),
+                State::Source { pak: Some(pak) } => self.charged(source::texture::decode_pak_vtf(self.bsp, pak, i, &self.assets)),
                 _ => Err(Missing::new(format!("(pakfile entry {i})"), MissingKind::NotFound, "no pakfile")),
             },
-            Job::Genesis3D(i) => genesis3d::texture::decode(self.bsp, i),
+            Job::Genesis3D(i) => self.charged(genesis3d::texture::decode(self.bsp, i)),
             Job::Name(n) => self.resolve(&n),
             Job::Failed(m) => Err(m),
         })

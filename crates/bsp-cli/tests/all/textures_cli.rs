@@ -54,7 +54,7 @@ fn check_json(v: &Value, doc: &str) {
         keys("missing", m, &["name", "kind", "reason", "file", "entry", "offset"], doc);
         assert!(["not_found", "undecodable", "no_palette", "budget", "unsupported"].contains(&m["kind"].as_str().unwrap()), "{m}");
     }
-    keys("budget", &v["budget"], &["bytes_read", "entries"], doc);
+    keys("budget", &v["budget"], &["bytes_read", "entries", "pixels"], doc);
 }
 
 fn run(args: &[&str]) -> (Value, String) {

@@ -41,11 +41,29 @@ pub struct Budget {
     pub max_entries: u64,
     /// Largest single file or entry read.
     pub max_file: u64,
+    /// Total texels decoded, every layer of every texture together (a claimed size is checked
+    /// before its pixels are allocated where the format states it first).
+    pub max_pixels: u64,
+    /// Most texels of one decoded image (one layer): the memory one decode may take at once.
+    pub max_image_pixels: u64,
 }
+
+/// Default of [`Budget::max_pixels`]: 1 Gi texels (4 GiB as RGBA), far above any real map's
+/// textures (README, "Budgets").
+pub const DEFAULT_MAX_TEXTURE_PIXELS: u64 = 1 << 30;
+/// Default of [`Budget::max_image_pixels`]: 64 Mi texels (8192 × 8192, 256 MiB as RGBA), four
+/// times the 4096 × 4096 the engines' own texture loaders stop at.
+pub const DEFAULT_MAX_IMAGE_PIXELS: u64 = 1 << 26;
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_bytes: 8 << 30, max_entries: 4_000_000, max_file: 512 << 20 }
+        Budget {
+            max_bytes: 8 << 30,
+            max_entries: 4_000_000,
+            max_file: 512 << 20,
+            max_pixels: DEFAULT_MAX_TEXTURE_PIXELS,
+            max_image_pixels: DEFAULT_MAX_IMAGE_PIXELS,
+        }
     }
 }
 
@@ -54,11 +72,15 @@ impl Default for Budget {
 pub struct BudgetUse {
     pub bytes_read: u64,
     pub entries: u64,
+    /// Texels decoded.
+    pub pixels: u64,
 }
 
 /// `what` of the [`ErrorKind::LimitExceeded`] errors that mean the budget ran out.
 pub const BUDGET_BYTES: &str = "texture read budget (bytes)";
 pub const BUDGET_ENTRIES: &str = "archive entry budget";
+pub const BUDGET_PIXELS: &str = "decoded texture budget (pixels, --max-texture-pixels)";
+pub const BUDGET_IMAGE_PIXELS: &str = "texels of one decoded image (Budget::max_image_pixels)";
 
 /// Why a texture could not be produced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -97,7 +119,11 @@ impl Missing {
     /// From a read or decode error: its file, lump/entry and offset are kept.
     pub fn from_error(name: impl Into<String>, err: &Error) -> Self {
         let kind = match &err.kind {
-            ErrorKind::LimitExceeded { what, .. } if *what == BUDGET_BYTES || *what == BUDGET_ENTRIES => MissingKind::Budget,
+            ErrorKind::LimitExceeded { what, .. }
+                if *what == BUDGET_BYTES || *what == BUDGET_ENTRIES || *what == BUDGET_PIXELS || *what == BUDGET_IMAGE_PIXELS =>
+            {
+                MissingKind::Budget
+            }
             _ => MissingKind::Undecodable,
         };
         Missing {
@@ -234,6 +260,7 @@ pub struct AssetFs {
     budget: Budget,
     bytes: AtomicU64,
     entries: AtomicU64,
+    pixels: AtomicU64,
 }
 
 impl std::fmt::Debug for AssetFs {
@@ -244,7 +271,7 @@ impl std::fmt::Debug for AssetFs {
 
 impl AssetFs {
     pub fn new(budget: Budget) -> Self {
-        AssetFs { roots: Vec::new(), budget, bytes: AtomicU64::new(0), entries: AtomicU64::new(0) }
+        AssetFs { roots: Vec::new(), budget, bytes: AtomicU64::new(0), entries: AtomicU64::new(0), pixels: AtomicU64::new(0) }
     }
 
     pub fn budget(&self) -> Budget {
@@ -253,7 +280,59 @@ impl AssetFs {
 
     /// What has been read so far.
     pub fn used(&self) -> BudgetUse {
-        BudgetUse { bytes_read: self.bytes.load(Ordering::Relaxed), entries: self.entries.load(Ordering::Relaxed) }
+        BudgetUse {
+            bytes_read: self.bytes.load(Ordering::Relaxed),
+            entries: self.entries.load(Ordering::Relaxed),
+            pixels: self.pixels.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Take `n` decoded texels from the budget, or fail naming it.
+    pub fn charge_pixels(&self, n: u64) -> Result<()> {
+        take(&self.pixels, n, self.budget.max_pixels, BUDGET_PIXELS)
+    }
+
+    /// Fails, naming the budget, when an image set of `total` texels whose largest image has
+    /// `largest` would not fit (nothing is taken: the texels are charged once decoded). Used
+    /// before a decoder allocates a size a header claims.
+    pub fn check_pixels(&self, total: u64, largest: u64) -> Result<()> {
+        if largest > self.budget.max_image_pixels {
+            return Err(Error::new(ErrorKind::LimitExceeded {
+                what: BUDGET_IMAGE_PIXELS,
+                requested: largest,
+                limit: self.budget.max_image_pixels,
+            }));
+        }
+        let now = self.pixels.load(Ordering::Relaxed).saturating_add(total);
+        if now > self.budget.max_pixels {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: BUDGET_PIXELS, requested: now, limit: self.budget.max_pixels }));
+        }
+        Ok(())
+    }
+
+    /// Runs `decode` with an output limit of what is left of the texel budget as RGBA8 bytes (at
+    /// most `cap`); a decoder refusing an image because of that limit is reported as the budget
+    /// running out, not as a bad image.
+    pub fn decode_within<T>(&self, cap: u64, decode: impl FnOnce(u64) -> Result<T>) -> Result<T> {
+        let allowance = self.decode_allowance(cap);
+        match decode(allowance) {
+            Err(e) if allowance < cap && matches!(e.kind, ErrorKind::LimitExceeded { .. }) => {
+                let requested = match e.kind {
+                    ErrorKind::LimitExceeded { requested, .. } => requested / 4,
+                    _ => 0,
+                };
+                // The image alone is over the per-image cap, or it does not fit what is left.
+                Err(self.check_pixels(requested, requested).err().unwrap_or(e))
+            }
+            r => r,
+        }
+    }
+
+    /// Output bytes an RGBA8 decoder may produce for one image: what is left of the texel
+    /// budget, at most `cap`.
+    pub fn decode_allowance(&self, cap: u64) -> u64 {
+        let left = self.budget.max_pixels.saturating_sub(self.pixels.load(Ordering::Relaxed)).min(self.budget.max_image_pixels);
+        left.saturating_mul(4).min(cap)
     }
 
     /// Take `n` bytes from the budget, or fail naming what ran out.

@@ -422,6 +422,15 @@ impl<'a> Vtf<'a> {
         self.faces
     }
 
+    /// Texels [`Vtf::layers`] decodes, in all and of one layer: mip 0 of every frame, face and
+    /// slice (for a budget check before any pixel is allocated).
+    pub fn layer_pixels(&self) -> (u64, u64) {
+        let (w, h, d) = self.mip_dims(0);
+        let frames = self.header.frames.max(1) as u64;
+        let one = w as u64 * h as u64;
+        (frames * self.faces as u64 * d as u64 * one, one)
+    }
+
     fn mip_dims(&self, mip: u32) -> (u32, u32, u32) {
         let s = |v: u32| (v >> mip.min(31)).max(1);
         (s(self.header.width as u32), s(self.header.height as u32), s(self.header.depth as u32))

@@ -230,6 +230,7 @@ fn corpus_maps_are_far_below_the_budgets() {
     let (mut verts, mut tris) = ((0u64, String::new()), (0u64, String::new()));
     let mut built = 0;
     let (mut atlas, mut work) = ((0u64, String::new()), (0u64, String::new()));
+    let (mut texels, mut image) = ((0u64, String::new()), (0u64, String::new()));
     for m in common::maps(&corpus) {
         let Ok(bsp) = Bsp::open(&m.path) else { continue };
         built += 1;
@@ -249,6 +250,17 @@ fn corpus_maps_are_far_below_the_budgets() {
                 atlas = (p, name.clone());
             }
         }
+        let src = bspkit::texture::TextureSource::new(&bsp, &Default::default());
+        let mut one = 0u64;
+        for t in src.textures().flatten() {
+            one = one.max(t.layers().iter().map(|l| l.rgba.width as u64 * l.rgba.height as u64).max().unwrap_or(0));
+        }
+        if src.used().pixels > texels.0 {
+            texels = (src.used().pixels, name.clone());
+        }
+        if one > image.0 {
+            image = (one, name.clone());
+        }
         let r = bspkit::render::render_map(&bsp, &Default::default()).unwrap_or_else(|e| panic!("{name}: render: {e}"));
         if r.frame.work > work.0 {
             work = (r.frame.work, name);
@@ -259,6 +271,8 @@ fn corpus_maps_are_far_below_the_budgets() {
     far_below("render work (iso, 512 px)", work, bspkit::render::DEFAULT_MAX_RENDER_WORK);
     far_below("scene vertices", verts, mesh::DEFAULT_MAX_SCENE_VERTICES);
     far_below("scene triangles", tris, mesh::DEFAULT_MAX_SCENE_TRIANGLES);
+    far_below("decoded texture texels (every texture the map carries)", texels, bspkit::assets::DEFAULT_MAX_TEXTURE_PIXELS);
+    far_below("texels of one decoded image", image, bspkit::assets::DEFAULT_MAX_IMAGE_PIXELS);
 }
 
 /// A Quake 1 box room whose model 0 gets `extra` more faces, every one naming the same run of
@@ -478,5 +492,72 @@ fn output_fifo_without_reader_is_refused() {
     }
     assert!(written.is_some_and(|w| w.in_place));
     assert_eq!(reader.join().unwrap(), b"abc");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+// ---- Issue 23: decoded texture texels, per command (total) and per image. ----
+
+/// A Source map whose pakfile carries `n` DXT1 VTFs of `size` × `size` texels.
+fn source_map_with_vtfs(n: usize, size: u16) -> Vec<u8> {
+    use bspkit::assets::vtf::{Format, VtfBuilder};
+    let vtf = VtfBuilder::new(Format::DXT1, size, size);
+    let data = vec![0u8; vtf.image_size() as usize];
+    let mut pak = PakBuilder::new();
+    for i in 0..n {
+        pak.insert(&format!("materials/maps/m/t{i}.vtf"), vtf.build(&data)).unwrap();
+    }
+    BspBuilder::new(&SOURCE).lump(bspkit::branches::source::LUMP_PAKFILE, pak.build(PakCompression::Stored).unwrap()).build()
+}
+
+fn texture_results(map: &[u8], budget: bspkit::assets::Budget) -> Vec<Result<bspkit::texture::Texture, bspkit::texture::Missing>> {
+    let bsp = Bsp::from_bytes(map).unwrap();
+    let src = bspkit::texture::TextureSource::new(&bsp, &bspkit::texture::TextureOptions { budget, ..Default::default() });
+    src.textures().collect()
+}
+
+/// The texel budget is for the whole command: three 64 × 64 textures fit 10,000 texels two at
+/// a time, and the third is a `budget` miss naming the budget, not a decode failure.
+#[test]
+fn decoded_texels_are_a_per_command_budget() {
+    use bspkit::assets::{Budget, MissingKind, BUDGET_PIXELS};
+    let map = source_map_with_vtfs(3, 64);
+    let all = texture_results(&map, Budget::default());
+    assert!(all.iter().all(|r| r.is_ok()), "{all:?}");
+    let low = texture_results(&map, Budget { max_pixels: 10_000, ..Budget::default() });
+    assert!(low[0].is_ok() && low[1].is_ok(), "{low:?}");
+    let m = low[2].as_ref().unwrap_err();
+    assert_eq!(m.kind, MissingKind::Budget, "{m}");
+    assert!(m.reason.contains(BUDGET_PIXELS.split(' ').next().unwrap()), "{m}");
+}
+
+/// One image whose header claims more texels than the per-image cap is refused from its header,
+/// before a pixel is decoded; the per-command total is untouched by it.
+#[test]
+fn one_image_over_the_image_cap_is_refused_from_its_header() {
+    use bspkit::assets::{Budget, MissingKind};
+    let map = source_map_with_vtfs(1, 512);
+    let r = texture_results(&map, Budget { max_image_pixels: 1 << 16, ..Budget::default() });
+    let m = r[0].as_ref().unwrap_err();
+    assert_eq!(m.kind, MissingKind::Budget, "{m}");
+    assert!(m.reason.contains("262144"), "the claimed texels are named: {m}");
+}
+
+/// Quake 3 images (PNG/JPEG/TGA) are decoded with what is left of the budget as the decoder's
+/// own output limit, so an oversized PNG stops inside the decoder and is reported as the budget.
+#[test]
+fn quake3_png_over_the_budget_is_a_budget_miss() {
+    use bspkit::assets::{Budget, ImageRgba, MissingKind};
+    let d = temp_dir("q3png");
+    let game = d.join("baseq3");
+    std::fs::create_dir_all(game.join("textures/x")).unwrap();
+    std::fs::write(game.join("textures/x/big.png"), ImageRgba::checker(256, 256).encode_png().unwrap()).unwrap();
+    let bytes = BspBuilder::new(&bspkit::branches::quake3::QUAKE3).build();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let opts = |budget| bspkit::texture::TextureOptions { game_dirs: vec![game.clone()], budget, ..Default::default() };
+    let src = bspkit::texture::TextureSource::new(&bsp, &opts(Budget::default()));
+    assert_eq!(src.resolve("textures/x/big").unwrap().width(), 256);
+    let src = bspkit::texture::TextureSource::new(&bsp, &opts(Budget { max_pixels: 1000, ..Budget::default() }));
+    let m = src.resolve("textures/x/big").unwrap_err();
+    assert_eq!(m.kind, MissingKind::Budget, "{m}");
     std::fs::remove_dir_all(&d).unwrap();
 }

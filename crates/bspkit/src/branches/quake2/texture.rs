@@ -59,7 +59,7 @@ pub fn load(name: &str, alpha: AlphaMode, assets: &Assets, palette: &Result<Pale
             let pal = palette.as_ref().map_err(|m| Missing { name: name.to_string(), ..m.clone() })?;
             wal::decode(&asset.data, pal)
         } else {
-            decode_image_file(&asset.data, max)
+            assets.fs.decode_within(max, |m| decode_image_file(&asset.data, m))
         };
         return img
             .map(|img| Texture::new(name, asset.origin(), alpha, img, None))

@@ -217,7 +217,9 @@ pub fn load(name: &str, assets: &Assets, shaders: &ShaderIndex) -> Result<Textur
     for c in &candidates {
         match assets.fs.read(c) {
             Ok(Some(a)) => {
-                return decode_image_file(&a.data, max)
+                return assets
+                    .fs
+                    .decode_within(max, |m| decode_image_file(&a.data, m))
                     .map(|img| Texture::new(name, a.origin(), alpha, img, None))
                     .map_err(|e| Missing::from_error(name, &e.in_file(&a.file)).in_file(a.origin()));
             }

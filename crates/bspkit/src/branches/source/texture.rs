@@ -71,14 +71,24 @@ fn read(path: &str, bsp: &Bsp, pak: Option<&Pakfile>, assets: &Assets, who: &str
     }
 }
 
-/// Decode every image of a VTF (mip 0 of each frame, face and slice).
-pub fn decode_vtf(name: &str, data: &[u8], origin: &str, alpha: crate::assets::AlphaMode, max: u64) -> Result<Texture, Missing> {
+/// Decode every image of a VTF (mip 0 of each frame, face and slice); the texels it claims
+/// are checked against the command's texel budget before any is decoded.
+pub fn decode_vtf(
+    name: &str,
+    data: &[u8],
+    origin: &str,
+    alpha: crate::assets::AlphaMode,
+    max: u64,
+    fs: &crate::assets::AssetFs,
+) -> Result<Texture, Missing> {
     let fail = |e: crate::Error| {
         let mut m = Missing::from_error(name, &e);
         m.file = Some(origin.to_string());
         m
     };
     let vtf = Vtf::parse(data, max).map_err(fail)?;
+    let (total, one) = vtf.layer_pixels();
+    fs.check_pixels(total, one).map_err(fail)?;
     let layers = vtf.layers().map_err(fail)?;
     Texture::with_layers(name, origin, alpha, layers)
         .ok_or_else(|| Missing::new(name, MissingKind::Undecodable, "VTF has no images").in_file(origin))
@@ -101,7 +111,7 @@ pub fn decode_pak_vtf(bsp: &Bsp, pak: &Pakfile, i: usize, assets: &Assets) -> Re
         .and_then(|_| pak.read(e, max))
         .map_err(|err| Missing::from_error(&e.name, &bsp.lump_error(LUMP_PAKFILE, err)))?;
     let origin = format!("{}: pakfile {}", bsp.display_name(), e.name);
-    decode_vtf(&e.name, &data, &origin, crate::assets::AlphaMode::Opaque, max.saturating_mul(8))
+    decode_vtf(&e.name, &data, &origin, crate::assets::AlphaMode::Opaque, max.saturating_mul(8), &assets.fs)
 }
 
 /// Resolve material `name` (as the texdata names it) to its base texture.
@@ -123,6 +133,7 @@ pub fn load(name: &str, bsp: &Bsp, pak: Option<&Pakfile>, assets: &Assets) -> Re
                         &origin,
                         crate::assets::AlphaMode::Opaque,
                         assets.fs.budget().max_file.saturating_mul(8),
+                        &assets.fs,
                     );
                 }
                 return Err(Missing::new(name, MissingKind::NotFound, format!("no {path} in the pakfile or the game directories")));
@@ -155,5 +166,5 @@ pub fn load(name: &str, bsp: &Bsp, pak: Option<&Pakfile>, assets: &Assets) -> Re
             format!("$basetexture {tex} not found in the pakfile or the game directories"),
         ));
     };
-    decode_vtf(name, &data, &origin, vmt.alpha_mode(), assets.fs.budget().max_file.saturating_mul(8))
+    decode_vtf(name, &data, &origin, vmt.alpha_mode(), assets.fs.budget().max_file.saturating_mul(8), &assets.fs)
 }
