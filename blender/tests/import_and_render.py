@@ -3,7 +3,9 @@
     blender -b --factory-startup --python-exit-code 1 --python blender/tests/import_and_render.py -- \\
         --site VENV_SITE_PACKAGES --out DIR [--samples 8] [--size 480 270] MAP [MAP …]
 
-For each map: import it with the add-on (the first through the File › Import operator, the rest
+For each map (a ``.pk3`` stands for its first map): import it with the add-on (installed from
+``--zip`` as a user does, or registered from ``--addon``; the first map through the File › Import
+operator, the rest
 through the same importer function, each into a scene of its own), count what Blender holds and
 compare with what the ``bspkit`` package says about the map independently (the glTF export's
 summary, the entity lump, the static props), then render one picture with Cycles on the CPU (few
@@ -18,6 +20,7 @@ import os
 import site
 import sys
 import tempfile
+import time
 import types
 
 import bpy
@@ -30,6 +33,7 @@ def parse():
     ap = argparse.ArgumentParser()
     ap.add_argument("--site", action="append", default=[], help="site-packages holding bspkit (and NumPy)")
     ap.add_argument("--addon", default=os.path.dirname(HERE), help="folder holding bspkit_blender/")
+    ap.add_argument("--zip", help="install and enable this add-on zip (Preferences › Add-ons › Install) instead")
     ap.add_argument("--out", required=True)
     ap.add_argument("--samples", type=int, default=8)
     ap.add_argument("--size", type=int, nargs=2, default=[480, 270])
@@ -197,25 +201,37 @@ def main():
     args = parse()
     for s in args.site:
         site.addsitedir(s)
-    sys.path.insert(0, args.addon)
+    if args.zip:
+        # As a user installs it (into BLENDER_USER_SCRIPTS, which the caller points elsewhere).
+        assert bpy.ops.preferences.addon_install(filepath=args.zip) == {"FINISHED"}
+        assert bpy.ops.preferences.addon_enable(module="bspkit_blender") == {"FINISHED"}
+    else:
+        sys.path.insert(0, args.addon)
+        import bspkit_blender
+
+        bspkit_blender.register()
     import numpy as np
 
     import bspkit
-    import bspkit_blender
     from bspkit_blender import importer
 
-    bspkit_blender.register()
+    assert hasattr(bpy.ops.import_scene, "bsp"), "the add-on did not register File › Import › BSP"
     os.makedirs(args.out, exist_ok=True)
     results, failures = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for n, path in enumerate(args.maps):
+        for n, given in enumerate(args.maps):
+            path = given
+            if given.lower().endswith((".pk3", ".zip")):
+                # The operator imports an archive's first map; bspkit names it ARCHIVE!ENTRY.
+                path = f"{given}!{bspkit.archive_maps(given)[0]}"
             name = os.path.splitext(os.path.basename(path))[0]
             want = expected(bspkit, np, path, tmp)
+            started = time.perf_counter()
             if n == 0:
                 # The operator, as File › Import runs it, into the start-up scene.
                 scene = bpy.context.scene
                 before = set(bpy.data.collections)
-                assert bpy.ops.import_scene.bsp(filepath=path) == {"FINISHED"}, path
+                assert bpy.ops.import_scene.bsp(filepath=given) == {"FINISHED"}, given
                 made = [c for c in bpy.data.collections if c not in before and c.name == name]
                 collection = made[0]
                 summary = None
@@ -223,9 +239,10 @@ def main():
                 scene = bpy.data.scenes.new(name)
                 summary = importer.import_bsp(types.SimpleNamespace(scene=scene), bspkit.load(path), importer.Options(), name=name)
                 collection = bpy.data.collections[summary["collection"]]
+            seconds = time.perf_counter() - started
             got = counts(collection)
             family = bspkit.load(path).family
-            r = {"map": path, "family": family, "got": got, "expected": want, "summary": summary}
+            r = {"map": given, "family": family, "import_seconds": round(seconds, 3), "got": got, "expected": want, "summary": summary}
             problems = []
             if got["triangles"] != want["triangles"]:
                 problems.append(f"triangles {got['triangles']} != {want['triangles']}")
@@ -266,12 +283,12 @@ def main():
                 if r["render"]["coverage"] < 0.05:
                     problems.append(f"render covers {r['render']['coverage']:.1%} of the frame")
             r["problems"] = problems
-            failures += [f"{path}: {p}" for p in problems]
+            failures += [f"{given}: {p}" for p in problems]
             results.append(r)
             for k in ("entity_keys",):
                 got.pop(k)
             want.pop("entity_pairs")
-            print("bspkit-blender:", json.dumps({k: r[k] for k in ("map", "family", "got", "problems")}), flush=True)
+            print("bspkit-blender:", json.dumps({k: r[k] for k in ("map", "family", "import_seconds", "got", "problems")}), flush=True)
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     if failures:
