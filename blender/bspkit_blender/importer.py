@@ -333,7 +333,7 @@ class _Materials:
         _blend_method(mat, alpha_mode)
         mat["bspkit_alpha"] = alpha_mode
         mat["bspkit_flags"] = ", ".join(self.flags[material]) if material < len(self.flags) else ""
-        _layout(nodes, out)
+        _layout(nodes, links, out)
         return mat
 
 
@@ -350,19 +350,19 @@ def _blend_method(mat, alpha_mode):
             continue
 
 
-def _layout(nodes, out):
+def _layout(nodes, links, out):
     """Nodes in columns right to left from the output, so the tree reads in the editor."""
+    feeds = {}
+    for link in links:  # one pass over the links (a socket's `.links` scans them all each time)
+        feeds.setdefault(link.to_node.name, []).append(link.from_node.name)
     depth = {out.name: 0}
-    changed = True
-    while changed:
-        changed = False
-        for n in nodes:
-            for s in n.outputs:
-                for link in s.links:
-                    d = depth.get(link.to_node.name)
-                    if d is not None and depth.get(n.name, -1) < d + 1:
-                        depth[n.name] = d + 1
-                        changed = True
+    todo = [out.name]
+    while todo:
+        name = todo.pop()
+        for src in feeds.get(name, ()):
+            if depth.get(src, -1) < depth[name] + 1:
+                depth[src] = depth[name] + 1
+                todo.append(src)
     rows = {}
     for n in nodes:
         d = depth.get(n.name, 0)

@@ -212,8 +212,11 @@ def main():
         bspkit_blender.register()
     import numpy as np
 
-    import bspkit
+    import bspkit_blender
     from bspkit_blender import importer
+
+    # bspkit as the add-on finds it (installed, or vendored in the zip).
+    bspkit = bspkit_blender.ensure_bspkit()
 
     assert hasattr(bpy.ops.import_scene, "bsp"), "the add-on did not register File › Import › BSP"
     os.makedirs(args.out, exist_ok=True)
