@@ -87,11 +87,16 @@ def expected(bspkit, np, path, tmp):
         degenerate += int(np.count_nonzero(shown & bad))
         models_drawn += int(np.count_nonzero(shown & ~bad) > 0)
     used = set()
+    # Materials: one per (map material, lightmap page with an image) among the drawn triangles.
+    images = {a["page"] for a in bsp.lightmap_atlases()}
+    pairs = set()
     for m in scene.models:
         d = m.numpy()
         i = d["indices"]
         ok = ((d["flags"] & hidden) == 0) & ~((i[:, 0] == i[:, 1]) | (i[:, 1] == i[:, 2]) | (i[:, 0] == i[:, 2]))
         used |= {scene.materials[k].lower() for k in np.unique(d["material"][ok])}
+        for mat, page in zip(d["material"][ok].tolist(), d["lightmap_page"][ok].tolist()):
+            pairs.add((mat, page if page in images else -1))
     decoded = {t["name"].lower(): t["alpha"] for t in bsp.texture_arrays() if "missing" not in t and t["rgba"].size}
     lists = [bsp.ENTITIES] + ([e for _, e in sorted(bsp.ent_partitions().items())] if bsp.family == "respawn" else [])
     classes = [(e.classname or "").lower() for ents in lists for e in ents]
@@ -104,6 +109,7 @@ def expected(bspkit, np, path, tmp):
         "lights": lights,
         "props": len(scene.props),
         "export_materials": summary["materials"],
+        "materials": len(pairs),
         "lightmap_pages": len({a["page"] for a in bsp.lightmap_atlases()}),
         "textured": sorted(used & set(decoded)),
         "alpha": {k: decoded[k] for k in used & set(decoded)},
@@ -255,11 +261,11 @@ def main():
                 problems.append(f"lights {got['lights']} != {want['lights']}")
             if got["empties"] != want["entities"] - want["lights"] + want["props"]:
                 problems.append(f"empties {got['empties']} != entities {want['entities']} - lights {want['lights']} + props {want['props']}")
-            if got["materials"] > want["export_materials"] or (want["triangles"] and not got["materials"]):
-                problems.append(f"materials {got['materials']} vs export's {want['export_materials']}")
+            if got["materials"] != want["materials"] or got["materials"] > want["export_materials"]:
+                problems.append(f"materials {got['materials']} != {want['materials']} (the export wrote {want['export_materials']})")
             if want["triangles"] and "UVMap" not in got["uv_maps"]:
                 problems.append("no UVMap")
-            if want["triangles"] and want["lightmap_pages"] and family != "respawn":
+            if want["triangles"] and want["lightmap_pages"]:
                 if "Lightmap" not in got["uv_maps"] or not got["lightmapped_materials"]:
                     problems.append(f"{want['lightmap_pages']} lightmap pages, but no lightmapped material / Lightmap UV map")
             if got["textured"] != want["textured"]:
@@ -285,6 +291,8 @@ def main():
                 r["render"]["file"] = png
                 if r["render"]["coverage"] < 0.05:
                     problems.append(f"render covers {r['render']['coverage']:.1%} of the frame")
+                if max(r["render"]["mean_rgb"]) < 0.05:
+                    problems.append(f"render is black where the map is drawn: mean {r['render']['mean_rgb']}")
             r["problems"] = problems
             failures += [f"{given}: {p}" for p in problems]
             results.append(r)
