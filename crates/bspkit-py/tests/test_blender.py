@@ -17,6 +17,7 @@ import zipfile
 import pytest
 
 import bspkit
+from conftest import MAPS as CORPUS
 from conftest import REPO, corpus_dir
 
 BLENDER = shutil.which(os.environ.get("BSPKIT_BLENDER", "blender"))
@@ -72,20 +73,8 @@ def test_addon_zips(tmp_path):
     assert [pathlib.Path(p).read_bytes() for p in out] == [pathlib.Path(p).read_bytes() for p in again]
 
 
-@pytest.mark.skipif(BLENDER is None, reason="blender is not installed (apt-get install blender)")
-def test_blender_imports_and_renders_every_family(tmp_path):
-    root = corpus_dir()
-    if root is None:
-        pytest.skip("set BSPKIT_CORPUS to the real-map corpus directory")
-    pk3 = tmp_path / "pak0.pk3"
-    with zipfile.ZipFile(pk3, "w") as z:
-        z.write(root / IN_PK3, "maps/" + pathlib.Path(IN_PK3).name)
-    maps = [str(pk3)] + [str(root / m) for m in MAPS]
-    # The add-on as users install it: the zip the packaging script makes.
-    addon_zip = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "build_blender_addon.py"), "--out", str(tmp_path / "zips")],
-        check=True, capture_output=True, text=True,
-    ).stdout.split()[0]
+def run_blender(tmp_path, maps, *extra):
+    """Run import_and_render.py in a headless Blender over `maps`; its results, as a list."""
     # bspkit as this interpreter has it (the venv scripts/test.sh builds), with its NumPy: the
     # venv's site-packages processed as a site directory (maturin's editable install is a .pth).
     sites = [sysconfig.get_paths()["purelib"], str(pathlib.Path(bspkit.__file__).resolve().parents[1])]
@@ -108,13 +97,31 @@ def test_blender_imports_and_renders_every_family(tmp_path):
     cmd = [BLENDER, "-b", "--factory-startup", "--python-exit-code", "1", "--python", str(SCRIPT), "--"]
     for s in sites:
         cmd += ["--site", s]
-    cmd += ["--zip", addon_zip, "--out", str(out), "--samples", "8", *maps]
+    cmd += ["--out", str(out), *extra, *maps]
     env = dict(os.environ, BLENDER_USER_SCRIPTS=str(tmp_path / "scripts"), BLENDER_USER_CONFIG=str(tmp_path / "config"))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1200)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     log = "\n".join(l for l in (p.stdout + p.stderr).splitlines() if "bspkit-blender" in l or "Error" in l or "assert" in l.lower())
     assert p.returncode == 0, f"blender exited {p.returncode}:\n{log}\n{p.stderr[-3000:]}"
     results = json.loads((out / "results.json").read_text())
     assert len(results) == len(maps)
+    return results
+
+
+@pytest.mark.skipif(BLENDER is None, reason="blender is not installed (apt-get install blender)")
+def test_blender_imports_and_renders_every_family(tmp_path):
+    root = corpus_dir()
+    if root is None:
+        pytest.skip("set BSPKIT_CORPUS to the real-map corpus directory")
+    pk3 = tmp_path / "pak0.pk3"
+    with zipfile.ZipFile(pk3, "w") as z:
+        z.write(root / IN_PK3, "maps/" + pathlib.Path(IN_PK3).name)
+    maps = [str(pk3)] + [str(root / m) for m in MAPS]
+    # The add-on as users install it: the zip the packaging script makes.
+    addon_zip = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "build_blender_addon.py"), "--out", str(tmp_path / "zips")],
+        check=True, capture_output=True, text=True,
+    ).stdout.split()[0]
+    results = run_blender(tmp_path, maps, "--zip", addon_zip, "--samples", "8")
     assert {r["family"] for r in results} == FAMILIES, [r["family"] for r in results]
     for r in results:
         assert not r["problems"], r
@@ -126,3 +133,18 @@ def test_blender_imports_and_renders_every_family(tmp_path):
         for r in results:
             src = pathlib.Path(r["render"]["file"])
             shutil.copy(src, pathlib.Path(pictures) / f"blender_{src.name}")
+
+
+@pytest.mark.skipif(BLENDER is None, reason="blender is not installed (apt-get install blender)")
+def test_blender_imports_every_corpus_map(tmp_path):
+    """Every corpus map imports (no render), with the same checks as above. Four corpus maps
+    draw nothing by default and make no mesh: two whose faces are all sky / triggers, two with
+    no faces in their scene (gchimp's bsp_compile, srctools' rot_main)."""
+    if corpus_dir() is None:
+        pytest.skip("set BSPKIT_CORPUS to the real-map corpus directory")
+    maps = [str(p.values[0]) for p in CORPUS]
+    results = run_blender(tmp_path, maps, "--no-render")
+    for r in results:
+        assert not r["problems"], r
+        assert r["got"]["triangles"] == r["expected"]["triangles"], r
+    assert sum(1 for r in results if r["got"]["triangles"]) >= len(maps) - 4
