@@ -26,6 +26,8 @@ HIDDEN = ("sky", "nodraw", "trigger", "clip", "tool")
 # Entities drawn as Blender lights (their classnames; Quake's torches and flames are point lights).
 SPOT_CLASSES = ("light_spot", "light_spot_dynamic", "point_spotlight")
 SUN_CLASSES = ("light_environment", "light_sun", "sun")
+# The "lightmap page" of triangles lit by their vertex colours.
+VERTEX_LIT = -2
 # Direction (unit, Z up) of the fixed light that shades surfaces without baked lighting.
 UNLIT_LIGHT = (0.3748, 0.2249, 0.8994)
 
@@ -232,7 +234,7 @@ class _Materials:
         self.made = {}
 
     def get(self, material, page):
-        key = (int(material), int(page) if page in self.pages else -1)
+        key = (int(material), int(page) if page in self.pages or page == VERTEX_LIT else -1)
         mat = self.made.get(key)
         if mat is None:
             mat = self.made[key] = self._make(*key)
@@ -241,7 +243,10 @@ class _Materials:
     def _make(self, material, page):
         o = self.opts
         name = self.names[material] if material < len(self.names) else f"material {material}"
-        label = name if page < 0 or len(self.pages) < 2 else f"{name} [lightmap {page}]"
+        if page == VERTEX_LIT:
+            label = f"{name} [vertex light]"
+        else:
+            label = name if page < 0 or len(self.pages) < 2 else f"{name} [lightmap {page}]"
         mat = bpy.data.materials.new(label)
         mat["bspkit_material"] = name
         mat.use_nodes = True
@@ -264,7 +269,11 @@ class _Materials:
             rgb.outputs[0].default_value = _flat_colour(name)
             colour = rgb.outputs[0]
         lit = page >= 0
-        if not lit and o.shading == "BAKED":
+        if page == VERTEX_LIT:
+            vc = nodes.new("ShaderNodeVertexColor")
+            vc.layer_name = "Colour"
+            colour = _multiply(nodes, links, colour, vc.outputs["Color"])
+        elif not lit and o.shading == "BAKED":
             # No baked light for this surface: shade by the normal against a fixed light, as
             # `bsp render` does for unlit maps, so shapes read instead of a flat silhouette.
             geo = nodes.new("ShaderNodeNewGeometry")
@@ -382,6 +391,14 @@ def _rotation(angles):
     return (math.radians(roll), math.radians(pitch), math.radians(yaw))
 
 
+def _carries_light(colours, tris):
+    """Per triangle: do its vertex colours hold baked light (Quake 3's vertex-lit surfaces)?
+    Not when all black (Respawn stores zeros) or all white (Source displacements keep their
+    blend alpha there, CoD4 and Genesis3D store white): such surfaces are shaded by the normal."""
+    rgb = colours[tris][:, :, :3].reshape(len(tris), 9)
+    return ~((rgb == 0).all(axis=1) | (rgb == 255).all(axis=1))
+
+
 def _model_object(model, hidden, materials, opts, summary):
     """One mesh object for a model (world or brush model), or None when it draws nothing."""
     d = model.numpy()
@@ -423,12 +440,17 @@ def _model_object(model, hidden, materials, opts, summary):
     if len(col) == len(d["position"]) and hasattr(me, "color_attributes"):
         attr = me.color_attributes.new("Colour", "BYTE_COLOR", "POINT")
         attr.data.foreach_set("color", (col[used].astype(np.float32) / 255.0).reshape(-1))
-    # Material slots: one per (material, lightmap page) this model uses.
-    mat, page = d["material"][keep].astype(np.int64), d["lightmap_page"][keep].astype(np.int64)
-    key = mat * (1 << 20) + (page + 1)
+    # Material slots: one per (material, light) this model uses; light is a lightmap page with
+    # an image, VERTEX_LIT, or -1 (shaded by the normal).
+    mat = d["material"][keep].astype(np.int64)
+    page = d["lightmap_page"][keep].astype(np.int64)
+    page = np.where(np.isin(page, list(materials.pages)), page, -1)
+    if len(col) == len(d["position"]) and len(col):
+        page = np.where((page < 0) & _carries_light(col, idx), VERTEX_LIT, page)
+    key = mat * (1 << 20) + (page - VERTEX_LIT)
     slots, slot_of = np.unique(key, return_inverse=True)
     for k in slots:
-        me.materials.append(materials.get(int(k) >> 20, int(k & ((1 << 20) - 1)) - 1))
+        me.materials.append(materials.get(int(k) >> 20, int(k & ((1 << 20) - 1)) + VERTEX_LIT))
     me.polygons.foreach_set("material_index", slot_of.astype(np.int32).reshape(-1))
     normals = d["normal"]
     me.update()

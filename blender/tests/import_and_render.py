@@ -51,6 +51,7 @@ def counts(collection):
         return m.node_tree is not None and any(pred(n) for n in m.node_tree.nodes)
 
     lightmap = lambda n: n.type == "TEX_IMAGE" and n.label == "Lightmap" and n.image is not None  # noqa: E731
+    vertex_light = lambda n: n.type == "VERTEX_COLOR" and n.layer_name == "Colour"  # noqa: E731
     texture = lambda n: n.type == "TEX_IMAGE" and n.label != "Lightmap" and n.image is not None  # noqa: E731
     entity_keys = {}
     for o in objs:
@@ -59,6 +60,7 @@ def counts(collection):
     return {
         "entity_keys": entity_keys,
         "lightmapped_materials": sum(1 for m in mats if has(m, lightmap)),
+        "vertex_lit_materials": sum(1 for m in mats if has(m, vertex_light)),
         "textured": sorted({m["bspkit_material"].lower() for m in mats if has(m, texture)}),
         "alpha": {m["bspkit_material"].lower(): m["bspkit_alpha"] for m in mats if has(m, texture)},
         "mesh_objects": len(meshes),
@@ -95,8 +97,14 @@ def expected(bspkit, np, path, tmp):
         i = d["indices"]
         ok = ((d["flags"] & hidden) == 0) & ~((i[:, 0] == i[:, 1]) | (i[:, 1] == i[:, 2]) | (i[:, 0] == i[:, 2]))
         used |= {scene.materials[k].lower() for k in np.unique(d["material"][ok])}
-        for mat, page in zip(d["material"][ok].tolist(), d["lightmap_page"][ok].tolist()):
-            pairs.add((mat, page if page in images else -1))
+        light = [p if p in images else -1 for p in d["lightmap_page"][ok].tolist()]
+        c = d["colour"]
+        if len(c) and len(c) == len(d["position"]):
+            # Vertex-lit: no lightmap image, and colours neither all black nor all white.
+            rgb = c[i[ok]][:, :, :3].reshape(-1, 9)
+            vertex = ~(np.all(rgb == 0, axis=1) | np.all(rgb == 255, axis=1))
+            light = [-2 if p < 0 and v else p for p, v in zip(light, vertex.tolist())]
+        pairs |= set(zip(d["material"][ok].tolist(), light))
     decoded = {t["name"].lower(): t["alpha"] for t in bsp.texture_arrays() if "missing" not in t and t["rgba"].size}
     lists = [bsp.ENTITIES] + ([e for _, e in sorted(bsp.ent_partitions().items())] if bsp.family == "respawn" else [])
     classes = [(e.classname or "").lower() for ents in lists for e in ents]
@@ -110,6 +118,7 @@ def expected(bspkit, np, path, tmp):
         "props": len(scene.props),
         "export_materials": summary["materials"],
         "materials": len(pairs),
+        "vertex_lit_materials": sum(1 for _, p in pairs if p == -2),
         "lightmap_pages": len({a["page"] for a in bsp.lightmap_atlases()}),
         "textured": sorted(used & set(decoded)),
         "alpha": {k: decoded[k] for k in used & set(decoded)},
@@ -261,13 +270,16 @@ def main():
                 problems.append(f"lights {got['lights']} != {want['lights']}")
             if got["empties"] != want["entities"] - want["lights"] + want["props"]:
                 problems.append(f"empties {got['empties']} != entities {want['entities']} - lights {want['lights']} + props {want['props']}")
-            if got["materials"] != want["materials"] or got["materials"] > want["export_materials"]:
+            # The export splits materials by lightmap page only; vertex light splits them too.
+            if got["materials"] != want["materials"] or got["materials"] > want["export_materials"] + want["vertex_lit_materials"]:
                 problems.append(f"materials {got['materials']} != {want['materials']} (the export wrote {want['export_materials']})")
             if want["triangles"] and "UVMap" not in got["uv_maps"]:
                 problems.append("no UVMap")
             if want["triangles"] and want["lightmap_pages"]:
                 if "Lightmap" not in got["uv_maps"] or not got["lightmapped_materials"]:
                     problems.append(f"{want['lightmap_pages']} lightmap pages, but no lightmapped material / Lightmap UV map")
+            if got["vertex_lit_materials"] != want["vertex_lit_materials"]:
+                problems.append(f"vertex-lit materials {got['vertex_lit_materials']} != {want['vertex_lit_materials']}")
             if got["textured"] != want["textured"]:
                 problems.append(f"textured materials {got['textured']} != decoded textures in use {want['textured']}")
             if got["alpha"] != want["alpha"]:
