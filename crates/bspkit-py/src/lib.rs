@@ -1001,7 +1001,8 @@ impl PyBsp {
     }
 
     /// Textures the map carries or names, decoded (`bspkit::texture`): `[{"name", "width",
-    /// "height", "shape": (height, width, 4), "rgba": bytes}]` (with `png=True` also "png"; as
+    /// "height", "shape": (height, width, 4), "rgba": bytes, "alpha": "opaque" | "mask" | "blend"
+    /// (with "alpha_cutoff" for mask)}]` (with `png=True` also "png"; as
     /// NumPy arrays: `texture_arrays()`); textures that cannot be found
     /// are in `[{"name", "missing": reason}]` entries. `game_dirs` / `wads` / `palette` as the CLI's options.
     #[pyo3(signature = (png=false, game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
@@ -1027,7 +1028,7 @@ impl PyBsp {
     }
 
     /// Lightmap atlases as NumPy arrays (needs NumPy): `[{"page", "style", "layer", "width",
-    /// "height", "format", "rgb"}]`, "rgb" a read-only `(height, width, 3)` uint8 array of the
+    /// "height", "format", "overbright", "rgb"}]`, "rgb" a read-only `(height, width, 3)` uint8 array of the
     /// same pixels `lightmaps()` gives as bytes (handed over from Rust without a copy). With
     /// `stored=True` each also has "stored": a `(height, width, 3)` float32 array of the values
     /// as stored (8-bit samples as `byte / 255`, HDR samples decoded exactly; what
@@ -1072,7 +1073,7 @@ impl PyBsp {
         Ok(out.unbind())
     }
 
-    /// Textures as NumPy arrays (needs NumPy): `[{"name", "source", "width", "height", "rgba",
+    /// Textures as NumPy arrays (needs NumPy): `[{"name", "source", "alpha", "width", "height", "rgba",
     /// "hdr"}]`, "rgba" a read-only `(height, width, 4)` uint8 array of the pixels `textures()`
     /// gives as bytes (the decoder's buffer, handed over without a copy), "hdr" a
     /// `(height, width, 4)` float32 array of linear values for HDR sources, else None. Textures
