@@ -342,7 +342,20 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, branch: Option<String>, exter
     let os = py.import("os")?;
     let inner = if source.is_instance_of::<PyString>() || source.is_instance(&os.getattr("PathLike")?)? {
         let path: std::path::PathBuf = source.extract()?;
-        py.detach(|| Bsp::open_with(&path, &opts)).py()?
+        // `archive.pk3!maps/x.bsp`, as `bsp scan` names a map inside an archive (and every
+        // command opens it): the entry read into memory, without external lump files.
+        match bspkit::scan::split_entry_path(&path) {
+            Some((archive, entry)) => {
+                let opts = bspkit::OpenOptions { external_lumps: false, ..opts };
+                let name = path.to_string_lossy().into_owned();
+                py.detach(|| {
+                    let bytes = bspkit::scan::read_archive_entry(&archive, &entry, bspkit::scan::DEFAULT_MAX_ARCHIVE_ENTRY)?;
+                    Bsp::from_vec_with(bytes, &opts).map(|b| b.with_name(name.clone())).map_err(|e| e.in_file(std::path::Path::new(&name)))
+                })
+                .py()?
+            }
+            None => py.detach(|| Bsp::open_with(&path, &opts)).py()?,
+        }
     } else {
         let data: Vec<u8> = if let Ok(b) = source.cast::<PyBytes>() {
             b.as_bytes().to_vec()
@@ -988,7 +1001,8 @@ impl PyBsp {
     }
 
     /// Textures the map carries or names, decoded (`bspkit::texture`): `[{"name", "width",
-    /// "height", "shape": (height, width, 4), "rgba": bytes}]` (with `png=True` also "png"; as
+    /// "height", "shape": (height, width, 4), "rgba": bytes, "alpha": "opaque" | "mask" | "blend"
+    /// (with "alpha_cutoff" for mask)}]` (with `png=True` also "png"; as
     /// NumPy arrays: `texture_arrays()`); textures that cannot be found
     /// are in `[{"name", "missing": reason}]` entries. `game_dirs` / `wads` / `palette` as the CLI's options.
     #[pyo3(signature = (png=false, game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
@@ -1014,7 +1028,7 @@ impl PyBsp {
     }
 
     /// Lightmap atlases as NumPy arrays (needs NumPy): `[{"page", "style", "layer", "width",
-    /// "height", "format", "rgb"}]`, "rgb" a read-only `(height, width, 3)` uint8 array of the
+    /// "height", "format", "overbright", "rgb"}]`, "rgb" a read-only `(height, width, 3)` uint8 array of the
     /// same pixels `lightmaps()` gives as bytes (handed over from Rust without a copy). With
     /// `stored=True` each also has "stored": a `(height, width, 3)` float32 array of the values
     /// as stored (8-bit samples as `byte / 255`, HDR samples decoded exactly; what
@@ -1027,10 +1041,13 @@ impl PyBsp {
         let bsp = self.current(py)?;
         let lm = py.detach(|| bspkit::lightmap::build(&bsp, &opts)).py()?;
         let out = PyList::empty(py);
+        let overbright = lm.png_overbright();
         for a in lm.atlases {
             let (w, h) = (a.width as usize, a.height as usize);
             let d = PyDict::new(py);
             d.set_item("page", a.page)?;
+            // What byte 255 of `rgb` means, in gamma space (`Lightmaps::png_overbright`).
+            d.set_item("overbright", overbright)?;
             d.set_item("style", a.style)?;
             d.set_item("layer", a.layer)?;
             d.set_item("width", a.width)?;
@@ -1056,7 +1073,7 @@ impl PyBsp {
         Ok(out.unbind())
     }
 
-    /// Textures as NumPy arrays (needs NumPy): `[{"name", "source", "width", "height", "rgba",
+    /// Textures as NumPy arrays (needs NumPy): `[{"name", "source", "alpha", "width", "height", "rgba",
     /// "hdr"}]`, "rgba" a read-only `(height, width, 4)` uint8 array of the pixels `textures()`
     /// gives as bytes (the decoder's buffer, handed over without a copy), "hdr" a
     /// `(height, width, 4)` float32 array of linear values for HDR sources, else None. Textures
@@ -1963,6 +1980,11 @@ impl PyBsp {
             match t {
                 Ok(t) => {
                     d.set_item("name", &t.name)?;
+                    // How the alpha channel is used, as the glTF export's `alphaMode`.
+                    d.set_item("alpha", t.alpha.as_str())?;
+                    if let bspkit::assets::AlphaMode::Mask { cutoff } = t.alpha {
+                        d.set_item("alpha_cutoff", cutoff)?;
+                    }
                     fill(&d, t)?;
                 }
                 Err(m) => {
@@ -2459,6 +2481,30 @@ impl Scene {
     fn warnings(&self) -> Vec<String> {
         self.scene.warnings.clone()
     }
+    /// Static props (Source `sprp`, Respawn): `[{"model", "origin", "angles", "scale", "skin",
+    /// "solid", "fade", "lighting_origin"}]`, game units, angles as pitch, yaw, roll degrees.
+    #[getter]
+    fn props(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let out = PyList::empty(py);
+        for p in &self.scene.props {
+            let d = PyDict::new(py);
+            d.set_item("model", &p.model)?;
+            d.set_item("origin", p.origin)?;
+            d.set_item("angles", p.angles)?;
+            d.set_item("scale", p.scale)?;
+            d.set_item("skin", p.skin)?;
+            d.set_item("solid", p.solid)?;
+            d.set_item("fade", p.fade)?;
+            d.set_item("lighting_origin", p.lighting_origin)?;
+            out.append(d)?;
+        }
+        Ok(out.unbind())
+    }
+    /// Each material's surface flags (names, as `SURFACE_FLAGS`), indexed like `materials`.
+    #[getter]
+    fn material_flags(&self) -> Vec<Vec<&'static str>> {
+        self.scene.materials.iter().map(|m| m.flags.names().collect()).collect()
+    }
 }
 
 /// One model: `meshes` (one per surface) and whole vertex / index buffers.
@@ -2511,6 +2557,11 @@ impl Model {
     fn angles(&self) -> [f32; 3] {
         self.m().angles
     }
+    /// Index of the entity that places this model (in `bsp.ENTITIES` order), if one does.
+    #[getter]
+    fn entity(&self) -> Option<usize> {
+        self.m().entity
+    }
     /// One mesh per surface, with `polygons[].vertices[]` and `material`.
     #[getter]
     fn meshes(&self) -> Vec<Mesh> {
@@ -2529,7 +2580,25 @@ impl Model {
         d.set_item("uv1", array(py, &np, &v.uv1, "<f4", f)?)?;
         d.set_item("colour", array(py, &np, &v.colours, "u1", |x: u8| vec![x])?)?;
         let tris: Vec<[u32; 3]> = self.m().indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
-        d.set_item("indices", array(py, &np, &tris, "<u4", |x: u32| x.to_le_bytes().to_vec())?)?;
+        let u4 = |x: u32| x.to_le_bytes().to_vec();
+        d.set_item("indices", array(py, &np, &tris, "<u4", u4)?)?;
+        // Per triangle, from its surface: what an importer needs to assign materials, lightmap
+        // pages and skip sky / tool faces with array operations instead of a loop per surface.
+        let m = self.m();
+        let (mut material, mut page, mut flags) = (vec![[0u32]; tris.len()], vec![[-1i32]; tris.len()], vec![[0u32]; tris.len()]);
+        for (k, s) in m.surfaces.iter().enumerate() {
+            let p = m.lightmap_pages.get(k).and_then(|&p| i32::try_from(p).ok()).unwrap_or(-1);
+            let range = (s.indices.start / 3) as usize..(s.indices.end / 3) as usize;
+            for t in range.filter(|&t| t < tris.len()) {
+                material[t] = [s.material];
+                page[t] = [p];
+                flags[t] = [s.flags.0];
+            }
+        }
+        let flat = |a: Py<PyAny>| -> PyResult<Py<PyAny>> { Ok(a.bind(py).call_method1("reshape", (-1,))?.unbind()) };
+        d.set_item("material", flat(array(py, &np, &material, "<u4", u4)?)?)?;
+        d.set_item("lightmap_page", flat(array(py, &np, &page, "<i4", |x: i32| x.to_le_bytes().to_vec())?)?)?;
+        d.set_item("flags", flat(array(py, &np, &flags, "<u4", u4)?)?)?;
         Ok(d.unbind())
     }
 }
@@ -2646,6 +2715,13 @@ impl Vertex {
 
 // ---------------------------------------------------------------------------------------------
 // Module
+
+/// The maps inside a `.pk3` / `.zip` archive (`bspkit::scan::archive_map_entries`), sorted:
+/// `load(f"{archive}!{name}")` opens one.
+#[pyfunction]
+fn archive_maps(py: Python<'_>, archive: std::path::PathBuf) -> PyResult<Vec<String>> {
+    py.detach(|| bspkit::scan::archive_map_entries(&archive)).py()
+}
 
 /// Every branch bspkit reads: `[{"branch", "family", "title", "games"}]` (`bsp formats --json`).
 #[pyfunction]
@@ -2811,6 +2887,7 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(archive_maps, m)?)?;
     m.add_function(wrap_pyfunction!(read_lmp, m)?)?;
     m.add_function(wrap_pyfunction!(_entities_edited, m)?)?;
     m.add_class::<PyBsp>()?;
@@ -2829,6 +2906,12 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tables::ArrowTable>()?;
     m.add_function(wrap_pyfunction!(tables::_scan_tables, m)?)?;
     m.add_function(wrap_pyfunction!(tables::_list_map_files, m)?)?;
+    // Bit values of `Model.numpy()["flags"]`, by the names `Mesh.flags` uses.
+    let flags = PyDict::new(py);
+    for (name, f) in bspkit::mesh::SurfaceFlags::NAMES {
+        flags.set_item(name, f.0)?;
+    }
+    m.add("SURFACE_FLAGS", flags)?;
     m.add("BspError", py.get_type::<BspError>())?;
     m.add("IoError", py.get_type::<IoError>())?;
     m.add("TruncatedError", py.get_type::<TruncatedError>())?;

@@ -37,6 +37,7 @@ from ._bspkit import (
     Polygon,
     Record,
     RecordLump,
+    SURFACE_FLAGS,
     Scene,
     TruncatedError,
     UnknownBranchError,
@@ -44,6 +45,7 @@ from ._bspkit import (
     UnsafePathError,
     UnsupportedVersionError,
     Vertex,
+    archive_maps,
     formats,
     load,
     read_lmp,
@@ -61,6 +63,8 @@ def decompile(map_path, out=None, *, measure=True):
 
 __all__ = [
     "TABLES",
+    "archive_maps",
+    "SURFACE_FLAGS",
     "scan",
     "BadLumpLengthError",
     "Bsp",

@@ -37,12 +37,21 @@ class UnsafePathError(BspError): ...
 def load(
     source: Union[PathLike, Buffer, BinaryIO], branch: Optional[str] = None, external: bool = True, mmap: bool = False
 ) -> Bsp:
-    """Open a map: ``source`` is a path (read into memory up to 256 MiB, memory-mapped above),
+    """Open a map: ``source`` is a path (read into memory up to 256 MiB, memory-mapped above; a
+    map inside a ``.pk3`` / ``.zip`` is named ``"archive.pk3!maps/x.bsp"``, see :func:`archive_maps`),
     bytes-like data (copied), or a binary file object (read, then copied). ``branch`` forces a
     branch id instead of detection; ``external=False`` ignores ``.lmp`` / ``.bsp_lump`` files
     beside the map; ``mmap=True`` memory-maps a path whatever its size (no copy, only the pages
     used are read; a file truncated by another process meanwhile can then end the interpreter
     with SIGBUS)."""
+
+SURFACE_FLAGS: Dict[str, int]
+"""Bit values of ``Model.numpy()["flags"]`` by the names ``Mesh.flags`` uses (``sky``,
+``nodraw``, ``trigger``, ``water``, ``translucent``, ``clip``, ``tool``, ``alphatest``)."""
+
+def archive_maps(archive: PathLike) -> List[str]:
+    """The maps (``.bsp`` / ``.d3dbsp`` entries) inside a ``.pk3`` / ``.zip`` archive, sorted;
+    ``load(f"{archive}!{name}")`` opens one, as ``bsp`` commands do."""
 
 def formats() -> List[Dict[str, str]]:
     """Every branch bspkit reads: ``[{"branch", "family", "title", "games"}]``."""
@@ -152,7 +161,9 @@ class Bsp:
         (``(height, width, 3)``), ``rgb`` (8-bit RGB bytes), and ``png`` with ``png=True``."""
     def lightmap_atlases(self, hdr: bool = False, stored: bool = False) -> List[Dict[str, Any]]:
         """Lightmap atlases as NumPy arrays (needs NumPy): ``page``, ``style``, ``layer``,
-        ``width``, ``height``, ``format`` and ``rgb``, a read-only ``(height, width, 3)`` uint8
+        ``width``, ``height``, ``format``, ``overbright`` (the gamma-space brightness byte 255
+        of ``rgb`` stands for: 255/128 for Quake-like sources, as ``bsp render`` multiplies the
+        texture by it) and ``rgb``, a read-only ``(height, width, 3)`` uint8
         array (the bytes ``lightmaps()`` gives, handed over from Rust without a copy); with
         ``stored=True`` also ``stored``, a ``(height, width, 3)`` float32 array of the stored
         values (8-bit as ``byte / 255``, HDR samples exactly)."""
@@ -164,7 +175,9 @@ class Bsp:
         palette: Optional[PathLike] = None,
     ) -> List[Dict[str, Any]]:
         """Textures the map carries or names, decoded to RGBA (``name``, ``width``, ``height``,
-        ``shape`` (``(height, width, 4)``), ``rgba``, ``png``), or ``{"name", "missing"}``."""
+        ``shape`` (``(height, width, 4)``), ``rgba``, ``png``, ``alpha``: ``"opaque"``, ``"mask"``
+        (with ``alpha_cutoff``) or ``"blend"``, as the glTF export's ``alphaMode``), or
+        ``{"name", "missing"}``."""
     def texture_arrays(
         self,
         game_dirs: Sequence[PathLike] = ...,
@@ -173,7 +186,8 @@ class Bsp:
     ) -> List[Dict[str, Any]]:
         """Textures as NumPy arrays (needs NumPy): ``name``, ``source``, ``width``, ``height``,
         ``rgba`` (read-only ``(height, width, 4)`` uint8, no copy) and ``hdr`` (``(height,
-        width, 4)`` float32 for HDR sources, else None); or ``{"name", "missing"}``."""
+        width, 4)`` float32 for HDR sources, else None), ``alpha`` / ``alpha_cutoff`` as
+        ``textures()``; or ``{"name", "missing"}``."""
     def decompile(self, path: Optional[PathLike] = None, *, measure: bool = True) -> Dict[str, Any]: ...
     def export_gltf(
         self,
@@ -319,6 +333,13 @@ class Scene:
     def skipped(self) -> List[Tuple[int, int, str]]: ...
     @property
     def warnings(self) -> List[str]: ...
+    @property
+    def props(self) -> List[Dict[str, Any]]:
+        """Static props (Source ``sprp``, Respawn): ``model``, ``origin``, ``angles`` (pitch, yaw,
+        roll degrees), ``scale``, ``skin``, ``solid``, ``fade``, ``lighting_origin`` (game units)."""
+    @property
+    def material_flags(self) -> List[List[str]]:
+        """Each material's surface flags (names as ``SURFACE_FLAGS``), indexed like ``materials``."""
 
 class Model:
     @property
@@ -330,10 +351,16 @@ class Model:
     @property
     def angles(self) -> List[float]: ...
     @property
+    def entity(self) -> Optional[int]:
+        """Index in ``bsp.ENTITIES`` of the entity that places this model, if one does."""
+    @property
     def meshes(self) -> List[Mesh]: ...
     def numpy(self) -> Dict[str, Any]:
         """Whole buffers: ``position``, ``normal``, ``uv0``, ``uv1`` (lightmap UVs: the
-        exported ``TEXCOORD_1``), ``colour``, ``indices``."""
+        exported ``TEXCOORD_1``), ``colour``, ``indices`` ((t, 3) uint32); and per triangle,
+        from its surface: ``material`` (index into ``Scene.materials``), ``lightmap_page``
+        (int32 page of ``lightmap_atlases()`` that ``uv1`` points into, -1 for none) and
+        ``flags`` (uint32 bits of ``SURFACE_FLAGS``)."""
 
 class Mesh:
     @property
