@@ -106,8 +106,19 @@ impl<'a> TextureSource<'a> {
                 };
                 let mut wads = Vec::new();
                 let map_dir = bsp.path().and_then(|p| p.parent());
-                for name in quake1::texture::wad_names(bsp) {
-                    match assets.find_wad(&name, map_dir) {
+                let (names, left) = quake1::texture::wad_names(bsp, options.budget.max_lookups);
+                if left > 0 {
+                    let limit = options.budget.max_lookups;
+                    let e = crate::Error::new(crate::ErrorKind::LimitExceeded {
+                        what: crate::assets::BUDGET_LOOKUPS,
+                        requested: limit + left,
+                        limit,
+                    });
+                    warnings.push(Missing::from_error(format!("(wad key: {left} more names)"), &e));
+                }
+                let finder = if names.is_empty() { Default::default() } else { assets.wad_finder(map_dir) };
+                for name in names {
+                    match finder.find(&name) {
                         Some(p) => match WadFile::open(&p, &assets.fs) {
                             Ok(w) => wads.push(w),
                             Err(e) => warnings.push(Missing::from_error(format!("(wad {name})"), &e)),

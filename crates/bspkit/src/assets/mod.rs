@@ -46,6 +46,9 @@ pub struct Budget {
     pub max_pixels: u64,
     /// Most texels of one decoded image (one layer): the memory one decode may take at once.
     pub max_image_pixels: u64,
+    /// Most names looked up on the search path for one command (the WADs a worldspawn `wad`
+    /// key lists, each once); the rest are reported, not searched.
+    pub max_lookups: u64,
 }
 
 /// Default of [`Budget::max_pixels`]: 1 Gi texels (4 GiB as RGBA), far above any real map's
@@ -54,6 +57,9 @@ pub const DEFAULT_MAX_TEXTURE_PIXELS: u64 = 1 << 30;
 /// Default of [`Budget::max_image_pixels`]: 64 Mi texels (8192 × 8192, 256 MiB as RGBA), four
 /// times the 4096 × 4096 the engines' own texture loaders stop at.
 pub const DEFAULT_MAX_IMAGE_PIXELS: u64 = 1 << 26;
+/// Default of [`Budget::max_lookups`]: 4,096 names (GoldSrc maps list a handful of WADs).
+pub const DEFAULT_MAX_LOOKUPS: u64 = 4096;
+pub const BUDGET_LOOKUPS: &str = "name look-up budget (Budget::max_lookups)";
 
 impl Default for Budget {
     fn default() -> Self {
@@ -63,6 +69,7 @@ impl Default for Budget {
             max_file: 512 << 20,
             max_pixels: DEFAULT_MAX_TEXTURE_PIXELS,
             max_image_pixels: DEFAULT_MAX_IMAGE_PIXELS,
+            max_lookups: DEFAULT_MAX_LOOKUPS,
         }
     }
 }
@@ -120,7 +127,7 @@ impl Missing {
     pub fn from_error(name: impl Into<String>, err: &Error) -> Self {
         let kind = match &err.kind {
             ErrorKind::LimitExceeded { what, .. }
-                if *what == BUDGET_BYTES || *what == BUDGET_ENTRIES || *what == BUDGET_PIXELS || *what == BUDGET_IMAGE_PIXELS =>
+                if [BUDGET_BYTES, BUDGET_ENTRIES, BUDGET_PIXELS, BUDGET_IMAGE_PIXELS, BUDGET_LOOKUPS].contains(what) =>
             {
                 MissingKind::Budget
             }
@@ -340,7 +347,7 @@ impl AssetFs {
         take(&self.bytes, n, self.budget.max_bytes, BUDGET_BYTES)
     }
 
-    fn charge_entries(&self, n: u64) -> Result<()> {
+    pub(crate) fn charge_entries(&self, n: u64) -> Result<()> {
         take(&self.entries, n, self.budget.max_entries, BUDGET_ENTRIES)
     }
 
@@ -661,14 +668,58 @@ impl Assets {
     }
 
     /// Find a WAD named by a map (only its file name is used) in the WAD and game directories
-    /// and in `also` (the map's own directory), ignoring case.
+    /// and in `also` (the map's own directory), ignoring case. For many names, [`WadFinder`]
+    /// lists each directory once instead of once per name.
     pub fn find_wad(&self, file_name: &str, also: Option<&Path>) -> Option<PathBuf> {
-        let base = file_name.replace('\\', "/");
-        let base = base.rsplit('/').next().unwrap_or(&base);
-        if base.is_empty() {
-            return None;
+        let base = wad_base_name(file_name)?;
+        self.wad_dirs.iter().map(PathBuf::as_path).chain(also).find_map(|d| find_ci(d, &base))
+    }
+
+    /// A [`WadFinder`] over the WAD and game directories and `also`: each directory is listed
+    /// once (at most `MAX_DIR_SCAN` entries, charged to the entry budget).
+    pub fn wad_finder(&self, also: Option<&Path>) -> WadFinder {
+        let mut dirs = Vec::new();
+        for d in self.wad_dirs.iter().map(PathBuf::as_path).chain(also) {
+            let mut exact = HashMap::new();
+            let mut folded = HashMap::new();
+            if let Ok(rd) = std::fs::read_dir(d) {
+                for e in rd.take(MAX_DIR_SCAN).flatten() {
+                    if self.fs.charge_entries(1).is_err() {
+                        break;
+                    }
+                    let Some(name) = e.file_name().to_str().map(str::to_owned) else { continue };
+                    folded.entry(name.to_ascii_lowercase()).or_insert_with(|| e.path());
+                    exact.insert(name, e.path());
+                }
+            }
+            dirs.push((exact, folded));
         }
-        self.wad_dirs.iter().map(PathBuf::as_path).chain(also).find_map(|d| find_ci(d, base))
+        WadFinder { dirs }
+    }
+}
+
+/// The file name a worldspawn `wad` entry stands for: its last path component.
+fn wad_base_name(file_name: &str) -> Option<String> {
+    let base = file_name.replace('\\', "/");
+    let base = base.rsplit('/').next().unwrap_or(&base);
+    (!base.is_empty() && base != "." && base != "..").then(|| base.to_string())
+}
+
+/// WAD look-ups by file name over directories listed once ([`Assets::wad_finder`]): a map
+/// whose `wad` key names thousands of WADs costs one hash look-up per name and directory, not
+/// a directory listing per name.
+#[derive(Debug, Default)]
+pub struct WadFinder {
+    /// Per directory, in search order: exact names, then names folded to lower case.
+    dirs: Vec<(HashMap<String, PathBuf>, HashMap<String, PathBuf>)>,
+}
+
+impl WadFinder {
+    /// The first directory's file of that name (exact case first, then ignoring case).
+    pub fn find(&self, file_name: &str) -> Option<PathBuf> {
+        let base = wad_base_name(file_name)?;
+        let folded = base.to_ascii_lowercase();
+        self.dirs.iter().find_map(|(exact, fold)| exact.get(&base).or_else(|| fold.get(&folded)).filter(|p| p.is_file()).cloned())
     }
 }
 

@@ -409,3 +409,50 @@ fn hostile_game_files_are_reported_not_fatal() {
     assert!(m.offset.is_some(), "{m:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 23, "lookups per name": a worldspawn `wad` key naming thousands of WADs (repeats and
+/// different paths to one file name included) is searched once per distinct file name over
+/// directories listed once, at most `Budget::max_lookups` names; the rest is one `budget`
+/// warning. The WAD that is there is found (case ignored) and opened once.
+#[test]
+fn wad_key_with_thousands_of_names_is_bounded() {
+    use bspkit::assets::Budget;
+    let dir = tmp("manywads");
+    let wads = dir.join("wads");
+    std::fs::create_dir_all(&wads).unwrap();
+    for i in 0..300 {
+        std::fs::write(wads.join(format!("other{i}.txt")), b"").unwrap();
+    }
+    let px: Vec<u8> = (0..64).collect();
+    std::fs::write(
+        wads.join("Real.WAD"),
+        wad::build(wad::WadVersion::Wad3, &[("INWAD", wad::TYPE_MIPTEX_WAD3, encode("INWAD", 8, 8, &px, Some(&[[1, 2, 3]; 256])))]),
+    )
+    .unwrap();
+    let mut key = String::from("\\a\\real.wad;\\b\\REAL.wad;");
+    for i in 0..5000 {
+        key.push_str(&format!("\\x\\missing{i}.wad;"));
+    }
+    let mut lump = encode_lump(&[Some(encode("inwad", 8, 8, &px, None)[..40].to_vec())]);
+    // A name-only entry: no mip offsets, the pixels come from a WAD.
+    let first = i32::from_le_bytes(lump[4..8].try_into().unwrap()) as usize;
+    lump[first + 24..first + 40].fill(0);
+    let map = BspBuilder::new(&branches::goldsrc::GOLDSRC)
+        .lump(branches::quake1::LUMP_ENTITIES, entities(&format!("{{\n\"classname\" \"worldspawn\"\n\"wad\" \"{key}\"\n}}\n")))
+        .lump(branches::quake1::LUMP_TEXTURES, lump)
+        .build();
+    let bsp = Bsp::from_bytes(&map).unwrap();
+    let budget = Budget { max_lookups: 1000, ..Budget::default() };
+    let src = TextureSource::new(&bsp, &TextureOptions { wads: vec![wads.clone()], budget, ..TextureOptions::default() });
+    let w = src.warnings();
+    // 999 missing names searched (the first name found the WAD; its repeat was not searched
+    // again), then one warning for the 4,001 names past the budget.
+    assert_eq!(w.iter().filter(|m| m.kind == MissingKind::NotFound).count(), 999, "{:?}", &w[..3]);
+    let over: Vec<_> = w.iter().filter(|m| m.kind == MissingKind::Budget).collect();
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert!(over[0].name.contains("4001 more names"), "{}", over[0]);
+    let t = src.textures().next().unwrap().unwrap();
+    assert_eq!(t.image().pixel(0, 0), Some([1, 2, 3, 255]));
+    assert!(t.source.contains("Real.WAD"), "{}", t.source);
+    std::fs::remove_dir_all(&dir).ok();
+}

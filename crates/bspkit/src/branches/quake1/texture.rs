@@ -35,12 +35,26 @@ pub fn decode(tex: &MipTex, palette: Option<&Palette>, source: String) -> Result
     Ok(Texture::new(name, source, alpha, img, None))
 }
 
-/// The WAD file names the worldspawn `wad` key lists (`;`-separated, Windows paths).
-pub fn wad_names(bsp: &Bsp) -> Vec<String> {
-    let Ok(ents) = bsp.entities() else { return Vec::new() };
-    let Some(world) = ents.iter().find(|e| e.classname().as_deref() == Some("worldspawn")) else { return Vec::new() };
-    let Some(list) = world.get("wad") else { return Vec::new() };
-    list.split(';').map(|s| s.trim().replace('\\', "/")).filter(|s| !s.is_empty()).collect()
+/// The WAD file names the worldspawn `wad` key lists (`;`-separated, Windows paths), each once
+/// (ignoring case), at most `max` of them; the second value counts the names left out.
+pub fn wad_names(bsp: &Bsp, max: u64) -> (Vec<String>, u64) {
+    let Ok(ents) = bsp.entities() else { return (Vec::new(), 0) };
+    let Some(world) = ents.iter().find(|e| e.classname().as_deref() == Some("worldspawn")) else { return (Vec::new(), 0) };
+    let Some(list) = world.get("wad") else { return (Vec::new(), 0) };
+    let mut seen = std::collections::HashSet::new();
+    let (mut names, mut left) = (Vec::new(), 0u64);
+    for s in list.split(';').map(|s| s.trim().replace('\\', "/")).filter(|s| !s.is_empty()) {
+        // The search uses the file name only, so two paths to one name are one look-up.
+        if !seen.insert(s.rsplit('/').next().unwrap_or(&s).to_ascii_lowercase()) {
+            continue;
+        }
+        if (names.len() as u64) < max {
+            names.push(s);
+        } else {
+            left += 1;
+        }
+    }
+    (names, left)
 }
 
 /// The names of every entry of the texture lump, in lump order (missing entries skipped).
