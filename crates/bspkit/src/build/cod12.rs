@@ -8,7 +8,7 @@ use crate::branch::Branch;
 use crate::branches::cod::lumps::{cod1_ids as c1, cod2_ids as c2, is_cod12};
 use crate::branches::cod::records::{AabbTree, Brush, BrushSide, CullGroup, DrawVert, Material, Node, Plane};
 use crate::branches::cod::records12::{Cell12, DrawVert1, Leaf12, Model12, TriSoup12};
-use crate::build::BspBuilder;
+use crate::build::builder::BspBuilder;
 use zerocopy::little_endian::{F32, I32, U16, U32};
 use zerocopy::{Immutable, IntoBytes};
 
