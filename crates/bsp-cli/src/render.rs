@@ -102,7 +102,7 @@ fn ritual_table(out: &mut impl Write, stats: &[bspkit::stats::Stat]) -> io::Resu
 /// The stats table in the layout of the family's own info tool, so the two can be compared line
 /// by line: ericw-tools `bspinfo` (Quake, GoldSrc), q2tools `4bsp` FILE STATS (Quake 2),
 /// `q3map2 -info` (Quake 3 family), `vbspinfo` (Source), `cod4map -info` (Call of Duty 4, with
-/// its Limit% column), GBSPLib's save table (Genesis3D). Respawn maps, which have no native tool,
+/// its Limit% column), `cod2map -info` (Call of Duty 1 / 2), GBSPLib's save table (Genesis3D). Respawn maps, which have no native tool,
 /// get a contents table.
 fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat], file_size: u64) -> io::Result<()> {
     use bspkit::Family;
@@ -160,6 +160,21 @@ fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::s
                 match s.name.as_str() {
                     "Level flags" => writeln!(out, "\nLevel flags = {:x}", s.count.unwrap_or(0))?,
                     _ => writeln!(out, "\nTotal triangle count: {}", s.count.unwrap_or(0))?,
+                }
+            }
+        }
+        // Call of Duty 1 / 2 rows carry no limits: `cod2map -info`'s own layout (count, name,
+        // bytes, kilobytes, share; bspkit::branches::cod::stats12), with no Limit% column.
+        Family::Cod if stats.iter().all(|s| s.max_bytes.is_none()) => {
+            for s in stats {
+                if s.name == "paths" {
+                    writeln!(out)?;
+                }
+                let share = if file_size > 0 { 100.0 * s.bytes as f64 / file_size as f64 } else { 0.0 };
+                let kilobytes = s.bytes as f64 / 1024.0;
+                writeln!(out, "{:>6} {:<17} {:>8} B {kilobytes:>6.0} KB {share:>5.1}%", count(s.count), s.name, s.bytes)?;
+                if s.name == "entdata" {
+                    writeln!(out)?;
                 }
             }
         }

@@ -1,11 +1,12 @@
 //! Writes builder-made maps of the branches the real-map corpus lacks into a directory, as
 //! seeds for the `open_decode` fuzz target (`fuzz/seed.sh` runs it): a small Genesis3D level
 //! (the chunk-chain header form), SiN / Soldier of Fortune / Daikatana maps next to the
-//! Quake 3-family branches whose magic they share, and a room of each of Ritual's branches.
+//! Quake 3-family branches whose magic they share, and a room of each of Ritual's and of the
+//! Call of Duty 1 / 2 branches.
 //!
 //! `cargo run -p bspkit --example fuzz_seeds -- fuzz/corpus/open_decode`
 
-use bspkit::branches::{genesis3d, quake2, quake3};
+use bspkit::branches::{cod, genesis3d, quake2, quake3};
 use bspkit::build::BspBuilder;
 
 fn main() -> std::io::Result<()> {
@@ -26,6 +27,12 @@ fn main() -> std::io::Result<()> {
     // Ritual's Quake 3 descendants: the builder's complete room of each.
     for b in quake3::RITUAL {
         if let Some(room) = bspkit::build::ritual_room(b) {
+            seeds.push((format!("seed_{}_room.bsp", b.id), room));
+        }
+    }
+    // Call of Duty 1 demo / 1 / 2: the builder's room of each.
+    for b in [&cod::COD1_DEMO, &cod::COD1, &cod::COD2] {
+        if let Some(room) = bspkit::build::cod12_room(b) {
             seeds.push((format!("seed_{}_room.bsp", b.id), room));
         }
     }

@@ -50,6 +50,10 @@ pub enum HeaderKind {
     /// Quake 3 descendants (F.A.K.K.2, Alice, Medal of Honor; FAKK2 SDK and OpenMoHAA `qfiles.h`
     /// `dheader_t`): the id header with a map checksum before the directory.
     Ritual { magic: [u8; 4] },
+    /// `char magic[4]; i32 version; {i32 length, i32 offset}[lumps]` — Call of Duty 1, United
+    /// Offensive and 2: the id header with each directory entry's fields reversed (opencod1
+    /// `qcommon/cm_local.h` `dheader_t`, the cod2map reconstruction's `BspLumpEntry_t`).
+    IdLengthFirst { magic: [u8; 4] },
     /// `char magic[4]; i32 version; lump_t[64]; i32 mapRevision` — Source (source.md §3, §4).
     /// `version_first` is the L4D2-branch `lump_t` order `{version, offset, length, fourCC}`.
     Valve { version_first: bool },
@@ -71,7 +75,7 @@ impl HeaderKind {
     pub fn dir_base(self) -> Option<usize> {
         match self {
             HeaderKind::Quake { .. } => Some(4),
-            HeaderKind::IdMagic { .. } => Some(8),
+            HeaderKind::IdMagic { .. } | HeaderKind::IdLengthFirst { .. } => Some(8),
             HeaderKind::Ritual { .. } => Some(12),
             _ => None,
         }

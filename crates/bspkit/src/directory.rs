@@ -91,11 +91,11 @@ pub fn parse(data: &[u8], branch: &'static Branch, endian: Endian) -> Result<(He
 pub fn parse_with(data: &[u8], branch: &'static Branch, endian: Endian, beyond_eof: bool) -> Result<(Header, Vec<LumpEntry>)> {
     let rd = |off: usize| u32_at(data, off, endian).unwrap_or(0);
     let (header, entries) = match branch.header {
-        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } => {
+        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } | HeaderKind::IdLengthFirst { .. } => {
             // `{offset, length}` pairs after the version (Quake), the magic and version (id), or
-            // the magic, version and checksum (Ritual).
+            // the magic, version and checksum (Ritual); `{length, offset}` in Call of Duty 1 / 2.
             let (magic, version, base) = match branch.header {
-                HeaderKind::IdMagic { magic } => (Some(magic), rd(4), 8),
+                HeaderKind::IdMagic { magic } | HeaderKind::IdLengthFirst { magic } => (Some(magic), rd(4), 8),
                 HeaderKind::Ritual { magic } => (Some(magic), rd(4), 12),
                 HeaderKind::Quake { magic } => (magic, rd(0), 4),
                 _ => (None, 0, 4),
@@ -106,7 +106,8 @@ pub fn parse_with(data: &[u8], branch: &'static Branch, endian: Endian, beyond_e
             let entries = (0..n)
                 .map(|i| {
                     let b = base + 8 * i;
-                    (i, i32_at(data, b, endian).unwrap_or(0) as i64, i32_at(data, b + 4, endian).unwrap_or(0) as i64, None, None)
+                    let (o, l) = if matches!(branch.header, HeaderKind::IdLengthFirst { .. }) { (b + 4, b) } else { (b, b + 4) };
+                    (i, i32_at(data, o, endian).unwrap_or(0) as i64, i32_at(data, l, endian).unwrap_or(0) as i64, None, None)
                 })
                 .collect();
             (Header { magic, version, revision: None, extra: None, len }, entries)

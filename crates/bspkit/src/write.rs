@@ -96,6 +96,7 @@ fn alignment(kind: HeaderKind, slots: &[Slot]) -> u64 {
         HeaderKind::Quake { .. }
         | HeaderKind::IdMagic { .. }
         | HeaderKind::Ritual { .. }
+        | HeaderKind::IdLengthFirst { .. }
         | HeaderKind::Valve { .. }
         | HeaderKind::Respawn => 4,
         HeaderKind::CodLumpList => return 4,
@@ -657,12 +658,14 @@ fn write_header(
     keep: impl Fn(usize) -> bool,
 ) -> Result<()> {
     match kind {
-        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } => {
+        HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } | HeaderKind::IdLengthFirst { .. } => {
             out[..old_hl].copy_from_slice(&data[..old_hl]);
             let base = kind.dir_base().unwrap_or(8);
+            // Call of Duty 1 / 2 store `{length, offset}`.
+            let (o, l) = if matches!(kind, HeaderKind::IdLengthFirst { .. }) { (4, 0) } else { (0, 4) };
             for (i, s) in slots.iter().enumerate() {
-                put(out, base + 8 * i, s.offset, endian, true)?;
-                put(out, base + 8 * i + 4, s.length, endian, true)?;
+                put(out, base + 8 * i + o, s.offset, endian, true)?;
+                put(out, base + 8 * i + l, s.length, endian, true)?;
             }
         }
         HeaderKind::Valve { version_first } => {

@@ -35,6 +35,7 @@ pub fn all() -> Vec<&'static Branch> {
     v.extend(source::BRANCHES.iter().copied());
     v.extend(respawn::BRANCHES.iter().copied());
     v.push(&cod::COD4);
+    v.extend([&cod::COD1_DEMO, &cod::COD1, &cod::COD2]);
     v.push(&genesis3d::GENESIS3D);
     v
 }

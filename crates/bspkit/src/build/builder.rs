@@ -32,6 +32,9 @@ pub fn default_version(branch: &Branch) -> u32 {
         "titanfall2" => 37,
         "apex" => 47,
         "cod4" => 22,
+        "cod1_demo" => 58,
+        "cod1" => 59,
+        "cod2" => 4,
         "sin" => 1,
         "sof" => 46,
         "daikatana" => 41,
@@ -96,7 +99,7 @@ impl BspBuilder {
         }
         let header_len = match self.branch.header {
             HeaderKind::Quake { .. } => 4 + 8 * self.slots(),
-            HeaderKind::IdMagic { .. } => 8 + 8 * self.slots(),
+            HeaderKind::IdMagic { .. } | HeaderKind::IdLengthFirst { .. } => 8 + 8 * self.slots(),
             HeaderKind::Ritual { .. } => 12 + 8 * self.slots(),
             HeaderKind::Valve { .. } => 1036,
             HeaderKind::Respawn => 16 + 16 * 128,
@@ -122,10 +125,10 @@ impl BspBuilder {
         };
         let mut out = Vec::with_capacity(pos + 4);
         match self.branch.header {
-            HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } => {
+            HeaderKind::Quake { .. } | HeaderKind::IdMagic { .. } | HeaderKind::Ritual { .. } | HeaderKind::IdLengthFirst { .. } => {
                 match self.branch.header {
                     HeaderKind::Quake { magic: Some(m) } => out.extend_from_slice(&m),
-                    HeaderKind::IdMagic { magic } => {
+                    HeaderKind::IdMagic { magic } | HeaderKind::IdLengthFirst { magic } => {
                         out.extend_from_slice(&magic);
                         w32(&mut out, self.version);
                     }
@@ -137,10 +140,12 @@ impl BspBuilder {
                     }
                     _ => w32(&mut out, self.version),
                 }
+                let length_first = matches!(self.branch.header, HeaderKind::IdLengthFirst { .. });
                 for s in 0..self.slots() {
                     let (o, l, _) = slot(s);
-                    w32(&mut out, o);
-                    w32(&mut out, l);
+                    let (a, b) = if length_first { (l, o) } else { (o, l) };
+                    w32(&mut out, a);
+                    w32(&mut out, b);
                 }
             }
             HeaderKind::Valve { version_first } => {

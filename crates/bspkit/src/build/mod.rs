@@ -3,9 +3,11 @@
 //! committed sample map.
 
 pub mod builder;
+pub mod cod12;
 pub mod ritual;
 
 pub use builder::{default_version, BspBuilder};
+pub use cod12::cod12_room;
 pub use ritual::ritual_room;
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start

@@ -51,6 +51,20 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
             // Daikatana (21 lumps) or SiN's early maps (20).
             41 => Ok(collide::choose(data, "IBSP", 41, &[&quake2::DAIKATANA, &quake2::SIN])),
             22 => Ok(Detection::new(&cod::COD4, 22, Endian::Little, magic_why("IBSP", 22) + " (Call of Duty 4 lump list)")),
+            // Call of Duty 1 / UO and 2: fixed directories of `{length, offset}` entries.
+            58 => Ok(Detection::new(
+                &cod::COD1_DEMO,
+                58,
+                Endian::Little,
+                magic_why("IBSP", 58) + " (Call of Duty 1 demo: 33 {length, offset} entries)",
+            )),
+            59 => Ok(Detection::new(
+                &cod::COD1,
+                59,
+                Endian::Little,
+                magic_why("IBSP", 59) + " (Call of Duty 1 / United Offensive: 33 {length, offset} entries)",
+            )),
+            4 => Ok(Detection::new(&cod::COD2, 4, Endian::Little, magic_why("IBSP", 4) + " (Call of Duty 2: 39 {length, offset} entries)")),
             v => unsupported("IBSP", v as i64),
         },
         b"QBSP" if le_version == 38 => Ok(Detection::new(&quake2::QBISM, 38, Endian::Little, magic_why("QBSP", 38))),

@@ -21,7 +21,7 @@ pub fn lump_schema(branch: &Branch, lump: &str, version: u32, endian: Endian) ->
         Family::Quake2 => quake2::schema::lump_schema(branch, lump),
         Family::Quake3 => quake3::schema::lump_schema(branch, lump),
         Family::Source => source::schema::lump_schema(branch, lump, size, endian),
-        Family::Cod => cod::schema::lump_schema(lump),
+        Family::Cod => cod::schema::lump_schema(branch, lump),
         Family::Genesis3D => genesis3d::schema::lump_schema(lump),
         Family::Respawn => respawn::schema::lump_schema(branch, lump, size),
     };

@@ -264,15 +264,16 @@ fn random_bytes_behind_every_magic_never_panic() {
 }
 
 /// Builder maps of the branches without a map in the corpus (Ritual's: F.A.K.K.2, Alice, Medal
-/// of Honor demo / retail / Breakthrough), truncated at every 1/80 and garbled, open and decode
+/// of Honor demo / retail / Breakthrough; Call of Duty 1 demo / 1 / 2), truncated at every 1/80 and garbled, open and decode
 /// to `Ok` or a typed error; garbled copies also export.
 #[cfg(unix)]
 #[test]
 fn builder_maps_of_new_branches_never_panic() {
     let opts = ExportOptions { format: Some(Format::Glb), textures: None, lightmaps: true, ..Default::default() };
     let (mut cases, mut exported) = (0usize, 0usize);
-    for branch in bspkit::branches::quake3::RITUAL {
-        let mut data = bspkit::build::ritual_room(branch).unwrap();
+    let cod = [&bspkit::branches::cod::COD1_DEMO, &bspkit::branches::cod::COD1, &bspkit::branches::cod::COD2];
+    for branch in bspkit::branches::quake3::RITUAL.iter().copied().chain(cod) {
+        let mut data = bspkit::build::ritual_room(branch).or_else(|| bspkit::build::cod12_room(branch)).unwrap();
         let header = header_len(&data);
         assert!(header > 0, "{}", branch.id);
         let len = data.len();

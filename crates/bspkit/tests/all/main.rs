@@ -11,6 +11,7 @@ mod bsp_tool_counts;
 mod budgets;
 mod check_cases;
 mod check_lzma;
+mod cod12;
 mod convert;
 mod corpus_open;
 mod decompile;

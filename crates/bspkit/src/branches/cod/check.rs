@@ -16,8 +16,11 @@ fn label(bsp: &Bsp, id: usize) -> String {
     format!("{id} ({})", bsp.branch().lumps.get(id).map(|l| l.name).unwrap_or("?"))
 }
 
-/// Every check of a CoD4 map.
+/// Every check of a Call of Duty map (Call of Duty 1 / 2: [`super::check12`]).
 pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    if is_cod12(bsp.branch()) {
+        return super::check12::check(bsp, problems);
+    }
     let count = |id: usize| bsp.record_size(id).and_then(|s| bsp.lump(id).ok().map(|l| l.len() / s)).unwrap_or(0);
     brushes(bsp, problems, &count);
     tree(bsp, problems, &count);

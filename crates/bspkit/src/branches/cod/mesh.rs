@@ -1,5 +1,6 @@
-//! Call of Duty 4 geometry for the scene model ([`crate::mesh`]) (respawn_cod_facts.md §2.2,
-//! §2.3, §2.5).
+//! Call of Duty geometry for the scene model ([`crate::mesh`]) (respawn_cod_facts.md §2.2,
+//! §2.3, §2.5 for CoD4; Call of Duty 1 / 2 layouts in [`super::records12`]: the same soups with
+//! one set of lumps and smaller records, read by the same builder).
 //!
 //! CoD4 draws its world as triangle soups: each soup names a material, a run of draw vertices
 //! and a run of `u16` draw indices counted from the run's first vertex. The map stores two
@@ -25,6 +26,7 @@
 
 use super::lumps::*;
 use super::records::{DrawVert, Material as CodMaterial, Model as CodModel, TriangleSoup};
+use super::records12::{DrawVert1, Model12, TriSoup12};
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::mesh::geom::unit_f32;
@@ -72,20 +74,121 @@ fn reserve(model: &mut Model, nv: usize, ni: usize) -> Result<()> {
     try_reserve(&mut model.indices, ni)
 }
 
+/// A triangle soup as the scene reads it: CoD4's 24-byte soup and Call of Duty 1 / 2's 16-byte
+/// one name the same five fields.
+trait Soup {
+    fn material(&self) -> usize;
+    /// (first vertex, vertex count, first index, index count).
+    fn runs(&self) -> (usize, usize, usize, usize);
+}
+
+/// A draw vertex as the scene reads it (CoD4 / CoD2 68 bytes, CoD1 44 bytes).
+trait Vertex {
+    fn xyz(&self) -> [f32; 3];
+    fn normal(&self) -> [f32; 3];
+    fn uv(&self) -> [f32; 2];
+    fn colour(&self) -> [u8; 4];
+}
+
+macro_rules! soup_and_vertex {
+    ($soup:ty, $vert:ty) => {
+        impl Soup for $soup {
+            fn material(&self) -> usize {
+                self.material.get() as usize
+            }
+            fn runs(&self) -> (usize, usize, usize, usize) {
+                (
+                    self.first_vertex.get() as usize,
+                    self.vertex_count.get() as usize,
+                    self.first_index.get() as usize,
+                    self.index_count.get() as usize,
+                )
+            }
+        }
+        impl Vertex for $vert {
+            fn xyz(&self) -> [f32; 3] {
+                self.xyz.map(|c| c.get())
+            }
+            fn normal(&self) -> [f32; 3] {
+                self.normal.map(|c| c.get())
+            }
+            fn uv(&self) -> [f32; 2] {
+                self.tex_coord.map(|c| c.get())
+            }
+            fn colour(&self) -> [u8; 4] {
+                self.colour
+            }
+        }
+    };
+}
+soup_and_vertex!(TriangleSoup, DrawVert);
+soup_and_vertex!(TriSoup12, DrawVert1);
+
+/// Where a scene's soups, vertices and indices live, and each model's soup run.
+struct SoupSet<'a, S, V> {
+    soup_lump: usize,
+    vert_lump: usize,
+    index_lump: usize,
+    soups: &'a [S],
+    verts: &'a [V],
+    indices: &'a [U16],
+    materials: &'a [CodMaterial],
+    /// (first soup, soup count) of every model; empty for a map without models.
+    model_runs: Vec<(i64, i64)>,
+}
+
 /// The scene of a CoD4 map.
 pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    if is_cod12(bsp.branch()) {
+        return build_cod12(bsp, opts);
+    }
     let layered: &[TriangleSoup] = bsp.records(LUMP_TRIANGLES)?;
     let (soup_lump, vert_lump, index_lump, set) = if layered.is_empty() {
         (LUMP_UNLAYERED_TRIANGLES, LUMP_UNLAYERED_DRAWVERTS, LUMP_UNLAYERED_DRAWINDICES, 1)
     } else {
         (LUMP_TRIANGLES, LUMP_DRAWVERTS, LUMP_DRAWINDICES, 0)
     };
-    let soups: &[TriangleSoup] = bsp.records(soup_lump)?;
-    let verts: &[DrawVert] = bsp.records(vert_lump)?;
-    let indices: &[U16] = bsp.records(index_lump)?;
-    let materials: &[CodMaterial] = bsp.records(LUMP_MATERIALS)?;
     let models: &[CodModel] = bsp.records(LUMP_MODELS)?;
+    let set = SoupSet {
+        soup_lump,
+        vert_lump,
+        index_lump,
+        soups: bsp.records::<TriangleSoup>(soup_lump)?,
+        verts: bsp.records::<DrawVert>(vert_lump)?,
+        indices: bsp.records(index_lump)?,
+        materials: bsp.records(LUMP_MATERIALS)?,
+        model_runs: models.iter().map(|m| (m.first_tri_soup[set].get() as i64, m.tri_soup_count[set].get() as i64)).collect(),
+    };
+    build_soups(bsp, opts, &set)
+}
 
+/// The scene of a Call of Duty 1 / United Offensive or Call of Duty 2 map: one set of soups
+/// (CoD1 TRIANGLESOUPS 6, DRAWVERTS 7 of 44 bytes, DRAWINDICES 8; CoD2 TRIANGLES 7, DRAWVERTS 8
+/// of 68 bytes, DRAWINDICES 9), each model naming its run.
+fn build_cod12(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+    use super::lumps::{cod1_ids as c1, cod2_ids as c2};
+    let cod2 = bsp.branch().id == "cod2";
+    let (soup_lump, vert_lump, index_lump, models_lump) = if cod2 {
+        (c2::TRIANGLES, c2::DRAWVERTS, c2::DRAWINDICES, c2::MODELS)
+    } else {
+        (c1::TRIANGLESOUPS, c1::DRAWVERTS, c1::DRAWINDICES, c1::MODELS)
+    };
+    let models: &[Model12] = bsp.records(models_lump)?;
+    let model_runs = models.iter().map(|m| (m.first_tri_soup.get() as i64, m.tri_soup_count.get() as i64)).collect();
+    let soups: &[TriSoup12] = bsp.records(soup_lump)?;
+    let (indices, materials) = (bsp.records(index_lump)?, bsp.records(c1::MATERIALS)?);
+    if cod2 {
+        let verts: &[DrawVert] = bsp.records(vert_lump)?;
+        build_soups(bsp, opts, &SoupSet { soup_lump, vert_lump, index_lump, soups, verts, indices, materials, model_runs })
+    } else {
+        let verts: &[DrawVert1] = bsp.records(vert_lump)?;
+        build_soups(bsp, opts, &SoupSet { soup_lump, vert_lump, index_lump, soups, verts, indices, materials, model_runs })
+    }
+}
+
+/// The scene of one set of soups.
+fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<'_, S, V>) -> Result<Scene> {
+    let SoupSet { soup_lump, vert_lump, index_lump, soups, verts, indices, materials, .. } = *set;
     let mut scene = Scene::default();
     let mut table = MaterialTable::default();
     let mut places = read_entities(bsp, &mut scene.warnings)
@@ -100,16 +203,11 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         scene.skipped.push(Skipped { lump: soup_lump as u16, index: index as u32, reason });
     };
     // A map without a models lump still has its world: every soup.
-    let runs: Vec<(usize, i64, i64)> = if models.is_empty() {
+    let runs: Vec<(usize, i64, i64)> = if set.model_runs.is_empty() {
         vec![(0, 0, soups.len() as i64)]
     } else {
-        let count = if opts.models == ModelSelect::World { 1 } else { models.len() };
-        models
-            .iter()
-            .take(count)
-            .enumerate()
-            .map(|(i, m)| (i, m.first_tri_soup[set].get() as i64, m.tri_soup_count[set].get() as i64))
-            .collect()
+        let count = if opts.models == ModelSelect::World { 1 } else { set.model_runs.len() };
+        set.model_runs.iter().take(count).enumerate().map(|(i, &(first, n))| (i, first, n)).collect()
     };
     for (mi, first, n) in runs {
         let start = first.clamp(0, soups.len() as i64) as usize;
@@ -124,12 +222,12 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         let mut model = Model::placed(mi as u32, &places);
         for (si, s) in soups.iter().enumerate().take(end).skip(start) {
             covered[si] = true;
-            let Some(mat) = materials.get(s.material.get() as usize) else {
-                skip(&mut scene, si, format!("material {} is outside the MATERIALS lump (0..{})", s.material.get(), materials.len()));
+            let Some(mat) = materials.get(s.material()) else {
+                skip(&mut scene, si, format!("material {} is outside the MATERIALS lump (0..{})", s.material(), materials.len()));
                 continue;
             };
-            let (fv, nv) = (s.first_vertex.get() as usize, s.vertex_count.get() as usize);
-            let Some(sv) = verts.get(fv..fv + nv) else {
+            let (fv, nv, fi, ni) = s.runs();
+            let Some(sv) = verts.get(fv..fv.saturating_add(nv)) else {
                 skip(
                     &mut scene,
                     si,
@@ -137,8 +235,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
                 );
                 continue;
             };
-            let (fi, ni) = (s.first_index.get() as usize, s.index_count.get() as usize);
-            let Some(si_idx) = indices.get(fi..fi + ni) else {
+            let Some(si_idx) = indices.get(fi..fi.saturating_add(ni)) else {
                 skip(
                     &mut scene,
                     si,
@@ -164,10 +261,10 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
             let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
             let base = model.vertices.positions.len() as u32;
             let v = &mut model.vertices;
-            v.positions.extend(sv.iter().map(|d| d.xyz.map(|c| c.get())));
-            v.normals.extend(sv.iter().map(|d| unit_f32(d.normal.map(|c| c.get())).unwrap_or([0.0, 0.0, 1.0])));
-            v.uv0.extend(sv.iter().map(|d| d.tex_coord.map(|c| c.get())));
-            v.colours.extend(sv.iter().map(|d| d.colour));
+            v.positions.extend(sv.iter().map(|d| d.xyz()));
+            v.normals.extend(sv.iter().map(|d| unit_f32(d.normal()).unwrap_or([0.0, 0.0, 1.0])));
+            v.uv0.extend(sv.iter().map(|d| d.uv()));
+            v.colours.extend(sv.iter().map(|d| d.colour()));
             let first_index = model.indices.len() as u32;
             for t in si_idx.chunks_exact(3) {
                 model.indices.extend_from_slice(&[base + t[0].get() as u32, base + t[2].get() as u32, base + t[1].get() as u32]);

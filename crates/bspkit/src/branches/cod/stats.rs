@@ -23,6 +23,9 @@ pub fn edge_walk_bytes(tris: u64) -> u64 {
 /// light grid rows one u16 per row after the 20-byte light grid header (observed on the four
 /// corpus maps).
 pub fn stats(bsp: &Bsp) -> Vec<Stat> {
+    if is_cod12(bsp.branch()) {
+        return super::stats12::stats(bsp);
+    }
     let rec = |name: &str, id: usize, size: usize, max: u64| Stat::records(name, bsp, id, size).with_max_bytes(max * size as u64);
     let with = |name: &str, count: u64, id: usize, max_bytes: u64| Stat::new(name, Some(count), len(bsp, id)).with_max_bytes(max_bytes);
     let present = |id: usize| u64::from(len(bsp, id) > 0);
