@@ -101,8 +101,16 @@ fn sampler(root: &mut json::Root, wrap: json::texture::WrappingMode, name: &str)
     })
 }
 
-/// Write the prepared scene as GLB (`glb`) or `.gltf` + `.bin` + PNG files.
-pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, summary: &mut Summary) -> Result<()> {
+/// Write the prepared scene as GLB (`glb`) or `.gltf` + `.bin` + PNG files. With `memory`
+/// (GLB only) the GLB goes there instead of to `path`, whose name then only names things.
+pub(crate) fn write(
+    p: &Prepared,
+    ctx: &WriteContext,
+    path: &Path,
+    glb: bool,
+    memory: Option<&mut Vec<u8>>,
+    summary: &mut Summary,
+) -> Result<()> {
     let scene = p.scene;
     let mut doc = Doc { root: json::Root::default(), len: 0 };
     doc.root.asset.generator = Some(format!("bspkit {}", env!("CARGO_PKG_VERSION")));
@@ -183,6 +191,9 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         }
         let Some(sm) = scene.material(om.material) else { continue };
         let mut m = json::Material { name: Some(sm.name.clone()), ..Default::default() };
+        if om.flags != crate::mesh::SurfaceFlags::NONE {
+            m.extras = raw(serde_json::json!({ "surface_flags": om.flags.names().collect::<Vec<_>>() }));
+        }
         m.pbr_metallic_roughness.metallic_factor = json::material::StrengthFactor(0.0);
         m.pbr_metallic_roughness.roughness_factor = json::material::StrengthFactor(1.0);
         if let Some(tc) = ctx.textures {
@@ -350,7 +361,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         let json_len = text.len().next_multiple_of(4) as u64;
         let total = 12 + 8 + json_len + if bin_len > 0 { 8 + bin_len } else { 0 };
         let total = u32::try_from(total).map_err(|_| Error::malformed(format!("GLB of {total} bytes exceeds the format's 4 GiB")))?;
-        write_out(path, |mut f| {
+        let produce = |mut f: &mut dyn Write| -> std::io::Result<()> {
             let mut head = Vec::with_capacity(28);
             head.extend_from_slice(b"glTF");
             head.extend_from_slice(&2u32.to_le_bytes());
@@ -367,8 +378,18 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
                 f.write_all(pad(n)?)?;
             }
             Ok(())
-        })?;
-        written(summary, path);
+        };
+        match memory {
+            Some(buf) => {
+                buf.clear();
+                buf.try_reserve_exact(total as usize).map_err(|_| Error::malformed(format!("GLB of {total} bytes: out of memory")))?;
+                produce(buf)?;
+            }
+            None => {
+                write_out(path, produce)?;
+                written(summary, path);
+            }
+        }
     } else {
         write_bytes(path, &text)?;
         written(summary, path);
