@@ -29,10 +29,12 @@ let links = null; // target -> targetname lines
 let selection = null; // a box around the selected entity
 let current = null; // {summary, entities, info, check, positions, scale}
 const keys = new Set();
+let maps = [];
 
 // Surface kinds (the export's material extras.surface_flags) and whether they show.
 const KINDS = { sky: false, nodraw: false, trigger: false, clip: false, tool: false, water: true, translucent: true, alphatest: true };
-const look = { textures: true, lighting: true, bright: 2.0, links: true, markers: true };
+// A missing texture is the export's checker (extras.placeholder_texture): drawn plain unless asked.
+const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true };
 
 // Textures and lightmaps are multiplied in gamma space, as the engines do: the images are read
 // as stored (no sRGB decoding) and the result is written as is.
@@ -40,9 +42,10 @@ const vertexShader = `
   #ifndef USE_UV1
   attribute vec2 uv1;
   #endif
-  varying vec2 vUv; varying vec2 vUv1; varying vec3 vColor;
+  varying vec2 vUv; varying vec2 vUv1; varying vec3 vColor; varying vec3 vNormal;
   void main() {
     vUv = uv; vUv1 = uv1;
+    vNormal = normalize(mat3(modelMatrix) * normal);
     #if defined(USE_COLOR_ALPHA)
     vColor = color.rgb;
     #elif defined(USE_COLOR)
@@ -56,15 +59,17 @@ const fragmentShader = `
   uniform sampler2D map; uniform sampler2D lightMap;
   uniform float hasMap; uniform float hasLight; uniform float useTex; uniform float useLight;
   uniform float bright; uniform float alphaCut; uniform vec3 tint; uniform float vertexLit;
-  varying vec2 vUv; varying vec2 vUv1; varying vec3 vColor;
+  varying vec2 vUv; varying vec2 vUv1; varying vec3 vColor; varying vec3 vNormal;
   void main() {
     vec4 c = vec4(tint, 1.0);
     if (hasMap > 0.5) { vec4 t = texture2D(map, vUv); c.a = t.a; if (useTex > 0.5) c.rgb *= t.rgb; }
     if (alphaCut > 0.0 && c.a < alphaCut) discard;
     if (useLight > 0.5) {
       if (hasLight > 0.5) c.rgb *= texture2D(lightMap, vUv1).rgb * bright;
-      else if (vertexLit > 0.5) c.rgb *= vColor * bright;
+      else if (vertexLit > 0.5) c.rgb *= vColor * (0.5 * bright);
     }
+    // Without a lightmap, a light from above and the side shows the shape.
+    if (hasLight < 0.5 || useLight < 0.5) c.rgb *= 0.6 + 0.4 * max(dot(normalize(vNormal), normalize(vec3(0.35, 0.8, 0.5))), 0.0);
     gl_FragColor = vec4(min(c.rgb, vec3(1.0)), c.a);
   }`;
 
@@ -153,7 +158,10 @@ function applyKinds() {
     const flags = (o.material.userData && o.material.userData.surface_flags) || [];
     o.visible = flags.every((f) => KINDS[f] !== false);
     const u = o.material.uniforms;
-    u.useTex.value = look.textures ? 1 : 0;
+    const checker = o.material.userData && o.material.userData.placeholder_texture;
+    u.useTex.value = look.textures && (look.checkers || !checker) ? 1 : 0;
+    // Without its texture a surface is grey under its light.
+    u.tint.value.setScalar(u.hasMap.value && !u.useTex.value ? 0.75 : u.hasMap.value ? 1 : 0.7);
     u.useLight.value = look.lighting ? 1 : 0;
     u.bright.value = look.bright;
   });
@@ -176,13 +184,15 @@ async function loadMap(i) {
   clearMap();
   showError("");
   const start = performance.now();
-  const base = `api/map/${i}/`;
-  const glbReq = fetch(base + "map.glb");
+  const dir = `api/map/${i}/`;
+  const glbReq = fetch(dir + "map.glb");
   const [summary, entities, info, check] = await Promise.all(
-    ["summary", "entities", "info", "check"].map((d) => json(base + d + ".json")),
+    ["summary", "entities", "info", "check"].map((d) => json(dir + d + ".json")),
   );
   current = { summary, entities, info, check, scale: summary.scale || 0.0254, positions: new Map() };
-  $("title").textContent = `${summary.name}` + (summary.branch ? ` — ${summary.title} (${summary.branch})` : "");
+  const base = summary.name.split(/[\\/]/).pop();
+  $("title").textContent = (maps.length > 1 ? "" : base + " — ") + (summary.branch ? `${summary.title} (${summary.branch})` : "");
+  $("title").title = summary.name;
   fillEntities();
   fillLumps(info);
   fillCheck(check);
@@ -260,7 +270,7 @@ function placeEntities() {
   const g = new THREE.BufferGeometry();
   g.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
   g.setAttribute("color", new THREE.Float32BufferAttribute(cols, 3));
-  markers = new THREE.Points(g, new THREE.PointsMaterial({ size: 5, sizeAttenuation: false, vertexColors: true, depthTest: true }));
+  markers = new THREE.Points(g, new THREE.PointsMaterial({ size: 4, sizeAttenuation: false, vertexColors: true, depthTest: true }));
   markers.userData.order = order;
   scene.add(markers);
   // target -> targetname (also killtarget), each pair once.
@@ -565,7 +575,7 @@ function buildToggles() {
     l.append(c, ` ${k}`);
     box.appendChild(l);
   }
-  for (const k of ["textures", "lighting", "markers", "links"]) {
+  for (const k of ["textures", "checkers", "lighting", "markers", "links"]) {
     const c = $(`look-${k}`);
     c.checked = look[k];
     c.onchange = () => {
@@ -611,9 +621,13 @@ async function main() {
   $("frame").onclick = () => current && root && frameAll();
   $("mode").onclick = () => setMode(mode === "orbit" ? "fly" : "orbit");
   requestAnimationFrame(tick);
-  const maps = await json("api/maps.json");
+  maps = await json("api/maps.json");
   const sel = $("maps");
-  for (const m of maps) sel.add(new Option(m.name, m.index));
+  for (const m of maps) {
+    const opt = new Option(m.name.split(/[\\/]/).pop(), m.index);
+    opt.title = m.name;
+    sel.add(opt);
+  }
   sel.hidden = maps.length < 2;
   const want = Number(new URLSearchParams(location.hash.slice(1)).get("map") || 0);
   const first = maps.some((m) => m.index === want) ? want : 0;

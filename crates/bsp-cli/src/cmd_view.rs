@@ -24,7 +24,7 @@ use bspkit::view::{export_options, failed_view, map_view, MapView};
 use clap::Args;
 
 use crate::cmd_textures::TextureSearchArgs;
-use crate::{BudgetArgs, Fatal, OpenArgs};
+use crate::{Fatal, OpenArgs};
 
 #[derive(Args)]
 #[command(after_help = "Examples:
@@ -45,8 +45,15 @@ pub struct ViewArgs {
     open: bool,
     #[command(flatten)]
     search: TextureSearchArgs,
-    #[command(flatten)]
-    budgets: BudgetArgs,
+    /// Most vertices a map's geometry may have, all models together
+    #[arg(long, value_name = "N", default_value_t = bspkit::mesh::DEFAULT_MAX_SCENE_VERTICES)]
+    max_scene_vertices: u64,
+    /// Most triangles a map's geometry may have, all models together
+    #[arg(long, value_name = "N", default_value_t = bspkit::mesh::DEFAULT_MAX_SCENE_TRIANGLES)]
+    max_scene_triangles: u64,
+    /// Most lightmap atlas pixels of a map, every page, style and layer together
+    #[arg(long, value_name = "N", default_value_t = bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS)]
+    max_atlas_pixels: u64,
     #[command(flatten)]
     open_args: OpenArgs,
 }
@@ -89,8 +96,10 @@ impl State {
                     let v = match crate::open(&m.path, &self.args.open_args) {
                         Ok(bsp) => {
                             let mut opts = export_options(Some(self.args.search.options()));
-                            opts.limits = self.args.budgets.scene();
-                            opts.max_atlas_pixels = self.args.budgets.max_atlas_pixels;
+                            let a = &self.args;
+                            opts.limits =
+                                bspkit::mesh::SceneLimits { max_vertices: a.max_scene_vertices, max_triangles: a.max_scene_triangles };
+                            opts.max_atlas_pixels = a.max_atlas_pixels;
                             map_view(&bsp, &name, &opts)
                         }
                         Err(Fatal(e)) => failed_view(&name, &e),

@@ -171,6 +171,7 @@ pub(crate) fn write(
     let mut clamp = None;
     let mut tex_of_material: HashMap<u32, (json::Index<json::Texture>, AlphaMode)> = HashMap::new();
     let mut tex_of_page: HashMap<u32, Option<json::Index<json::Texture>>> = HashMap::new();
+    let mut placeholders: HashMap<u32, bool> = HashMap::new();
     let mut mat_index: Vec<Option<json::Index<json::Material>>> = vec![None; p.materials.len()];
     let mut names = super::parts::UniqueNames::default();
     let mut unique = |base: String| names.get(base);
@@ -191,8 +192,10 @@ pub(crate) fn write(
         }
         let Some(sm) = scene.material(om.material) else { continue };
         let mut m = json::Material { name: Some(sm.name.clone()), ..Default::default() };
+        // What a viewer may want to tell apart: the surface kinds, and a checker placeholder.
+        let mut extras = serde_json::Map::new();
         if om.flags != crate::mesh::SurfaceFlags::NONE {
-            m.extras = raw(serde_json::json!({ "surface_flags": om.flags.names().collect::<Vec<_>>() }));
+            extras.insert("surface_flags".into(), serde_json::json!(om.flags.names().collect::<Vec<_>>()));
         }
         m.pbr_metallic_roughness.metallic_factor = json::material::StrengthFactor(0.0);
         m.pbr_metallic_roughness.roughness_factor = json::material::StrengthFactor(1.0);
@@ -201,6 +204,7 @@ pub(crate) fn write(
                 Some(e) => Some(*e),
                 None => {
                     let img = tc.material_image(&sm.name, &mut summary.warnings)?;
+                    placeholders.insert(om.material, img.placeholder);
                     if img.placeholder {
                         summary.placeholder_textures += 1;
                     } else {
@@ -270,6 +274,12 @@ pub(crate) fn write(
                     });
                 }
             }
+        }
+        if placeholders.get(&om.material) == Some(&true) {
+            extras.insert("placeholder_texture".into(), serde_json::Value::Bool(true));
+        }
+        if !extras.is_empty() {
+            m.extras = raw(serde_json::Value::Object(extras));
         }
         mat_index[oi] = Some(doc.root.push(m));
         summary.materials += 1;

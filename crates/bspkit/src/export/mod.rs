@@ -24,6 +24,10 @@
 //!   magenta/black checker and a warning — it never fails the export. Lightmaps: the atlas page
 //!   ([`crate::lightmap`], light style 0) as the material's `occlusionTexture` read through
 //!   `TEXCOORD_1`.
+//! * Material `extras`: `surface_flags` (the names of [`SurfaceFlags`] its surfaces carry;
+//!   surfaces of one texture with different flags get different materials) and
+//!   `placeholder_texture: true` for the checker, so viewers can hide sky or clips and tell a
+//!   missing texture from a real one.
 //! * Skipping: surfaces whose flags meet [`ExportOptions::skip`] (default
 //!   [`DEFAULT_SKIP`]: sky, nodraw, trigger, clip, tool) are left out and counted per flag.
 //! * Memory: the scene is built once; the binary chunk is streamed to the file in one pass
