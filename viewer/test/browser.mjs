@@ -98,7 +98,24 @@ try {
     const stem = m.name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
     const shot = join(out, `${stem}.png`);
     await page.screenshot({ path: shot });
-    console.log(JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, entityText, errorText, screenshot: shot, logs }));
+    // The entity search, and a jump to the first spawn point (a second screenshot, from there).
+    await page.fill("#search", "info_player");
+    const searchText = await page.textContent("#match-count");
+    await page.fill("#search", "");
+    let spawnShot = null;
+    const spawns = await page.$$("#spawns li");
+    if (spawns.length) {
+      await page.click('#tabs button[data-pane="spawns"]');
+      const before = await page.evaluate(() => window.bspview.frames);
+      await page.click("#spawns li");
+      await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+      await page.mouse.move(0, 0);
+      spawnShot = join(out, `${stem}-spawn.png`);
+      await page.screenshot({ path: spawnShot });
+    }
+    console.log(
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+    );
     await page.close();
   }
 } catch (e) {

@@ -343,6 +343,17 @@ fn view_in_headless_chromium() {
         let want = format!("{} entities", entity_count(map));
         assert!(r["entityText"].as_str().unwrap().starts_with(&want), "{name}: panel says {}, want {want}", r["entityText"]);
         assert!(Path::new(r["screenshot"].as_str().unwrap()).is_file());
+        // The search by classname or targetname lists what the library's entities say.
+        let bsp = bspkit::Bsp::open(map).unwrap();
+        let ents = bsp.entities().unwrap();
+        let matches = ents
+            .iter()
+            .filter(|e| ["classname", "targetname"].iter().any(|k| e.get(k).is_some_and(|v| v.to_lowercase().contains("info_player"))))
+            .count();
+        assert_eq!(r["searchText"], format!("{matches} match"), "{name}");
+        if r["spawns"].as_u64().unwrap() > 0 {
+            assert!(Path::new(r["spawnShot"].as_str().unwrap()).is_file(), "{name}");
+        }
         let logs: Vec<&str> =
             r["logs"].as_array().unwrap().iter().filter_map(|l| l.as_str()).filter(|l| !l.contains("GL Driver Message")).collect();
         assert!(logs.is_empty(), "{name}: console: {logs:?}");
