@@ -79,6 +79,7 @@ WRITTEN = ("shack.bsp", "shack_x360.bsp", "e1m1_bsp2.bsp")
 
 # README lines not run, by their command text (comments stripped), with the reason.
 GAME_DATA = "needs game files the corpus does not have"
+SERVER = "starts a server that runs until Ctrl-C (tested by crates/bsp-cli/tests/all/view_cli.rs)"
 SKIP = {
     "bsp textures e1m1.bsp --out tex/ --palette id1/gfx/palette.lmp": GAME_DATA + " (Quake's palette.lmp)",
     "bsp textures e1m1.bsp --out tex/ --game-dir ~/quake/id1": GAME_DATA + " (a Quake install)",
@@ -93,6 +94,9 @@ SKIP = {
     "bsp scan ~/games/quake/id1": GAME_DATA + " (a Quake install)",
     "bsp scan ~/games/quake/id1 --thumbnails thumbs/": GAME_DATA + " (a Quake install)",
     "bsp scan ~/games/quake/id1 ~/xonotic/maps --out lib/": GAME_DATA + " (Quake and Xonotic installs)",
+    "bsp view e1m1.bsp": SERVER,
+    "bsp view a.bsp b.bsp c.bsp --open": SERVER,
+    "bsp view c1a0.bsp --wad ~/hl/valve/ --port 8080": SERVER,
 }
 
 # Lines whose exit code is not 0, with the README's reason.

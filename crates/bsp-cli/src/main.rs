@@ -24,6 +24,7 @@ mod cmd_read;
 mod cmd_render;
 mod cmd_scan;
 mod cmd_textures;
+mod cmd_view;
 mod render;
 
 #[derive(Parser)]
@@ -44,7 +45,8 @@ const EXAMPLES: &str = "Examples:
   bsp formats                         every supported branch
   bsp pak list maps/cp_x.bsp          Source pakfile entries
   bsp props maps/cp_x.bsp             Source static props
-  bsp export maps/e1m1.bsp -o e1m1.glb   geometry, textures and lightmaps as glTF";
+  bsp export maps/e1m1.bsp -o e1m1.glb   geometry, textures and lightmaps as glTF
+  bsp view maps/e1m1.bsp              look at it in the browser (a server on 127.0.0.1)";
 
 #[derive(Args, Clone, Debug, Default)]
 pub(crate) struct OpenArgs {
@@ -148,6 +150,8 @@ enum Command {
     Render(cmd_render::RenderArgs),
     /// Game lump directory of a Source or Respawn map (lump 35)
     Gamelumps(cmd_props::GameLumpsArgs),
+    /// A local web viewer: serves the maps (three.js page, GLB, entities, lumps, check) on 127.0.0.1
+    View(cmd_view::ViewArgs),
     /// Scan directories (and .pk3/.zip archives) for maps: summary per file, then a table
     #[command(after_help = cmd_scan::AFTER_HELP)]
     Scan {
@@ -284,6 +288,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Props(args) => cmd_props::props(args, &mut out)?,
         Command::Lightmaps(args) => cmd_lightmaps::run(args, &mut out)?,
         Command::Render(args) => cmd_render::run(args, &mut out)?,
+        Command::View(args) => return cmd_view::run(args, &mut out),
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
         Command::Scan { dirs, json, jobs, strict, thumbnails, classname, key, texture, out: tables, format, open: o } => {
             let filter = bspkit::scan::MapFilter { classnames: classname, keys: key, textures: texture };

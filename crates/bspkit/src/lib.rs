@@ -74,6 +74,7 @@ pub mod stats;
 pub mod stripper;
 pub mod texture;
 pub mod tree;
+pub mod view;
 pub mod write;
 
 pub use branch::{Branch, Family};

@@ -27,6 +27,7 @@ mod safe_writes;
 mod scan_cli;
 mod scan_tables;
 mod textures_cli;
+mod view_cli;
 mod write_cli;
 
 /// Every test file of this folder is a module of this binary (`common::every_test_file_is_a_module`).

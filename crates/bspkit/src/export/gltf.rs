@@ -101,8 +101,16 @@ fn sampler(root: &mut json::Root, wrap: json::texture::WrappingMode, name: &str)
     })
 }
 
-/// Write the prepared scene as GLB (`glb`) or `.gltf` + `.bin` + PNG files.
-pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, summary: &mut Summary) -> Result<()> {
+/// Write the prepared scene as GLB (`glb`) or `.gltf` + `.bin` + PNG files. With `memory`
+/// (GLB only) the GLB goes there instead of to `path`, whose name then only names things.
+pub(crate) fn write(
+    p: &Prepared,
+    ctx: &WriteContext,
+    path: &Path,
+    glb: bool,
+    memory: Option<&mut Vec<u8>>,
+    summary: &mut Summary,
+) -> Result<()> {
     let scene = p.scene;
     let mut doc = Doc { root: json::Root::default(), len: 0 };
     doc.root.asset.generator = Some(format!("bspkit {}", env!("CARGO_PKG_VERSION")));
@@ -163,6 +171,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
     let mut clamp = None;
     let mut tex_of_material: HashMap<u32, (json::Index<json::Texture>, AlphaMode)> = HashMap::new();
     let mut tex_of_page: HashMap<u32, Option<json::Index<json::Texture>>> = HashMap::new();
+    let mut placeholders: HashMap<u32, bool> = HashMap::new();
     let mut mat_index: Vec<Option<json::Index<json::Material>>> = vec![None; p.materials.len()];
     let mut names = super::parts::UniqueNames::default();
     let mut unique = |base: String| names.get(base);
@@ -183,6 +192,11 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         }
         let Some(sm) = scene.material(om.material) else { continue };
         let mut m = json::Material { name: Some(sm.name.clone()), ..Default::default() };
+        // What a viewer may want to tell apart: the surface kinds, and a checker placeholder.
+        let mut extras = serde_json::Map::new();
+        if om.flags != crate::mesh::SurfaceFlags::NONE {
+            extras.insert("surface_flags".into(), serde_json::json!(om.flags.names().collect::<Vec<_>>()));
+        }
         m.pbr_metallic_roughness.metallic_factor = json::material::StrengthFactor(0.0);
         m.pbr_metallic_roughness.roughness_factor = json::material::StrengthFactor(1.0);
         if let Some(tc) = ctx.textures {
@@ -190,6 +204,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
                 Some(e) => Some(*e),
                 None => {
                     let img = tc.material_image(&sm.name, &mut summary.warnings)?;
+                    placeholders.insert(om.material, img.placeholder);
                     if img.placeholder {
                         summary.placeholder_textures += 1;
                     } else {
@@ -259,6 +274,12 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
                     });
                 }
             }
+        }
+        if placeholders.get(&om.material) == Some(&true) {
+            extras.insert("placeholder_texture".into(), serde_json::Value::Bool(true));
+        }
+        if !extras.is_empty() {
+            m.extras = raw(serde_json::Value::Object(extras));
         }
         mat_index[oi] = Some(doc.root.push(m));
         summary.materials += 1;
@@ -350,7 +371,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         let json_len = text.len().next_multiple_of(4) as u64;
         let total = 12 + 8 + json_len + if bin_len > 0 { 8 + bin_len } else { 0 };
         let total = u32::try_from(total).map_err(|_| Error::malformed(format!("GLB of {total} bytes exceeds the format's 4 GiB")))?;
-        write_out(path, |mut f| {
+        let produce = |mut f: &mut dyn Write| -> std::io::Result<()> {
             let mut head = Vec::with_capacity(28);
             head.extend_from_slice(b"glTF");
             head.extend_from_slice(&2u32.to_le_bytes());
@@ -367,8 +388,18 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
                 f.write_all(pad(n)?)?;
             }
             Ok(())
-        })?;
-        written(summary, path);
+        };
+        match memory {
+            Some(buf) => {
+                buf.clear();
+                buf.try_reserve_exact(total as usize).map_err(|_| Error::malformed(format!("GLB of {total} bytes: out of memory")))?;
+                produce(buf)?;
+            }
+            None => {
+                write_out(path, produce)?;
+                written(summary, path);
+            }
+        }
     } else {
         write_bytes(path, &text)?;
         written(summary, path);

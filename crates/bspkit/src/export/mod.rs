@@ -24,6 +24,10 @@
 //!   magenta/black checker and a warning — it never fails the export. Lightmaps: the atlas page
 //!   ([`crate::lightmap`], light style 0) as the material's `occlusionTexture` read through
 //!   `TEXCOORD_1`.
+//! * Material `extras`: `surface_flags` (the names of [`SurfaceFlags`] its surfaces carry;
+//!   surfaces of one texture with different flags get different materials) and
+//!   `placeholder_texture: true` for the checker, so viewers can hide sky or clips and tell a
+//!   missing texture from a real one.
 //! * Skipping: surfaces whose flags meet [`ExportOptions::skip`] (default
 //!   [`DEFAULT_SKIP`]: sky, nodraw, trigger, clip, tool) are left out and counted per flag.
 //! * Memory: the scene is built once; the binary chunk is streamed to the file in one pass
@@ -102,6 +106,20 @@ impl Default for ExportOptions {
 /// or textures are in the summary's `skipped` and `warnings`; only an unreadable map, an
 /// unknown format or a file that cannot be written fail.
 pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
+    export_to(bsp, path, None, opts)
+}
+
+/// [`export`] as GLB into memory: the bytes of the `.glb` file and the summary (whose `files`
+/// is empty). Nothing is written; `opts.format` is taken as GLB and `opts.hdr`, whose side
+/// files only exist on disk, gives a warning. `bsp view` serves this.
+pub fn export_glb(bsp: &Bsp, opts: &ExportOptions) -> Result<(Vec<u8>, Summary)> {
+    let mut bytes = Vec::new();
+    let opts = ExportOptions { format: Some(Format::Glb), ..opts.clone() };
+    let summary = export_to(bsp, Path::new("map.glb"), Some(&mut bytes), &opts)?;
+    Ok((bytes, summary))
+}
+
+fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &ExportOptions) -> Result<Summary> {
     let format = opts.format.or_else(|| Format::from_path(path)).ok_or_else(|| {
         Error::malformed(format!("{}: unknown output format (the name should end in .glb, .gltf or .obj)", path.display()))
     })?;
@@ -136,7 +154,9 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     let mut lightmap_pngs = std::collections::HashMap::new();
     let mut side_files = Vec::new();
     if let Some(l) = lm.as_mut() {
-        if opts.hdr {
+        if opts.hdr && memory.is_some() {
+            summary.warnings.push("hdr: in-memory GLB: no HDR side files written".into());
+        } else if opts.hdr {
             side_files = hdr_side_files(l, path)?;
         }
         for page in 0..l.pages.len() as u32 {
@@ -169,7 +189,7 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
     let prepared = prepare(&scene, opts.skip, lit, &mut summary);
     let ctx = WriteContext { textures: textures.as_ref(), lightmaps: lit.then_some(&lightmap_pngs), scale: opts.scale };
     match format {
-        Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, &mut summary)?,
+        Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, memory, &mut summary)?,
         Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,
     }
     // Listed after the output's own files (the first is the output).

@@ -84,6 +84,9 @@ pub(crate) struct OutMaterial {
     pub material: u32,
     /// Lightmap page, `u32::MAX` for none.
     pub page: u32,
+    /// The surface kinds of its surfaces (surface and material flags; the glTF writer puts
+    /// their names in the material's `extras.surface_flags`, so a viewer can hide sky or clips).
+    pub flags: SurfaceFlags,
 }
 
 /// One primitive: a model's surfaces of one output material. Its vertices are numbered in
@@ -285,7 +288,9 @@ pub(crate) struct Prepared<'s> {
 /// vertices each primitive uses.
 pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool, summary: &mut Summary) -> Prepared<'s> {
     let mut materials: Vec<OutMaterial> = Vec::new();
-    let mut by_key: HashMap<(u32, u32), usize> = HashMap::new();
+    // Surfaces of one material with different flags (a Quake 2 texinfo's, a Source face's) go
+    // to different output materials, so each output material has one set of kinds.
+    let mut by_key: HashMap<(u32, u32, u32), usize> = HashMap::new();
     let mut prims = Vec::with_capacity(scene.models.len());
     let uv1 = lightmaps && scene.models.iter().any(|m| !m.vertices.uv1.is_empty());
     let colours = scene.models.iter().any(|m| !m.vertices.colours.is_empty());
@@ -304,9 +309,9 @@ pub(crate) fn prepare<'s>(scene: &'s Scene, skip: SurfaceFlags, lightmaps: bool,
                 continue;
             }
             let page = if uv1 { m.lightmap_pages.get(si).copied().unwrap_or(u32::MAX) } else { u32::MAX };
-            let key = (s.material, page);
+            let key = (s.material, page, flags.0);
             let out = *by_key.entry(key).or_insert_with(|| {
-                materials.push(OutMaterial { material: s.material, page });
+                materials.push(OutMaterial { material: s.material, page, flags });
                 materials.len() - 1
             });
             groups.entry(out).or_default().push(si);

@@ -1,0 +1,645 @@
+// The page of `bsp view`: loads a map's GLB and JSON documents from the server that served it
+// (every URL is relative to the page, which sits under the server's token) and shows them with
+// three.js. No other origin is contacted.
+import * as THREE from "three";
+import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
+import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
+
+const $ = (id) => document.getElementById(id);
+const t0 = performance.now();
+// What the browser tests read (state, first-frame time); nothing else depends on it.
+const status = { state: "loading", map: -1, frames: 0, firstFrameMs: null, loadMs: null, error: null, triangles: 0 };
+window.bspview = status;
+
+const renderer = new THREE.WebGLRenderer({ canvas: $("canvas"), antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
+const scene = new THREE.Scene();
+scene.background = new THREE.Color().setRGB(0.16, 0.18, 0.21, THREE.LinearSRGBColorSpace);
+const camera = new THREE.PerspectiveCamera(70, 1, 0.01, 10000);
+camera.rotation.order = "YXZ";
+const orbit = new OrbitControls(camera, renderer.domElement);
+orbit.addEventListener("change", () => (dirty = true));
+
+let dirty = true;
+let mode = "orbit";
+let root = null; // the map's glTF scene
+let markers = null; // entity points
+let links = null; // target -> targetname lines
+let selection = null; // a box around the selected entity
+let current = null; // {summary, entities, info, check, positions, scale}
+const keys = new Set();
+let maps = [];
+
+// Surface kinds (the export's material extras.surface_flags) and whether they show.
+const KINDS = { sky: false, nodraw: false, trigger: false, clip: false, tool: false, water: true, translucent: true, alphatest: true };
+// A missing texture is the export's checker (extras.placeholder_texture): drawn plain unless asked.
+const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true };
+
+// Textures and lightmaps are multiplied in gamma space, as the engines do: the images are read
+// as stored (no sRGB decoding) and the result is written as is.
+const vertexShader = `
+  #ifndef USE_UV1
+  attribute vec2 uv1;
+  #endif
+  varying vec2 vUv; varying vec2 vUv1; varying vec3 vColor; varying vec3 vNormal;
+  void main() {
+    vUv = uv; vUv1 = uv1;
+    vNormal = normalize(mat3(modelMatrix) * normal);
+    #if defined(USE_COLOR_ALPHA)
+    vColor = color.rgb;
+    #elif defined(USE_COLOR)
+    vColor = color;
+    #else
+    vColor = vec3(1.0);
+    #endif
+    gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+  }`;
+const fragmentShader = `
+  uniform sampler2D map; uniform sampler2D lightMap;
+  uniform float hasMap; uniform float hasLight; uniform float useTex; uniform float useLight;
+  uniform float bright; uniform float alphaCut; uniform vec3 tint; uniform float vertexLit;
+  varying vec2 vUv; varying vec2 vUv1; varying vec3 vColor; varying vec3 vNormal;
+  void main() {
+    vec4 c = vec4(tint, 1.0);
+    if (hasMap > 0.5) { vec4 t = texture2D(map, vUv); c.a = t.a; if (useTex > 0.5) c.rgb *= t.rgb; }
+    if (alphaCut > 0.0 && c.a < alphaCut) discard;
+    if (useLight > 0.5) {
+      if (hasLight > 0.5) c.rgb *= texture2D(lightMap, vUv1).rgb * bright;
+      else if (vertexLit > 0.5) c.rgb *= vColor * (0.5 * bright);
+    }
+    // Without a lightmap, a light from above and the side shows the shape.
+    if (hasLight < 0.5 || useLight < 0.5) c.rgb *= 0.6 + 0.4 * max(dot(normalize(vNormal), normalize(vec3(0.35, 0.8, 0.5))), 0.0);
+    gl_FragColor = vec4(min(c.rgb, vec3(1.0)), c.a);
+  }`;
+
+function shaderFor(std, geometry) {
+  const raw = (t) => {
+    if (t) t.colorSpace = THREE.NoColorSpace;
+    return t;
+  };
+  const map = raw(std.map);
+  const lightMap = raw(std.aoMap);
+  const hasColor = !!geometry.getAttribute("color");
+  const mat = new THREE.ShaderMaterial({
+    vertexShader,
+    fragmentShader,
+    uniforms: {
+      map: { value: map },
+      lightMap: { value: lightMap },
+      hasMap: { value: map ? 1 : 0 },
+      hasLight: { value: lightMap && geometry.getAttribute("uv1") ? 1 : 0 },
+      useTex: { value: 1 },
+      useLight: { value: 1 },
+      bright: { value: look.bright },
+      alphaCut: { value: std.alphaTest || 0 },
+      tint: { value: map ? new THREE.Color(1, 1, 1) : new THREE.Color(0.7, 0.7, 0.7) },
+      vertexLit: { value: hasColor ? 1 : 0 },
+    },
+    transparent: std.transparent,
+    side: THREE.FrontSide,
+    vertexColors: hasColor,
+  });
+  mat.name = std.name;
+  mat.userData = std.userData;
+  return mat;
+}
+
+function resize() {
+  const c = renderer.domElement.parentElement;
+  const w = c.clientWidth, h = c.clientHeight;
+  renderer.setSize(w, h, false);
+  camera.aspect = w / Math.max(h, 1);
+  camera.updateProjectionMatrix();
+  dirty = true;
+}
+window.addEventListener("resize", resize);
+
+// Game space (Z up, units) to the GLB's frame: (x, y, z) -> (x, z, -y) times the export's scale.
+function toView(v, scale) {
+  return new THREE.Vector3(v[0] * scale, v[2] * scale, -v[1] * scale);
+}
+function parseVec(s) {
+  if (!s) return null;
+  const p = s.trim().split(/\s+/).map(Number);
+  return p.length >= 3 && p.slice(0, 3).every(Number.isFinite) ? p.slice(0, 3) : null;
+}
+function key(e, k) {
+  const p = e.pairs.find((x) => x[0] === k);
+  return p ? p[1] : undefined;
+}
+
+async function json(url) {
+  const r = await fetch(url);
+  return r.json();
+}
+
+function clearMap() {
+  for (const o of [root, markers, links, selection]) {
+    if (!o) continue;
+    scene.remove(o);
+    o.traverse((x) => {
+      if (x.geometry) x.geometry.dispose();
+      if (x.material) {
+        for (const m of [].concat(x.material)) {
+          for (const u of Object.values(m.uniforms || {})) if (u.value && u.value.isTexture) u.value.dispose();
+          m.dispose();
+        }
+      }
+    });
+  }
+  root = markers = links = selection = null;
+}
+
+function applyKinds() {
+  if (!root) return;
+  root.traverse((o) => {
+    if (!o.isMesh) return;
+    const flags = (o.material.userData && o.material.userData.surface_flags) || [];
+    o.visible = flags.every((f) => KINDS[f] !== false);
+    const u = o.material.uniforms;
+    const checker = o.material.userData && o.material.userData.placeholder_texture;
+    u.useTex.value = look.textures && (look.checkers || !checker) ? 1 : 0;
+    // Without its texture a surface is grey under its light.
+    u.tint.value.setScalar(u.hasMap.value && !u.useTex.value ? 0.75 : u.hasMap.value ? 1 : 0.7);
+    u.useLight.value = look.lighting ? 1 : 0;
+    u.bright.value = look.bright;
+  });
+  if (markers) markers.visible = look.markers;
+  if (links) links.visible = look.links;
+  dirty = true;
+}
+
+function showError(msg) {
+  const e = $("error");
+  e.textContent = msg;
+  e.hidden = !msg;
+}
+
+async function loadMap(i) {
+  status.state = "loading";
+  status.map = i;
+  status.firstFrameMs = null;
+  status.error = null;
+  clearMap();
+  showError("");
+  const start = performance.now();
+  const dir = `api/map/${i}/`;
+  const glbReq = fetch(dir + "map.glb");
+  const [summary, entities, info, check] = await Promise.all(
+    ["summary", "entities", "info", "check"].map((d) => json(dir + d + ".json")),
+  );
+  current = { summary, entities, info, check, scale: summary.scale || 0.0254, positions: new Map() };
+  const base = summary.name.split(/[\\/]/).pop();
+  $("title").textContent = (maps.length > 1 ? "" : base + " — ") + (summary.branch ? `${summary.title} (${summary.branch})` : "");
+  $("title").title = summary.name;
+  fillEntities();
+  fillLumps(info);
+  fillCheck(check);
+  const glb = await glbReq;
+  if (!glb.ok) {
+    const msg = (await glb.text()).trim() || summary.export_error || `HTTP ${glb.status}`;
+    status.error = msg;
+    showError(`This map could not be shown: ${msg}`);
+    status.state = "error";
+    status.loadMs = performance.now() - start;
+    dirty = true;
+    return;
+  }
+  const buf = await glb.arrayBuffer();
+  const gltf = await new Promise((ok, fail) => new GLTFLoader().parse(buf, "", ok, fail)).catch((e) => {
+    showError(`The GLB did not load: ${e.message || e}`);
+    status.error = String(e.message || e);
+    status.state = "error";
+    return null;
+  });
+  if (!gltf) return;
+  root = gltf.scene;
+  let tris = 0;
+  root.traverse((o) => {
+    if (!o.isMesh) return;
+    o.material = shaderFor(o.material, o.geometry);
+    tris += o.geometry.index ? o.geometry.index.count / 3 : 0;
+  });
+  status.triangles = tris;
+  scene.add(root);
+  root.updateMatrixWorld(true);
+  placeEntities();
+  applyKinds();
+  frameAll();
+  status.loadMs = performance.now() - start;
+  status.state = "ready";
+  const s = summary.export || {};
+  $("stats").textContent = `${tris.toLocaleString()} triangles, ${s.materials ?? "?"} materials, ${s.textures ?? 0} textures (${s.placeholder_textures ?? 0} placeholders), ${s.lightmap_pages ?? 0} lightmap pages`;
+  const warnings = (s.warnings || []).length;
+  if (warnings) $("stats").textContent += `, ${warnings} export warnings`;
+  dirty = true;
+}
+
+// Each entity's position in the view: its origin, or the centre of its brush model's node.
+function placeEntities() {
+  const { entities, scale, positions } = current;
+  const byEntity = new Map();
+  root.traverse((o) => {
+    if (o.userData && Number.isInteger(o.userData.entity) && o.userData.model > 0) byEntity.set(o.userData.entity, o);
+  });
+  current.nodes = byEntity;
+  for (const e of entities.entities) {
+    const node = byEntity.get(e.index);
+    if (node) {
+      const box = new THREE.Box3().setFromObject(node);
+      if (!box.isEmpty()) {
+        positions.set(e.index, box.getCenter(new THREE.Vector3()));
+        continue;
+      }
+    }
+    const o = parseVec(key(e, "origin"));
+    if (o) positions.set(e.index, toView(o, scale));
+  }
+  const pts = [];
+  const cols = [];
+  const order = [];
+  for (const [i, p] of positions) {
+    if (i === 0) continue;
+    pts.push(p.x, p.y, p.z);
+    const cls = key(entities.entities[i], "classname") || "";
+    const c = new THREE.Color(/^light/.test(cls) ? 0xffe066 : /spawn|player_start|player_deathmatch/.test(cls) ? 0x55ff55 : /^trigger/.test(cls) ? 0xff8844 : 0x66ccff);
+    cols.push(c.r, c.g, c.b);
+    order.push(i);
+  }
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
+  g.setAttribute("color", new THREE.Float32BufferAttribute(cols, 3));
+  markers = new THREE.Points(g, new THREE.PointsMaterial({ size: 4, sizeAttenuation: false, vertexColors: true, depthTest: true }));
+  markers.userData.order = order;
+  scene.add(markers);
+  // target -> targetname (also killtarget), each pair once.
+  const named = new Map();
+  for (const e of entities.entities) {
+    const n = key(e, "targetname");
+    if (n) (named.get(n) || named.set(n, []).get(n)).push(e.index);
+  }
+  const seg = [];
+  for (const e of entities.entities) {
+    const from = positions.get(e.index);
+    if (!from) continue;
+    for (const k of ["target", "killtarget"]) {
+      const t = key(e, k);
+      for (const j of named.get(t) || []) {
+        const to = positions.get(j);
+        if (to) seg.push(from.x, from.y, from.z, to.x, to.y, to.z);
+      }
+    }
+  }
+  const lg = new THREE.BufferGeometry();
+  lg.setAttribute("position", new THREE.Float32BufferAttribute(seg, 3));
+  links = new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0xff55ff }));
+  scene.add(links);
+  $("link-count").textContent = `${seg.length / 6} links`;
+  fillSpawns();
+}
+
+function frameAll() {
+  const box = new THREE.Box3();
+  root.traverse((o) => {
+    if (o.isMesh && o.visible) box.expandByObject(o);
+  });
+  if (box.isEmpty()) box.setFromObject(root);
+  if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
+  const c = box.getCenter(new THREE.Vector3());
+  const size = box.getSize(new THREE.Vector3()).length() || 1;
+  camera.near = size / 2000;
+  camera.far = size * 20;
+  camera.updateProjectionMatrix();
+  setMode("orbit");
+  orbit.target.copy(c);
+  camera.position.copy(c).add(new THREE.Vector3(0.6, 0.5, 0.6).multiplyScalar(size * 0.6));
+  camera.lookAt(c);
+  orbit.update();
+  current.size = size;
+  dirty = true;
+}
+
+function setMode(m) {
+  mode = m;
+  orbit.enabled = m === "orbit";
+  if (m === "orbit") {
+    const dir = new THREE.Vector3();
+    camera.getWorldDirection(dir);
+    orbit.target.copy(camera.position).add(dir.multiplyScalar((current && current.size ? current.size : 10) * 0.1));
+    orbit.update();
+  }
+  $("mode").textContent = m === "orbit" ? "Orbit" : "Fly";
+  $("mode").title = m === "orbit" ? "orbit: drag to turn, wheel to zoom (F or click: fly)" : "fly: WASD, Q/E down/up, Shift faster, drag to look (F or click: orbit)";
+  dirty = true;
+}
+
+// Fly: drag to look, WASD to move, Q/E down/up, Shift faster.
+let drag = null;
+renderer.domElement.addEventListener("pointerdown", (ev) => {
+  drag = { x: ev.clientX, y: ev.clientY, moved: false };
+});
+window.addEventListener("pointerup", (ev) => {
+  if (drag && !drag.moved) pick(ev);
+  drag = null;
+});
+window.addEventListener("pointermove", (ev) => {
+  if (!drag) return;
+  const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+  if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+  if (mode !== "fly") return;
+  drag.x = ev.clientX;
+  drag.y = ev.clientY;
+  camera.rotation.y -= dx * 0.004;
+  camera.rotation.x = Math.max(-1.55, Math.min(1.55, camera.rotation.x - dy * 0.004));
+  dirty = true;
+});
+window.addEventListener("keydown", (ev) => {
+  if (ev.target.tagName === "INPUT") return;
+  if (ev.code === "KeyF") setMode(mode === "orbit" ? "fly" : "orbit");
+  keys.add(ev.code);
+});
+window.addEventListener("keyup", (ev) => keys.delete(ev.code));
+window.addEventListener("blur", () => keys.clear());
+
+let last = performance.now();
+function tick(now) {
+  const dt = Math.min((now - last) / 1000, 0.1);
+  last = now;
+  if (mode === "fly" && current && keys.size) {
+    const speed = (current.scale || 0.0254) * 320 * (keys.has("ShiftLeft") || keys.has("ShiftRight") ? 4 : 1) * dt;
+    const fwd = new THREE.Vector3();
+    camera.getWorldDirection(fwd);
+    const right = new THREE.Vector3().crossVectors(fwd, camera.up).normalize();
+    const move = new THREE.Vector3();
+    if (keys.has("KeyW")) move.add(fwd);
+    if (keys.has("KeyS")) move.sub(fwd);
+    if (keys.has("KeyD")) move.add(right);
+    if (keys.has("KeyA")) move.sub(right);
+    if (keys.has("KeyE")) move.y += 1;
+    if (keys.has("KeyQ")) move.y -= 1;
+    if (move.lengthSq() > 0) {
+      camera.position.addScaledVector(move.normalize(), speed);
+      dirty = true;
+    }
+  }
+  if (dirty) {
+    dirty = false;
+    renderer.render(scene, camera);
+    status.frames++;
+    if (status.state === "ready" && status.firstFrameMs === null) {
+      status.firstFrameMs = performance.now() - t0;
+      $("timing").textContent = `first frame ${Math.round(status.firstFrameMs)} ms after the page started`;
+    }
+  }
+  requestAnimationFrame(tick);
+}
+
+// Click: the nearest entity marker or brush model under the pointer.
+function pick(ev) {
+  if (!root) return;
+  const r = renderer.domElement.getBoundingClientRect();
+  const ndc = new THREE.Vector2(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
+  const ray = new THREE.Raycaster();
+  ray.setFromCamera(ndc, camera);
+  ray.params.Points.threshold = (current.size || 10) * 0.004;
+  const hits = ray.intersectObjects([root, ...(markers && markers.visible ? [markers] : [])], true).filter((h) => h.object.visible);
+  for (const h of hits) {
+    if (h.object === markers) return select(markers.userData.order[h.index], false);
+    for (let o = h.object; o; o = o.parent) {
+      if (o.userData && Number.isInteger(o.userData.entity)) return select(o.userData.entity, false);
+    }
+  }
+}
+
+function select(i, fly) {
+  const e = current.entities.entities[i];
+  if (!e) return;
+  const box = $("keys");
+  box.innerHTML = "";
+  const h = document.createElement("h3");
+  h.textContent = `#${i} ${key(e, "classname") || "(no classname)"}`;
+  box.appendChild(h);
+  const table = document.createElement("table");
+  for (const [k, v] of e.pairs) {
+    const tr = table.insertRow();
+    tr.insertCell().textContent = k;
+    tr.insertCell().textContent = v;
+  }
+  box.appendChild(table);
+  if (selection) {
+    scene.remove(selection);
+    selection.geometry.dispose();
+  }
+  selection = null;
+  const p = current.positions.get(i);
+  const node = current.nodes && current.nodes.get(i);
+  if (node) {
+    selection = new THREE.Box3Helper(new THREE.Box3().setFromObject(node), 0xffff00);
+  } else if (p) {
+    const s = current.scale * 16;
+    selection = new THREE.Box3Helper(new THREE.Box3(p.clone().subScalar(s), p.clone().addScalar(s)), 0xffff00);
+  }
+  if (selection) scene.add(selection);
+  if (fly && p) {
+    setMode("orbit");
+    const d = camera.position.clone().sub(orbit.target);
+    orbit.target.copy(p);
+    camera.position.copy(p).add(d.setLength(current.scale * 400));
+    orbit.update();
+  }
+  dirty = true;
+}
+
+function fillEntities() {
+  const list = current.entities.entities;
+  $("entity-count").textContent = `${current.entities.count} entities`;
+  if (current.entities.error) $("entity-count").textContent += ` (entity lump: ${current.entities.error})`;
+  const search = $("search");
+  search.value = "";
+  const draw = () => {
+    const q = search.value.trim().toLowerCase();
+    const ul = $("entities");
+    ul.innerHTML = "";
+    let shown = 0;
+    let matched = 0;
+    for (const e of list) {
+      const cls = key(e, "classname") || "";
+      const tn = key(e, "targetname") || "";
+      if (q && !cls.toLowerCase().includes(q) && !tn.toLowerCase().includes(q)) continue;
+      matched++;
+      if (shown >= 400) continue;
+      shown++;
+      const li = document.createElement("li");
+      li.textContent = `#${e.index} ${cls}${tn ? ` "${tn}"` : ""}`;
+      li.onclick = () => select(e.index, true);
+      ul.appendChild(li);
+    }
+    $("match-count").textContent = q ? `${matched} match` : "";
+    if (matched > shown) {
+      const li = document.createElement("li");
+      li.className = "more";
+      li.textContent = `… ${matched - shown} more (search to narrow)`;
+      ul.appendChild(li);
+    }
+  };
+  search.oninput = draw;
+  draw();
+}
+
+const SPAWN = /^(info_player_(start|deathmatch|coop|teamspawn|terrorist|counterterrorist|combine|rebel|axis|allies)|team_ctf_(red|blue)(player|spawn)|info_player_start2|info_spawn.*|info_player_.*)$/i;
+
+function fillSpawns() {
+  const ul = $("spawns");
+  ul.innerHTML = "";
+  let n = 0;
+  for (const e of current.entities.entities) {
+    const cls = key(e, "classname") || "";
+    if (!SPAWN.test(cls)) continue;
+    const o = parseVec(key(e, "origin"));
+    if (!o) continue;
+    n++;
+    const li = document.createElement("li");
+    li.textContent = `#${e.index} ${cls}`;
+    li.onclick = () => jump(e, o);
+    ul.appendChild(li);
+  }
+  $("spawn-count").textContent = `${n} spawn points`;
+}
+
+// Stand at a spawn point, eyes 56 units up, facing its yaw (game yaw 0 looks along +X).
+function jump(e, o) {
+  let yaw = Number(key(e, "angle"));
+  const angles = parseVec(key(e, "angles"));
+  if (angles) yaw = angles[1];
+  if (!Number.isFinite(yaw)) yaw = 0;
+  setMode("fly");
+  camera.position.copy(toView([o[0], o[1], o[2] + 56], current.scale));
+  camera.rotation.set(0, THREE.MathUtils.degToRad(yaw) - Math.PI / 2, 0);
+  camera.near = current.scale * 2;
+  camera.updateProjectionMatrix();
+  select(e.index, false);
+  dirty = true;
+}
+
+function fillLumps(info) {
+  const t = $("lumps");
+  t.innerHTML = "";
+  if (info.error) {
+    t.insertRow().insertCell().textContent = info.error;
+    return;
+  }
+  const head = t.insertRow();
+  for (const h of ["#", "name", "offset", "length", "count", "version", ""]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  for (const l of info.lumps || []) {
+    const tr = t.insertRow();
+    for (const v of [l.index, l.name, l.offset, l.length, l.count ?? "", l.version ?? "", l.compressed ? "lzma" : l.source !== "file" ? "external" : ""]) {
+      tr.insertCell().textContent = v;
+    }
+  }
+  $("format").textContent = info.format ? `${info.format.title} (${info.format.branch}), ${info.size.toLocaleString()} bytes, ${(info.lumps || []).length} lumps` : "";
+}
+
+function fillCheck(check) {
+  const t = $("problems");
+  t.innerHTML = "";
+  if (check.error) {
+    $("check-count").textContent = check.error;
+    return;
+  }
+  const c = check.counts || {};
+  $("check-count").textContent = `${c.errors} errors, ${c.warnings} warnings, ${c.notes} notes`;
+  for (const p of (check.problems || []).slice(0, 1000)) {
+    const tr = t.insertRow();
+    tr.className = p.severity;
+    for (const v of [p.severity, p.code, p.lump ?? "", p.index ?? "", p.message]) tr.insertCell().textContent = v;
+  }
+}
+
+function buildToggles() {
+  const box = $("kinds");
+  for (const k of Object.keys(KINDS)) {
+    const l = document.createElement("label");
+    const c = document.createElement("input");
+    c.type = "checkbox";
+    c.checked = KINDS[k];
+    c.id = `kind-${k}`;
+    c.onchange = () => {
+      KINDS[k] = c.checked;
+      applyKinds();
+    };
+    l.append(c, ` ${k}`);
+    box.appendChild(l);
+  }
+  for (const k of ["textures", "checkers", "lighting", "markers", "links"]) {
+    const c = $(`look-${k}`);
+    c.checked = look[k];
+    c.onchange = () => {
+      look[k] = c.checked;
+      applyKinds();
+    };
+  }
+  $("bright").value = look.bright;
+  $("bright").oninput = () => {
+    look.bright = Number($("bright").value);
+    applyKinds();
+  };
+}
+
+function tabs() {
+  for (const b of document.querySelectorAll("#tabs button")) {
+    b.onclick = () => {
+      for (const x of document.querySelectorAll("#tabs button")) x.classList.toggle("on", x === b);
+      for (const p of document.querySelectorAll(".pane")) p.hidden = p.id !== `pane-${b.dataset.pane}`;
+    };
+  }
+}
+
+function screenshot() {
+  renderer.render(scene, camera);
+  renderer.domElement.toBlob((blob) => {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    const name = current ? current.summary.name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "") : "map";
+    a.download = `${name}.png`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }, "image/png");
+}
+
+async function main() {
+  tabs();
+  buildToggles();
+  resize();
+  $("shot").onclick = screenshot;
+  $("frame").onclick = () => current && root && frameAll();
+  $("mode").onclick = () => setMode(mode === "orbit" ? "fly" : "orbit");
+  requestAnimationFrame(tick);
+  maps = await json("api/maps.json");
+  const sel = $("maps");
+  for (const m of maps) {
+    const opt = new Option(m.name.split(/[\\/]/).pop(), m.index);
+    opt.title = m.name;
+    sel.add(opt);
+  }
+  sel.hidden = maps.length < 2;
+  const want = Number(new URLSearchParams(location.hash.slice(1)).get("map") || 0);
+  const first = maps.some((m) => m.index === want) ? want : 0;
+  sel.value = String(first);
+  sel.onchange = () => {
+    location.hash = `map=${sel.value}`;
+    loadMap(Number(sel.value));
+  };
+  await loadMap(first);
+}
+main().catch((e) => {
+  status.state = "error";
+  status.error = String(e && e.message ? e.message : e);
+  showError(`The viewer failed: ${status.error}`);
+});

@@ -1,0 +1,132 @@
+// Drives headless Chromium (Debian's package, through playwright-core) over a running
+// `bsp view` server: for every map it serves, load the page, wait for the first frame, measure
+// the canvas (mean and variance of its pixels: a blank canvas has none), read the entity
+// panel's count and save a screenshot. One JSON line per map on stdout.
+//
+//   node test/browser.mjs URL OUT_DIR [--size 960x540] [--chromium /usr/bin/chromium]
+import { chromium } from "playwright-core";
+import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  if (i < 0) return dflt;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+};
+const size = opt("--size", "960x540").split("x").map(Number);
+const exe = opt("--chromium", "/usr/bin/chromium");
+const timeout = Number(opt("--timeout", "120")) * 1000;
+const [url, out] = args;
+if (!url || !out) {
+  console.error("usage: node test/browser.mjs URL OUT_DIR [--size WxH] [--chromium PATH] [--timeout S]");
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+
+const profile = mkdtempSync(join(tmpdir(), "bspkit-chromium-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: exe,
+  headless: true,
+  viewport: { width: size[0], height: size[1] },
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    // WebGL without a GPU: ANGLE on SwiftShader, the software renderer Chromium ships.
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+  ],
+});
+// The page may only talk to the server it came from.
+const origin = new URL(url).origin;
+const foreign = [];
+context.on("request", (r) => {
+  const u = r.url();
+  if (!u.startsWith(origin) && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
+});
+
+let failed = false;
+try {
+  const maps = await (await fetch(new URL("api/maps.json", url))).json();
+  for (const m of maps) {
+    const page = await context.newPage();
+    const logs = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error" || msg.type() === "warning") logs.push(`${msg.type()}: ${msg.text()}`);
+    });
+    page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
+    const started = Date.now();
+    await page.goto(`${url}#map=${m.index}`);
+    await page.waitForFunction(
+      () => window.bspview && (window.bspview.state === "error" || window.bspview.firstFrameMs !== null),
+      null,
+      { timeout, polling: 50 },
+    );
+    const wallMs = Date.now() - started;
+    const status = await page.evaluate(() => ({ ...window.bspview }));
+    // The canvas as drawn (the page keeps its drawing buffer): mean and variance of its pixels.
+    const pixels = await page.evaluate(() => {
+      const src = document.getElementById("canvas");
+      const c = document.createElement("canvas");
+      c.width = src.width;
+      c.height = src.height;
+      const g = c.getContext("2d");
+      g.drawImage(src, 0, 0);
+      const d = g.getImageData(0, 0, c.width, c.height).data;
+      let n = 0, sum = 0, sq = 0;
+      const colours = new Set();
+      for (let i = 0; i < d.length; i += 4) {
+        const y = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
+        sum += y;
+        sq += y * y;
+        n++;
+        if (i % 64 === 0) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      }
+      const mean = sum / n;
+      return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean, colours: colours.size };
+    });
+    const entityText = await page.textContent("#entity-count");
+    const errorText = (await page.isVisible("#error")) ? await page.textContent("#error") : null;
+    const stem = m.name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
+    const shot = join(out, `${stem}.png`);
+    await page.screenshot({ path: shot });
+    // The entity search, and a jump to the first spawn point (a second screenshot, from there).
+    await page.fill("#search", "info_player");
+    const searchText = await page.textContent("#match-count");
+    await page.fill("#search", "");
+    let spawnShot = null;
+    const spawns = await page.$$("#spawns li");
+    if (spawns.length) {
+      await page.click('#tabs button[data-pane="spawns"]');
+      const before = await page.evaluate(() => window.bspview.frames);
+      await page.click("#spawns li");
+      await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+      await page.mouse.move(0, 0);
+      spawnShot = join(out, `${stem}-spawn.png`);
+      await page.screenshot({ path: spawnShot });
+    }
+    console.log(
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+    );
+    await page.close();
+  }
+} catch (e) {
+  console.error(`browser test: ${e.stack || e}`);
+  failed = true;
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+if (foreign.length) {
+  console.error(`requests outside the server: ${foreign.join(", ")}`);
+  failed = true;
+}
+process.exit(failed ? 1 : 0);
