@@ -12,6 +12,7 @@ mod budgets;
 mod check_cases;
 mod check_lzma;
 mod convert;
+mod convert_quake3;
 mod corpus_open;
 mod decompile;
 mod error_locations;
