@@ -15,6 +15,7 @@ mod convert;
 mod convert_quake3;
 mod corpus_open;
 mod decompile;
+mod engine_quake3;
 mod error_locations;
 mod garble;
 mod genesis3d;
