@@ -13,6 +13,7 @@ mod check_cases;
 mod check_lzma;
 mod convert;
 mod convert_quake3;
+mod convert_siblings;
 mod corpus_open;
 mod decompile;
 mod engine_quake3;
