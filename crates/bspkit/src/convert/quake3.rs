@@ -324,8 +324,8 @@ fn repage(lm: &[u8], w: &mut Wide, from: usize, to: usize) -> Result<Vec<u8>> {
                 && (0..PAGE_LARGE as i32).contains(&y)
                 && wd >= 0
                 && ht >= 0
-                && (x % PAGE_SMALL as i32) + wd <= PAGE_SMALL as i32
-                && (y % PAGE_SMALL as i32) + ht <= PAGE_SMALL as i32;
+                && (x % PAGE_SMALL as i32) as i64 + wd as i64 <= PAGE_SMALL as i64
+                && (y % PAGE_SMALL as i32) as i64 + ht as i64 <= PAGE_SMALL as i64;
             if !ok {
                 return Err(Error::new(ErrorKind::Unsupported(format!(
                     "surface {i}: its {wd}x{ht} lightmap at ({x}, {y}) of a 512x512 page crosses a 128x128 page boundary (repacking lightmaps is not supported)"
