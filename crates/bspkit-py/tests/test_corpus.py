@@ -456,6 +456,32 @@ def test_convert_console_pc_matches_cli(path, cli, tmp_path):
         assert not (tmp_path / "strict.bsp").exists()
 
 
+QUAKE3_MAPS = [p for p in MAPS if p.id.startswith("quake3/")]
+QUAKE3_SIBLINGS = ["quake3", "ibsp47", "quakelive", "rbsp", "fbsp"]
+
+
+@pytest.mark.parametrize("path", QUAKE3_MAPS or MAPS[:1])
+def test_convert_quake3_siblings_match_cli_and_come_back(path, cli, tmp_path):
+    """`Bsp.convert` among the Quake 3 family writes what `bsp convert` writes, and back is the original."""
+    if path is None or not path.parent.name == "quake3":
+        pytest.skip("no corpus")
+    bsp = bspkit.load(path)
+    original = path.read_bytes()
+    for to in QUAKE3_SIBLINGS:
+        if to == bsp.branch:
+            continue
+        out, cli_out, cli_report = tmp_path / f"{to}.bsp", tmp_path / f"cli_{to}.bsp", tmp_path / f"{to}.json"
+        report = bsp.convert(to, out, strict=True)
+        subprocess.run([cli, "convert", str(path), "--to", to, "-o", str(cli_out), "--report", str(cli_report), "--strict"],
+                       capture_output=True, check=True)
+        assert out.read_bytes() == cli_out.read_bytes()
+        assert report == json.loads(cli_report.read_text())
+        assert report["lossless"] and report["to"]["branch"] == to
+        back = tmp_path / f"{to}_back.bsp"
+        bspkit.load(out, branch=to).convert(bsp.branch, back, strict=True)
+        assert back.read_bytes() == original
+
+
 DECOMPILED = [p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in ("quake2", "quake3")]
 
 

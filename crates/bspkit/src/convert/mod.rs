@@ -8,10 +8,13 @@
 //!
 //! Covered so far: Source console ↔ PC (`PSBV` big-endian ↔ `VBSP` little-endian) within one
 //! branch ([`source`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
+//! ([`quake1`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
+//! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism, Quake ↔ Hexen II and GoldSrc ↔ Blue Shift
 //! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
 
 pub mod ivp;
 pub mod quake1;
+pub mod quake3;
 pub mod report;
 pub mod source;
 
@@ -51,12 +54,40 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
             report.to.version = if opts.to.id == "quake1" { 29 } else { 0 };
             quake1::convert_container(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
         }
+        (Family::Quake, Family::Quake)
+            if from.id != opts.to.id
+                && quake1::BRANCHES_HEXEN2.contains(&from.id)
+                && quake1::BRANCHES_HEXEN2.contains(&opts.to.id)
+                && target_endian == Endian::Little =>
+        {
+            quake1::convert_container(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        (Family::GoldSrc, Family::GoldSrc) if from.id != opts.to.id && target_endian == Endian::Little => {
+            quake1::swap_first_entries(bsp, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        (Family::Quake2, Family::Quake2)
+            if from.id != opts.to.id
+                && quake1::BRANCHES_QUAKE2.contains(&from.id)
+                && quake1::BRANCHES_QUAKE2.contains(&opts.to.id)
+                && target_endian == Endian::Little =>
+        {
+            quake1::convert_container(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        (Family::Quake3, Family::Quake3)
+            if from.id != opts.to.id
+                && quake3::BRANCHES.contains(&from.id)
+                && quake3::BRANCHES.contains(&opts.to.id)
+                && target_endian == Endian::Little =>
+        {
+            report.to.version = quake3::version(opts.to.id);
+            quake3::convert_family(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
         _ if opts.endian.is_some_and(|e| e != Endian::Little) && opts.to.family != Family::Source => {
             return Err(Error::new(ErrorKind::Unsupported(format!("{} has no big-endian form", opts.to.id))))
         }
         _ => {
             return Err(Error::new(ErrorKind::Unsupported(format!(
-                "conversion from {} to {} (covered: Source console <-> PC within one branch; quake1, bsp2 and 2psb among themselves)",
+                "conversion from {} to {} (covered: Source console <-> PC within one branch; quake1, bsp2 and 2psb among themselves; quake1 <-> hexen2; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves)",
                 from.id, opts.to.id
             )))
             .in_file_opt(bsp.path()))

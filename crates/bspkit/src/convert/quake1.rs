@@ -1,5 +1,6 @@
 //! Quake 1 containers: BSP29 (`quake1`) ↔ `BSP2` ↔ `2PSB` (quake_family.md B.1; the record
-//! sets of [`crate::branches::quake1::records`]).
+//! sets of [`crate::branches::quake1::records`]), and the same for Quake 2's IBSP 38 ↔ Qbism
+//! ([`BRANCHES_QUAKE2`]; 19 lumps after an `IBSP`/`QBSP` magic and version 38).
 //!
 //! The three share the header size (a 4-byte version or magic, 15 `{offset, length}` pairs)
 //! and every lump but the seven whose records widen: nodes, faces, clip nodes, leaves, mark
@@ -22,7 +23,39 @@ use crate::schema::{Kind, RecordSchema, Scalar};
 /// Branches this module converts between.
 pub const BRANCHES: [&str; 3] = ["quake1", "bsp2", "2psb"];
 
-const HEADER_LEN: usize = 4 + 15 * 8;
+/// Quake 2 containers converted the same way (quake_facts.md §4.1): IBSP 38 ↔ Qbism `QBSP` 38,
+/// whose nodes, faces, leaves, leaf faces / brushes, edges and brush sides widen to 32 bits
+/// (nodes and leaves with float bounds, like BSP2).
+pub const BRANCHES_QUAKE2: [&str; 2] = ["quake2", "qbism"];
+
+/// Quake ↔ Hexen II (quake_facts.md §1.4): only the model record differs (eight hull head
+/// nodes instead of four).
+pub const BRANCHES_HEXEN2: [&str; 2] = ["quake1", "hexen2"];
+
+/// GoldSrc ↔ Blue Shift (quake_facts.md §3): the same file with directory entries 0 and 1
+/// (entities and planes) swapped; nothing else moves, so both ways are lossless and exact.
+pub fn swap_first_entries(bsp: &Bsp, report: &mut Report) -> Result<Vec<u8>> {
+    let data = bsp.data();
+    let (_, entries) = directory::parse(data, bsp.branch(), Endian::Little)?;
+    if entries.len() != 15 || data.len() < 4 + 15 * 8 {
+        return Err(Error::malformed(format!("{} header", bsp.branch().id)));
+    }
+    let mut out = data.to_vec();
+    out[4..12].copy_from_slice(&data[12..20]);
+    out[12..20].copy_from_slice(&data[4..12]);
+    for e in &entries {
+        report.lumps.push(LumpAction {
+            index: e.index,
+            name: e.name,
+            action: "copied",
+            source_bytes: e.length,
+            target_bytes: e.length,
+            source_lzma: false,
+            target_lzma: false,
+        });
+    }
+    Ok(out)
+}
 
 fn read(b: &[u8], s: Scalar) -> f64 {
     let le2 = || [b[0], b[1]];
@@ -72,6 +105,7 @@ fn convert_records(
     lump: &str,
     rounded: &mut usize,
     misfit: &mut Vec<String>,
+    widths: &mut Widths,
 ) -> Result<Vec<u8>> {
     if src.len() % from.size != 0 {
         return Err(Error::new(ErrorKind::BadLumpLength { length: src.len() as u64, record_size: from.size }).in_lump(lump));
@@ -83,12 +117,22 @@ fn convert_records(
         for tf in to.fields {
             let sf = from
                 .field(tf.name)
-                .filter(|sf| sf.ty.count() == tf.ty.count())
                 .ok_or_else(|| Error::new(ErrorKind::Unsupported(format!("{lump}: field {} has no counterpart", tf.name))))?;
             let (Kind::Scalar { scalar: ss, .. }, Kind::Scalar { scalar: ts, .. }) = (sf.ty.kind, tf.ty.kind) else {
                 return Err(Error::new(ErrorKind::Unsupported(format!("{lump}: nested field {}", tf.name))));
             };
+            // An array of another length (Hexen II's eight hull head nodes, Quake's four):
+            // values beyond the source's are zero, beyond the target's are counted if not zero.
+            if sf.ty.count() > tf.ty.count() {
+                let extra = (tf.ty.count()..sf.ty.count()).filter(|&i| read(&rec[sf.offset + i * ss.size()..], ss) != 0.0).count();
+                widths.dropped += extra;
+            } else if sf.ty.count() < tf.ty.count() {
+                widths.defaulted += tf.ty.count() - sf.ty.count();
+            }
             for i in 0..tf.ty.count() {
+                if i >= sf.ty.count() {
+                    continue;
+                }
                 let mut v = read(&rec[sf.offset + i * ss.size()..], ss);
                 if ts != Scalar::F32 && v.fract() != 0.0 && v.is_finite() {
                     // Float bounds to integers: outwards, so the box still holds the geometry.
@@ -104,24 +148,41 @@ fn convert_records(
     Ok(out)
 }
 
-/// Convert between two of [`BRANCHES`].
+/// Values of array fields a conversion widens or narrows (Hexen II's model head nodes).
+#[derive(Default)]
+struct Widths {
+    /// Target values with no source value (left zero).
+    defaulted: usize,
+    /// Non-zero source values the target has no room for.
+    dropped: usize,
+}
+
+/// Convert between two of [`BRANCHES`], or two of [`BRANCHES_QUAKE2`] (the same header kind
+/// and lump count on both sides).
 pub fn convert_container(bsp: &Bsp, to: &'static Branch, report: &mut Report) -> Result<Vec<u8>> {
     let from = bsp.branch();
     let data = bsp.data();
     let (header, entries) = directory::parse(data, from, Endian::Little)?;
-    if header.len != HEADER_LEN || entries.len() != 15 {
-        return Err(Error::malformed(format!("Quake header of {} bytes", header.len)));
+    let n = entries.len();
+    let base = match from.header {
+        HeaderKind::IdMagic { .. } => 8,
+        _ => 4,
+    };
+    if header.len != base + 8 * n || to.lumps.len() != n {
+        return Err(Error::malformed(format!("{} header of {} bytes", from.id, header.len)));
     }
-    let mut lumps: Vec<Vec<u8>> = Vec::with_capacity(15);
-    let (mut rounded, mut misfit) = (0usize, Vec::new());
+    let header_len = header.len;
+    let mut lumps: Vec<Vec<u8>> = Vec::with_capacity(n);
+    let (mut rounded, mut misfit, mut widths) = (0usize, Vec::new(), Widths::default());
     for e in &entries {
         let raw = crate::bytes::slice(data, e.offset, e.length).map_err(|err| bsp.lump_error(e.index, err))?;
         let s_from = crate::schema::lump_schema(from, e.name, 0, Endian::Little);
         let s_to = crate::schema::lump_schema(to, e.name, 0, Endian::Little);
         let (bytes, action) = match (s_from, s_to) {
-            (Some(a), Some(b)) if a.size != b.size || a.name != b.name => {
-                (convert_records(raw, a, b, e.name, &mut rounded, &mut misfit).map_err(|err| bsp.lump_error(e.index, err))?, "converted")
-            }
+            (Some(a), Some(b)) if a.size != b.size || a.name != b.name => (
+                convert_records(raw, a, b, e.name, &mut rounded, &mut misfit, &mut widths).map_err(|err| bsp.lump_error(e.index, err))?,
+                "converted",
+            ),
             _ => (raw.to_vec(), "copied"),
         };
         report.lumps.push(LumpAction {
@@ -144,16 +205,36 @@ pub fn convert_container(bsp: &Bsp, to: &'static Branch, report: &mut Report) ->
             shown.join(", ")
         ))));
     }
+    if widths.dropped > 0 {
+        report.loss(
+            None,
+            Some("MODELS".into()),
+            "dropped",
+            format!("{} head node(s) of hulls 4-7 that are not 0: {} models have four hulls", widths.dropped, to.id),
+        );
+    }
+    if widths.defaulted > 0 {
+        report.loss(
+            None,
+            Some("MODELS".into()),
+            "defaulted",
+            format!(
+                "{} head node(s) of hulls 4-7 set to 0 (clip node 0): {} has no such hulls; Hexen II's collision for those sizes needs them compiled",
+                widths.defaulted,
+                bsp.branch().id
+            ),
+        );
+    }
     if rounded > 0 {
         report.loss(None, Some("NODES/LEAVES".into()), "truncated", format!("{rounded} float bound(s) rounded outwards to whole numbers"));
     }
 
     // Layout: the source's file order, 4-byte aligned; gaps of zeros redone, others kept.
-    let mut order: Vec<usize> = (0..15).filter(|&i| entries[i].length > 0).collect();
+    let mut order: Vec<usize> = (0..n).filter(|&i| entries[i].length > 0).collect();
     order.sort_by_key(|&i| (entries[i].offset, i));
-    let mut out = vec![0u8; HEADER_LEN];
-    let mut placed = vec![(0u64, 0u64); 15];
-    let mut cursor_old = HEADER_LEN as u64;
+    let mut out = vec![0u8; header_len];
+    let mut placed = vec![(0u64, 0u64); n];
+    let mut cursor_old = header_len as u64;
     for &i in &order {
         let e = &entries[i];
         if e.offset < cursor_old {
@@ -203,13 +284,17 @@ pub fn convert_container(bsp: &Bsp, to: &'static Branch, report: &mut Report) ->
     }
     out.resize(out.len().next_multiple_of(4), 0);
 
-    match to.header {
-        HeaderKind::Quake { magic: Some(m) } => out[0..4].copy_from_slice(&m),
-        HeaderKind::Quake { magic: None } => out[0..4].copy_from_slice(&29i32.to_le_bytes()),
-        _ => return Err(Error::new(ErrorKind::Unsupported(format!("{} is not a Quake 1 container", to.id)))),
+    match (to.header, base) {
+        (HeaderKind::Quake { magic: Some(m) }, 4) => out[0..4].copy_from_slice(&m),
+        (HeaderKind::Quake { magic: None }, 4) => out[0..4].copy_from_slice(&29i32.to_le_bytes()),
+        (HeaderKind::IdMagic { magic }, 8) => {
+            out[0..4].copy_from_slice(&magic);
+            out[4..8].copy_from_slice(&header.version.to_le_bytes());
+        }
+        _ => return Err(Error::new(ErrorKind::Unsupported(format!("{} is not a container of {}'s kind", to.id, from.id)))),
     }
     for (i, (ofs, len)) in placed.iter().enumerate() {
-        let b = 4 + 8 * i;
+        let b = base + 8 * i;
         let (o, l) = (i32::try_from(*ofs), i32::try_from(*len));
         let (Ok(o), Ok(l)) = (o, l) else {
             return Err(Error::new(ErrorKind::LimitExceeded { what: "lump offset", requested: *ofs, limit: i32::MAX as u64 }));

@@ -1,0 +1,114 @@
+//! A real engine loads converted Quake 3 maps: Debian's `openarena-server` (ioquake3's
+//! dedicated server with OpenArena's game code) started on each converted corpus map in a
+//! temporary home folder reaches the game's initialisation on that map and quits without an
+//! error in its log. Skips (with a note) when the server is not installed (`.ci/run` installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common;
+
+use bspkit::convert::{self, ConvertOptions, Lzma};
+use bspkit::Bsp;
+
+fn server() -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).map(|d| d.join("openarena-server")).find(|p| p.is_file()))
+        .unwrap_or_default();
+    on_path.or_else(|| Some(PathBuf::from("/usr/games/openarena-server")).filter(|p| p.is_file()))
+}
+
+/// Run the dedicated server on `home/baseoa/maps/NAME.bsp` and return its log.
+fn run(server: &Path, home: &Path, name: &str) -> String {
+    let mut child = Command::new(server)
+        .env("HOME", home)
+        .args(["+set", "fs_homepath"])
+        .arg(home)
+        .args(["+set", "dedicated", "1", "+set", "bot_enable", "0", "+set", "net_enabled", "0", "+map", name, "+quit"])
+        .current_dir(home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start openarena-server");
+    let start = Instant::now();
+    // The server quits by itself after loading; a hang is a failure, not a stuck test.
+    let out = loop {
+        if child.try_wait().unwrap().is_some() {
+            break child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            child.kill().ok();
+            let out = child.wait_with_output().unwrap();
+            panic!("{name}: the server did not quit in 120 s:\n{}", String::from_utf8_lossy(&out.stdout));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// The map loaded: the game initialised on it and the server quit on request, with no error.
+fn loaded(log: &str, name: &str) -> bool {
+    log.lines().any(|l| l.starts_with("InitGame: ") && l.contains(&format!("\\mapname\\{name}\\")))
+        && log.contains("----- Server Shutdown (Server quit) -----")
+        && !log.lines().any(|l| l.contains("ERROR") || l.contains("crashed") || l.contains("Fatal"))
+}
+
+/// A folder removed when the test ends (passed or not).
+struct TempHome(PathBuf);
+impl TempHome {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+impl Drop for TempHome {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+fn to(id: &str) -> ConvertOptions {
+    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto }
+}
+
+/// Every Quake 3 corpus map taken through every sibling (→ FBSP → RBSP → Quake Live → IBSP 47
+/// → IBSP 46) loads in openarena-server; the RTCW map (IBSP 47), which the engine refuses as it
+/// is, loads once converted to 46.
+#[test]
+fn openarena_server_loads_converted_quake3_maps() {
+    let Some(corpus) = common::corpus("openarena_server_loads_converted_quake3_maps") else { return };
+    let Some(server) = server() else {
+        eprintln!("openarena_server_loads_converted_quake3_maps: SKIPPED (openarena-server is not installed)");
+        return;
+    };
+    let home = TempHome(std::env::temp_dir().join(format!("bspkit-openarena-{}", std::process::id())));
+    let maps_dir = home.path().join("baseoa/maps");
+    std::fs::create_dir_all(&maps_dir).unwrap();
+    let mut loaded_count = 0;
+    for (k, m) in common::maps_in(&corpus, "quake3").iter().enumerate() {
+        let data = std::fs::read(&m.path).unwrap();
+        let mut cur = data.clone();
+        for id in ["fbsp", "rbsp", "quakelive", "ibsp47", "quake3"] {
+            let bsp = Bsp::from_bytes(&cur).unwrap();
+            if bsp.branch().id == id {
+                continue;
+            }
+            cur = convert::prepare(&bsp, &to(id), true).unwrap_or_else(|e| panic!("{}: {id}: {e}", m.path.display())).bytes;
+        }
+        let name = format!("bspkit_conv{k}");
+        std::fs::write(maps_dir.join(format!("{name}.bsp")), &cur).unwrap();
+        let log = run(&server, home.path(), &name);
+        assert!(loaded(&log, &name), "{}: converted map not loaded:\n{log}", m.path.display());
+        loaded_count += 1;
+        if Bsp::from_bytes(&data).unwrap().branch().id == "ibsp47" {
+            // The control: the engine refuses the unconverted RTCW map.
+            assert_ne!(cur, data);
+            let raw = format!("bspkit_raw{k}");
+            std::fs::write(maps_dir.join(format!("{raw}.bsp")), &data).unwrap();
+            let log = run(&server, home.path(), &raw);
+            assert!(!loaded(&log, &raw) && log.contains("wrong version number (47 should be 46)"), "{log}");
+        }
+    }
+    assert_eq!(loaded_count, 6);
+}
