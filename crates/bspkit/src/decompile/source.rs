@@ -16,7 +16,7 @@
 //!   `env_cubemap`, overlays (§18) as `info_overlay` on the brush sides that made their faces.
 //! - **Displacements** (§15): a `dispinfo` block on the brush side whose face the displacement
 //!   was built on, with power, start position, normals, distances, alphas, triangle tags and
-//!   allowed vertices as stored.
+//!   allowed vertices as stored (triangle tags in Hammer's bits, [`vmf_tag`]).
 //! - **Entity pairs** stay in order; outputs (`target,input,parameter,delay,times`, comma or
 //!   ESC separated) go to a `connections` block in place, one block per run of outputs.
 //!
@@ -170,6 +170,13 @@ fn tool_material(contents: i64) -> &'static str {
     } else {
         "TOOLS/TOOLSNODRAW"
     }
+}
+
+/// A displacement triangle's tags as Hammer writes them: the BSP's walkable (0x2) and buildable
+/// (0x4) bits (`DISPTRI_TAG_*`) become the editor's walkable (1) and buildable (8) bits; the
+/// others (surface, surface-prop flags) vbsp computes, and a `.vmf` has no place for them.
+fn vmf_tag(bsp_tags: u16) -> u16 {
+    u16::from(bsp_tags & 0x2 != 0) | if bsp_tags & 0x4 != 0 { 8 } else { 0 }
 }
 
 /// A `side` block: three points of `poly` for plane `p`, material, axes, lightmap scale.
@@ -660,7 +667,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -
         block.block(named(rows(&|_| "0 0 0".to_string(), n, n), "offsets"));
         block.block(named(rows(&|_| vec3(side_normal), n, n), "offset_normals"));
         block.block(named(rows(&|i| num(verts[i].alpha.get() as f64), n, n), "alphas"));
-        block.block(named(rows(&|i| tris[i].tags.get().to_string(), 2 * (n - 1), n - 1), "triangle_tags"));
+        block.block(named(rows(&|i| vmf_tag(tris[i].tags.get()).to_string(), 2 * (n - 1), n - 1), "triangle_tags"));
         let mut allowed = Block::new("allowed_verts");
         allowed.pair("10", d.allowed.iter().map(|a| (*a as i32).to_string()).collect::<Vec<_>>().join(" "));
         block.block(allowed);
@@ -1135,7 +1142,7 @@ fn check_extras<O: ByteOrder>(
         let normals: Vec<f64> = vs.iter().flat_map(|v| v3(&v.vec).map(|c| c as f64)).collect();
         let dists: Vec<f64> = vs.iter().map(|v| v.dist.get() as f64).collect();
         let alphas: Vec<f64> = vs.iter().map(|v| v.alpha.get() as f64).collect();
-        let tags: Vec<f64> = ts.iter().map(|t| t.tags.get() as f64).collect();
+        let tags: Vec<f64> = ts.iter().map(|t| vmf_tag(t.tags.get()) as f64).collect();
         let same = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| close(*x, *y));
         let allowed: Vec<f64> = d.allowed.iter().map(|a| *a as i32 as f64).collect();
         let ok = int(block, "power") == Some(d.power as i64)
