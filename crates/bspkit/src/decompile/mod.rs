@@ -150,7 +150,32 @@ pub struct Decompiled {
 pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
     let mut budget = Budget::new(opts.budget);
     if bsp.family() == Family::Source {
-        return source::decompile(bsp, opts, &mut budget);
+        let s = source::extract(bsp, &mut budget)?;
+        let mut report = Report {
+            branch: bsp.branch().id,
+            family: bsp.family().as_str(),
+            format: "vmf",
+            dialect: "source-vmf",
+            entities: s.orig.entities.len(),
+            brushes: s.orig.brushes.len(),
+            patches: 0,
+            bevels_dropped: s.orig.bevels,
+            brushes_skipped: s.orig.skipped_brushes,
+            quality: None,
+            mismatches: Vec::new(),
+            mismatches_total: 0,
+            notes: s.orig.notes.clone(),
+        };
+        if opts.measure {
+            let read = vmf::read(s.text.as_bytes())?;
+            let parsed = source::to_map_entities(&read);
+            let (mut q, mism, total) = measure_parsed(&parsed, &s.orig, Dialect::Quake2Valve, &mut budget)?;
+            q.source = Some(s.check(&read));
+            report.quality = Some(q);
+            report.mismatches = mism;
+            report.mismatches_total = total;
+        }
+        return Ok(Decompiled { text: s.text, extension: "vmf", report });
     }
     let (orig, dialect) = match bsp.family() {
         Family::Quake2 => (quake::quake2(bsp, &mut budget)?, Dialect::Quake2Valve),

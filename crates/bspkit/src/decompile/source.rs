@@ -31,11 +31,10 @@ use zerocopy::byteorder::ByteOrder;
 use zerocopy::{BigEndian, LittleEndian};
 
 use super::geom::{self, Plane};
-use super::mapfile::{Dialect, MapEntity, MapPrimitive, MapSide, TexProjection};
+use super::mapfile::{MapEntity, MapPrimitive, MapSide, TexProjection};
 use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake::{entity_models, model_offset, valve_from_vecs};
 use super::vmf::{self, num, vec3, Block, Item};
-use super::{DecompileOptions, Decompiled, Report};
 use crate::branches::source::records::v3;
 use crate::branches::source::view::{AreaPortals, DispInfos, Overlays, View};
 use crate::bsp::Bsp;
@@ -207,14 +206,15 @@ fn plane_key(p: &Plane) -> ([i64; 3], i64) {
     (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64)
 }
 
-pub(super) fn decompile(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Result<Decompiled> {
+/// Decompile a Source map to `.vmf` text and what to measure it against.
+pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     match bsp.endian() {
-        Endian::Little => with::<LittleEndian>(bsp, opts, budget),
-        Endian::Big => with::<BigEndian>(bsp, opts, budget),
+        Endian::Little => with::<LittleEndian>(bsp, budget),
+        Endian::Big => with::<BigEndian>(bsp, budget),
     }
 }
 
-fn with<O: ByteOrder>(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Result<Decompiled> {
+fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     use crate::branches::source::lumps::*;
     let v = View::<O>::new(bsp)?;
     let planes = v.planes()?;
@@ -912,39 +912,74 @@ fn with<O: ByteOrder>(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -
     orig.entity_group = (0..n_map_entities)
         .chain(added.iter().enumerate().map(|(i, (_, g))| if *g == usize::MAX { n_map_entities + i } else { *g }))
         .collect();
-    orig.notes = notes;
-    let brush_count = orig.brushes.len();
-    orig.entities = entities;
-    let mut report = Report {
-        branch: bsp.branch().id,
-        family: bsp.family().as_str(),
-        format: "vmf",
-        dialect: "source-vmf",
-        entities: orig.entities.len(),
-        brushes: brush_count,
-        patches: 0,
-        bevels_dropped: orig.bevels,
-        brushes_skipped: orig.skipped_brushes,
-        quality: None,
-        mismatches: Vec::new(),
-        mismatches_total: 0,
-        notes: orig.notes.clone(),
-    };
-    report.notes.push(format!(
+    notes.push(format!(
         "written: {} func_detail, {} func_ladder, {} prop_static, {} env_cubemap, {} info_overlay, {}/{} displacements",
         sq.func_detail, sq.func_ladder, sq.props, sq.cubemaps, sq.overlays, sq.displacements_written, sq.displacements
     ));
-    if opts.measure {
-        let read = vmf::read(text.as_bytes())?;
-        let parsed = to_map_entities(&read);
-        let (mut q, mism, total) = super::measure_parsed(&parsed, &orig, Dialect::Quake2Valve, budget)?;
-        check_extras(&read, &mut sq, &props, cubemaps, &overlay_truth, &disps, &disp_sides, &side_out, dverts, dtris);
-        q.source = Some(sq);
-        report.quality = Some(q);
-        report.mismatches = mism;
-        report.mismatches_total = total;
+    orig.notes = notes;
+    orig.entities = entities;
+    // What the read-back checks compare with, owned (the lumps' views end here).
+    let disp_truth = disp_sides
+        .iter()
+        .map(|&(si, di)| {
+            let d = &disps[di];
+            let n = (1usize << d.power) + 1;
+            let vs = usize::try_from(d.vert_start).ok().and_then(|s| dverts.get(s..s + n * n)).unwrap_or(&[]);
+            let ts = usize::try_from(d.tri_start).ok().and_then(|s| dtris.get(s..s + 2 * (n - 1) * (n - 1))).unwrap_or(&[]);
+            DispTruth {
+                side_id: side_out[si].id,
+                power: d.power,
+                start: d.start.to_vec(),
+                normals: vs.iter().flat_map(|v| v3(&v.vec).map(|c| c as f64)).collect(),
+                dists: vs.iter().map(|v| v.dist.get() as f64).collect(),
+                alphas: vs.iter().map(|v| v.alpha.get() as f64).collect(),
+                tags: ts.iter().map(|t| vmf_tag(t.tags.get()) as f64).collect(),
+                allowed: d.allowed.iter().map(|a| *a as i32 as f64).collect(),
+            }
+        })
+        .collect();
+    let truth = Truth {
+        props,
+        cubemaps: cubemaps.iter().map(|c| (c.origin.iter().map(|x| x.get() as f64).collect(), c.size.get() as i64)).collect(),
+        overlays: overlay_truth,
+        disps: disp_truth,
+    };
+    Ok(SourceOut { text, orig, counts: sq, truth })
+}
+
+/// A Source map decompiled: the `.vmf` text, what to measure it against and the counts written.
+pub(super) struct SourceOut {
+    pub text: String,
+    pub orig: Original,
+    counts: SourceQuality,
+    truth: Truth,
+}
+
+struct DispTruth {
+    side_id: usize,
+    power: i32,
+    start: Vec<f64>,
+    normals: Vec<f64>,
+    dists: Vec<f64>,
+    alphas: Vec<f64>,
+    tags: Vec<f64>,
+    allowed: Vec<f64>,
+}
+
+struct Truth {
+    props: Vec<crate::lumps::staticprops::StaticProp>,
+    cubemaps: Vec<(Vec<f64>, i64)>,
+    overlays: Vec<Vec<(String, String)>>,
+    disps: Vec<DispTruth>,
+}
+
+impl SourceOut {
+    /// The Source checks on the document read back from [`SourceOut::text`].
+    pub(super) fn check(&self, read: &[Block]) -> SourceQuality {
+        let mut sq = self.counts.clone();
+        check_extras(read, &mut sq, &self.truth);
+        sq
     }
-    Ok(Decompiled { text, extension: "vmf", report })
 }
 
 type SideIndex = HashMap<(usize, [i64; 3], i64), Vec<usize>>;
@@ -1021,19 +1056,8 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 /// The extra Source checks on the read-back document.
-#[allow(clippy::too_many_arguments)]
-fn check_extras<O: ByteOrder>(
-    read: &[Block],
-    sq: &mut SourceQuality,
-    props: &[crate::lumps::staticprops::StaticProp],
-    cubemaps: &[crate::branches::source::records::Cubemap<O>],
-    overlays: &[Vec<(String, String)>],
-    disps: &[Disp],
-    disp_sides: &[(usize, usize)],
-    sides: &[SideOut],
-    dverts: &[crate::branches::source::records::DispVert<O>],
-    dtris: &[crate::branches::source::records::DispTri<O>],
-) {
+fn check_extras(read: &[Block], sq: &mut SourceQuality, truth: &Truth) {
+    let (props, overlays) = (&truth.props, &truth.overlays);
     let ents: Vec<&Block> = read.iter().filter(|b| b.name == "entity").collect();
     let of_class = |c: &'static str| ents.iter().copied().filter(move |e| e.get("classname") == Some(c));
     let nums = |b: &Block, k: &str| vmf::numbers(b.get(k).unwrap_or(""));
@@ -1098,9 +1122,8 @@ fn check_extras<O: ByteOrder>(
         sq.props_same += usize::from(ok);
     }
 
-    for (c, e) in cubemaps.iter().zip(of_class("env_cubemap")) {
-        let o: Vec<f64> = c.origin.iter().map(|x| x.get() as f64).collect();
-        sq.cubemaps_same += usize::from(nums(e, "origin") == o && int(e, "cubemapsize") == Some(c.size.get() as i64));
+    for ((o, size), e) in truth.cubemaps.iter().zip(of_class("env_cubemap")) {
+        sq.cubemaps_same += usize::from(&nums(e, "origin") == o && int(e, "cubemapsize") == Some(*size));
     }
 
     for (truth, e) in overlays.iter().zip(of_class("info_overlay")) {
@@ -1126,9 +1149,8 @@ fn check_extras<O: ByteOrder>(
             }
         }
     }
-    for (si, di) in disp_sides {
-        let d = &disps[*di];
-        let Some(block) = by_id.get(&sides[*si].id.to_string()).and_then(|s| s.blocks("dispinfo").next()) else { continue };
+    for d in &truth.disps {
+        let Some(block) = by_id.get(&d.side_id.to_string()).and_then(|s| s.blocks("dispinfo").next()) else { continue };
         let n = (1usize << d.power) + 1;
         let rows = |name: &str| -> Vec<f64> {
             block
@@ -1137,21 +1159,14 @@ fn check_extras<O: ByteOrder>(
                 .map(|b| (0..n).flat_map(|r| vmf::numbers(b.get(&format!("row{r}")).unwrap_or(""))).collect())
                 .unwrap_or_default()
         };
-        let vs = usize::try_from(d.vert_start).ok().and_then(|s| dverts.get(s..s + n * n)).unwrap_or(&[]);
-        let ts = usize::try_from(d.tri_start).ok().and_then(|s| dtris.get(s..s + 2 * (n - 1) * (n - 1))).unwrap_or(&[]);
-        let normals: Vec<f64> = vs.iter().flat_map(|v| v3(&v.vec).map(|c| c as f64)).collect();
-        let dists: Vec<f64> = vs.iter().map(|v| v.dist.get() as f64).collect();
-        let alphas: Vec<f64> = vs.iter().map(|v| v.alpha.get() as f64).collect();
-        let tags: Vec<f64> = ts.iter().map(|t| vmf_tag(t.tags.get()) as f64).collect();
         let same = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| close(*x, *y));
-        let allowed: Vec<f64> = d.allowed.iter().map(|a| *a as i32 as f64).collect();
         let ok = int(block, "power") == Some(d.power as i64)
             && same(&nums(block, "startposition"), &d.start)
-            && same(&rows("normals"), &normals)
-            && same(&rows("distances"), &dists)
-            && same(&rows("alphas"), &alphas)
-            && same(&rows("triangle_tags").iter().copied().collect::<Vec<_>>(), &tags)
-            && block.blocks("allowed_verts").next().is_some_and(|b| vmf::numbers(b.get("10").unwrap_or("")) == allowed);
+            && same(&rows("normals"), &d.normals)
+            && same(&rows("distances"), &d.dists)
+            && same(&rows("alphas"), &d.alphas)
+            && same(&rows("triangle_tags"), &d.tags)
+            && block.blocks("allowed_verts").next().is_some_and(|b| vmf::numbers(b.get("10").unwrap_or("")) == d.allowed);
         sq.displacements_same += usize::from(ok);
     }
 }

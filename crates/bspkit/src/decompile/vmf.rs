@@ -63,7 +63,7 @@ fn quote(out: &mut String, s: &str) {
 }
 
 fn write_block(out: &mut String, b: &Block, depth: usize) {
-    let tabs = |out: &mut String, d: usize| out.extend(std::iter::repeat_n('\t', d));
+    let tabs = |out: &mut String, d: usize| out.extend(std::iter::repeat('\t').take(d));
     tabs(out, depth);
     out.push_str(&b.name);
     out.push('\n');
