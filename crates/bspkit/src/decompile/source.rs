@@ -124,7 +124,13 @@ fn is_output(k: &str, v: &str) -> bool {
         return false;
     }
     let parts: Vec<&str> = if v.contains('\x1b') { v.split('\x1b').collect() } else { v.split(',').collect() };
-    parts.len() == 5 && parts[3].trim().parse::<f64>().is_ok() && parts[4].trim().parse::<i64>().is_ok()
+    // An input is a name: a numeric list such as "0,1,2,3,4" is a value, not an output.
+    parts.len() == 5
+        && !parts[0].trim().is_empty()
+        && parts[1].trim().parse::<f64>().is_err()
+        && !parts[1].trim().is_empty()
+        && parts[3].trim().parse::<f64>().is_ok()
+        && parts[4].trim().parse::<i64>().is_ok()
 }
 
 /// An entity's pairs as block items: outputs go to a `connections` block, one per run.
@@ -1168,5 +1174,47 @@ fn check_extras(read: &[Block], sq: &mut SourceQuality, truth: &Truth) {
             && same(&rows("triangle_tags"), &d.tags)
             && block.blocks("allowed_verts").next().is_some_and(|b| vmf::numbers(b.get("10").unwrap_or("")) == d.allowed);
         sq.displacements_same += usize::from(ok);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_go_to_connections_in_place_and_come_back_in_order() {
+        let pairs: Vec<(String, String)> = [
+            ("classname", "logic_relay"),
+            ("OnTrigger", "door,Open,,0,-1"),
+            ("OnTrigger", "lamp\x1bTurnOn\x1b\x1b0.5\x1b1"),
+            ("targetname", "relay"),
+            ("OnSpawn", "relay,Trigger,,1,-1"),
+            ("spawnflags", "0,1,2,3,4"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let mut e = Block::new("entity");
+        e.pair("id", "7");
+        e.items.extend(pair_items(&pairs));
+        // Two runs of outputs, each its own block in place; the numeric list stays a pair.
+        assert_eq!(e.blocks("connections").count(), 2, "{e:?}");
+        assert!(e.items.iter().any(|i| matches!(i, Item::Pair(k, _) if k == "spawnflags")));
+        let text = vmf::write(&[e], &[]);
+        let back = to_map_entities(&vmf::read(text.as_bytes()).unwrap());
+        assert_eq!(back[0].pairs, pairs);
+    }
+
+    #[test]
+    fn tags_and_tool_materials() {
+        assert_eq!(vmf_tag(0x1 | 0x2 | 0x4), 9);
+        assert_eq!(vmf_tag(0x2), 1);
+        assert_eq!(vmf_tag(0x1 | 0x8), 0);
+        assert_eq!(tool_material(CONTENTS_PLAYERCLIP | CONTENTS_MONSTERCLIP), "TOOLS/TOOLSCLIP");
+        assert_eq!(tool_material(CONTENTS_PLAYERCLIP), "TOOLS/TOOLSPLAYERCLIP");
+        assert_eq!(tool_material(CONTENTS_MONSTERCLIP), "TOOLS/TOOLSNPCCLIP");
+        assert_eq!(tool_material(CONTENTS_AREAPORTAL), "TOOLS/TOOLSAREAPORTAL");
+        assert_eq!(tool_material(0), "TOOLS/TOOLSSKIP");
+        assert_eq!(tool_material(CONTENTS_SOLID), "TOOLS/TOOLSNODRAW");
     }
 }
