@@ -65,6 +65,7 @@ const PROP_KEY_FLAGS: [(u32, &str); 6] = [
     (0x20, "screenspacefade"),
     (0x40, "disablevertexlighting"),
     (0x80, "disableselfshadowing"),
+    // 0x100 (no per-texel lighting): the key name is not confirmed against a game's FGD.
     (0x100, "disablepertexellighting"),
 ];
 const PROP_USE_LIGHTING_ORIGIN: u32 = 0x2;
@@ -175,6 +176,16 @@ fn tool_material(contents: i64) -> &'static str {
     } else {
         "TOOLS/TOOLSNODRAW"
     }
+}
+
+/// An `f32` field as text: the shortest form that reads back to the same `f32`.
+fn numf(v: f32) -> String {
+    let v = if v == 0.0 { 0.0 } else { v };
+    format!("{v}")
+}
+
+fn vec3f(v: [f32; 3]) -> String {
+    format!("{} {} {}", numf(v[0]), numf(v[1]), numf(v[2]))
 }
 
 /// A displacement triangle's tags as Hammer writes them: the BSP's walkable (0x2) and buildable
@@ -664,15 +675,15 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         let mut block = Block::new("dispinfo");
         block
             .pair("power", d.power.to_string())
-            .pair("startposition", format!("[{}]", vec3(d.start)))
+            .pair("startposition", format!("[{}]", vec3f(d.start.map(|c| c as f32))))
             .pair("flags", "0")
             .pair("elevation", "0")
             .pair("subdiv", "0");
-        block.block(named(rows(&|i| vec3(v3(&verts[i].vec).map(|c| c as f64)), n, n), "normals"));
-        block.block(named(rows(&|i| num(verts[i].dist.get() as f64), n, n), "distances"));
+        block.block(named(rows(&|i| vec3f(v3(&verts[i].vec)), n, n), "normals"));
+        block.block(named(rows(&|i| numf(verts[i].dist.get()), n, n), "distances"));
         block.block(named(rows(&|_| "0 0 0".to_string(), n, n), "offsets"));
         block.block(named(rows(&|_| vec3(side_normal), n, n), "offset_normals"));
-        block.block(named(rows(&|i| num(verts[i].alpha.get() as f64), n, n), "alphas"));
+        block.block(named(rows(&|i| numf(verts[i].alpha.get()), n, n), "alphas"));
         block.block(named(rows(&|i| vmf_tag(tris[i].tags.get()).to_string(), 2 * (n - 1), n - 1), "triangle_tags"));
         let mut allowed = Block::new("allowed_verts");
         allowed.pair("10", d.allowed.iter().map(|a| (*a as i32).to_string()).collect::<Vec<_>>().join(" "));
@@ -700,8 +711,8 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     sq.props = props.len();
     for (i, p) in props.iter().enumerate() {
         budget.spend(1)?;
-        let f = |v: f32| num(v as f64);
-        let v3s = |v: [f32; 3]| vec3(v.map(|c| c as f64));
+        let f = numf;
+        let v3s = vec3f;
         let mut pairs: Vec<(String, String)> = vec![
             ("classname".into(), "prop_static".into()),
             ("origin".into(), v3s(p.origin)),
@@ -824,7 +835,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
             let bv = geom::cross(d(normal), bu);
             let mut pairs: Vec<(String, String)> = vec![
                 ("classname".into(), "info_overlay".into()),
-                ("origin".into(), vec3(d(origin))),
+                ("origin".into(), vec3f(origin)),
                 ("material".into(), usize::try_from(ti).ok().and_then(material).unwrap_or_default()),
                 ("sides".into(), side_ids.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")),
                 ("RenderOrder".into(), order.to_string()),
@@ -832,10 +843,10 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
                 ("EndU".into(), num(u[1] as f64)),
                 ("StartV".into(), num(vv[0] as f64)),
                 ("EndV".into(), num(vv[1] as f64)),
-                ("BasisOrigin".into(), vec3(d(origin))),
-                ("BasisU".into(), vec3(bu)),
-                ("BasisV".into(), vec3(bv)),
-                ("BasisNormal".into(), vec3(d(normal))),
+                ("BasisOrigin".into(), vec3f(origin)),
+                ("BasisU".into(), vec3f(bu.map(|c| c as f32))),
+                ("BasisV".into(), vec3f(bv.map(|c| c as f32))),
+                ("BasisNormal".into(), vec3f(normal)),
             ];
             for (k, p) in uvp.iter().enumerate() {
                 pairs.push((format!("uv{k}"), vec3([p[0] as f64, p[1] as f64, 0.0])));
