@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana) | `.map`, Valve 220 faces with `contents flags value` | brushes + brush sides, texinfo |
 //! | Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP) | `.map`, `brushDef` + `patchDef2` | brushes + brush sides, shaders, patches; texture matrices fitted to the drawn surfaces |
-//! | Source (every branch, console maps included) | `.vmf` | brushes + brush sides, texinfo → texdata → material, displacements, static props, overlays, cubemaps ([`source`]) |
+//! | Source (every branch, console maps included) | `.vmf` | brushes + brush sides, texinfo → texdata → material, displacements, static props, overlays, cubemaps (module `source`) |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
 //! it was made from:
