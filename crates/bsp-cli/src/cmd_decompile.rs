@@ -14,15 +14,17 @@ use crate::{open, Fatal, OpenArgs};
 #[command(after_help = "Examples:
   bsp decompile q2dm1.bsp -o q2dm1.map                    Quake 2: Valve 220 faces, contents/flags/value
   bsp decompile q3dm17.bsp -o q3dm17.map --report r.json  Quake 3: brushDef + patchDef2, report per brush/entity
+  bsp decompile ctf_2fort.bsp -o ctf_2fort.vmf            Source: .vmf with brushes, displacements, props, overlays
   bsp decompile map.bsp -o map.map --json                 the report on stdout
   bsp decompile map.bsp -o map.map --no-measure           skip reading the output back
 
-Families: Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana), Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP).
+Families: Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana), Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP),
+Source (every branch, console maps included; .vmf).
 Each run prints the measured quality: face coverage, brush, texture and entity fidelity.
 Exit status: 0 written; 1 written, but --strict and something did not come back the same; 2 error.")]
 pub struct DecompileArgs {
     file: PathBuf,
-    /// Output source file (`.map`); written atomically
+    /// Output source file (`.map`, `.vmf` for Source); written atomically
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     /// Also write the report (JSON, schema in README.md) to this file
@@ -71,6 +73,24 @@ pub(crate) fn summary(file: &std::path::Path, r: &Report, out: &std::path::Path)
             q.entities,
             if q.entities_in_order { ", in order" } else { "" }
         ));
+        if let Some(x) = &q.source {
+            s.push_str(&format!(
+                "\n  props {}/{} same; cubemaps {}/{}; displacements {}/{} written, {} same; overlays {}/{} same ({}/{} faces on a side); func_detail {}, func_ladder {}",
+                x.props_same,
+                x.props,
+                x.cubemaps_same,
+                x.cubemaps,
+                x.displacements_written,
+                x.displacements,
+                x.displacements_same,
+                x.overlays_same,
+                x.overlays,
+                x.overlay_faces_on_sides,
+                x.overlay_faces,
+                x.func_detail,
+                x.func_ladder
+            ));
+        }
     }
     s
 }

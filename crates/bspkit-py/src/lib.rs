@@ -1105,7 +1105,7 @@ impl PyBsp {
 
     /// Decompile the map to its family's editor source, as `bsp decompile` does
     /// (`bspkit::decompile`): Quake 2 family to a Valve 220 `.map`, Quake 3 family to a
-    /// `brushDef` / `patchDef2` `.map`. With `path`, the source is written there (atomically);
+    /// `brushDef` / `patchDef2` `.map`, Source to a `.vmf`. With `path`, the source is written there (atomically);
     /// `measure` reads it back and measures face coverage, brush, texture and entity fidelity.
     /// Returns `{"text": str, "extension": str, "report": dict}` (the report as
     /// `bsp decompile --report` writes it).

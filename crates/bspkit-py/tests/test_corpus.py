@@ -482,17 +482,20 @@ def test_convert_quake3_siblings_match_cli_and_come_back(path, cli, tmp_path):
         assert back.read_bytes() == original
 
 
-DECOMPILED = [p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in ("quake2", "quake3")]
+DECOMPILED = [
+    p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in ("quake2", "quake3", "source", "source_x360")
+]
 
 
 @pytest.mark.parametrize("path", DECOMPILED or MAPS[-1:])
 def test_decompile_matches_cli(path, cli, tmp_path):
     """`bspkit.decompile` gives the CLI's report and text, and writes the same file."""
-    out = tmp_path / "out.map"
+    ext = "vmf" if path.parent.name.startswith("source") else "map"
+    out = tmp_path / f"out.{ext}"
     got = bspkit.decompile(path, out)
-    cli_out = tmp_path / "cli.map"
+    cli_out = tmp_path / f"cli.{ext}"
     report = subprocess.run([cli, "decompile", str(path), "-o", str(cli_out), "--json"], capture_output=True, check=True).stdout
     assert got["report"] == json.loads(report)
-    assert got["extension"] == "map"
+    assert got["extension"] == ext
     assert out.read_text() == got["text"] == cli_out.read_text()
     assert got["report"]["quality"]["brushes"] == got["report"]["quality"]["brushes_same"]

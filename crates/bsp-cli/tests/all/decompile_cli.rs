@@ -1,5 +1,5 @@
 //! `bsp decompile` on corpus maps: writes the source, prints the quality, writes the report;
-//! a family it cannot decompile yet is an error (exit 2), not a partial file.
+//! Source to `.vmf`; a family it cannot decompile yet is an error (exit 2), not a partial file.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -34,11 +34,31 @@ fn decompile_writes_map_and_report() {
     assert_eq!(rep["quality"]["brushes"], rep["quality"]["brushes_same"]);
     assert_eq!(rep["mismatches_total"], 0);
 
-    // Source maps are not decompiled yet: exit 2 and nothing written.
-    let none = dir.join("none.map");
+    // Source: a .vmf, its report and the Source checks in the summary.
+    let vmf = dir.join("lobby.vmf");
     let r = Command::new(env!("CARGO_BIN_EXE_bsp"))
         .arg("decompile")
         .arg(corpus.join("source/bsp_tool__tf2_mp_lobby.bsp"))
+        .arg("-o")
+        .arg(&vmf)
+        .arg("--json")
+        .arg("--strict")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{stderr}");
+    assert!(stderr.contains("props "), "{stderr}");
+    let rep: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(rep["dialect"], "source-vmf");
+    assert_eq!(rep["format"], "vmf");
+    let text = std::fs::read_to_string(&vmf).unwrap();
+    assert!(text.contains("world\n{") && text.contains("\"classname\" \"worldspawn\""), "{text}");
+
+    // Genesis3D maps are not decompiled yet: exit 2 and nothing written.
+    let none = dir.join("none.map");
+    let r = Command::new(env!("CARGO_BIN_EXE_bsp"))
+        .arg("decompile")
+        .arg(corpus.join("genesis3d/genesis3d__genvs2.bsp"))
         .arg("-o")
         .arg(&none)
         .output()

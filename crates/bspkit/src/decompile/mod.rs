@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana) | `.map`, Valve 220 faces with `contents flags value` | brushes + brush sides, texinfo |
 //! | Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP) | `.map`, `brushDef` + `patchDef2` | brushes + brush sides, shaders, patches; texture matrices fitted to the drawn surfaces |
+//! | Source (every branch, console maps included) | `.vmf` | brushes + brush sides, texinfo → texdata → material, displacements, static props, overlays, cubemaps (module `source`) |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
 //! it was made from:
@@ -22,6 +23,10 @@ pub mod geom;
 pub mod mapfile;
 mod original;
 mod quake;
+mod source;
+pub mod vmf;
+
+pub use self::source::{to_map_entities, SourceQuality};
 
 use std::path::Path;
 
@@ -78,6 +83,9 @@ pub struct Quality {
     pub entities_same: usize,
     /// Every entity back with the same pairs in the same order.
     pub entities_in_order: bool,
+    /// Source maps: props, overlays, cubemaps and displacements read back (`null` elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceQuality>,
     /// The textures with the most uncovered face area (at most ten, largest first): where
     /// the compiler made faces no brush side has (back-side shaders, models turned to faces).
     pub uncovered_by_texture: Vec<(String, f64)>,
@@ -141,12 +149,40 @@ pub struct Decompiled {
 /// ```
 pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
     let mut budget = Budget::new(opts.budget);
+    if bsp.family() == Family::Source {
+        let s = source::extract(bsp, &mut budget)?;
+        let mut report = Report {
+            branch: bsp.branch().id,
+            family: bsp.family().as_str(),
+            format: "vmf",
+            dialect: "source-vmf",
+            entities: s.orig.entities.len(),
+            brushes: s.orig.brushes.len(),
+            patches: 0,
+            bevels_dropped: s.orig.bevels,
+            brushes_skipped: s.orig.skipped_brushes,
+            quality: None,
+            mismatches: Vec::new(),
+            mismatches_total: 0,
+            notes: s.orig.notes.clone(),
+        };
+        if opts.measure {
+            let read = vmf::read(s.text.as_bytes())?;
+            let parsed = source::to_map_entities(&read);
+            let (mut q, mism, total) = measure_parsed(&parsed, &s.orig, Dialect::Quake2Valve, &mut budget)?;
+            q.source = Some(s.check(&read));
+            report.quality = Some(q);
+            report.mismatches = mism;
+            report.mismatches_total = total;
+        }
+        return Ok(Decompiled { text: s.text, extension: "vmf", report });
+    }
     let (orig, dialect) = match bsp.family() {
         Family::Quake2 => (quake::quake2(bsp, &mut budget)?, Dialect::Quake2Valve),
         Family::Quake3 => (quake::quake3(bsp, &mut budget)?, Dialect::Quake3BrushDef),
         f => {
             return Err(Error::new(ErrorKind::Malformed(format!(
-                "decompiling {} maps is not supported yet (Quake 2 and Quake 3 families are)",
+                "decompiling {} maps is not supported yet (Quake 2, Quake 3 and Source families are)",
                 f.as_str()
             ))))
         }
@@ -215,6 +251,16 @@ fn pct(a: f64, b: f64) -> Option<f64> {
 /// Read `text` back and compare it with `orig`.
 fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -> Result<(Quality, Vec<Mismatch>, usize)> {
     let parsed = mapfile::read_map(text.as_bytes())?;
+    measure_parsed(&parsed, orig, dialect, budget)
+}
+
+/// Compare the entities read back from the output with `orig`.
+fn measure_parsed(
+    parsed: &[mapfile::MapEntity],
+    orig: &Original,
+    dialect: Dialect,
+    budget: &mut Budget,
+) -> Result<(Quality, Vec<Mismatch>, usize)> {
     let mut q = Quality { entities: orig.entities.len(), ..Default::default() };
     let mut mism = Vec::new();
     let mut total = 0usize;
@@ -232,7 +278,8 @@ fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -
             _ => note(Mismatch { what: "entity", index: i, entity: i, reason: "pairs differ".into() }),
         }
     }
-    q.entities_in_order = q.entities_same == orig.entities.len() && parsed.len() == orig.entities.len();
+    // Entities the decompiler adds (Source: func_detail, prop_static, …) follow the map's own.
+    q.entities_in_order = q.entities_same == orig.entities.len() && parsed.len() == orig.entities.len() + orig.added_entities;
 
     // Brushes and textures.
     q.brushes = orig.brushes.len();
@@ -258,6 +305,13 @@ fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -
             let tex_ok = match (&os.truth, dialect) {
                 (TexTruth::None, _) => ps.texture == "NULL",
                 (TexTruth::Name(n), _) => ps.texture == quake::map_shader_name(n),
+                (TexTruth::Axes { name, rows }, _) => {
+                    q.sides_with_axes += 1;
+                    let axes_ok = quake::vecs_from_valve(&ps.projection).is_some_and(|r| {
+                        r.iter().flatten().zip(rows.iter().flatten()).all(|(a, b)| (a - b).abs() <= 1e-4 * b.abs().max(1.0))
+                    });
+                    &ps.texture == name && axes_ok
+                }
                 (TexTruth::Rows { name, rows, flags }, _) => {
                     q.sides_with_axes += 1;
                     let axes_ok = quake::vecs_from_valve(&ps.projection).is_some_and(|r| {
@@ -303,6 +357,8 @@ fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -
     let key = |p: &Plane| (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64);
     let mut scratch = Vec::new();
     for (ei, e) in parsed.iter().enumerate() {
+        // Brushes the compiler merged into another entity's model are measured with it.
+        let ei = orig.entity_group.get(ei).copied().unwrap_or(ei);
         for sides in e.brushes() {
             let planes: Vec<Plane> = sides.iter().filter_map(|s| s.plane()).collect();
             if planes.len() != sides.len() {

@@ -38,6 +38,8 @@ pub(crate) enum TexTruth {
     Name(String),
     /// Quake 2 texinfo: name, `s` and `t` rows, flags and value.
     Rows { name: String, rows: [[f64; 4]; 2], flags: [i64; 2] },
+    /// Source: material name and texinfo `textureVecs` rows (flags come from the material).
+    Axes { name: String, rows: [[f64; 4]; 2] },
     /// Quake 3: name and drawn vertices with their texture coordinates.
     Samples { name: String, samples: Vec<([f64; 3], [f64; 2])> },
 }
@@ -81,4 +83,9 @@ pub(crate) struct Original {
     pub patches: usize,
     pub skipped_brushes: usize,
     pub notes: Vec<String>,
+    /// Entities the output has after the map's own (Source: func_detail, prop_static, …).
+    pub added_entities: usize,
+    /// Per output entity, the entity whose model its brushes were compiled into, where that is
+    /// another one (Source: a func_detail's brushes are in the world model); others are their own.
+    pub entity_group: Vec<usize>,
 }

@@ -509,7 +509,7 @@ where
 }
 
 /// `c` inside convex `poly` (on a plane with `normal`), within `eps`.
-fn inside(poly: &[[f64; 3]], normal: [f64; 3], c: [f64; 3], eps: f64) -> bool {
+pub(super) fn inside(poly: &[[f64; 3]], normal: [f64; 3], c: [f64; 3], eps: f64) -> bool {
     let n = poly.len();
     let mut sign = 0.0;
     for i in 0..n {

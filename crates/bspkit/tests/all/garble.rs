@@ -300,7 +300,7 @@ fn builder_maps_of_new_branches_never_panic() {
 /// Mutated copies per map for the decompile test.
 const DECOMPILE_FLIPS: usize = 24;
 
-/// Every Quake 2 and Quake 3 family corpus map under 500 KB, garbled, decompiled with the
+/// Every Quake 2, Quake 3 and Source family corpus map under 500 KB, garbled, decompiled with the
 /// quality measured: `Ok` or a typed error, never a panic, each case within the work budget;
 /// and a budget too small for a map gives `LimitExceeded`, not a long run.
 #[test]
@@ -308,7 +308,7 @@ fn garbled_maps_decompile_or_fail_cleanly() {
     use bspkit::decompile::{decompile, DecompileOptions};
     let Some(corpus) = common::corpus("garbled_maps_decompile_or_fail_cleanly") else { return };
     let opts = DecompileOptions { budget: 20_000_000, measure: true };
-    let maps: Vec<_> = ["quake2", "quake3"]
+    let maps: Vec<_> = ["quake2", "quake3", "source", "source_x360"]
         .iter()
         .flat_map(|f| common::maps_in(&corpus, f))
         .filter(|m| std::fs::metadata(&m.path).is_ok_and(|x| x.len() < 500_000))

@@ -17,6 +17,7 @@ mod convert_quake3;
 mod convert_siblings;
 mod corpus_open;
 mod decompile;
+mod decompile_source;
 mod engine_quake3;
 mod error_locations;
 mod garble;
