@@ -18,7 +18,13 @@ import math
 import sys
 
 import bpy
+import numpy
 from mathutils import Vector
+
+# Debian 12's Blender 3.4.1 importer calls `numpy.bool`, which NumPy 1.24 (Debian's
+# python3-numpy) removed; the alias it meant is the builtin.
+if "bool" not in numpy.__dict__:
+    numpy.bool = bool
 
 args = sys.argv[sys.argv.index("--") + 1:]
 glb, out = args[0], args[1]
