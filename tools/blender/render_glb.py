@@ -9,7 +9,7 @@ looking at the lower -X -Y corner, 12 mm lens), a black world and no lamps, and 
 Cycles on the CPU (192 x 144, 16 samples, "Standard" view transform) into OUT.png. With
 WHITE.png, every colour attribute (glTF COLOR_0) is then set to white and the picture made
 again: the difference between the two is what the vertex colours carry. Prints one line
-`BSPKIT_STATS {json}` with each picture's mean and standard deviation of its RGB values (0..1)
+`BSPKIT_STATS {json}` (or `BSPKIT_SKIP reason` when the importer cannot run) with each picture's mean and standard deviation of its RGB values (0..1)
 and the mean absolute difference between them.
 """
 
@@ -18,8 +18,13 @@ import math
 import sys
 
 import bpy
-import numpy
 from mathutils import Vector
+
+try:
+    import numpy  # Blender's glTF importer needs it (Debian: python3-numpy)
+except ImportError:
+    print("BSPKIT_SKIP Blender's Python has no NumPy, which its glTF importer needs (Debian: python3-numpy)")
+    sys.exit(0)
 
 # Debian 12's Blender 3.4.1 importer calls `numpy.bool`, which NumPy 1.24 (Debian's
 # python3-numpy) removed; the alias it meant is the builtin.
