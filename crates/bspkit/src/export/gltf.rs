@@ -185,8 +185,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, glb: bool, su
         let mut m = json::Material { name: Some(sm.name.clone()), ..Default::default() };
         if ctx.vertex_light.is_some() {
             // Vertex mode: the light is in COLOR_0; shading it again would darken it twice.
-            m.extensions =
-                Some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}), ..Default::default() });
+            m.extensions = Some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
         }
         m.pbr_metallic_roughness.metallic_factor = json::material::StrengthFactor(0.0);
         m.pbr_metallic_roughness.roughness_factor = json::material::StrengthFactor(1.0);

@@ -599,11 +599,11 @@ pub(crate) fn vertex_light(scene: &Scene, pages: &HashMap<u32, crate::lightmap::
             }
             for (si, s) in m.surfaces.iter().enumerate() {
                 let Some(page) = m.lightmap_pages.get(si).and_then(|p| pages.get(p)) else { continue };
-                for i in s.vertices.start as usize..(s.vertices.end as usize).min(out.len()) {
-                    let [u, w] = v.uv1[i];
+                let end = (s.vertices.end as usize).min(out.len());
+                let start = (s.vertices.start as usize).min(end);
+                for (own, &[u, w]) in out[start..end].iter_mut().zip(&v.uv1[start..end]) {
                     let l = page.sample(u, w).map(|c| srgb_to_linear((c / 255.0 * overbright).min(1.0)));
-                    let own = out[i];
-                    out[i] = [
+                    *own = [
                         byte(l[0] * own[0] as f32 / 255.0),
                         byte(l[1] * own[1] as f32 / 255.0),
                         byte(l[2] * own[2] as f32 / 255.0),

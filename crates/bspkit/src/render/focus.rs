@@ -165,9 +165,9 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
     let kept_items: Vec<([f32; 3], f64)> = kept.iter().flat_map(|&i| tris[i].p.map(|p| (p, items[i].1 / 3.0))).collect();
     let mut bounds = quantile_box(&kept_items, QUANTILE)?;
     for s in &kept_starts {
-        for k in 0..3 {
-            bounds.min[k] = bounds.min[k].min(s[k]);
-            bounds.max[k] = bounds.max[k].max(s[k]);
+        for (k, &c) in s.iter().enumerate() {
+            bounds.min[k] = bounds.min[k].min(c);
+            bounds.max[k] = bounds.max[k].max(c);
         }
     }
     let clamp = |p: [f32; 3]| [0, 1, 2].map(|k| p[k].clamp(bounds.min[k], bounds.max[k]));
