@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bspkit::export::{export, ExportOptions, DEFAULT_SCALE, DEFAULT_SKIP};
+use bspkit::export::{export, ExportOptions, LightmapMode, DEFAULT_SCALE, DEFAULT_SKIP};
 use bspkit::mesh::{ModelSelect, SurfaceFlags};
 use clap::{Args, ValueEnum};
 
@@ -20,6 +20,14 @@ pub(crate) enum Models {
     All,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum LightmapModeArg {
+    /// The lightmap page as the occlusion texture on TEXCOORD_1 (full resolution; Blender does not show it)
+    Occlusion,
+    /// Baked into COLOR_0 at each vertex, unlit materials (shown by Blender's and three.js's default import)
+    Vertex,
+}
+
 #[derive(Args)]
 #[command(after_help = "Examples:
   bsp export e1m1.bsp -o e1m1.glb --palette id1/gfx/palette.lmp   textures + lightmaps in one file
@@ -29,6 +37,7 @@ pub(crate) enum Models {
   bsp export map.bsp -o map.glb --skip sky,trigger --scale 1       game units, keep clips/tools
   bsp export map.bsp -o map.glb --models world --no-textures --no-lightmaps
   bsp export map.bsp -o map.glb --json --strict                    summary on stdout; exit 1 on warnings
+  bsp export map.bsp -o map.glb --lightmap-mode vertex             lighting in COLOR_0, unlit: visible in Blender
   bsp export map.bsp -o map.glb --hdr                              + map_lightmap_p*_s*_l*.pfm/.png, map_lightmaps.json
 
 Skip flags: sky, nodraw, trigger, water, translucent, clip, tool, alphatest (default: sky,nodraw,trigger,clip,tool).
@@ -56,6 +65,9 @@ pub struct ExportArgs {
     /// No lightmaps (no TEXCOORD_1, no occlusion texture)
     #[arg(long)]
     no_lightmaps: bool,
+    /// Where the baked lighting goes in a glTF (README: which viewers show which)
+    #[arg(long, value_enum, value_name = "MODE", default_value = "occlusion")]
+    lightmap_mode: LightmapModeArg,
     /// Also write every lightmap image (each page, light style and bump layer) beside the output,
     /// losslessly as .pfm and as 8-bit .png, from the map's HDR lighting where it has some, with
     /// a JSON manifest of each face's rectangle, styles and source offsets (OUT_lightmaps.json)
@@ -106,6 +118,10 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         patch_level: args.patch_level,
         textures: (!args.no_textures).then(|| args.search.options()),
         lightmaps: !args.no_lightmaps,
+        lightmap_mode: match args.lightmap_mode {
+            LightmapModeArg::Occlusion => LightmapMode::Occlusion,
+            LightmapModeArg::Vertex => LightmapMode::Vertex,
+        },
         hdr: args.hdr,
         limits: args.budgets.scene(),
         max_atlas_pixels: args.budgets.max_atlas_pixels,

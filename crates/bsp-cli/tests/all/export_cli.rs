@@ -47,7 +47,7 @@ fn validator() -> Option<PathBuf> {
 }
 
 /// Validate `files` in one run of the validator: every file with 0 errors and 0 warnings.
-fn validate(files: &[PathBuf]) {
+pub(crate) fn validate(files: &[PathBuf]) {
     let Some(script) = validator() else { return };
     if files.is_empty() {
         return;
@@ -69,7 +69,7 @@ fn validate(files: &[PathBuf]) {
 }
 
 /// The JSON chunk of a GLB.
-fn glb_json(path: &Path) -> Value {
+pub(crate) fn glb_json(path: &Path) -> Value {
     let b = std::fs::read(path).unwrap();
     assert_eq!(&b[..4], b"glTF");
     assert_eq!(u32::from_le_bytes(b[8..12].try_into().unwrap()) as usize, b.len(), "GLB length");

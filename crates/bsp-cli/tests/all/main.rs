@@ -17,6 +17,7 @@ mod help_cli;
 mod info_native;
 mod json_schema;
 mod library_cli;
+mod lightmap_mode_cli;
 mod lightmaps_cli;
 mod mapset_cli;
 mod new_families_cli;

@@ -149,7 +149,7 @@ pub(crate) fn write(
             if has_uv1(p, m, prim) {
                 attributes.push((json::mesh::Semantic::TexCoords(1), doc.accessor(n, C::F32, T::Vec2, false, None, AB)));
             }
-            if p.colours && !v.colours.is_empty() {
+            if ctx.vertex_light.is_some() || (p.colours && !v.colours.is_empty()) {
                 attributes.push((json::mesh::Semantic::Colors(0), doc.accessor(n, C::U8, T::Vec4, true, None, AB)));
             }
             let indices = doc.accessor(prim.index_count, C::U32, T::Scalar, false, None, EAB);
@@ -192,6 +192,10 @@ pub(crate) fn write(
         }
         let Some(sm) = scene.material(om.material) else { continue };
         let mut m = json::Material { name: Some(sm.name.clone()), ..Default::default() };
+        if ctx.vertex_light.is_some() {
+            // Vertex mode: the light is in COLOR_0; shading it again would darken it twice.
+            m.extensions = Some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
+        }
         // What a viewer may want to tell apart: the surface kinds, and a checker placeholder.
         let mut extras = serde_json::Map::new();
         if om.flags != crate::mesh::SurfaceFlags::NONE {
@@ -351,6 +355,9 @@ pub(crate) fn write(
         summary.props += 1;
     }
     summary.models = scene.models.len();
+    if ctx.vertex_light.is_some() && summary.materials > 0 {
+        doc.root.extensions_used.push("KHR_materials_unlit".into());
+    }
     let scene_index = doc.root.push(json::Scene { extensions: None, extras: Default::default(), name: Some("map".into()), nodes });
     doc.root.scene = Some(scene_index);
 
@@ -484,7 +491,7 @@ fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[Ima
             put(f, &buf)
         };
     let floats = |buf: &mut Vec<u8>, cs: &[f32]| cs.iter().for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
-    for (m, prims) in p.scene.models.iter().zip(&p.prims) {
+    for (mi, (m, prims)) in p.scene.models.iter().zip(&p.prims).enumerate() {
         let v = &m.vertices;
         for prim in prims {
             let vs = Walk::Vertices;
@@ -494,7 +501,10 @@ fn write_bin(f: &mut impl Write, p: &Prepared, ctx: &WriteContext, images: &[Ima
             if has_uv1(p, m, prim) {
                 attribute(f, m, prim, vs, &|b, i| floats(b, &finite2(v.uv1[i])))?;
             }
-            if p.colours && !v.colours.is_empty() {
+            if let Some(light) = ctx.vertex_light {
+                let light = light.get(mi).map_or(&[][..], |l| &l[..]);
+                attribute(f, m, prim, vs, &|b, i| b.extend_from_slice(&light.get(i).copied().unwrap_or([255; 4])))?;
+            } else if p.colours && !v.colours.is_empty() {
                 attribute(f, m, prim, vs, &|b, i| b.extend_from_slice(&v.colours.get(i).copied().unwrap_or([255; 4])))?;
             }
             attribute(f, m, prim, Walk::Indices, &|b, i| b.extend_from_slice(&(i as u32).to_le_bytes()))?;

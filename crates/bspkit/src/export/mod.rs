@@ -23,7 +23,9 @@
 //!   cutoff or `BLEND` after the texture's [`AlphaMode`](crate::texture::AlphaMode)); a texture that cannot be found gets a
 //!   magenta/black checker and a warning — it never fails the export. Lightmaps: the atlas page
 //!   ([`crate::lightmap`], light style 0) as the material's `occlusionTexture` read through
-//!   `TEXCOORD_1`.
+//!   `TEXCOORD_1` ([`LightmapMode::Occlusion`], the default), or, with
+//!   [`LightmapMode::Vertex`], baked into `COLOR_0` with `KHR_materials_unlit` materials, which
+//!   Blender's and three.js's default glTF import show (see [`LightmapMode`]).
 //! * Material `extras`: `surface_flags` (the names of [`SurfaceFlags`] its surfaces carry;
 //!   surfaces of one texture with different flags get different materials) and
 //!   `placeholder_texture: true` for the checker, so viewers can hide sky or clips and tell a
@@ -54,6 +56,42 @@ pub const DEFAULT_SCALE: f32 = 0.0254;
 pub const DEFAULT_SKIP: SurfaceFlags =
     SurfaceFlags(SurfaceFlags::SKY.0 | SurfaceFlags::NODRAW.0 | SurfaceFlags::TRIGGER.0 | SurfaceFlags::CLIP.0 | SurfaceFlags::TOOL.0);
 
+/// Where a glTF export puts the baked lighting.
+///
+/// Viewers differ in what they show by default: Blender's importer (3.x, 4.x) keeps an
+/// `occlusionTexture` aside in a "glTF Settings"/"glTF Material Output" group that no shader
+/// reads, so the lighting is invisible there; three.js's `GLTFLoader` makes it the material's
+/// `aoMap`, which darkens ambient and environment light only. Both importers multiply the base
+/// colour by the `COLOR_0` vertex colours and draw `KHR_materials_unlit` materials without
+/// shading (Blender: an emission shader for camera rays; three.js: `MeshBasicMaterial`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LightmapMode {
+    /// The atlas page as the material's `occlusionTexture` (`TEXCOORD_1`): the full-resolution
+    /// lightmap for tools that read it (and bspkit's own readers), invisible in Blender.
+    #[default]
+    Occlusion,
+    /// The lightmap sampled (bilinear, style 0, times the family's overbright, clamped to 1,
+    /// converted to linear) at each vertex into `COLOR_0`, multiplied by the vertex's own colour
+    /// where the map has one; materials are `KHR_materials_unlit`, so what a viewer shows is
+    /// texture × baked light as in the game, at vertex resolution (a face's light varies only
+    /// between its corners: soft, without sharp shadows). `TEXCOORD_1` stays; no lightmap image
+    /// is written.
+    Vertex,
+}
+
+impl LightmapMode {
+    pub const ALL: [LightmapMode; 2] = [LightmapMode::Occlusion, LightmapMode::Vertex];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LightmapMode::Occlusion => "occlusion",
+            LightmapMode::Vertex => "vertex",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<LightmapMode> {
+        LightmapMode::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+}
+
 /// What [`export`] writes.
 #[derive(Debug, Clone)]
 pub struct ExportOptions {
@@ -68,8 +106,11 @@ pub struct ExportOptions {
     pub patch_level: Option<u32>,
     /// Where textures are looked for; `None`: no textures (plain materials).
     pub textures: Option<TextureOptions>,
-    /// Bake the lightmap atlases in (TEXCOORD_1 + occlusion texture).
+    /// Bake the lightmap atlases in (TEXCOORD_1 + occlusion texture, or as `lightmap_mode`
+    /// says).
     pub lightmaps: bool,
+    /// Where the baked lighting goes in a glTF ([`LightmapMode`]; default `Occlusion`).
+    pub lightmap_mode: LightmapMode,
     /// With `lightmaps` (glTF only): read the map's HDR lighting where it has some (Source's
     /// HDR lumps, BSPX `LIGHTING_E5BGR9`) and write every lightmap image losslessly beside the
     /// output — per page × light style × bump layer a Portable Float Map of the stored values
@@ -95,6 +136,7 @@ impl Default for ExportOptions {
             patch_level: None,
             textures: Some(TextureOptions::default()),
             lightmaps: true,
+            lightmap_mode: LightmapMode::Occlusion,
             hdr: false,
             limits: SceneLimits::default(),
             max_atlas_pixels: crate::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS,
@@ -153,14 +195,23 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     // are never held at once (the faces' places, all the mesh needs, stay).
     let mut lightmap_pngs = std::collections::HashMap::new();
     let mut side_files = Vec::new();
+    let vertex_mode = opts.lightmap_mode == LightmapMode::Vertex && format != Format::Obj;
+    // Vertex mode: each page's style-0 pixels, kept until the scene's vertices are lit.
+    let mut pages: std::collections::HashMap<u32, crate::lightmap::LightPage<'static>> = std::collections::HashMap::new();
+    let mut overbright = 1.0;
     if let Some(l) = lm.as_mut() {
         if opts.hdr && memory.is_some() {
             summary.warnings.push("hdr: in-memory GLB: no HDR side files written".into());
         } else if opts.hdr {
             side_files = hdr_side_files(l, path)?;
         }
+        overbright = l.png_overbright();
         for page in 0..l.pages.len() as u32 {
-            if let Some(png) = parts::lightmap_png(l, page)? {
+            if vertex_mode {
+                if let Some(a) = parts::lightmap_atlas(l, page) {
+                    pages.insert(page, crate::lightmap::LightPage { w: a.width, h: a.height, rgb: a.rgb8().into_owned().into() });
+                }
+            } else if let Some(png) = parts::lightmap_png(l, page)? {
                 lightmap_pngs.insert(page, png);
             }
         }
@@ -186,8 +237,15 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     drop(lm);
     summary.skipped = scene.skipped.iter().map(|s| SkippedFace { lump: s.lump, index: s.index, reason: s.reason.clone() }).collect();
     summary.warnings.extend(scene.warnings.iter().cloned());
+    let vertex_light = (lit && vertex_mode).then(|| parts::vertex_light(&scene, &pages, overbright));
+    drop(pages);
     let prepared = prepare(&scene, opts.skip, lit, &mut summary);
-    let ctx = WriteContext { textures: textures.as_ref(), lightmaps: lit.then_some(&lightmap_pngs), scale: opts.scale };
+    let ctx = WriteContext {
+        textures: textures.as_ref(),
+        lightmaps: (lit && !vertex_mode).then_some(&lightmap_pngs),
+        vertex_light: vertex_light.as_deref(),
+        scale: opts.scale,
+    };
     match format {
         Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, memory, &mut summary)?,
         Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,

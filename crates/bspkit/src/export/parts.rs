@@ -563,12 +563,62 @@ impl<'a> TexturePngs<'a> {
     }
 }
 
-/// The PNG of lightmap page `page` (style 0 when it has one).
+/// The image of lightmap page `page` the glTF shows (style 0 when it has one, layer 0).
+pub(crate) fn lightmap_atlas(lm: &Lightmaps, page: u32) -> Option<&crate::lightmap::Atlas> {
+    lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0))
+}
+
+/// The PNG of lightmap page `page` ([`lightmap_atlas`]).
 pub(crate) fn lightmap_png(lm: &Lightmaps, page: u32) -> Result<Option<Vec<u8>>> {
-    let Some(a) = lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0)) else {
+    let Some(a) = lightmap_atlas(lm, page) else {
         return Ok(None);
     };
     lm.atlas_png(a).map(Some)
+}
+
+/// sRGB-encoded `v` (0..1) to linear light (IEC 61966-2-1).
+fn srgb_to_linear(v: f32) -> f32 {
+    if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// [`crate::export::LightmapMode::Vertex`]'s `COLOR_0`, per model and vertex: on a surface on
+/// a lightmap page, the page sampled at the vertex's `uv1` times `overbright` (the gamma-space
+/// multiplier of byte 255), clamped to 1 and made linear — engines multiply texture and light
+/// in gamma space, a glTF viewer multiplies linear values, and for a power-law gamma
+/// lin(t × l) = lin(t) × lin(l) — times the vertex's own colour where the map has one. Other
+/// vertices keep their own colour, or white.
+pub(crate) fn vertex_light(scene: &Scene, pages: &HashMap<u32, crate::lightmap::LightPage<'_>>, overbright: f32) -> Vec<Vec<[u8; 4]>> {
+    let byte = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
+    scene
+        .models
+        .iter()
+        .map(|m| {
+            let v = &m.vertices;
+            let mut out: Vec<[u8; 4]> = (0..v.positions.len()).map(|i| v.colours.get(i).copied().unwrap_or([255; 4])).collect();
+            if v.uv1.len() != v.positions.len() {
+                return out;
+            }
+            for (si, s) in m.surfaces.iter().enumerate() {
+                let Some(page) = m.lightmap_pages.get(si).and_then(|p| pages.get(p)) else { continue };
+                let end = (s.vertices.end as usize).min(out.len());
+                let start = (s.vertices.start as usize).min(end);
+                for (own, &[u, w]) in out[start..end].iter_mut().zip(&v.uv1[start..end]) {
+                    let l = page.sample(u, w).map(|c| srgb_to_linear((c / 255.0 * overbright).min(1.0)));
+                    *own = [
+                        byte(l[0] * own[0] as f32 / 255.0),
+                        byte(l[1] * own[1] as f32 / 255.0),
+                        byte(l[2] * own[2] as f32 / 255.0),
+                        own[3],
+                    ];
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// A name usable in a file name: letters, digits, `-`, `_`, `.`; the rest as `_`.
@@ -585,8 +635,10 @@ pub(crate) fn file_safe(name: &str) -> String {
 /// What the writers need besides the scene.
 pub(crate) struct WriteContext<'c, 'a> {
     pub textures: Option<&'c TexturePngs<'a>>,
-    /// PNG of each lightmap page (lightmaps on).
+    /// PNG of each lightmap page (lightmaps on, occlusion mode).
     pub lightmaps: Option<&'c HashMap<u32, Vec<u8>>>,
+    /// `COLOR_0` per model and vertex with the lighting baked in (vertex mode, [`vertex_light`]).
+    pub vertex_light: Option<&'c [Vec<[u8; 4]>]>,
     pub scale: f32,
 }
 

@@ -152,6 +152,50 @@ pub fn iso(b: &Bounds, size: u32) -> (Camera, [u32; 2]) {
     (Camera { eye, right, up, forward, projection: Projection::Perspective { tan_x, tan_y }, near }, [w, h])
 }
 
+/// The `iso` view's direction fitted to `points` rather than to a box's corners: the camera
+/// looks (from −X −Y, 35° down) at the middle of the points' picture, from the least distance
+/// at which every point is inside it. A box's far corners are often empty space (an L-shaped
+/// level, a cut-away room whose near walls are culled), so this fills the frame better.
+/// `b` is used when there is no finite point.
+pub fn iso_fit(b: &Bounds, points: &[[f32; 3]], size: u32) -> (Camera, [u32; 2]) {
+    let points: Vec<[f32; 3]> = points.iter().copied().filter(|p| p.iter().all(|c| c.is_finite())).collect();
+    if points.is_empty() {
+        return iso(b, size);
+    }
+    let (cam, [w, h]) = iso(b, size);
+    let Projection::Perspective { tan_x, tan_y } = cam.projection else { return (cam, [w, h]) };
+    let (right, up, forward) = (cam.right, cam.up, cam.forward);
+    let to_eye = forward.map(|c| -c);
+    let (fx, fy) = (tan_x * (1.0 - MARGIN), tan_y * (1.0 - MARGIN));
+    // The least distance from `c` along `to_eye` at which every point projects inside.
+    let distance = |c: [f32; 3]| {
+        points.iter().fold(1.0f32, |d, &q| {
+            let p = sub(q, c);
+            d.max((dot(p, right).abs() / fx).max(dot(p, up).abs() / fy) - dot(p, forward))
+        })
+    };
+    let mut c = b.centre();
+    // Centre the points' picture: move the aim sideways by the middle of their projected
+    // extents (a few rounds, as perspective shifts the middle as the aim moves).
+    for _ in 0..4 {
+        let dist = distance(c);
+        let eye = [0, 1, 2].map(|k| c[k] + to_eye[k] * dist);
+        let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+        for &q in &points {
+            let p = sub(q, eye);
+            let depth = dot(p, forward).max(1e-3);
+            let (x, y) = (dot(p, right) / depth, dot(p, up) / depth);
+            (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+        }
+        let (mx, my) = ((x0 + x1) * 0.5 * dist, (y0 + y1) * 0.5 * dist);
+        c = [0, 1, 2].map(|k| c[k] + right[k] * mx + up[k] * my);
+    }
+    let dist = distance(c);
+    let eye = [0, 1, 2].map(|k| c[k] + to_eye[k] * dist);
+    let near = (dist * 1e-3).max(1.0);
+    (Camera { eye, near, ..cam }, [w, h])
+}
+
 /// Perspective from `origin` raised by [`EYE_HEIGHT`], looking along `angles` (pitch, yaw,
 /// roll in degrees, Quake's convention: positive pitch looks down), 4:3, [`SPAWN_FOV_X`].
 pub fn eye(origin: [f32; 3], angles: [f32; 3], size: u32) -> (Camera, [u32; 2]) {
@@ -217,6 +261,36 @@ mod tests {
             assert!(v[2] > cam.near);
             assert!((v[0] / v[2]).abs() <= tan_x && (v[1] / v[2]).abs() <= tan_y, "{k:?} outside");
         }
+    }
+
+    #[test]
+    fn iso_fit_sees_every_point_and_fills_more() {
+        // An L-shaped set of points: its box's far corner is empty.
+        let mut pts = Vec::new();
+        for i in 0..=20 {
+            pts.push([i as f32 * 100.0, 0.0, 0.0]);
+            pts.push([0.0, i as f32 * 100.0, 0.0]);
+            pts.push([i as f32 * 100.0, 0.0, 64.0]);
+        }
+        let b = bounds(pts.iter().copied()).unwrap();
+        let (cam, _) = iso_fit(&b, &pts, 400);
+        let Projection::Perspective { tan_x, tan_y } = cam.projection else { panic!() };
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        for &p in &pts {
+            let v = cam.view(p);
+            assert!(v[2] > cam.near);
+            assert!((v[0] / v[2]).abs() <= tan_x * 1.001 && (v[1] / v[2]).abs() <= tan_y * 1.001, "{p:?} outside");
+            xs.push(v[0] / v[2] / tan_x);
+            ys.push(v[1] / v[2] / tan_y);
+        }
+        // Centred, and touching the margin on at least one axis.
+        let span = |v: &[f32]| (v.iter().copied().fold(f32::MAX, f32::min), v.iter().copied().fold(f32::MIN, f32::max));
+        let ((x0, x1), (y0, y1)) = (span(&xs), span(&ys));
+        assert!((x0 + x1).abs() < 0.05 && (y0 + y1).abs() < 0.05, "{x0} {x1} {y0} {y1}");
+        assert!(x1 > 0.9 || y1 > 0.9, "{x1} {y1}");
+        // Nearer than the box-corner camera.
+        let (box_cam, _) = iso(&b, 400);
+        assert!(dot(sub(box_cam.eye, b.centre()), sub(box_cam.eye, b.centre())) > dot(sub(cam.eye, b.centre()), sub(cam.eye, b.centre())));
     }
 
     #[test]

@@ -45,6 +45,7 @@
 //!   scene order.
 
 pub mod camera;
+pub mod focus;
 pub mod raster;
 pub mod shade;
 
@@ -211,6 +212,7 @@ fn drawn(scene: &Scene, flags: SurfaceFlags, material: u32) -> bool {
 }
 
 /// The positions of every vertex of every drawn surface, placed.
+#[cfg(test)]
 fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
     scene.models.iter().flat_map(move |m| {
         let place = Placement::of(m);
@@ -222,13 +224,41 @@ fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
     })
 }
 
+/// Every drawn triangle of the scene, placed ([`focus::Tri`]).
+fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
+    let mut out = Vec::new();
+    for m in &scene.models {
+        let place = Placement::of(m);
+        let n = m.vertices.positions.len();
+        for s in m.surfaces.iter().filter(|s| drawn(scene, s.flags, s.material)) {
+            let Some(idx) = m.indices.get(s.indices.start as usize..s.indices.end as usize) else { continue };
+            for t in idx.chunks_exact(3) {
+                if t.iter().all(|&i| (i as usize) < n) {
+                    out.extend(focus::Tri::new([0, 1, 2].map(|k| place.point(m.vertices.positions[t[k] as usize]))));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The origins of every player start ([`SPAWN_CLASSES`]) of `entities`.
+pub fn spawn_origins(entities: &Entities) -> Vec<[f32; 3]> {
+    entities
+        .iter()
+        .filter(|e| e.classname().is_some_and(|c| SPAWN_CLASSES.iter().any(|s| c.eq_ignore_ascii_case(s))))
+        .filter_map(|e| e.get("origin").and_then(|o| parse3(&o)))
+        .collect()
+}
+
+fn parse3(s: &str) -> Option<[f32; 3]> {
+    let v: Vec<f32> = s.split_whitespace().map(|t| t.parse::<f32>().ok().filter(|x| x.is_finite())).collect::<Option<_>>()?;
+    (v.len() == 3).then(|| [v[0], v[1], v[2]])
+}
+
 /// The first player start of `entities` ([`SPAWN_CLASSES`] in order): origin and (pitch, yaw,
 /// roll) from its `angles`, or its `angle` (yaw; −1 up, −2 down).
 pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
-    let parse3 = |s: &str| -> Option<[f32; 3]> {
-        let v: Vec<f32> = s.split_whitespace().map(|t| t.parse::<f32>().ok().filter(|x| x.is_finite())).collect::<Option<_>>()?;
-        (v.len() == 3).then(|| [v[0], v[1], v[2]])
-    };
     for class in SPAWN_CLASSES {
         for e in entities.iter() {
             if !e.classname().is_some_and(|c| c.eq_ignore_ascii_case(class)) {
@@ -248,18 +278,23 @@ pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
     None
 }
 
-/// The camera and image size for `view` of `scene` (`entities` for the spawn view), and a
-/// warning when the view asked for could not be used (then the view used is `Iso`).
+/// The camera and image size for `view` of `scene` (`entities` for the spawn view, and for
+/// the player starts the `top` and `iso` views keep in the frame), and a warning when the view
+/// asked for could not be used (then the view used is `Iso`). `top` and `iso` frame the
+/// playable area ([`focus`]), not the whole map.
 pub fn frame(view: View, scene: &Scene, entities: Option<&Entities>, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
-    let b = camera::bounds(drawn_points(scene)).unwrap_or(Bounds { min: [-64.0; 3], max: [64.0; 3] });
+    let starts = entities.map(spawn_origins).unwrap_or_default();
+    let f = focus::focus(&drawn_triangles(scene), &starts);
+    let b = f.as_ref().map_or(Bounds { min: [-64.0; 3], max: [64.0; 3] }, |f| f.bounds);
+    let points = f.as_ref().map_or(&[][..], |f| &f.points[..]);
     match view {
         View::Top => (camera::top(&b, size), View::Top, None),
-        View::Iso => (camera::iso(&b, size), View::Iso, None),
+        View::Iso => (camera::iso_fit(&b, points, size), View::Iso, None),
         View::Spawn => match entities.and_then(spawn_point) {
             Some((origin, angles)) => (camera::eye(origin, angles, size), View::Spawn, None),
             None => {
                 let why = format!("no player start entity ({} …) with an origin: drawing the iso view", SPAWN_CLASSES[..3].join(", "));
-                (camera::iso(&b, size), View::Iso, Some(why))
+                (camera::iso_fit(&b, points, size), View::Iso, Some(why))
             }
         },
     }
@@ -554,7 +589,7 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
     if lit_faces == 0 {
         warnings.push("no baked lighting: shaded from the surface normals".into());
     }
-    let entities = if opts.view == View::Spawn { bsp.entities().ok() } else { None };
+    let entities = bsp.entities().ok();
     let ((camera, dims), view, why) = frame(opts.view, &scene, entities.as_ref(), size);
     warnings.extend(why);
     let frame = render_scene_within(&scene, &looks, lm.as_ref(), &camera, dims, opts.max_work);

@@ -75,35 +75,7 @@ impl Mips {
     }
 }
 
-/// One lightmap page image (one style, layer 0) as 8-bit RGB, read bilinearly.
-pub struct LightPage<'a> {
-    pub w: u32,
-    pub h: u32,
-    pub rgb: std::borrow::Cow<'a, [u8]>,
-}
-
-impl LightPage<'_> {
-    /// The bytes at UV (`u`, `v`) (0..1 over the page, top-left origin, texel centres at
-    /// (i + ½) / size), bilinear, clamped to the page.
-    pub fn sample(&self, u: f32, v: f32) -> [f32; 3] {
-        let (w, h) = (self.w as usize, self.h as usize);
-        if w == 0 || h == 0 || self.rgb.len() < w * h * 3 {
-            return [0.0; 3];
-        }
-        let fx = (u * self.w as f32 - 0.5).clamp(0.0, (w - 1) as f32);
-        let fy = (v * self.h as f32 - 0.5).clamp(0.0, (h - 1) as f32);
-        let (fx, fy) = if fx.is_finite() && fy.is_finite() { (fx, fy) } else { (0.0, 0.0) };
-        let (x0, y0) = (fx.floor() as usize, fy.floor() as usize);
-        let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
-        let (tx, ty) = (fx - x0 as f32, fy - y0 as f32);
-        let at = |x: usize, y: usize, k: usize| self.rgb[(y * w + x) * 3 + k] as f32;
-        std::array::from_fn(|k| {
-            let top = at(x0, y0, k) * (1.0 - tx) + at(x1, y0, k) * tx;
-            let bottom = at(x0, y1, k) * (1.0 - tx) + at(x1, y1, k) * tx;
-            top * (1.0 - ty) + bottom * ty
-        })
-    }
-}
+pub use crate::lightmap::LightPage;
 
 /// A flat colour for a material without a texture: a hue from the name's FNV-1a hash, soft
 /// saturation, so neighbouring materials are told apart and the same name always looks the same.

@@ -79,3 +79,38 @@ fn every_corpus_map_renders() {
     // The corpus's maps without drawable geometry are a handful of tool test maps.
     assert!(drawn * 10 >= maps.len() * 9, "only {drawn} of {} corpus maps have anything to draw", maps.len());
 }
+
+/// Least share of a 512-pixel picture in the default view that a corpus map with drawn faces
+/// must cover (pixels not of the background colour): the "recognisable" bar.
+const MIN_DEFAULT_COVERAGE: f64 = 0.20;
+
+/// Every corpus map with drawn faces, rendered as `bsp render` does by default (iso, 512 px),
+/// covers at least a fifth of the picture: the camera frames the playable area (far skybox
+/// islands and stray brushes left out) and fits what is drawn, not the box's empty corners.
+/// Coverage is counted here from the pixels (not the background colour), independently of the
+/// rasterizer's own count. The figures are printed; docs/render-coverage.md records them.
+#[test]
+fn corpus_renders_cover_a_fifth_of_the_frame() {
+    let Some(corpus) = common::corpus("corpus_renders_cover_a_fifth_of_the_frame") else { return };
+    let bg = bspkit::render::BACKGROUND;
+    let mut low = Vec::new();
+    let mut drawn = 0;
+    for m in &common::maps(&corpus) {
+        let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
+        let bsp = Bsp::open(&m.path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let r = render(&bsp, View::Iso, 512);
+        if r.drawn_triangles == 0 {
+            eprintln!("{name}: nothing to draw");
+            continue;
+        }
+        drawn += 1;
+        let px = r.frame.rgb.chunks_exact(3).filter(|p| *p != bg).count();
+        let share = px as f64 / (r.frame.width as f64 * r.frame.height as f64);
+        eprintln!("{name}: {:.1}% of {}×{} covered ({} lit faces)", share * 100.0, r.frame.width, r.frame.height, r.lit_faces);
+        if share < MIN_DEFAULT_COVERAGE {
+            low.push(format!("{name}: {:.1}%", share * 100.0));
+        }
+    }
+    assert!(drawn >= 45, "only {drawn} corpus maps with drawn faces");
+    assert!(low.is_empty(), "renders covering less than {}% of the frame: {low:?}", MIN_DEFAULT_COVERAGE * 100.0);
+}

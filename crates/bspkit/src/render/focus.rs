@@ -1,0 +1,218 @@
+//! What the picture frames: the playable area, not the whole bounding box.
+//!
+//! A map's bounding box is often much larger than what a player sees: a Source 3D skybox or a
+//! Respawn sky model sits far away, compilers keep stray brushes (an intermission box, a
+//! leak-test cube) outside the level, and an `iso` camera that sees every corner of the box
+//! leaves most of the picture empty. The focus is found in three steps:
+//!
+//! 1. Every drawn triangle (placed) gives its centroid, weighted by its area.
+//! 2. The triangles are put on a coarse grid (cell side from the area-weighted spread of the
+//!    map, [`GRID_CELLS`] cells along the widest axis); cells touching each other form
+//!    clusters. A cluster is kept when it holds at least [`MIN_CLUSTER_SHARE`] of the largest
+//!    cluster's area or a player start: islands far from the level (skybox, stray brushes) are
+//!    dropped, the rooms of one level, joined by corridors and walls, stay together.
+//! 3. The focus box is the area-weighted [`QUANTILE`] … 1 − `QUANTILE` range of the kept
+//!    triangles' corners (each with a third of its triangle's area) on each axis, widened to
+//!    hold the player starts of the kept clusters. The camera is then fitted to the kept
+//!    triangles' corners clamped into that box.
+
+use std::collections::HashMap;
+
+use super::camera::Bounds;
+
+/// Cells along the widest axis of the map's area-weighted 5 %–95 % box.
+pub const GRID_CELLS: f32 = 24.0;
+/// Least share of the largest cluster's area that keeps a cluster without a player start.
+pub const MIN_CLUSTER_SHARE: f64 = 0.2;
+/// Area share cut from each end of each axis of the focus box.
+pub const QUANTILE: f64 = 0.01;
+
+/// One drawn triangle, placed: its corners and area.
+#[derive(Debug, Clone, Copy)]
+pub struct Tri {
+    pub p: [[f32; 3]; 3],
+    pub area: f32,
+}
+
+impl Tri {
+    pub fn new(p: [[f32; 3]; 3]) -> Option<Tri> {
+        let (u, v) = (super::camera::sub(p[1], p[0]), super::camera::sub(p[2], p[0]));
+        let c = super::camera::cross(u, v);
+        let area = 0.5 * super::camera::dot(c, c).sqrt();
+        (area.is_finite() && p.iter().flatten().all(|x| x.is_finite())).then_some(Tri { p, area })
+    }
+    fn centroid(&self) -> [f32; 3] {
+        [0, 1, 2].map(|k| (self.p[0][k] + self.p[1][k] + self.p[2][k]) / 3.0)
+    }
+}
+
+/// The focus of a set of triangles: the box and the points to fit the camera to.
+#[derive(Debug, Clone)]
+pub struct Focus {
+    pub bounds: Bounds,
+    /// The kept triangles' corners clamped into `bounds`, and the kept player starts.
+    pub points: Vec<[f32; 3]>,
+}
+
+/// The value below which `q` of the total weight lies, of `(value, weight)` pairs.
+fn weighted_quantile(v: &mut [(f32, f64)], q: f64) -> f32 {
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = v.iter().map(|x| x.1).sum();
+    let want = total * q;
+    let mut acc = 0.0;
+    for &(x, w) in v.iter() {
+        acc += w;
+        if acc >= want {
+            return x;
+        }
+    }
+    v.last().map_or(0.0, |x| x.0)
+}
+
+/// The area-weighted `q` … `1 − q` box of `(centroid, area)` pairs (`None` for none).
+fn quantile_box(items: &[([f32; 3], f64)], q: f64) -> Option<Bounds> {
+    if items.is_empty() {
+        return None;
+    }
+    // Zero-area triangles still count a little, so that a map of slivers has a box.
+    let mut b = Bounds { min: [0.0; 3], max: [0.0; 3] };
+    for k in 0..3 {
+        let mut v: Vec<(f32, f64)> = items.iter().map(|(c, a)| (c[k], a.max(1e-6))).collect();
+        b.min[k] = weighted_quantile(&mut v, q);
+        b.max[k] = weighted_quantile(&mut v, 1.0 - q);
+    }
+    Some(b)
+}
+
+type Cell = [i64; 3];
+
+/// See the module documentation. `starts` are the player starts' origins.
+pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
+    let items: Vec<([f32; 3], f64)> = tris.iter().map(|t| (t.centroid(), t.area as f64)).collect();
+    let spread = quantile_box(&items, 0.05)?;
+    let widest = spread.size().into_iter().fold(0.0f32, f32::max);
+    let side = (widest / GRID_CELLS).max(16.0);
+    let origin = spread.min;
+    let cell = |p: [f32; 3]| -> Cell { [0, 1, 2].map(|k| ((p[k] - origin[k]) / side).floor().clamp(-1e15, 1e15) as i64) };
+    // Area per occupied cell (at the centroid); each triangle also occupies the cells of
+    // points spread over it no further apart than a cell (up to 64 steps an edge), so a long
+    // wall or a wide floor links the cells it spans.
+    let mut cells: HashMap<Cell, f64> = HashMap::new();
+    for (t, (c, a)) in tris.iter().zip(&items) {
+        *cells.entry(cell(*c)).or_default() += a;
+        let longest = [(0, 1), (1, 2), (2, 0)]
+            .into_iter()
+            .map(|(i, j)| {
+                let d = super::camera::sub(t.p[i], t.p[j]);
+                super::camera::dot(d, d).sqrt()
+            })
+            .fold(0.0f32, f32::max);
+        let n = (longest / side).ceil().clamp(1.0, 64.0) as usize;
+        let (u, v) = (super::camera::sub(t.p[1], t.p[0]), super::camera::sub(t.p[2], t.p[0]));
+        for i in 0..=n {
+            for j in 0..=n - i {
+                let (a, b) = (i as f32 / n as f32, j as f32 / n as f32);
+                cells.entry(cell([0, 1, 2].map(|k| t.p[0][k] + u[k] * a + v[k] * b))).or_default();
+            }
+        }
+    }
+    // Clusters of touching cells (26 neighbours), by flood fill.
+    let mut label: HashMap<Cell, usize> = HashMap::with_capacity(cells.len());
+    let mut areas: Vec<f64> = Vec::new();
+    let mut keys: Vec<Cell> = cells.keys().copied().collect();
+    keys.sort_unstable();
+    for &start in &keys {
+        if label.contains_key(&start) {
+            continue;
+        }
+        let id = areas.len();
+        let mut sum = 0.0;
+        let mut stack = vec![start];
+        label.insert(start, id);
+        while let Some(c) = stack.pop() {
+            sum += cells[&c];
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for dz in -1..=1 {
+                        let n = [c[0] + dx, c[1] + dy, c[2] + dz];
+                        if cells.contains_key(&n) && !label.contains_key(&n) {
+                            label.insert(n, id);
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        areas.push(sum);
+    }
+    let largest = areas.iter().copied().fold(0.0, f64::max);
+    let mut keep: Vec<bool> = areas.iter().map(|&a| a >= largest * MIN_CLUSTER_SHARE).collect();
+    let mut kept_starts = Vec::new();
+    for &s in starts.iter().filter(|s| s.iter().all(|x| x.is_finite())) {
+        // A start stands in a room: the cluster of a cell within two cells of it.
+        let c = cell(s);
+        let near = (-2..=2)
+            .flat_map(|dx| (-2..=2).flat_map(move |dy| (-2..=2).map(move |dz| [c[0] + dx, c[1] + dy, c[2] + dz])))
+            .find_map(|n| label.get(&n).copied());
+        if let Some(id) = near {
+            keep[id] = true;
+            kept_starts.push(s);
+        }
+    }
+    let kept: Vec<usize> = (0..tris.len()).filter(|&i| keep[label[&cell(items[i].0)]]).collect();
+    // Corners, each with a third of its triangle's area: a few large faces (a box room of 12
+    // triangles) span their whole extent, where their centroids would gather in the middle.
+    let kept_items: Vec<([f32; 3], f64)> = kept.iter().flat_map(|&i| tris[i].p.map(|p| (p, items[i].1 / 3.0))).collect();
+    let mut bounds = quantile_box(&kept_items, QUANTILE)?;
+    for s in &kept_starts {
+        for (k, &c) in s.iter().enumerate() {
+            bounds.min[k] = bounds.min[k].min(c);
+            bounds.max[k] = bounds.max[k].max(c);
+        }
+    }
+    let clamp = |p: [f32; 3]| [0, 1, 2].map(|k| p[k].clamp(bounds.min[k], bounds.max[k]));
+    let mut points: Vec<[f32; 3]> = kept.iter().flat_map(|&i| tris[i].p).map(clamp).collect();
+    points.extend(kept_starts);
+    Some(Focus { bounds, points })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A floor of `n × n` unit-area quads (two triangles each) at `at`, `size` units a side.
+    fn floor(at: [f32; 3], size: f32, n: usize) -> Vec<Tri> {
+        let s = size / n as f32;
+        let mut v = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let (x, y) = (at[0] + i as f32 * s, at[1] + j as f32 * s);
+                let q = [[x, y, at[2]], [x + s, y, at[2]], [x + s, y + s, at[2]], [x, y + s, at[2]]];
+                v.extend(Tri::new([q[0], q[1], q[2]]));
+                v.extend(Tri::new([q[0], q[2], q[3]]));
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn a_far_island_is_left_out_unless_a_player_starts_there() {
+        let mut tris = floor([0.0; 3], 1024.0, 16);
+        // A small box far away (5 % of the level's area), like a skybox or a stray brush.
+        tris.extend(floor([20_000.0, 20_000.0, 4000.0], 229.0, 4));
+        let f = focus(&tris, &[]).unwrap();
+        assert!(f.bounds.max[0] <= 1024.0 && f.bounds.max[2] <= 0.0, "{:?}", f.bounds);
+        assert!(f.points.iter().all(|p| p[0] <= 1024.0));
+        let f = focus(&tris, &[[20_100.0, 20_100.0, 4040.0]]).unwrap();
+        assert!(f.bounds.max[0] >= 20_100.0, "{:?}", f.bounds);
+    }
+
+    #[test]
+    fn nothing_to_frame() {
+        assert!(focus(&[], &[[0.0; 3]]).is_none());
+        assert!(Tri::new([[f32::NAN, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]).is_none());
+        // Slivers only: still a box.
+        let t = Tri::new([[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]).unwrap();
+        assert!(focus(&[t], &[]).is_some());
+    }
+}
