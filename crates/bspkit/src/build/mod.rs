@@ -4,9 +4,11 @@
 
 pub mod builder;
 pub mod ritual;
+pub mod source_forks;
 
 pub use builder::{default_version, BspBuilder};
 pub use ritual::ritual_room;
+pub use source_forks::source_fork_map;
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
 /// (see [`crate::branches::quake1::room`]).

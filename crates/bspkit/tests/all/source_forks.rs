@@ -21,19 +21,10 @@ fn name128(s: &str) -> [u8; 128] {
     b
 }
 
-/// A `sprp` child: dictionary, (Zeno Clash's second list), leaves, props.
+/// A `sprp` child: dictionary, (Zeno Clash's second list), leaves, props (the library's builder).
 fn sprp(names: &[&str], extra: Option<&[&str]>, leaves: &[u16], props: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = (names.len() as i32).to_le_bytes().to_vec();
-    names.iter().for_each(|n| out.extend_from_slice(&name128(n)));
-    if let Some(extra) = extra {
-        out.extend_from_slice(&(extra.len() as i32).to_le_bytes());
-        extra.iter().for_each(|n| out.extend_from_slice(&name128(n)));
-    }
-    out.extend_from_slice(&(leaves.len() as i32).to_le_bytes());
-    leaves.iter().for_each(|l| out.extend_from_slice(&l.to_le_bytes()));
-    out.extend_from_slice(&(props.len() as i32).to_le_bytes());
-    props.iter().for_each(|p| out.extend_from_slice(p));
-    out
+    let props: Vec<&[u8]> = props.iter().map(|p| p.as_slice()).collect();
+    bspkit::build::source_forks::sprp_bytes(names, extra, leaves, &props)
 }
 
 fn v4(origin: f32, model: u16) -> StaticPropV4<L> {
@@ -229,4 +220,32 @@ fn corpus_map_with_fork_props_checks_rewrites_and_exports() {
         assert_eq!(scene.props.len(), 2, "{id}: {:?}", scene.warnings);
     }
     std::fs::remove_dir_all(&out).ok();
+}
+
+/// Portal 2 on Xbox 360 is `PSBV` 21 (source.md §1: console maps are big-endian): a big-endian
+/// v21 map with a version 9 `sprp` (props and game lump in big-endian) is `portal2`, its props
+/// decode, and it rewrites byte for byte.
+#[test]
+fn portal2_x360_big_endian_v21_reads() {
+    use zerocopy::BigEndian;
+    let mut p = StaticPropV9::<BigEndian>::new_zeroed();
+    p.v8.v5.v4.origin[2].set(-64.0);
+    p.v8.v5.v4.model.set(0);
+    p.disable_x360.set(1);
+    let mut child = 1i32.to_be_bytes().to_vec();
+    child.extend_from_slice(&name128("models/props/radio_reference.mdl"));
+    child.extend_from_slice(&0i32.to_be_bytes());
+    child.extend_from_slice(&1i32.to_be_bytes());
+    child.extend_from_slice(p.as_bytes());
+    let gl = gamelump::build(&[(ID_STATIC_PROPS, 0, 9, child)], OffsetBase::Relative, 0, Endian::Big);
+    let map = BspBuilder::new(&source::SOURCE).version(21).endian(Endian::Big).lump(0, ENTS.to_vec()).lump(35, gl).build();
+    assert_eq!(&map[..4], b"PSBV");
+    let bsp = Bsp::from_bytes(&map).unwrap();
+    assert_eq!((bsp.branch().id, bsp.endian()), ("portal2", Endian::Big));
+    let props = GameLumps::of(&bsp).unwrap().static_props().unwrap().unwrap().props().unwrap();
+    assert_eq!(
+        (props[0].origin[2], props[0].disable_x360, props[0].model_name.as_deref()),
+        (-64.0, Some(1), Some("models/props/radio_reference.mdl"))
+    );
+    assert_eq!(bspkit::write::rewrite(&bsp).unwrap(), map);
 }
