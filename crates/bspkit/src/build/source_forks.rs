@@ -5,7 +5,7 @@
 
 use zerocopy::{FromZeros, IntoBytes, LittleEndian};
 
-use super::BspBuilder;
+use super::builder::BspBuilder;
 use crate::branch::Branch;
 use crate::branches::source::lumps as source;
 use crate::bytes::Endian;
