@@ -173,9 +173,12 @@ fn props_in(bytes: Option<&[u8]>, version: u16, endian: Endian, game: PropGame) 
     (p.count > 0 && p.layout != PropLayout::Unknown).then_some((p.layout, p.element_size.unwrap_or(0)))
 }
 
+/// The runner-up note when a fork's prop form decided.
+const BY_PROPS: &str = "the same version in Valve's static prop form, which does not read these props";
+
 /// The v20 licensee forks told by their static props (source.md §3, §14.3), else by their
-/// entity classes: `(branch, why, runner-up note)`.
-fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String)> {
+/// entity classes: `(branch, why, the runner-up note for Valve's branch)`.
+fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String, &'static str)> {
     let sprp = sprp_child(data, endian);
     let classes = |game: &str| {
         let c = game_classes(data, endian, game);
@@ -195,7 +198,7 @@ fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String)> {
                         "static props version {v} of {size} bytes: {game}'s form with a 128-byte target name{}",
                         classes("outerlight")
                     );
-                    return Some((&OUTERLIGHT, why));
+                    return Some((&OUTERLIGHT, why, BY_PROPS));
                 }
             }
             7 => {
@@ -205,11 +208,12 @@ fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String)> {
                             "static props version {v}: a second name list before the leaves and {size}-byte props fit only Zeno Clash's form{}",
                             classes("zenoclash")
                         );
-                        return Some((&ZENO_CLASH, why));
+                        return Some((&ZENO_CLASH, why, BY_PROPS));
                     }
                 }
                 if let Some((PropLayout::V7Ftb, size)) = props_in(bytes, v, endian, PropGame::FairyTaleBusters) {
-                    return Some((&FTB, format!("static props version {v} of {size} bytes (Fairy Tale Busters' v10-like order)")));
+                    let why = format!("static props version {v} of {size} bytes (Fairy Tale Busters' v10-like order)");
+                    return Some((&FTB, why, BY_PROPS));
                 }
             }
             11 => {
@@ -217,6 +221,7 @@ fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String)> {
                 return Some((
                     &BLACK_MESA,
                     format!("static props version 11{size} in a v20 map (CS:GO's v11 maps are v21): Black Mesa{}", classes("blackmesa")),
+                    "Valve's v20 branches write static props up to version 10",
                 ));
             }
             _ => {}
@@ -229,6 +234,7 @@ fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String)> {
             return Some((
                 branch,
                 format!("{} {} entity classes ({}) and no static props that say otherwise", c.len(), branch.games, class_list(&c)),
+                "the v20 table, read without the game's entity classes",
             ));
         }
     }
@@ -269,8 +275,8 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
         17 => (&VTMB, "version 17 is Vampire: The Masquerade – Bloodlines".into()),
         18 | 19 => (&SOURCE2004, format!("version {version} is the Source 2004 table")),
         20 if fork.is_some() => {
-            let (b, why) = fork.expect("checked");
-            runners_up.push(("source", "Valve's static prop forms do not fit, or the entity classes name the game".into()));
+            let (b, why, note) = fork.expect("checked");
+            runners_up.push(("source", note.into()));
             (b, why)
         }
         20 => {
