@@ -1,8 +1,8 @@
 //! Writes builder-made maps of the branches the real-map corpus lacks into a directory, as
 //! seeds for the `open_decode` fuzz target (`fuzz/seed.sh` runs it): a small Genesis3D level
 //! (the chunk-chain header form), SiN / Soldier of Fortune / Daikatana maps next to the
-//! Quake 3-family branches whose magic they share, and a room of each of Ritual's and of the
-//! Call of Duty 1 / 2 branches.
+//! Quake 3-family branches whose magic they share, a room of each of Ritual's and of the
+//! Call of Duty 1 / 2 branches, and a map of each Source fork with its own static prop form.
 //!
 //! `cargo run -p bspkit --example fuzz_seeds -- fuzz/corpus/open_decode`
 
@@ -34,6 +34,12 @@ fn main() -> std::io::Result<()> {
     for b in [&cod::COD1_DEMO, &cod::COD1, &cod::COD2] {
         if let Some(room) = bspkit::build::cod12_room(b) {
             seeds.push((format!("seed_{}_room.bsp", b.id), room));
+        }
+    }
+    // Source forks whose static props differ from Valve's at the same version.
+    for b in bspkit::build::source_forks::FORKS {
+        if let Some(map) = bspkit::build::source_fork_map(b) {
+            seeds.push((format!("seed_{}_sprp.bsp", b.id), map));
         }
     }
     for (name, bytes) in seeds {

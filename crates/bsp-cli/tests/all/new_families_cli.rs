@@ -111,3 +111,34 @@ fn formats_and_branch_override_reach_the_new_branches() {
     assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == "sof"));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Issue 22, the Source forks told by their static props: `bsp formats` lists them, `bsp info`
+/// prints the evidence, `bsp props` reads the fork's form, `check` is clean, `rewrite` writes
+/// the same bytes, and `--branch source` reads the map as Valve's (naming the fork runner-up).
+#[test]
+fn source_forks_in_the_cli() {
+    let f = stdout(&run(&["formats"]));
+    let d = scratch("source-forks");
+    for b in bspkit::build::source_forks::FORKS {
+        assert!(f.lines().any(|l| l.starts_with(&format!("{} ", b.id))), "{} missing from:\n{f}", b.id);
+        let map = d.join(format!("{}.bsp", b.id));
+        let bytes = bspkit::build::source_fork_map(b).unwrap();
+        std::fs::write(&map, &bytes).unwrap();
+        let info = stdout(&run(&["info", s(&map)]));
+        assert!(info.contains(&format!("[{}]", b.id)), "{info}");
+        assert!(info.contains("because: static props version"), "{info}");
+        let o = run(&["props", s(&map)]);
+        let (props, summary) = (stdout(&o), String::from_utf8_lossy(&o.stderr).into_owned());
+        assert!(summary.contains("2 props"), "{}: {summary}", b.id);
+        assert_eq!(props.lines().filter(|l| l.contains("models/b.mdl")).count(), 2, "{}: {props}", b.id);
+        let check = run(&["check", s(&map)]);
+        assert!(check.status.success(), "{}: {}", b.id, stdout(&check));
+        let out = d.join(format!("{}_out.bsp", b.id));
+        assert!(run(&["rewrite", s(&map), "-o", s(&out)]).status.success());
+        assert_eq!(std::fs::read(&out).unwrap(), bytes, "{}", b.id);
+        let forced: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", "--branch", "source", s(&map)]).stdout).unwrap();
+        assert_eq!(forced["format"]["branch"], "source");
+        assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == b.id), "{forced}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -5,10 +5,12 @@
 pub mod builder;
 pub mod cod12;
 pub mod ritual;
+pub mod source_forks;
 
 pub use builder::{default_version, BspBuilder};
 pub use cod12::cod12_room;
 pub use ritual::ritual_room;
+pub use source_forks::source_fork_map;
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
 /// (see [`crate::branches::quake1::room`]).

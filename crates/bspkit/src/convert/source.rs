@@ -114,6 +114,18 @@ fn prop_widths(layout: PropLayout) -> Option<Vec<usize>> {
             v8(&mut w);
             w.extend([4, 4, 4, 4, 4])
         }
+        PropLayout::V5Ship => {
+            v5(&mut w);
+            w.extend([1; MODEL_NAME_LEN])
+        }
+        PropLayout::V6Bgt => w.extend([4, 2, 2].into_iter().chain([1; MODEL_NAME_LEN])),
+        PropLayout::V6Dm => w.extend([4, 2, 2].into_iter().chain([1; 72])),
+        PropLayout::V7Ftb => {
+            v8(&mut w);
+            w.extend([4, 4])
+        }
+        PropLayout::V11Bm => w.extend([4, 2, 2, 4, 2, 2, 1, 1, 1, 1]),
+        PropLayout::V11BmEx => w.extend([4, 2, 2, 4, 2, 2, 1, 1, 1, 1, 4]),
         PropLayout::Unknown => return None,
     }
     debug_assert_eq!(Some(w.iter().sum::<usize>()), layout.size());

@@ -247,17 +247,19 @@ pub struct GameLumps<'a> {
     pub dir: GameLumpDir,
     pub endian: Endian,
     max: u64,
+    /// Whose static prop forms [`Self::static_props`] applies (set from the map's branch).
+    pub prop_game: crate::lumps::staticprops::PropGame,
 }
 
 impl<'a> GameLumps<'a> {
     /// From the bytes and their already parsed directory; `max` bounds each child's decompression.
     pub fn from_parts(bytes: &'a [u8], dir: GameLumpDir, endian: Endian, max: u64) -> Self {
-        GameLumps { bytes, dir, endian, max }
+        GameLumps { bytes, dir, endian, max, prop_game: Default::default() }
     }
 
     /// Build from the game lump's bytes directly.
     pub fn from_bytes(bytes: &'a [u8], place: LumpPlace, endian: Endian, max: u64) -> Result<Self> {
-        Ok(GameLumps { bytes, dir: parse_directory(bytes, place, endian)?, endian, max })
+        Ok(GameLumps { bytes, dir: parse_directory(bytes, place, endian)?, endian, max, prop_game: Default::default() })
     }
 
     /// The directory entries (the dummy included).
@@ -279,7 +281,7 @@ impl<'a> GameLumps<'a> {
     pub fn static_props(&self) -> Result<Option<crate::lumps::staticprops::StaticProps<'a>>> {
         let Some(e) = self.find(b"sprp") else { return Ok(None) };
         let data = self.bytes_of(e)?;
-        crate::lumps::staticprops::StaticProps::parse(data, e.version, self.endian).map(Some)
+        crate::lumps::staticprops::StaticProps::parse_in(data, e.version, self.endian, self.prop_game).map(Some)
     }
 
     /// The detail props child (`dprp`), parsed; `None` when the map has none.

@@ -23,6 +23,8 @@ impl<'a> GameLumps<'a> {
             from_lmp: matches!(entry.map(|e| &e.origin), Some(LumpOrigin::Lmp(_))),
         };
         let dir = parse_directory(bytes, place, bsp.endian()).map_err(|e| bsp.lump_error(LUMP_GAME_LUMP, e))?;
-        Ok(GameLumps::from_parts(bytes, dir, bsp.endian(), bsp.options().max_decompressed))
+        let mut g = GameLumps::from_parts(bytes, dir, bsp.endian(), bsp.options().max_decompressed);
+        g.prop_game = crate::lumps::staticprops::PropGame::of_branch(bsp.branch().id);
+        Ok(g)
     }
 }

@@ -143,6 +143,49 @@ pub struct StaticPropV13<O: ByteOrder> {
     pub scale: [F32<O>; 3],
 }
 
+/// Outerlight's The Ship (version 5, 188 bytes): v5 + a 128-byte target name (bspsrc's
+/// public-domain `bsplib` struct notes; the VDC page names The Ship's props as modified).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
+pub struct StaticPropV5Ship<O: ByteOrder> {
+    pub v5: StaticPropV5<O>,
+    pub targetname: [u8; MODEL_NAME_LEN],
+}
+
+/// Outerlight's Bloody Good Time (version 6, 192 bytes): v6 + a 128-byte target name.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
+pub struct StaticPropV6Bgt<O: ByteOrder> {
+    pub v6: StaticPropV6<O>,
+    pub targetname: [u8; MODEL_NAME_LEN],
+}
+
+/// Dark Messiah (version 6, 136 bytes): v6 + 72 bytes whose meaning no source gives (kept raw).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
+pub struct StaticPropV6Dm<O: ByteOrder> {
+    pub v6: StaticPropV6<O>,
+    pub unknown: [u8; 72],
+}
+
+/// Black Mesa's 76-byte version 11: the v7* prefix (u32 flags, prop lightmap size) +
+/// `DiffuseModulation` (bspsrc's `bsplib` notes: "bm_c2a5g is the only BM stock map where these
+/// values have been set to non-default values").
+#[repr(C)]
+#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
+pub struct StaticPropV11Bm<O: ByteOrder> {
+    pub v7s: StaticPropV7Star<O>,
+    pub diffuse_modulation: [u8; 4],
+}
+
+/// Black Mesa's 80-byte version 11: the 76-byte form + `FlagsEx`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
+pub struct StaticPropV11BmEx<O: ByteOrder> {
+    pub bm: StaticPropV11Bm<O>,
+    pub flags_ex: U32<O>,
+}
+
 /// The layout chosen for a `sprp` lump.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum PropLayout {
@@ -157,6 +200,19 @@ pub enum PropLayout {
     V11,
     V11Ext,
     V13,
+    /// The Ship, version 5 + target name (188 bytes).
+    V5Ship,
+    /// Bloody Good Time, version 6 + target name (192 bytes).
+    V6Bgt,
+    /// Dark Messiah, version 6 + 72 unknown bytes (136 bytes).
+    V6Dm,
+    /// Fairy Tale Busters: version 7 stored in the 76-byte v8-prefix + `FlagsEx` + scale order
+    /// (the [`StaticPropV11`] record; VDC "v7 with a version-10-like field order").
+    V7Ftb,
+    /// Black Mesa version 11, 76 bytes ([`StaticPropV11Bm`]).
+    V11Bm,
+    /// Black Mesa version 11, 80 bytes ([`StaticPropV11BmEx`]).
+    V11BmEx,
     /// No known layout for this version and element size; props are kept raw.
     Unknown,
 }
@@ -172,6 +228,11 @@ impl PropLayout {
             PropLayout::V10 | PropLayout::V11 => 76,
             PropLayout::V11Ext => 80,
             PropLayout::V13 => 88,
+            PropLayout::V5Ship => 188,
+            PropLayout::V6Bgt => 192,
+            PropLayout::V6Dm => 136,
+            PropLayout::V7Ftb | PropLayout::V11Bm => 76,
+            PropLayout::V11BmEx => 80,
             PropLayout::Unknown => return None,
         })
     }
@@ -190,6 +251,53 @@ impl PropLayout {
             12 => &[PropLayout::V11Ext],
             13 => &[PropLayout::V13],
             _ => &[],
+        }
+    }
+
+    /// The layouts a game lump version may use in one game's maps, the default first: the
+    /// games whose props differ from Valve's at the same version (source.md §14.3 "modified
+    /// with no layout given"; sizes from bspsrc's public-domain `bsplib` structs and bsp_tool's
+    /// branch notes, read as facts).
+    pub fn candidates_in(version: u16, game: PropGame) -> &'static [PropLayout] {
+        match (game, version) {
+            (PropGame::Outerlight, 5) => &[PropLayout::V5Ship, PropLayout::V5],
+            (PropGame::Outerlight, 6) => &[PropLayout::V6Bgt, PropLayout::V6],
+            (PropGame::DarkMessiah, 6) => &[PropLayout::V6Dm, PropLayout::V6],
+            (PropGame::FairyTaleBusters, 7) => &[PropLayout::V7Ftb, PropLayout::V7, PropLayout::V7Star],
+            (PropGame::BlackMesa, 11) => &[PropLayout::V11BmEx, PropLayout::V11Bm],
+            _ => Self::candidates(version),
+        }
+    }
+}
+
+/// The game whose static prop forms apply: Valve's, or a licensee's that changed them at the
+/// same version number. Chosen from the map's branch ([`PropGame::of_branch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum PropGame {
+    #[default]
+    Valve,
+    /// The Ship (v5, 188 bytes) and Bloody Good Time (v6, 192 bytes).
+    Outerlight,
+    /// Zeno Clash: a second 128-byte name list follows the model dictionary; props are 68-byte v7.
+    ZenoClash,
+    /// Fairy Tale Busters: 76-byte version 7.
+    FairyTaleBusters,
+    /// Black Mesa: 76 / 80-byte version 11 in the v7* order.
+    BlackMesa,
+    /// Dark Messiah: 136-byte version 6.
+    DarkMessiah,
+}
+
+impl PropGame {
+    /// The prop forms a branch's maps use (by its id).
+    pub fn of_branch(id: &str) -> PropGame {
+        match id {
+            "outerlight" => PropGame::Outerlight,
+            "zenoclash" => PropGame::ZenoClash,
+            "ftb" => PropGame::FairyTaleBusters,
+            "blackmesa" => PropGame::BlackMesa,
+            "darkmessiah" => PropGame::DarkMessiah,
+            _ => PropGame::Valve,
         }
     }
 }
@@ -230,6 +338,9 @@ pub struct StaticProp {
     pub uniform_scale: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scale: Option<[f32; 3]>,
+    /// The prop's target name (The Ship, Bloody Good Time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub targetname: Option<String>,
 }
 
 fn v3<O: ByteOrder>(v: &[F32<O>; 3]) -> [f32; 3] {
@@ -260,6 +371,7 @@ impl<O: ByteOrder> StaticPropV4<O> {
             flags_ex: None,
             uniform_scale: None,
             scale: None,
+            targetname: None,
         }
     }
 }
@@ -318,6 +430,32 @@ impl<O: ByteOrder> StaticPropV13<O> {
     }
 }
 
+impl<O: ByteOrder> StaticPropV5Ship<O> {
+    fn decode(&self) -> StaticProp {
+        StaticProp { targetname: Some(c_str(&self.targetname).into_owned()), ..self.v5.decode() }
+    }
+}
+impl<O: ByteOrder> StaticPropV6Bgt<O> {
+    fn decode(&self) -> StaticProp {
+        StaticProp { targetname: Some(c_str(&self.targetname).into_owned()), ..self.v6.decode() }
+    }
+}
+impl<O: ByteOrder> StaticPropV6Dm<O> {
+    fn decode(&self) -> StaticProp {
+        self.v6.decode()
+    }
+}
+impl<O: ByteOrder> StaticPropV11Bm<O> {
+    fn decode(&self) -> StaticProp {
+        StaticProp { diffuse_modulation: Some(self.diffuse_modulation), ..self.v7s.decode() }
+    }
+}
+impl<O: ByteOrder> StaticPropV11BmEx<O> {
+    fn decode(&self) -> StaticProp {
+        StaticProp { flags_ex: Some(self.flags_ex.get()), ..self.bm.decode() }
+    }
+}
+
 /// A parsed `sprp` game lump.
 #[derive(Debug, Clone)]
 pub struct StaticProps<'a> {
@@ -325,6 +463,11 @@ pub struct StaticProps<'a> {
     pub version: u16,
     pub endian: Endian,
     pub model_names: Vec<String>,
+    /// Zeno Clash's second 128-byte name list, between the dictionary and the leaves (empty
+    /// elsewhere; bspsrc's reader skips it as "model path strings").
+    pub extra_names: Vec<String>,
+    /// Whose prop forms were applied.
+    pub game: PropGame,
     /// The leaf list (u16, or u32 for the Strata versions).
     pub leaves: Vec<u32>,
     /// Bytes per leaf entry: 2, or 4 in v12/v13.
@@ -339,12 +482,17 @@ pub struct StaticProps<'a> {
 impl<'a> StaticProps<'a> {
     /// Parse `data` (the decompressed `sprp` child) of game lump version `version`.
     pub fn parse(data: Cow<'a, [u8]>, version: u16, endian: Endian) -> Result<Self> {
+        Self::parse_in(data, version, endian, PropGame::Valve)
+    }
+
+    /// Parse `data` with the prop forms of `game` (see [`PropGame`]).
+    pub fn parse_in(data: Cow<'a, [u8]>, version: u16, endian: Endian, game: PropGame) -> Result<Self> {
         // Strata's v12/v13 may store u32 leaves (bsp_tool); try that first, then u16, and keep
         // the first reading that gives a known layout (else the first that parses at all).
         let widths: &[usize] = if version >= 12 { &[4, 2] } else { &[2] };
         let mut fallback: Option<Result<StaticProps<'static>>> = None;
         for &w in widths {
-            let r = Self::parse_with(&data, version, endian, w);
+            let r = Self::parse_with(&data, version, endian, w, game);
             match r {
                 Ok(p) if p.layout != PropLayout::Unknown => return Ok(p.with_data(data)),
                 Ok(p) if !matches!(fallback, Some(Ok(_))) => fallback = Some(Ok(p)),
@@ -360,11 +508,24 @@ impl<'a> StaticProps<'a> {
     }
 
     fn with_data(self, data: Cow<'a, [u8]>) -> StaticProps<'a> {
-        let StaticProps { version, endian, model_names, leaves, leaf_width, count, element_size, layout, props_start, .. } = self;
-        StaticProps { data, version, endian, model_names, leaves, leaf_width, count, element_size, layout, props_start }
+        let StaticProps {
+            version,
+            endian,
+            model_names,
+            extra_names,
+            game,
+            leaves,
+            leaf_width,
+            count,
+            element_size,
+            layout,
+            props_start,
+            ..
+        } = self;
+        StaticProps { data, version, endian, model_names, extra_names, game, leaves, leaf_width, count, element_size, layout, props_start }
     }
 
-    fn parse_with(data: &[u8], version: u16, endian: Endian, leaf_width: usize) -> Result<StaticProps<'static>> {
+    fn parse_with(data: &[u8], version: u16, endian: Endian, leaf_width: usize, game: PropGame) -> Result<StaticProps<'static>> {
         let count_at = |pos: usize, what: &str| -> Result<usize> {
             let n = u32_at(data, pos, endian).ok_or_else(|| Error::truncated(pos as u64 + 4, data.len() as u64).at(pos as u64))? as i32;
             if n < 0 {
@@ -382,6 +543,14 @@ impl<'a> StaticProps<'a> {
         let dict = count_at(0, "model name")?;
         let dict_end = span(4, dict, MODEL_NAME_LEN)?;
         let model_names = data[4..dict_end].chunks_exact(MODEL_NAME_LEN).map(|n| c_str(n).into_owned()).collect();
+        // Zeno Clash: `i32 n; char name[n][128]` before the leaves.
+        let (extra_names, dict_end) = if game == PropGame::ZenoClash {
+            let n = count_at(dict_end, "second name")?;
+            let end = span(dict_end + 4, n, MODEL_NAME_LEN)?;
+            (data[dict_end + 4..end].chunks_exact(MODEL_NAME_LEN).map(|n| c_str(n).into_owned()).collect(), end)
+        } else {
+            (Vec::new(), dict_end)
+        };
         let nleaves = count_at(dict_end, "leaf")?;
         let leaves_end = span(dict_end + 4, nleaves, leaf_width)?;
         let leaves = data[dict_end + 4..leaves_end]
@@ -394,7 +563,7 @@ impl<'a> StaticProps<'a> {
         let count = count_at(leaves_end, "prop")?;
         let props_start = leaves_end + 4;
         let remaining = data.len().checked_sub(props_start).ok_or_else(|| Error::truncated(props_start as u64, data.len() as u64))?;
-        let candidates = PropLayout::candidates(version);
+        let candidates = PropLayout::candidates_in(version, game);
         let (element_size, layout) = if count == 0 {
             (None, candidates.first().copied().unwrap_or(PropLayout::Unknown))
         } else {
@@ -412,6 +581,8 @@ impl<'a> StaticProps<'a> {
             version,
             endian,
             model_names,
+            extra_names,
+            game,
             leaves,
             leaf_width,
             count,
@@ -419,6 +590,11 @@ impl<'a> StaticProps<'a> {
             layout,
             props_start,
         })
+    }
+
+    /// Where the props start in the lump's bytes.
+    pub fn props_start(&self) -> usize {
+        self.props_start
     }
 
     /// The props' bytes.
@@ -476,6 +652,12 @@ impl<'a> StaticProps<'a> {
             PropLayout::V11 => decode_all!(StaticPropV11),
             PropLayout::V11Ext => decode_all!(StaticPropV11Ext),
             PropLayout::V13 => decode_all!(StaticPropV13),
+            PropLayout::V5Ship => decode_all!(StaticPropV5Ship),
+            PropLayout::V6Bgt => decode_all!(StaticPropV6Bgt),
+            PropLayout::V6Dm => decode_all!(StaticPropV6Dm),
+            PropLayout::V7Ftb => decode_all!(StaticPropV11),
+            PropLayout::V11Bm => decode_all!(StaticPropV11Bm),
+            PropLayout::V11BmEx => decode_all!(StaticPropV11BmEx),
             PropLayout::Unknown => {
                 return Err(Error::malformed(format!(
                     "static props version {} with {}-byte props: layout not known (kept raw)",

@@ -45,6 +45,12 @@ fn run(data: &[u8]) {
     // Ok or Err are both fine; a panic is not.
     if let Ok(bsp) = Bsp::from_bytes(data) {
         std::hint::black_box(decode_all(&bsp));
+        // Static props are read by the branch's form (the Source forks').
+        if bsp.family() == bspkit::Family::Source {
+            if let Ok(Some(sp)) = bspkit::lumps::gamelump::GameLumps::of(&bsp).and_then(|g| g.static_props()) {
+                std::hint::black_box(sp.props().map(|p| p.len()).unwrap_or(0));
+            }
+        }
     }
 }
 
@@ -264,7 +270,8 @@ fn random_bytes_behind_every_magic_never_panic() {
 }
 
 /// Builder maps of the branches without a map in the corpus (Ritual's: F.A.K.K.2, Alice, Medal
-/// of Honor demo / retail / Breakthrough; Call of Duty 1 demo / 1 / 2), truncated at every 1/80 and garbled, open and decode
+/// of Honor demo / retail / Breakthrough; Call of Duty 1 demo / 1 / 2; the Source forks told by
+/// their static props: The Ship, Zeno Clash, Fairy Tale Busters, Black Mesa), truncated at every 1/80 and garbled, open and decode
 /// to `Ok` or a typed error; garbled copies also export.
 #[cfg(unix)]
 #[test]
@@ -272,8 +279,10 @@ fn builder_maps_of_new_branches_never_panic() {
     let opts = ExportOptions { format: Some(Format::Glb), textures: None, lightmaps: true, ..Default::default() };
     let (mut cases, mut exported) = (0usize, 0usize);
     let cod = [&bspkit::branches::cod::COD1_DEMO, &bspkit::branches::cod::COD1, &bspkit::branches::cod::COD2];
-    for branch in bspkit::branches::quake3::RITUAL.iter().copied().chain(cod) {
-        let mut data = bspkit::build::ritual_room(branch).or_else(|| bspkit::build::cod12_room(branch)).unwrap();
+    let ritual = bspkit::branches::quake3::RITUAL.iter().map(|b| (*b, bspkit::build::ritual_room(b).unwrap()));
+    let cod = cod.into_iter().map(|b| (b, bspkit::build::cod12_room(b).unwrap()));
+    let forks = bspkit::build::source_forks::FORKS.iter().map(|b| (*b, bspkit::build::source_fork_map(b).unwrap()));
+    for (branch, mut data) in ritual.chain(cod).chain(forks) {
         let header = header_len(&data);
         assert!(header > 0, "{}", branch.id);
         let len = data.len();

@@ -42,6 +42,7 @@ mod rtcw;
 mod samples;
 mod scan;
 mod source_core;
+mod source_forks;
 mod source_gamelump_pak;
 mod texture_corpus;
 mod texture_oracle;

@@ -6,6 +6,7 @@ use crate::bytes::{u32_at, Endian};
 use crate::detect::detection::Detection;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::gamelump;
+use crate::lumps::staticprops::{PropGame, PropLayout, StaticProps};
 
 /// `(offset, length)` of a directory entry read in this order.
 fn entry(data: &[u8], endian: Endian, version_first: bool, i: usize) -> Option<(u32, u32)> {
@@ -60,11 +61,9 @@ fn entity_text_at(data: &[u8], endian: Endian, i: usize) -> bool {
 /// this size): detection reads a bounded prefix, never the whole of a hostile lump.
 const ENTITY_SCAN_LIMIT: u64 = 16 << 20;
 
-/// The distinct `asw_*` entity classes of the entity lump (lump 0), in order of first use.
-/// Alien Swarm (and Reactive Drop) name their game entities `asw_*` (`asw_gamerules`,
-/// `asw_spawner`, `asw_door`, ...): no other v21 game does, which tells its maps from Portal 2's
-/// (both store static props version 9).
-fn asw_entity_classes(data: &[u8], endian: Endian) -> Vec<String> {
+/// The distinct entity classes of the entity lump (lump 0) that `wanted` accepts, in order of
+/// first use. Only `"classname"` keys count (a value naming a class is not a class).
+fn entity_classes(data: &[u8], endian: Endian, wanted: impl Fn(&[u8]) -> bool) -> Vec<String> {
     let Some((ofs, len)) = entry(data, endian, false, LUMP_ENTITIES) else { return Vec::new() };
     let Some(raw) = data.get(ofs as usize..(ofs as usize).saturating_add(len as usize).min(data.len())) else { return Vec::new() };
     let decoded;
@@ -94,7 +93,7 @@ fn asw_entity_classes(data: &[u8], endian: Endian) -> Vec<String> {
         let value = &text[i + 1..];
         let end = value.iter().position(|&c| c == b'"' || c == b'\n').unwrap_or(value.len());
         let class = &value[..end];
-        if class.len() > 4 && class[..4].eq_ignore_ascii_case(b"asw_") {
+        if wanted(class) {
             let class = String::from_utf8_lossy(class).into_owned();
             if !out.contains(&class) {
                 out.push(class);
@@ -103,6 +102,143 @@ fn asw_entity_classes(data: &[u8], endian: Endian) -> Vec<String> {
         at = i + 1 + end;
     }
     out
+}
+
+fn has_prefix(class: &[u8], prefix: &[u8]) -> bool {
+    class.len() > prefix.len() && class[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// Alien Swarm (and Reactive Drop) name their game entities `asw_*` (`asw_gamerules`,
+/// `asw_spawner`, `asw_door`, ...): no other v21 game does, which tells its maps from Portal 2's
+/// (both store static props version 9).
+fn asw_entity_classes(data: &[u8], endian: Endian) -> Vec<String> {
+    entity_classes(data, endian, |c| has_prefix(c, b"asw_"))
+}
+
+/// Game entity classes of the v20 licensees, as evidence beside the static props (the games'
+/// own class names: The Ship's `ship_*`, Bloody Good Time's `pm_*`, Zeno Clash's `*_zeno_*`,
+/// Black Mesa's HL1 weapons and monsters as `item_weapon_*` / `npc_human_grunt` ...), and Team
+/// Fortress 2's classes in a v21 map (Source Filmmaker ships TF2's maps recompiled).
+fn game_classes(data: &[u8], endian: Endian, game: &str) -> Vec<String> {
+    match game {
+        "outerlight" => entity_classes(data, endian, |c| has_prefix(c, b"ship_") || has_prefix(c, b"pm_")),
+        "zenoclash" => {
+            entity_classes(data, endian, |c| has_prefix(c, b"npc_zeno_") || has_prefix(c, b"weapon_zeno_") || has_prefix(c, b"item_zeno_"))
+        }
+        "blackmesa" => entity_classes(data, endian, |c| {
+            has_prefix(c, b"item_weapon_")
+                || [
+                    &b"npc_human_grunt"[..],
+                    b"npc_human_scientist",
+                    b"npc_alien_slave",
+                    b"npc_houndeye",
+                    b"npc_bullsquid",
+                    b"env_xen_portal",
+                ]
+                .iter()
+                .any(|n| c.eq_ignore_ascii_case(n))
+        }),
+        "sfm" => entity_classes(data, endian, |c| {
+            has_prefix(c, b"tf_")
+                || [
+                    &b"info_player_teamspawn"[..],
+                    b"team_control_point",
+                    b"team_control_point_master",
+                    b"item_teamflag",
+                    b"func_respawnroom",
+                ]
+                .iter()
+                .any(|n| c.eq_ignore_ascii_case(n))
+        }),
+        _ => Vec::new(),
+    }
+}
+
+/// The `sprp` child's version and, when stored uncompressed, its bytes (the licensee games
+/// that change the prop forms predate game-lump compression).
+fn sprp_child(data: &[u8], endian: Endian) -> Option<(u16, Option<&[u8]>)> {
+    let (ofs, len) = entry(data, endian, false, LUMP_GAME_LUMP)?;
+    let lump = data.get(ofs as usize..(ofs as usize).checked_add(len as usize)?)?;
+    let version = sprp_version(data, endian, false)?;
+    let place = gamelump::LumpPlace { file_offset: ofs as u64, from_lmp: false };
+    let dir = gamelump::parse_directory(lump, place, endian).ok();
+    let e = dir.as_ref().and_then(|d| d.entries.iter().find(|e| e.id == gamelump::ID_STATIC_PROPS));
+    let bytes = e.filter(|e| !e.compressed).and_then(|e| lump.get(e.start..e.start.checked_add(e.stored_len)?));
+    Some((version, bytes))
+}
+
+/// The prop layout `game`'s forms find in the `sprp` bytes, when there are props of a known form.
+fn props_in(bytes: Option<&[u8]>, version: u16, endian: Endian, game: PropGame) -> Option<(PropLayout, usize)> {
+    let p = StaticProps::parse_in(std::borrow::Cow::Borrowed(bytes?), version, endian, game).ok()?;
+    (p.count > 0 && p.layout != PropLayout::Unknown).then_some((p.layout, p.element_size.unwrap_or(0)))
+}
+
+/// The runner-up note when a fork's prop form decided.
+const BY_PROPS: &str = "the same version in Valve's static prop form, which does not read these props";
+
+/// The v20 licensee forks told by their static props (source.md §3, §14.3), else by their
+/// entity classes: `(branch, why, the runner-up note for Valve's branch)`.
+fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String, &'static str)> {
+    let sprp = sprp_child(data, endian);
+    let classes = |game: &str| {
+        let c = game_classes(data, endian, game);
+        if c.is_empty() {
+            String::new()
+        } else {
+            format!("; {} of its entity class(es) ({})", c.len(), class_list(&c))
+        }
+    };
+    if let Some((v, bytes)) = sprp {
+        let valve = props_in(bytes, v, endian, PropGame::Valve);
+        match v {
+            5 | 6 => {
+                if let Some((l @ (PropLayout::V5Ship | PropLayout::V6Bgt), size)) = props_in(bytes, v, endian, PropGame::Outerlight) {
+                    let game = if l == PropLayout::V5Ship { "The Ship" } else { "Bloody Good Time" };
+                    let why = format!(
+                        "static props version {v} of {size} bytes: {game}'s form with a 128-byte target name{}",
+                        classes("outerlight")
+                    );
+                    return Some((&OUTERLIGHT, why, BY_PROPS));
+                }
+            }
+            7 => {
+                if valve.is_none() {
+                    if let Some((_, size)) = props_in(bytes, v, endian, PropGame::ZenoClash) {
+                        let why = format!(
+                            "static props version {v}: a second name list before the leaves and {size}-byte props fit only Zeno Clash's form{}",
+                            classes("zenoclash")
+                        );
+                        return Some((&ZENO_CLASH, why, BY_PROPS));
+                    }
+                }
+                if let Some((PropLayout::V7Ftb, size)) = props_in(bytes, v, endian, PropGame::FairyTaleBusters) {
+                    let why = format!("static props version {v} of {size} bytes (Fairy Tale Busters' v10-like order)");
+                    return Some((&FTB, why, BY_PROPS));
+                }
+            }
+            11 => {
+                let size = props_in(bytes, v, endian, PropGame::BlackMesa).map(|(_, s)| format!(" of {s} bytes")).unwrap_or_default();
+                return Some((
+                    &BLACK_MESA,
+                    format!("static props version 11{size} in a v20 map (CS:GO's v11 maps are v21): Black Mesa{}", classes("blackmesa")),
+                    "Valve's v20 branches write static props up to version 10",
+                ));
+            }
+            _ => {}
+        }
+    }
+    // No props to decide by: the games' own entity classes.
+    for (id, branch) in [("outerlight", &OUTERLIGHT), ("zenoclash", &ZENO_CLASH), ("blackmesa", &BLACK_MESA)] {
+        let c = game_classes(data, endian, id);
+        if c.len() >= 2 {
+            return Some((
+                branch,
+                format!("{} {} entity classes ({}) and no static props that say otherwise", c.len(), branch.games, class_list(&c)),
+                "the v20 table, read without the game's entity classes",
+            ));
+        }
+    }
+    None
 }
 
 /// `asw_a, asw_b, asw_c` and how many more.
@@ -134,9 +270,15 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let l4d2 = version == 21 && directory_fits(data, endian, true);
     let order = format!("magic {magic:?} ({} endian), version {version}", if endian == Endian::Little { "little" } else { "big" });
     let mut runners_up: Vec<(&'static str, String)> = Vec::new();
+    let fork = if version == 20 { v20_fork(data, endian) } else { None };
     let (branch, why): (&'static Branch, String) = match version {
         17 => (&VTMB, "version 17 is Vampire: The Masquerade – Bloodlines".into()),
         18 | 19 => (&SOURCE2004, format!("version {version} is the Source 2004 table")),
+        20 if fork.is_some() => {
+            let (b, why, note) = fork.expect("checked");
+            runners_up.push(("source", note.into()));
+            (b, why)
+        }
         20 => {
             let sprp = sprp_version(data, endian, false);
             let leaves = data_len(data, endian, LUMP_LEAVES) / 32;
@@ -159,6 +301,16 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
             }
             let sprp = sprp_version(data, endian, false);
             let props = sprp.map(|v| format!("static props version {v}")).unwrap_or_else(|| "no static props".into());
+            let tf = game_classes(data, endian, "sfm");
+            if tf.len() >= 2 {
+                runners_up.push(("alienswarm", "the other v21 games in the standard lump_t order".into()));
+                let why = format!(
+                    "lump_t entries fit in the standard order; {props}; {} Team Fortress 2 entity class(es) ({}) in a v21 map: Source Filmmaker",
+                    tf.len(),
+                    class_list(&tf)
+                );
+                return Ok(Detection { branch: &SFM, version, endian, why: vec![order, why], runners_up });
+            }
             match sprp {
                 Some(v) if v >= 10 => (&CSGO, format!("lump_t entries fit in the standard order; static props version {v} (CS:GO)")),
                 _ => {

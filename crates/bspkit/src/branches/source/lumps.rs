@@ -304,6 +304,23 @@ pub static CONTAGION: Branch = source_branch("contagion", "Source v27, Contagion
 pub static DESOLATION: Branch =
     source_branch("desolation", "Source v42, Desolation (old)", "Desolation (srctools DESOLATION_OLD)", false, &LUMPS_2007);
 pub static CSO2: Branch = source_branch("cso2", "Source v100, Counter-Strike Online 2", "Counter-Strike Online 2", false, &LUMPS_2007);
+pub static OUTERLIGHT: Branch = source_branch(
+    "outerlight",
+    "Source v20, Outerlight (The Ship, Bloody Good Time)",
+    "The Ship: Murder Party, Bloody Good Time",
+    false,
+    &LUMPS_2007,
+);
+pub static ZENO_CLASH: Branch = source_branch("zenoclash", "Source v20, Zeno Clash", "Zeno Clash", false, &LUMPS_2007);
+pub static FTB: Branch = source_branch(
+    "ftb",
+    "Source v20, Fairy Tale Busters",
+    "Fairy Tale Busters (open beta; bsp_tool utoplanet.merubasu)",
+    false,
+    &LUMPS_2007,
+);
+pub static BLACK_MESA: Branch = source_branch("blackmesa", "Source v20, Black Mesa", "Black Mesa (commercial release)", false, &LUMPS_2007);
+pub static SFM: Branch = source_branch("sfm", "Source v21, Source Filmmaker", "Source Filmmaker", false, &LUMPS_ASW);
 
 /// Source branches, for the registry.
 pub static BRANCHES: &[&Branch] = &[
@@ -322,6 +339,11 @@ pub static BRANCHES: &[&Branch] = &[
     &CONTAGION,
     &DESOLATION,
     &CSO2,
+    &OUTERLIGHT,
+    &ZENO_CLASH,
+    &FTB,
+    &BLACK_MESA,
+    &SFM,
 ];
 
 /// The VBSP versions a branch's maps carry (source.md §3, §27): those [`select`](super::detect::select) maps to this
@@ -336,8 +358,10 @@ pub fn versions(branch: &Branch) -> &'static [u32] {
         "vtmb" => &[17],
         // Half-Life: Source has one v18 map, everything else of that era is 19.
         "source2004" => &[18, 19],
-        "source2006" | "source" | "l4d" => &[20],
+        "source2006" | "source" | "l4d" | "outerlight" | "zenoclash" | "ftb" | "blackmesa" => &[20],
         "l4d2" | "alienswarm" | "portal2" | "csgo" => &[21],
+        // Source Filmmaker ships v20 and v21 maps (VDC); its own compiler writes 21.
+        "sfm" => &[20, 21],
         "tacint" => &[22],
         // Early betas (and INFRA) are 22, later pre-Reborn Dota 2 is 23.
         "dota2" => &[22, 23],
