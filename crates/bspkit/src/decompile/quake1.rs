@@ -42,8 +42,8 @@ const BRUSHLIST_CLIP: i32 = -8;
 /// a cycle stops here instead of growing the walk's stack.
 const MAX_DEPTH: usize = 4096;
 /// The region starts as the model's bounds grown by this much, so a node plane on the bounds
-/// still cuts a closed region.
-const BOUNDS_MARGIN: f64 = 1.0;
+/// still cuts a closed region (id's qbsp stores brush models' bounds shrunk by one unit).
+const BOUNDS_MARGIN: f64 = 8.0;
 /// Merge work allowed per region (face pairs compared, planes clipped), beyond a fixed floor.
 const MERGE_WORK_PER_REGION: u64 = 20_000;
 
@@ -903,7 +903,7 @@ mod tests {
     }
 
     /// The builder's box room (six faces, a six-node chain to one empty leaf) with every record
-    /// set: six one-unit walls around the room (its model bounds are the room), which cannot
+    /// set: six walls around the room (its model bounds are the room), which cannot
     /// merge (their union is not convex); every face covered, with its texture and axes.
     #[test]
     fn box_room_with_every_record_set() {
@@ -920,8 +920,8 @@ mod tests {
                 assert_eq!(q.face_coverage, Some(100.0), "{}", branch.id);
                 assert_eq!((t.faces, t.faces_same_texture), (6, 6), "{}: {}", branch.id, d.text);
                 assert!(t.volume_error.unwrap() < 1e-9, "{t:?}");
-                // The walls: 258 × 258 × 130 grown by the margin, less the room.
-                let outer = 258.0 * 258.0 * 130.0 - 256.0 * 256.0 * 128.0;
+                // The walls: the room grown by the margin, less the room.
+                let outer = 272.0 * 272.0 * 144.0 - 256.0 * 256.0 * 128.0;
                 assert!((t.leaf_volume - outer).abs() < 1e-6, "{t:?}");
                 assert!(q.entities_in_order && q.brushes_same == q.brushes);
                 let goldsrc = branch.family == Family::GoldSrc;

@@ -112,11 +112,19 @@ pub(crate) fn split(faces: &[Face], plane: &Plane, work: &mut u64) -> (Option<Ve
         lo = lo.min(d);
         hi = hi.max(d);
     }
+    // Wholly on one side: a face already on the plane now comes from it (not from the bounds).
+    let on = |p: &Plane| {
+        let mut v = faces.to_vec();
+        for f in v.iter_mut().filter(|f| f.plane.same_as(p, 1e-6, ON_EPSILON)) {
+            f.origin = Origin::Plane;
+        }
+        v
+    };
     if hi <= ON_EPSILON {
-        return (Some(faces.to_vec()), None);
+        return (Some(on(plane)), None);
     }
     if lo >= -ON_EPSILON {
-        return (None, Some(faces.to_vec()));
+        return (None, Some(on(&plane.flipped())));
     }
     *work += faces.len() as u64 * 2;
     let flipped = plane.flipped();
