@@ -14,6 +14,7 @@ mod check_lzma;
 mod convert;
 mod corpus_open;
 mod decompile;
+mod decompile_tree;
 mod error_locations;
 mod garble;
 mod genesis3d;
