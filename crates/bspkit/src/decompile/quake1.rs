@@ -169,13 +169,10 @@ fn nonzero_axis(v: [f64; 3]) -> usize {
 
 /// Sine and cosine of `deg` degrees, exact at the right angles (as qbsp computes them).
 fn sin_cos(deg: f64) -> (f64, f64) {
-    match deg {
-        d if d == 0.0 => (0.0, 1.0),
-        d if d == 90.0 => (1.0, 0.0),
-        d if d == 180.0 => (0.0, -1.0),
-        d if d == 270.0 => (-1.0, 0.0),
-        d => d.to_radians().sin_cos(),
-    }
+    [(0.0, (0.0, 1.0)), (90.0, (1.0, 0.0)), (180.0, (0.0, -1.0)), (270.0, (-1.0, 0.0))]
+        .iter()
+        .find(|(d, _)| *d == deg)
+        .map_or_else(|| deg.to_radians().sin_cos(), |(_, sc)| *sc)
 }
 
 /// Texinfo rows of a standard-form side on a plane with `normal`.
@@ -488,10 +485,18 @@ fn walk<L: Layout>(
 }
 
 /// The contents of the leaf at `p` in the tree from `head` (`None` when the walk fails).
-fn contents_at<L: Layout>(v: &View<L>, head: i64, p: [f64; 3], planes: &[crate::branches::quake1::records::Plane]) -> Option<i32> {
+/// Adds the nodes visited to `steps`.
+fn contents_at<L: Layout>(
+    v: &View<L>,
+    head: i64,
+    p: [f64; 3],
+    planes: &[crate::branches::quake1::records::Plane],
+    steps: &mut u64,
+) -> Option<i32> {
     let (nodes, leaves) = (v.nodes().ok()?, v.leaves().ok()?);
     let mut c = if head >= 0 { Child::Node(head) } else { Child::Leaf(-(head + 1)) };
     for _ in 0..MAX_DEPTH {
+        *steps += 1;
         match c {
             Child::Leaf(l) => return leaves.get(usize::try_from(l).ok()?).map(|l| l.contents()),
             Child::Node(n) => {
@@ -648,8 +653,10 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: &DecompileOptio
             // bounds the liquid's region on its other side (empty behind, liquid in front).
             let n = pts.len() as f64;
             let c = pts.iter().fold([0.0; 3], |a, p| geom::add(a, *p)).map(|x| x / n);
-            let behind = contents_at(&v, head, geom::sub(c, geom::scale(plane.normal, 0.1)), planes);
-            let front = contents_at(&v, head, geom::add(c, geom::scale(plane.normal, 0.1)), planes);
+            let mut steps = 0;
+            let behind = contents_at(&v, head, geom::sub(c, geom::scale(plane.normal, 0.1)), planes, &mut steps);
+            let front = contents_at(&v, head, geom::add(c, geom::scale(plane.normal, 0.1)), planes, &mut steps);
+            budget.spend(steps)?;
             if behind == Some(CONTENTS_EMPTY) && front.is_some_and(|f| f != CONTENTS_EMPTY) {
                 plane = plane.flipped();
             }
