@@ -205,7 +205,11 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
 
 /// Quake 1 family and GoldSrc: brushes rebuilt from the tree ([`quake1`]).
 fn decompile_tree(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Result<Decompiled> {
-    let x = quake1::extract(bsp, budget, opts)?;
+    let x = quake1::extract(
+        bsp,
+        budget,
+        quake1::TreeOptions { format: opts.quake_format, use_brushlist: opts.use_brushlist, budget: opts.budget },
+    )?;
     let standard = x.format == quake1::QuakeFormat::Standard;
     let header = vec![
         format!("Decompiled by bspkit {} from a {} map", env!("CARGO_PKG_VERSION"), bsp.branch().id),

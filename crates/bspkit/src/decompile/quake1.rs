@@ -18,8 +18,8 @@ use serde::Serialize;
 use super::geom::{self, Plane};
 use super::mapfile::{self, MapPrimitive, MapSide, TexProjection};
 use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::quake;
 use super::tree::{self, Face, Origin, Region};
-use super::{quake, DecompileOptions};
 use crate::branch::Family;
 use crate::branches::quake1::records::{
     Child, EdgeRecord as _, FaceRecord as _, Layout, LeafRecord as _, ModelRecord as _, NodeRecord as _, CONTENTS_MIN,
@@ -511,13 +511,22 @@ fn contents_at<L: Layout>(
 }
 
 /// Extract the entities, rebuilt brushes and drawn faces.
-pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, opts: &DecompileOptions) -> Result<Extracted> {
+/// What [`extract`] is asked for (from `DecompileOptions`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TreeOptions {
+    pub format: QuakeFormat,
+    pub use_brushlist: bool,
+    /// The whole decompile's work budget (the merge may spend a quarter of it).
+    pub budget: u64,
+}
+
+pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) -> Result<Extracted> {
     crate::branches::quake1::lumps::with_record_set!(bsp.branch(), extract_with(bsp, budget, opts))
 }
 
-fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: &DecompileOptions) -> Result<Extracted> {
+fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) -> Result<Extracted> {
     let goldsrc = bsp.family() == Family::GoldSrc;
-    let format = if goldsrc { QuakeFormat::Valve220 } else { opts.quake_format };
+    let format = if goldsrc { QuakeFormat::Valve220 } else { opts.format };
     let v = View::<L>::new(bsp);
     let (planes, faces, texinfo, models) = (v.planes()?, v.faces()?, v.texinfo()?, v.models()?);
     let (surfedges, edges, vertices) = (v.surfedges()?, v.edges()?, v.vertices()?);
@@ -920,7 +929,8 @@ mod tests {
             for quake_format in [QuakeFormat::Valve220, QuakeFormat::Standard] {
                 let bytes = crate::branches::quake1::room::box_room(branch);
                 let bsp = Bsp::from_bytes(&bytes).unwrap();
-                let d = super::super::decompile(&bsp, &DecompileOptions { quake_format, ..Default::default() }).unwrap();
+                let opts = super::super::DecompileOptions { quake_format, ..Default::default() };
+                let d = super::super::decompile(&bsp, &opts).unwrap();
                 let q = d.report.quality.as_ref().unwrap();
                 let t = q.tree.as_ref().unwrap();
                 assert_eq!((t.regions, t.merged_brushes, d.report.brushes), (6, 6, 6), "{}: {}", branch.id, d.text);
