@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana) | `.map`, Valve 220 faces with `contents flags value` | brushes + brush sides, texinfo |
 //! | Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP) | `.map`, `brushDef` + `patchDef2` | brushes + brush sides, shaders, patches; texture matrices fitted to the drawn surfaces |
-//! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree ([`tree`], [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces |
+//! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
 //! it was made from:

@@ -1,5 +1,5 @@
 //! Quake 1, Hexen II, BSP2 / 2PSB and GoldSrc: maps without a brush lump. Brushes are rebuilt
-//! from each model's hull-0 tree ([`super::tree`]): every leaf that is not empty (solid, sky,
+//! from each model's hull-0 tree (`decompile/tree.rs`): every leaf that is not empty (solid, sky,
 //! liquids) is a convex region bounded by the node planes on its path and the model's bounds,
 //! regions are merged while their union stays convex, and each side takes the texture of the
 //! drawn face on its plane that it overlaps most (texinfo axes written as Valve 220 axes, or in
