@@ -42,6 +42,7 @@ MAPS = {
     "samples/sample_quake1.bsp": ("sample", "sample_quake1.bsp"),  # README command 1
     "q2dm1.bsp": ("corpus", "quake2/bsp_tool__q2_mp_lobby.bsp"),  # Quake 2 (decompile)
     "q3dm17.bsp": ("corpus", "quake3/bsp_tool__q3_mp_lobby.bsp"),  # Quake 3 (decompile)
+    "c1a0.bsp": ("corpus", "goldsrc/goldsrc-renderer__vis-test.bsp"),  # GoldSrc (decompile)
     "shack.360.bsp": ("corpus", "source_x360/bsp_tool__shack.360.bsp"),  # Xbox 360 Source (convert)
 }
 # Lines about `light` entities with a `light` key (Quake's; Source's lights use `_light`) read

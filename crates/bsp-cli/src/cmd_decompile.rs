@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bspkit::decompile::quake1::QuakeFormat;
 use bspkit::decompile::{decompile_to, DecompileOptions, Report};
 use clap::Args;
 
@@ -17,10 +18,13 @@ use crate::{open, Fatal, OpenArgs};
   bsp decompile ctf_2fort.bsp -o ctf_2fort.vmf            Source: .vmf with brushes, displacements, props, overlays
   bsp decompile map.bsp -o map.map --json                 the report on stdout
   bsp decompile map.bsp -o map.map --no-measure           skip reading the output back
+  bsp decompile e1m1.bsp -o e1m1.map --standard           Quake 1: standard texture axes, not Valve 220
 
 Families: Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana), Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP),
-Source (every branch, console maps included; .vmf).
-Each run prints the measured quality: face coverage, brush, texture and entity fidelity.
+Source (every branch, console maps included; .vmf),
+Quake 1 / Hexen II / BSP2 / 2PSB / GoldSrc (brushes rebuilt from the BSP tree, or read from BSPX BRUSHLIST).
+Each run prints the measured quality: face coverage, brush, texture and entity fidelity; for
+tree-rebuilt maps also the volume against the leaves', brushes before/after merging, textures per face.
 Exit status: 0 written; 1 written, but --strict and something did not come back the same; 2 error.")]
 pub struct DecompileArgs {
     file: PathBuf,
@@ -39,6 +43,12 @@ pub struct DecompileArgs {
     /// Print the report as JSON on stdout
     #[arg(long)]
     json: bool,
+    /// Quake 1 family: write the standard (id) texture form instead of Valve 220
+    #[arg(long)]
+    standard: bool,
+    /// Quake 1 family: rebuild brushes from the tree even where a BSPX BRUSHLIST lump has them
+    #[arg(long)]
+    no_brushlist: bool,
     #[command(flatten)]
     open: OpenArgs,
 }
@@ -91,13 +101,36 @@ pub(crate) fn summary(file: &std::path::Path, r: &Report, out: &std::path::Path)
                 x.func_ladder
             ));
         }
+        if let Some(t) = &q.tree {
+            s.push_str(&format!(
+                "\n  {}: {} regions, {} texture cuts -> {} brushes ({} merge tries{}); volume {:.1} of the leaves' {:.1} units³ ({}); textures per face {}/{} ({}); {} tool sides",
+                t.source,
+                t.regions,
+                t.texture_cuts,
+                t.merged_brushes,
+                t.merge_tries,
+                if t.merge_stopped { ", allowance spent" } else { "" },
+                t.volume,
+                t.leaf_volume,
+                t.volume_error.map_or("overlapping brush list".to_string(), |e| format!("{e:.4}% off")),
+                t.faces_same_texture,
+                t.faces,
+                p(t.face_texture_fidelity),
+                t.tool_sides
+            ));
+        }
     }
     s
 }
 
 pub fn run(args: DecompileArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
     let bsp = open(&args.file, &args.open)?;
-    let opts = DecompileOptions { measure: !args.no_measure, ..Default::default() };
+    let opts = DecompileOptions {
+        measure: !args.no_measure,
+        quake_format: if args.standard { QuakeFormat::Standard } else { QuakeFormat::Valve220 },
+        use_brushlist: !args.no_brushlist,
+        ..Default::default()
+    };
     let d = decompile_to(&bsp, &args.output, &opts).map_err(|e| e.in_file(&args.file))?;
     if let Some(path) = &args.report {
         let mut text = serde_json::to_vec_pretty(&d.report)?;

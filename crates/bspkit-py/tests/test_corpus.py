@@ -499,3 +499,23 @@ def test_decompile_matches_cli(path, cli, tmp_path):
     assert got["extension"] == ext
     assert out.read_text() == got["text"] == cli_out.read_text()
     assert got["report"]["quality"]["brushes"] == got["report"]["quality"]["brushes_same"]
+
+
+TREE_DECOMPILED = [p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in ("quake1", "goldsrc")]
+
+
+@pytest.mark.parametrize("path", TREE_DECOMPILED or MAPS[-1:])
+def test_decompile_tree_matches_cli(path, cli, tmp_path):
+    """Quake 1 / GoldSrc: `bspkit.decompile` (brushes rebuilt from the tree, standard form)
+    gives the CLI's report and text; the tree figures meet the issue's targets."""
+    out = tmp_path / "out.map"
+    got = bspkit.decompile(path, out, standard=True, brushlist=False)
+    cli_out = tmp_path / "cli.map"
+    report = subprocess.run([cli, "decompile", str(path), "-o", str(cli_out), "--json", "--standard", "--no-brushlist"],
+                            capture_output=True, check=True).stdout
+    assert got["report"] == json.loads(report)
+    assert out.read_text() == got["text"] == cli_out.read_text()
+    tree = got["report"]["quality"]["tree"]
+    assert tree["source"] == "tree"
+    assert tree["volume_error"] < 0.1
+    assert got["report"]["quality"]["entities_in_order"]

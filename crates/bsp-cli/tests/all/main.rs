@@ -12,6 +12,7 @@ mod batch_cli;
 mod cmd_quake;
 mod convert_cli;
 mod decompile_cli;
+mod decompile_tree_cli;
 mod export_cli;
 mod help_cli;
 mod info_native;

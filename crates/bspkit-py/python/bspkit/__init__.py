@@ -56,10 +56,11 @@ from ._tables import TABLES, scan
 __version__ = "0.1.0"
 
 
-def decompile(map_path, out=None, *, measure=True):
+def decompile(map_path, out=None, *, measure=True, standard=False, brushlist=True):
     """Decompile the map at ``map_path`` to its editor source (``bsp decompile``); write it to
-    ``out`` when given. Returns ``{"text", "extension", "report"}``."""
-    return load(map_path).decompile(out, measure=measure)
+    ``out`` when given. ``standard`` / ``brushlist``: Quake 1 family options (``--standard``,
+    ``--no-brushlist``). Returns ``{"text", "extension", "report"}``."""
+    return load(map_path).decompile(out, measure=measure, standard=standard, brushlist=brushlist)
 
 __all__ = [
     "TABLES",

@@ -232,8 +232,8 @@ impl<'a> Lexer<'a> {
     fn err(&self, what: &str) -> Error {
         Error::malformed(format!("map text line {}: {what}", self.line))
     }
-    /// The next token: a quoted string (without quotes), a single bracket, or a bare word.
-    fn next(&mut self) -> Option<&'a str> {
+    /// Skip whitespace and `//` comments.
+    fn skip(&mut self) {
         loop {
             while self.at < self.s.len() && self.s[self.at].is_ascii_whitespace() {
                 if self.s[self.at] == b'\n' {
@@ -249,6 +249,10 @@ impl<'a> Lexer<'a> {
             }
             break;
         }
+    }
+    /// The next token: a quoted string (without quotes), a single bracket, or a bare word.
+    fn next(&mut self) -> Option<&'a str> {
+        self.skip();
         let start = self.at;
         let c = *self.s.get(self.at)?;
         if c == b'"' {
@@ -267,6 +271,16 @@ impl<'a> Lexer<'a> {
             self.at += 1;
         }
         std::str::from_utf8(&self.s[start..self.at]).ok()
+    }
+    /// A texture name: everything up to the next whitespace, brackets included (GoldSrc's
+    /// transparent textures start with `{`; the compilers read names this way).
+    fn word(&mut self) -> Option<&'a str> {
+        self.skip();
+        let start = self.at;
+        while self.at < self.s.len() && !self.s[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+        (self.at > start).then(|| std::str::from_utf8(&self.s[start..self.at]).ok()).flatten()
     }
     fn peek(&mut self) -> Option<&'a str> {
         let (at, line) = (self.at, self.line);
@@ -341,7 +355,7 @@ fn read_primitive(lx: &mut Lexer) -> Result<MapPrimitive> {
                     lx.expect(")")?;
                 }
                 lx.expect(")")?;
-                let texture = lx.next().ok_or_else(|| lx.err("a side without a texture"))?.to_string();
+                let texture = lx.word().ok_or_else(|| lx.err("a side without a texture"))?.to_string();
                 let flags = read_flags(lx)?;
                 sides.push(MapSide { points, texture, projection: TexProjection::BrushPrimitive { m }, flags });
             }
@@ -352,7 +366,7 @@ fn read_primitive(lx: &mut Lexer) -> Result<MapPrimitive> {
         Some("patchDef2") => {
             lx.next();
             lx.expect("{")?;
-            let texture = lx.next().ok_or_else(|| lx.err("a patch without a texture"))?.to_string();
+            let texture = lx.word().ok_or_else(|| lx.err("a patch without a texture"))?.to_string();
             lx.expect("(")?;
             let info = lx.numbers::<5>()?;
             lx.expect(")")?;
@@ -380,7 +394,7 @@ fn read_primitive(lx: &mut Lexer) -> Result<MapPrimitive> {
             let mut sides = Vec::new();
             while lx.peek() != Some("}") {
                 let points = [lx.point()?, lx.point()?, lx.point()?];
-                let texture = lx.next().ok_or_else(|| lx.err("a side without a texture"))?.to_string();
+                let texture = lx.word().ok_or_else(|| lx.err("a side without a texture"))?.to_string();
                 let projection = if lx.peek() == Some("[") {
                     let mut axes = [[0.0; 4]; 2];
                     for a in &mut axes {
@@ -423,6 +437,15 @@ fn read_flags(lx: &mut Lexer) -> Result<Option<[i64; 3]>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GoldSrc's transparent textures start with `{`: the name is the whole word.
+    #[test]
+    fn texture_names_may_start_with_a_brace() {
+        let text = "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 0 1 0 ) ( 1 0 0 ) {fence [ 1 0 0 0 ] [ 0 -1 0 0 ] 0 1 1\n}\n}\n";
+        let e = read_map(text.as_bytes()).unwrap();
+        let b = e[0].brushes().next().unwrap();
+        assert_eq!((b.len(), b[0].texture.as_str()), (1, "{fence"));
+    }
 
     #[test]
     fn round_trip_both_dialects() {

@@ -6,6 +6,7 @@
 //! | Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana) | `.map`, Valve 220 faces with `contents flags value` | brushes + brush sides, texinfo |
 //! | Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP) | `.map`, `brushDef` + `patchDef2` | brushes + brush sides, shaders, patches; texture matrices fitted to the drawn surfaces |
 //! | Source (every branch, console maps included) | `.vmf` | brushes + brush sides, texinfo → texdata → material, displacements, static props, overlays, cubemaps (module `source`) |
+//! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
 //! it was made from:
@@ -17,13 +18,18 @@
 //! - **texture fidelity**: sides whose texture name, and where the map records them, axes come
 //!   back equal (Quake 2: the texinfo rows within 1e-4; Quake 3: the drawn vertices' texture
 //!   coordinates within 1e-3 of a texture, modulo whole textures);
-//! - **entities**: every entity and pair back, in order.
+//! - **entities**: every entity and pair back, in order;
+//! - for tree-rebuilt families ([`quake1::TreeQuality`]): the brushes' volume against the
+//!   non-empty leaves', the region count before and after merging, and per drawn face whether
+//!   the side covering it has its texture name and axes.
 
 pub mod geom;
 pub mod mapfile;
 mod original;
 mod quake;
+pub mod quake1;
 mod source;
+mod tree;
 pub mod vmf;
 
 pub use self::source::{to_map_entities, SourceQuality};
@@ -51,11 +57,15 @@ pub struct DecompileOptions {
     pub budget: u64,
     /// Measure the quality (reads the output back; about as long as the decompile itself).
     pub measure: bool,
+    /// Quake 1 family: Valve 220 axes (default) or the standard form (GoldSrc is always 220).
+    pub quake_format: quake1::QuakeFormat,
+    /// Quake 1 family: read brushes from the BSPX `BRUSHLIST` lump where the map has one.
+    pub use_brushlist: bool,
 }
 
 impl Default for DecompileOptions {
     fn default() -> Self {
-        DecompileOptions { budget: DEFAULT_BUDGET, measure: true }
+        DecompileOptions { budget: DEFAULT_BUDGET, measure: true, quake_format: Default::default(), use_brushlist: true }
     }
 }
 
@@ -89,6 +99,9 @@ pub struct Quality {
     /// The textures with the most uncovered face area (at most ten, largest first): where
     /// the compiler made faces no brush side has (back-side shaders, models turned to faces).
     pub uncovered_by_texture: Vec<(String, f64)>,
+    /// Families rebuilt from the BSP tree: volume, merge and per-face texture figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<quake1::TreeQuality>,
 }
 
 /// A brush or entity that did not come back as it was.
@@ -177,12 +190,15 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         }
         return Ok(Decompiled { text: s.text, extension: "vmf", report });
     }
+    if matches!(bsp.family(), Family::Quake | Family::GoldSrc) {
+        return decompile_tree(bsp, opts, &mut budget);
+    }
     let (orig, dialect) = match bsp.family() {
         Family::Quake2 => (quake::quake2(bsp, &mut budget)?, Dialect::Quake2Valve),
         Family::Quake3 => (quake::quake3(bsp, &mut budget)?, Dialect::Quake3BrushDef),
         f => {
             return Err(Error::new(ErrorKind::Malformed(format!(
-                "decompiling {} maps is not supported yet (Quake 2, Quake 3 and Source families are)",
+                "decompiling {} maps is not supported yet (the Quake 1, GoldSrc, Quake 2, Quake 3 and Source families are)",
                 f.as_str()
             ))))
         }
@@ -216,6 +232,54 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
     };
     if opts.measure {
         let (q, mism, total) = measure(&text, &orig, dialect, &mut budget)?;
+        report.quality = Some(q);
+        report.mismatches = mism;
+        report.mismatches_total = total;
+    }
+    Ok(Decompiled { text, extension: "map", report })
+}
+
+/// Quake 1 family and GoldSrc: brushes rebuilt from the tree ([`quake1`]).
+fn decompile_tree(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Result<Decompiled> {
+    let x = quake1::extract(
+        bsp,
+        budget,
+        quake1::TreeOptions { format: opts.quake_format, use_brushlist: opts.use_brushlist, budget: opts.budget },
+    )?;
+    let standard = x.format == quake1::QuakeFormat::Standard;
+    let header = vec![
+        format!("Decompiled by bspkit {} from a {} map", env!("CARGO_PKG_VERSION"), bsp.branch().id),
+        format!(
+            "Format: {}, brushes {}",
+            if standard { "Quake, standard texture axes" } else { "Valve 220 texture axes" },
+            if x.tree.source == "tree" { "rebuilt from the BSP tree" } else { "from the BSPX BRUSHLIST lump" }
+        ),
+    ];
+    // Without brushDef the writer's Quake 2 dialect is plain Valve 220 / standard lines; the
+    // sides carry no flags, so none are written.
+    let text = mapfile::write_map(&x.orig.entities, Dialect::Quake2Valve, &header);
+    let mut report = Report {
+        branch: bsp.branch().id,
+        family: bsp.family().as_str(),
+        format: "map",
+        dialect: match (bsp.family(), standard) {
+            (Family::GoldSrc, _) => "goldsrc-valve220",
+            (_, true) => "quake-standard",
+            (_, false) => "quake-valve220",
+        },
+        entities: x.orig.entities.len(),
+        brushes: x.orig.entities.iter().map(|e| e.brushes().count()).sum(),
+        patches: 0,
+        bevels_dropped: 0,
+        brushes_skipped: 0,
+        quality: None,
+        mismatches: Vec::new(),
+        mismatches_total: 0,
+        notes: x.orig.notes.clone(),
+    };
+    if opts.measure {
+        let (mut q, mism, total) = measure(&text, &x.orig, Dialect::Quake2Valve, budget)?;
+        q.tree = Some(quake1::measure_tree(&text, &x, budget)?);
         report.quality = Some(q);
         report.mismatches = mism;
         report.mismatches_total = total;
@@ -493,13 +557,10 @@ mod tests {
     }
 
     #[test]
-    fn other_families_are_refused_and_budget_holds() {
-        let bytes = crate::build::sample_quake1();
-        let bsp = Bsp::from_bytes(&bytes).unwrap();
-        assert!(matches!(decompile(&bsp, &DecompileOptions::default()).unwrap_err().kind, ErrorKind::Malformed(_)));
+    fn budget_holds() {
         let bytes = cube_map();
         let bsp = Bsp::from_bytes(&bytes).unwrap();
-        let e = decompile(&bsp, &DecompileOptions { budget: 3, measure: true }).unwrap_err();
+        let e = decompile(&bsp, &DecompileOptions { budget: 3, ..Default::default() }).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::LimitExceeded { .. }));
     }
 }

@@ -316,7 +316,7 @@ const DECOMPILE_FLIPS: usize = 24;
 fn garbled_maps_decompile_or_fail_cleanly() {
     use bspkit::decompile::{decompile, DecompileOptions};
     let Some(corpus) = common::corpus("garbled_maps_decompile_or_fail_cleanly") else { return };
-    let opts = DecompileOptions { budget: 20_000_000, measure: true };
+    let opts = DecompileOptions { budget: 20_000_000, ..Default::default() };
     let maps: Vec<_> = ["quake2", "quake3", "source", "source_x360"]
         .iter()
         .flat_map(|f| common::maps_in(&corpus, f))
@@ -333,11 +333,46 @@ fn garbled_maps_decompile_or_fail_cleanly() {
             }
         });
         let bsp = Bsp::from_bytes(&data).unwrap();
-        let err = decompile(&bsp, &DecompileOptions { budget: 10, measure: true }).unwrap_err();
+        let err = decompile(&bsp, &DecompileOptions { budget: 10, ..Default::default() }).unwrap_err();
         assert!(matches!(err.kind, bspkit::ErrorKind::LimitExceeded { .. }), "{}: {err}", m.path.display());
     }
     eprintln!("garbled decompiles: {} maps, {cases} cases, {decompiled} decompiled", maps.len());
     assert!(maps.len() >= 8);
+    assert!(decompiled * 2 > cases, "{decompiled} of {cases} garbled maps decompiled");
+}
+
+/// Every Quake 1 and GoldSrc corpus map under 500 KB, garbled, decompiled with brushes rebuilt from the tree
+/// (and from BSPX brush lists where present), the quality measured: `Ok` or a typed error,
+/// never a panic, within the work budget; a budget too small gives `LimitExceeded`.
+#[test]
+fn garbled_tree_maps_decompile_or_fail_cleanly() {
+    use bspkit::decompile::{decompile, DecompileOptions};
+    let Some(corpus) = common::corpus("garbled_tree_maps_decompile_or_fail_cleanly") else { return };
+    let opts = DecompileOptions { budget: 20_000_000, ..Default::default() };
+    let maps: Vec<_> = ["quake1", "goldsrc"]
+        .iter()
+        .flat_map(|f| common::maps_in(&corpus, f))
+        .filter(|m| std::fs::metadata(&m.path).is_ok_and(|x| x.len() < 500_000))
+        .collect();
+    let (mut cases, mut decompiled) = (0usize, 0usize);
+    let mut slowest = std::time::Duration::ZERO;
+    for m in &maps {
+        let mut data = std::fs::read(&m.path).unwrap();
+        let header = header_len(&data);
+        let mut rng = Rng::new(&format!("decompile tree {}", m.path.file_name().unwrap().to_string_lossy()));
+        cases += garbled(&mut rng, &mut data, header, DECOMPILE_FLIPS, |data| {
+            if let Ok(bsp) = Bsp::from_bytes(data) {
+                let t = std::time::Instant::now();
+                decompiled += usize::from(decompile(&bsp, &opts).is_ok());
+                slowest = slowest.max(t.elapsed());
+            }
+        });
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let err = decompile(&bsp, &DecompileOptions { budget: 10, ..Default::default() }).unwrap_err();
+        assert!(matches!(err.kind, bspkit::ErrorKind::LimitExceeded { .. }), "{}: {err}", m.path.display());
+    }
+    eprintln!("garbled tree decompiles: {} maps, {cases} cases, {decompiled} decompiled, slowest {slowest:?}", maps.len());
+    assert!(maps.len() >= 16);
     assert!(decompiled * 2 > cases, "{decompiled} of {cases} garbled maps decompiled");
 }
 

@@ -18,6 +18,7 @@ mod convert_siblings;
 mod corpus_open;
 mod decompile;
 mod decompile_source;
+mod decompile_tree;
 mod engine_quake3;
 mod error_locations;
 mod garble;

@@ -292,6 +292,8 @@ pub trait ModelRecord: Record {
     fn head_nodes(&self) -> &[I32<LE>];
     fn vis_leafs(&self) -> i64;
     fn faces(&self) -> (i64, i64);
+    /// `mins`, `maxs` (quake_family.md B.16).
+    fn bounds(&self) -> ([f32; 3], [f32; 3]);
     fn make(mins: [f32; 3], maxs: [f32; 3], head_nodes: &[i32], vis_leafs: i32, first_face: i32, num_faces: i32) -> Self;
 }
 
@@ -579,6 +581,9 @@ macro_rules! model_impl {
             }
             fn faces(&self) -> (i64, i64) {
                 (self.first_face.get() as i64, self.num_faces.get() as i64)
+            }
+            fn bounds(&self) -> ([f32; 3], [f32; 3]) {
+                (self.mins.map(|c| c.get()), self.maxs.map(|c| c.get()))
             }
             fn make(mins: [f32; 3], maxs: [f32; 3], head_nodes: &[i32], vis_leafs: i32, first_face: i32, num_faces: i32) -> Self {
                 let mut h = [I32::new(0); $hulls];

@@ -1,0 +1,348 @@
+//! Convex regions of a BSP tree as brushes: the geometry shared by the families without a
+//! brush lump (Quake 1, Hexen II, BSP2, GoldSrc).
+//!
+//! A node's plane splits the space of its subtree in two; a leaf is the convex intersection of
+//! the half-spaces on its path from the model's head node, clipped to the model's bounds. The
+//! walk carries that region as a polytope (each face a plane and its polygon), so a plane that
+//! does not cut the region costs one pass over its corners and redundant planes never become
+//! brush sides. Neighbouring regions are then merged greedily while their union stays convex
+//! (checked exactly: every corner of each inside the other's remaining planes, and the merged
+//! volume the sum of the two), within a work budget so a hostile tree cannot make it quadratic.
+//!
+//! Written here rather than taken from a crate: the clipping must use the same planes and
+//! tolerances as the rest of the decompiler ([`super::geom`]), and no maintained crate offers
+//! half-space polytopes with per-face data.
+
+use std::collections::HashMap;
+
+use super::geom::{self, Plane, ON_EPSILON};
+
+/// A face polygon below this area (square units) is a sliver: the plane only touches the region.
+const MIN_FACE_AREA: f64 = 1e-3;
+/// A region below this volume (cubic units) is dropped as a sliver (its volume is still counted
+/// in the original's, so the loss is measured).
+pub(crate) const MIN_VOLUME: f64 = 1e-2;
+
+/// Where a face's plane came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// The model's bounds (the region was cut there, no map brush side is there).
+    Bound,
+    /// A node plane, or a brush side read from a brush list.
+    Plane,
+}
+
+/// One face of a convex region: its outward plane, its polygon and what it carries.
+#[derive(Debug, Clone)]
+pub(crate) struct Face {
+    pub plane: Plane,
+    pub winding: Vec<[f64; 3]>,
+    pub origin: Origin,
+    /// The texture assigned to the face (an index the caller defines), `None` for none.
+    pub tex: Option<u32>,
+}
+
+/// A convex region: its faces (outward planes) and its contents.
+#[derive(Debug, Clone)]
+pub(crate) struct Region {
+    pub faces: Vec<Face>,
+    pub contents: i32,
+}
+
+fn corners(faces: &[Face]) -> impl Iterator<Item = &[f64; 3]> {
+    faces.iter().flat_map(|f| f.winding.iter())
+}
+
+/// The box `mins..maxs` as six outward faces.
+pub(crate) fn box_faces(mins: [f64; 3], maxs: [f64; 3], origin: Origin) -> Vec<Face> {
+    let mut planes = Vec::with_capacity(6);
+    for k in 0..3 {
+        let mut n = [0.0; 3];
+        n[k] = 1.0;
+        planes.push(Plane { normal: n, dist: maxs[k] });
+        n[k] = -1.0;
+        planes.push(Plane { normal: n, dist: -mins[k] });
+    }
+    from_planes(&planes.iter().map(|p| (*p, origin, None)).collect::<Vec<_>>())
+}
+
+/// The faces of the polytope bounded by `planes` (outward), each plane clipped by the others;
+/// planes that do not bound it (their polygon is empty or a sliver) are left out.
+pub(crate) fn from_planes(planes: &[(Plane, Origin, Option<u32>)]) -> Vec<Face> {
+    let only: Vec<Plane> = planes.iter().map(|p| p.0).collect();
+    let mut scratch = Vec::new();
+    let mut out = Vec::with_capacity(planes.len());
+    for (i, (plane, origin, tex)) in planes.iter().enumerate() {
+        let mut steps = u64::MAX;
+        let w = geom::side_polygon(&only, i, &mut scratch, &mut steps);
+        if geom::area(&w) >= MIN_FACE_AREA {
+            out.push(Face { plane: *plane, winding: w, origin: *origin, tex: *tex });
+        }
+    }
+    out
+}
+
+/// Volume of a closed convex polytope from its faces (a cone from an inner point per face).
+pub(crate) fn volume(faces: &[Face]) -> f64 {
+    let (mut c, mut n) = ([0.0; 3], 0.0);
+    for p in corners(faces) {
+        c = geom::add(c, *p);
+        n += 1.0;
+    }
+    if n == 0.0 {
+        return 0.0;
+    }
+    let c = geom::scale(c, 1.0 / n);
+    faces.iter().map(|f| (-f.plane.distance(c)).max(0.0) * geom::area(&f.winding) / 3.0).sum()
+}
+
+/// Axis-aligned bounds of a region's corners.
+pub(crate) fn bounds(faces: &[Face]) -> ([f64; 3], [f64; 3]) {
+    corners(faces).fold(([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]), |(lo, hi), p| {
+        (std::array::from_fn(|k| lo[k].min(p[k])), std::array::from_fn(|k| hi[k].max(p[k])))
+    })
+}
+
+/// Split a region by `plane`: (the part behind it, the part in front), `None` for an empty part.
+/// Costs one unit per face clipped.
+pub(crate) fn split(faces: &[Face], plane: &Plane, work: &mut u64) -> (Option<Vec<Face>>, Option<Vec<Face>>) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in corners(faces) {
+        let d = plane.distance(*p);
+        lo = lo.min(d);
+        hi = hi.max(d);
+    }
+    // Wholly on one side: a face already on the plane now comes from it (not from the bounds).
+    let on = |p: &Plane| {
+        let mut v = faces.to_vec();
+        for f in v.iter_mut().filter(|f| f.plane.same_as(p, 1e-6, ON_EPSILON)) {
+            f.origin = Origin::Plane;
+        }
+        v
+    };
+    if hi <= ON_EPSILON {
+        return (Some(on(plane)), None);
+    }
+    if lo >= -ON_EPSILON {
+        return (None, Some(on(&plane.flipped())));
+    }
+    *work += faces.len() as u64 * 2;
+    let flipped = plane.flipped();
+    let (mut back, mut front) = (Vec::with_capacity(faces.len() + 1), Vec::with_capacity(faces.len() + 1));
+    let mut w = Vec::new();
+    for f in faces {
+        for (side, out) in [(plane, &mut back), (&flipped, &mut front)] {
+            geom::clip_behind(&f.winding, side, &mut w);
+            if geom::area(&w) >= MIN_FACE_AREA {
+                out.push(Face { plane: f.plane, winding: std::mem::take(&mut w), origin: f.origin, tex: f.tex });
+            }
+        }
+    }
+    // The new face: the plane clipped by every face of the region.
+    let mut cap = geom::base_winding(plane);
+    let mut scratch = Vec::new();
+    for f in faces {
+        geom::clip_behind(&cap, &f.plane, &mut scratch);
+        std::mem::swap(&mut cap, &mut scratch);
+        if cap.is_empty() {
+            break;
+        }
+    }
+    if geom::area(&cap) >= MIN_FACE_AREA {
+        let mut rev = cap.clone();
+        rev.reverse();
+        back.push(Face { plane: *plane, winding: cap, origin: Origin::Plane, tex: None });
+        front.push(Face { plane: flipped, winding: rev, origin: Origin::Plane, tex: None });
+    }
+    let closed = |v: Vec<Face>| (v.len() >= 4).then_some(v);
+    (closed(back), closed(front))
+}
+
+/// Quantised plane, for finding the faces on one plane (node planes are copied exactly, so
+/// equal planes give equal keys).
+pub(crate) type PlaneKey = ([i64; 3], i64);
+
+pub(crate) fn key(p: &Plane) -> PlaneKey {
+    (p.normal.map(|c| (c * 1e6).round() as i64), (p.dist * 1e3).round() as i64)
+}
+
+fn touch(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3])) -> bool {
+    (0..3).all(|k| a.0[k] <= b.1[k] + 0.1 && b.0[k] <= a.1[k] + 0.1)
+}
+
+/// A region being merged, with its cached volume and bounds.
+struct Merging {
+    region: Region,
+    volume: f64,
+    bounds: ([f64; 3], [f64; 3]),
+}
+
+/// The union of `a` and `b` when it is convex and their textures agree on shared planes.
+fn try_merge(a: &Merging, b: &Merging, work: &mut u64) -> Option<Merging> {
+    if a.region.contents != b.region.contents || !touch(&a.bounds, &b.bounds) {
+        return None;
+    }
+    // A face of `a` with a face of `b` on the opposite plane: where they meet.
+    let (fa, fb) = a.region.faces.iter().enumerate().find_map(|(i, f)| {
+        let flipped = f.plane.flipped();
+        b.region.faces.iter().position(|g| g.plane.same_as(&flipped, 1e-9, 1e-6)).map(|j| (i, j))
+    })?;
+    *work += (a.region.faces.len() * b.region.faces.len()) as u64;
+    // Each one's corners behind the other's remaining planes: the union lies inside them.
+    let inside = |x: &Merging, skip: usize, y: &Merging| {
+        x.region.faces.iter().enumerate().all(|(i, f)| i == skip || corners(&y.region.faces).all(|p| f.plane.distance(*p) <= ON_EPSILON))
+    };
+    if !inside(a, fa, b) || !inside(b, fb, a) {
+        return None;
+    }
+    let mut planes: Vec<(Plane, Origin, Option<u32>)> = Vec::with_capacity(a.region.faces.len() + b.region.faces.len());
+    for (skip, x) in [(fa, a), (fb, b)] {
+        for (i, f) in x.region.faces.iter().enumerate() {
+            if i == skip {
+                continue;
+            }
+            if let Some(s) = planes.iter_mut().find(|s| s.0.same_as(&f.plane, 1e-9, 1e-6)) {
+                match (s.2, f.tex) {
+                    (Some(t), Some(u)) if t != u => return None,
+                    (None, Some(u)) => s.2 = Some(u),
+                    _ => {}
+                }
+                if f.origin == Origin::Plane {
+                    s.1 = Origin::Plane;
+                }
+            } else {
+                planes.push((f.plane, f.origin, f.tex));
+            }
+        }
+    }
+    *work += (planes.len() * planes.len()) as u64;
+    let faces = from_planes(&planes);
+    let v = volume(&faces);
+    let sum = a.volume + b.volume;
+    if (v - sum).abs() > 1e-6 * sum + 1e-3 {
+        return None;
+    }
+    let bounds = bounds(&faces);
+    Some(Merging { region: Region { faces, contents: a.region.contents }, volume: v, bounds })
+}
+
+/// What [`merge`] did.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct MergeStats {
+    pub tries: u64,
+    pub merges: usize,
+    /// Work units spent.
+    pub work: u64,
+    /// The allowance ran out before every pair was tried.
+    pub stopped: bool,
+}
+
+/// Merge neighbouring regions greedily while the union stays convex, spending at most `limit`
+/// work units (face pairs compared and planes clipped); past it the rest stays unmerged.
+pub(crate) fn merge(regions: Vec<Region>, limit: u64) -> (Vec<Region>, MergeStats) {
+    let mut stats = MergeStats::default();
+    let mut all: Vec<Option<Merging>> = regions
+        .into_iter()
+        .map(|r| {
+            let volume = volume(&r.faces);
+            let bounds = bounds(&r.faces);
+            Some(Merging { region: r, volume, bounds })
+        })
+        .collect();
+    let mut by_plane: HashMap<PlaneKey, Vec<usize>> = HashMap::new();
+    for (i, m) in all.iter().enumerate() {
+        for f in &m.as_ref().expect("just made").region.faces {
+            by_plane.entry(key(&f.plane)).or_default().push(i);
+        }
+    }
+    let mut queue: std::collections::VecDeque<usize> = (0..all.len()).collect();
+    let mut work = 0u64;
+    'queue: while let Some(i) = queue.pop_front() {
+        let Some(a) = all[i].as_ref() else { continue };
+        let keys: Vec<PlaneKey> = a.region.faces.iter().filter(|f| f.origin == Origin::Plane).map(|f| key(&f.plane.flipped())).collect();
+        for k in keys {
+            let cands: Vec<usize> = by_plane.get(&k).cloned().unwrap_or_default();
+            for j in cands {
+                work += 1;
+                if work > limit {
+                    stats.stopped = true;
+                    break 'queue;
+                }
+                if j == i {
+                    continue;
+                }
+                let (Some(a), Some(b)) = (all[i].as_ref(), all[j].as_ref()) else { continue };
+                stats.tries += 1;
+                if let Some(m) = try_merge(a, b, &mut work) {
+                    stats.merges += 1;
+                    all[i] = None;
+                    all[j] = None;
+                    let n = all.len();
+                    for f in &m.region.faces {
+                        by_plane.entry(key(&f.plane)).or_default().push(n);
+                    }
+                    all.push(Some(m));
+                    queue.push_back(n);
+                    continue 'queue;
+                }
+            }
+        }
+    }
+    stats.work = work;
+    // Stale indices are dropped from the plane lists only here: they are skipped on the way.
+    (all.into_iter().flatten().map(|m| m.region).collect(), stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_box_and_merge_back() {
+        let b = box_faces([0.0; 3], [64.0; 3], Origin::Bound);
+        assert_eq!(b.len(), 6);
+        assert!((volume(&b) - 64.0f64.powi(3)).abs() < 1e-6);
+        let mut work = 0;
+        // A plane through the box: two halves whose volumes add up.
+        let p = Plane { normal: geom::normalize([1.0, 1.0, 0.0]).unwrap(), dist: 64.0 / std::f64::consts::SQRT_2 };
+        let (back, front) = split(&b, &p, &mut work);
+        let (back, front) = (back.unwrap(), front.unwrap());
+        assert_eq!((back.len(), front.len()), (5, 5));
+        assert!((volume(&back) + volume(&front) - 64.0f64.powi(3)).abs() < 1e-6);
+        // A plane missing the box leaves it whole on one side.
+        let miss = Plane { normal: [1.0, 0.0, 0.0], dist: 100.0 };
+        assert!(matches!(split(&b, &miss, &mut work), (Some(_), None)));
+        // The halves merge back into the box (the cut plane disappears).
+        let regions = vec![Region { faces: back, contents: -2 }, Region { faces: front, contents: -2 }];
+        let (merged, stats) = merge(regions, 1_000_000);
+        assert_eq!((merged.len(), stats.merges), (1, 1));
+        assert_eq!(merged[0].faces.len(), 6);
+        assert!((volume(&merged[0].faces) - 64.0f64.powi(3)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn an_l_shape_stays_two_brushes() {
+        // Three unit cubes in an L: any two adjacent merge, the third cannot join them.
+        let cube = |x: f64, y: f64| Region { faces: box_faces([x, y, 0.0], [x + 1.0, y + 1.0, 1.0], Origin::Plane), contents: -2 };
+        let (merged, stats) = merge(vec![cube(0.0, 0.0), cube(1.0, 0.0), cube(0.0, 1.0)], 1_000_000);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(stats.merges, 1);
+        let total: f64 = merged.iter().map(|r| volume(&r.faces)).sum();
+        assert!((total - 3.0).abs() < 1e-9);
+        // Different contents never merge; conflicting textures on a shared plane neither.
+        let mut a = cube(0.0, 0.0);
+        let mut b = cube(1.0, 0.0);
+        b.contents = -3;
+        assert_eq!(merge(vec![a.clone(), b.clone()], 1_000_000).0.len(), 2);
+        b.contents = -2;
+        for (r, t) in [(&mut a, 1), (&mut b, 2)] {
+            for f in r.faces.iter_mut().filter(|f| f.plane.normal[2] > 0.5) {
+                f.tex = Some(t);
+            }
+        }
+        assert_eq!(merge(vec![a, b], 1_000_000).0.len(), 2);
+        // No allowance: nothing merged, nothing lost.
+        let (m, s) = merge(vec![cube(0.0, 0.0), cube(1.0, 0.0)], 0);
+        assert_eq!((m.len(), s.stopped), (2, true));
+    }
+}
