@@ -842,7 +842,8 @@ pub(super) fn measure_tree(text: &str, x: &Extracted, budget: &mut Budget) -> Re
         side: &'a MapSide,
     }
     let mut by_plane: HashMap<Key, Vec<Side>> = HashMap::new();
-    let mut volume_by_entity: HashMap<usize, f64> = HashMap::new();
+    // Ordered, so the sum below is the same float in every run (a HashMap's order is not).
+    let mut volume_by_entity: std::collections::BTreeMap<usize, f64> = Default::default();
     let tree_set: std::collections::HashSet<(usize, usize)> = x.tree_brushes.iter().copied().collect();
     for (ei, e) in parsed.iter().enumerate() {
         for (bi, prim) in e.primitives.iter().enumerate() {

@@ -169,8 +169,8 @@ pub struct StaticPropV6Dm<O: ByteOrder> {
 }
 
 /// Black Mesa's 76-byte version 11: the v7* prefix (u32 flags, prop lightmap size) +
-/// `DiffuseModulation` (bspsrc's `bsplib` notes: "bm_c2a5g is the only BM stock map where these
-/// values have been set to non-default values").
+/// `DiffuseModulation` (per bspsrc's `bsplib` notes, rarely set to anything but the default in
+/// the stock maps).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
 pub struct StaticPropV11Bm<O: ByteOrder> {
