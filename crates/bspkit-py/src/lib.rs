@@ -1139,10 +1139,13 @@ impl PyBsp {
     /// (default: metres); `models` is `"all"` or `"world"`; `skip` names the surface kinds left
     /// out (`None`: sky, nodraw, trigger, clip, tool; `[]`: none); `textures` / `lightmaps` embed
     /// them; `hdr` also writes every lightmap page × style × layer beside the output (`.pfm` +
-    /// `.png`, and a manifest), as `bsp export --hdr`; `game_dirs` / `wads` / `palette` as the
-    /// CLI's options. Returns `bsp export --json`'s summary as a dict.
+    /// `.png`, and a manifest), as `bsp export --hdr`; `lightmap_mode` is `"occlusion"` (the
+    /// atlas as `occlusionTexture`) or `"vertex"` (the light in `COLOR_0`, unlit materials: what
+    /// Blender's and three.js's default import show), as `--lightmap-mode`; `game_dirs` / `wads`
+    /// / `palette` as the CLI's options. Returns `bsp export --json`'s summary as a dict.
     #[pyo3(signature = (path, *, scale=bspkit::export::DEFAULT_SCALE, models="all", skip=None, patch_level=None,
-        textures=true, lightmaps=true, hdr=false, game_dirs=Vec::new(), wads=Vec::new(), palette=None))]
+        textures=true, lightmaps=true, hdr=false, game_dirs=Vec::new(), wads=Vec::new(), palette=None,
+        lightmap_mode="occlusion"))]
     #[allow(clippy::too_many_arguments)]
     fn export_gltf(
         &self,
@@ -1158,8 +1161,14 @@ impl PyBsp {
         game_dirs: Vec<std::path::PathBuf>,
         wads: Vec<std::path::PathBuf>,
         palette: Option<std::path::PathBuf>,
+        lightmap_mode: &str,
     ) -> PyResult<Py<PyAny>> {
         use bspkit::mesh::{ModelSelect, SurfaceFlags};
+        let lightmap_mode = match lightmap_mode {
+            "occlusion" => bspkit::export::LightmapMode::Occlusion,
+            "vertex" => bspkit::export::LightmapMode::Vertex,
+            other => return Err(PyValueError::new_err(format!("lightmap_mode must be \"occlusion\" or \"vertex\", not {other:?}"))),
+        };
         let models = match models {
             "all" => ModelSelect::All,
             "world" => ModelSelect::World,
@@ -1190,6 +1199,7 @@ impl PyBsp {
             textures: textures.then(|| bspkit::texture::TextureOptions { game_dirs, wads, palette, ..Default::default() }),
             lightmaps,
             hdr,
+            lightmap_mode,
             ..Default::default()
         };
         let bsp = self.current(py)?;

@@ -267,6 +267,28 @@ def test_export_gltf(sample, tmp_path):
         sample.export_gltf(tmp_path / "x.glb", skip=["nosuch"])
     with pytest.raises(bspkit.BspError):
         sample.export_gltf(tmp_path / "x.unknown")
+    with pytest.raises(ValueError):
+        sample.export_gltf(tmp_path / "x.glb", lightmap_mode="emissive")
+
+
+def test_export_gltf_lightmap_mode_matches_the_cli(sample, tmp_path, cli):
+    """`lightmap_mode="vertex"` writes what `bsp export --lightmap-mode vertex` writes: the
+    light in COLOR_0, unlit materials, no occlusion texture."""
+    import json as _json
+    import struct
+    py_out, cli_out = tmp_path / "py.glb", tmp_path / "cli.glb"
+    sample.export_gltf(py_out, lightmap_mode="vertex")
+    subprocess.run([cli, "export", str(SAMPLE), "-o", str(cli_out), "--lightmap-mode", "vertex"], check=True,
+                   capture_output=True)
+    assert py_out.read_bytes() == cli_out.read_bytes()
+    data = py_out.read_bytes()
+    (json_len,) = struct.unpack_from("<I", data, 12)
+    doc = _json.loads(data[20:20 + json_len])
+    assert all("KHR_materials_unlit" in m.get("extensions", {}) for m in doc["materials"])
+    assert all("occlusionTexture" not in m for m in doc["materials"])
+    assert all("COLOR_0" in p["attributes"] for mesh in doc["meshes"] for p in mesh["primitives"])
+    default = sample.export_gltf(tmp_path / "occ.glb")
+    assert default["lightmap_pages"] >= 1
 
 
 def test_export_gltf_hdr_writes_what_the_cli_writes(sample, tmp_path, cli):

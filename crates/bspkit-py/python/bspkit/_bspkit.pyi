@@ -203,13 +203,16 @@ class Bsp:
         game_dirs: Sequence[PathLike] = ...,
         wads: Sequence[PathLike] = ...,
         palette: Optional[PathLike] = None,
+        lightmap_mode: str = "occlusion",
     ) -> Dict[str, Any]:
         """Export the geometry as ``bsp export`` does: ``.glb``, ``.gltf`` (+ ``.bin``) or ``.obj``
         by ``path``'s extension; ``models`` is ``"all"`` or ``"world"``; ``skip`` names surface kinds
         to leave out (``None``: sky, nodraw, trigger, clip, tool; ``[]``: none); ``hdr`` also writes
         every lightmap page, style and layer beside the output (``.pfm`` + ``.png`` and a
-        ``<name>_lightmaps.json`` manifest), as ``bsp export --hdr``. Returns ``bsp export --json``'s
-        summary (``files`` lists what was written)."""
+        ``<name>_lightmaps.json`` manifest), as ``bsp export --hdr``; ``lightmap_mode`` is
+        ``"occlusion"`` or ``"vertex"`` (the light in ``COLOR_0`` with unlit materials, visible in
+        Blender's and three.js's default import), as ``--lightmap-mode``. Returns ``bsp export
+        --json``'s summary (``files`` lists what was written)."""
 
 class RecordLump(Sequence[Any]):
     """A lump of fixed-size records: :class:`Record` objects (plain ints/floats/bytes for
