@@ -89,3 +89,13 @@ pub(crate) struct Original {
     /// another one (Source: a func_detail's brushes are in the world model); others are their own.
     pub entity_group: Vec<usize>,
 }
+
+/// Brush `brush`'s sides `first..first + count` of `sides`, or a malformed-data error naming the
+/// brush and the range (the caller adds the lump).
+pub(crate) fn side_range<T>(sides: &[T], brush: impl std::fmt::Display, first: i64, count: i64) -> crate::error::Result<&[T]> {
+    usize::try_from(first)
+        .ok()
+        .zip(usize::try_from(count).ok())
+        .and_then(|(f, n)| sides.get(f..f.checked_add(n)?))
+        .ok_or_else(|| crate::error::Error::malformed(format!("brush {brush}: sides {first}+{count} out of range")))
+}

@@ -205,11 +205,7 @@ where
         };
         let off = model_offset(&entities[ei], m);
         let (first, count) = (brush.first_side.get() as i64, brush.num_sides.get() as i64);
-        let range = usize::try_from(first)
-            .ok()
-            .zip(usize::try_from(count).ok())
-            .and_then(|(f, n)| sides.get(f..f.checked_add(n)?))
-            .ok_or_else(|| bsp.lump_error(LUMP_BRUSHES, Error::malformed(format!("brush {bi}: sides {first}+{count} out of range"))))?;
+        let range = super::original::side_range(sides, bi, first, count).map_err(|e| bsp.lump_error(LUMP_BRUSHES, e))?;
         let bplanes: Vec<Plane> =
             range.iter().map(|s| plane_of(s.plane(), LUMP_BRUSH_SIDES).map(|p| shifted(p, off))).collect::<Result<_>>()?;
         let polys = brush_polygons(&bplanes, budget)?;
@@ -433,11 +429,7 @@ where
             }
             let brush = &brushes[bu];
             let (f, n) = (brush.first_side(), brush.num_sides());
-            let range = usize::try_from(f)
-                .ok()
-                .zip(usize::try_from(n).ok())
-                .and_then(|(f, n)| sides.get(f..f.checked_add(n)?))
-                .ok_or_else(|| bsp.lump_error(LUMP_BRUSHES, Error::malformed(format!("brush {bi}: sides {f}+{n} out of range"))))?;
+            let range = super::original::side_range(sides, bi, f, n).map_err(|e| bsp.lump_error(LUMP_BRUSHES, e))?;
             let bplanes: Vec<Plane> = range.iter().map(|s| plane_of(s.plane()).map(|p| shifted(p, off))).collect::<Result<_>>()?;
             let polys = brush_polygons(&bplanes, budget)?;
             let mut out_sides = Vec::new();

@@ -387,11 +387,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         };
         let off = model_offset(&entities[ei], m);
         let (first, count) = (brush.firstside.get() as i64, brush.numsides.get() as i64);
-        let range = usize::try_from(first)
-            .ok()
-            .zip(usize::try_from(count).ok())
-            .and_then(|(f, n)| sides.get(f..f.checked_add(n)?))
-            .ok_or_else(|| bsp.lump_error(LUMP_BRUSHES, Error::malformed(format!("brush {bi}: sides {first}+{count} out of range"))))?;
+        let range = super::original::side_range(&sides, bi, first, count).map_err(|e| bsp.lump_error(LUMP_BRUSHES, e))?;
         let bplanes: Vec<Plane> = range
             .iter()
             .map(|s| plane_of(s.planenum, LUMP_BRUSH_SIDES).map(|p| Plane { normal: p.normal, dist: p.dist + geom::dot(p.normal, off) }))
