@@ -229,18 +229,7 @@ fn quake3_garbled_maps_convert_or_fail_cleanly() {
     let mut cases = 0;
     for m in common::maps_in(&corpus, "quake3") {
         let data = std::fs::read(&m.path).unwrap();
-        let mut seed = data.len() as u64;
-        for k in 0..24 {
-            let mut d = data.clone();
-            if k % 4 == 0 {
-                d.truncate(d.len() * (k + 1) / 26);
-            } else {
-                for _ in 0..(k * 3) {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    let at = (seed >> 33) as usize % d.len();
-                    d[at] ^= (seed >> 13) as u8 | 1;
-                }
-            }
+        for d in common::garbled(&data, 24) {
             let Ok(bsp) = Bsp::from_bytes(&d) else { continue };
             if !convert::quake3::BRANCHES.contains(&bsp.branch().id) {
                 continue;

@@ -96,18 +96,7 @@ fn sibling_conversions_of_garbled_maps_fail_cleanly() {
     for folder in ["quake2", "goldsrc", "quake1"] {
         for m in common::maps_in(&corpus, folder) {
             let data = std::fs::read(&m.path).unwrap();
-            let mut seed = data.len() as u64;
-            for k in 0..16 {
-                let mut d = data.clone();
-                if k % 4 == 0 {
-                    d.truncate(d.len() * (k + 1) / 18);
-                } else {
-                    for _ in 0..(k * 3) {
-                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                        let at = (seed >> 33) as usize % d.len();
-                        d[at] ^= (seed >> 13) as u8 | 1;
-                    }
-                }
+            for d in common::garbled(&data, 16) {
                 let Ok(bsp) = Bsp::from_bytes(&d) else { continue };
                 for (from, target) in pairs {
                     if bsp.branch().id == from {

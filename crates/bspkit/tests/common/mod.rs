@@ -85,6 +85,28 @@ pub fn maps_in(corpus: &Path, folder: &str) -> Vec<CorpusMap> {
 }
 
 /// The ground-truth `<map>.info.txt` beside a map, if any.
+/// `n` damaged copies of `data`, deterministic: every fourth cut short (to `(k + 1) / (n + 2)` of
+/// its length), the others with `3k` bytes flipped by a linear congruential sequence seeded with
+/// the length (one sequence over all copies).
+pub fn garbled(data: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let mut seed = data.len() as u64;
+    (0..n)
+        .map(|k| {
+            let mut d = data.to_vec();
+            if k % 4 == 0 {
+                d.truncate(d.len() * (k + 1) / (n + 2));
+            } else {
+                for _ in 0..(k * 3) {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let at = (seed >> 33) as usize % d.len();
+                    d[at] ^= (seed >> 13) as u8 | 1;
+                }
+            }
+            d
+        })
+        .collect()
+}
+
 pub fn info_txt(map: &Path) -> Option<String> {
     let mut p = map.as_os_str().to_owned();
     p.push(".info.txt");
