@@ -28,6 +28,9 @@
 //!   position (game units, map space; Genesis3D: the scene's Z-up frame).
 //! * Quake 3 (all surface types): [`Lightmaps::uv_native`] of the draw vertex's own lightmap
 //!   coordinate (page-relative 0..1; RBSP: style 0's).
+//! * Respawn (Titanfall, Titanfall 2) and Call of Duty 4: each lightmap page of the map is one
+//!   entry (lump 0x53 / lump 1, the page's number: what a material sort / soup names), and
+//!   [`Lightmaps::uv_native`] maps the lit vertex's stored page coordinate.
 //! * Source displacements: [`Lightmaps::uv_grid`] of the vertex's place in the displacement
 //!   grid — for a grid of side `n` with vertex `k = row × n + column` (rows from the corner
 //!   nearest the start position towards its next corner, columns towards the one before it),
@@ -45,7 +48,7 @@
 pub mod atlas;
 
 use crate::branch::Family;
-use crate::branches::{genesis3d, quake1, quake2, quake3, source};
+use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
 use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::lighting::{stored, to_linear, LightSet, GAMMA};
@@ -213,13 +216,8 @@ fn collect_family<'a>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<
         Family::Quake3 => quake3::lighting::collect(bsp),
         Family::Source => source::lighting::collect(bsp, opts),
         Family::Genesis3D => genesis3d::lighting::collect(bsp),
-        // Respawn: lightmap pages are in LIGHTMAP_HEADERS / LIGHTMAP_DATA_* with UVs on the
-        // lit vertex lumps, whose layouts this crate does not type yet. CoD4: the lightmap
-        // lump's page layout is not in the format notes.
-        Family::Respawn | Family::Cod => Ok(LightSet {
-            warnings: vec![format!("{} lightmaps are not decoded (their layout is not understood yet)", bsp.family().as_str())],
-            ..Default::default()
-        }),
+        Family::Respawn => respawn::lighting::collect(bsp),
+        Family::Cod => cod::lighting::collect(bsp),
     }
 }
 
@@ -442,12 +440,12 @@ impl Lightmaps {
         let dot = |r: &[f64; 4]| r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3];
         Some(self.to_uv(f, [dot(s), dot(t)]))
     }
-    /// The atlas UV of a Quake 3 draw vertex's own lightmap coordinate `st` (0..1 over its
-    /// page); `None` for other families.
+    /// The atlas UV of a draw vertex's own lightmap coordinate `st` (0..1 over its page: Quake
+    /// 3, Respawn, Call of Duty 4); `None` for faces of [`Mapping::Planar`].
     pub fn uv_native(&self, f: &FaceEntry, st: [f32; 2]) -> Option<[f32; 2]> {
         let Mapping::Page { origin, page_size } = f.mapping else { return None };
         // Page texel coordinates are centre-based: texel i spans i .. i + 1, so subtract ½.
-        let at = |k: usize| st[k] as f64 * page_size as f64 - origin[k] as f64 - 0.5;
+        let at = |k: usize| st[k] as f64 * page_size[k] as f64 - origin[k] as f64 - 0.5;
         Some(self.to_uv(f, [at(0), at(1)]))
     }
     /// The atlas UV of the point `grid` (fractions 0..1 across and down) of the face's luxel

@@ -193,9 +193,10 @@ pub enum Mapping {
     /// by the luxel size minus the snapped mins, BSPX `DECOUPLED_LM`'s matrix, Source's lightmap
     /// vectors minus the face's luxel mins.
     Planar { s: [f64; 4], t: [f64; 4] },
-    /// Quake 3: per-vertex lightmap coordinates normalised to a `page_size` page; the face's
-    /// rectangle starts at texel `origin` of that page (style 0's page for RBSP).
-    Page { origin: [u32; 2], page_size: u32 },
+    /// Quake 3, Respawn, Call of Duty 4: per-vertex lightmap coordinates normalised to a page of
+    /// `page_size` (width, height) texels; the face's rectangle starts at texel `origin` of that
+    /// page (style 0's page for RBSP).
+    Page { origin: [u32; 2], page_size: [u32; 2] },
 }
 
 /// All lit faces of a map with the one sample buffer they read from.
@@ -263,6 +264,47 @@ impl LightSet<'_> {
             return Err(e);
         }
         self.faces.push(face);
+        Ok(())
+    }
+    /// Add a lightmap page of `size` texels as one lit "face" whose vertices carry page-relative
+    /// coordinates ([`Mapping::Page`]): `layers` images of `size` RGBA8 texels that follow one
+    /// another from byte `at` of `src` (Respawn's LIGHTMAP_DATA_SKY, Call of Duty 4's
+    /// LIGHTBYTES). Their RGB is appended to [`LightSet::data`] (which becomes owned; alpha,
+    /// whose use is not documented, is not kept), layer after layer, as style 0. A page whose
+    /// images run past the end of `src` is left out with the reason in the `Err`.
+    pub fn push_rgba_page(&mut self, lump: usize, index: usize, src: &[u8], at: usize, size: [u32; 2], layers: u8) -> Result<(), String> {
+        let [w, h] = size;
+        if w == 0 || h == 0 || w > MAX_FACE_SIDE || h > MAX_FACE_SIDE {
+            return Err(format!("page size {w}×{h} is outside 1..={MAX_FACE_SIDE}"));
+        }
+        let texels = w as usize * h as usize;
+        let need = texels * 4 * layers as usize;
+        let Some(rgba) = at.checked_add(need).and_then(|end| src.get(at..end)) else {
+            return Err(format!(
+                "{layers} RGBA image(s) of {w}×{h} at byte {at} run past the end of {} ({} bytes)",
+                self.source,
+                src.len()
+            ));
+        };
+        let data = self.data.to_mut();
+        let offset = data.len();
+        data.try_reserve_exact(texels * 3 * layers as usize)
+            .map_err(|_| format!("no memory for {} lightmap bytes", texels * 3 * layers as usize))?;
+        data.extend(rgba.chunks_exact(4).flat_map(|t| [t[0], t[1], t[2]]));
+        let first = self.slots.len();
+        self.slots.push(StyleSlot { style: 0, offset });
+        self.faces.push(FaceLight {
+            lump: lump as u16,
+            index: index as u32,
+            width: w,
+            height: h,
+            stride: w as usize * 3,
+            layers,
+            layer_step: texels * 3,
+            slots: (first as u32, 1),
+            mapping: Mapping::Page { origin: [0, 0], page_size: size },
+            source_offset: at as i64,
+        });
         Ok(())
     }
     /// Check that every sample of `f` lies inside [`LightSet::data`]; the message says why not.

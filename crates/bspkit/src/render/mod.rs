@@ -39,7 +39,8 @@
 //!   ([`shade::tint`]). Light is the lightmap (bilinear from the atlas, every light style of the
 //!   face added, scaled by [`Lightmaps::png_overbright`], in gamma space as the engines do), else
 //!   the vertex colours (unless black on every vertex of the surface), else (unlit maps, unlit faces) [`shade::directional`] shading from the
-//!   normal; water without a lightmap is fullbright.
+//!   normal; water without a lightmap is fullbright. A map whose lightmap texels are all zero
+//!   (placeholders some compilers write) is drawn as if it had none, with a warning.
 //! * Water and translucent surfaces (flags, or a texture whose alpha mode is blend) are drawn
 //!   after everything else, depth-tested, blended ([`WATER_ALPHA`] or the texture's alpha), in
 //!   scene order.
@@ -549,6 +550,16 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
             None
         }
     };
+    // A map whose every lightmap texel is zero carries placeholders, not light (MRVN-Radiant's
+    // Titanfall 2 maps, a CoD4 map compiled without cod4rad): drawn with it, every lit face
+    // would be black.
+    let lm = lm.and_then(|l| {
+        let zero = !l.faces.is_empty() && l.atlases.iter().filter(|a| a.layer == 0).all(|a| a.texels.iter().all(|&b| b == 0));
+        if zero {
+            warnings.push(format!("lightmaps: every texel of the {} lit faces is zero (placeholders, no baked light)", l.faces.len()));
+        }
+        (!zero).then_some(l)
+    });
     let textures = TextureCache::new(TextureSource::new(bsp, &opts.textures));
     let resolve = |name: &str| textures.get(name).ok();
     let texture_size = |name: &str| textures.size(name);

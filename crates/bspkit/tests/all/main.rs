@@ -24,6 +24,7 @@ mod error_locations;
 mod garble;
 mod genesis3d;
 mod lightmaps;
+mod lightmaps_respawn_cod;
 mod mapset;
 mod mesh_audit;
 mod mesh_cod;

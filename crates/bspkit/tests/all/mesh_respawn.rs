@@ -68,12 +68,13 @@ fn corpus_respawn_maps_export_every_mesh_once() {
             assert!(matches!(s.vertex_kind.map(|k| k.key()), Some("lit_flat" | "lit_bump" | "unlit" | "unlit_ts")));
         }
         // Without lightmaps asked for, no lightmap UVs; with them, the lit vertices' stored UVs
-        // on their material sort's lightmap page (LIGHTMAP_HEADERS), unlit surfaces on none.
+        // mapped into the atlas page of their material sort's LIGHTMAP_HEADERS page, unlit
+        // surfaces on none.
         assert!(scene.models.iter().all(|m| m.vertices.uv1.is_empty() && m.lightmap_pages.is_empty()));
         let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
         let lit = mesh::build(&bsp, &MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
         assert_well_formed(&lit, &name);
-        let headers = view.lightmap_headers().unwrap().len() as u32;
+        let atlas_pages = lm.pages.len() as u32;
         let mut lit_surfaces = 0;
         for md in &lit.models {
             for (s, &page) in md.surfaces.iter().zip(&md.lightmap_pages) {
@@ -81,7 +82,7 @@ fn corpus_respawn_maps_export_every_mesh_once() {
                 assert_eq!(page != u32::MAX, has_uv, "{name}: mesh {} ({:?}) page {page}", s.index, s.vertex_kind);
                 if has_uv {
                     lit_surfaces += 1;
-                    assert!(page < headers, "{name}: mesh {} page {page} of {headers}", s.index);
+                    assert!(page < atlas_pages, "{name}: mesh {} page {page} of {atlas_pages}", s.index);
                     let uvs = &md.vertices.uv1[s.vertices.start as usize..s.vertices.end as usize];
                     assert!(uvs.iter().flatten().all(|c| c.is_finite()), "{name}: mesh {}", s.index);
                 }

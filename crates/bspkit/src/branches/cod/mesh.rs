@@ -13,7 +13,11 @@
 //! normals (normalised; zero ones become +Z), `uv0` (the vertex texture coordinate) and colours
 //! as stored. Triangles are wound as stored after swapping their last two corners, so that they
 //! run counter-clockwise around the stored vertex normals (checked on the corpus by the test).
-//! Lightmaps are not decoded for this family, so `uv1` stays empty.
+//! CoD4 lightmaps ([`super::lighting`]): with `opts.lightmaps` given, every vertex gets `uv1`
+//! from its stored lightmap coordinate through
+//! [`crate::lightmap::Lightmaps::uv_native`] of its soup's lightmap (`[0, 0]` for soups
+//! without one) and each surface its atlas page in `lightmap_pages`. Call of Duty 1 / 2
+//! lightmaps are not decoded, so their `uv1` stays empty.
 //!
 //! Material flags come from the name only ([`name_flags`]): the compiler's surface and content
 //! bits are not documented in the format notes.
@@ -78,6 +82,8 @@ fn reserve(model: &mut Model, nv: usize, ni: usize) -> Result<()> {
 /// one name the same five fields.
 trait Soup {
     fn material(&self) -> usize;
+    /// The soup's lightmap number.
+    fn lightmap(&self) -> usize;
     /// (first vertex, vertex count, first index, index count).
     fn runs(&self) -> (usize, usize, usize, usize);
 }
@@ -88,6 +94,7 @@ trait Vertex {
     fn normal(&self) -> [f32; 3];
     fn uv(&self) -> [f32; 2];
     fn colour(&self) -> [u8; 4];
+    fn lightmap_coord(&self) -> [f32; 2];
 }
 
 macro_rules! soup_and_vertex {
@@ -95,6 +102,9 @@ macro_rules! soup_and_vertex {
         impl Soup for $soup {
             fn material(&self) -> usize {
                 self.material.get() as usize
+            }
+            fn lightmap(&self) -> usize {
+                self.lightmap.into()
             }
             fn runs(&self) -> (usize, usize, usize, usize) {
                 (
@@ -117,6 +127,9 @@ macro_rules! soup_and_vertex {
             }
             fn colour(&self) -> [u8; 4] {
                 self.colour
+            }
+            fn lightmap_coord(&self) -> [f32; 2] {
+                self.lightmap_coord.map(|c| c.get())
             }
         }
     };
@@ -197,6 +210,8 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
     // The world model names no entity here (its entry is worldspawn's).
     places.remove(&0);
     let mut budget = SceneBudget::new(opts);
+    // CoD4 only: Call of Duty 1 / 2 lightmaps are not decoded.
+    let lightmaps = opts.lightmaps.filter(|_| !is_cod12(bsp.branch()));
     // Soups some model's run names; with every model built, the others are reported.
     let mut covered = vec![false; soups.len()];
     let skip = |scene: &mut Scene, index: usize, reason: String| {
@@ -265,6 +280,16 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
             v.normals.extend(sv.iter().map(|d| unit_f32(d.normal()).unwrap_or([0.0, 0.0, 1.0])));
             v.uv0.extend(sv.iter().map(|d| d.uv()));
             v.colours.extend(sv.iter().map(|d| d.colour()));
+            if let Some(lms) = lightmaps {
+                let face = lms.face(LUMP_LIGHTBYTES as u16, s.lightmap() as u32);
+                let uv1 = &mut model.vertices.uv1;
+                // Vertices before the first lit soup of the model get [0, 0] too.
+                uv1.resize(base as usize, [0.0; 2]);
+                try_reserve(uv1, nv)?;
+                uv1.extend(sv.iter().map(|d| face.and_then(|f| lms.uv_native(f, d.lightmap_coord())).unwrap_or([0.0; 2])));
+                model.lightmap_pages.resize(model.surfaces.len(), u32::MAX);
+                model.lightmap_pages.push(face.map_or(u32::MAX, |f| f.page));
+            }
             let first_index = model.indices.len() as u32;
             for t in si_idx.chunks_exact(3) {
                 model.indices.extend_from_slice(&[base + t[0].get() as u32, base + t[2].get() as u32, base + t[1].get() as u32]);
@@ -280,6 +305,15 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
                 indices: first_index..model.indices.len() as u32,
             });
         }
+        if lightmaps.is_some() {
+            if model.lightmap_pages.iter().any(|&p| p != u32::MAX) {
+                model.vertices.uv1.resize(model.vertices.positions.len(), [0.0; 2]);
+                model.lightmap_pages.resize(model.surfaces.len(), u32::MAX);
+            } else {
+                model.vertices.uv1 = Vec::new();
+                model.lightmap_pages = Vec::new();
+            }
+        }
         scene.models.push(model);
     }
     if opts.models == ModelSelect::All {
@@ -287,8 +321,8 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
             skip(&mut scene, si, "no model's soup run includes it".into());
         }
     }
-    if opts.lightmaps.is_some() {
-        scene.warnings.push("cod lightmaps are not decoded: no lightmap UVs".into());
+    if opts.lightmaps.is_some() && lightmaps.is_none() {
+        scene.warnings.push(format!("{} lightmaps are not decoded: no lightmap UVs", bsp.branch().id));
     }
     Ok(scene)
 }

@@ -190,7 +190,7 @@ where
             layers: 1,
             layer_step: 0,
             slots: (first as u32, (set.slots.len() - first) as u8),
-            mapping: Mapping::Page { origin: [x0 as u32, y0 as u32], page_size: ps as u32 },
+            mapping: Mapping::Page { origin: [x0 as u32, y0 as u32], page_size: [ps as u32; 2] },
             source_offset: page0,
         };
         match set.check(&face) {

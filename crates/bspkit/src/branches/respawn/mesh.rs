@@ -9,10 +9,10 @@
 //! (lit kinds) and a colour (kinds that have one). The material is material sort → TEXTURE_DATA
 //! → its name (TEXTURE_DATA_STRING_TABLE / _DATA before Apex, SURFACE_NAMES in Apex).
 //!
-//! Lightmap UVs: with `opts.lightmaps` given, the lit vertices' stored lightmap UVs become `uv1`
-//! (unlit vertices: 0, 0) and each lit surface's `lightmap_pages` entry is its material sort's
-//! LIGHTMAP_HEADERS index — the map's own page, not an atlas of [`crate::lightmap`], which does
-//! not decode Respawn pages (so exporters find no image for them and write the UVs alone).
+//! Lightmap UVs: with `opts.lightmaps` given, a lit surface's vertices get `uv1` from their
+//! stored page coordinate through [`crate::lightmap::Lightmaps::uv_native`] of its material
+//! sort's LIGHTMAP_HEADERS page (`super::lighting`), and its `lightmap_pages` entry is that
+//! page's atlas page; unlit surfaces (or pages not decoded) get `[0, 0]` and no page.
 //! VERTEX_BLINN_PHONG is typed but no mesh flag selects it in the layouts known here (the
 //! `0x600` field has four values), so no surface has that kind.
 //!
@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use super::lumps::{LUMP_GAME_LUMP, LUMP_MESHES};
+use super::lumps::{LUMP_GAME_LUMP, LUMP_LIGHTMAP_HEADERS, LUMP_MESHES};
 use super::records::{MaterialSortRecord, MeshRecord, ModelRecord, TextureDataRecord};
 use super::view::{Apex, Game, LevelInfo, Titanfall, Titanfall2, View};
 use crate::bsp::Bsp;
@@ -220,6 +220,11 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
                 }
             }
 
+            let lit = infos.first().is_some_and(|v| v.lightmap_uv.is_some());
+            let face = opts
+                .lightmaps
+                .zip(lightmap_header.filter(|_| lit))
+                .and_then(|(lms, h)| lms.face(LUMP_LIGHTMAP_HEADERS as u16, h as u32).map(|f| (lms, f)));
             let base = model.vertices.positions.len() as u32;
             let vb = &mut model.vertices;
             for info in &infos {
@@ -232,14 +237,11 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
                 vb.uv0.push(info.albedo_uv);
                 colours.push(info.colour.unwrap_or([255; 4]));
                 any_colour |= info.colour.is_some();
-                lightmap_uvs.push(info.lightmap_uv.unwrap_or([0.0; 2]));
+                let uv = face.zip(info.lightmap_uv).and_then(|((lms, f), st)| lms.uv_native(f, st));
+                lightmap_uvs.push(uv.unwrap_or([0.0; 2]));
             }
-            let lit = infos.first().is_some_and(|v| v.lightmap_uv.is_some());
-            any_lit |= lit;
-            pages.push(match lightmap_header {
-                Some(h) if lit => h as u32,
-                _ => u32::MAX,
-            });
+            any_lit |= face.is_some();
+            pages.push(face.map_or(u32::MAX, |(_, f)| f.page));
             let start = model.indices.len() as u32;
             let local = |c: u64| base + used.binary_search(&c).unwrap_or(0) as u32;
             for t in corners.chunks_exact(3) {
