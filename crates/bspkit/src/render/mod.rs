@@ -39,8 +39,9 @@
 //!   ([`shade::tint`]). Light is the lightmap (bilinear from the atlas, every light style of the
 //!   face added, scaled by [`Lightmaps::png_overbright`], in gamma space as the engines do), else
 //!   the vertex colours (unless black on every vertex of the surface), else (unlit maps, unlit faces) [`shade::directional`] shading from the
-//!   normal; water without a lightmap is fullbright. A map whose lightmap texels are all zero
-//!   (placeholders some compilers write) is drawn as if it had none, with a warning.
+//!   normal; water without a lightmap is fullbright. A map whose lightmap texels are all black
+//!   ([`BLACK_LIGHTMAP`]: placeholders, or a compile without lights) is drawn as if it had
+//!   none, with a warning.
 //! * Water and translucent surfaces (flags, or a texture whose alpha mode is blend) are drawn
 //!   after everything else, depth-tested, blended ([`WATER_ALPHA`] or the texture's alpha), in
 //!   scene order.
@@ -494,6 +495,10 @@ pub struct RenderOptions {
     pub max_work: u64,
 }
 
+/// Largest atlas byte ([`crate::lightmap::Atlas::rgb8`]) of a map whose lightmaps `render_map`
+/// treats as black everywhere (about 3 % of full brightness).
+pub const BLACK_LIGHTMAP: u8 = 8;
+
 /// Default of [`RenderOptions::max_work`]: 2³⁰ pixels tested (a few seconds of drawing), 4,096
 /// full 512 × 512 frames. The largest corpus map needs a small fraction of it (README, "Safe
 /// writes, special files and budgets").
@@ -550,15 +555,21 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
             None
         }
     };
-    // A map whose every lightmap texel is zero carries placeholders, not light (MRVN-Radiant's
-    // Titanfall 2 maps, a CoD4 map compiled without cod4rad): drawn with it, every lit face
-    // would be black.
+    // A map whose every lightmap texel is black (at most [`BLACK_LIGHTMAP`] of 255 in the
+    // atlas images) carries placeholders or a compile without lights (MRVN-Radiant's Titanfall 2
+    // maps, CoD4 `mp_lobby`, VRAD's "0 direct lights"): drawn with it, every lit face would be
+    // black, so it is drawn as if unlit.
     let lm = lm.and_then(|l| {
-        let zero = !l.faces.is_empty() && l.atlases.iter().filter(|a| a.layer == 0).all(|a| a.texels.iter().all(|&b| b == 0));
-        if zero {
-            warnings.push(format!("lightmaps: every texel of the {} lit faces is zero (placeholders, no baked light)", l.faces.len()));
+        let layer0 = || l.atlases.iter().filter(|a| a.layer == 0);
+        let max = layer0().map(|a| a.rgb8().iter().copied().max().unwrap_or(0)).max().unwrap_or(0);
+        let black = !l.faces.is_empty() && max <= BLACK_LIGHTMAP;
+        if black {
+            warnings.push(format!(
+                "lightmaps: every texel of the {} lit faces is black (at most {max} of 255: placeholders or no lights compiled), shaded from the surface normals instead",
+                l.faces.len()
+            ));
         }
-        (!zero).then_some(l)
+        (!black).then_some(l)
     });
     let textures = TextureCache::new(TextureSource::new(bsp, &opts.textures));
     let resolve = |name: &str| textures.get(name).ok();

@@ -23,10 +23,12 @@ fn maps() -> Vec<(String, std::path::PathBuf)> {
     out
 }
 
-/// `(lump, per page: (index, width, height, byte offset of image 0, bytes to image 1))` as the
-/// layouts say: Respawn pages follow each other in LIGHTMAP_DATA_SKY, two RGBA images each;
-/// CoD4 lightmaps are 0x300000 bytes, two 512² RGBA images first.
-fn layout(bsp: &Bsp) -> (u16, Vec<(u32, u32, u32, usize, usize)>) {
+/// One page: (index, width, height, byte offset of image 0, bytes to image 1).
+type Page = (u32, u32, u32, usize, usize);
+
+/// `(lump, pages)` as the layouts say: Respawn pages follow each other in LIGHTMAP_DATA_SKY, two
+/// RGBA images each; CoD4 lightmaps are 0x300000 bytes, two 512² RGBA images first.
+fn layout(bsp: &Bsp) -> (u16, Vec<Page>) {
     if bsp.family() == Family::Respawn {
         let headers: &[respawn::records::LightmapHeader] = bsp.records(respawn::LUMP_LIGHTMAP_HEADERS).unwrap();
         let mut at = 0;
@@ -140,8 +142,29 @@ fn renders_are_lit_where_the_lightmaps_carry_light() {
         let lm = lightmap::build(&bsp, &LightOptions::default()).unwrap();
         let zero = lm.atlases.iter().filter(|a| a.layer == 0).all(|a| a.texels.iter().all(|&b| b == 0));
         let r = render_map(&bsp, &RenderOptions { size: 128, ..Default::default() }).unwrap();
-        let placeholder = r.warnings.iter().any(|w| w.contains("placeholders"));
+        let placeholder = r.warnings.iter().any(|w| w.contains("placeholders or no lights compiled"));
         assert_eq!(placeholder, zero, "{name}: {:?}", r.warnings);
         assert_eq!(r.lit_faces == 0, zero, "{name}: {} lit faces", r.lit_faces);
     }
+}
+
+/// The Source corpus maps whose VRAD log says "0 direct lights" (all-zero or uniform 204·2⁻¹¹
+/// luxels: black in the engine too) render shaded from their normals with the warning; the
+/// other logged maps render lit.
+#[test]
+fn source_maps_compiled_without_lights_render_unlit() {
+    let Some(corpus) = common::corpus("source_maps_compiled_without_lights_render_unlit") else { return };
+    let mut unlit = 0;
+    for m in common::maps_in(&corpus, "source") {
+        let log = m.path.with_extension("compile.log");
+        let Ok(text) = std::fs::read_to_string(&log) else { continue };
+        let no_lights = text.lines().any(|l| l.trim() == "0 direct lights");
+        let bsp = Bsp::open(&m.path).unwrap();
+        let r = render_map(&bsp, &RenderOptions { size: 96, ..Default::default() }).unwrap();
+        let black = r.warnings.iter().any(|w| w.contains("placeholders or no lights compiled"));
+        assert_eq!(black, no_lights, "{}: {:?}", m.path.display(), r.warnings);
+        assert_eq!(r.lit_faces == 0, no_lights, "{}", m.path.display());
+        unlit += usize::from(no_lights);
+    }
+    assert_eq!(unlit, 2, "the physcollide and displacement test maps were compiled without lights");
 }
