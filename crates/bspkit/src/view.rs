@@ -35,9 +35,10 @@ pub struct MapView {
 }
 
 /// The options [`map_view`] exports with: [`ExportOptions`]' defaults, but every surface kind
-/// kept ([`SurfaceFlags::NONE`] skipped) and the given texture search.
+/// kept ([`SurfaceFlags::NONE`] skipped), each page's other light styles embedded
+/// ([`ExportOptions::light_styles`], for the page's style switches) and the given texture search.
 pub fn export_options(textures: Option<crate::texture::TextureOptions>) -> ExportOptions {
-    ExportOptions { skip: SurfaceFlags::NONE, textures, ..ExportOptions::default() }
+    ExportOptions { skip: SurfaceFlags::NONE, textures, light_styles: true, ..ExportOptions::default() }
 }
 
 fn bytes(v: &impl Serialize) -> Vec<u8> {

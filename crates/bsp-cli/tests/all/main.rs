@@ -18,6 +18,7 @@ mod help_cli;
 mod info_native;
 mod json_schema;
 mod library_cli;
+mod light_styles_cli;
 mod lightmap_mode_cli;
 mod lightmaps_cli;
 mod mapset_cli;
