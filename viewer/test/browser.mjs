@@ -93,6 +93,41 @@ try {
       const mean = sum / n;
       return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean, colours: colours.size };
     });
+    // Light styles: every style but the lowest switched off must change the picture where
+    // their faces show (the luma of every pixel compared), and switching them on again restores it.
+    let styleChangedPixels = null, styleRestored = null;
+    if ((status.styles || []).length > 1) {
+      const luma = () =>
+        page.evaluate(() => {
+          const src = document.getElementById("canvas");
+          const c = document.createElement("canvas");
+          c.width = src.width;
+          c.height = src.height;
+          const g = c.getContext("2d");
+          g.drawImage(src, 0, 0);
+          const d = g.getImageData(0, 0, c.width, c.height).data;
+          const y = [];
+          for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
+          return y;
+        });
+      const frame = async (act) => {
+        const before = await page.evaluate(() => window.bspview.frames);
+        await act();
+        await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+      };
+      const on = await luma();
+      const others = status.styles.slice(1);
+      await frame(async () => {
+        for (const st of others) await page.setChecked(`#style-${st}`, false);
+      });
+      const off = await luma();
+      await frame(async () => {
+        for (const st of others) await page.setChecked(`#style-${st}`, true);
+      });
+      const back = await luma();
+      styleChangedPixels = on.filter((v, k) => v !== off[k]).length;
+      styleRestored = on.every((v, k) => v === back[k]);
+    }
     const entityText = await page.textContent("#entity-count");
     const errorText = (await page.isVisible("#error")) ? await page.textContent("#error") : null;
     const stem = m.name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
@@ -114,7 +149,7 @@ try {
       await page.screenshot({ path: spawnShot });
     }
     console.log(
-      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, styleChangedPixels, styleRestored, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
     );
     await page.close();
   }
