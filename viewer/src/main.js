@@ -34,7 +34,7 @@ let maps = [];
 // Surface kinds (the export's material extras.surface_flags) and whether they show.
 const KINDS = { sky: false, nodraw: false, trigger: false, clip: false, tool: false, water: true, translucent: true, alphatest: true };
 // A missing texture is the export's checker (extras.placeholder_texture): drawn plain unless asked.
-const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true };
+const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true, pvs: true };
 
 // Textures and lightmaps are multiplied in gamma space, as the engines do: the images are read
 // as stored (no sRGB decoding) and the result is written as is.
@@ -137,6 +137,112 @@ function shaderFor(std, geometry, styles) {
   return mat;
 }
 
+// PVS culling (maps with visibility: the server's vis.json, bspkit::view::visibility): the
+// camera's leaf is found in the world's node tree; the world's primitives (their extras.faces:
+// face, index count, … in index order) then draw only the faces of leaves whose cluster is in
+// the camera cluster's PVS row, by rewriting their index buffers when the leaf changes.
+let vis = null;
+function setupVis(doc) {
+  vis = null;
+  status.vis = { available: !!(doc && doc.available), reason: doc && doc.reason };
+  if (!doc || !doc.available || !root) return;
+  const hex = doc.data || "";
+  const data = new Uint8Array(hex.length >> 1);
+  for (let k = 0; k < data.length; k++) data[k] = parseInt(hex.substr(2 * k, 2), 16);
+  const prims = [];
+  let total = 0;
+  root.traverse((o) => {
+    if (!o.isMesh || !o.geometry.index) return;
+    let node = o;
+    while (node && !(node.userData && Number.isInteger(node.userData.model))) node = node.parent;
+    const ex = o.geometry.userData || {};
+    if (!node || node.userData.model !== 0 || ex.face_lump !== doc.face_lump || !Array.isArray(ex.faces)) return;
+    const full = o.geometry.index.array.slice();
+    const ranges = [];
+    let at = 0;
+    for (let k = 0; k + 1 < ex.faces.length; k += 2) {
+      ranges.push(ex.faces[k], at, ex.faces[k + 1]);
+      at += ex.faces[k + 1];
+    }
+    if (at !== full.length) return; // not the layout the export documents: leave it whole
+    prims.push({ geometry: o.geometry, full, ranges });
+    total += full.length / 3;
+  });
+  let maxFace = 0;
+  for (const f of doc.leaf_faces) maxFace = Math.max(maxFace, f);
+  vis = { doc, data, prims, total, leaf: -2, faces: new Uint8Array(maxFace + 1) };
+  status.vis.total = total;
+  cull();
+}
+
+function cameraLeaf() {
+  const { nodes, planes, root: head } = vis.doc;
+  const s = current.scale || 0.0254;
+  const p = [camera.position.x / s, -camera.position.z / s, camera.position.y / s];
+  let c = head;
+  for (let steps = 0; c >= 0 && steps <= nodes.length; steps++) {
+    const n = nodes[c];
+    const pl = n && planes[n[0]];
+    if (!pl) return -1;
+    c = pl[0] * p[0] + pl[1] * p[1] + pl[2] * p[2] - pl[3] >= 0 ? n[1] : n[2];
+  }
+  return c < 0 ? -(c + 1) : -1;
+}
+
+// The decompressed PVS row of `cluster` (zero runs: a zero byte, then how many), or null.
+function pvsRow(cluster) {
+  const { offsets, row_bytes: n } = vis.doc;
+  const ofs = offsets[cluster];
+  if (!(ofs >= 0) || ofs >= vis.data.length) return null;
+  const row = new Uint8Array(n);
+  let i = ofs, k = 0;
+  while (k < n && i < vis.data.length) {
+    const b = vis.data[i++];
+    if (b) row[k++] = b;
+    else k += i < vis.data.length ? vis.data[i++] : n;
+  }
+  return row;
+}
+
+function cull() {
+  if (!vis) return;
+  const leaf = look.pvs ? cameraLeaf() : -1;
+  if (leaf === vis.leaf) return;
+  vis.leaf = leaf;
+  const d = vis.doc;
+  const cluster = leaf >= 0 ? d.leaf_cluster[leaf] : -1;
+  const row = cluster >= 0 ? pvsRow(cluster) : null;
+  const faces = vis.faces;
+  faces.fill(row ? 0 : 1);
+  if (row) {
+    for (let l = 0; l < d.leaf_cluster.length; l++) {
+      const c = d.leaf_cluster[l];
+      if (c < 0 || !(row[c >> 3] & (1 << (c & 7)))) continue;
+      for (let k = d.leaf_first[l]; k < d.leaf_first[l + 1]; k++) faces[d.leaf_faces[k]] = 1;
+    }
+  }
+  let drawn = 0;
+  for (const p of vis.prims) {
+    const index = p.geometry.index;
+    let n = 0;
+    if (!row) {
+      index.array.set(p.full);
+      n = p.full.length;
+    } else {
+      for (let k = 0; k < p.ranges.length; k += 3) {
+        if (!faces[p.ranges[k]]) continue;
+        index.array.set(p.full.subarray(p.ranges[k + 1], p.ranges[k + 1] + p.ranges[k + 2]), n);
+        n += p.ranges[k + 2];
+      }
+    }
+    index.needsUpdate = true;
+    p.geometry.setDrawRange(0, n);
+    drawn += n / 3;
+  }
+  Object.assign(status.vis, { leaf, cluster, culling: !!row, drawn });
+  $("pvs-info").textContent = row ? `PVS: leaf ${leaf}, ${drawn.toLocaleString()} of ${vis.total.toLocaleString()} world triangles` : "";
+}
+
 function resize() {
   const c = renderer.domElement.parentElement;
   const w = c.clientWidth, h = c.clientHeight;
@@ -220,8 +326,11 @@ async function loadMap(i) {
   const start = performance.now();
   status.loadStartMs = start - t0;
   status.styles = [];
+  status.vis = null;
   const dir = `api/map/${i}/`;
   const glbReq = fetch(dir + "map.glb");
+  const visReq = json(dir + "vis.json").catch((e) => ({ available: false, reason: String(e) }));
+  vis = null;
   const [summary, entities, info, check] = await Promise.all(
     ["summary", "entities", "info", "check"].map((d) => json(dir + d + ".json")),
   );
@@ -289,6 +398,12 @@ async function loadMap(i) {
   frameAll();
   status.loadMs = performance.now() - start;
   status.state = "ready";
+  // After the first frame is asked for: the PVS is not needed to draw it.
+  visReq.then((doc) => {
+    if (status.map !== i) return;
+    setupVis(doc);
+    dirty = true;
+  });
   const s = summary.export || {};
   $("stats").textContent = `${tris.toLocaleString()} triangles, ${s.materials ?? "?"} materials, ${s.textures ?? 0} textures (${s.placeholder_textures ?? 0} placeholders), ${s.lightmap_pages ?? 0} lightmap pages`;
   const warnings = (s.warnings || []).length;
@@ -445,6 +560,7 @@ function tick(now) {
   }
   if (dirty) {
     dirty = false;
+    cull();
     renderer.render(scene, camera);
     status.frames++;
     if (status.state === "ready" && status.firstFrameMs === null) {
@@ -674,7 +790,7 @@ function buildToggles() {
     l.append(c, ` ${k}`);
     box.appendChild(l);
   }
-  for (const k of ["textures", "checkers", "lighting", "markers", "links"]) {
+  for (const k of ["textures", "checkers", "lighting", "markers", "links", "pvs"]) {
     const c = $(`look-${k}`);
     c.checked = look[k];
     c.onchange = () => {

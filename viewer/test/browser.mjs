@@ -53,6 +53,22 @@ context.on("request", (r) => {
   if (!u.startsWith(origin) && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
 });
 
+// R + G + B of every pixel of the canvas as drawn.
+function canvasLuma(page) {
+  return page.evaluate(() => {
+    const src = document.getElementById("canvas");
+    const c = document.createElement("canvas");
+    c.width = src.width;
+    c.height = src.height;
+    const g = c.getContext("2d");
+    g.drawImage(src, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const y = [];
+    for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
+    return y;
+  });
+}
+
 let failed = false;
 try {
   const maps = await (await fetch(new URL("api/maps.json", url))).json();
@@ -97,19 +113,7 @@ try {
     // their faces show (the luma of every pixel compared), and switching them on again restores it.
     let styleChangedPixels = null, styleRestored = null;
     if ((status.styles || []).length > 1) {
-      const luma = () =>
-        page.evaluate(() => {
-          const src = document.getElementById("canvas");
-          const c = document.createElement("canvas");
-          c.width = src.width;
-          c.height = src.height;
-          const g = c.getContext("2d");
-          g.drawImage(src, 0, 0);
-          const d = g.getImageData(0, 0, c.width, c.height).data;
-          const y = [];
-          for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
-          return y;
-        });
+      const luma = () => canvasLuma(page);
       const frame = async (act) => {
         const before = await page.evaluate(() => window.bspview.frames);
         await act();
@@ -138,6 +142,7 @@ try {
     const searchText = await page.textContent("#match-count");
     await page.fill("#search", "");
     let spawnShot = null;
+    let pvs = null;
     const spawns = await page.$$("#spawns li");
     if (spawns.length) {
       await page.click('#tabs button[data-pane="spawns"]');
@@ -147,9 +152,24 @@ try {
       await page.mouse.move(0, 0);
       spawnShot = join(out, `${stem}-spawn.png`);
       await page.screenshot({ path: spawnShot });
+      // PVS culling at the spawn point: the picture with it equals the picture without it.
+      await page.waitForFunction(() => window.bspview.vis !== null && window.bspview.vis !== undefined, null, { timeout, polling: 50 });
+      const v = await page.evaluate(() => ({ ...window.bspview.vis }));
+      if (v.available) {
+        const culled = await canvasLuma(page);
+        const before = await page.evaluate(() => window.bspview.frames);
+        await page.setChecked("#look-pvs", false);
+        await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+        const whole = await canvasLuma(page);
+        const after = await page.evaluate(() => ({ ...window.bspview.vis }));
+        await page.setChecked("#look-pvs", true);
+        v.wholeDrawn = after.drawn;
+        v.samePixels = culled.filter((x, k) => x === whole[k]).length / culled.length;
+      }
+      pvs = v;
     }
     console.log(
-      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, styleChangedPixels, styleRestored, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, styleChangedPixels, styleRestored, pvs, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
     );
     await page.close();
   }

@@ -133,6 +133,7 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         hdr: args.hdr,
         light_styles: args.light_styles,
         bump_layers: args.bump_layers,
+        face_ranges: false,
         limits: args.budgets.scene(),
         max_atlas_pixels: args.budgets.max_atlas_pixels,
     };

@@ -334,7 +334,11 @@ pub(crate) fn write(
                 .map(|(prim, a)| json::mesh::Primitive {
                     attributes: a.attributes.into_iter().map(|(s, i)| (Valid(s), i)).collect(),
                     extensions: None,
-                    extras: Default::default(),
+                    extras: if ctx.face_ranges {
+                        prim.face_ranges(m).and_then(|(lump, faces)| raw(serde_json::json!({"face_lump": lump, "faces": faces})))
+                    } else {
+                        Default::default()
+                    },
                     indices: Some(a.indices),
                     material: mat_index[prim.material],
                     mode: Valid(json::mesh::Mode::Triangles),

@@ -127,6 +127,10 @@ pub struct ExportOptions {
     /// As `light_styles`, for Source bump-mapped faces' three bump-direction layers (of every
     /// style embedded).
     pub bump_layers: bool,
+    /// glTF: each primitive's faces in its `extras`, `{"face_lump": L, "faces": [face, index
+    /// count, …]}` in index-buffer order, so a viewer can draw only some faces (`bsp view`'s
+    /// PVS culling with [`crate::view::visibility`]).
+    pub face_ranges: bool,
     /// The scene's output budget ([`crate::mesh::SceneLimits`]).
     pub limits: SceneLimits,
     /// Most lightmap atlas pixels ([`crate::lightmap::LightOptions::max_atlas_pixels`]); past
@@ -148,6 +152,7 @@ impl Default for ExportOptions {
             hdr: false,
             light_styles: false,
             bump_layers: false,
+            face_ranges: false,
             limits: SceneLimits::default(),
             max_atlas_pixels: crate::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS,
         }
@@ -285,6 +290,7 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
         textures: textures.as_ref(),
         lightmaps: (lit && !vertex_mode).then_some(&lightmap_pngs),
         lightmap_extras: &lightmap_extras,
+        face_ranges: opts.face_ranges,
         vertex_light: vertex_light.as_deref(),
         scale: opts.scale,
     };

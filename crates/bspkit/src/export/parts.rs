@@ -276,6 +276,28 @@ impl Prim {
     }
 }
 
+impl Prim {
+    /// The faces of the primitive's index buffer, in order: `(lump, [face, index count, face,
+    /// index count, …])` (the counts add up to [`Prim::index_count`]), so a viewer can draw a
+    /// subset of faces (PVS culling); `None` when the primitive's triangles are not kept per
+    /// surface (shared vertices) or its surfaces come from more than one lump.
+    pub(crate) fn face_ranges(&self, m: &Model) -> Option<(u16, Vec<u32>)> {
+        let PrimLayout::Surfaces(surfaces) = &self.layout else { return None };
+        let n = m.vertices.len();
+        let lump = m.surfaces.get((*surfaces.first()? & SURFACE_BITS) as usize)?.lump;
+        let mut out = Vec::with_capacity(surfaces.len() * 2);
+        for &entry in surfaces {
+            let s = m.surfaces.get((entry & SURFACE_BITS) as usize)?;
+            if s.lump != lump {
+                return None;
+            }
+            let idx = m.indices.get(s.indices.start as usize..s.indices.end as usize)?;
+            out.extend([s.index, idx.chunks_exact(3).filter(|t| kept(t, n)).count() as u32 * 3]);
+        }
+        Some((lump, out))
+    }
+}
+
 /// A scene grouped for writing.
 pub(crate) struct Prepared<'s> {
     pub scene: &'s Scene,
@@ -670,6 +692,8 @@ pub(crate) struct WriteContext<'c, 'a> {
     /// Per lightmap page, its other light styles' and bump layers' PNGs
     /// ([`super::ExportOptions::light_styles`]); empty when not asked for.
     pub lightmap_extras: &'c HashMap<u32, PageExtras>,
+    /// Write each primitive's faces ([`Prim::face_ranges`]) into its `extras.faces`.
+    pub face_ranges: bool,
     /// `COLOR_0` per model and vertex with the lighting baked in (vertex mode, [`vertex_light`]).
     pub vertex_light: Option<&'c [Vec<[u8; 4]>]>,
     pub scale: f32,
