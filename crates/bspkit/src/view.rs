@@ -91,8 +91,11 @@ pub fn visibility(bsp: &Bsp) -> Result<Option<Visibility>> {
     Ok(vis.filter(|v| v.offsets.iter().any(|&o| o >= 0)))
 }
 
+/// Nodes, planes and the world's root of a [`Visibility`].
+type TreeParts = (Vec<[i64; 3]>, Vec<[f32; 4]>, i64);
+
 /// The tree part of a [`Visibility`]: nodes, planes, the world's root.
-fn tree_parts(bsp: &Bsp) -> Result<(Vec<[i64; 3]>, Vec<[f32; 4]>, i64)> {
+fn tree_parts(bsp: &Bsp) -> Result<TreeParts> {
     use crate::tree::TreeChild;
     let t = crate::tree::NodeTree::of(bsp)?;
     let enc = |c: TreeChild| match c {

@@ -279,7 +279,7 @@ pub(crate) fn write(
                         extras: Default::default(),
                     });
                     if let Some(pe) = ctx.lightmap_extras.get(&om.page) {
-                        if !extras_of_page.contains_key(&om.page) {
+                        if let std::collections::hash_map::Entry::Vacant(slot) = extras_of_page.entry(om.page) {
                             let s =
                                 *clamp.get_or_insert_with(|| sampler(&mut doc.root, json::texture::WrappingMode::ClampToEdge, "lightmap"));
                             let mut list = Vec::with_capacity(pe.images.len());
@@ -298,7 +298,7 @@ pub(crate) fn write(
                                 list.push(serde_json::json!({"style": style, "layer": layer, "texture": tex.value()}));
                             }
                             let v = serde_json::json!({"page": om.page, "style": pe.base_style, "images": list});
-                            extras_of_page.insert(om.page, v);
+                            slot.insert(v);
                         }
                         extras.insert(super::LIGHTMAP_EXTRAS.into(), extras_of_page[&om.page].clone());
                     }
