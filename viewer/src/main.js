@@ -34,7 +34,7 @@ let maps = [];
 // Surface kinds (the export's material extras.surface_flags) and whether they show.
 const KINDS = { sky: false, nodraw: false, trigger: false, clip: false, tool: false, water: true, translucent: true, alphatest: true };
 // A missing texture is the export's checker (extras.placeholder_texture): drawn plain unless asked.
-const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true };
+const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true, pvs: true };
 
 // Textures and lightmaps are multiplied in gamma space, as the engines do: the images are read
 // as stored (no sRGB decoding) and the result is written as is.
@@ -55,25 +55,51 @@ const vertexShader = `
     #endif
     gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
   }`;
-const fragmentShader = `
+// The light of a lit surface: its page's base image (the occlusion texture, light style
+// `extras.lightmap.style`) plus the page's other styles' images (`extras.lightmap.images`, layer
+// 0; bspkit::export::LIGHTMAP_EXTRAS), each times its style's gain — engines add styles so.
+// One program per number of extra styles.
+const MAX_STYLES = 8;
+function fragmentShader(n) {
+  let maps = "";
+  let sum = "";
+  for (let k = 0; k < n; k++) {
+    maps += `uniform sampler2D styleMap${k};\n`;
+    sum += `      light += texture2D(styleMap${k}, vUv1).rgb * gains[${k + 1}];\n`;
+  }
+  return `
   uniform sampler2D map; uniform sampler2D lightMap;
   uniform float hasMap; uniform float hasLight; uniform float useTex; uniform float useLight;
   uniform float bright; uniform float alphaCut; uniform vec3 tint; uniform float vertexLit;
+  uniform float gains[${n + 1}];
+  ${maps}
   varying vec2 vUv; varying vec2 vUv1; varying vec3 vColor; varying vec3 vNormal;
   void main() {
     vec4 c = vec4(tint, 1.0);
     if (hasMap > 0.5) { vec4 t = texture2D(map, vUv); c.a = t.a; if (useTex > 0.5) c.rgb *= t.rgb; }
     if (alphaCut > 0.0 && c.a < alphaCut) discard;
     if (useLight > 0.5) {
-      if (hasLight > 0.5) c.rgb *= texture2D(lightMap, vUv1).rgb * bright;
+      if (hasLight > 0.5) {
+        vec3 light = texture2D(lightMap, vUv1).rgb * gains[0];
+${sum}        c.rgb *= light * bright;
+      }
       else if (vertexLit > 0.5) c.rgb *= vColor * (0.5 * bright);
     }
     // Without a lightmap, a light from above and the side shows the shape.
     if (hasLight < 0.5 || useLight < 0.5) c.rgb *= 0.6 + 0.4 * max(dot(normalize(vNormal), normalize(vec3(0.35, 0.8, 0.5))), 0.0);
     gl_FragColor = vec4(min(c.rgb, vec3(1.0)), c.a);
   }`;
+}
 
-function shaderFor(std, geometry) {
+// Light styles of the current map: style -> {on, gain}; the panel's switches set them.
+const styleState = new Map();
+const gainOf = (style) => {
+  const s = styleState.get(style);
+  return s ? (s.on ? s.gain : 0) : 1;
+};
+
+// `styles`: the page's other styles' textures, [{style, texture}] (layer 0), at most MAX_STYLES.
+function shaderFor(std, geometry, styles) {
   const raw = (t) => {
     if (t) t.colorSpace = THREE.NoColorSpace;
     return t;
@@ -81,28 +107,140 @@ function shaderFor(std, geometry) {
   const map = raw(std.map);
   const lightMap = raw(std.aoMap);
   const hasColor = !!geometry.getAttribute("color");
+  const lm = (std.userData && std.userData.lightmap) || null;
+  const hasLight = lightMap && geometry.getAttribute("uv1") ? 1 : 0;
+  const extra = hasLight ? styles : [];
+  const uniforms = {
+    map: { value: map },
+    lightMap: { value: lightMap },
+    hasMap: { value: map ? 1 : 0 },
+    hasLight: { value: hasLight },
+    useTex: { value: 1 },
+    useLight: { value: 1 },
+    bright: { value: look.bright },
+    alphaCut: { value: std.alphaTest || 0 },
+    tint: { value: map ? new THREE.Color(1, 1, 1) : new THREE.Color(0.7, 0.7, 0.7) },
+    vertexLit: { value: hasColor ? 1 : 0 },
+    gains: { value: new Array(extra.length + 1).fill(1) },
+  };
+  extra.forEach((s, k) => (uniforms[`styleMap${k}`] = { value: raw(s.texture) }));
   const mat = new THREE.ShaderMaterial({
     vertexShader,
-    fragmentShader,
-    uniforms: {
-      map: { value: map },
-      lightMap: { value: lightMap },
-      hasMap: { value: map ? 1 : 0 },
-      hasLight: { value: lightMap && geometry.getAttribute("uv1") ? 1 : 0 },
-      useTex: { value: 1 },
-      useLight: { value: 1 },
-      bright: { value: look.bright },
-      alphaCut: { value: std.alphaTest || 0 },
-      tint: { value: map ? new THREE.Color(1, 1, 1) : new THREE.Color(0.7, 0.7, 0.7) },
-      vertexLit: { value: hasColor ? 1 : 0 },
-    },
+    fragmentShader: fragmentShader(extra.length),
+    uniforms,
     transparent: std.transparent,
     side: THREE.FrontSide,
     vertexColors: hasColor,
   });
   mat.name = std.name;
-  mat.userData = std.userData;
+  mat.userData = { ...std.userData, styleList: [lm ? lm.style : 0, ...extra.map((s) => s.style)] };
   return mat;
+}
+
+// PVS culling (maps with visibility: the server's vis.json, bspkit::view::visibility): the
+// camera's leaf is found in the world's node tree; the world's primitives (their extras.faces:
+// face, index count, … in index order) then draw only the faces of leaves whose cluster is in
+// the camera cluster's PVS row, by rewriting their index buffers when the leaf changes.
+let vis = null;
+function setupVis(doc) {
+  vis = null;
+  status.vis = { available: !!(doc && doc.available), reason: doc && doc.reason };
+  if (!doc || !doc.available || !root) return;
+  const hex = doc.data || "";
+  const data = new Uint8Array(hex.length >> 1);
+  for (let k = 0; k < data.length; k++) data[k] = parseInt(hex.substr(2 * k, 2), 16);
+  const prims = [];
+  let total = 0;
+  root.traverse((o) => {
+    if (!o.isMesh || !o.geometry.index) return;
+    let node = o;
+    while (node && !(node.userData && Number.isInteger(node.userData.model))) node = node.parent;
+    const ex = o.geometry.userData || {};
+    if (!node || node.userData.model !== 0 || ex.face_lump !== doc.face_lump || !Array.isArray(ex.faces)) return;
+    const full = o.geometry.index.array.slice();
+    const ranges = [];
+    let at = 0;
+    for (let k = 0; k + 1 < ex.faces.length; k += 2) {
+      ranges.push(ex.faces[k], at, ex.faces[k + 1]);
+      at += ex.faces[k + 1];
+    }
+    if (at !== full.length) return; // not the layout the export documents: leave it whole
+    prims.push({ geometry: o.geometry, full, ranges });
+    total += full.length / 3;
+  });
+  let maxFace = 0;
+  for (const f of doc.leaf_faces) maxFace = Math.max(maxFace, f);
+  vis = { doc, data, prims, total, leaf: -2, faces: new Uint8Array(maxFace + 1) };
+  status.vis.total = total;
+  cull();
+}
+
+function cameraLeaf() {
+  const { nodes, planes, root: head } = vis.doc;
+  const s = current.scale || 0.0254;
+  const p = [camera.position.x / s, -camera.position.z / s, camera.position.y / s];
+  let c = head;
+  for (let steps = 0; c >= 0 && steps <= nodes.length; steps++) {
+    const n = nodes[c];
+    const pl = n && planes[n[0]];
+    if (!pl) return -1;
+    c = pl[0] * p[0] + pl[1] * p[1] + pl[2] * p[2] - pl[3] >= 0 ? n[1] : n[2];
+  }
+  return c < 0 ? -(c + 1) : -1;
+}
+
+// The decompressed PVS row of `cluster` (zero runs: a zero byte, then how many), or null.
+function pvsRow(cluster) {
+  const { offsets, row_bytes: n } = vis.doc;
+  const ofs = offsets[cluster];
+  if (!(ofs >= 0) || ofs >= vis.data.length) return null;
+  const row = new Uint8Array(n);
+  let i = ofs, k = 0;
+  while (k < n && i < vis.data.length) {
+    const b = vis.data[i++];
+    if (b) row[k++] = b;
+    else k += i < vis.data.length ? vis.data[i++] : n;
+  }
+  return row;
+}
+
+function cull() {
+  if (!vis) return;
+  const leaf = look.pvs ? cameraLeaf() : -1;
+  if (leaf === vis.leaf) return;
+  vis.leaf = leaf;
+  const d = vis.doc;
+  const cluster = leaf >= 0 ? d.leaf_cluster[leaf] : -1;
+  const row = cluster >= 0 ? pvsRow(cluster) : null;
+  const faces = vis.faces;
+  faces.fill(row ? 0 : 1);
+  if (row) {
+    for (let l = 0; l < d.leaf_cluster.length; l++) {
+      const c = d.leaf_cluster[l];
+      if (c < 0 || !(row[c >> 3] & (1 << (c & 7)))) continue;
+      for (let k = d.leaf_first[l]; k < d.leaf_first[l + 1]; k++) faces[d.leaf_faces[k]] = 1;
+    }
+  }
+  let drawn = 0;
+  for (const p of vis.prims) {
+    const index = p.geometry.index;
+    let n = 0;
+    if (!row) {
+      index.array.set(p.full);
+      n = p.full.length;
+    } else {
+      for (let k = 0; k < p.ranges.length; k += 3) {
+        if (!faces[p.ranges[k]]) continue;
+        index.array.set(p.full.subarray(p.ranges[k + 1], p.ranges[k + 1] + p.ranges[k + 2]), n);
+        n += p.ranges[k + 2];
+      }
+    }
+    index.needsUpdate = true;
+    p.geometry.setDrawRange(0, n);
+    drawn += n / 3;
+  }
+  Object.assign(status.vis, { leaf, cluster, culling: !!row, drawn });
+  $("pvs-info").textContent = row ? `PVS: leaf ${leaf}, ${drawn.toLocaleString()} of ${vis.total.toLocaleString()} world triangles` : "";
 }
 
 function resize() {
@@ -164,6 +302,8 @@ function applyKinds() {
     u.tint.value.setScalar(u.hasMap.value && !u.useTex.value ? 0.75 : u.hasMap.value ? 1 : 0.7);
     u.useLight.value = look.lighting ? 1 : 0;
     u.bright.value = look.bright;
+    const list = o.material.userData.styleList || [0];
+    list.forEach((st, k) => (u.gains.value[k] = gainOf(st)));
   });
   if (markers) markers.visible = look.markers;
   if (links) links.visible = look.links;
@@ -184,8 +324,13 @@ async function loadMap(i) {
   clearMap();
   showError("");
   const start = performance.now();
+  status.loadStartMs = start - t0;
+  status.styles = [];
+  status.vis = null;
   const dir = `api/map/${i}/`;
   const glbReq = fetch(dir + "map.glb");
+  const visReq = json(dir + "vis.json").catch((e) => ({ available: false, reason: String(e) }));
+  vis = null;
   const [summary, entities, info, check] = await Promise.all(
     ["summary", "entities", "info", "check"].map((d) => json(dir + d + ".json")),
   );
@@ -196,7 +341,10 @@ async function loadMap(i) {
   fillEntities();
   fillLumps(info);
   fillCheck(check);
+  const timings = { documentsMs: performance.now() - start };
+  status.timings = timings;
   const glb = await glbReq;
+  timings.glbResponseMs = performance.now() - start;
   if (!glb.ok) {
     const msg = (await glb.text()).trim() || summary.export_error || `HTTP ${glb.status}`;
     status.error = msg;
@@ -207,6 +355,8 @@ async function loadMap(i) {
     return;
   }
   const buf = await glb.arrayBuffer();
+  timings.glbBytes = buf.byteLength;
+  timings.glbReceivedMs = performance.now() - start;
   const gltf = await new Promise((ok, fail) => new GLTFLoader().parse(buf, "", ok, fail)).catch((e) => {
     showError(`The GLB did not load: ${e.message || e}`);
     status.error = String(e.message || e);
@@ -214,13 +364,32 @@ async function loadMap(i) {
     return null;
   });
   if (!gltf) return;
+  timings.parsedMs = performance.now() - start;
   root = gltf.scene;
+  // The other light styles' images each lit material names (layer 0: the bump layers are not drawn).
+  const wanted = new Map();
+  const pages = new Map();
+  root.traverse((o) => {
+    const lm = o.isMesh && o.material.userData && o.material.userData.lightmap;
+    if (!lm || !Array.isArray(lm.images) || pages.has(lm.page)) return;
+    const list = lm.images.filter((i) => i.layer === 0 && Number.isInteger(i.texture)).slice(0, MAX_STYLES);
+    pages.set(lm.page, list);
+    for (const i of list) if (!wanted.has(i.texture)) wanted.set(i.texture, gltf.parser.getDependency("texture", i.texture));
+  });
+  const textures = new Map();
+  for (const [i, p] of wanted) textures.set(i, await p);
+  const styles = new Set();
   let tris = 0;
   root.traverse((o) => {
     if (!o.isMesh) return;
-    o.material = shaderFor(o.material, o.geometry);
+    const lm = o.material.userData && o.material.userData.lightmap;
+    const list = (lm && pages.get(lm.page)) || [];
+    o.material = shaderFor(o.material, o.geometry, list.map((i) => ({ style: i.style, texture: textures.get(i.texture) })));
+    if (o.material.uniforms.hasLight.value) for (const s of o.material.userData.styleList) styles.add(s);
     tris += o.geometry.index ? o.geometry.index.count / 3 : 0;
   });
+  fillStyles([...styles].sort((a, b) => a - b));
+  timings.materialsMs = performance.now() - start;
   status.triangles = tris;
   scene.add(root);
   root.updateMatrixWorld(true);
@@ -229,6 +398,12 @@ async function loadMap(i) {
   frameAll();
   status.loadMs = performance.now() - start;
   status.state = "ready";
+  // After the first frame is asked for: the PVS is not needed to draw it.
+  visReq.then((doc) => {
+    if (status.map !== i) return;
+    setupVis(doc);
+    dirty = true;
+  });
   const s = summary.export || {};
   $("stats").textContent = `${tris.toLocaleString()} triangles, ${s.materials ?? "?"} materials, ${s.textures ?? 0} textures (${s.placeholder_textures ?? 0} placeholders), ${s.lightmap_pages ?? 0} lightmap pages`;
   const warnings = (s.warnings || []).length;
@@ -385,10 +560,12 @@ function tick(now) {
   }
   if (dirty) {
     dirty = false;
+    cull();
     renderer.render(scene, camera);
     status.frames++;
     if (status.state === "ready" && status.firstFrameMs === null) {
       status.firstFrameMs = performance.now() - t0;
+      if (status.timings) status.timings.firstFrameMs = performance.now() - t0 - (status.loadStartMs || 0);
       $("timing").textContent = `first frame ${Math.round(status.firstFrameMs)} ms after the page started`;
     }
   }
@@ -560,6 +737,44 @@ function fillCheck(check) {
   }
 }
 
+// One row per light style the map's lit surfaces use: on/off and a gain (0 to 2; 1 as baked).
+function fillStyles(list) {
+  styleState.clear();
+  const box = $("styles");
+  box.innerHTML = "";
+  box.hidden = list.length < 2;
+  status.styles = list;
+  for (const st of list) {
+    styleState.set(st, { on: true, gain: 1 });
+    const row = document.createElement("div");
+    row.className = "style";
+    const on = document.createElement("input");
+    on.type = "checkbox";
+    on.checked = true;
+    on.id = `style-${st}`;
+    const gain = document.createElement("input");
+    gain.type = "range";
+    gain.min = "0";
+    gain.max = "2";
+    gain.step = "0.05";
+    gain.value = "1";
+    gain.id = `style-gain-${st}`;
+    gain.title = `light style ${st}: gain`;
+    on.onchange = () => {
+      styleState.get(st).on = on.checked;
+      applyKinds();
+    };
+    gain.oninput = () => {
+      styleState.get(st).gain = Number(gain.value);
+      applyKinds();
+    };
+    const label = document.createElement("label");
+    label.append(on, ` style ${st}`);
+    row.append(label, gain);
+    box.appendChild(row);
+  }
+}
+
 function buildToggles() {
   const box = $("kinds");
   for (const k of Object.keys(KINDS)) {
@@ -575,7 +790,7 @@ function buildToggles() {
     l.append(c, ` ${k}`);
     box.appendChild(l);
   }
-  for (const k of ["textures", "checkers", "lighting", "markers", "links"]) {
+  for (const k of ["textures", "checkers", "lighting", "markers", "links", "pvs"]) {
     const c = $(`look-${k}`);
     c.checked = look[k];
     c.onchange = () => {

@@ -53,6 +53,22 @@ context.on("request", (r) => {
   if (!u.startsWith(origin) && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
 });
 
+// R + G + B of every pixel of the canvas as drawn.
+function canvasLuma(page) {
+  return page.evaluate(() => {
+    const src = document.getElementById("canvas");
+    const c = document.createElement("canvas");
+    c.width = src.width;
+    c.height = src.height;
+    const g = c.getContext("2d");
+    g.drawImage(src, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const y = [];
+    for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
+    return y;
+  });
+}
+
 let failed = false;
 try {
   const maps = await (await fetch(new URL("api/maps.json", url))).json();
@@ -93,6 +109,29 @@ try {
       const mean = sum / n;
       return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean, colours: colours.size };
     });
+    // Light styles: every style but the lowest switched off must change the picture where
+    // their faces show (the luma of every pixel compared), and switching them on again restores it.
+    let styleChangedPixels = null, styleRestored = null;
+    if ((status.styles || []).length > 1) {
+      const luma = () => canvasLuma(page);
+      const frame = async (act) => {
+        const before = await page.evaluate(() => window.bspview.frames);
+        await act();
+        await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+      };
+      const on = await luma();
+      const others = status.styles.slice(1);
+      await frame(async () => {
+        for (const st of others) await page.setChecked(`#style-${st}`, false);
+      });
+      const off = await luma();
+      await frame(async () => {
+        for (const st of others) await page.setChecked(`#style-${st}`, true);
+      });
+      const back = await luma();
+      styleChangedPixels = on.filter((v, k) => v !== off[k]).length;
+      styleRestored = on.every((v, k) => v === back[k]);
+    }
     const entityText = await page.textContent("#entity-count");
     const errorText = (await page.isVisible("#error")) ? await page.textContent("#error") : null;
     const stem = m.name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
@@ -103,6 +142,7 @@ try {
     const searchText = await page.textContent("#match-count");
     await page.fill("#search", "");
     let spawnShot = null;
+    let pvs = null;
     const spawns = await page.$$("#spawns li");
     if (spawns.length) {
       await page.click('#tabs button[data-pane="spawns"]');
@@ -112,9 +152,24 @@ try {
       await page.mouse.move(0, 0);
       spawnShot = join(out, `${stem}-spawn.png`);
       await page.screenshot({ path: spawnShot });
+      // PVS culling at the spawn point: the picture with it equals the picture without it.
+      await page.waitForFunction(() => window.bspview.vis !== null && window.bspview.vis !== undefined, null, { timeout, polling: 50 });
+      const v = await page.evaluate(() => ({ ...window.bspview.vis }));
+      if (v.available) {
+        const culled = await canvasLuma(page);
+        const before = await page.evaluate(() => window.bspview.frames);
+        await page.setChecked("#look-pvs", false);
+        await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+        const whole = await canvasLuma(page);
+        const after = await page.evaluate(() => ({ ...window.bspview.vis }));
+        await page.setChecked("#look-pvs", true);
+        v.wholeDrawn = after.drawn;
+        v.samePixels = culled.filter((x, k) => x === whole[k]).length / culled.length;
+      }
+      pvs = v;
     }
     console.log(
-      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, styleChangedPixels, styleRestored, pvs, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
     );
     await page.close();
   }

@@ -39,6 +39,7 @@ pub(crate) enum LightmapModeArg {
   bsp export map.bsp -o map.glb --json --strict                    summary on stdout; exit 1 on warnings
   bsp export map.bsp -o map.glb --lightmap-mode vertex             lighting in COLOR_0, unlit: visible in Blender
   bsp export map.bsp -o map.glb --hdr                              + map_lightmap_p*_s*_l*.pfm/.png, map_lightmaps.json
+  bsp export map.bsp -o map.glb --light-styles --bump-layers       + switchable styles' and bump layers' images in the GLB
 
 Skip flags: sky, nodraw, trigger, water, translucent, clip, tool, alphatest (default: sky,nodraw,trigger,clip,tool).
 Exit status: 0 written; 1 written, but --strict and faces were skipped or warnings given; 2 error.")]
@@ -73,6 +74,13 @@ pub struct ExportArgs {
     /// a JSON manifest of each face's rectangle, styles and source offsets (OUT_lightmaps.json)
     #[arg(long)]
     hdr: bool,
+    /// Also embed each lightmap page's other light styles in the glTF, named by the material's
+    /// extras.lightmap (docs/gltf-light-styles.md); the materials stay as without it
+    #[arg(long)]
+    light_styles: bool,
+    /// Also embed Source's bump-direction lightmap layers (of the styles embedded), as --light-styles
+    #[arg(long)]
+    bump_layers: bool,
     /// Exit 1 when faces were skipped as broken or warnings were given
     #[arg(long)]
     strict: bool,
@@ -123,6 +131,9 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
             LightmapModeArg::Vertex => LightmapMode::Vertex,
         },
         hdr: args.hdr,
+        light_styles: args.light_styles,
+        bump_layers: args.bump_layers,
+        face_ranges: false,
         limits: args.budgets.scene(),
         max_atlas_pixels: args.budgets.max_atlas_pixels,
     };

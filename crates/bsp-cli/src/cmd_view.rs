@@ -208,6 +208,7 @@ enum Doc {
     Entities,
     Info,
     Check,
+    Vis,
 }
 
 /// The route of a request path (query string removed), or `None` (404). Only exact names of
@@ -233,6 +234,7 @@ fn route(path: &str, token: &str) -> Option<Route> {
                 "entities.json" => Route::Doc(i, Doc::Entities),
                 "info.json" => Route::Doc(i, Doc::Info),
                 "check.json" => Route::Doc(i, Doc::Check),
+                "vis.json" => Route::Doc(i, Doc::Vis),
                 _ => return None,
             }
         }
@@ -320,6 +322,7 @@ fn serve(state: &State, stream: TcpStream) -> std::io::Result<()> {
                     Doc::Entities => &v.entities,
                     Doc::Info => &v.info,
                     Doc::Check => &v.check,
+                    Doc::Vis => &v.vis,
                 };
                 respond(&mut stream, 200, "application/json", body, head)
             }

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::bsp::Bsp;
 use crate::check::Counts;
+use crate::error::Result;
 use crate::export::{export_glb, ExportOptions, DEFAULT_SCALE};
 use crate::mesh::SurfaceFlags;
 
@@ -22,7 +23,7 @@ pub struct MapView {
     /// The map's name as shown in the page (the path given on the command line).
     pub name: String,
     /// The GLB, or why there is none (the map could not be opened or exported).
-    pub glb: Result<Vec<u8>, String>,
+    pub glb: std::result::Result<Vec<u8>, String>,
     /// `{name, scale, family, branch, error, export_error, summary}`: what the page needs
     /// first (the scale converts entity origins to the GLB's frame).
     pub summary: Vec<u8>,
@@ -32,12 +33,166 @@ pub struct MapView {
     pub info: Vec<u8>,
     /// `{problems, counts}` as `bsp check --json` prints them, or `{error}`.
     pub check: Vec<u8>,
+    /// [`visibility`] as JSON (`{available: false, reason}` when the map has none).
+    pub vis: Vec<u8>,
+}
+
+/// What the page needs to draw only the faces potentially visible from the camera (the PVS):
+/// the world's node tree to find the camera's leaf, each leaf's cluster and faces, and each
+/// cluster's compressed PVS row. Quake 1 family (clusters are leaves 1…, rows per leaf,
+/// quake_family.md B.6) and Quake 2 family (`dvis_t` clusters); other families: `None`.
+///
+/// Rows stay compressed as stored (run-length zeros: a zero byte then a count of zero bytes),
+/// `data` is the visibility lump in hex and `offsets[c]` the start of cluster `c`'s row in it
+/// (−1: none, everything visible), `row_bytes` its decompressed length; bit `j` is cluster `j`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Visibility {
+    /// The faces lump the leaves' face numbers (and the GLB's `extras.faces`) index.
+    pub face_lump: u16,
+    /// `[plane, front, back]` per node; a child ≥ 0 is a node, < 0 the leaf `-(child + 1)`.
+    pub nodes: Vec<[i64; 3]>,
+    /// `[nx, ny, nz, dist]` per plane, game units (front: `dot(n, p) - dist >= 0`).
+    pub planes: Vec<[f32; 4]>,
+    /// The world model's root, encoded as a child.
+    pub root: i64,
+    /// Cluster of each leaf (−1: none, such as Quake 1's leaf 0 and solid leaves).
+    pub leaf_cluster: Vec<i64>,
+    /// Leaf `l`'s faces are `leaf_faces[leaf_first[l]..leaf_first[l + 1]]`.
+    pub leaf_first: Vec<u32>,
+    pub leaf_faces: Vec<u32>,
+    pub clusters: usize,
+    pub row_bytes: usize,
+    pub offsets: Vec<i64>,
+    /// The visibility lump, lower-case hex.
+    pub data: String,
+}
+
+/// The map's [`Visibility`], `Ok(None)` for a family without one here or a map without
+/// visibility data (unvised: every leaf without a row).
+pub fn visibility(bsp: &Bsp) -> Result<Option<Visibility>> {
+    use crate::branch::Family;
+    use crate::branches::{quake1, quake2};
+    let vis = match bsp.family() {
+        Family::Quake | Family::GoldSrc => match bsp.branch().id {
+            "hexen2" => quake1_vis::<quake1::Hexen2>(bsp)?,
+            "bsp2" => quake1_vis::<quake1::Bsp2>(bsp)?,
+            "2psb" => quake1_vis::<quake1::Rmq>(bsp)?,
+            _ => quake1_vis::<quake1::Bsp29>(bsp)?,
+        },
+        Family::Quake2 => match bsp.branch().id {
+            "qbism" => quake2_vis::<quake2::Qbism>(bsp)?,
+            "sin" => quake2_vis::<quake2::Sin>(bsp)?,
+            "sof" => quake2_vis::<quake2::Sof>(bsp)?,
+            "daikatana" => quake2_vis::<quake2::Daikatana>(bsp)?,
+            _ => quake2_vis::<quake2::Ibsp>(bsp)?,
+        },
+        _ => return Ok(None),
+    };
+    Ok(vis.filter(|v| v.offsets.iter().any(|&o| o >= 0)))
+}
+
+/// Nodes, planes and the world's root of a [`Visibility`].
+type TreeParts = (Vec<[i64; 3]>, Vec<[f32; 4]>, i64);
+
+/// The tree part of a [`Visibility`]: nodes, planes, the world's root.
+fn tree_parts(bsp: &Bsp) -> Result<TreeParts> {
+    use crate::tree::TreeChild;
+    let t = crate::tree::NodeTree::of(bsp)?;
+    let enc = |c: TreeChild| match c {
+        TreeChild::Node(n) => n,
+        TreeChild::Leaf(l) => -(l + 1),
+    };
+    let nodes = t.nodes.iter().map(|n| [n.plane, enc(n.children[0]), enc(n.children[1])]).collect();
+    let planes = t.planes.iter().map(|(n, d)| [n[0], n[1], n[2], *d]).collect();
+    Ok((nodes, planes, enc(t.head(0)?)))
+}
+
+fn hex(data: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(data.len() * 2);
+    for b in data {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Leaf `l`'s faces from an index range into a face-number list; out-of-range entries dropped.
+fn push_faces(first: &mut Vec<u32>, faces: &mut Vec<u32>, range: (i64, i64), list: impl Fn(usize) -> Option<i64>) {
+    let (start, n) = range;
+    for k in 0..n.clamp(0, 1 << 16) {
+        if let Some(f) = usize::try_from(start + k).ok().and_then(&list).and_then(|f| u32::try_from(f).ok()) {
+            faces.push(f);
+        }
+    }
+    first.push(faces.len() as u32);
+}
+
+fn quake1_vis<L: crate::branches::quake1::Layout>(bsp: &Bsp) -> Result<Option<Visibility>> {
+    use crate::branches::quake1::{LeafRecord, MarkRecord, ModelRecord};
+    let v = crate::branches::quake1::View::<L>::new(bsp);
+    let (nodes, planes, root) = tree_parts(bsp)?;
+    let leaves = v.leaves()?;
+    let marks = v.marksurfaces()?;
+    let clusters = v.models()?.first().map_or(0, |m| m.vis_leafs().max(0) as usize).min(leaves.len().saturating_sub(1));
+    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
+    let mut leaf_cluster = Vec::with_capacity(leaves.len());
+    for (i, l) in leaves.iter().enumerate() {
+        leaf_cluster.push(if i >= 1 && i <= clusters { i as i64 - 1 } else { -1 });
+        push_faces(&mut leaf_first, &mut leaf_faces, l.marks(), |k| marks.get(k).map(|m| m.face()));
+    }
+    let offsets = (0..clusters).map(|c| leaves[c + 1].vis_ofs().max(-1)).collect();
+    Ok(Some(Visibility {
+        face_lump: v.slots().faces as u16,
+        nodes,
+        planes,
+        root,
+        leaf_cluster,
+        leaf_first,
+        leaf_faces,
+        clusters,
+        row_bytes: v.vis_row_bytes()?,
+        offsets,
+        data: hex(v.visibility()?),
+    }))
+}
+
+fn quake2_vis<L: crate::branches::quake2::Layout>(bsp: &Bsp) -> Result<Option<Visibility>> {
+    use crate::branches::quake2::records::{IndexRecord, LeafRecord};
+    use crate::lumps::visibility::VisKind;
+    let v = crate::branches::quake2::View::<L>::new(bsp)?;
+    let (nodes, planes, root) = tree_parts(bsp)?;
+    let leaves = v.leaves()?;
+    let list = v.leaf_faces()?;
+    let vis = v.visibility()?;
+    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
+    let mut leaf_cluster = Vec::with_capacity(leaves.len());
+    for l in leaves {
+        let c = l.cluster();
+        leaf_cluster.push(if c >= 0 && (c as usize) < vis.num_clusters { c } else { -1 });
+        push_faces(&mut leaf_first, &mut leaf_faces, l.leaf_face_range(), |k| list.get(k).map(|f| f.value()));
+    }
+    let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
+    Ok(Some(Visibility {
+        face_lump: crate::branches::quake2::LUMP_FACES as u16,
+        nodes,
+        planes,
+        root,
+        leaf_cluster,
+        leaf_first,
+        leaf_faces,
+        clusters: vis.num_clusters,
+        row_bytes: vis.row_bytes(),
+        offsets,
+        data: hex(vis.data),
+    }))
 }
 
 /// The options [`map_view`] exports with: [`ExportOptions`]' defaults, but every surface kind
-/// kept ([`SurfaceFlags::NONE`] skipped) and the given texture search.
+/// kept ([`SurfaceFlags::NONE`] skipped), each page's other light styles embedded
+/// ([`ExportOptions::light_styles`], for the page's style switches), each primitive's faces
+/// ([`ExportOptions::face_ranges`], for PVS culling) and the given texture search.
 pub fn export_options(textures: Option<crate::texture::TextureOptions>) -> ExportOptions {
-    ExportOptions { skip: SurfaceFlags::NONE, textures, ..ExportOptions::default() }
+    ExportOptions { skip: SurfaceFlags::NONE, textures, light_styles: true, face_ranges: true, ..ExportOptions::default() }
 }
 
 fn bytes(v: &impl Serialize) -> Vec<u8> {
@@ -79,7 +234,24 @@ pub fn map_view(bsp: &Bsp, name: &str, opts: &ExportOptions) -> MapView {
         Err(e) => json!({ "count": 0, "entities": [], "error": e.to_string() }),
     };
     let check = json!({ "problems": &info.problems, "counts": Counts::of(&info.problems) });
-    MapView { name: name.into(), glb, summary: bytes(&head), entities: bytes(&entities), info: bytes(&info), check: bytes(&check) }
+    let vis = match visibility(bsp) {
+        Ok(Some(v)) => {
+            let mut doc = serde_json::to_value(&v).unwrap_or_default();
+            merge(&mut doc, json!({ "available": true }));
+            doc
+        }
+        Ok(None) => json!({ "available": false, "reason": "no PVS here (Quake 1 and Quake 2 families with visibility data only)" }),
+        Err(e) => json!({ "available": false, "reason": e.to_string() }),
+    };
+    MapView {
+        name: name.into(),
+        glb,
+        summary: bytes(&head),
+        entities: bytes(&entities),
+        info: bytes(&info),
+        check: bytes(&check),
+        vis: bytes(&vis),
+    }
 }
 
 /// The documents of a map that could not be opened: each carries `error`.
@@ -94,6 +266,7 @@ pub fn failed_view(name: &str, error: &str) -> MapView {
         entities: bytes(&json!({ "count": 0, "entities": [], "error": error })),
         info: bytes(&err),
         check: bytes(&err),
+        vis: bytes(&json!({ "available": false, "reason": error })),
     }
 }
 

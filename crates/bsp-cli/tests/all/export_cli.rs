@@ -223,6 +223,7 @@ fn json_summary_matches_the_readme() {
         "textures",
         "placeholder_textures",
         "lightmap_pages",
+        "lightmap_style_images",
         "props",
         "skipped",
         "skipped_by_flag",

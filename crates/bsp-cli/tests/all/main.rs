@@ -19,6 +19,7 @@ mod info_native;
 mod json_schema;
 mod library_cli;
 mod lightmap_families_cli;
+mod light_styles_cli;
 mod lightmap_mode_cli;
 mod lightmaps_cli;
 mod mapset_cli;

@@ -332,6 +332,7 @@ fn view_in_headless_chromium() {
     assert!(o.status.success(), "browser.mjs failed: {}\n{stdout}", String::from_utf8_lossy(&o.stderr));
     let lines: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), maps.len());
+    let (mut styled, mut culled) = (0, 0);
     for (r, map) in lines.iter().zip(&maps) {
         let name = map.display();
         assert_eq!(r["state"], "ready", "{name}: {r}");
@@ -357,16 +358,43 @@ fn view_in_headless_chromium() {
         let logs: Vec<&str> =
             r["logs"].as_array().unwrap().iter().filter_map(|l| l.as_str()).filter(|l| !l.contains("GL Driver Message")).collect();
         assert!(logs.is_empty(), "{name}: console: {logs:?}");
+        // Light styles: switching the others off changes pixels, switching them on restores them.
+        let styles = r["styles"].as_array().map_or(0, |s| s.len());
+        if styles > 1 {
+            styled += 1;
+            assert!(r["styleChangedPixels"].as_u64().unwrap() > 0, "{name}: styles {} switched off, no pixel changed", r["styles"]);
+            assert_eq!(r["styleRestored"], true, "{name}");
+        }
+        // PVS culling at the spawn point: fewer world triangles, the same picture.
+        let pvs = &r["pvs"];
+        if pvs["available"] == true {
+            let (drawn, total) = (pvs["drawn"].as_f64().unwrap(), pvs["total"].as_f64().unwrap());
+            if pvs["culling"] == true {
+                culled += 1;
+                assert!(drawn < total, "{name}: {pvs}");
+            }
+            assert_eq!(pvs["wholeDrawn"].as_f64(), Some(total), "{name}: culling off draws everything: {pvs}");
+            assert!(pvs["samePixels"].as_f64().unwrap() >= 0.999, "{name}: the culled picture differs: {pvs}");
+        }
+        eprintln!("{name}: PVS {pvs}");
         eprintln!(
-            "{name}: {} bytes, {} triangles, first frame {:.0} ms after page start (load {:.0} ms, wall {} ms), luma variance {:.0}",
+            "{name}: {} bytes, {} triangles, first frame {:.0} ms after page start (load {:.0} ms, wall {} ms), luma variance {:.0}, \
+             styles {} ({} pixels change with all but the first off), timings {}",
             std::fs::metadata(map).unwrap().len(),
             r["triangles"],
             r["firstFrameMs"].as_f64().unwrap(),
             r["loadMs"].as_f64().unwrap(),
             r["wallMs"],
-            px["variance"].as_f64().unwrap()
+            px["variance"].as_f64().unwrap(),
+            r["styles"],
+            r["styleChangedPixels"],
+            r["timings"]
         );
     }
+    // The Quake 1, Quake 2 and Genesis3D maps have switchable light styles (issue 25).
+    assert!(styled >= 1, "no map showed a light style switch");
+    // The Quake 1 and Quake 2 maps have visibility data and spawn points inside.
+    assert!(culled >= 1, "no map was PVS-culled at its spawn point");
     let stderr = server.stop();
     eprintln!("{stderr}");
 }

@@ -171,6 +171,8 @@ pub(crate) fn write(
     let mut clamp = None;
     let mut tex_of_material: HashMap<u32, (json::Index<json::Texture>, AlphaMode)> = HashMap::new();
     let mut tex_of_page: HashMap<u32, Option<json::Index<json::Texture>>> = HashMap::new();
+    // Per page, the `extras.lightmap` value naming its other styles' and layers' textures.
+    let mut extras_of_page: HashMap<u32, serde_json::Value> = HashMap::new();
     let mut placeholders: HashMap<u32, bool> = HashMap::new();
     let mut mat_index: Vec<Option<json::Index<json::Material>>> = vec![None; p.materials.len()];
     let mut names = super::parts::UniqueNames::default();
@@ -276,6 +278,30 @@ pub(crate) fn write(
                         extensions: None,
                         extras: Default::default(),
                     });
+                    if let Some(pe) = ctx.lightmap_extras.get(&om.page) {
+                        if let std::collections::hash_map::Entry::Vacant(slot) = extras_of_page.entry(om.page) {
+                            let s =
+                                *clamp.get_or_insert_with(|| sampler(&mut doc.root, json::texture::WrappingMode::ClampToEdge, "lightmap"));
+                            let mut list = Vec::with_capacity(pe.images.len());
+                            for (style, layer, png) in &pe.images {
+                                let name = format!("lightmap {} style {style} layer {layer}", om.page);
+                                let file = unique(format!("{}_lightmap{}_s{style}_l{layer}.png", stem(path), om.page));
+                                let image = push_image(&mut doc.root, &mut images, png.clone(), &name, file);
+                                let tex = doc.root.push(json::Texture {
+                                    name: Some(name),
+                                    sampler: Some(s),
+                                    source: image,
+                                    extensions: None,
+                                    extras: Default::default(),
+                                });
+                                summary.lightmap_style_images += 1;
+                                list.push(serde_json::json!({"style": style, "layer": layer, "texture": tex.value()}));
+                            }
+                            let v = serde_json::json!({"page": om.page, "style": pe.base_style, "images": list});
+                            slot.insert(v);
+                        }
+                        extras.insert(super::LIGHTMAP_EXTRAS.into(), extras_of_page[&om.page].clone());
+                    }
                 }
             }
         }
@@ -308,7 +334,11 @@ pub(crate) fn write(
                 .map(|(prim, a)| json::mesh::Primitive {
                     attributes: a.attributes.into_iter().map(|(s, i)| (Valid(s), i)).collect(),
                     extensions: None,
-                    extras: Default::default(),
+                    extras: if ctx.face_ranges {
+                        prim.face_ranges(m).and_then(|(lump, faces)| raw(serde_json::json!({"face_lump": lump, "faces": faces})))
+                    } else {
+                        Default::default()
+                    },
                     indices: Some(a.indices),
                     material: mat_index[prim.material],
                     mode: Valid(json::mesh::Mode::Triangles),

@@ -119,6 +119,18 @@ pub struct ExportOptions {
     /// ([`crate::lightmap::manifest`]: each face's rectangle, styles and source offsets). The
     /// glTF itself is unchanged but for the HDR source of its 8-bit pages.
     pub hdr: bool,
+    /// With lightmaps (glTF, occlusion mode): also embed each page's images of its other light
+    /// styles (Quake's switchable lights, Quake 2's, RBSP's and Source's styles ≠ 0), referenced
+    /// from the material's `extras.lightmap` ([`LIGHTMAP_EXTRAS`]); the material itself (its
+    /// occlusion texture) stays as without them.
+    pub light_styles: bool,
+    /// As `light_styles`, for Source bump-mapped faces' three bump-direction layers (of every
+    /// style embedded).
+    pub bump_layers: bool,
+    /// glTF: each primitive's faces in its `extras`, `{"face_lump": L, "faces": [face, index
+    /// count, …]}` in index-buffer order, so a viewer can draw only some faces (`bsp view`'s
+    /// PVS culling with [`crate::view::visibility`]).
+    pub face_ranges: bool,
     /// The scene's output budget ([`crate::mesh::SceneLimits`]).
     pub limits: SceneLimits,
     /// Most lightmap atlas pixels ([`crate::lightmap::LightOptions::max_atlas_pixels`]); past
@@ -138,11 +150,30 @@ impl Default for ExportOptions {
             lightmaps: true,
             lightmap_mode: LightmapMode::Occlusion,
             hdr: false,
+            light_styles: false,
+            bump_layers: false,
+            face_ranges: false,
             limits: SceneLimits::default(),
             max_atlas_pixels: crate::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS,
         }
     }
 }
+
+/// The schema of a material's `extras.lightmap`, written when [`ExportOptions::light_styles`]
+/// or [`ExportOptions::bump_layers`] embeds more than the page's base image (docs/gltf-light-styles.md):
+///
+/// ```json
+/// "extras": {"lightmap": {"page": 0, "style": 0, "images": [{"style": 32, "layer": 0, "texture": 7}]}}
+/// ```
+///
+/// `page` is the lightmap page the material's `TEXCOORD_1` points into; `style` the light style
+/// of its `occlusionTexture` (layer 0: style 0, or the page's lowest style when it has no
+/// style 0); each `images` entry a glTF texture index of the same page for another `(style,
+/// layer)`, same size and same UVs. Texels of faces without that style are black, so a viewer
+/// draws the light of styles `s` with gains `g(s)` as `Σ g(s) × image(s)` (8-bit images, read
+/// as stored, as engines add styles before their overbright scale). Layer 1–3: Source's bump
+/// directions, in the order of the game's bump basis.
+pub const LIGHTMAP_EXTRAS: &str = "lightmap";
 
 /// Write `bsp`'s geometry to `path`; see the module documentation. Problems with single faces
 /// or textures are in the summary's `skipped` and `warnings`; only an unreadable map, an
@@ -175,7 +206,11 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     let lm = if opts.lightmaps && format != Format::Obj {
         // One image a page is all the glTF shows; --hdr writes every style and layer beside it.
         let light = crate::lightmap::LightOptions { hdr: opts.hdr, max_atlas_pixels: opts.max_atlas_pixels, ..Default::default() };
-        let want = if opts.hdr { crate::lightmap::AtlasOptions::ALL } else { crate::lightmap::AtlasOptions::BASE };
+        let want = if opts.hdr {
+            crate::lightmap::AtlasOptions::ALL
+        } else {
+            crate::lightmap::AtlasOptions { styles: opts.light_styles, layers: opts.bump_layers, grey: true }
+        };
         match crate::lightmap::build_with(bsp, &light, want) {
             Ok(lm) => {
                 summary.warnings.extend(lm.warnings.iter().filter(|w| !w.starts_with("face ") && !w.starts_with("surface ")).cloned());
@@ -194,6 +229,12 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     // Each page's PNG now, then the atlases' texels go: the uncompressed atlas and the scene
     // are never held at once (the faces' places, all the mesh needs, stay).
     let mut lightmap_pngs = std::collections::HashMap::new();
+    // Per page: its base image's style and the PNGs of its other (style, layer) images.
+    let mut lightmap_extras: std::collections::HashMap<u32, parts::PageExtras> = std::collections::HashMap::new();
+    let extras_wanted = (opts.light_styles || opts.bump_layers) && format != Format::Obj;
+    if extras_wanted && opts.lightmap_mode == LightmapMode::Vertex {
+        summary.warnings.push("light styles / bump layers: vertex lightmap mode embeds no lightmap image; none written".into());
+    }
     let mut side_files = Vec::new();
     let vertex_mode = opts.lightmap_mode == LightmapMode::Vertex && format != Format::Obj;
     // Vertex mode: each page's style-0 pixels, kept until the scene's vertices are lit.
@@ -213,6 +254,11 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
                 }
             } else if let Some(png) = parts::lightmap_png(l, page)? {
                 lightmap_pngs.insert(page, png);
+                if extras_wanted {
+                    if let Some(e) = parts::page_extras(l, page, opts.light_styles, opts.bump_layers)? {
+                        lightmap_extras.insert(page, e);
+                    }
+                }
             }
         }
         l.atlases = Vec::new();
@@ -243,6 +289,8 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     let ctx = WriteContext {
         textures: textures.as_ref(),
         lightmaps: (lit && !vertex_mode).then_some(&lightmap_pngs),
+        lightmap_extras: &lightmap_extras,
+        face_ranges: opts.face_ranges,
         vertex_light: vertex_light.as_deref(),
         scale: opts.scale,
     };

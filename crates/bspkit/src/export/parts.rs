@@ -67,6 +67,8 @@ pub struct Summary {
     /// Textures replaced by the checker placeholder.
     pub placeholder_textures: usize,
     pub lightmap_pages: usize,
+    /// Images of other light styles and bump layers embedded ([`super::LIGHTMAP_EXTRAS`]).
+    pub lightmap_style_images: usize,
     pub props: usize,
     /// Faces the scene could not mesh (broken references), with lump, index and reason.
     pub skipped: Vec<SkippedFace>,
@@ -271,6 +273,28 @@ impl Prim {
             f(&batch)?;
         }
         Ok(())
+    }
+}
+
+impl Prim {
+    /// The faces of the primitive's index buffer, in order: `(lump, [face, index count, face,
+    /// index count, …])` (the counts add up to [`Prim::index_count`]), so a viewer can draw a
+    /// subset of faces (PVS culling); `None` when the primitive's triangles are not kept per
+    /// surface (shared vertices) or its surfaces come from more than one lump.
+    pub(crate) fn face_ranges(&self, m: &Model) -> Option<(u16, Vec<u32>)> {
+        let PrimLayout::Surfaces(surfaces) = &self.layout else { return None };
+        let n = m.vertices.len();
+        let lump = m.surfaces.get((*surfaces.first()? & SURFACE_BITS) as usize)?.lump;
+        let mut out = Vec::with_capacity(surfaces.len() * 2);
+        for &entry in surfaces {
+            let s = m.surfaces.get((entry & SURFACE_BITS) as usize)?;
+            if s.lump != lump {
+                return None;
+            }
+            let idx = m.indices.get(s.indices.start as usize..s.indices.end as usize)?;
+            out.extend([s.index, idx.chunks_exact(3).filter(|t| kept(t, n)).count() as u32 * 3]);
+        }
+        Some((lump, out))
     }
 }
 
@@ -568,6 +592,34 @@ pub(crate) fn lightmap_atlas(lm: &Lightmaps, page: u32) -> Option<&crate::lightm
     lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0))
 }
 
+/// A lightmap page's images besides its base one ([`lightmap_atlas`]), for
+/// [`super::LIGHTMAP_EXTRAS`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PageExtras {
+    /// The light style of the base image.
+    pub base_style: u8,
+    /// `(style, layer, PNG)`, sorted by style then layer.
+    pub images: Vec<(u8, u8, Vec<u8>)>,
+}
+
+/// The other images of `page`: styles other than the base's (`styles`) and, of the styles kept,
+/// bump layers 1–3 (`layers`); `None` when there are none.
+pub(crate) fn page_extras(lm: &Lightmaps, page: u32, styles: bool, layers: bool) -> Result<Option<PageExtras>> {
+    let Some(base) = lightmap_atlas(lm, page) else { return Ok(None) };
+    let mut keep: Vec<&crate::lightmap::Atlas> = lm
+        .atlases
+        .iter()
+        .filter(|a| a.page == page && !(a.style == base.style && a.layer == 0))
+        .filter(|a| (styles || a.style == base.style) && (layers || a.layer == 0))
+        .collect();
+    if keep.is_empty() {
+        return Ok(None);
+    }
+    keep.sort_by_key(|a| (a.style, a.layer));
+    let images = keep.into_iter().map(|a| Ok((a.style, a.layer, lm.atlas_png(a)?))).collect::<Result<_>>()?;
+    Ok(Some(PageExtras { base_style: base.style, images }))
+}
+
 /// The PNG of lightmap page `page` ([`lightmap_atlas`]).
 pub(crate) fn lightmap_png(lm: &Lightmaps, page: u32) -> Result<Option<Vec<u8>>> {
     let Some(a) = lightmap_atlas(lm, page) else {
@@ -637,6 +689,11 @@ pub(crate) struct WriteContext<'c, 'a> {
     pub textures: Option<&'c TexturePngs<'a>>,
     /// PNG of each lightmap page (lightmaps on, occlusion mode).
     pub lightmaps: Option<&'c HashMap<u32, Vec<u8>>>,
+    /// Per lightmap page, its other light styles' and bump layers' PNGs
+    /// ([`super::ExportOptions::light_styles`]); empty when not asked for.
+    pub lightmap_extras: &'c HashMap<u32, PageExtras>,
+    /// Write each primitive's faces ([`Prim::face_ranges`]) into its `extras.faces`.
+    pub face_ranges: bool,
     /// `COLOR_0` per model and vertex with the lighting baked in (vertex mode, [`vertex_light`]).
     pub vertex_light: Option<&'c [Vec<[u8; 4]>]>,
     pub scale: f32,
