@@ -46,10 +46,22 @@ use super::atomic::{io_err, remove_stale_temps, resolve_links, set_mode, temp_pa
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsio::kind_name;
 
-/// Environment variable used only by tests: when set to `K`, [`SetWriter::commit`] stops the
-/// process (`abort`, as a crash would) right after its `K`-th step (each link, rename and
-/// removal is one step; 0 stops before the first).
+/// Environment variable used only by tests: when set to `K`, a set write ([`SetWriter::commit`],
+/// [`crate::mapset::write_set`]) stops the process (`abort`, as a crash or `kill -9` would)
+/// right after its `K`-th step (each link, rename and removal is one step; 0 stops before the
+/// first).
 pub const SET_ABORT_HOOK_ENV: &str = "BSPKIT_TEST_SET_ABORT_AFTER_STEP";
+
+/// Steps of set writes taken by this process ([`SET_ABORT_HOOK_ENV`]).
+static STEPS: AtomicU64 = AtomicU64::new(0);
+
+/// One step of a set write done: the test hook of [`SET_ABORT_HOOK_ENV`].
+pub(crate) fn step_done() {
+    let k = STEPS.fetch_add(1, Ordering::SeqCst);
+    if std::env::var(SET_ABORT_HOOK_ENV).ok().and_then(|v| v.parse::<u64>().ok()) == Some(k) {
+        std::process::abort();
+    }
+}
 
 /// `what` of the [`ErrorKind::LimitExceeded`] error of the written-bytes budget.
 pub const BUDGET_WRITTEN: &str = "written bytes budget (--max-output-bytes)";
@@ -306,15 +318,7 @@ impl<'b> SetWriter<'b> {
         let stem = self.stem();
         let main_tmp = self.main_tmp.ok_or_else(|| Error::malformed("a set without its main file"))?;
         let old = if self.existing.is_some() { old_refs(&self.main) } else { Vec::new() };
-        let stop = std::env::var(SET_ABORT_HOOK_ENV).ok().and_then(|v| v.parse::<u64>().ok());
-        let mut step = 0u64;
-        let hook = |step: &mut u64| {
-            if stop == Some(*step) {
-                std::process::abort();
-            }
-            *step += 1;
-        };
-        hook(&mut step);
+        step_done();
         let mut linked: Vec<PathBuf> = Vec::new();
         for s in self.sidecars {
             let dest = self.dir.join(&s.name);
@@ -333,7 +337,7 @@ impl<'b> SetWriter<'b> {
             }
             drop(s.guard);
             linked.push(dest);
-            hook(&mut step);
+            step_done();
         }
         std::fs::rename(&main_tmp.tmp, &self.main).map_err(|e| {
             for p in &linked {
@@ -342,7 +346,7 @@ impl<'b> SetWriter<'b> {
             io_err(&self.given, "cannot replace", e)
         })?;
         main_tmp.guard.disarm();
-        hook(&mut step);
+        step_done();
         let new: HashSet<&str> = self.reserved.iter().map(String::as_str).collect();
         let mut seen = HashSet::new();
         for name in old {
@@ -352,7 +356,7 @@ impl<'b> SetWriter<'b> {
             let p = self.dir.join(&name);
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
                 let _ = std::fs::remove_file(&p);
-                hook(&mut step);
+                step_done();
             }
         }
         let mut files = vec![self.main.clone()];
