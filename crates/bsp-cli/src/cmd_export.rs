@@ -87,6 +87,9 @@ pub struct ExportArgs {
     /// Print the summary as JSON on stdout (schema in README.md)
     #[arg(long)]
     json: bool,
+    /// Most bytes the export may write, every file together (default 4 GiB)
+    #[arg(long, value_name = "N", default_value_t = bspkit::write::set::DEFAULT_MAX_WRITTEN_BYTES)]
+    max_output_bytes: u64,
     #[command(flatten)]
     search: TextureSearchArgs,
     #[command(flatten)]
@@ -136,6 +139,7 @@ pub fn run(args: ExportArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
         face_ranges: false,
         limits: args.budgets.scene(),
         max_atlas_pixels: args.budgets.max_atlas_pixels,
+        max_written_bytes: args.max_output_bytes,
     };
     let summary = export(&bsp, &args.output, &opts)?;
     // One write for all the messages: stderr is unbuffered, and a line per warning written in

@@ -97,9 +97,12 @@ pub fn decode_lzma_alone(properties: &[u8; 5], size: usize, body: &[u8]) -> Resu
     input.extend_from_slice(body);
     // 256 MiB of dictionary memory at most, whatever the properties ask for.
     let mut stream = Stream::new_lzma_decoder(256 << 20).map_err(|e| Error::new(ErrorKind::Decompress(e.to_string())))?;
-    // The output grows with what the stream really produces: `size` comes from the file, so
-    // reserving it up front would let a 17-byte header allocate up to the limit.
-    let mut out: Vec<u8> = Vec::with_capacity(size.min(body.len().saturating_mul(4).max(4096)));
+    // One buffer of exactly `size` bytes, reserved once (fallibly): callers have checked
+    // `size` against their limits and charged it to the map's budget first, the pages are
+    // only touched as the stream writes them (a 17-byte header claiming 400 MiB touches a few),
+    // and no reallocation ever holds an old and a new copy at once (issue 23).
+    let mut out: Vec<u8> = Vec::new();
+    out.try_reserve_exact(size).map_err(|_| Error::new(ErrorKind::OutOfMemory { what: "a decompressed LZMA lump", bytes: size as u64 }))?;
     let mut status = Status::Ok;
     loop {
         if out.len() == out.capacity() {

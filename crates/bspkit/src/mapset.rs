@@ -34,7 +34,13 @@
 //! On failure: while writing or verifying a temporary file, nothing is replaced (every temporary
 //! file is removed). If a rename fails (the directory became unwritable, say), the files renamed
 //! before it — `.bsp_lump` / `.ent` files, never the `.bsp`, which is renamed last — are already
-//! replaced and the error names the file that failed. If the final check of the set fails,
+//! replaced and the error names the file that failed. The `.bsp_lump` names are fixed by the
+//! game, so unlike an export set ([`crate::write::set`]) the new files cannot wait under other
+//! names: a crash between the renames leaves new `.bsp_lump` files beside the old `.bsp`. That
+//! state is made detectable instead: the `.bsp`'s modification time is set just before its
+//! rename, so in a whole set it is never older than a `.bsp_lump` written with it, and `check`
+//! reports a `.bsp_lump` newer than its `.bsp` whose size disagrees with the directory as an
+//! error (an interrupted set write), not a note. Writing the set again repairs it. If the final check of the set fails,
 //! every file is already written; the error says so and lists the problems. Folding in place
 //! removes the old `.bsp_lump` files only after the new `.bsp` is in place; a failed removal is
 //! an error naming the file (the `.bsp` then holds the lumps, the stale file still overrides).
@@ -147,7 +153,10 @@ fn stage(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
             return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
         }
         stage(rest)
-    })
+    })?;
+    // Renamed (the files after it in the list already were): one step of the set write.
+    write::set::step_done();
+    Ok(())
 }
 
 /// A problem's text with the map's stem replaced and numbers blanked, to compare a set's
@@ -338,8 +347,19 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         } else {
             write::verify_written(tmp, branch, &before_bsp)?;
         }
-        stage(&files)
+        // Every temporary file written and checked so far; the renames start (innermost first).
+        write::set::step_done();
+        stage(&files)?;
+        // The `.bsp_lump` / `.ent` files are in place; the `.bsp` is renamed next. Its time is
+        // set now, so that a whole set written here has a `.bsp` at least as new as each
+        // `.bsp_lump`: a `.bsp_lump` newer than its `.bsp` whose size disagrees with the
+        // directory is a write cut off between these renames, which `check` reports as an
+        // error (branches::respawn::check).
+        let f = std::fs::OpenOptions::new().write(true).open(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
+        f.set_modified(std::time::SystemTime::now()).map_err(|e| Error::from(e).in_file(tmp))?;
+        Ok(())
     })?;
+    write::set::step_done();
     let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
     report.written.push(target.to_path_buf());
     if in_place && opts.fold_external {

@@ -36,6 +36,7 @@ use crate::lumps::gamelump;
 pub mod atomic;
 mod chunks;
 pub mod folder;
+pub mod set;
 
 /// The Source / Respawn game lump's index (source.md §5; respawn_cod_facts.md §1.4: 0x23).
 pub const GAME_LUMP: usize = gamelump::LUMP_GAME_LUMP;

@@ -14,6 +14,7 @@ mod convert_cli;
 mod decompile_cli;
 mod decompile_tree_cli;
 mod export_cli;
+mod export_sets;
 mod help_cli;
 mod info_native;
 mod json_schema;

@@ -14,10 +14,11 @@ use gltf_json as json;
 use json::validation::{Checked::Valid, USize64};
 
 use super::parts::{
-    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Prim, Summary, Walk, WriteContext,
+    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_out, written, Prepared, Prim, Summary, Walk, WriteContext,
 };
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
+use crate::write::set::SetWriter;
 
 /// The bytes of one image and where it goes.
 struct ImageBlob {
@@ -103,12 +104,15 @@ fn sampler(root: &mut json::Root, wrap: json::texture::WrappingMode, name: &str)
 
 /// Write the prepared scene as GLB (`glb`) or `.gltf` + `.bin` + PNG files. With `memory`
 /// (GLB only) the GLB goes there instead of to `path`, whose name then only names things.
+/// A `.gltf` is written as a set (`set`, begun on `path`: its sidecars get free names,
+/// [`crate::write::set`]).
 pub(crate) fn write(
     p: &Prepared,
     ctx: &WriteContext,
     path: &Path,
     glb: bool,
     memory: Option<&mut Vec<u8>>,
+    mut set: Option<SetWriter>,
     summary: &mut Summary,
 ) -> Result<()> {
     let scene = p.scene;
@@ -176,7 +180,13 @@ pub(crate) fn write(
     let mut placeholders: HashMap<u32, bool> = HashMap::new();
     let mut mat_index: Vec<Option<json::Index<json::Material>>> = vec![None; p.materials.len()];
     let mut names = super::parts::UniqueNames::default();
-    let mut unique = |base: String| names.get(base);
+    let mut unique = |base: String| {
+        let n = names.get(base);
+        match set.as_mut() {
+            Some(s) => s.name(&n),
+            None => n,
+        }
+    };
     let push_image = |root: &mut json::Root, images: &mut Vec<ImageBlob>, png: Vec<u8>, name: &str, file: String| {
         images.push(ImageBlob { png, file: file.clone() });
         root.push(json::Image {
@@ -392,9 +402,12 @@ pub(crate) fn write(
     doc.root.scene = Some(scene_index);
 
     let bin_len = doc.len.next_multiple_of(4);
-    let bin_path = beside(path, ".bin");
+    let bin_name = match set.as_mut() {
+        Some(s) if bin_len > 0 => s.name(&beside(path, ".bin").file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()),
+        _ => String::new(),
+    };
     if bin_len > 0 {
-        let uri = if glb { None } else { bin_path.file_name().map(|n| n.to_string_lossy().into_owned()) };
+        let uri = if glb { None } else { Some(bin_name.clone()) };
         doc.root.push(json::Buffer { byte_length: USize64(bin_len), name: None, uri, extensions: None, extras: Default::default() });
     } else {
         // No geometry and no image: no buffer (a zero-length buffer is invalid).
@@ -428,32 +441,50 @@ pub(crate) fn write(
         };
         match memory {
             Some(buf) => {
+                if !ctx.budget.take(total as u64) {
+                    return Err(ctx.budget.error());
+                }
                 buf.clear();
                 buf.try_reserve_exact(total as usize).map_err(|_| Error::malformed(format!("GLB of {total} bytes: out of memory")))?;
                 produce(buf)?;
             }
             None => {
-                write_out(path, produce)?;
+                write_out(path, ctx.budget, produce)?;
                 written(summary, path);
             }
         }
     } else {
-        write_bytes(path, &text)?;
-        written(summary, path);
+        // Every part to a temporary file, then the sidecars in under free names and the
+        // `.gltf` last (crate::write::set).
+        let mut set = set.ok_or_else(|| Error::malformed("a .gltf is written as a set of files"))?;
         if bin_len > 0 {
-            write_out(&bin_path, |mut f| {
+            set.sidecar(&bin_name, |mut f| {
                 let n = write_bin(&mut f, p, ctx, &images, false)?;
                 f.write_all(pad(n)?)
             })?;
-            written(summary, &bin_path);
         }
         for img in &images {
-            let ip = path.with_file_name(&img.file);
-            write_bytes(&ip, &img.png)?;
-            written(summary, &ip);
+            set.sidecar(&img.file, |w| w.write_all(&img.png))?;
+        }
+        set.main(|w| w.write_all(&text))?;
+        for f in set.commit(old_refs)? {
+            written(summary, &f);
         }
     }
     Ok(())
+}
+
+/// The file names an old `.gltf` refers to (its buffers' and images' URIs), read with a bound;
+/// nothing when it does not read as glTF JSON.
+fn old_refs(path: &Path) -> Vec<String> {
+    let Ok(bytes) = crate::fsio::read_regular(path, 256 << 20, "old glTF") else { return Vec::new() };
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return Vec::new() };
+    ["buffers", "images"]
+        .iter()
+        .filter_map(|k| v.get(k).and_then(|a| a.as_array()))
+        .flatten()
+        .filter_map(|e| e.get("uri").and_then(|u| u.as_str()).map(str::to_string))
+        .collect()
 }
 
 /// The zero bytes that end a binary buffer of `written` bytes at `declared`; an error when the

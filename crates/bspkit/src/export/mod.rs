@@ -136,6 +136,10 @@ pub struct ExportOptions {
     /// Most lightmap atlas pixels ([`crate::lightmap::LightOptions::max_atlas_pixels`]); past
     /// it the export stops with the budget's error (it does not go on without lightmaps).
     pub max_atlas_pixels: u64,
+    /// Most bytes the export may write, every file together (the output, its sidecars and the
+    /// `--hdr` side files; the in-memory GLB too). Past it the export stops with the
+    /// [`crate::write::set::BUDGET_WRITTEN`] error and the file being written is not made.
+    pub max_written_bytes: u64,
 }
 
 impl Default for ExportOptions {
@@ -155,6 +159,7 @@ impl Default for ExportOptions {
             face_ranges: false,
             limits: SceneLimits::default(),
             max_atlas_pixels: crate::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS,
+            max_written_bytes: crate::write::set::DEFAULT_MAX_WRITTEN_BYTES,
         }
     }
 }
@@ -200,6 +205,16 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
         return Err(Error::malformed(format!("scale {} must be a positive number", opts.scale)));
     }
     let mut summary = Summary { format: Some(format), ..Default::default() };
+    let budget = crate::write::set::ByteBudget::new(opts.max_written_bytes);
+    // A `.gltf` or `.obj` is a set of files: begun before anything is written, so that a FIFO
+    // or device named as the output is refused first, and its links resolved once, so that
+    // every part (and the --hdr side files) is named beside the file the link names.
+    let set = match (format, &memory) {
+        (Format::Gltf | Format::Obj, None) => Some(crate::write::set::SetWriter::begin(path, &budget)?),
+        _ => None,
+    };
+    let resolved = set.as_ref().map(|s| s.path().to_path_buf());
+    let path = resolved.as_deref().unwrap_or(path);
     if opts.hdr && (format == Format::Obj || !opts.lightmaps) {
         summary.warnings.push("hdr: no lightmaps are exported (OBJ output, or lightmaps off): no HDR side files written".into());
     }
@@ -244,7 +259,7 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
         if opts.hdr && memory.is_some() {
             summary.warnings.push("hdr: in-memory GLB: no HDR side files written".into());
         } else if opts.hdr {
-            side_files = hdr_side_files(l, path)?;
+            side_files = hdr_side_files(l, path, &budget)?;
         }
         overbright = l.png_overbright();
         for page in 0..l.pages.len() as u32 {
@@ -293,10 +308,14 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
         face_ranges: opts.face_ranges,
         vertex_light: vertex_light.as_deref(),
         scale: opts.scale,
+        budget: &budget,
     };
     match format {
-        Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, memory, &mut summary)?,
-        Format::Obj => obj::write(&prepared, &ctx, path, &mut summary)?,
+        Format::Glb | Format::Gltf => gltf::write(&prepared, &ctx, path, format == Format::Glb, memory, set, &mut summary)?,
+        Format::Obj => {
+            let set = set.ok_or_else(|| Error::malformed("an .obj is written as a set of files"))?;
+            obj::write(&prepared, &ctx, path, set, &mut summary)?
+        }
     }
     // Listed after the output's own files (the first is the output).
     for f in &side_files {
@@ -335,22 +354,22 @@ pub fn lit_scene(bsp: &Bsp, models: ModelSelect, patch_level: Option<u32>) -> Re
 
 /// `--hdr`: every atlas of `lm` as a PNG (8-bit, as the glTF's pages) and a Portable Float Map
 /// (exact) beside `path`, and the manifest; the files written.
-fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path) -> Result<Vec<std::path::PathBuf>> {
+fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path, budget: &crate::write::set::ByteBudget) -> Result<Vec<std::path::PathBuf>> {
     let mut files = Vec::with_capacity(lm.atlases.len());
     let mut written = Vec::with_capacity(lm.atlases.len() + 1);
     let name = |f: &Path| f.file_name().map(|n| n.to_string_lossy().into_owned());
     for a in &lm.atlases {
         let stem = format!("_{}", a.file_stem());
         let (png, pfm) = (parts::beside(path, &format!("{stem}.png")), parts::beside(path, &format!("{stem}.pfm")));
-        parts::write_bytes(&png, &lm.atlas_png(a)?)?;
-        parts::write_bytes(&pfm, &crate::lightmap::encode_pfm(a))?;
+        parts::write_bytes(&png, budget, &lm.atlas_png(a)?)?;
+        parts::write_bytes(&pfm, budget, &crate::lightmap::encode_pfm(a))?;
         files.push((name(&png), name(&pfm)));
         written.extend([png, pfm]);
     }
     let file = parts::beside(path, "_lightmaps.json");
     let json = serde_json::to_vec_pretty(&crate::lightmap::manifest(lm, &files))
         .map_err(|e| Error::malformed(format!("lightmap manifest: {e}")))?;
-    parts::write_bytes(&file, &json)?;
+    parts::write_bytes(&file, budget, &json)?;
     written.push(file);
     Ok(written)
 }

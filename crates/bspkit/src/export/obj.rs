@@ -6,11 +6,10 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use super::parts::{
-    beside, file_safe, normal_y_up, rotation_y_up, to_y_up, write_bytes, write_out, written, Prepared, Summary, Walk, WriteContext,
-};
+use super::parts::{beside, file_safe, normal_y_up, rotation_y_up, to_y_up, written, Prepared, Summary, Walk, WriteContext};
 use crate::assets::AlphaMode;
 use crate::error::{Error, Result};
+use crate::write::set::SetWriter;
 
 /// Rotate `v` by the unit quaternion `q` (`[x, y, z, w]`).
 fn rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
@@ -21,10 +20,13 @@ fn rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
     [v[0] + q[3] * t[0] + c2[0], v[1] + q[3] * t[1] + c2[1], v[2] + q[3] * t[2] + c2[2]]
 }
 
-pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut Summary) -> Result<()> {
+/// Write the OBJ, its MTL and images as one set (`set`, begun on `path`; [`crate::write::set`]:
+/// every part to a temporary file, the MTL and images in under free names, the `.obj` last).
+pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, mut set: SetWriter, summary: &mut Summary) -> Result<()> {
     let io = |e: std::io::Error, p: &Path| Error::from(e).in_file(p);
     let scene = p.scene;
-    let mtl_path = beside(path, ".mtl");
+    let mtl_name = set.name(&beside(path, ".mtl").file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+    let mtl_path = path.with_file_name(&mtl_name);
     let stem = path.file_stem().map(|s| file_safe(&s.to_string_lossy())).unwrap_or_else(|| "export".into());
     // Materials by scene material (OBJ has no lightmap pages).
     let mut used: Vec<bool> = vec![false; scene.materials.len()];
@@ -51,7 +53,7 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
             } else {
                 summary.textures += 1;
             }
-            let file = format!("{stem}_{name}.png");
+            let file = set.name(&format!("{stem}_{name}.png"));
             writeln!(mtl, "map_Kd {file}").map_err(|e| io(e, &mtl_path))?;
             if img.alpha != AlphaMode::Opaque {
                 writeln!(mtl, "map_d {file}").map_err(|e| io(e, &mtl_path))?;
@@ -62,10 +64,12 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
         names.insert(mi as u32, name);
         summary.materials += 1;
     }
-    write_bytes(&mtl_path, &mtl)?;
+    set.sidecar(&mtl_name, |w| w.write_all(&mtl))?;
+    for (file, png) in &images {
+        set.sidecar(file, |w| w.write_all(png))?;
+    }
 
-    write_out(path, |f| {
-        let mtl_name = mtl_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    set.main(|f| {
         writeln!(f, "# bspkit {}\nmtllib {mtl_name}", env!("CARGO_PKG_VERSION"))?;
         // OBJ indices are global and 1-based.
         let mut next: u64 = 1;
@@ -108,12 +112,38 @@ pub(crate) fn write(p: &Prepared, ctx: &WriteContext, path: &Path, summary: &mut
         Ok(())
     })?;
     summary.models = scene.models.len();
-    written(summary, path);
-    written(summary, &mtl_path);
-    for (file, png) in images {
-        let ip = path.with_file_name(&file);
-        write_bytes(&ip, &png)?;
-        written(summary, &ip);
+    for f in set.commit(old_refs)? {
+        written(summary, &f);
     }
     Ok(())
+}
+
+/// The file names an old `.obj` refers to: its `mtllib` files (looked for in its first 64 KiB,
+/// where writers put them) and the images those name (`map_*` lines), each read with a bound.
+fn old_refs(path: &Path) -> Vec<String> {
+    let read = |p: &Path, max: u64| -> Vec<u8> {
+        match crate::fsio::open_regular(p) {
+            Ok((f, m)) => crate::fsio::read_opened(f, m.len().min(max), p).unwrap_or_default(),
+            Err(_) => Vec::new(),
+        }
+    };
+    let value = |line: &str, key: &str| line.strip_prefix(key).map(|r| r.trim().to_string());
+    let mut out = Vec::new();
+    for line in String::from_utf8_lossy(&read(path, 64 << 10)).lines() {
+        if let Some(mtl) = value(line, "mtllib ") {
+            let Some(dir) = path.parent() else { continue };
+            if mtl.contains(['/', '\\']) {
+                continue;
+            }
+            for l in String::from_utf8_lossy(&read(&dir.join(&mtl), 16 << 20)).lines() {
+                let l = l.trim_start();
+                if l.starts_with("map_") {
+                    // The file is the last word (options such as `-bm 1` come before it).
+                    out.extend(l.split_whitespace().last().filter(|_| l.split_whitespace().count() > 1).map(str::to_string));
+                }
+            }
+            out.push(mtl);
+        }
+    }
+    out
 }

@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::lightmap::Lightmaps;
 use crate::mesh::{Model, Scene, SurfaceFlags};
 use crate::texture::TextureCache;
+use crate::write::set::ByteBudget;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -697,30 +698,39 @@ pub(crate) struct WriteContext<'c, 'a> {
     /// `COLOR_0` per model and vertex with the lighting baked in (vertex mode, [`vertex_light`]).
     pub vertex_light: Option<&'c [Vec<[u8; 4]>]>,
     pub scale: f32,
+    /// What the command may write, every file together.
+    pub budget: &'c ByteBudget,
 }
 
 /// Write `path` through the library's one write primitive ([`crate::write::atomic`]: a
 /// temporary file renamed over the target, links followed, FIFOs and devices written through,
 /// the mode kept, nothing half-written left on an error; not synced, as an output made from the
-/// map: [`crate::write::atomic::WriteOptions::OUTPUT`]), buffered; `produce` writes the contents.
-pub(crate) fn write_out(path: &Path, produce: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
+/// map: [`crate::write::atomic::WriteOptions::OUTPUT`]), buffered, counted against `budget`;
+/// `produce` writes the contents. For a single-file output (GLB) and the `--hdr` side files;
+/// a `.gltf` or `.obj` with its sidecars is written as a set ([`crate::write::set`]).
+pub(crate) fn write_out(
+    path: &Path,
+    budget: &ByteBudget,
+    produce: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<()> {
     crate::write::atomic::write_streaming(
         path,
         &crate::write::atomic::WriteOptions::OUTPUT,
         |w| {
-            let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+            let mut counted = budget.counted(w);
+            let mut b = std::io::BufWriter::with_capacity(1 << 16, &mut counted);
             produce(&mut b)?;
             std::io::Write::flush(&mut b)
         },
         |_| Ok(()),
-    )?;
+    )
+    .map_err(|e| budget.explain(e))?;
     Ok(())
 }
 
 /// [`write_out`] of bytes already made.
-pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::write::atomic::write_file(path, bytes, &crate::write::atomic::WriteOptions::OUTPUT)?;
-    Ok(())
+pub(crate) fn write_bytes(path: &Path, budget: &ByteBudget, bytes: &[u8]) -> Result<()> {
+    write_out(path, budget, |w| w.write_all(bytes))
 }
 
 /// Record a written file.

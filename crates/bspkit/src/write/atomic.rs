@@ -108,7 +108,7 @@ pub struct Written {
     pub other_links: u64,
 }
 
-fn io_err(target: &Path, what: &str, e: std::io::Error) -> Error {
+pub(super) fn io_err(target: &Path, what: &str, e: std::io::Error) -> Error {
     let msg = if what.is_empty() { e.to_string() } else { format!("{what}: {e}") };
     Error::new(ErrorKind::Io(msg)).in_file(target)
 }
@@ -205,19 +205,7 @@ pub fn write_streaming(
         if !opts.no_sync {
             f.sync_all().map_err(|e| io_err(target, "cannot write", e))?;
         }
-        match (&existing, mode) {
-            (Some(m), Some(mode)) => {
-                // Owner first: chown clears set-id bits, which the mode then restores.
-                if m.uid() != current_uid() || m.gid() != current_gid() {
-                    let _ = std::os::unix::fs::fchown(&f, Some(m.uid()), Some(m.gid()));
-                }
-                f.set_permissions(std::fs::Permissions::from_mode(mode)).map_err(|e| io_err(target, "cannot set the mode", e))?;
-            }
-            _ => {
-                let mode = 0o666 & !umask();
-                f.set_permissions(std::fs::Permissions::from_mode(mode)).map_err(|e| io_err(target, "cannot set the mode", e))?;
-            }
-        }
+        set_mode(&f, existing.as_ref().zip(mode)).map_err(|e| io_err(target, "cannot set the mode", e))?;
         drop(f);
         if std::env::var_os(ABORT_HOOK_ENV).is_some() {
             std::process::abort();
@@ -251,6 +239,21 @@ pub fn write_streaming(
     drop(lock);
     let other_links = existing.as_ref().map(|m| m.nlink().saturating_sub(1)).unwrap_or(0);
     Ok(Written { path: real, in_place: false, other_links })
+}
+
+/// Give a temporary file the replaced file's owner, group and mode (`old`: its metadata and
+/// permission bits), or `0666` less the umask for a new file.
+pub(super) fn set_mode(f: &File, old: Option<(&Metadata, u32)>) -> std::io::Result<()> {
+    match old {
+        Some((m, mode)) => {
+            // Owner first: chown clears set-id bits, which the mode then restores.
+            if m.uid() != current_uid() || m.gid() != current_gid() {
+                let _ = std::os::unix::fs::fchown(f, Some(m.uid()), Some(m.gid()));
+            }
+            f.set_permissions(std::fs::Permissions::from_mode(mode))
+        }
+        None => f.set_permissions(std::fs::Permissions::from_mode(0o666 & !umask())),
+    }
 }
 
 fn write_through(target: &Path, real: &Path, produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<Written> {
@@ -294,7 +297,7 @@ fn umask() -> u32 {
 
 const TEMP_MARK: &str = ".bspkit-tmp-";
 
-fn temp_path(dir: &Path, real: &Path) -> PathBuf {
+pub(super) fn temp_path(dir: &Path, real: &Path) -> PathBuf {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
@@ -302,7 +305,7 @@ fn temp_path(dir: &Path, real: &Path) -> PathBuf {
 }
 
 /// Remove `.NAME.bspkit-tmp-PID-N` files of this target whose process is gone.
-fn remove_stale_temps(dir: &Path, real: &Path) {
+pub(super) fn remove_stale_temps(dir: &Path, real: &Path) {
     let Some(name) = real.file_name().map(|n| n.to_string_lossy().into_owned()) else { return };
     let prefix = format!(".{name}{TEMP_MARK}");
     let Ok(rd) = std::fs::read_dir(dir) else { return };
@@ -327,13 +330,13 @@ const SLOTS: usize = 64;
 static PENDING: [AtomicPtr<libc::c_char>; SLOTS] = [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
 
 /// Removes the temporary file when dropped, unless disarmed; registered with the handler.
-struct TempGuard {
+pub(super) struct TempGuard {
     path: PathBuf,
     slot: Option<usize>,
 }
 
 impl TempGuard {
-    fn new(path: &Path) -> Self {
+    pub(super) fn new(path: &Path) -> Self {
         let mut slot = None;
         if let Ok(c) = CString::new(path.as_os_str().as_bytes()) {
             let raw = c.into_raw();
@@ -359,7 +362,7 @@ impl TempGuard {
             }
         }
     }
-    fn disarm(mut self) {
+    pub(super) fn disarm(mut self) {
         self.release();
         self.path = PathBuf::new();
     }

@@ -43,6 +43,23 @@ fn files(bsp: &Bsp, problems: &mut Vec<Problem>) {
             continue;
         }
         let file = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // bspkit writes a set's `.bsp` last, with a time no older than its `.bsp_lump` files
+        // (crate::mapset): a `.bsp_lump` newer than the `.bsp` that disagrees with it is a set
+        // write cut off between its renames — the lumps new, the `.bsp` old.
+        let time = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let newer = matches!((time(p), bsp.path().and_then(time)), (Some(l), Some(b)) if l > b);
+        if newer {
+            problems.push(Problem::error(
+                Code::EXTERNAL_SIZE,
+                label(bsp, e.index),
+                None,
+                format!(
+                    "external {file} holds {} bytes, the .bsp directory says {stored}, and it is newer than the .bsp: an incomplete set (a write cut off after the .bsp_lump files were replaced and before the .bsp was); write the set again",
+                    e.length
+                ),
+            ));
+            continue;
+        }
         problems.push(Problem::note(
             Code::EXTERNAL_SIZE,
             label(bsp, e.index),

@@ -892,9 +892,18 @@ impl<'a, O: ByteOrder> View<'a, O> {
     /// Walk the physics collision lump (§22, A20): every model block up to the terminator
     /// (`model_index == -1`), collision sections kept raw.
     pub fn phys_models(&self) -> Result<Vec<PhysModel<'a>>> {
+        let mut out = Vec::new();
+        self.each_phys_model(|m| out.push(m))?;
+        Ok(out)
+    }
+    /// Walk the physics models (lump 29) without collecting them; the number walked. A lump
+    /// of zeros reads as one empty 16-byte model after another (tens of millions in a large
+    /// lump): `check` walks them here rather than holding a list (issue 23: 2.1 GB for one
+    /// 511 MiB lump).
+    pub fn each_phys_model(&self, mut f: impl FnMut(PhysModel<'a>)) -> Result<usize> {
         let data = self.bsp.lump(LUMP_PHYS_COLLIDE)?;
         let err = |e: Error| self.bsp.lump_error(LUMP_PHYS_COLLIDE, e);
-        let mut out = Vec::new();
+        let mut n = 0usize;
         let mut at = 0usize;
         while at < data.len() {
             let h: &[PhysModelHeader<O>] = take(data, &mut at, 1, "physics model header").map_err(err)?;
@@ -909,7 +918,8 @@ impl<'a, O: ByteOrder> View<'a, O> {
             }
             let solids = &data[start..at];
             let keydata: &[u8] = take(data, &mut at, h.keydata_size.get(), "key data bytes").map_err(err)?;
-            out.push(PhysModel {
+            n += 1;
+            f(PhysModel {
                 model_index: h.model_index.get(),
                 data_size: h.data_size.get(),
                 keydata_size: h.keydata_size.get(),
@@ -918,7 +928,7 @@ impl<'a, O: ByteOrder> View<'a, O> {
                 keydata,
             });
         }
-        Ok(out)
+        Ok(n)
     }
     /// Level flags (lump 59), if the map has them.
     pub fn map_flags(&self) -> Result<Option<u32>> {
