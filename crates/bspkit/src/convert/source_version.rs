@@ -448,6 +448,16 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
         }
         out.bytes[GAME_LUMP] = Some((Vec::new(), ver(GAME_LUMP)));
         done[GAME_LUMP] = true;
+        report.lumps.push(LumpAction {
+            index: GAME_LUMP,
+            name: "GAME_LUMP",
+            action: "rebuilt",
+            source_bytes: raw.len() as u64,
+            // The directory and the children, as `gamelump::assemble` lays them (all plain).
+            target_bytes: (4 + 16 * kids.len() + kids.iter().map(|k| k.3.len()).sum::<usize>()) as u64,
+            source_lzma: entries[GAME_LUMP].compressed,
+            target_lzma: false,
+        });
         game_kids = Some(kids);
     } else if prop_version.is_some() {
         return Err(Error::new(ErrorKind::Unsupported("the map has no game lump, so no static props to give a version".into())));
