@@ -684,7 +684,7 @@ fn layout(
     let mut cursor = HEADER_LEN as u64;
     let mut placed: Vec<(u64, u64)> = entries.iter().map(|e| (e.offset, 0)).collect();
     // Lumps the source lacked (ambient lumps made from leaves) go after the others.
-    let new: Vec<usize> = (0..64).filter(|&i| entries.get(i).is_none_or(|e| e.length == 0) && out.bytes[i].is_some()).collect();
+    let new: Vec<usize> = (0..64).filter(|&i| !matches!(entries.get(i), Some(e) if e.length > 0) && out.bytes[i].is_some()).collect();
     for &p in order.iter().chain(&new) {
         let e = &entries[p];
         if e.length > 0 {

@@ -58,7 +58,7 @@ fn props(bsp: &Bsp) -> (u16, Vec<bspkit::lumps::staticprops::StaticProp>) {
 }
 
 fn entity_count(bsp: &Bsp) -> usize {
-    bspkit::lumps::entities::parse(&bsp.lump(0).unwrap()).map(|e| e.len()).unwrap_or(0)
+    bspkit::lumps::entities::parse(bsp.lump(0).unwrap()).map(|e| e.len()).unwrap_or(0)
 }
 
 /// The corpus maps a version move reads (PC, of the branches it writes).
