@@ -76,7 +76,17 @@ PREPARE = [
 
 # Maps the README's lines write (and later lines read), never stand-ins: a stand-in is a link to a
 # corpus map, which a line writing it would overwrite.
-WRITTEN = ("shack.bsp", "shack_x360.bsp", "e1m1_bsp2.bsp", "q3dm17_rbsp.bsp", "q3dm17_back.bsp")
+WRITTEN = (
+    "shack.bsp",
+    "shack_x360.bsp",
+    "e1m1_bsp2.bsp",
+    "q3dm17_rbsp.bsp",
+    "q3dm17_back.bsp",
+    "old_csgo.bsp",
+    "old_back.bsp",
+    "old_v19.bsp",
+    "map_props5.bsp",
+)
 
 # README lines not run, by their command text (comments stripped), with the reason.
 GAME_DATA = "needs game files the corpus does not have"

@@ -42,6 +42,9 @@ pub struct ConvertArgs {
     /// LZMA lump compression of the output (Source)
     #[arg(long, value_enum, default_value = "auto")]
     pub lzma: LzmaArg,
+    /// Source: the static prop game lump version to write (4-11; default: kept where the target reads it, else the target's newest)
+    #[arg(long, value_name = "N")]
+    pub prop_version: Option<u16>,
     /// Write the converted map here (`-`: standard output)
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
@@ -73,6 +76,7 @@ pub fn run(a: ConvertArgs, out: &mut dyn Write) -> Result<ExitCode, Fatal> {
             LzmaArg::On => Lzma::On,
             LzmaArg::Off => Lzma::Off,
         },
+        static_props: a.prop_version,
     };
     if a.output.as_os_str() != "-" && std::fs::canonicalize(&a.output).ok() == std::fs::canonicalize(&a.file).ok() && a.output.exists() {
         return Err(Fatal(format!("{} is the input file; convert to another name", a.output.display())));

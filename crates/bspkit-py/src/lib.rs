@@ -858,9 +858,11 @@ impl PyBsp {
     /// `endian` (`"big"`: the console form, `"little"`: the PC form; default the map's own) and
     /// LZMA mode `lzma` (`"auto"`, `"keep"`, `"on"`, `"off"`), and write it atomically to
     /// `path` after reopening and checking it. Returns the report (README "bsp convert").
+    /// `prop_version` (Source) is `--prop-version`: the static prop game lump version to write.
     /// `strict=True` raises `BspError` with `kind == "lossy"` (nothing written) when anything
     /// would be lost; pairs not covered raise with `kind == "unsupported"`.
-    #[pyo3(signature = (to, path, *, endian=None, lzma="auto", strict=false))]
+    #[pyo3(signature = (to, path, *, endian=None, lzma="auto", strict=false, prop_version=None))]
+    #[allow(clippy::too_many_arguments)]
     fn convert(
         &self,
         py: Python<'_>,
@@ -869,6 +871,7 @@ impl PyBsp {
         endian: Option<&str>,
         lzma: &str,
         strict: bool,
+        prop_version: Option<u16>,
     ) -> PyResult<Py<PyAny>> {
         let to = bspkit::branches::by_id(to).ok_or_else(|| err(bspkit::Error::new(ErrorKind::UnknownBranch(to.to_string()))))?;
         let endian = match endian {
@@ -884,7 +887,7 @@ impl PyBsp {
             "off" => bspkit::convert::Lzma::Off,
             o => return Err(PyValueError::new_err(format!("lzma must be auto, keep, on or off, not {o:?}"))),
         };
-        let opts = bspkit::convert::ConvertOptions { to, endian, lzma };
+        let opts = bspkit::convert::ConvertOptions { to, endian, lzma, static_props: prop_version };
         let report = py.detach(|| bspkit::convert::write(&self.inner, &opts, &path, strict)).map_err(|e| err(e.in_file(&path)))?;
         to_py(py, &report)
     }

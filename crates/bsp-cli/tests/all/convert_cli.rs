@@ -77,3 +77,31 @@ fn strict_refusal_exits_1_and_writes_nothing() {
     let o = run(&["check", s(&out)]);
     assert!(o.status.success());
 }
+
+/// A Source version move and a static prop version on the command line: the report names the
+/// target version, the output reads as asked, and a version the target does not read exits 2
+/// with nothing written.
+#[test]
+fn source_version_move_and_prop_version() {
+    let Some(corpus) = common::corpus("source_version_move_and_prop_version") else { return };
+    let map = corpus.join("source/bsp_tool__tf2_mp_lobby.bsp");
+    let d = scratch("cli-convert-version");
+    let out = d.join("csgo.bsp");
+    let o = run(&["convert", s(&map), "--to", "csgo", "-o", s(&out), "--json", "--strict"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((r["to"]["branch"].as_str(), r["to"]["version"].as_u64(), r["lossless"].as_bool()), (Some("csgo"), Some(21), Some(true)));
+    let back = d.join("back.bsp");
+    assert!(run(&["convert", s(&out), "--to", "source", "-o", s(&back), "--strict"]).status.success());
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&map).unwrap());
+    let v5 = d.join("v5.bsp");
+    let o = run(&["convert", s(&map), "--to", "source", "--prop-version", "5", "-o", s(&v5)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["props", s(&v5)]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("sprp version 5"), "{}", String::from_utf8_lossy(&o.stderr));
+    let none = d.join("none.bsp");
+    let o = run(&["convert", s(&map), "--to", "source", "--prop-version", "9", "-o", s(&none)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("static prop version 9"));
+    assert!(!none.exists());
+}

@@ -132,12 +132,20 @@ class Bsp:
         opened with its external files is written as a set: ``.bsp``, ``.bsp_lump`` files and
         ``.ent`` partitions, with the edits made to ``bsp.ENTITIES_<kind>``."""
     def convert(
-        self, to: str, path: PathLike, *, endian: Optional[str] = None, lzma: str = "auto", strict: bool = False
+        self,
+        to: str,
+        path: PathLike,
+        *,
+        endian: Optional[str] = None,
+        lzma: str = "auto",
+        strict: bool = False,
+        prop_version: Optional[int] = None,
     ) -> Dict[str, Any]:
         """``bsp convert``: the map as loaded (edits not included) converted to branch ``to``,
         byte order ``endian`` ("big" console, "little" PC) and LZMA mode ``lzma`` ("auto", "keep",
         "on", "off"), written atomically to ``path`` after a check. Returns the report; with
-        ``strict=True`` a lossy conversion raises (``kind == "lossy"``) and writes nothing."""
+        ``strict=True`` a lossy conversion raises (``kind == "lossy"``) and writes nothing;
+        ``prop_version`` (Source) is the static prop game lump version to write."""
     def check(self, verify_lzma: bool = False) -> Dict[str, Any]:
         """``bsp check --json``'s object: ``{"path", "problems", "counts"}``; ``verify_lzma=True``
         decodes every LZMA lump (``bsp check --verify-lzma``)."""

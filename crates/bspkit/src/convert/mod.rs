@@ -7,7 +7,8 @@
 //! [`crate::write::atomic`] after the result has been reopened and checked.
 //!
 //! Covered so far: Source console ↔ PC (`PSBV` big-endian ↔ `VBSP` little-endian) within one
-//! branch ([`source`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
+//! branch ([`source`]); Source version moves among v19, v20 and v21 branches and static prop
+//! versions up and down ([`source_version`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
 //! ([`quake1`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
 //! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism, Quake ↔ Hexen II and GoldSrc ↔ Blue Shift
 //! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
@@ -17,6 +18,7 @@ pub mod quake1;
 pub mod quake3;
 pub mod report;
 pub mod source;
+pub mod source_version;
 
 pub use report::{ConvertOptions, Converted, Loss, LumpAction, Lzma, Report, Side, REPORT_SCHEMA};
 
@@ -42,8 +44,23 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
     let to_side = Side { branch: opts.to.id, version: bsp.header().version, endian: endian_name(target_endian) };
     let mut report = Report::new(from_side, to_side);
     let bytes = match (from.family, opts.to.family) {
-        (Family::Source, Family::Source) if from.id == opts.to.id => {
+        (Family::Source, Family::Source) if from.id == opts.to.id && opts.static_props.is_none() => {
             source::convert_endian(bsp, target_endian, opts.lzma, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        (Family::Source, Family::Source) => {
+            if target_endian != Endian::Little {
+                return Err(Error::new(ErrorKind::Unsupported(
+                    "a Source version move writes the PC form; convert its output with --endian big afterwards".into(),
+                ))
+                .in_file_opt(bsp.path()));
+            }
+            if matches!(opts.lzma, Lzma::On | Lzma::Keep) {
+                return Err(Error::new(ErrorKind::Unsupported(
+                    "a Source version move writes every lump plain; compress its output with `--to <same branch> --lzma on` afterwards".into(),
+                ))
+                .in_file_opt(bsp.path()));
+            }
+            source_version::convert_version(bsp, opts.to, opts.static_props, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
         }
         (Family::Quake, Family::Quake)
             if from.id != opts.to.id
@@ -87,7 +104,7 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
         }
         _ => {
             return Err(Error::new(ErrorKind::Unsupported(format!(
-                "conversion from {} to {} (covered: Source console <-> PC within one branch; quake1, bsp2 and 2psb among themselves; quake1 <-> hexen2; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves)",
+                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, bsp2 and 2psb among themselves; quake1 <-> hexen2; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves)",
                 from.id, opts.to.id
             )))
             .in_file_opt(bsp.path()))

@@ -32,6 +32,9 @@ pub struct ConvertOptions {
     /// The target byte order; `None` keeps the source's.
     pub endian: Option<Endian>,
     pub lzma: Lzma,
+    /// Source: the static prop (`sprp`) game lump version to write; `None` keeps the source's
+    /// where the target reads it, else the target's newest ([`super::source_version`]).
+    pub static_props: Option<u16>,
 }
 
 /// One side of a conversion.

@@ -11,7 +11,7 @@ use bspkit::lumps::gamelump;
 use bspkit::{Bsp, Endian, ErrorKind};
 
 fn opts(bsp: &Bsp, endian: Endian, lzma: Lzma) -> ConvertOptions {
-    ConvertOptions { to: bsp.branch(), endian: Some(endian), lzma }
+    ConvertOptions { to: bsp.branch(), endian: Some(endian), lzma, static_props: None }
 }
 
 /// Convert (checked: reopens as the branch, no new `check` problem) and return the bytes.
@@ -253,9 +253,10 @@ fn unsupported_pairs_are_refused() {
     let bytes = bspkit::build::sample_quake1();
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     let to = bspkit::branches::by_id("quake2").unwrap();
-    let err = convert::convert(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto }).unwrap_err();
+    let err = convert::convert(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto, static_props: None }).unwrap_err();
     assert!(matches!(err.kind, ErrorKind::Unsupported(_)), "{err}");
-    let err = convert::convert(&bsp, &ConvertOptions { to: bsp.branch(), endian: Some(Endian::Big), lzma: Lzma::Auto }).unwrap_err();
+    let err = convert::convert(&bsp, &ConvertOptions { to: bsp.branch(), endian: Some(Endian::Big), lzma: Lzma::Auto, static_props: None })
+        .unwrap_err();
     assert!(matches!(err.kind, ErrorKind::Unsupported(_)), "{err}");
 }
 
@@ -277,13 +278,14 @@ fn quake1_containers_convert_among_themselves() {
             }
             let to = bspkit::branches::by_id(id).unwrap();
             let name = format!("{} {} -> {id}", m.path.file_name().unwrap().to_string_lossy(), from.id);
-            let c = convert::prepare(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto }, true)
+            let c = convert::prepare(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto, static_props: None }, true)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(c.report.lossless, "{name}");
             let out = Bsp::from_bytes(&c.bytes).unwrap();
             assert_eq!(out.branch().id, id, "{name}");
             assert_eq!(counts(&c.bytes), counts(&data), "{name}");
-            let back = convert::prepare(&out, &ConvertOptions { to: from, endian: None, lzma: Lzma::Auto }, true).unwrap();
+            let back =
+                convert::prepare(&out, &ConvertOptions { to: from, endian: None, lzma: Lzma::Auto, static_props: None }, true).unwrap();
             assert_eq!(back.bytes, data, "{name}: and back, byte-identical");
             pairs += 1;
         }
@@ -305,7 +307,7 @@ fn quake1_limits_are_checked_first() {
         .lump(quake1::LUMP_EDGES, edges)
         .build();
     let bsp = Bsp::from_bytes(&file).unwrap();
-    let err = convert::convert(&bsp, &ConvertOptions { to: q1, endian: None, lzma: Lzma::Auto }).unwrap_err();
+    let err = convert::convert(&bsp, &ConvertOptions { to: q1, endian: None, lzma: Lzma::Auto, static_props: None }).unwrap_err();
     assert!(matches!(&err.kind, ErrorKind::Unsupported(m) if m.contains("EDGES[0].v[1] = 70000")), "{err}");
     // A BSP2 leaf with bounds -0.5 .. 10.25: BSP29 gets -1 .. 11 and a report entry.
     let mut leaf = Vec::new();
@@ -320,7 +322,7 @@ fn quake1_limits_are_checked_first() {
         .lump(quake1::LUMP_LEAVES, leaf)
         .build();
     let bsp = Bsp::from_bytes(&file).unwrap();
-    let c = convert::convert(&bsp, &ConvertOptions { to: q1, endian: None, lzma: Lzma::Auto }).unwrap();
+    let c = convert::convert(&bsp, &ConvertOptions { to: q1, endian: None, lzma: Lzma::Auto, static_props: None }).unwrap();
     assert_eq!(c.report.losses.len(), 1);
     assert_eq!(c.report.losses[0].kind, "truncated");
     let out = Bsp::from_bytes(&c.bytes).unwrap();

@@ -17,7 +17,7 @@ fn open_as<'a>(data: &'a [u8], id: &str) -> Bsp<'a> {
 }
 
 fn to(id: &str) -> ConvertOptions {
-    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto }
+    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto, static_props: None }
 }
 
 /// Record counts per lump name (LIGHT_GRID and LIGHT_ARRAY left out: Raven stores unique points).

@@ -69,7 +69,7 @@ impl Drop for TempHome {
 }
 
 fn to(id: &str) -> ConvertOptions {
-    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto }
+    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto, static_props: None }
 }
 
 /// Every Quake 3 corpus map taken through every sibling (→ FBSP → RBSP → Quake Live → IBSP 47

@@ -173,7 +173,7 @@ fn garbled_source_maps_convert_or_fail_cleanly() {
     let mut each = |data: &[u8]| {
         let Ok(bsp) = Bsp::from_bytes(data) else { return };
         let endian = if bsp.endian() == bspkit::Endian::Big { bspkit::Endian::Little } else { bspkit::Endian::Big };
-        let opts = ConvertOptions { to: bsp.branch(), endian: Some(endian), lzma: Lzma::Auto };
+        let opts = ConvertOptions { to: bsp.branch(), endian: Some(endian), lzma: Lzma::Auto, static_props: None };
         if let Ok(c) = convert::prepare(&bsp, &opts, false) {
             converted += 1;
             let back = Bsp::from_bytes(&c.bytes).expect("a prepared conversion reopens");

@@ -15,6 +15,7 @@ mod cod12;
 mod convert;
 mod convert_quake3;
 mod convert_siblings;
+mod convert_source_versions;
 mod corpus_open;
 mod decompile;
 mod decompile_source;
