@@ -31,6 +31,10 @@
 //! `.bsp_lump` for gets one (the game reads no lump from such a `.bsp`). Folding one is refused:
 //! its directory describes no layout the lumps could be put back in.
 //!
+//! [`split_external`] is the reverse of folding: a `.bsp` written with `.bsp_lump` files for the
+//! lumps named (their in-file bytes, or the start of them: [`split_plan`] reads a set's plan), so
+//! a set folded and split again is the set it was.
+//!
 //! On failure: while writing or verifying a temporary file, nothing is replaced (every temporary
 //! file is removed). If a rename fails (the directory became unwritable, say), the files renamed
 //! before it — `.bsp_lump` / `.ent` files, never the `.bsp`, which is renamed last — are already
@@ -397,6 +401,135 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         );
     }
     report.new_problems = new;
+    Ok(report)
+}
+
+/// One lump [`split_external`] writes to a `.bsp_lump`: its index and, where the file holds only
+/// the start of the in-file copy, that length (Titanfall 2's real-time-light lightmaps: the
+/// `.bsp` holds more than the `.bsp_lump`, open_questions.md B5); `None` writes the whole lump.
+pub type SplitLump = (usize, Option<u64>);
+
+/// The lumps a set keeps in `.bsp_lump` files, as [`split_external`] takes them: each external
+/// lump with its file's length where that is shorter than the in-file copy. Folding a set
+/// ([`SetOptions::fold_external`]) and splitting the folded `.bsp` with this plan gives the set
+/// back.
+pub fn split_plan(bsp: &Bsp) -> Result<Vec<SplitLump>> {
+    let path = bsp.path().ok_or_else(|| Error::malformed("a map read from memory has no file set"))?;
+    let alone =
+        Bsp::open_with(path, &OpenOptions { branch: Some(bsp.branch().id.to_string()), external_lumps: false, ..Default::default() })?;
+    Ok(MapSet::of(bsp)?
+        .lumps
+        .iter()
+        .map(|(i, _)| {
+            let external = bsp.entry(*i).map_or(0, |e| e.length);
+            let inside = alone.entry(*i).map_or(0, |e| e.length);
+            (*i, (external < inside).then_some(external))
+        })
+        .collect())
+}
+
+/// The reverse of folding: write the Respawn `.bsp` (`bsp`, opened without external lumps) to
+/// `target` unchanged, with a `<target>.<xxxx>.bsp_lump` beside it holding each of `lumps`'
+/// in-file bytes (or their first `length` bytes), as Respawn's compiler writes both copies; its
+/// `.ent` partitions are copied, renamed for a new name. Refused: an Apex streaming `.bsp`, a
+/// lump already loaded from a `.bsp_lump`, a length past the lump's end, a `.bsp_lump` beside the
+/// target that the split does not write (it would override a lump). Written as [`write_set`]
+/// writes (every file staged and read back before the renames, the `.bsp` last); the written set
+/// is reopened, must load each lump from its file with the bytes intended, and `check` must find
+/// no problem the `.bsp` lacked.
+pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<SetReport> {
+    if bsp.family() != Family::Respawn {
+        return Err(Error::malformed("only Respawn maps have .bsp_lump files"));
+    }
+    let input = bsp.path().map(Path::to_path_buf).ok_or_else(|| Error::malformed("a map read from memory has no file set to write"))?;
+    if is_streaming(bsp)? {
+        return Err(Error::malformed("an Apex streaming .bsp is already split (every lump in a .bsp_lump)").in_file(&input));
+    }
+    let new_name = file_name(target);
+    if new_name.is_empty() {
+        return Err(Error::malformed("the target has no file name").in_file(target));
+    }
+    let (old_stem, new_stem) = (stem_of(&file_name(&input)).to_string(), stem_of(&new_name).to_string());
+    let dir = dir_of(target);
+    let branch = bsp.branch().id;
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut expect: Vec<(usize, PathBuf, Vec<u8>)> = Vec::new();
+    for &(index, length) in lumps {
+        let entry = bsp.entry(index).ok_or_else(|| Error::new(crate::error::ErrorKind::NoSuchLump(index.to_string())))?;
+        if entry.origin != LumpOrigin::File {
+            return Err(
+                Error::malformed(format!("lump {index} is already loaded from an external file ({:?})", entry.origin)).in_file(&input)
+            );
+        }
+        let whole = bsp.raw_lump(index).map_err(|e| bsp.lump_error(index, e))?;
+        let bytes = match length {
+            Some(n) if n <= whole.len() as u64 => &whole[..n as usize],
+            Some(n) => {
+                return Err(
+                    Error::malformed(format!("lump {index} has {} bytes, fewer than the {n} asked for", whole.len())).in_file(&input)
+                )
+            }
+            None => whole,
+        };
+        if expect.iter().any(|(i, _, _)| *i == index) {
+            return Err(Error::malformed(format!("lump {index} is named twice")));
+        }
+        let dest = dir.join(format!("{new_name}.{index:04x}.bsp_lump"));
+        files.push((dest.clone(), bytes.to_vec()));
+        expect.push((index, dest, bytes.to_vec()));
+    }
+    let in_place = same_file(&input, target);
+    for (kind, path) in entity_partition_paths(bsp)? {
+        let dest = dir.join(format!("{new_stem}_{kind}.ent"));
+        if !(in_place || same_file(&path, &dest)) {
+            let part = EntPartition::read(kind.clone(), &path)?;
+            split_ent_file(&part.data).map_err(|e| e.in_file(&path))?;
+            files.push((dest, part.data));
+        }
+    }
+    // A `.bsp_lump` already beside the target that the split does not write would override a lump.
+    let mut stale = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let prefix = format!("{new_name}.");
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_lump = name.starts_with(&prefix) && (name.ends_with(".bsp_lump") || name.ends_with(".bsp_lump.client"));
+            if is_lump && !expect.iter().any(|(_, p, _)| file_name(p) == name) {
+                stale.push(name);
+            }
+        }
+    }
+    if !stale.is_empty() {
+        stale.sort();
+        return Err(Error::malformed(format!("{} beside the target would override lumps; remove first", stale.join(", "))).in_file(target));
+    }
+    let before: Vec<String> = crate::check::check(bsp).iter().map(|p| shape(&p.to_string(), &old_stem)).collect();
+    let bytes = bsp.data().to_vec();
+    write::write_atomic(target, &bytes, |tmp| {
+        let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
+        if back != bytes {
+            return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
+        }
+        stage(&files)
+    })?;
+    let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
+    report.written.push(target.to_path_buf());
+
+    // The set as the game will load it.
+    let written = Bsp::open_with(target, &OpenOptions { branch: Some(branch.to_string()), ..Default::default() })?;
+    for (index, path, data) in &expect {
+        let loaded = matches!(written.entry(*index).map(|e| &e.origin), Some(LumpOrigin::BspLump(p)) if file_name(p) == file_name(path));
+        if !loaded || written.raw_lump(*index).ok() != Some(data.as_slice()) {
+            return Err(Error::malformed(format!("the written set does not load lump {index} from {}", path.display())).in_file(target));
+        }
+    }
+    let new: Vec<String> =
+        crate::check::check(&written).iter().map(|p| p.to_string()).filter(|p| !before.contains(&shape(p, &new_stem))).collect();
+    if !new.is_empty() {
+        return Err(
+            Error::malformed(format!("the written set (every file already replaced) has new problems: {}", new.join("; "))).in_file(target)
+        );
+    }
     Ok(report)
 }
 

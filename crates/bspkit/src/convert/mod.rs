@@ -9,8 +9,8 @@
 //! Covered so far: Source console ↔ PC (`PSBV` big-endian ↔ `VBSP` little-endian) within one
 //! branch ([`source`]); Source version moves among v19, v20 and v21 branches and static prop
 //! versions up and down ([`source_version`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
-//! ([`quake1`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
-//! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism, Quake ↔ Hexen II and GoldSrc ↔ Blue Shift
+//! ([`quake1`]), and Hexen II's model layout with each of them; the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
+//! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism and GoldSrc ↔ Blue Shift
 //! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
 
 pub mod ivp;
@@ -64,19 +64,12 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
         }
         (Family::Quake, Family::Quake)
             if from.id != opts.to.id
-                && quake1::BRANCHES.contains(&from.id)
-                && quake1::BRANCHES.contains(&opts.to.id)
+                && quake1::BRANCHES_ALL.contains(&from.id)
+                && quake1::BRANCHES_ALL.contains(&opts.to.id)
                 && target_endian == Endian::Little =>
         {
-            report.to.version = if opts.to.id == "quake1" { 29 } else { 0 };
-            quake1::convert_container(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
-        }
-        (Family::Quake, Family::Quake)
-            if from.id != opts.to.id
-                && quake1::BRANCHES_HEXEN2.contains(&from.id)
-                && quake1::BRANCHES_HEXEN2.contains(&opts.to.id)
-                && target_endian == Endian::Little =>
-        {
+            // BSP29 and Hexen II store the version 29; BSP2 and 2PSB a magic instead.
+            report.to.version = if matches!(opts.to.id, "quake1" | "hexen2") { 29 } else { 0 };
             quake1::convert_container(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
         }
         (Family::GoldSrc, Family::GoldSrc) if from.id != opts.to.id && target_endian == Endian::Little => {
@@ -104,7 +97,7 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
         }
         _ => {
             return Err(Error::new(ErrorKind::Unsupported(format!(
-                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, bsp2 and 2psb among themselves; quake1 <-> hexen2; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves)",
+                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, hexen2, bsp2 and 2psb among themselves; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves)",
                 from.id, opts.to.id
             )))
             .in_file_opt(bsp.path()))

@@ -32,6 +32,12 @@ pub const BRANCHES_QUAKE2: [&str; 2] = ["quake2", "qbism"];
 /// nodes instead of four).
 pub const BRANCHES_HEXEN2: [&str; 2] = ["quake1", "hexen2"];
 
+/// Every pair of these converts ([`convert_container`]): the three containers, and Hexen II's
+/// model layout (BSP29 records) with each of them. Hexen II ↔ `BSP2` / `2PSB` is both moves at
+/// once, field by field by name: the widened records, and four hull head nodes added (0,
+/// `defaulted`) or hulls 4–7 dropped (`dropped` where not 0).
+pub const BRANCHES_ALL: [&str; 4] = ["quake1", "hexen2", "bsp2", "2psb"];
+
 /// GoldSrc ↔ Blue Shift (quake_facts.md §3): the same file with directory entries 0 and 1
 /// (entities and planes) swapped; nothing else moves, so both ways are lossless and exact.
 pub fn swap_first_entries(bsp: &Bsp, report: &mut Report) -> Result<Vec<u8>> {

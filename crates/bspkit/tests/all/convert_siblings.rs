@@ -86,12 +86,75 @@ fn quake_and_hexen2_convert_both_ways() {
     assert_eq!(round_trips("quake1", "quake1", "hexen2", Some("defaulted")), 9);
 }
 
+/// Hexen II's model layout with BSP2 and 2PSB: every corpus Quake 1 container map made a Hexen II
+/// map (one `defaulted` loss: hulls 4-7), then taken to BSP2 and to 2PSB (lossless: those head
+/// nodes are 0) and back, byte-identical to the Hexen II map; the BSP2 maps straight to Hexen II
+/// and back are the BSP2 bytes. A Hexen II map with a hull 4-7 head node set loses it going to
+/// BSP2 (`dropped`), which `strict` refuses.
+#[test]
+fn hexen2_and_bsp2_2psb_convert_both_ways() {
+    let Some(corpus) = common::corpus("hexen2_and_bsp2_2psb_convert_both_ways") else { return };
+    let (mut pairs, mut straight) = (0, 0);
+    for m in common::maps_in(&corpus, "quake1") {
+        let data = std::fs::read(&m.path).unwrap();
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let first = bsp.branch().id;
+        let file = m.path.file_name().unwrap().to_string_lossy().to_string();
+        let h2 = convert::prepare(&bsp, &to("hexen2"), false).unwrap_or_else(|e| panic!("{file} -> hexen2: {e}"));
+        let kinds: Vec<&str> = h2.report.losses.iter().map(|l| l.kind).collect();
+        assert_eq!(kinds, ["defaulted"], "{file} -> hexen2");
+        let h2_bsp = open_as(&h2.bytes, "hexen2");
+        assert!(errors(&h2_bsp).is_empty(), "{file}: {:?}", errors(&h2_bsp));
+        assert_eq!(counts(&h2_bsp), counts(&bsp), "{file} -> hexen2");
+        if first != "quake1" {
+            // Straight back to the container it came from.
+            let back = convert::prepare(&h2_bsp, &to(first), true).unwrap_or_else(|e| panic!("{file} hexen2 -> {first}: {e}"));
+            assert!(back.bytes == data, "{file}: {first} -> hexen2 -> {first}, byte-identical");
+            straight += 1;
+        }
+        for target in ["bsp2", "2psb"] {
+            let name = format!("{file} hexen2 -> {target}");
+            let c = convert::prepare(&h2_bsp, &to(target), true).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let out = open_as(&c.bytes, target);
+            assert!(errors(&out).is_empty(), "{name}: {:?}", errors(&out));
+            assert_eq!(counts(&out), counts(&h2_bsp), "{name}");
+            let back = convert::prepare(&out, &to("hexen2"), false).unwrap_or_else(|e| panic!("{name} and back: {e}"));
+            assert_eq!(back.report.losses.len(), 1, "{name} and back: {:?}", back.report.losses);
+            assert!(back.bytes == h2.bytes, "{name} and back, byte-identical");
+            pairs += 1;
+        }
+    }
+    assert_eq!((pairs, straight), (22, 2));
+
+    // Hull 5's head node set on the world model of a Hexen II map: BSP2 has no room for it.
+    let data =
+        std::fs::read(&common::maps_in(&corpus, "quake1").iter().find(|m| m.path.ends_with("ericw__q1_cube.bsp")).unwrap().path).unwrap();
+    let h2 = convert::prepare(&Bsp::from_bytes(&data).unwrap(), &to("hexen2"), false).unwrap().bytes;
+    let bsp = open_as(&h2, "hexen2");
+    let models = bsp.lumps().iter().find(|e| e.name == "MODELS").unwrap().offset as usize;
+    let mut edited = h2.clone();
+    // dmodel_t (Hexen II): mins, maxs, origin (36 bytes), then eight i32 head nodes.
+    edited[models + 36 + 5 * 4..models + 36 + 6 * 4].copy_from_slice(&1i32.to_le_bytes());
+    let bsp = open_as(&edited, "hexen2");
+    let lossy = convert::prepare(&bsp, &to("bsp2"), false).unwrap();
+    assert_eq!(lossy.report.losses.iter().map(|l| l.kind).collect::<Vec<_>>(), ["dropped"]);
+    assert!(matches!(convert::prepare(&bsp, &to("bsp2"), true), Err(e) if matches!(e.kind, bspkit::error::ErrorKind::Lossy(_))));
+}
+
 /// Truncated and garbled Quake 2, GoldSrc and Quake maps converted to their siblings: a typed
 /// error or a checked result, never a panic.
 #[test]
 fn sibling_conversions_of_garbled_maps_fail_cleanly() {
     let Some(corpus) = common::corpus("sibling_conversions_of_garbled_maps_fail_cleanly") else { return };
-    let pairs = [("quake2", "qbism"), ("qbism", "quake2"), ("goldsrc", "blueshift"), ("quake1", "hexen2"), ("quake1", "bsp2")];
+    let pairs = [
+        ("quake2", "qbism"),
+        ("qbism", "quake2"),
+        ("goldsrc", "blueshift"),
+        ("quake1", "hexen2"),
+        ("quake1", "bsp2"),
+        ("bsp2", "hexen2"),
+        ("quake1", "2psb"),
+    ];
     let mut cases = 0;
     for folder in ["quake2", "goldsrc", "quake1"] {
         for m in common::maps_in(&corpus, folder) {

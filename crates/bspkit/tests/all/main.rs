@@ -20,6 +20,7 @@ mod corpus_open;
 mod decompile;
 mod decompile_source;
 mod decompile_tree;
+mod engine_quake1;
 mod engine_quake3;
 mod error_locations;
 mod garble;

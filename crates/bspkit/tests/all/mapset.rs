@@ -8,7 +8,9 @@ use bspkit::branches::respawn::{self, LUMP_ENTITIES, LUMP_ENTITY_PARTITIONS};
 use bspkit::build::BspBuilder;
 use bspkit::directory::LumpOrigin;
 use bspkit::edit::Editor;
-use bspkit::mapset::{write_set, MapSet, SetOptions};
+use bspkit::mapset::{split_external, split_plan, write_set, MapSet, SetOptions};
+
+use crate::common;
 use bspkit::Bsp;
 
 fn scratch(name: &str) -> PathBuf {
@@ -237,4 +239,98 @@ fn apex_streaming_set_reads_checks_and_rewrites() {
     assert!(e.to_string().contains("streaming"), "{e}");
     assert!(!d.join("folded.bsp").exists());
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Every file name in `dir` with its bytes, sorted.
+fn files_of(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Fold a set into one `.bsp`, split it again by the set's plan: the same files, byte for byte.
+fn fold_and_split(map: &std::path::Path, work: &std::path::Path) -> (usize, Vec<(String, Vec<u8>)>) {
+    let name = map.file_name().unwrap();
+    let bsp = Bsp::open(map).unwrap();
+    let plan = split_plan(&bsp).unwrap();
+    let (folded_dir, split_dir) = (work.join("folded"), work.join("split"));
+    std::fs::create_dir_all(&folded_dir).unwrap();
+    std::fs::create_dir_all(&split_dir).unwrap();
+    let mut ed = Editor::new(&bsp).unwrap();
+    write_set(&mut ed, &folded_dir.join(name), &SetOptions { fold_external: true, ..Default::default() }).unwrap();
+    drop(ed);
+    assert!(files_of(&folded_dir).iter().all(|(n, _)| !n.ends_with(".bsp_lump")), "folded: no .bsp_lump");
+    let folded = Bsp::open(folded_dir.join(name)).unwrap();
+    assert!(folded.lumps().iter().all(|e| e.origin == LumpOrigin::File));
+    let report = split_external(&folded, &split_dir.join(name), &plan).unwrap();
+    assert_eq!(report.written.last().unwrap(), &split_dir.join(name), "the .bsp is written last");
+    (plan.len(), files_of(&split_dir))
+}
+
+/// The builder set: folded then split, the set's three files are back, byte for byte (the
+/// `.bsp` holds the external bytes once folded: its in-file copy differed).
+#[test]
+fn builder_set_folds_and_splits_back() {
+    let d = scratch("split");
+    let map = make_set(&d);
+    let work = d.join("work");
+    let (n, files) = fold_and_split(&map, &work);
+    assert_eq!(n, 1);
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["m.bsp", "m.bsp.0000.bsp_lump", "m_env.ent"]);
+    assert_eq!(files[1].1, EXTERNAL);
+    assert_eq!(files[2].1, ENV);
+    // The `.bsp` differs from the source's (its entity lump was the in-file copy); it holds the
+    // external bytes, and the split set reads as the source set does.
+    let back = Bsp::open(work.join("split/m.bsp")).unwrap();
+    assert_eq!(back.raw_lump(LUMP_ENTITIES).unwrap(), EXTERNAL);
+
+    // Refusals: a lump already external, a length past the end, a stray `.bsp_lump` beside the
+    // target; nothing written.
+    let set = Bsp::open(&map).unwrap();
+    let e = split_external(&set, &d.join("x.bsp"), &[(LUMP_ENTITIES, None)]).unwrap_err();
+    assert!(e.to_string().contains("already loaded from an external file"), "{e}");
+    let folded = Bsp::open(work.join("folded/m.bsp")).unwrap();
+    let e = split_external(&folded, &d.join("x.bsp"), &[(LUMP_ENTITIES, Some(1 << 20))]).unwrap_err();
+    assert!(e.to_string().contains("fewer than"), "{e}");
+    std::fs::write(d.join("x.bsp.0001.bsp_lump"), b"stray").unwrap();
+    let e = split_external(&folded, &d.join("x.bsp"), &[(LUMP_ENTITIES, None)]).unwrap_err();
+    assert!(e.to_string().contains("x.bsp.0001.bsp_lump"), "{e}");
+    assert!(!d.join("x.bsp").exists() && !d.join("x.bsp.0000.bsp_lump").exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Every corpus Respawn map that comes with `.bsp_lump` files: folded into one `.bsp` and split
+/// again, every file of the set is back byte-identical (mp_looby: 64 `.bsp_lump`, 5 `.ent`;
+/// lump 0x69's file is the start of its in-file copy, which folding keeps and the plan cuts).
+#[test]
+fn corpus_respawn_sets_fold_and_split_back_byte_identical() {
+    let Some(corpus) = common::corpus("corpus_respawn_sets_fold_and_split_back_byte_identical") else { return };
+    let mut sets = 0;
+    for (k, m) in common::maps_in(&corpus, "respawn").iter().enumerate() {
+        let bsp = Bsp::open(&m.path).unwrap();
+        if MapSet::of(&bsp).unwrap().lumps.is_empty() {
+            continue;
+        }
+        let d = scratch(&format!("corpus-split-{k}"));
+        let (n, files) = fold_and_split(&m.path, &d);
+        let stem = m.path.file_stem().unwrap().to_string_lossy().to_string();
+        let originals = files_of(m.path.parent().unwrap());
+        let originals: Vec<_> =
+            originals.into_iter().filter(|(f, _)| f.starts_with(&format!("{stem}.")) || f.starts_with(&format!("{stem}_"))).collect();
+        assert_eq!(files.len(), originals.len(), "{}", m.path.display());
+        for ((a, x), (b, y)) in files.iter().zip(&originals) {
+            assert_eq!(a, b);
+            assert!(x == y, "{a}: {} bytes back, {} in the corpus", x.len(), y.len());
+        }
+        eprintln!("{}: {n} .bsp_lump, {} files, byte-identical", m.path.display(), files.len());
+        std::fs::remove_dir_all(&d).unwrap();
+        sets += 1;
+    }
+    assert!(sets >= 1);
 }
