@@ -17,6 +17,8 @@ mod convert_quake3;
 mod convert_siblings;
 mod corpus_open;
 mod decompile;
+mod decompile_cod_respawn;
+mod decompile_picture;
 mod decompile_source;
 mod decompile_tree;
 mod engine_quake3;
