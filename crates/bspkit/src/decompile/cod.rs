@@ -144,7 +144,9 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
             let name = material_name(s.material.get() as u64).unwrap_or_default();
             out_sides.push(MapSide {
                 points: geom::three_points(p, &w),
-                texture: if name.is_empty() { "caulk".into() } else { name.clone() },
+                // Call of Duty 1 / 2 materials are stored below `textures/`; the editor names
+                // them without it (as Quake 3's Radiant does); CoD4's have no prefix.
+                texture: if name.is_empty() { "caulk".into() } else { super::quake::map_shader_name(&name) },
                 projection: TexProjection::Standard { offset: [0.0, 0.0], rotation: 0.0, scale: [64.0, 64.0] },
                 flags: None,
             });
@@ -198,7 +200,15 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
 /// The drawn triangles of the map's scene as faces for coverage, by the entity that places each
 /// model (the world's when none does).
 pub(super) fn drawn_faces(bsp: &Bsp, orig: &mut Original, budget: &mut Budget) -> Result<()> {
-    let scene = crate::mesh::build(bsp, &Default::default())?;
+    // A map whose drawn surfaces cannot be read still decompiles; its coverage is then that of
+    // no faces (`null`), with the reason noted.
+    let scene = match crate::mesh::build(bsp, &Default::default()) {
+        Ok(s) => s,
+        Err(e) => {
+            orig.notes.push(format!("drawn surfaces not read ({e}): face coverage not measured"));
+            return Ok(());
+        }
+    };
     for model in &scene.models {
         let ei = model.entity.unwrap_or(0);
         // Brush models' vertices are relative to their entity's origin, as their brushes are.
