@@ -183,11 +183,10 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
         }
     }
     // Brushes no model lists belong to the world (none on the corpus maps).
-    for b in 0..brushes.len() {
-        if !used[b] {
-            budget.spend(1)?;
-            placed(&mut orig, &mut entities, budget, b, 0, [0.0; 3])?;
-        }
+    let unlisted: Vec<usize> = used.iter().enumerate().filter(|(_, u)| !**u).map(|(b, _)| b).collect();
+    for b in unlisted {
+        budget.spend(1)?;
+        placed(&mut orig, &mut entities, budget, b, 0, [0.0; 3])?;
     }
     if entities.is_empty() {
         return Err(Error::malformed("the map has no entities (no worldspawn to hold the brushes)".to_string()));

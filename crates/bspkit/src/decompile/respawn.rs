@@ -66,7 +66,7 @@ fn with<G: Game>(v: View<'_, G>, budget: &mut Budget) -> Result<Original> {
     let mut owner: Vec<usize> = vec![0; brushes.len()];
     let world_cells = grid.map_or(0, |g| (g.count[0].get().max(0) as usize).saturating_mul(g.count[1].get().max(0) as usize));
     for (ci, cell) in cells.iter().enumerate() {
-        let model = ci.checked_sub(world_cells).unwrap_or(0);
+        let model = ci.saturating_sub(world_cells);
         let (f, n) = (cell.first_geo_set.get() as usize, cell.num_geo_sets.get() as usize);
         for gs in geo_sets.get(f..f.saturating_add(n).min(geo_sets.len())).unwrap_or(&[]) {
             budget.spend(1)?;
