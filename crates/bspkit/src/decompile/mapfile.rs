@@ -5,6 +5,12 @@
 //! GoldSrc editors), brush primitives (`brushDef { … ( ( xx xy xo ) ( yx yy yo ) ) … }`, Quake 3
 //! family editors) and the standard Quake form (`xoff yoff rotation sx sy`, read only).
 //! Every face line may end with `contents flags value` (Quake 2 and Quake 3 families).
+//!
+//! Call of Duty Radiant (`iwmap 4`): a file header `iwmap 4` and layer lines (`"name" flags …`)
+//! before the first entity; a face is `( p ) ( p ) ( p ) material width height xoffset yoffset
+//! rotation 0 lightmap_material lwidth lheight lxoffset lyoffset lrotation 0`, the widths being
+//! world units per texture repeat. The form is read off the CoD4Radiant sources of the corpus's
+//! Call of Duty 4 maps as published beside them (bsp_tool's `tests/mapsrc/CoD4Radiant`).
 
 use std::fmt::Write as _;
 
@@ -78,7 +84,13 @@ pub enum Dialect {
     Quake2Valve,
     /// Brush primitives (`brushDef`) and `patchDef2` (Radiant-family Quake 3 editors).
     Quake3BrushDef,
+    /// Call of Duty Radiant (`iwmap 4`); sides carry [`TexProjection::Standard`] read as
+    /// `scale` = world units per texture repeat, then offsets and rotation.
+    CodRadiant,
 }
+
+/// The lightmap part every Call of Duty Radiant face line ends with (the editor's default).
+const COD_LIGHTMAP_TAIL: &str = " 0 lightmap_gray 16384 16384 0 0 0 0";
 
 /// Brush primitives' base texture axes for a plane normal (the construction Radiant and q3map2
 /// use: the normal's azimuth and elevation give a horizontal `x` axis and a `y` axis below it).
@@ -119,6 +131,10 @@ fn texture_token(s: &str) -> String {
 /// Write `entities` as `.map` text in `dialect`, after `header` comment lines.
 pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) -> String {
     let mut out = String::with_capacity(entities.len() * 256);
+    if dialect == Dialect::CodRadiant {
+        // The editor reads the version line first; comments may follow it.
+        out.push_str("iwmap 4\n");
+    }
     for h in header {
         let _ = writeln!(out, "// {h}");
     }
@@ -175,6 +191,14 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
                                     num(&mut out, c);
                                 }
                             }
+                            TexProjection::Standard { offset, rotation, scale } if dialect == Dialect::CodRadiant => {
+                                out.push_str(&texture_token(&s.texture));
+                                for c in [scale[0], scale[1], offset[0], offset[1], *rotation] {
+                                    out.push(' ');
+                                    num(&mut out, c);
+                                }
+                                out.push_str(COD_LIGHTMAP_TAIL);
+                            }
                             TexProjection::Standard { offset, rotation, scale } => {
                                 out.push_str(&texture_token(&s.texture));
                                 for c in [offset[0], offset[1], *rotation, scale[0], scale[1]] {
@@ -183,7 +207,7 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
                                 }
                             }
                         }
-                        if let Some(f) = s.flags {
+                        if let (Some(f), false) = (s.flags, dialect == Dialect::CodRadiant) {
                             let _ = write!(out, " {} {} {}", f[0], f[1], f[2]);
                         }
                         out.push('\n');
@@ -226,6 +250,8 @@ struct Lexer<'a> {
     s: &'a [u8],
     at: usize,
     line: usize,
+    /// A Call of Duty Radiant file (`iwmap` header): its face lines are read in that form.
+    cod: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -316,8 +342,17 @@ impl<'a> Lexer<'a> {
 
 /// Read `.map` text (any of the dialects above; comments skipped).
 pub fn read_map(text: &[u8]) -> Result<Vec<MapEntity>> {
-    let mut lx = Lexer { s: text, at: 0, line: 1 };
+    let mut lx = Lexer { s: text, at: 0, line: 1, cod: false };
     let mut out = Vec::new();
+    if lx.peek() == Some("iwmap") {
+        lx.next();
+        lx.number()?;
+        lx.cod = true;
+        // Layer lines (a quoted name, `flags`, optional words) up to the first entity.
+        while lx.peek().is_some_and(|t| t != "{") {
+            lx.next();
+        }
+    }
     while let Some(t) = lx.next() {
         if t != "{" {
             return Err(lx.err(&format!("expected an entity, found {t:?}")));
@@ -404,6 +439,19 @@ fn read_primitive(lx: &mut Lexer) -> Result<MapPrimitive> {
                     }
                     let [rotation, sx, sy] = lx.numbers::<3>()?;
                     TexProjection::Valve { u: axes[0], v: axes[1], rotation, scale: [sx, sy] }
+                } else if lx.cod {
+                    let [sx, sy, ox, oy, rotation] = lx.numbers::<5>()?;
+                    // The lightmap part: `0 name w h x y rotation 0`, not measured.
+                    lx.number()?;
+                    lx.word().ok_or_else(|| lx.err("a side without a lightmap material"))?;
+                    lx.numbers::<6>()?;
+                    sides.push(MapSide {
+                        points,
+                        texture,
+                        projection: TexProjection::Standard { offset: [ox, oy], rotation, scale: [sx, sy] },
+                        flags: None,
+                    });
+                    continue;
                 } else {
                     let [ox, oy, rotation, sx, sy] = lx.numbers::<5>()?;
                     TexProjection::Standard { offset: [ox, oy], rotation, scale: [sx, sy] }
@@ -467,14 +515,34 @@ mod tests {
                 TexProjection::Valve { u: [1.0, 0.0, 0.0, 0.1], v: [0.0, -1.0, 0.0, 3.0], rotation: 0.0, scale: [0.5, 2.0] },
             ),
             (Dialect::Quake3BrushDef, TexProjection::BrushPrimitive { m: [[0.0078125, 0.0, 0.5], [0.0, 0.0078125, -0.25]] }),
+            (Dialect::CodRadiant, TexProjection::Standard { offset: [0.0, -512.0], rotation: 0.0, scale: [64.0, 128.0] }),
         ] {
-            let e = MapEntity {
-                pairs: vec![("classname".into(), "worldspawn".into()), ("message".into(), "a b".into())],
-                primitives: vec![MapPrimitive::Brush(vec![side(proj.clone()); 4]), MapPrimitive::Patch(patch.clone())],
-            };
+            let cod = dialect == Dialect::CodRadiant;
+            let mut brush = vec![side(proj.clone()); 4];
+            for s in brush.iter_mut().filter(|_| cod) {
+                s.flags = None;
+            }
+            let mut primitives = vec![MapPrimitive::Brush(brush)];
+            if !cod {
+                primitives.push(MapPrimitive::Patch(patch.clone()));
+            }
+            let e = MapEntity { pairs: vec![("classname".into(), "worldspawn".into()), ("message".into(), "a b".into())], primitives };
             let text = write_map(std::slice::from_ref(&e), dialect, &["test".into()]);
             assert_eq!(read_map(text.as_bytes()).unwrap(), vec![e], "{text}");
         }
+    }
+
+    /// The head of a CoD4Radiant file as the editor writes it (the form of the sources published
+    /// beside the corpus maps; numbers made up).
+    #[test]
+    fn reads_cod_radiant() {
+        let text = "iwmap 4\n\"000_Global\" flags  active\n\"The Map\" flags \n// entity 0\n{\n\"classname\" \"worldspawn\"\n// brush 0\n{\n \
+            ( 1 2 0 ) ( -1 2 0 ) ( -1 1 0 ) ch_floor 64 64 0 -512 0 0 lightmap_gray 16384 16384 0 0 0 0\n}\n}\n{\n\"classname\" \"info_player_start\"\n}\n";
+        let e = read_map(text.as_bytes()).unwrap();
+        assert_eq!(e.len(), 2);
+        let b = e[0].brushes().next().unwrap();
+        assert_eq!(b[0].texture, "ch_floor");
+        assert_eq!(b[0].projection, TexProjection::Standard { offset: [0.0, -512.0], rotation: 0.0, scale: [64.0, 64.0] });
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! | Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana) | `.map`, Valve 220 faces with `contents flags value` | brushes + brush sides, texinfo |
 //! | Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP) | `.map`, `brushDef` + `patchDef2` | brushes + brush sides, shaders, patches; texture matrices fitted to the drawn surfaces |
 //! | Source (every branch, console maps included) | `.vmf` | brushes + brush sides, texinfo → texdata → material, displacements, static props, overlays, cubemaps (module `source`) |
+//! | Call of Duty 1 / 2 / 4 | `.map`, Call of Duty Radiant (`iwmap 4`) | brushes + brush sides (six box coordinates, then planes), materials (module `cod`); texture alignment not recovered |
+//! | Titanfall, Titanfall 2 (rBSP 29–37) | `.map`, Valve 220 with `contents flags value` (MRVN-Radiant) | CM_BRUSHES boxes + plane offsets, side properties and texture vectors, contents from CM_PRIMITIVES (module `respawn`) |
 //! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
@@ -23,11 +25,14 @@
 //!   non-empty leaves', the region count before and after merging, and per drawn face whether
 //!   the side covering it has its texture name and axes.
 
+mod cod;
 pub mod geom;
 pub mod mapfile;
 mod original;
 mod quake;
 pub mod quake1;
+mod respawn;
+pub mod scene;
 mod source;
 mod tree;
 pub mod vmf;
@@ -196,18 +201,22 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
     let (orig, dialect) = match bsp.family() {
         Family::Quake2 => (quake::quake2(bsp, &mut budget)?, Dialect::Quake2Valve),
         Family::Quake3 => (quake::quake3(bsp, &mut budget)?, Dialect::Quake3BrushDef),
+        Family::Cod => (cod::extract(bsp, &mut budget)?, Dialect::CodRadiant),
+        Family::Respawn => (respawn::extract(bsp, &mut budget)?, Dialect::Quake2Valve),
         f => {
             return Err(Error::new(ErrorKind::Malformed(format!(
-                "decompiling {} maps is not supported yet (the Quake 1, GoldSrc, Quake 2, Quake 3 and Source families are)",
+                "decompiling {} maps is not supported yet (the Quake 1, GoldSrc, Quake 2, Quake 3, Source, Call of Duty and Respawn families are)",
                 f.as_str()
             ))))
         }
     };
     let header = vec![
         format!("Decompiled by bspkit {} from a {} map", env!("CARGO_PKG_VERSION"), bsp.branch().id),
-        match dialect {
-            Dialect::Quake2Valve => "Format: Quake 2, Valve 220 texture axes".to_string(),
-            Dialect::Quake3BrushDef => "Format: Quake 3, brush primitives".to_string(),
+        match (dialect, bsp.family()) {
+            (Dialect::Quake2Valve, Family::Respawn) => "Format: MRVN-Radiant, Valve 220 texture axes with contents flags value".to_string(),
+            (Dialect::Quake2Valve, _) => "Format: Quake 2, Valve 220 texture axes".to_string(),
+            (Dialect::Quake3BrushDef, _) => "Format: Quake 3, brush primitives".to_string(),
+            (Dialect::CodRadiant, _) => "Format: Call of Duty Radiant; texture alignment not recovered (editor defaults)".to_string(),
         },
     ];
     let text = mapfile::write_map(&orig.entities, dialect, &header);
@@ -216,9 +225,11 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         branch: bsp.branch().id,
         family: bsp.family().as_str(),
         format: "map",
-        dialect: match dialect {
-            Dialect::Quake2Valve => "quake2-valve220",
-            Dialect::Quake3BrushDef => "quake3-brushdef",
+        dialect: match (dialect, bsp.family()) {
+            (Dialect::Quake2Valve, Family::Respawn) => "respawn-valve220",
+            (Dialect::Quake2Valve, _) => "quake2-valve220",
+            (Dialect::Quake3BrushDef, _) => "quake3-brushdef",
+            (Dialect::CodRadiant, _) => "cod-iwmap4",
         },
         entities: orig.entities.len(),
         brushes,

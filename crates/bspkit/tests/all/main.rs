@@ -18,6 +18,8 @@ mod convert_siblings;
 mod convert_source_versions;
 mod corpus_open;
 mod decompile;
+mod decompile_cod_respawn;
+mod decompile_picture;
 mod decompile_source;
 mod decompile_tree;
 mod engine_quake1;
