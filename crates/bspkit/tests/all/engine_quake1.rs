@@ -374,7 +374,7 @@ impl Drop for TempDir {
 }
 
 fn to(id: &str) -> ConvertOptions {
-    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto }
+    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto, static_props: None }
 }
 
 /// Load `bytes` as `maps/NAME.bsp` with a progs made for its entities; the engine's entities
