@@ -33,6 +33,11 @@ pub struct OutArgs {
     /// in place, the old ones are removed)
     #[arg(long)]
     pub fold_external: bool,
+    /// Respawn: write these lumps of an unedited `.bsp` also to `.bsp_lump` files beside OUT
+    /// (comma-separated hex indices, each optionally `:LENGTH` to write only its first bytes),
+    /// the reverse of --fold-external
+    #[arg(long, value_name = "LUMPS", conflicts_with = "fold_external")]
+    pub split_external: Option<String>,
     /// Print what the write did as JSON on stdout: the path, and every new problem (a refused
     /// write's message shows only the first 10)
     #[arg(long)]
@@ -96,6 +101,19 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
     ed.options.keep_checksum = !out.no_keep_checksum;
     ed.options.allow_new_problems = out.allow_problems;
     let target = out.target(input)?;
+    if let Some(list) = &out.split_external {
+        if ed.bsp().family() != bspkit::Family::Respawn || ed.changed().next().is_some() {
+            return Err(Fatal("--split-external applies to an unedited Respawn map".into()));
+        }
+        let report = bspkit::mapset::split_external(ed.bsp(), &target, &parse_split(list)?)?;
+        eprintln!("wrote {} ({} file(s) of the set)", target.display(), report.written.len());
+        if out.json {
+            let v = serde_json::json!({"path": target.to_string_lossy(), "written": target.to_string_lossy(),
+                "new_problems": report.new_problems, "error": null});
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        return Ok(());
+    }
     if is_respawn_set(ed) {
         let opts =
             bspkit::mapset::SetOptions { fold_external: out.fold_external, allow_new_problems: out.allow_problems, ..Default::default() };
@@ -125,6 +143,22 @@ pub fn finish(ed: &mut Editor, out: &OutArgs, input: &Path) -> Result<(), Fatal>
     }
     warn_siblings_left_behind(input, &target);
     Ok(())
+}
+
+/// `--split-external`'s list: `0000,0069:524288` (hex lump indices, optional decimal length).
+fn parse_split(list: &str) -> Result<Vec<bspkit::mapset::SplitLump>, Fatal> {
+    list.split(',')
+        .map(|item| {
+            let (index, length) = match item.trim().split_once(':') {
+                Some((i, l)) => (i, Some(l)),
+                None => (item.trim(), None),
+            };
+            let bad = || Fatal(format!("--split-external: {item:?} is not HEX or HEX:LENGTH"));
+            let index = usize::from_str_radix(index.trim_start_matches("0x"), 16).map_err(|_| bad())?;
+            let length = length.map(|l| l.parse::<u64>().map_err(|_| bad())).transpose()?;
+            Ok((index, length))
+        })
+        .collect()
 }
 
 /// Write an editor's result to `target` (`-`: standard output) and say where it went; the

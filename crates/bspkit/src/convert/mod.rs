@@ -9,7 +9,8 @@
 //! Covered so far: Source console ↔ PC (`PSBV` big-endian ↔ `VBSP` little-endian) within one
 //! branch ([`source`]); Source version moves among v19, v20 and v21 branches and static prop
 //! versions up and down ([`source_version`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
-//! ([`quake1`]), and Hexen II's model layout with each of them; the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
+//! ([`quake1`]), and Hexen II's model layout with each of them; Titanfall → Titanfall 2
+//! ([`respawn`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
 //! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism and GoldSrc ↔ Blue Shift
 //! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
 
@@ -17,6 +18,7 @@ pub mod ivp;
 pub mod quake1;
 pub mod quake3;
 pub mod report;
+pub mod respawn;
 pub mod source;
 pub mod source_version;
 
@@ -92,12 +94,16 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
             report.to.version = quake3::version(opts.to.id);
             quake3::convert_family(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
         }
+        (Family::Respawn, Family::Respawn) if from.id == "titanfall" && opts.to.id == "titanfall2" && target_endian == Endian::Little => {
+            report.to.version = 37;
+            respawn::titanfall_to_titanfall2(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
         _ if opts.endian.is_some_and(|e| e != Endian::Little) && opts.to.family != Family::Source => {
             return Err(Error::new(ErrorKind::Unsupported(format!("{} has no big-endian form", opts.to.id))))
         }
         _ => {
             return Err(Error::new(ErrorKind::Unsupported(format!(
-                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, hexen2, bsp2 and 2psb among themselves; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves)",
+                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, hexen2, bsp2 and 2psb among themselves; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves; titanfall -> titanfall2)",
                 from.id, opts.to.id
             )))
             .in_file_opt(bsp.path()))

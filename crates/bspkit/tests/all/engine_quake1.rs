@@ -17,7 +17,9 @@
 //! (`entvars_t`: `modelindex` … `noise3`, 105 four-byte slots) at fixed offsets, so the
 //! definitions here follow that order exactly and the header carries `progdefs.h`'s CRC (5927);
 //! every function, including one per classname in the map and one per function a map's key
-//! names, is a single `DONE`.
+//! names, is a single `DONE`. DarkPlaces itself looks fields and globals up by name (swapping
+//! `origin` and `oldorigin` here still passes), so what it checks is the names, types and sizes;
+//! the fixed order matters to engines built on id's C structs, which none here can run.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -14,6 +14,7 @@ mod check_lzma;
 mod cod12;
 mod convert;
 mod convert_quake3;
+mod convert_respawn;
 mod convert_siblings;
 mod convert_source_versions;
 mod corpus_open;
