@@ -482,9 +482,8 @@ def test_convert_quake3_siblings_match_cli_and_come_back(path, cli, tmp_path):
         assert back.read_bytes() == original
 
 
-DECOMPILED = [
-    p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in ("quake2", "quake3", "source", "source_x360")
-]
+DECOMPILED_FOLDERS = ("quake2", "quake3", "source", "source_x360", "cod", "respawn")
+DECOMPILED = [p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in DECOMPILED_FOLDERS]
 
 
 @pytest.mark.parametrize("path", DECOMPILED or MAPS[-1:])

@@ -54,6 +54,31 @@ fn decompile_writes_map_and_report() {
     let text = std::fs::read_to_string(&vmf).unwrap();
     assert!(text.contains("world\n{") && text.contains("\"classname\" \"worldspawn\""), "{text}");
 
+    // Call of Duty 4 (`iwmap 4`) and Titanfall 2 (MRVN-Radiant Valve 220), strict: every brush,
+    // material and entity back.
+    for (map, dialect, head) in [
+        ("cod/bsp_tool__cod4_mp_lobby.d3dbsp", "cod-iwmap4", "iwmap 4\n"),
+        ("respawn/bsp_tool__tf2r_mp_crossfire.bsp", "respawn-valve220", "// Decompiled by bspkit"),
+    ] {
+        let out = dir.join("out.map");
+        let r = Command::new(env!("CARGO_BIN_EXE_bsp"))
+            .arg("decompile")
+            .arg(corpus.join(map))
+            .arg("-o")
+            .arg(&out)
+            .arg("--json")
+            .arg("--strict")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert!(r.status.success(), "{map}: {stderr}");
+        let rep: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        assert_eq!(rep["dialect"], dialect);
+        assert_eq!(rep["quality"]["brushes"], rep["quality"]["brushes_same"]);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with(head), "{map}: {}", &text[..text.len().min(200)]);
+    }
+
     // Genesis3D maps are not decompiled yet: exit 2 and nothing written.
     let none = dir.join("none.map");
     let r = Command::new(env!("CARGO_BIN_EXE_bsp"))

@@ -62,8 +62,8 @@ fn original_and_decompile_side_by_side() {
     let out = std::env::var_os("BSPKIT_DECOMPILE_PICTURES").map(std::path::PathBuf::from);
     for (folder, file, floor) in [
         // Floors: the share measured (100.0, 46.4, 41.7 %) less a margin. Tree-rebuilt Quake
-        // brushes give every drawn face back; mp_test's original draws no wall faces where its
-        // brushes have walls; crossfire's brush sides all carry one material (its
+        // brushes give every drawn face back; mp_test's walls do not show in the render of the
+        // original (its soups hold wall triangles: a renderer question, not investigated); crossfire's brush sides all carry one material (its
         // CM_BRUSH_SIDE_PROPERTIES name one texture) and its player start is not a class the
         // spawn view knows (drawn from the iso view, where the decompile's outer hull shows).
         ("quake1", "qbsp__lq_e0m1.bsp", 0.99),
