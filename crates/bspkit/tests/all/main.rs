@@ -16,6 +16,7 @@ mod convert;
 mod convert_quake3;
 mod convert_siblings;
 mod corpus_open;
+mod dark_messiah;
 mod decompile;
 mod decompile_source;
 mod decompile_tree;
