@@ -36,6 +36,7 @@ mod mesh_source;
 mod quake1_goldsrc;
 mod quake2_derived;
 mod quake2_quake3;
+mod quake64;
 mod regressions;
 mod render;
 mod respawn_cod;
