@@ -48,6 +48,9 @@ fn builder_map_is_detected_with_evidence_and_reads_typed() {
 
     assert!(bspkit::check::check(&bsp).is_empty(), "{:?}", bspkit::check::check(&bsp));
     assert_eq!(bspkit::write::rewrite(&bsp).unwrap(), map);
+    // Its game lump form has no compressed children: compressing them is refused.
+    let mut ed = bspkit::edit::Editor::new(&bsp).unwrap();
+    assert!(ed.compress_game_lump_children(true).is_err());
 
     // `--branch source` reads the same bytes with Valve's forms: the game lump no longer parses.
     let forced = Bsp::from_bytes_with(&map, &OpenOptions { branch: Some("source".into()), ..Default::default() }).unwrap();
