@@ -42,6 +42,10 @@ fn main() -> std::io::Result<()> {
             seeds.push((format!("seed_{}_sprp.bsp", b.id), map));
         }
     }
+    // Dark Messiah: split version word, 96-byte texinfo, 52-byte models, its game lump form.
+    seeds.push(("seed_darkmessiah.bsp".into(), bspkit::build::dark_messiah_map()));
+    // Quake 64: the BSP29 room with 44-byte textures and 16-bit lighting.
+    seeds.push(("seed_quake64_room.bsp".into(), bspkit::build::quake64_room()));
     for (name, bytes) in seeds {
         std::fs::write(dir.join(&name), bytes)?;
         println!("wrote {}", dir.join(name).display());

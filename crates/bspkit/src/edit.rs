@@ -208,6 +208,11 @@ impl<'b, 'd> Editor<'b, 'd> {
         if !matches!(self.bsp.branch().header, HeaderKind::Valve { .. }) {
             return Err(Error::malformed(format!("{} maps have no lump compression", self.bsp.family().as_str())));
         }
+        // Dark Messiah's directory form predates compressed children (and is rebuilt below in
+        // Valve's form): refused rather than rewritten in the wrong form.
+        if crate::lumps::gamelump::DirForm::of_branch(self.bsp.branch().id) != crate::lumps::gamelump::DirForm::Valve {
+            return Err(Error::malformed(format!("{} game lumps have no compressed children", self.bsp.branch().id)));
+        }
         let endian = self.bsp.endian();
         let raw = self.raw_lump(GAME_LUMP)?.into_owned();
         let Some(entry_offset) = self.entry(GAME_LUMP).map(|e| e.offset) else { return Ok(0) };

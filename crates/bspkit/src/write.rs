@@ -31,7 +31,7 @@ use crate::bsp::Bsp;
 use crate::bytes::{u32_at, Endian};
 use crate::directory::{self, LumpEntry};
 use crate::error::{Error, ErrorKind, Result};
-use crate::lumps::gamelump;
+use crate::lumps::gamelump::{self, DirForm};
 
 pub mod atomic;
 mod chunks;
@@ -166,14 +166,19 @@ pub struct GameLumpChild {
 /// The directory of a game lump, or `None` if the count does not fit the lump (read by
 /// [`gamelump::read_entries`]).
 pub fn game_lump_directory(bytes: &[u8], endian: Endian) -> Option<Vec<GameLumpChild>> {
-    let raw = gamelump::read_entries(bytes, endian).ok()?;
+    game_lump_directory_in(bytes, endian, DirForm::Valve)
+}
+
+/// [`game_lump_directory`] for a directory of form `form` (Dark Messiah's 20-byte entries).
+pub fn game_lump_directory_in(bytes: &[u8], endian: Endian, form: DirForm) -> Option<Vec<GameLumpChild>> {
+    let raw = gamelump::read_entries_in(bytes, endian, form).ok()?;
     let mut v: Vec<GameLumpChild> = raw
         .iter()
         .enumerate()
         .map(|(i, e)| {
             let length = e.length as i32 as i64;
             GameLumpChild {
-                field: gamelump::offset_field(i),
+                field: gamelump::offset_field_in(i, form),
                 id: e.id,
                 flags: e.flags,
                 version: e.version,
@@ -193,8 +198,8 @@ pub fn game_lump_directory(bytes: &[u8], endian: Endian) -> Option<Vec<GameLumpC
     Some(v)
 }
 
-fn game_lump_children(bytes: &[u8], endian: Endian) -> Option<Vec<(usize, i64, i64)>> {
-    Some(game_lump_directory(bytes, endian)?.iter().map(|c| (c.field, c.offset, c.stored)).collect())
+fn game_lump_children(bytes: &[u8], endian: Endian, form: DirForm) -> Option<Vec<(usize, i64, i64)>> {
+    Some(game_lump_directory_in(bytes, endian, form)?.iter().map(|c| (c.field, c.offset, c.stored)).collect())
 }
 
 /// Build a game lump from its children `(id, flags, version, stored bytes, filelen)`, data
@@ -212,8 +217,13 @@ pub fn build_game_lump(children: &[(u32, u16, u16, Vec<u8>, u32)], endian: Endia
 /// inside the lump read from the file start, relative if every one lies inside it read from the
 /// lump start. `None`: no non-empty child, or neither fits (a corrupt directory, left alone).
 pub fn game_lump_convention(bytes: &[u8], endian: Endian, lump_offset: u64) -> Option<GameLumpOffsets> {
+    game_lump_convention_in(bytes, endian, lump_offset, DirForm::Valve)
+}
+
+/// [`game_lump_convention`] for a directory of form `form`.
+pub fn game_lump_convention_in(bytes: &[u8], endian: Endian, lump_offset: u64, form: DirForm) -> Option<GameLumpOffsets> {
     let place = gamelump::LumpPlace { file_offset: lump_offset, from_lmp: false };
-    let dir = gamelump::parse_directory(bytes, place, endian).ok()?;
+    let dir = gamelump::parse_directory_in(bytes, place, endian, form).ok()?;
     if !dir.entries.iter().any(|e| e.stored_len > 0) {
         return None;
     }
@@ -229,8 +239,13 @@ pub fn game_lump_convention(bytes: &[u8], endian: Endian, lump_offset: u64) -> O
 /// minus the directory size, if every child then fits. Used for replacement bytes that came
 /// from another position or another file.
 pub fn game_lump_base(bytes: &[u8], endian: Endian) -> Option<u64> {
-    let children = game_lump_children(bytes, endian)?;
-    let dir_len = 4 + 16 * children.len() as i64;
+    game_lump_base_in(bytes, endian, DirForm::Valve)
+}
+
+/// [`game_lump_base`] for a directory of form `form`.
+pub fn game_lump_base_in(bytes: &[u8], endian: Endian, form: DirForm) -> Option<u64> {
+    let children = game_lump_children(bytes, endian, form)?;
+    let dir_len = form.dir_len(children.len()) as i64;
     let first = children.iter().filter(|c| c.2 > 0).map(|c| c.1).min()?;
     let base = first - dir_len;
     let len = bytes.len() as i64;
@@ -241,10 +256,15 @@ pub fn game_lump_base(bytes: &[u8], endian: Endian) -> Option<u64> {
 /// Add `delta` to every child offset of a game lump (absolute convention), in place. Entries
 /// that are all zero (offset and length) are left alone.
 pub fn rebase_game_lump(bytes: &mut [u8], endian: Endian, delta: i64) -> Result<()> {
+    rebase_game_lump_in(bytes, endian, delta, DirForm::Valve)
+}
+
+/// [`rebase_game_lump`] for a directory of form `form`.
+pub fn rebase_game_lump_in(bytes: &mut [u8], endian: Endian, delta: i64, form: DirForm) -> Result<()> {
     if delta == 0 {
         return Ok(());
     }
-    let children = game_lump_children(bytes, endian).ok_or_else(|| Error::malformed("game lump directory does not fit the lump"))?;
+    let children = game_lump_children(bytes, endian, form).ok_or_else(|| Error::malformed("game lump directory does not fit the lump"))?;
     for (at, ofs, len) in children {
         if ofs == 0 && len == 0 {
             continue;
@@ -427,17 +447,19 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
     };
     let new_hl = if is_cod { 12 + 8 * (0..slots.len()).filter(|&p| cod_keep(p, &slots)).count() } else { old_hl };
 
+    // Dark Messiah's game lump directory has its own form (gamelump::DirForm).
+    let form = DirForm::of_branch(bsp.branch().id);
     let game_fix = |bytes: &mut Vec<u8>, old_base: u64, new_base: u64, replaced: bool| -> Result<()> {
         if !matches!(kind, HeaderKind::Valve { .. } | HeaderKind::Respawn) {
             return Ok(());
         }
         let original = slots.iter().find(|s| s.index == GAME_LUMP).copied();
         let conv = original.and_then(|s| {
-            data.get(s.offset as usize..(s.offset + s.length) as usize).and_then(|g| game_lump_convention(g, endian, s.offset))
+            data.get(s.offset as usize..(s.offset + s.length) as usize).and_then(|g| game_lump_convention_in(g, endian, s.offset, form))
         });
         let conv = match conv {
             Some(c) => c,
-            None if replaced => match game_lump_convention(bytes, endian, old_base) {
+            None if replaced => match game_lump_convention_in(bytes, endian, old_base, form) {
                 Some(c) => c,
                 None => return Ok(()),
             },
@@ -446,15 +468,15 @@ pub fn build(bsp: &Bsp, changes: &BTreeMap<usize, LumpChange>, opts: &WriteOptio
         if conv == GameLumpOffsets::Relative {
             return Ok(());
         }
-        let from = if replaced && game_lump_convention(bytes, endian, old_base) != Some(GameLumpOffsets::Absolute) {
-            match game_lump_base(bytes, endian) {
+        let from = if replaced && game_lump_convention_in(bytes, endian, old_base, form) != Some(GameLumpOffsets::Absolute) {
+            match game_lump_base_in(bytes, endian, form) {
                 Some(b) => b,
                 None => return Ok(()),
             }
         } else {
             old_base
         };
-        rebase_game_lump(bytes, endian, new_base as i64 - from as i64)
+        rebase_game_lump_in(bytes, endian, new_base as i64 - from as i64, form)
     };
 
     let mut out: Vec<u8> = vec![0; new_hl];

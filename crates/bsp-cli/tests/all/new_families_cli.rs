@@ -142,3 +142,58 @@ fn source_forks_in_the_cli() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Dark Messiah (`darkmessiah`): `bsp formats` lists it; `info` names it with the split version
+/// word and the fork's record counts in vbspinfo's rows; `props`, `check`, `rewrite` (byte for
+/// byte) and `--branch source` (which keeps the fork as the runner-up) on the builder's map.
+#[test]
+fn dark_messiah_in_the_cli() {
+    let f = stdout(&run(&["formats"]));
+    assert!(f.lines().any(|l| l.starts_with("darkmessiah ")), "darkmessiah missing from:\n{f}");
+    let d = scratch("dark-messiah");
+    let map = d.join("dm.bsp");
+    let bytes = bspkit::build::dark_messiah_map();
+    std::fs::write(&map, &bytes).unwrap();
+    let info = stdout(&run(&["info", s(&map)]));
+    assert!(info.contains("[darkmessiah]"), "{info}");
+    assert!(info.contains("version word 0x00040014 = short 20, short 4"), "{info}");
+    let rows: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&map)]).stdout).unwrap();
+    let stat = |name: &str| rows["stats"].as_array().unwrap().iter().find(|r| r["name"] == name).map(|r| r["count"].clone());
+    assert_eq!((stat("texinfos"), stat("models")), (Some(1.into()), Some(1.into())), "{rows}");
+    let o = run(&["props", s(&map)]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2 props"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).contains("models/props/barrel.mdl"), "{}", stdout(&o));
+    let check = run(&["check", s(&map)]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    let out = d.join("dm_out.bsp");
+    assert!(run(&["rewrite", s(&map), "-o", s(&out)]).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    let forced: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", "--branch", "source", s(&map)]).stdout).unwrap();
+    assert_eq!(forced["format"]["branch"], "source");
+    assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == "darkmessiah"), "{forced}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Quake 64 (`quake64`): `bsp formats` lists it; `info`, `check`, `rewrite` (byte for byte) and
+/// `export` on the builder's room (a BSP29 room re-laid in Quake 64's forms).
+#[test]
+fn quake64_in_the_cli() {
+    let f = stdout(&run(&["formats"]));
+    assert!(f.lines().any(|l| l.starts_with("quake64 ")), "quake64 missing from:\n{f}");
+    let d = scratch("quake64");
+    let map = d.join("q64.bsp");
+    let bytes = bspkit::build::quake64_room();
+    std::fs::write(&map, &bytes).unwrap();
+    let info = stdout(&run(&["info", s(&map)]));
+    assert!(info.contains("[quake64]") && info.contains("magic \" 46Q\""), "{info}");
+    let check = run(&["check", s(&map)]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    let out = d.join("q64_out.bsp");
+    assert!(run(&["rewrite", s(&map), "-o", s(&out)]).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    let glb = d.join("q64.glb");
+    let e = run(&["export", s(&map), "-o", s(&glb)]);
+    assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
+    assert!(std::fs::metadata(&glb).unwrap().len() > 0);
+    let _ = std::fs::remove_dir_all(&d);
+}

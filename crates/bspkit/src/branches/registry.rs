@@ -17,6 +17,7 @@ pub fn all() -> Vec<&'static Branch> {
         &quake1::QUAKE1,
         &quake1::BSP2,
         &quake1::BSP2PSB,
+        &quake1::QUAKE64,
         &quake1::HEXEN2,
         &goldsrc::GOLDSRC,
         &goldsrc::BLUESHIFT,

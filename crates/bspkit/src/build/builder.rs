@@ -18,6 +18,10 @@ pub struct BspBuilder {
 /// The version number a branch writes by default (Source: the branch's own VBSP version,
 /// [`crate::branches::source::lumps::version_of`]).
 pub fn default_version(branch: &Branch) -> u32 {
+    // Dark Messiah stores its 20 as the low half of a split version word.
+    if branch.id == "darkmessiah" {
+        return crate::branches::source::lumps::DARK_MESSIAH_VERSION;
+    }
     if let Some(v) = crate::branches::source::lumps::version_of(branch) {
         return v;
     }
@@ -240,9 +244,10 @@ mod tests {
         let decided_by_version = ["vtmb", "source2004", "source", "l4d2", "dota2", "strata", "contagion", "desolation", "cso2"];
         for branch in source::BRANCHES {
             let version = source::version_of(branch).expect("a Source branch has a version");
-            assert_eq!(default_version(branch), version, "{}", branch.id);
+            let word = if branch.id == "darkmessiah" { source::DARK_MESSIAH_VERSION } else { version };
+            assert_eq!(default_version(branch), word, "{}", branch.id);
             let bytes = BspBuilder::new(branch).lump(0, ents.clone()).lump(1, vec![0u8; 20]).build();
-            assert_eq!(crate::bytes::u32_at(&bytes, 4, Endian::Little), Some(version), "{}", branch.id);
+            assert_eq!(crate::bytes::u32_at(&bytes, 4, Endian::Little), Some(word), "{}", branch.id);
             let detected = Bsp::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", branch.id));
             assert!(source::versions(detected.branch()).contains(&version), "{} detected as {}", branch.id, detected.branch().id);
             if decided_by_version.contains(&branch.id) {

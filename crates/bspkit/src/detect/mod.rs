@@ -106,6 +106,13 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
         b"QBSP" | b"RBSP" | b"FBSP" => unsupported(std::str::from_utf8(&head).unwrap_or("?"), le_version as i64),
         b"BSP2" => Ok(Detection::new(&quake1::BSP2, 0, Endian::Little, "magic \"BSP2\" (32-bit Quake 1 extension)".into())),
         b"2PSB" => Ok(Detection::new(&quake1::BSP2PSB, 0, Endian::Little, "magic \"2PSB\" (RMQ 32-bit extension)".into())),
+        // quakespasm's BSPVERSION_QUAKE64, 'Q' << 24 | '6' << 16 | '4' << 8 | ' ', little-endian.
+        b" 46Q" => Ok(Detection::new(
+            &quake1::QUAKE64,
+            0,
+            Endian::Little,
+            "magic \" 46Q\" (Quake 64: version word 'Q'<<24 | '6'<<16 | '4'<<8 | ' ', BSP29 records)".into(),
+        )),
         // Genesis3D: no magic at 0, the GBSP tag is the header chunk's data.
         _ if genesis3d::matches(data) => genesis3d::select(data),
         _ => match u32::from_le_bytes(head) {

@@ -94,6 +94,8 @@ pub struct GameLumpDir {
     pub entries: Vec<GameLumpEntry>,
     /// The offset convention found in the file.
     pub base: OffsetBase,
+    /// The directory's form (Valve's or Dark Messiah's).
+    pub form: DirForm,
 }
 
 /// Where the game lump's bytes came from, for the offset rule.
@@ -117,13 +119,58 @@ pub struct RawEntry {
     pub length: u32,
 }
 
-/// Position, in the game lump, of the `fileofs` field of directory entry `position`.
-pub const fn offset_field(position: usize) -> usize {
-    4 + ENTRY_LEN * position + 8
+/// The directory's form: Valve's, or Dark Messiah's (VDC "BSP (Source)/Game-Specific": the
+/// header `{int lumpCount; int unknown;}` and 20-byte `dgamelump_dm_t` entries, Valve's 16
+/// bytes followed by one more int). The trailing ints' meaning is not given; they are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DirForm {
+    #[default]
+    Valve,
+    DarkMessiah,
 }
 
-fn raw_entry(lump: &[u8], position: usize, endian: Endian) -> Option<RawEntry> {
-    let b = 4 + ENTRY_LEN * position;
+impl DirForm {
+    /// The form a branch's maps use (by its id).
+    pub fn of_branch(id: &str) -> DirForm {
+        if id == "darkmessiah" {
+            DirForm::DarkMessiah
+        } else {
+            DirForm::Valve
+        }
+    }
+    /// Bytes before the first entry.
+    pub const fn header_len(self) -> usize {
+        match self {
+            DirForm::Valve => 4,
+            DirForm::DarkMessiah => 8,
+        }
+    }
+    /// Bytes per entry.
+    pub const fn entry_len(self) -> usize {
+        match self {
+            DirForm::Valve => ENTRY_LEN,
+            DirForm::DarkMessiah => 20,
+        }
+    }
+    /// Bytes of a directory of `n` entries.
+    pub const fn dir_len(self, n: usize) -> usize {
+        self.header_len() + self.entry_len() * n
+    }
+}
+
+/// Position, in the game lump, of the `fileofs` field of directory entry `position`.
+pub const fn offset_field(position: usize) -> usize {
+    offset_field_in(position, DirForm::Valve)
+}
+
+/// [`offset_field`] in a directory of form `form`.
+pub const fn offset_field_in(position: usize, form: DirForm) -> usize {
+    form.dir_len(position) + 8
+}
+
+fn raw_entry(lump: &[u8], position: usize, endian: Endian, form: DirForm) -> Option<RawEntry> {
+    let b = form.dir_len(position);
     Some(RawEntry {
         id: u32_at(lump, b, endian)?,
         flags: u16_at(lump, b + 4, endian)?,
@@ -137,40 +184,56 @@ fn raw_entry(lump: &[u8], position: usize, endian: Endian) -> Option<RawEntry> {
 /// or a directory longer than the lump is an error. This is the one reader of the directory's
 /// bytes; [`parse_directory`] interprets the offsets.
 pub fn read_entries(lump: &[u8], endian: Endian) -> Result<Vec<RawEntry>> {
+    read_entries_in(lump, endian, DirForm::Valve)
+}
+
+/// [`read_entries`] for a directory of form `form`.
+pub fn read_entries_in(lump: &[u8], endian: Endian, form: DirForm) -> Result<Vec<RawEntry>> {
     let count = u32_at(lump, 0, endian).ok_or_else(|| Error::truncated(4, lump.len() as u64))? as i32;
     if count < 0 {
         return Err(Error::malformed(format!("game lump count {count} is negative")).at(0));
     }
-    let dir_end = (count as u64).checked_mul(ENTRY_LEN as u64).and_then(|n| n.checked_add(4)).unwrap_or(u64::MAX);
+    let dir_end =
+        (count as u64).checked_mul(form.entry_len() as u64).and_then(|n| n.checked_add(form.header_len() as u64)).unwrap_or(u64::MAX);
     if dir_end > lump.len() as u64 {
         return Err(Error::truncated(dir_end, lump.len() as u64).at(0));
     }
     // Every entry lies inside the lump (checked above).
-    Ok((0..count as usize).filter_map(|i| raw_entry(lump, i, endian)).collect())
+    Ok((0..count as usize).filter_map(|i| raw_entry(lump, i, endian, form)).collect())
 }
 
 /// The entries that lie wholly inside the lump, at most as many as the count declares (none
 /// for a negative count or a lump shorter than the count): a tolerant read for reports.
 pub fn read_entries_lenient(lump: &[u8], endian: Endian) -> Vec<RawEntry> {
+    read_entries_lenient_in(lump, endian, DirForm::Valve)
+}
+
+/// [`read_entries_lenient`] for a directory of form `form`.
+pub fn read_entries_lenient_in(lump: &[u8], endian: Endian, form: DirForm) -> Vec<RawEntry> {
     let count = u32_at(lump, 0, endian).map_or(0, |c| (c as i32).max(0) as usize);
-    let fit = lump.len().saturating_sub(4) / ENTRY_LEN;
-    (0..count.min(fit)).filter_map(|i| raw_entry(lump, i, endian)).collect()
+    let fit = lump.len().saturating_sub(form.header_len()) / form.entry_len();
+    (0..count.min(fit)).filter_map(|i| raw_entry(lump, i, endian, form)).collect()
 }
 
 /// Parse the directory of a game lump `lump` (its bytes as stored) in byte order `endian`.
 pub fn parse_directory(lump: &[u8], place: LumpPlace, endian: Endian) -> Result<GameLumpDir> {
+    parse_directory_in(lump, place, endian, DirForm::Valve)
+}
+
+/// [`parse_directory`] for a directory of form `form`.
+pub fn parse_directory_in(lump: &[u8], place: LumpPlace, endian: Endian, form: DirForm) -> Result<GameLumpDir> {
     if lump.is_empty() {
-        return Ok(GameLumpDir { entries: Vec::new(), base: OffsetBase::Absolute });
+        return Ok(GameLumpDir { entries: Vec::new(), base: OffsetBase::Absolute, form });
     }
-    let raw = read_entries(lump, endian)?;
-    let dir_end = 4 + ENTRY_LEN * raw.len();
+    let raw = read_entries_in(lump, endian, form)?;
+    let dir_end = form.dir_len(raw.len());
     let mut candidates = vec![OffsetBase::Absolute, OffsetBase::Relative];
     if place.from_lmp {
         candidates.push(OffsetBase::LmpFile);
     }
     for base in candidates {
         if let Some(entries) = layout(&raw, shift_of(base, place.file_offset) as i64, lump.len(), dir_end) {
-            return Ok(GameLumpDir { entries, base });
+            return Ok(GameLumpDir { entries, base, form });
         }
     }
     Err(Error::malformed(format!(
@@ -312,7 +375,7 @@ impl<'a> GameLumps<'a> {
                     limit: u32::MAX as u64,
                 })
             })?;
-            let at = offset_field(e.position);
+            let at = offset_field_in(e.position, self.dir.form);
             out[at..at + 4].copy_from_slice(&self.endian.u32_bytes(ofs));
         }
         Ok(out)

@@ -6,7 +6,7 @@ use crate::branch::Family;
 use crate::bsp::Bsp;
 use crate::directory::LumpOrigin;
 use crate::error::{Error, ErrorKind, Result};
-use crate::lumps::gamelump::{parse_directory, GameLumps, LumpPlace, LUMP_GAME_LUMP};
+use crate::lumps::gamelump::{parse_directory_in, DirForm, GameLumps, LumpPlace, LUMP_GAME_LUMP};
 
 impl<'a> GameLumps<'a> {
     /// Parse the game lump of an opened Source or Respawn map (both keep it in slot 35 with the
@@ -22,7 +22,8 @@ impl<'a> GameLumps<'a> {
             file_offset: entry.map(|e| e.offset).unwrap_or(0),
             from_lmp: matches!(entry.map(|e| &e.origin), Some(LumpOrigin::Lmp(_))),
         };
-        let dir = parse_directory(bytes, place, bsp.endian()).map_err(|e| bsp.lump_error(LUMP_GAME_LUMP, e))?;
+        let form = DirForm::of_branch(bsp.branch().id);
+        let dir = parse_directory_in(bytes, place, bsp.endian(), form).map_err(|e| bsp.lump_error(LUMP_GAME_LUMP, e))?;
         let mut g = GameLumps::from_parts(bytes, dir, bsp.endian(), bsp.options().max_decompressed);
         g.prop_game = crate::lumps::staticprops::PropGame::of_branch(bsp.branch().id);
         Ok(g)

@@ -30,6 +30,27 @@ pub struct MipTexHeader {
     pub offsets: [U32<LE>; 4],
 }
 
+crate::schema::types::declare_record! {
+    /// Quake 64's 44-byte texture header (quakespasm `bspfile.h` `miptex64_t`): Quake's with a
+    /// `shift` after the size. The engine reads mip 0 right after this header (not at
+    /// `offsets[0]`) and divides the texture coordinates by `2 × shift` when `shift` > 0.
+    pub struct MipTex64Header {
+        pub name: [u8; 16],
+        pub width: U32<LE>,
+        pub height: U32<LE>,
+        pub shift: U32<LE>,
+        pub offsets: [U32<LE>; 4],
+    }
+}
+
+/// The texture form of a lump: Quake's / GoldSrc's 40-byte header, or Quake 64's 44-byte one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MipForm {
+    #[default]
+    Quake,
+    Quake64,
+}
+
 /// Largest palette a GoldSrc texture may carry (quake_family.md B.4).
 pub const MAX_PALETTE: usize = 256;
 
@@ -40,6 +61,8 @@ pub struct MipTexLump<'a> {
     count: usize,
     /// GoldSrc: each embedded texture is followed by its palette.
     palette: bool,
+    /// Quake 64's 44-byte headers.
+    form: MipForm,
 }
 
 /// One texture of the lump.
@@ -54,20 +77,28 @@ pub struct MipTex<'a> {
     data: &'a [u8],
     /// GoldSrc palette, RGB triples (`n × 3` bytes), for embedded textures.
     pub palette: Option<&'a [u8]>,
+    /// Quake 64's whole header (its `name`, `width` and `height` are also `header`'s; `header`'s
+    /// `offsets` are not meaningful then).
+    pub q64: Option<&'a MipTex64Header>,
 }
 
 impl<'a> MipTexLump<'a> {
     /// Parse the count and offset table. An empty lump has no textures.
     pub fn parse(data: &'a [u8], palette: bool) -> Result<Self> {
         if data.is_empty() {
-            return Ok(MipTexLump { data, count: 0, palette });
+            return Ok(MipTexLump { data, count: 0, palette, form: MipForm::Quake });
         }
         let n = i32_at(data, 0, Endian::Little).ok_or_else(|| Error::truncated(4, data.len() as u64).at(0))?;
         // The offset table must fit the lump: a hostile count is an error, not an allocation.
         if n < 0 || 4 + 4 * n as u64 > data.len() as u64 {
             return Err(Error::malformed(format!("texture count {n} does not fit a {}-byte texture lump", data.len())).at(0));
         }
-        Ok(MipTexLump { data, count: n as usize, palette })
+        Ok(MipTexLump { data, count: n as usize, palette, form: MipForm::Quake })
+    }
+
+    /// [`MipTexLump::parse`] for textures of form `form` (Quake 64's have no palette).
+    pub fn parse_form(data: &'a [u8], palette: bool, form: MipForm) -> Result<Self> {
+        Ok(MipTexLump { form, ..Self::parse(data, palette)? })
     }
 
     /// Number of entries in the offset table (`textures` in bspinfo).
@@ -96,7 +127,10 @@ impl<'a> MipTexLump<'a> {
         if ofs < 0 {
             return Ok(None);
         }
-        MipTex::parse_at(self.data, i, ofs as usize, self.palette).map(Some)
+        match self.form {
+            MipForm::Quake => MipTex::parse_at(self.data, i, ofs as usize, self.palette).map(Some),
+            MipForm::Quake64 => MipTex::parse_q64_at(self.data, i, ofs as usize).map(Some),
+        }
     }
 
     /// Every entry in order (see [`MipTexLump::get`]).
@@ -114,7 +148,7 @@ impl<'a> MipTex<'a> {
         let (header, _) = MipTexHeader::ref_from_prefix(data).map_err(|_| {
             Error::malformed(format!("texture {i} at {ofs}: 40-byte header runs past the {}-byte lump", lump.len())).at(ofs as u64)
         })?;
-        let tex = MipTex { index: i, offset: ofs, header, data, palette: None };
+        let tex = MipTex { index: i, offset: ofs, header, data, palette: None, q64: None };
         if !tex.embedded() {
             return Ok(tex);
         }
@@ -150,6 +184,29 @@ impl<'a> MipTex<'a> {
 }
 
 impl<'a> MipTex<'a> {
+    /// A Quake 64 texture at byte `ofs` of `lump`: the 44-byte header and mip 0 right after it
+    /// (quakespasm reads only that level); errors carry the offset within `lump`.
+    pub fn parse_q64_at(lump: &'a [u8], i: usize, ofs: usize) -> Result<MipTex<'a>> {
+        let data = lump.get(ofs..).unwrap_or(&[]);
+        let short =
+            || Error::malformed(format!("texture {i} at {ofs}: 44-byte header runs past the {}-byte lump", lump.len())).at(ofs as u64);
+        let (q64, _) = MipTex64Header::ref_from_prefix(data).map_err(|_| short())?;
+        let (header, _) = MipTexHeader::ref_from_prefix(data).map_err(|_| short())?;
+        let tex = MipTex { index: i, offset: ofs, header, data, palette: None, q64: Some(q64) };
+        let (start, len) = tex.mip_range(0);
+        if start.saturating_add(len) > data.len() as u64 {
+            return Err(
+                Error::malformed(format!("texture {i} ({}) mip 0 ({len} bytes at +{start}) runs past the lump", tex.name())).at(ofs as u64)
+            );
+        }
+        Ok(tex)
+    }
+
+    /// Quake 64's texture-coordinate shift (`None` for other forms).
+    pub fn shift(&self) -> Option<u32> {
+        self.q64.map(|h| h.shift.get())
+    }
+
     /// The texture name (up to the first NUL).
     pub fn name(&self) -> Cow<'a, str> {
         c_str(&self.header.name)
@@ -162,17 +219,20 @@ impl<'a> MipTex<'a> {
     }
     /// Are the pixels stored in the map (rather than in a WAD)?
     pub fn embedded(&self) -> bool {
-        self.header.offsets[0].get() != 0
+        self.q64.is_some() || self.header.offsets[0].get() != 0
     }
     /// (start relative to the texture, length) of a mip level, in u64 so nothing overflows.
     fn mip_range(&self, level: usize) -> (u64, u64) {
         let k = level.min(3) as u32;
         let (w, h) = (self.width() as u64 >> k, self.height() as u64 >> k);
-        (self.header.offsets[level.min(3)].get() as u64, w * h)
+        match self.q64 {
+            Some(_) => (std::mem::size_of::<MipTex64Header>() as u64, w * h),
+            None => (self.header.offsets[level.min(3)].get() as u64, w * h),
+        }
     }
-    /// The palette indices of mip level 0..=3, for embedded textures.
+    /// The palette indices of mip level 0..=3, for embedded textures (Quake 64: level 0 only).
     pub fn mip(&self, level: usize) -> Option<&'a [u8]> {
-        if level > 3 || !self.embedded() {
+        if level > 3 || !self.embedded() || (self.q64.is_some() && level > 0) {
             return None;
         }
         let (start, len) = self.mip_range(level);
@@ -191,7 +251,16 @@ pub fn of<'a>(bsp: &'a crate::bsp::Bsp) -> Result<Option<MipTexLump<'a>>> {
     }
     let Some(index) = bsp.branch().lump_index("TEXTURES") else { return Ok(None) };
     let data = bsp.lump(index)?;
-    MipTexLump::parse(data, family == Family::GoldSrc).map(Some).map_err(|e| bsp.lump_error(index, e))
+    MipTexLump::parse_form(data, family == Family::GoldSrc, form_of(bsp.branch().id)).map(Some).map_err(|e| bsp.lump_error(index, e))
+}
+
+/// The texture form of a branch (by its id).
+pub fn form_of(branch_id: &str) -> MipForm {
+    if branch_id == "quake64" {
+        MipForm::Quake64
+    } else {
+        MipForm::Quake
+    }
 }
 
 /// One row of a texture listing (`bsp miptex`).

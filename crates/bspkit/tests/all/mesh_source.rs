@@ -65,7 +65,7 @@ fn check<O: ByteOrder>(bsp: &Bsp, scene: &Scene, name: &str) -> Counts {
     let mut seen = vec![0u32; faces.len()];
     let mut nonconvex = 0usize;
     let mut owned = vec![false; faces.len()];
-    for m in v.models().unwrap() {
+    for m in v.models().unwrap().iter() {
         let (a, n) = (m.firstface.get().max(0) as usize, m.numfaces.get().max(0) as usize);
         for o in owned.iter_mut().skip(a).take(n) {
             *o = true;

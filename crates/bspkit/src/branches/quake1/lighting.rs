@@ -46,6 +46,20 @@ fn samples<'a>(
         set.source_lump = Some(lighting_lump);
         return 1;
     }
+    if bsp.branch().id == "quake64" {
+        // Quake 64: 16-bit luxels, bits RRRRRGGGGGBBBBBB over two bytes (quakespasm's
+        // Mod_LoadLighting), each channel widened to 8 bits by its place (quakespasm shifts
+        // green's two low bits by 5, not 3, which darkens green by up to 24/255; the layout it
+        // states is followed here); `lightofs` counts bytes of the lump (halved per face in
+        // `collect_with`).
+        set.data = Cow::Owned(
+            grey.chunks_exact(2).flat_map(|p| [p[0] & 0xf8, ((p[0] & 0x07) << 5) | ((p[1] & 0xc0) >> 3), (p[1] & 0x3f) << 2]).collect(),
+        );
+        set.format = Some(SampleFormat::Rgb8);
+        set.source = "LIGHTING (Quake 64, 16-bit)".into();
+        set.source_lump = Some(lighting_lump);
+        return 3;
+    }
     if opts.hdr {
         if let Some(d) = bx("LIGHTING_E5BGR9") {
             set.data = Cow::Borrowed(d);
@@ -118,9 +132,12 @@ fn collect_with<'a, L: Layout>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<
     let tables = QuakeFaceTables::new(|name| bspx.as_ref().and_then(|b| b.lump(bsp.data(), name)), faces.len(), opts);
     set.faces.reserve(faces.len());
     let mut corners = Vec::with_capacity(64);
+    // Quake 64's offsets count bytes of 16-bit luxels (quakespasm: `lofs /= 2`).
+    let q64 = bsp.branch().id == "quake64";
     for (i, f) in faces.iter().enumerate() {
         let vecs = usize::try_from(f.texinfo()).ok().and_then(|t| texinfo.get(t)).map(|t| t.vecs.map(|r| r.map(|v| v.get())));
-        let face = QuakeFace { lump: face_lump, index: i, styles: f.styles(), light_ofs: f.light_ofs(), vecs };
+        let light_ofs = if q64 && f.light_ofs() >= 0 { f.light_ofs() / 2 } else { f.light_ofs() };
+        let face = QuakeFace { lump: face_lump, index: i, styles: f.styles(), light_ofs, vecs };
         set.push_quake_face(face, &tables, scale as u64, &mut corners, |out| face_points::<L>(f, surfedges, edges, vertices, out));
     }
     Ok(set)

@@ -79,6 +79,20 @@ pub static BSP2PSB: Branch = Branch {
     lumps: quake_lumps!(node: 32, face: 28, clipnode: 12, leaf: 32, mark: 4, edge: 8, model: 64),
 };
 
+/// Quake 64 (Nightdive's 2021 PC release of Midway's Nintendo 64 port): BSP29's records and
+/// table behind the version word `'Q' << 24 | '6' << 16 | '4' << 8 | ' '` (bytes `" 46Q"`,
+/// quakespasm `bspfile.h` `BSPVERSION_QUAKE64`). Its textures are `miptex64_t` (a `shift` after
+/// the size, pixels right after the 44-byte header, sizes not multiples of 16) and its lighting
+/// holds 16-bit RGB luxels (quakespasm `Mod_LoadTextures`, `Mod_LoadLighting`).
+pub static QUAKE64: Branch = Branch {
+    id: "quake64",
+    family: Family::Quake,
+    title: "Quake 64 (BSP29 with 16-bit lighting and shifted textures)",
+    games: "Quake 64 (2021 PC release)",
+    header: HeaderKind::Quake { magic: Some(*b" 46Q") },
+    lumps: quake_lumps!(node: 24, face: 20, clipnode: 8, leaf: 28, mark: 2, edge: 4, model: 64),
+};
+
 /// Which record set a Quake 1 / GoldSrc branch uses (quake_family.md C.2, quake_facts.md 1.2–1.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordSet {

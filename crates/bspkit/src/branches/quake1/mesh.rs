@@ -102,8 +102,14 @@ impl Materials<'_> {
             return m;
         }
         let tex = slot.and_then(|i| self.lump.as_ref().map(|l| l.get(i)));
+        // Quake 64 divides texture coordinates by 2 × shift when shift > 0 (quakespasm's
+        // "Q64 RERELEASE texture shift"): the UVs' divisor grows by that factor.
+        let mut uv_factor = 1u32;
         let (name, size) = match tex {
-            Some(Ok(Some(t))) => (t.name().into_owned(), [t.width(), t.height()]),
+            Some(Ok(Some(t))) => {
+                uv_factor = t.shift().filter(|&s| s > 0 && s <= 1 << 8).map_or(1, |s| 2 * s);
+                (t.name().into_owned(), [t.width(), t.height()])
+            }
             Some(Ok(None)) => (format!("(miptex {miptex})"), [0, 0]),
             Some(Err(e)) => {
                 scene.warnings.push(format!("miptex {miptex}: {e}"));
@@ -122,10 +128,11 @@ impl Materials<'_> {
         };
         let flags = flags_of(&name);
         let index = self.table.intern(&mut scene.materials, &name, || Material { name: name.clone(), flags, size: Some(size) });
+        let divisor = [size[0].saturating_mul(uv_factor), size[1].saturating_mul(uv_factor)];
         if let Some(i) = slot {
-            self.by_miptex[i] = Some((index, size));
+            self.by_miptex[i] = Some((index, divisor));
         }
-        (index, size)
+        (index, divisor)
     }
 }
 

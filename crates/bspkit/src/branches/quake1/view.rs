@@ -140,7 +140,8 @@ impl<'a, L: Layout> View<'a, L> {
     /// The texture lump; GoldSrc textures carry a palette.
     pub fn textures(&self) -> Result<MipTexLump<'a>> {
         let data = self.bsp.lump(self.slots.textures)?;
-        MipTexLump::parse(data, self.bsp.family() == Family::GoldSrc).map_err(|e| self.bsp.lump_error(self.slots.textures, e))
+        let form = crate::lumps::miptex::form_of(self.bsp.branch().id);
+        MipTexLump::parse_form(data, self.bsp.family() == Family::GoldSrc, form).map_err(|e| self.bsp.lump_error(self.slots.textures, e))
     }
     /// Bytes in one decompressed PVS row: one bit per leaf of the world model, leaf 0 excluded
     /// (quake_family.md B.6).

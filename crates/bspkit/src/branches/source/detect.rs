@@ -241,6 +241,36 @@ fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String, &'s
     None
 }
 
+/// Dark Messiah: the header's version word is two shorts, 20 and 4 (VDC `dheader_dm_t`); no
+/// Valve branch writes a nonzero upper half. The texinfo, model and game-lump forms are
+/// reported beside it as corroboration (a file whose lumps do not fit them still opens as
+/// Dark Messiah, and `bsp check` then names the lump that does not fit).
+fn dark_messiah(data: &[u8]) -> Detection {
+    let endian = Endian::Little;
+    let mut why = vec![format!(
+        "magic \"VBSP\" (little endian), version word {DARK_MESSIAH_VERSION:#010x} = short 20, short 4 (Dark Messiah's split version)"
+    )];
+    let fits = |i: usize, size: u64, name: &str| {
+        let n = data_len(data, endian, i);
+        (n > 0 && n % size == 0).then(|| format!("{name} lump of {n} bytes = {} records of {size}", n / size))
+    };
+    let mut seen: Vec<String> = [fits(LUMP_TEXINFO, 96, "texinfo"), fits(LUMP_MODELS, 52, "models")].into_iter().flatten().collect();
+    if let Some((ofs, len)) = entry(data, endian, false, LUMP_GAME_LUMP) {
+        let lump = data.get(ofs as usize..(ofs as usize).saturating_add(len as usize)).unwrap_or(&[]);
+        let place = gamelump::LumpPlace { file_offset: ofs as u64, from_lmp: false };
+        if let Ok(dir) = gamelump::parse_directory_in(lump, place, endian, gamelump::DirForm::DarkMessiah) {
+            if !dir.entries.is_empty() {
+                seen.push(format!("game lump directory of {} 20-byte entries after an 8-byte header", dir.entries.len()));
+            }
+        }
+    }
+    if !seen.is_empty() {
+        why.push(seen.join("; "));
+    }
+    let runners_up = vec![("source", "Valve's v20 header stores the version as the one int 20".to_string())];
+    Detection { branch: &DARK_MESSIAH, version: 20, endian, why, runners_up }
+}
+
 /// `asw_a, asw_b, asw_c` and how many more.
 fn class_list(classes: &[String]) -> String {
     let shown = classes.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
@@ -263,6 +293,9 @@ fn class_list(classes: &[String]) -> String {
 /// * 22 → Tactical Intervention when lump 24 holds entity text (§5), else Dota 2 / INFRA; 23 → Dota 2.
 pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let magic = if endian == Endian::Little { "VBSP" } else { "PSBV" };
+    if endian == Endian::Little && version == DARK_MESSIAH_VERSION {
+        return Ok(dark_messiah(data));
+    }
     if !matches!(version, 17..=25 | 27 | 42 | 100) {
         return Err(Error::new(ErrorKind::UnsupportedVersion { magic: magic.into(), version: version as i64 }).in_lump("header").at(4));
     }

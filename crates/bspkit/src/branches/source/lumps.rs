@@ -70,6 +70,9 @@ pub enum Layout {
     Standard,
     /// Strata Source v25: widened indices and float bounds (bsp_tool strata.py).
     Strata,
+    /// Dark Messiah of Might and Magic: 96-byte texinfo and 52-byte models (VDC "BSP
+    /// (Source)/Game-Specific"), every other lump as the 2007 table.
+    DarkMessiah,
 }
 
 /// The layout generation of a Source branch.
@@ -77,6 +80,7 @@ pub fn layout(branch: &Branch) -> Layout {
     match branch.id {
         "vtmb" => Layout::Vtmb,
         "strata" => Layout::Strata,
+        "darkmessiah" => Layout::DarkMessiah,
         _ => Layout::Standard,
     }
 }
@@ -194,6 +198,19 @@ pub static LUMPS_VTMB: [LumpDef; 64] = {
 
 /// Left 4 Dead (§5): lump 61 overlay system levels.
 pub static LUMPS_L4D: [LumpDef; 64] = LUMPS_2007;
+
+/// Dark Messiah of Might and Magic (VDC "BSP (Source)/Game-Specific"): the 2007 table with
+/// `texinfo_dm_t` (72 + 24 unknown bytes before `flags`) and `dmodel_dm_t` (48 + one int
+/// between `origin` and `headnode`). Its game lump directory is read by
+/// [`crate::lumps::gamelump::DirForm::DarkMessiah`].
+/// Dark Messiah's header version word: `short version = 20; short unknown = 4` (VDC
+/// `dheader_dm_t`, "always 4?"), read as one little-endian int.
+pub const DARK_MESSIAH_VERSION: u32 = 20 | 4 << 16;
+
+pub static LUMPS_DARK_MESSIAH: [LumpDef; 64] = {
+    let t = with(LUMPS_2007, LUMP_TEXINFO, LumpDef::records("TEXINFO", 96));
+    with(t, LUMP_MODELS, LumpDef::records("MODELS", 52))
+};
 
 /// Left 4 Dead 2 (§5): static-prop collision lumps 22–25 and 49, PhysX lump 62.
 pub static LUMPS_L4D2: [LumpDef; 64] = {
@@ -320,6 +337,13 @@ pub static FTB: Branch = source_branch(
     &LUMPS_2007,
 );
 pub static BLACK_MESA: Branch = source_branch("blackmesa", "Source v20, Black Mesa", "Black Mesa (commercial release)", false, &LUMPS_2007);
+pub static DARK_MESSIAH: Branch = source_branch(
+    "darkmessiah",
+    "Source v20.4, Dark Messiah of Might and Magic",
+    "Dark Messiah of Might and Magic (single player and multiplayer)",
+    false,
+    &LUMPS_DARK_MESSIAH,
+);
 pub static SFM: Branch = source_branch("sfm", "Source v21, Source Filmmaker", "Source Filmmaker", false, &LUMPS_ASW);
 
 /// Source branches, for the registry.
@@ -344,6 +368,7 @@ pub static BRANCHES: &[&Branch] = &[
     &FTB,
     &BLACK_MESA,
     &SFM,
+    &DARK_MESSIAH,
 ];
 
 /// The VBSP versions a branch's maps carry (source.md §3, §27): those [`select`](super::detect::select) maps to this
@@ -358,7 +383,7 @@ pub fn versions(branch: &Branch) -> &'static [u32] {
         "vtmb" => &[17],
         // Half-Life: Source has one v18 map, everything else of that era is 19.
         "source2004" => &[18, 19],
-        "source2006" | "source" | "l4d" | "outerlight" | "zenoclash" | "ftb" | "blackmesa" => &[20],
+        "source2006" | "source" | "l4d" | "outerlight" | "zenoclash" | "ftb" | "blackmesa" | "darkmessiah" => &[20],
         "l4d2" | "alienswarm" | "portal2" | "csgo" => &[21],
         // Source Filmmaker ships v20 and v21 maps (VDC); its own compiler writes 21.
         "sfm" => &[20, 21],

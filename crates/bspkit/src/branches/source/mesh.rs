@@ -175,7 +175,7 @@ struct Ctx<'a, O: ByteOrder> {
     vertices: &'a [Vertex<O>],
     edges: Edges<'a, O>,
     surfedges: &'a [Surfedge<O>],
-    texinfo: &'a [TexInfo<O>],
+    texinfo: std::borrow::Cow<'a, [TexInfo<O>]>,
     /// `Err` holds why displacements cannot be read.
     disp_infos: std::result::Result<DispInfos<'a, O>, String>,
     disp_verts: std::result::Result<&'a [DispVert<O>], String>,

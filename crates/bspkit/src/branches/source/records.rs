@@ -571,6 +571,72 @@ record!(
     FaceBrushList { num_face_brushes: U32<O>, first_face_brush: U32<O> }
 );
 
+// Dark Messiah of Might and Magic (VDC "BSP (Source)/Game-Specific", `texinfo_dm_t`,
+// `dmodel_dm_t`, `dgamelump_dm_t`): PC-only, so little-endian records, declared once each with
+// `declare_record!`. The inserted fields' meaning is not given; they are kept as stored.
+crate::schema::types::declare_record! {
+    /// `texinfo_dm_t`, 96 bytes: Valve's `texinfo_t` with 24 unknown bytes between
+    /// `lightmapVecs` and `flags`.
+    pub struct TexInfoDm {
+        pub texture_vecs: [[F32<zerocopy::LittleEndian>; 4]; 2],
+        pub lightmap_vecs: [[F32<zerocopy::LittleEndian>; 4]; 2],
+        pub unknown: [u8; 24],
+        pub flags: I32<zerocopy::LittleEndian>,
+        pub texdata: I32<zerocopy::LittleEndian>,
+    }
+    /// `dmodel_dm_t`, 52 bytes: Valve's `dmodel_t` with one int (VDC: "always 0?") between
+    /// `origin` and `headnode`.
+    pub struct ModelDm {
+        pub mins: [F32<zerocopy::LittleEndian>; 3],
+        pub maxs: [F32<zerocopy::LittleEndian>; 3],
+        pub origin: [F32<zerocopy::LittleEndian>; 3],
+        pub unknown: I32<zerocopy::LittleEndian>,
+        pub headnode: I32<zerocopy::LittleEndian>,
+        pub firstface: I32<zerocopy::LittleEndian>,
+        pub numfaces: I32<zerocopy::LittleEndian>,
+    }
+    /// `dgamelump_dm_t`, 20 bytes: Valve's `dgamelump_t` and one more int.
+    pub struct GameLumpEntryDm {
+        pub id: I32<zerocopy::LittleEndian>,
+        pub flags: U16<zerocopy::LittleEndian>,
+        pub version: U16<zerocopy::LittleEndian>,
+        pub fileofs: I32<zerocopy::LittleEndian>,
+        pub filelen: I32<zerocopy::LittleEndian>,
+        pub unknown: I32<zerocopy::LittleEndian>,
+    }
+}
+
+fn f32s<O: ByteOrder, const N: usize>(v: &[F32<zerocopy::LittleEndian>; N]) -> [F32<O>; N] {
+    std::array::from_fn(|i| F32::new(v[i].get()))
+}
+
+impl TexInfoDm {
+    /// Valve's `texinfo_t` with the same values (the 24 unknown bytes left out), for code that
+    /// reads every branch's texinfo.
+    pub fn to_valve<O: ByteOrder>(&self) -> TexInfo<O> {
+        TexInfo {
+            texture_vecs: [f32s(&self.texture_vecs[0]), f32s(&self.texture_vecs[1])],
+            lightmap_vecs: [f32s(&self.lightmap_vecs[0]), f32s(&self.lightmap_vecs[1])],
+            flags: I32::new(self.flags.get()),
+            texdata: I32::new(self.texdata.get()),
+        }
+    }
+}
+
+impl ModelDm {
+    /// Valve's `dmodel_t` with the same values (the unknown int left out).
+    pub fn to_valve<O: ByteOrder>(&self) -> Model<O> {
+        Model {
+            mins: f32s(&self.mins),
+            maxs: f32s(&self.maxs),
+            origin: f32s(&self.origin),
+            headnode: I32::new(self.headnode.get()),
+            firstface: I32::new(self.firstface.get()),
+            numfaces: I32::new(self.numfaces.get()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -597,6 +663,9 @@ mod tests {
         assert_eq!(size_of::<LeafBrush<LE>>(), 2);
         // §10.1, §10.3, §10.4, §11
         assert_eq!(size_of::<TexInfo<LE>>(), 72);
+        assert_eq!(size_of::<TexInfoDm>(), 96);
+        assert_eq!(size_of::<ModelDm>(), 52);
+        assert_eq!(size_of::<GameLumpEntryDm>(), 20);
         assert_eq!(size_of::<TexData<LE>>(), 32);
         assert_eq!(size_of::<StringTableEntry<LE>>(), 4);
         assert_eq!(size_of::<Model<LE>>(), 48);

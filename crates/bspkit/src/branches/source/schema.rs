@@ -29,6 +29,8 @@ fn of_order<O: ByteOrder>(lump: &str, size: usize, strata: bool) -> Option<&'sta
         ("VERTICES" | "VERT_NORMALS" | "PRIM_VERTS" | "CLIP_PORTAL_VERTS", _) => of::<Vertex<O>>(),
         ("NODES", 48) => of::<NodeStrata<O>>(),
         ("NODES", _) => of::<Node<O>>(),
+        // Dark Messiah (PC only, little-endian records).
+        ("TEXINFO", 96) => of::<TexInfoDm>(),
         ("TEXINFO", _) => of::<TexInfo<O>>(),
         ("FACES" | "ORIGINAL_FACES" | "FACES_HDR", 104) => of::<FaceVtmb<O>>(),
         ("FACES" | "ORIGINAL_FACES" | "FACES_HDR", 72) => of::<FaceStrata<O>>(),
@@ -42,6 +44,7 @@ fn of_order<O: ByteOrder>(lump: &str, size: usize, strata: bool) -> Option<&'sta
         ("EDGES", 8) => of::<Edge32<O>>(),
         ("EDGES", _) => of::<Edge<O>>(),
         ("SURFEDGES", _) => of::<Surfedge<O>>(),
+        ("MODELS", 52) => of::<ModelDm>(),
         ("MODELS", _) => of::<Model<O>>(),
         ("WORLD_LIGHTS" | "WORLD_LIGHTS_HDR", 100) => of::<WorldLightV1<O>>(),
         ("WORLD_LIGHTS" | "WORLD_LIGHTS_HDR", _) => of::<WorldLight<O>>(),

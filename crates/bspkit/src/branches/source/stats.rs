@@ -169,7 +169,8 @@ static STRATA_ROWS: &[Row] = &[
 /// for the stats rows.
 pub fn game_lump_directory(bsp: &Bsp) -> Vec<([u8; 4], u16, u16, i32, i32)> {
     let Ok(data) = bsp.lump(LUMP_GAME_LUMP) else { return Vec::new() };
-    crate::lumps::gamelump::read_entries_lenient(data, bsp.endian())
+    let form = crate::lumps::gamelump::DirForm::of_branch(bsp.branch().id);
+    crate::lumps::gamelump::read_entries_lenient_in(data, bsp.endian(), form)
         .iter()
         .map(|e| (e.id.to_be_bytes(), e.flags, e.version, e.offset as i32, e.length as i32))
         .collect()

@@ -690,8 +690,8 @@ impl<'a, O: ByteOrder> View<'a, O> {
         Ok(match self.layout {
             Layout::Strata => Leaves::Strata(self.recs(LUMP_LEAVES)?),
             Layout::Vtmb => Leaves::V1(self.recs(LUMP_LEAVES)?),
-            Layout::Standard if self.version(LUMP_LEAVES) == 0 => Leaves::V0(self.recs(LUMP_LEAVES)?),
-            Layout::Standard => Leaves::V1(self.recs(LUMP_LEAVES)?),
+            Layout::Standard | Layout::DarkMessiah if self.version(LUMP_LEAVES) == 0 => Leaves::V0(self.recs(LUMP_LEAVES)?),
+            Layout::Standard | Layout::DarkMessiah => Leaves::V1(self.recs(LUMP_LEAVES)?),
         })
     }
     fn indices(&self, i: usize) -> Result<Indices<'a, O>> {
@@ -706,7 +706,16 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn leaf_brushes(&self) -> Result<Indices<'a, O>> {
         self.indices(LUMP_LEAF_BRUSHES)
     }
-    pub fn texinfo(&self) -> Result<&'a [TexInfo<O>]> {
+    /// Texinfo in Valve's form: borrowed, or for Dark Messiah's 96-byte records
+    /// ([`View::texinfo_dm`]) each one's Valve fields copied out.
+    pub fn texinfo(&self) -> Result<std::borrow::Cow<'a, [TexInfo<O>]>> {
+        Ok(match self.layout {
+            Layout::DarkMessiah => std::borrow::Cow::Owned(self.texinfo_dm()?.iter().map(TexInfoDm::to_valve).collect()),
+            _ => std::borrow::Cow::Borrowed(self.recs(LUMP_TEXINFO)?),
+        })
+    }
+    /// Dark Messiah's `texinfo_dm_t` records as stored (lump 6 of the `darkmessiah` branch).
+    pub fn texinfo_dm(&self) -> Result<&'a [TexInfoDm]> {
         self.recs(LUMP_TEXINFO)
     }
     pub fn texdata(&self) -> Result<&'a [TexData<O>]> {
@@ -743,7 +752,16 @@ impl<'a, O: ByteOrder> View<'a, O> {
             Err(_) => Ok(None),
         }
     }
-    pub fn models(&self) -> Result<&'a [Model<O>]> {
+    /// Models in Valve's form: borrowed, or for Dark Messiah's 52-byte records
+    /// ([`View::models_dm`]) each one's Valve fields copied out.
+    pub fn models(&self) -> Result<std::borrow::Cow<'a, [Model<O>]>> {
+        Ok(match self.layout {
+            Layout::DarkMessiah => std::borrow::Cow::Owned(self.models_dm()?.iter().map(ModelDm::to_valve).collect()),
+            _ => std::borrow::Cow::Borrowed(self.recs(LUMP_MODELS)?),
+        })
+    }
+    /// Dark Messiah's `dmodel_dm_t` records as stored (lump 14 of the `darkmessiah` branch).
+    pub fn models_dm(&self) -> Result<&'a [ModelDm]> {
         self.recs(LUMP_MODELS)
     }
     pub fn disp_infos(&self) -> Result<DispInfos<'a, O>> {
