@@ -16,7 +16,7 @@ use zerocopy::{FromZeros, IntoBytes};
 const ENTS: &[u8] = b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"classname\" \"func_brush\"\n\"model\" \"*1\"\n}\n\0";
 
 fn to(id: &str) -> ConvertOptions {
-    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto }
+    ConvertOptions { to: bspkit::branches::by_id(id).unwrap(), endian: None, lzma: Lzma::Auto, static_props: None }
 }
 
 fn vec3s(v: &[[f32; 3]]) -> Vec<u8> {
