@@ -50,6 +50,11 @@ fn counts(bsp: &Bsp) -> Vec<(&'static str, usize)> {
     v
 }
 
+/// `bsp info`'s rows: name, objects, bytes.
+fn rows(bsp: &Bsp) -> Vec<(String, Option<u64>, u64)> {
+    bspkit::stats::stats(bsp).into_iter().map(|s| (s.name, s.count, s.bytes)).collect()
+}
+
 /// `(version, props)` of the static prop lump.
 fn props(bsp: &Bsp) -> (u16, Vec<bspkit::lumps::staticprops::StaticProp>) {
     let g = GameLumps::of(bsp).unwrap();
@@ -86,7 +91,7 @@ fn version_moves_keep_counts_and_lossless_ones_come_back_identical() {
         return;
     }
     assert!(maps.len() >= 7, "{} maps", maps.len());
-    let (mut identical, mut lossy, mut moves) = (0, 0, 0);
+    let (mut identical, mut lossy, mut moves, mut with_info) = (0, 0, 0, 0);
     for (path, data) in &maps {
         let bsp = Bsp::from_bytes(data).unwrap();
         let from = bsp.branch().id;
@@ -113,6 +118,12 @@ fn version_moves_keep_counts_and_lossless_ones_come_back_identical() {
                 .unwrap_or_else(|e| panic!("{} -> {target} -> {from}: {e}", path.display()));
             let again = Bsp::from_bytes(&back.bytes).unwrap();
             assert_eq!(counts(&again), counts(&bsp));
+            // Maps with vbspinfo ground truth (whose rows `bsp info` equals: source_core.rs) keep
+            // every `bsp info` row through v21 and back.
+            if common::info_txt(path).is_some() && matches!(target, "l4d2" | "csgo") {
+                assert_eq!(rows(&again), rows(&bsp), "{} -> {target} -> {from}: bsp info rows", path.display());
+                with_info += 1;
+            }
             moves += 1;
             if c.report.lossless && back.report.lossless {
                 assert!(back.bytes == *data, "{} -> {target} -> {from}: lossless both ways yet not byte-identical", path.display());
@@ -132,7 +143,9 @@ fn version_moves_keep_counts_and_lossless_ones_come_back_identical() {
             }
         }
     }
-    eprintln!("{moves} moves: {identical} lossless and byte-identical back, {lossy} lossy");
+    eprintln!("{moves} moves: {identical} lossless and byte-identical back, {lossy} lossy; {with_info} round trips with equal info rows");
+    // The four TF2 maps with a vbspinfo .info.txt, each through l4d2 and csgo.
+    assert_eq!(with_info, 8);
     // 8 TF2/Garry's Mod moves into l4d2/csgo, Garry's Mod into source2006, L4D2 into three.
     assert!(identical >= 12, "{identical}");
 }
