@@ -17,6 +17,7 @@
 
 pub mod check;
 pub mod ent;
+pub mod family;
 pub mod lumps;
 pub mod mesh;
 pub mod records;

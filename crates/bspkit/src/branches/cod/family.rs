@@ -1,0 +1,24 @@
+//! Call of Duty (CoD 1, 2 and 4) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
+//! (listed once for all families in [`crate::branches::any`]).
+
+use super::check;
+use crate::branch::Family;
+use crate::branches::ops::FamilyOps;
+use crate::bsp::Bsp;
+use crate::check::problem::Problem;
+
+/// The Call of Duty (CoD 1, 2 and 4) family.
+pub struct CodFamily;
+
+/// The one value of this family, for [`crate::branches::any`].
+pub static FAMILY: CodFamily = CodFamily;
+
+impl FamilyOps for CodFamily {
+    fn family(&self) -> Family {
+        Family::Cod
+    }
+
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
+        check::check(bsp, problems)
+    }
+}

@@ -1,0 +1,30 @@
+//! Genesis3D as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
+//! (listed once for all families in [`crate::branches::any`]).
+
+use super::check;
+use crate::branch::Family;
+use crate::branches::ops::FamilyOps;
+use crate::bsp::Bsp;
+use crate::check::problem::Problem;
+
+/// The Genesis3D family.
+pub struct Genesis3DFamily;
+
+/// The one value of this family, for [`crate::branches::any`].
+pub static FAMILY: Genesis3DFamily = Genesis3DFamily;
+
+impl FamilyOps for Genesis3DFamily {
+    fn family(&self) -> Family {
+        Family::Genesis3D
+    }
+
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
+        check::check(bsp, problems)
+    }
+
+    /// GBSPLib writes the world entity without a classname (its keys are the world's:
+    /// `TextureLib`, `Sky*`), so only its presence is checked.
+    fn world_needs_classname(&self) -> bool {
+        false
+    }
+}

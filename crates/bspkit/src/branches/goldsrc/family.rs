@@ -1,0 +1,24 @@
+//! GoldSrc and Blue Shift (the Quake 1 code with BSP29 records) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
+//! (listed once for all families in [`crate::branches::any`]).
+
+use crate::branch::Family;
+use crate::branches::ops::FamilyOps;
+use crate::branches::quake1::check;
+use crate::bsp::Bsp;
+use crate::check::problem::Problem;
+
+/// The GoldSrc and Blue Shift (the Quake 1 code with BSP29 records) family.
+pub struct GoldSrcFamily;
+
+/// The one value of this family, for [`crate::branches::any`].
+pub static FAMILY: GoldSrcFamily = GoldSrcFamily;
+
+impl FamilyOps for GoldSrcFamily {
+    fn family(&self) -> Family {
+        Family::GoldSrc
+    }
+
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
+        check::check(bsp, problems)
+    }
+}

@@ -1,0 +1,45 @@
+//! [`FamilyOps`]: everything a cross-family layer asks of an engine family, as one trait. Each
+//! family folder implements it once (`branches::<family>::family::FAMILY`), and
+//! [`super::any`] is the only file that names every family: the checks, stats, schemas, scenes,
+//! lightmaps and texture names of a map all go through [`super::any::of`].
+//!
+//! # Why the trait lives here, and what it may name
+//! The layers run bytes → directory → [`Bsp`] → family modules → cross-family layers. The trait's
+//! methods return the cross-family layers' types ([`Problem`], [`Stat`], [`Scene`],
+//! [`LightSet`], [`RecordSchema`], [`Missing`]), so this module names them — but only their
+//! type modules (`check::problem`, `stats::stat`, `mesh::scene`, `lumps::lighting`,
+//! `schema::types`, `assets`), never the dispatching modules (`check`, `stats`, `mesh`,
+//! `lightmap`, `schema`, `texture`), which call through [`super::any`]. The type modules import
+//! nothing above `Bsp`, so one trait serves every layer without an import cycle
+//! (`scripts/layers.py`). One trait rather than one per layer: a family is then one value, and a
+//! new family is one `impl` in its folder plus one line in [`super::any`].
+//!
+//! Branch descriptors ([`crate::branch::Branch`]) stay data below `Bsp`, listed by
+//! [`super::registry`] for detection; they cannot name this trait (it sits above `Bsp`).
+//!
+//! Default methods cover concerns a family may lack; the required ones are those every family
+//! has. The `quake1` and `goldsrc` values share the Quake 1 code (GoldSrc keeps BSP29's records).
+
+use crate::branch::Family;
+use crate::bsp::Bsp;
+use crate::check::problem::Problem;
+
+/// One engine family's behaviour: see the module documentation.
+pub trait FamilyOps: Sync {
+    /// The family this value carries ([`Bsp::family`] of its maps).
+    fn family(&self) -> Family;
+
+    /// The family's own cross-reference checks (`bsp check`), after the generic ones.
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>);
+
+    /// The lump indices [`FamilyOps::check`] reads beyond their length (`None`: any of them).
+    /// Only a family with compressed lumps needs a list: the others' lumps cost nothing to read.
+    fn check_reads(&self) -> Option<&'static [usize]> {
+        None
+    }
+
+    /// Whether the first entity must be `worldspawn` by classname (the generic entity check).
+    fn world_needs_classname(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,24 @@
+//! Quake 1, BSP2, 2PSB and Hexen II as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
+//! (listed once for all families in [`crate::branches::any`]).
+
+use super::check;
+use crate::branch::Family;
+use crate::branches::ops::FamilyOps;
+use crate::bsp::Bsp;
+use crate::check::problem::Problem;
+
+/// The Quake 1, BSP2, 2PSB and Hexen II family.
+pub struct Quake1Family;
+
+/// The one value of this family, for [`crate::branches::any`].
+pub static FAMILY: Quake1Family = Quake1Family;
+
+impl FamilyOps for Quake1Family {
+    fn family(&self) -> Family {
+        Family::Quake
+    }
+
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
+        check::check(bsp, problems)
+    }
+}

@@ -1,0 +1,24 @@
+//! Quake 2 and its branches as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
+//! (listed once for all families in [`crate::branches::any`]).
+
+use super::check;
+use crate::branch::Family;
+use crate::branches::ops::FamilyOps;
+use crate::bsp::Bsp;
+use crate::check::problem::Problem;
+
+/// The Quake 2 and its branches family.
+pub struct Quake2Family;
+
+/// The one value of this family, for [`crate::branches::any`].
+pub static FAMILY: Quake2Family = Quake2Family;
+
+impl FamilyOps for Quake2Family {
+    fn family(&self) -> Family {
+        Family::Quake2
+    }
+
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
+        check::check(bsp, problems)
+    }
+}
