@@ -20,9 +20,12 @@
 //! Default methods cover concerns a family may lack; the required ones are those every family
 //! has. The `quake1` and `goldsrc` values share the Quake 1 code (GoldSrc keeps BSP29's records).
 
-use crate::branch::Family;
+use crate::branch::{Branch, Family};
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
 
 /// One engine family's behaviour: see the module documentation.
 pub trait FamilyOps: Sync {
@@ -41,5 +44,15 @@ pub trait FamilyOps: Sync {
     /// Whether the first entity must be `worldspawn` by classname (the generic entity check).
     fn world_needs_classname(&self) -> bool {
         true
+    }
+
+    /// The rows of the family's native info tool (`bsp info`, [`crate::stats::stats`]).
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat>;
+
+    /// The record schema of lump `lump` of `branch`, whose declared record size is `size`, in a
+    /// file of byte order `endian` ([`crate::schema::lump_schema`]); `None` (the default) when
+    /// the family has none for it.
+    fn lump_schema(&self, _branch: &Branch, _lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        None
     }
 }

@@ -1,11 +1,14 @@
 //! Call of Duty (CoD 1, 2 and 4) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::check;
-use crate::branch::Family;
+use super::{check, schema, stats};
+use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
 
 /// The Call of Duty (CoD 1, 2 and 4) family.
 pub struct CodFamily;
@@ -20,5 +23,13 @@ impl FamilyOps for CodFamily {
 
     fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
         check::check(bsp, problems)
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        stats::stats(bsp)
+    }
+
+    fn lump_schema(&self, branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(branch, lump)
     }
 }

@@ -1,11 +1,14 @@
 //! Genesis3D as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::check;
-use crate::branch::Family;
+use super::{check, schema, stats};
+use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
 
 /// The Genesis3D family.
 pub struct Genesis3DFamily;
@@ -26,5 +29,13 @@ impl FamilyOps for Genesis3DFamily {
     /// `TextureLib`, `Sky*`), so only its presence is checked.
     fn world_needs_classname(&self) -> bool {
         false
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        stats::stats(bsp)
+    }
+
+    fn lump_schema(&self, _branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(lump)
     }
 }

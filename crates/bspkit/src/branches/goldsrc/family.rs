@@ -1,11 +1,14 @@
 //! GoldSrc and Blue Shift (the Quake 1 code with BSP29 records) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use crate::branch::Family;
+use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
-use crate::branches::quake1::check;
+use crate::branches::quake1::{check, schema, stats};
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
 
 /// The GoldSrc and Blue Shift (the Quake 1 code with BSP29 records) family.
 pub struct GoldSrcFamily;
@@ -20,5 +23,13 @@ impl FamilyOps for GoldSrcFamily {
 
     fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
         check::check(bsp, problems)
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        stats::bspinfo(bsp)
+    }
+
+    fn lump_schema(&self, branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(branch, lump)
     }
 }

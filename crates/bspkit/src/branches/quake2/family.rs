@@ -1,11 +1,14 @@
 //! Quake 2 and its branches as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::check;
-use crate::branch::Family;
+use super::{check, schema, stats};
+use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
 
 /// The Quake 2 and its branches family.
 pub struct Quake2Family;
@@ -20,5 +23,13 @@ impl FamilyOps for Quake2Family {
 
     fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
         check::check(bsp, problems)
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        stats::stats(bsp)
+    }
+
+    fn lump_schema(&self, branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(branch, lump)
     }
 }

@@ -1,11 +1,14 @@
 //! Respawn (Titanfall, Titanfall 2, Apex Legends) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::check;
-use crate::branch::Family;
+use super::{check, schema, stats};
+use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
 
 /// The Respawn (Titanfall, Titanfall 2, Apex Legends) family.
 pub struct RespawnFamily;
@@ -20,5 +23,14 @@ impl FamilyOps for RespawnFamily {
 
     fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
         check::check(bsp, problems)
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        // No native info tool exists for Respawn maps: a contents table instead.
+        stats::stats(bsp)
+    }
+
+    fn lump_schema(&self, branch: &Branch, lump: &str, size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(branch, lump, size)
     }
 }

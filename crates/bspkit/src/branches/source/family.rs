@@ -1,11 +1,14 @@
 //! Source as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::check;
-use crate::branch::Family;
+use super::{check, schema, stats};
+use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
+use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
 
 /// The Source family.
 pub struct SourceFamily;
@@ -24,5 +27,13 @@ impl FamilyOps for SourceFamily {
 
     fn check_reads(&self) -> Option<&'static [usize]> {
         Some(check::READS)
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        stats::stats(bsp)
+    }
+
+    fn lump_schema(&self, branch: &Branch, lump: &str, size: usize, endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(branch, lump, size, endian)
     }
 }
