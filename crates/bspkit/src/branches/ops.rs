@@ -24,6 +24,9 @@ use crate::branch::{Branch, Family};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::error::Result;
+use crate::lumps::lighting::{LightOptions, LightSet};
+use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
@@ -54,5 +57,17 @@ pub trait FamilyOps: Sync {
     /// the family has none for it.
     fn lump_schema(&self, _branch: &Branch, _lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
         None
+    }
+
+    /// The map's geometry as a scene ([`crate::mesh::build`]).
+    fn scene(&self, bsp: &Bsp, opts: &MeshOptions) -> Result<Scene>;
+
+    /// The lit faces and their samples ([`crate::lightmap::collect`]). By default none, with one
+    /// warning that the family's lightmaps are not decoded.
+    fn lighting<'a>(&self, bsp: &'a Bsp<'a>, _opts: &LightOptions) -> Result<LightSet<'a>> {
+        Ok(LightSet {
+            warnings: vec![format!("{} lightmaps are not decoded (their layout is not understood yet)", bsp.family().as_str())],
+            ..Default::default()
+        })
     }
 }

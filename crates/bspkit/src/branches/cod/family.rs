@@ -1,12 +1,14 @@
 //! Call of Duty (CoD 1, 2 and 4) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, schema, stats};
+use super::{check, mesh, schema, stats};
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::error::Result;
+use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
@@ -32,4 +34,11 @@ impl FamilyOps for CodFamily {
     fn lump_schema(&self, branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
         schema::lump_schema(branch, lump)
     }
+
+    fn scene(&self, bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+        mesh::build(bsp, opts)
+    }
+
+    // Lighting: the default (not decoded). The CoD4 lightmap lump's page layout is not in the
+    // format notes.
 }

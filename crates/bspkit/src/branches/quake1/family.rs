@@ -1,12 +1,15 @@
 //! Quake 1, BSP2, 2PSB and Hexen II as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, schema, stats};
+use super::{check, lighting, mesh, schema, stats};
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::error::Result;
+use crate::lumps::lighting::{LightOptions, LightSet};
+use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
@@ -31,5 +34,13 @@ impl FamilyOps for Quake1Family {
 
     fn lump_schema(&self, branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
         schema::lump_schema(branch, lump)
+    }
+
+    fn scene(&self, bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+        mesh::build(bsp, opts)
+    }
+
+    fn lighting<'a>(&self, bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>> {
+        lighting::collect(bsp, opts)
     }
 }

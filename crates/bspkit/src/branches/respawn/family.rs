@@ -1,12 +1,14 @@
 //! Respawn (Titanfall, Titanfall 2, Apex Legends) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, schema, stats};
+use super::{check, mesh, schema, stats};
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
+use crate::error::Result;
+use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
@@ -33,4 +35,11 @@ impl FamilyOps for RespawnFamily {
     fn lump_schema(&self, branch: &Branch, lump: &str, size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
         schema::lump_schema(branch, lump, size)
     }
+
+    fn scene(&self, bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+        mesh::build(bsp, opts)
+    }
+
+    // Lighting: the default (not decoded). Lightmap pages are in LIGHTMAP_HEADERS /
+    // LIGHTMAP_DATA_* with UVs on the lit vertex lumps, whose layouts this crate does not type yet.
 }
