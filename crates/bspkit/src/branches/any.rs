@@ -34,11 +34,58 @@ pub fn of(family: Family) -> &'static dyn FamilyOps {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assets::Missing;
+    use crate::bsp::Bsp;
+    use crate::bytes::Endian;
+    use crate::check::problem::Problem;
+    use crate::error::Result;
+    use crate::mesh::scene::{MeshOptions, Scene};
+    use crate::stats::stat::Stat;
 
     #[test]
     fn every_branch_reaches_the_value_of_its_family() {
         for b in crate::branches::all() {
             assert_eq!(of(b.family).family(), b.family, "{}", b.id);
         }
+    }
+
+    /// What a new family has to write: the required methods and nothing else. Every other
+    /// concern has a default (no lump list for the checks, worldspawn by classname, no record
+    /// schemas, lightmaps "not decoded").
+    struct NewFamily;
+
+    impl FamilyOps for NewFamily {
+        fn family(&self) -> Family {
+            Family::Quake
+        }
+        fn check(&self, _bsp: &Bsp, _problems: &mut Vec<Problem>) {}
+        fn stats(&self, _bsp: &Bsp) -> Vec<Stat> {
+            Vec::new()
+        }
+        fn scene(&self, _bsp: &Bsp, _opts: &MeshOptions) -> Result<Scene> {
+            Ok(Scene::default())
+        }
+        fn texture_names(&self, _bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+            Ok(Vec::new())
+        }
+    }
+
+    #[test]
+    fn a_new_family_needs_only_the_required_methods() {
+        let bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let f = NewFamily;
+        assert_eq!(f.check_reads(), None);
+        assert!(f.world_needs_classname());
+        assert!(f.lump_schema(bsp.branch(), "PLANES", 20, Endian::Little).is_none());
+        let set = f.lighting(&bsp, &Default::default()).unwrap();
+        assert!(set.faces.is_empty());
+        assert_eq!(set.warnings, ["quake lightmaps are not decoded (their layout is not understood yet)"]);
+        // The real Quake value answers every concern for the same map.
+        let q = of(Family::Quake);
+        assert!(q.lump_schema(bsp.branch(), "PLANES", 20, Endian::Little).is_some());
+        assert!(!q.lighting(&bsp, &Default::default()).unwrap().faces.is_empty());
+        assert!(!q.stats(&bsp).is_empty());
+        assert!(!q.texture_names(&bsp).unwrap().is_empty());
     }
 }

@@ -20,6 +20,7 @@
 //! Default methods cover concerns a family may lack; the required ones are those every family
 //! has. The `quake1` and `goldsrc` values share the Quake 1 code (GoldSrc keeps BSP29's records).
 
+use crate::assets::Missing;
 use crate::branch::{Branch, Family};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
@@ -70,4 +71,8 @@ pub trait FamilyOps: Sync {
             ..Default::default()
         })
     }
+
+    /// The texture / material names the map uses, once each, in the map's order, read from the
+    /// map alone ([`crate::texture::map_texture_names`]).
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing>;
 }

@@ -1,7 +1,8 @@
 //! Call of Duty (CoD 1, 2 and 4) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, mesh, schema, stats};
+use super::{check, mesh, schema, stats, texture};
+use crate::assets::Missing;
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
@@ -41,4 +42,8 @@ impl FamilyOps for CodFamily {
 
     // Lighting: the default (not decoded). The CoD4 lightmap lump's page layout is not in the
     // format notes.
+
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+        texture::names(bsp)
+    }
 }

@@ -1,7 +1,8 @@
 //! Genesis3D as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, lighting, mesh, schema, stats};
+use super::{check, lighting, mesh, schema, stats, texture};
+use crate::assets::Missing;
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
@@ -48,5 +49,9 @@ impl FamilyOps for Genesis3DFamily {
 
     fn lighting<'a>(&self, bsp: &'a Bsp<'a>, _opts: &LightOptions) -> Result<LightSet<'a>> {
         lighting::collect(bsp)
+    }
+
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+        texture::names(bsp)
     }
 }

@@ -1,9 +1,10 @@
 //! GoldSrc and Blue Shift (the Quake 1 code with BSP29 records) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
+use crate::assets::Missing;
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
-use crate::branches::quake1::{check, lighting, mesh, schema, stats};
+use crate::branches::quake1::{check, lighting, mesh, schema, stats, texture};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -42,5 +43,9 @@ impl FamilyOps for GoldSrcFamily {
 
     fn lighting<'a>(&self, bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>> {
         lighting::collect(bsp, opts)
+    }
+
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+        texture::names(bsp)
     }
 }

@@ -1,7 +1,8 @@
 //! Quake 2 and its branches as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, lighting, mesh, schema, stats};
+use super::{check, lighting, mesh, schema, stats, texture};
+use crate::assets::Missing;
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
@@ -42,5 +43,9 @@ impl FamilyOps for Quake2Family {
 
     fn lighting<'a>(&self, bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>> {
         lighting::collect(bsp, opts)
+    }
+
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+        Ok(texture::names(bsp)?.into_iter().map(|(n, _)| n).collect())
     }
 }

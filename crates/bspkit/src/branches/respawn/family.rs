@@ -1,7 +1,8 @@
 //! Respawn (Titanfall, Titanfall 2, Apex Legends) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
 //! (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, mesh, schema, stats};
+use super::{check, mesh, schema, stats, texture};
+use crate::assets::Missing;
 use crate::branch::{Branch, Family};
 use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
@@ -42,4 +43,8 @@ impl FamilyOps for RespawnFamily {
 
     // Lighting: the default (not decoded). Lightmap pages are in LIGHTMAP_HEADERS /
     // LIGHTMAP_DATA_* with UVs on the lit vertex lumps, whose layouts this crate does not type yet.
+
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+        texture::names(bsp)
+    }
 }
