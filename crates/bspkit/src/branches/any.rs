@@ -6,8 +6,8 @@
 //! 1. A variant of [`Family`] (`branch.rs`: the name reported as `format.family`).
 //! 2. A folder `branches/<family>/` with its `lumps` (branch descriptors, data) and its
 //!    concerns, and a `family.rs` implementing [`FamilyOps`] as one value `FAMILY` (the
-//!    required methods: checks, stats rows, schemas, scene, texture names; defaults for the
-//!    rest, e.g. lighting).
+//!    required methods: checks, stats rows, scene, texture names and where they are stored;
+//!    defaults for the rest: record schemas, lighting, the lumps the checks read).
 //! 3. One line in [`of`] below, and its branches in [`super::registry`] (detection and
 //!    `--branch` sit below `Bsp`, so they list the descriptors, not this trait).
 //!
@@ -35,6 +35,7 @@ pub fn of(family: Family) -> &'static dyn FamilyOps {
 mod tests {
     use super::*;
     use crate::assets::Missing;
+    use crate::branches::ops::TextureNameStore;
     use crate::bsp::Bsp;
     use crate::bytes::Endian;
     use crate::check::problem::Problem;
@@ -67,6 +68,9 @@ mod tests {
         }
         fn texture_names(&self, _bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
             Ok(Vec::new())
+        }
+        fn texture_name_store(&self) -> TextureNameStore {
+            TextureNameStore::Fixed(&[])
         }
     }
 

@@ -75,4 +75,19 @@ pub trait FamilyOps: Sync {
     /// The texture / material names the map uses, once each, in the map's order, read from the
     /// map alone ([`crate::texture::map_texture_names`]).
     fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing>;
+
+    /// Where the map stores texture names, for `bsp rename-texture` ([`crate::rename`]).
+    fn texture_name_store(&self) -> TextureNameStore;
+}
+
+/// Where a family's maps store texture names ([`FamilyOps::texture_name_store`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextureNameStore {
+    /// The miptex lump's entries (Quake 1, GoldSrc).
+    Miptex,
+    /// Fixed-size NUL-padded fields: `(lump, field)` pairs by name.
+    Fixed(&'static [(&'static str, &'static str)]),
+    /// A string data lump and its table of offsets into it. `max_len`: the longest name the
+    /// engine reads with its NUL, and the game named in the error for a longer one.
+    StringTable { data: &'static str, table: &'static str, max_len: Option<(usize, &'static str)> },
 }

@@ -3,7 +3,7 @@
 
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::FamilyOps;
+use crate::branches::ops::{FamilyOps, TextureNameStore};
 use crate::branches::quake1::{check, lighting, mesh, schema, stats, texture};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
@@ -47,5 +47,9 @@ impl FamilyOps for GoldSrcFamily {
 
     fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
         texture::names(bsp)
+    }
+
+    fn texture_name_store(&self) -> TextureNameStore {
+        TextureNameStore::Miptex
     }
 }

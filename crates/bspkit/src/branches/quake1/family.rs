@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::FamilyOps;
+use crate::branches::ops::{FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -47,5 +47,9 @@ impl FamilyOps for Quake1Family {
 
     fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
         texture::names(bsp)
+    }
+
+    fn texture_name_store(&self) -> TextureNameStore {
+        TextureNameStore::Miptex
     }
 }

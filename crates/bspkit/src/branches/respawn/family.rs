@@ -4,7 +4,7 @@
 use super::{check, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::FamilyOps;
+use crate::branches::ops::{FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -46,5 +46,9 @@ impl FamilyOps for RespawnFamily {
 
     fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
         texture::names(bsp)
+    }
+
+    fn texture_name_store(&self) -> TextureNameStore {
+        TextureNameStore::StringTable { data: "TEXTURE_DATA_STRING_DATA", table: "TEXTURE_DATA_STRING_TABLE", max_len: None }
     }
 }
