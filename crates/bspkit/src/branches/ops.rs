@@ -1,7 +1,7 @@
 //! [`FamilyOps`]: everything a cross-family layer asks of an engine family, as one trait. Each
 //! family folder implements it once (`branches::<family>::family::FAMILY`), and
 //! [`super::any`] is the only file that names every family: the checks, stats, schemas, scenes,
-//! lightmaps and texture names of a map all go through [`super::any::of`].
+//! lightmaps, texture names and texture renames of a map all go through [`super::any::of`].
 //!
 //! # Why the trait lives here, and what it may name
 //! The layers run bytes → directory → [`Bsp`] → family modules → cross-family layers. The trait's
@@ -9,8 +9,9 @@
 //! [`LightSet`], [`RecordSchema`], [`Missing`]), so this module names them — but only their
 //! type modules (`check::problem`, `stats::stat`, `mesh::scene`, `lumps::lighting`,
 //! `schema::types`, `assets`), never the dispatching modules (`check`, `stats`, `mesh`,
-//! `lightmap`, `schema`, `texture`), which call through [`super::any`]. The type modules import
-//! nothing above `Bsp`, so one trait serves every layer without an import cycle
+//! `lightmap`, `schema`, `texture`, `rename`), which call through [`super::any`]. The type modules
+//! reach none of the dispatching modules (the scene builders take `lightmap::maps::Lightmaps`,
+//! not `lightmap`), so one trait serves every layer without an import cycle
 //! (`scripts/layers.py`). One trait rather than one per layer: a family is then one value, and a
 //! new family is one `impl` in its folder plus one line in [`super::any`].
 //!

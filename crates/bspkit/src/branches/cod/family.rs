@@ -1,5 +1,5 @@
-//! Call of Duty (CoD 1, 2 and 4) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
-//! (listed once for all families in [`crate::branches::any`]).
+//! Call of Duty (CoD 1, 2 and 4) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
+//! layer calls (listed once for all families in [`crate::branches::any`]).
 
 use super::{check, mesh, schema, stats, texture};
 use crate::assets::Missing;
@@ -13,7 +13,7 @@ use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
-/// The Call of Duty (CoD 1, 2 and 4) family.
+/// The Call of Duty family (CoD 1, 2 and 4).
 pub struct CodFamily;
 
 /// The one value of this family, for [`crate::branches::any`].

@@ -1,5 +1,5 @@
-//! Genesis3D as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
-//! (listed once for all families in [`crate::branches::any`]).
+//! Genesis3D as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
+//! layer calls (listed once for all families in [`crate::branches::any`]).
 
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;

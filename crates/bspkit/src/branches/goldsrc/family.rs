@@ -1,5 +1,6 @@
-//! GoldSrc and Blue Shift (the Quake 1 code with BSP29 records) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
-//! (listed once for all families in [`crate::branches::any`]).
+//! GoldSrc and Blue Shift as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer
+//! calls (listed once for all families in [`crate::branches::any`]). The concerns are Quake 1's,
+//! read with BSP29 records.
 
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
@@ -14,7 +15,7 @@ use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
-/// The GoldSrc and Blue Shift (the Quake 1 code with BSP29 records) family.
+/// The GoldSrc family (GoldSrc BSP30 and Blue Shift).
 pub struct GoldSrcFamily;
 
 /// The one value of this family, for [`crate::branches::any`].

@@ -1,5 +1,5 @@
-//! Quake 1, BSP2, 2PSB and Hexen II as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
-//! (listed once for all families in [`crate::branches::any`]).
+//! Quake 1, BSP2, 2PSB and Hexen II as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
+//! layer calls (listed once for all families in [`crate::branches::any`]).
 
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
@@ -14,7 +14,7 @@ use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
-/// The Quake 1, BSP2, 2PSB and Hexen II family.
+/// The Quake 1 family (BSP29, BSP2, 2PSB, Hexen II).
 pub struct Quake1Family;
 
 /// The one value of this family, for [`crate::branches::any`].

@@ -1,5 +1,5 @@
-//! Quake 2 and its branches as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
-//! (listed once for all families in [`crate::branches::any`]).
+//! Quake 2 and its branches as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
+//! layer calls (listed once for all families in [`crate::branches::any`]).
 
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
@@ -14,7 +14,7 @@ use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
-/// The Quake 2 and its branches family.
+/// The Quake 2 family (IBSP 38 and its branches).
 pub struct Quake2Family;
 
 /// The one value of this family, for [`crate::branches::any`].

@@ -1,5 +1,5 @@
-//! Respawn (Titanfall, Titanfall 2, Apex Legends) as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
-//! (listed once for all families in [`crate::branches::any`]).
+//! Respawn (Titanfall, Titanfall 2, Apex Legends) as one [`FamilyOps`] value, [`FAMILY`]: what
+//! each cross-family layer calls (listed once for all families in [`crate::branches::any`]).
 
 use super::{check, mesh, schema, stats, texture};
 use crate::assets::Missing;
@@ -13,7 +13,7 @@ use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
-/// The Respawn (Titanfall, Titanfall 2, Apex Legends) family.
+/// The Respawn family (Titanfall, Titanfall 2, Apex Legends).
 pub struct RespawnFamily;
 
 /// The one value of this family, for [`crate::branches::any`].

@@ -1,5 +1,5 @@
-//! Source as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family layer calls
-//! (listed once for all families in [`crate::branches::any`]).
+//! Source as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
+//! layer calls (listed once for all families in [`crate::branches::any`]).
 
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
