@@ -1,9 +1,9 @@
 //! Branch descriptors: the static, declarative description of one engine branch's file
 //! layout — its header form and lump table (names, indices, record sizes per lump version).
 //! Descriptors are data only: they name no behaviour. What a family does with a map (its info
-//! rows, checks, views) lives in the family's modules above [`crate::bsp::Bsp`], and each
-//! cross-family layer ([`crate::check`], [`crate::stats`], …) dispatches on [`Family`] in one
-//! place.
+//! rows, checks, views) lives in the family's modules above [`crate::bsp::Bsp`], as one
+//! [`crate::branches::ops::FamilyOps`] value per family; the cross-family layers
+//! ([`crate::check`], [`crate::stats`], …) reach it through [`crate::branches::any::of`].
 //!
 //! One `Branch` value exists per branch, in the `lumps` module of its engine family under
 //! `crate::branches`; [`crate::branches::all`] lists them all.

@@ -28,7 +28,8 @@
 //! # Ok(()) }
 //! ```
 
-use crate::branch::Family;
+use crate::branches::any;
+use crate::branches::ops::TextureNameStore;
 use crate::bytes::{c_str, Endian};
 use crate::edit::Editor;
 use crate::error::{Error, Result};
@@ -50,19 +51,14 @@ pub fn rename_texture(ed: &mut Editor, old: &str, new: &str) -> Result<Renamed> 
     if old.is_empty() || new.is_empty() || new.contains('\0') {
         return Err(Error::malformed(format!("cannot rename texture {old:?} to {new:?}: names are non-empty and have no NUL")));
     }
-    let family = ed.bsp().family();
     let mut out = Renamed::default();
-    match family {
-        Family::Quake | Family::GoldSrc => miptex(ed, old, new, &mut out)?,
-        Family::Quake2 => fixed(ed, &[("TEXINFO", "texture")], old, new, &mut out)?,
-        Family::Quake3 => fixed(ed, &[("SHADERS", "name"), ("FOGS", "shader")], old, new, &mut out)?,
-        Family::Cod => fixed(ed, &[("MATERIALS", "name")], old, new, &mut out)?,
-        Family::Genesis3D => fixed(ed, &[("TEXTURES", "name")], old, new, &mut out)?,
-        Family::Source if new.len() >= 128 => {
-            return Err(Error::malformed(format!("texture name {new:?} is {} bytes; Source names hold 127 and a NUL", new.len())));
+    match any::of(ed.bsp().family()).texture_name_store() {
+        TextureNameStore::Miptex => miptex(ed, old, new, &mut out)?,
+        TextureNameStore::Fixed(fields) => fixed(ed, fields, old, new, &mut out)?,
+        TextureNameStore::StringTable { max_len: Some((max, game)), .. } if new.len() >= max => {
+            return Err(Error::malformed(format!("texture name {new:?} is {} bytes; {game} names hold {} and a NUL", new.len(), max - 1)));
         }
-        Family::Source => string_table(ed, "TEXDATA_STRING_DATA", "TEXDATA_STRING_TABLE", old, new, &mut out)?,
-        Family::Respawn => string_table(ed, "TEXTURE_DATA_STRING_DATA", "TEXTURE_DATA_STRING_TABLE", old, new, &mut out)?,
+        TextureNameStore::StringTable { data, table, .. } => string_table(ed, data, table, old, new, &mut out)?,
     }
     Ok(out)
 }

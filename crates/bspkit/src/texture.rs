@@ -45,7 +45,7 @@ pub use crate::assets::{
 
 use crate::assets::{Assets, WadFile};
 use crate::branch::Family;
-use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
+use crate::branches::{any, genesis3d, quake1, quake2, quake3, source};
 use crate::bsp::Bsp;
 use crate::lumps::pakfile::Pakfile;
 
@@ -180,17 +180,10 @@ impl<'a> TextureSource<'a> {
 
     /// The texture / material names the map uses, once each, in the map's order.
     pub fn names(&self) -> Result<Vec<String>, Missing> {
-        match self.bsp.family() {
-            Family::Quake | Family::GoldSrc => quake1::texture::names(self.bsp),
-            Family::Quake2 => match &self.state {
-                State::Quake2 { names, .. } => Ok(names.iter().map(|(n, _)| n.clone()).collect()),
-                _ => Ok(Vec::new()),
-            },
-            Family::Quake3 => quake3::texture::names(self.bsp),
-            Family::Source => source::texture::names(self.bsp),
-            Family::Respawn => respawn::texture::names(self.bsp),
-            Family::Cod => cod::texture::names(self.bsp),
-            Family::Genesis3D => genesis3d::texture::names(self.bsp),
+        match &self.state {
+            // Quake 2's names were read (with their alpha) when the source was set up.
+            State::Quake2 { names, .. } => Ok(names.iter().map(|(n, _)| n.clone()).collect()),
+            _ => any::of(self.bsp.family()).texture_names(self.bsp),
         }
     }
 
@@ -368,13 +361,5 @@ impl<'a> TextureCache<'a> {
 /// The texture / material names `bsp` uses, once each in the map's order, read from the map
 /// alone (no game files): what [`TextureSource::names`] gives, without setting up a source.
 pub fn map_texture_names(bsp: &Bsp) -> Result<Vec<String>, Missing> {
-    match bsp.family() {
-        Family::Quake | Family::GoldSrc => quake1::texture::names(bsp),
-        Family::Quake2 => Ok(quake2::texture::names(bsp)?.into_iter().map(|(n, _)| n).collect()),
-        Family::Quake3 => quake3::texture::names(bsp),
-        Family::Source => source::texture::names(bsp),
-        Family::Respawn => respawn::texture::names(bsp),
-        Family::Cod => cod::texture::names(bsp),
-        Family::Genesis3D => genesis3d::texture::names(bsp),
-    }
+    any::of(bsp.family()).texture_names(bsp)
 }

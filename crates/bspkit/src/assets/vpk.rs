@@ -67,7 +67,7 @@ fn cstr<'a>(tree: &'a [u8], pos: &mut usize, base: usize) -> Result<&'a str> {
 
 /// Parse a directory file, refusing more than `max_entries` entries.
 pub fn parse(data: &[u8], max_entries: u64) -> Result<VpkDir> {
-    let le = |o: usize| crate::bytes::u32_at(data, o, crate::Endian::Little);
+    let le = |o: usize| crate::bytes::u32_at(data, o, crate::bytes::Endian::Little);
     if le(0) != Some(SIGNATURE) {
         return Err(Error::malformed(format!("not a VPK directory (starts {})", crate::bytes::describe_head(data))).at(0));
     }

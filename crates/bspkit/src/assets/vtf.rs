@@ -299,10 +299,12 @@ impl<'a> Vtf<'a> {
             resources: Vec::new(),
         };
         if version.1 >= 2 {
-            h.depth = crate::bytes::u16_at(b, 63, crate::Endian::Little).ok_or_else(|| Error::truncated(65, b.len() as u64).at(63))?.max(1);
+            h.depth = crate::bytes::u16_at(b, 63, crate::bytes::Endian::Little)
+                .ok_or_else(|| Error::truncated(65, b.len() as u64).at(63))?
+                .max(1);
         }
         let image_start = if version.1 >= 3 {
-            let n = crate::bytes::u32_at(b, 68, crate::Endian::Little).ok_or_else(|| Error::truncated(72, b.len() as u64).at(68))?;
+            let n = crate::bytes::u32_at(b, 68, crate::bytes::Endian::Little).ok_or_else(|| Error::truncated(72, b.len() as u64).at(68))?;
             // Each resource takes 8 bytes of the file: the count is bounded by the file.
             if 80 + n as u64 * 8 > b.len() as u64 {
                 return Err(Error::malformed(format!("{n} VTF resources do not fit the {}-byte file", b.len())).at(68));
@@ -385,7 +387,7 @@ impl<'a> Vtf<'a> {
         let data = if compressed != 0 {
             let raw =
                 raw.get(..compressed as usize).ok_or_else(|| Error::truncated(start + compressed as u64, b.len() as u64).at(start))?;
-            Cow::Owned(crate::compression::decompress_valve_lzma(raw, crate::Endian::Big, max_bytes).map_err(|e| e.at(start))?)
+            Cow::Owned(crate::compression::decompress_valve_lzma(raw, crate::bytes::Endian::Big, max_bytes).map_err(|e| e.at(start))?)
         } else {
             Cow::Borrowed(raw)
         };

@@ -1,13 +1,14 @@
 //! Structural and cross-reference checks (`bsp check`). Generic checks run for every branch;
-//! each family adds its own, dispatched in one place
-//! (`family_checks`).
+//! each family adds its own, through its [`FamilyOps`] value
+//! ([`crate::branches::any::of`]).
 
 pub mod problem;
 
 pub use problem::{group, Checker, Code, Counts, Group, Problem, Severity};
 
-use crate::branch::{Family, LumpKind};
-use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
+use crate::branch::LumpKind;
+use crate::branches::any;
+use crate::branches::ops::FamilyOps;
 use crate::bsp::Bsp;
 
 /// Options of [`check_with`]; [`check`] uses the defaults.
@@ -30,9 +31,10 @@ pub fn check(bsp: &Bsp) -> Vec<Problem> {
 
 /// Run every check on a map.
 pub fn check_with(bsp: &Bsp, opts: &CheckOptions) -> Vec<Problem> {
-    let family = family_checks(bsp);
+    let family = any::of(bsp.family());
+    let reads = family.check_reads();
     let entity_lump = bsp.entities_index();
-    let decode = |index: usize| opts.verify_lzma || Some(index) == entity_lump || family.reads.map_or(true, |r| r.contains(&index));
+    let decode = |index: usize| opts.verify_lzma || Some(index) == entity_lump || reads.map_or(true, |r| r.contains(&index));
     // The lumps read below are decoded first, in parallel (largest first).
     bsp.decompress_lumps(decode);
     let mut problems = Vec::new();
@@ -69,16 +71,16 @@ pub fn check_with(bsp: &Bsp, opts: &CheckOptions) -> Vec<Problem> {
             }
         }
     }
-    entities(bsp, &mut problems);
-    (family.run)(bsp, &mut problems);
+    entities(bsp, family, &mut problems);
+    family.check(bsp, &mut problems);
     problems
 }
 
 /// The entity lump parses, holds at least one entity, and the first is `worldspawn` (every
 /// family's server spawns the world from the first entity). Genesis3D's first entity is the
 /// world too, but GBSPLib writes it without a classname (its keys are the world's: `TextureLib`,
-/// `Sky*`), so there only its presence is checked.
-fn entities(bsp: &Bsp, problems: &mut Vec<Problem>) {
+/// `Sky*`), so there only its presence is checked ([`FamilyOps::world_needs_classname`]).
+fn entities(bsp: &Bsp, family: &dyn FamilyOps, problems: &mut Vec<Problem>) {
     let Some(index) = bsp.entities_index() else { return };
     let lump = bsp.entry(index).map(|e| format!("{} ({})", e.index, e.name)).unwrap_or_else(|| "entities".into());
     match bsp.entities() {
@@ -87,7 +89,7 @@ fn entities(bsp: &Bsp, problems: &mut Vec<Problem>) {
             None => problems.push(Problem::error(Code::NO_ENTITIES, lump, None, "the entity lump holds no entity (not even worldspawn)")),
             Some(first) => {
                 let class = first.classname();
-                let world_needs_class = bsp.family() != Family::Genesis3D;
+                let world_needs_class = family.world_needs_classname();
                 if world_needs_class && !class.as_deref().is_some_and(|c| c.eq_ignore_ascii_case("worldspawn")) {
                     let seen = class.map(|c| format!("{c:?}")).unwrap_or_else(|| "no classname".into());
                     problems.push(Problem::error(
@@ -99,27 +101,5 @@ fn entities(bsp: &Bsp, problems: &mut Vec<Problem>) {
                 }
             }
         },
-    }
-}
-
-/// A family's own cross-reference checks, and the lumps whose content they read.
-struct FamilyChecks {
-    run: fn(&Bsp, &mut Vec<Problem>),
-    /// The lump indices the checks read beyond their length (`None`: any of them). Only a
-    /// family with compressed lumps needs a list: the others' lumps cost nothing to read.
-    reads: Option<&'static [usize]>,
-}
-
-/// The family's own cross-reference checks: the one place that maps a family to its checks.
-fn family_checks(bsp: &Bsp) -> FamilyChecks {
-    let all = |run| FamilyChecks { run, reads: None };
-    match bsp.family() {
-        Family::Quake | Family::GoldSrc => all(quake1::check::check),
-        Family::Quake2 => all(quake2::check::check),
-        Family::Quake3 => all(quake3::check::check),
-        Family::Source => FamilyChecks { run: source::check::check, reads: Some(source::check::READS) },
-        Family::Respawn => all(respawn::check::check),
-        Family::Cod => all(cod::check::check),
-        Family::Genesis3D => all(genesis3d::check::check),
     }
 }

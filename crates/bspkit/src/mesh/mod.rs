@@ -1,8 +1,8 @@
 //! The scene model: any map's geometry as models → surfaces → vertices, one layer for every
 //! family, for exporters (`bsp export`), the renderer and the Python bindings.
 //!
-//! [`build`] dispatches on the map's family in one place; each family's part lives beside its
-//! lump table in `branches/<family>/mesh.rs` and fills the types of [`scene`]. The layers below
+//! [`build`] calls the map's family's [`crate::branches::ops::FamilyOps`] value; each family's
+//! part lives beside its lump table in `branches/<family>/mesh.rs` and fills the types of [`scene`]. The layers below
 //! (directory, records, [`crate::Bsp`], views) never import this module.
 //!
 //! ```
@@ -27,20 +27,11 @@ pub use scene::{
     SurfaceKind, Vertices, DEFAULT_MAX_SCENE_TRIANGLES, DEFAULT_MAX_SCENE_VERTICES, DEFAULT_PATCH_LEVEL, FALLBACK_TEXTURE_SIZE,
 };
 
-use crate::branch::Family;
-use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
+use crate::branches::any;
 use crate::bsp::Bsp;
 use crate::error::Result;
 
 /// Build the scene of `bsp`.
 pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
-    match bsp.family() {
-        Family::Quake | Family::GoldSrc => quake1::mesh::build(bsp, opts),
-        Family::Quake2 => quake2::mesh::build(bsp, opts),
-        Family::Quake3 => quake3::mesh::build(bsp, opts),
-        Family::Source => source::mesh::build(bsp, opts),
-        Family::Respawn => respawn::mesh::build(bsp, opts),
-        Family::Cod => cod::mesh::build(bsp, opts),
-        Family::Genesis3D => genesis3d::mesh::build(bsp, opts),
-    }
+    any::of(bsp.family()).scene(bsp, opts)
 }

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use crate::branches::respawn::VertexKind;
 use crate::error::{Error, ErrorKind, Result};
-use crate::lightmap::Lightmaps;
+use crate::lightmap::maps::Lightmaps;
 // Brush-model placement lives in `place`; these names stay reachable here.
 pub use crate::mesh::place::{brush_model_placements, parse_vec3, Placement};
 

@@ -1,12 +1,12 @@
 //! Field schemas of record lumps: which record struct a branch's lump holds, with each field's
 //! name, offset and type ([`types::RecordSchema`]), for bindings that name fields (the Python
 //! package's record objects and NumPy dtypes). Each family lists its lumps' records in its own
-//! `schema` module; [`lump_schema`] dispatches on the family here, in one place.
+//! `schema` module; [`lump_schema`] asks the family's [`crate::branches::ops::FamilyOps`] value.
 
 pub mod types;
 
-use crate::branch::{Branch, Family};
-use crate::branches::{cod, genesis3d, quake1, quake2, quake3, respawn, source};
+use crate::branch::Branch;
+use crate::branches::any;
 use crate::bytes::Endian;
 pub use types::{Field, Kind, RecordSchema, Scalar, Type};
 
@@ -16,15 +16,7 @@ pub use types::{Field, Kind, RecordSchema, Scalar, Type};
 /// declared record size.
 pub fn lump_schema(branch: &Branch, lump: &str, version: u32, endian: Endian) -> Option<&'static RecordSchema> {
     let size = branch.lumps.iter().find(|d| d.name == lump)?.record_size(version)?;
-    let schema = match branch.family {
-        Family::Quake | Family::GoldSrc => quake1::schema::lump_schema(branch, lump),
-        Family::Quake2 => quake2::schema::lump_schema(branch, lump),
-        Family::Quake3 => quake3::schema::lump_schema(branch, lump),
-        Family::Source => source::schema::lump_schema(branch, lump, size, endian),
-        Family::Cod => cod::schema::lump_schema(branch, lump),
-        Family::Genesis3D => genesis3d::schema::lump_schema(lump),
-        Family::Respawn => respawn::schema::lump_schema(branch, lump, size),
-    };
+    let schema = any::of(branch.family).lump_schema(branch, lump, size, endian);
     schema.filter(|s| s.size == size)
 }
 
@@ -32,6 +24,7 @@ pub fn lump_schema(branch: &Branch, lump: &str, version: u32, endian: Endian) ->
 mod tests {
     use super::*;
     use crate::branch::LumpKind;
+    use crate::branches::{quake1, source};
 
     /// Every field lies inside its record, fields follow each other without gap or overlap,
     /// and together they cover the record exactly.

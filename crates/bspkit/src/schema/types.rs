@@ -232,16 +232,19 @@ pub(crate) use impl_record;
 ///     pub struct SideEquation { pub s: [F32<LE>; 4], pub t: [F32<LE>; 4] }
 /// }
 /// ```
+///
+/// A struct generic over the file's byte order names its one parameter and bound (the bound in
+/// scope at the call): `pub struct Plane<O: ByteOrder> { pub normal: [F32<O>; 3], … }`.
 macro_rules! declare_record {
-    ($($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* pub $f:ident : $t:ty),* $(,)? })+) => {$(
+    ($($(#[$m:meta])* pub struct $name:ident $(<$p:ident : $b:ident>)? { $($(#[$fm:meta])* pub $f:ident : $t:ty),* $(,)? })+) => {$(
         $(#[$m])*
         #[repr(C)]
         #[derive(
             ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::Immutable, ::zerocopy::KnownLayout, ::zerocopy::Unaligned,
             Clone, Copy, Debug,
         )]
-        pub struct $name { $($(#[$fm])* pub $f: $t,)* }
-        $crate::schema::types::impl_record!([] $name { $($f: $t),* });
+        pub struct $name $(<$p: $b>)? { $($(#[$fm])* pub $f: $t,)* }
+        $crate::schema::types::impl_record!([$($p: $b)?] $name $(<$p>)? { $($f: $t),* });
     )+};
 }
 pub(crate) use declare_record;

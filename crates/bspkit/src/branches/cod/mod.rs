@@ -14,6 +14,7 @@
 
 pub mod check;
 pub mod check12;
+pub mod family;
 pub mod lighting;
 pub mod lumps;
 pub mod mesh;

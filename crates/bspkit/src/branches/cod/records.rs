@@ -9,7 +9,6 @@
 //! byte blobs; the light grid header is a fixed part followed by one u16 per row.
 
 use zerocopy::little_endian::{F32, I32, U16, U32};
-use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use crate::branches::quake2::records::record;
 

@@ -9,6 +9,7 @@
 pub mod check;
 pub mod detect;
 pub mod ents;
+pub mod family;
 pub mod lighting;
 pub mod lumps;
 pub mod mesh;

@@ -3,7 +3,7 @@
 //! header tag's). Sizes are tested against the `Size` fields of the corpus level's chunks.
 
 use zerocopy::byteorder::{F32, I32, U16, U32};
-use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, LittleEndian as LE, Unaligned};
+use zerocopy::LittleEndian as LE;
 
 use crate::branches::quake2::records::record;
 

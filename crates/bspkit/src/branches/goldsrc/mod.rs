@@ -9,6 +9,7 @@
 //!
 //! [`lumps`] holds the branch descriptors; everything else is shared with Quake 1.
 
+pub mod family;
 pub mod lumps;
 
 pub use lumps::*;

@@ -15,6 +15,7 @@
 //! concern module it needs, so the lump tables stay below `Bsp` (no import cycle).
 
 pub mod check;
+pub mod family;
 pub mod lighting;
 pub mod lumps;
 pub mod mesh;

@@ -7,215 +7,198 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 pub(crate) type LE = LittleEndian;
 
-/// Plane, 20 bytes (quake_family.md B.3).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Plane {
-    pub normal: [F32<LE>; 3],
-    pub dist: F32<LE>,
-    /// 0..2 axial X/Y/Z, 3..5 non-axial closest to X/Y/Z.
-    pub kind: I32<LE>,
+crate::schema::types::declare_record! {
+    /// Plane, 20 bytes (quake_family.md B.3).
+    pub struct Plane {
+        pub normal: [F32<LE>; 3],
+        pub dist: F32<LE>,
+        /// 0..2 axial X/Y/Z, 3..5 non-axial closest to X/Y/Z.
+        pub kind: I32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] Plane { normal: [F32<LE>; 3], dist: F32<LE>, kind: I32<LE> });
 
-/// Vertex, 12 bytes (quake_family.md B.5).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Vertex {
-    pub point: [F32<LE>; 3],
+crate::schema::types::declare_record! {
+    /// Vertex, 12 bytes (quake_family.md B.5).
+    pub struct Vertex {
+        pub point: [F32<LE>; 3],
+    }
 }
-crate::schema::types::impl_record!([] Vertex { point: [F32<LE>; 3] });
 
-/// Texinfo, 40 bytes (quake_family.md B.8, quake_facts.md 1.1).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct TexInfo {
-    /// `s` then `t`: xyz and offset.
-    pub vecs: [[F32<LE>; 4]; 2],
-    /// Index into the texture lump's offset table.
-    pub miptex: I32<LE>,
-    /// Bit 0: special (sky / liquid, no lightmap).
-    pub flags: I32<LE>,
+crate::schema::types::declare_record! {
+    /// Texinfo, 40 bytes (quake_family.md B.8, quake_facts.md 1.1).
+    pub struct TexInfo {
+        /// `s` then `t`: xyz and offset.
+        pub vecs: [[F32<LE>; 4]; 2],
+        /// Index into the texture lump's offset table.
+        pub miptex: I32<LE>,
+        /// Bit 0: special (sky / liquid, no lightmap).
+        pub flags: I32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] TexInfo { vecs: [[F32<LE>; 4]; 2], miptex: I32<LE>, flags: I32<LE> });
 
 /// Surfedge, 4 bytes: signed edge index, negative = edge used in reverse (quake_family.md B.15).
 pub type SurfEdge = I32<LE>;
 
-/// BSP29 / GoldSrc node, 24 bytes (quake_family.md B.7).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Node29 {
-    pub plane: I32<LE>,
-    pub children: [I16<LE>; 2],
-    pub mins: [I16<LE>; 3],
-    pub maxs: [I16<LE>; 3],
-    pub first_face: U16<LE>,
-    pub num_faces: U16<LE>,
+crate::schema::types::declare_record! {
+    /// BSP29 / GoldSrc node, 24 bytes (quake_family.md B.7).
+    pub struct Node29 {
+        pub plane: I32<LE>,
+        pub children: [I16<LE>; 2],
+        pub mins: [I16<LE>; 3],
+        pub maxs: [I16<LE>; 3],
+        pub first_face: U16<LE>,
+        pub num_faces: U16<LE>,
+    }
 }
-crate::schema::types::impl_record!([] Node29 { plane: I32<LE>, children: [I16<LE>; 2], mins: [I16<LE>; 3], maxs: [I16<LE>; 3], first_face: U16<LE>, num_faces: U16<LE> });
 
-/// BSP2 node, 44 bytes: 32-bit children and face range, float bounds (quake_facts.md 1.2).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct NodeBsp2 {
-    pub plane: I32<LE>,
-    pub children: [I32<LE>; 2],
-    pub mins: [F32<LE>; 3],
-    pub maxs: [F32<LE>; 3],
-    pub first_face: U32<LE>,
-    pub num_faces: U32<LE>,
+crate::schema::types::declare_record! {
+    /// BSP2 node, 44 bytes: 32-bit children and face range, float bounds (quake_facts.md 1.2).
+    pub struct NodeBsp2 {
+        pub plane: I32<LE>,
+        pub children: [I32<LE>; 2],
+        pub mins: [F32<LE>; 3],
+        pub maxs: [F32<LE>; 3],
+        pub first_face: U32<LE>,
+        pub num_faces: U32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] NodeBsp2 { plane: I32<LE>, children: [I32<LE>; 2], mins: [F32<LE>; 3], maxs: [F32<LE>; 3], first_face: U32<LE>, num_faces: U32<LE> });
 
-/// 2PSB node, 32 bytes: 32-bit children and face range, 16-bit bounds (quake_facts.md 1.3).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Node2psb {
-    pub plane: I32<LE>,
-    pub children: [I32<LE>; 2],
-    pub mins: [I16<LE>; 3],
-    pub maxs: [I16<LE>; 3],
-    pub first_face: U32<LE>,
-    pub num_faces: U32<LE>,
+crate::schema::types::declare_record! {
+    /// 2PSB node, 32 bytes: 32-bit children and face range, 16-bit bounds (quake_facts.md 1.3).
+    pub struct Node2psb {
+        pub plane: I32<LE>,
+        pub children: [I32<LE>; 2],
+        pub mins: [I16<LE>; 3],
+        pub maxs: [I16<LE>; 3],
+        pub first_face: U32<LE>,
+        pub num_faces: U32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] Node2psb { plane: I32<LE>, children: [I32<LE>; 2], mins: [I16<LE>; 3], maxs: [I16<LE>; 3], first_face: U32<LE>, num_faces: U32<LE> });
 
-/// BSP29 / GoldSrc face, 20 bytes (quake_family.md B.9).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Face29 {
-    pub plane: U16<LE>,
-    pub side: U16<LE>,
-    pub first_edge: I32<LE>,
-    pub num_edges: U16<LE>,
-    pub texinfo: U16<LE>,
-    pub styles: [u8; 4],
-    /// Byte offset into the lighting lump, −1 = none.
-    pub light_ofs: I32<LE>,
+crate::schema::types::declare_record! {
+    /// BSP29 / GoldSrc face, 20 bytes (quake_family.md B.9).
+    pub struct Face29 {
+        pub plane: U16<LE>,
+        pub side: U16<LE>,
+        pub first_edge: I32<LE>,
+        pub num_edges: U16<LE>,
+        pub texinfo: U16<LE>,
+        pub styles: [u8; 4],
+        /// Byte offset into the lighting lump, −1 = none.
+        pub light_ofs: I32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] Face29 { plane: U16<LE>, side: U16<LE>, first_edge: I32<LE>, num_edges: U16<LE>, texinfo: U16<LE>, styles: [u8; 4], light_ofs: I32<LE> });
 
-/// BSP2 / 2PSB face, 28 bytes (quake_facts.md 1.2).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct FaceBsp2 {
-    pub plane: I32<LE>,
-    pub side: I32<LE>,
-    pub first_edge: I32<LE>,
-    pub num_edges: I32<LE>,
-    pub texinfo: I32<LE>,
-    pub styles: [u8; 4],
-    pub light_ofs: I32<LE>,
+crate::schema::types::declare_record! {
+    /// BSP2 / 2PSB face, 28 bytes (quake_facts.md 1.2).
+    pub struct FaceBsp2 {
+        pub plane: I32<LE>,
+        pub side: I32<LE>,
+        pub first_edge: I32<LE>,
+        pub num_edges: I32<LE>,
+        pub texinfo: I32<LE>,
+        pub styles: [u8; 4],
+        pub light_ofs: I32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] FaceBsp2 { plane: I32<LE>, side: I32<LE>, first_edge: I32<LE>, num_edges: I32<LE>, texinfo: I32<LE>, styles: [u8; 4], light_ofs: I32<LE> });
 
-/// BSP29 / GoldSrc clipnode, 8 bytes (quake_family.md B.11).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct ClipNode29 {
-    pub plane: I32<LE>,
-    pub children: [I16<LE>; 2],
+crate::schema::types::declare_record! {
+    /// BSP29 / GoldSrc clipnode, 8 bytes (quake_family.md B.11).
+    pub struct ClipNode29 {
+        pub plane: I32<LE>,
+        pub children: [I16<LE>; 2],
+    }
 }
-crate::schema::types::impl_record!([] ClipNode29 { plane: I32<LE>, children: [I16<LE>; 2] });
 
-/// BSP2 / 2PSB clipnode, 12 bytes (quake_facts.md 1.2).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct ClipNodeBsp2 {
-    pub plane: I32<LE>,
-    pub children: [I32<LE>; 2],
+crate::schema::types::declare_record! {
+    /// BSP2 / 2PSB clipnode, 12 bytes (quake_facts.md 1.2).
+    pub struct ClipNodeBsp2 {
+        pub plane: I32<LE>,
+        pub children: [I32<LE>; 2],
+    }
 }
-crate::schema::types::impl_record!([] ClipNodeBsp2 { plane: I32<LE>, children: [I32<LE>; 2] });
 
-/// BSP29 / GoldSrc leaf, 28 bytes (quake_family.md B.12; open_questions.md D1).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Leaf29 {
-    pub contents: I32<LE>,
-    /// Offset of the leaf's compressed PVS row in the visibility lump, −1 = none.
-    pub vis_ofs: I32<LE>,
-    pub mins: [I16<LE>; 3],
-    pub maxs: [I16<LE>; 3],
-    pub first_mark: U16<LE>,
-    pub num_marks: U16<LE>,
-    pub ambient: [u8; 4],
+crate::schema::types::declare_record! {
+    /// BSP29 / GoldSrc leaf, 28 bytes (quake_family.md B.12; open_questions.md D1).
+    pub struct Leaf29 {
+        pub contents: I32<LE>,
+        /// Offset of the leaf's compressed PVS row in the visibility lump, −1 = none.
+        pub vis_ofs: I32<LE>,
+        pub mins: [I16<LE>; 3],
+        pub maxs: [I16<LE>; 3],
+        pub first_mark: U16<LE>,
+        pub num_marks: U16<LE>,
+        pub ambient: [u8; 4],
+    }
 }
-crate::schema::types::impl_record!([] Leaf29 { contents: I32<LE>, vis_ofs: I32<LE>, mins: [I16<LE>; 3], maxs: [I16<LE>; 3], first_mark: U16<LE>, num_marks: U16<LE>, ambient: [u8; 4] });
 
-/// BSP2 leaf, 44 bytes (quake_facts.md 1.2).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct LeafBsp2 {
-    pub contents: I32<LE>,
-    pub vis_ofs: I32<LE>,
-    pub mins: [F32<LE>; 3],
-    pub maxs: [F32<LE>; 3],
-    pub first_mark: U32<LE>,
-    pub num_marks: U32<LE>,
-    pub ambient: [u8; 4],
+crate::schema::types::declare_record! {
+    /// BSP2 leaf, 44 bytes (quake_facts.md 1.2).
+    pub struct LeafBsp2 {
+        pub contents: I32<LE>,
+        pub vis_ofs: I32<LE>,
+        pub mins: [F32<LE>; 3],
+        pub maxs: [F32<LE>; 3],
+        pub first_mark: U32<LE>,
+        pub num_marks: U32<LE>,
+        pub ambient: [u8; 4],
+    }
 }
-crate::schema::types::impl_record!([] LeafBsp2 { contents: I32<LE>, vis_ofs: I32<LE>, mins: [F32<LE>; 3], maxs: [F32<LE>; 3], first_mark: U32<LE>, num_marks: U32<LE>, ambient: [u8; 4] });
 
-/// 2PSB leaf, 32 bytes (quake_facts.md 1.3).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Leaf2psb {
-    pub contents: I32<LE>,
-    pub vis_ofs: I32<LE>,
-    pub mins: [I16<LE>; 3],
-    pub maxs: [I16<LE>; 3],
-    pub first_mark: U32<LE>,
-    pub num_marks: U32<LE>,
-    pub ambient: [u8; 4],
+crate::schema::types::declare_record! {
+    /// 2PSB leaf, 32 bytes (quake_facts.md 1.3).
+    pub struct Leaf2psb {
+        pub contents: I32<LE>,
+        pub vis_ofs: I32<LE>,
+        pub mins: [I16<LE>; 3],
+        pub maxs: [I16<LE>; 3],
+        pub first_mark: U32<LE>,
+        pub num_marks: U32<LE>,
+        pub ambient: [u8; 4],
+    }
 }
-crate::schema::types::impl_record!([] Leaf2psb { contents: I32<LE>, vis_ofs: I32<LE>, mins: [I16<LE>; 3], maxs: [I16<LE>; 3], first_mark: U32<LE>, num_marks: U32<LE>, ambient: [u8; 4] });
 
-/// BSP29 / GoldSrc edge, 4 bytes (quake_family.md B.14).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Edge29 {
-    pub v: [U16<LE>; 2],
+crate::schema::types::declare_record! {
+    /// BSP29 / GoldSrc edge, 4 bytes (quake_family.md B.14).
+    pub struct Edge29 {
+        pub v: [U16<LE>; 2],
+    }
 }
-crate::schema::types::impl_record!([] Edge29 { v: [U16<LE>; 2] });
 
-/// BSP2 / 2PSB edge, 8 bytes (quake_facts.md 1.2).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct EdgeBsp2 {
-    pub v: [U32<LE>; 2],
+crate::schema::types::declare_record! {
+    /// BSP2 / 2PSB edge, 8 bytes (quake_facts.md 1.2).
+    pub struct EdgeBsp2 {
+        pub v: [U32<LE>; 2],
+    }
 }
-crate::schema::types::impl_record!([] EdgeBsp2 { v: [U32<LE>; 2] });
 
-/// Quake / GoldSrc model, 64 bytes (quake_family.md B.16): hull 0 roots the node tree,
-/// hulls 1–3 root clipnode trees.
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct Model {
-    pub mins: [F32<LE>; 3],
-    pub maxs: [F32<LE>; 3],
-    pub origin: [F32<LE>; 3],
-    pub head_nodes: [I32<LE>; 4],
-    /// Leaves in the PVS rows (leaf 0, the shared solid leaf, excluded).
-    pub vis_leafs: I32<LE>,
-    pub first_face: I32<LE>,
-    pub num_faces: I32<LE>,
+crate::schema::types::declare_record! {
+    /// Quake / GoldSrc model, 64 bytes (quake_family.md B.16): hull 0 roots the node tree,
+    /// hulls 1–3 root clipnode trees.
+    pub struct Model {
+        pub mins: [F32<LE>; 3],
+        pub maxs: [F32<LE>; 3],
+        pub origin: [F32<LE>; 3],
+        pub head_nodes: [I32<LE>; 4],
+        /// Leaves in the PVS rows (leaf 0, the shared solid leaf, excluded).
+        pub vis_leafs: I32<LE>,
+        pub first_face: I32<LE>,
+        pub num_faces: I32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] Model { mins: [F32<LE>; 3], maxs: [F32<LE>; 3], origin: [F32<LE>; 3], head_nodes: [I32<LE>; 4], vis_leafs: I32<LE>, first_face: I32<LE>, num_faces: I32<LE> });
 
-/// Hexen II model, 80 bytes: eight hull roots (quake_facts.md 1.4).
-#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned)]
-#[repr(C)]
-pub struct ModelH2 {
-    pub mins: [F32<LE>; 3],
-    pub maxs: [F32<LE>; 3],
-    pub origin: [F32<LE>; 3],
-    pub head_nodes: [I32<LE>; 8],
-    pub vis_leafs: I32<LE>,
-    pub first_face: I32<LE>,
-    pub num_faces: I32<LE>,
+crate::schema::types::declare_record! {
+    /// Hexen II model, 80 bytes: eight hull roots (quake_facts.md 1.4).
+    pub struct ModelH2 {
+        pub mins: [F32<LE>; 3],
+        pub maxs: [F32<LE>; 3],
+        pub origin: [F32<LE>; 3],
+        pub head_nodes: [I32<LE>; 8],
+        pub vis_leafs: I32<LE>,
+        pub first_face: I32<LE>,
+        pub num_faces: I32<LE>,
+    }
 }
-crate::schema::types::impl_record!([] ModelH2 { mins: [F32<LE>; 3], maxs: [F32<LE>; 3], origin: [F32<LE>; 3], head_nodes: [I32<LE>; 8], vis_leafs: I32<LE>, first_face: I32<LE>, num_faces: I32<LE> });
 
 // ---------------------------------------------------------------------------------------------
 // Field access common to the record sets.

@@ -46,7 +46,7 @@ use super::records::{Daikatana, FaceRecord, Ibsp, Layout, Qbism, Sin, Sof, TexIn
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
-use crate::lightmap::Lightmaps;
+use crate::lightmap::maps::Lightmaps;
 use crate::mesh::geom::unit_f32;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{

@@ -10,6 +10,7 @@
 //! the concern module it needs (the lump tables stay below `Bsp`).
 
 pub mod check;
+pub mod family;
 pub mod lighting;
 pub mod lumps;
 pub mod mesh;

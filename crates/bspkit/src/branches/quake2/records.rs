@@ -3,15 +3,11 @@
 //! [`Layout`] markers that pick one set.
 
 use zerocopy::byteorder::{F32, I16, I32, U16, U32};
-use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, LittleEndian as LE, Unaligned};
+use zerocopy::{FromBytes, Immutable, KnownLayout, LittleEndian as LE};
 
 macro_rules! record {
     ($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* pub $f:ident : $t:ty,)* }) => {
-        $(#[$m])*
-        #[repr(C)]
-        #[derive(FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned, Clone, Copy, Debug)]
-        pub struct $name { $($(#[$fm])* pub $f: $t,)* }
-        crate::schema::types::impl_record!([] $name { $($f: $t),* });
+        crate::schema::types::declare_record! { $(#[$m])* pub struct $name { $($(#[$fm])* pub $f: $t,)* } }
     };
 }
 pub(crate) use record;

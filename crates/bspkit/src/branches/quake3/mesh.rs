@@ -64,7 +64,7 @@ use super::records::{
 use super::view::View;
 use crate::bsp::Bsp;
 use crate::error::Result;
-use crate::lightmap::Lightmaps;
+use crate::lightmap::maps::Lightmaps;
 use crate::mesh::geom::unit;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{
@@ -399,7 +399,15 @@ impl Builder<'_> {
     }
 
     /// Appends one vertex; `lm` is its page-relative lightmap coordinate.
-    fn push(&mut self, face: Option<&crate::lightmap::FaceEntry>, pos: [f32; 3], normal: [f32; 3], st: [f32; 2], lm: [f32; 2], c: [u8; 4]) {
+    fn push(
+        &mut self,
+        face: Option<&crate::lightmap::maps::FaceEntry>,
+        pos: [f32; 3],
+        normal: [f32; 3],
+        st: [f32; 2],
+        lm: [f32; 2],
+        c: [u8; 4],
+    ) {
         let v = &mut self.model.vertices;
         v.positions.push(pos);
         v.normals.push(normal);
@@ -411,7 +419,7 @@ impl Builder<'_> {
     }
 
     /// The surface's lightmap entry, and its page recorded for the surface.
-    fn lightmap_face(&mut self, si: usize) -> Option<&'_ crate::lightmap::FaceEntry> {
+    fn lightmap_face(&mut self, si: usize) -> Option<&'_ crate::lightmap::maps::FaceEntry> {
         let lms = self.lightmaps?;
         let face = lms.face(self.surfaces_lump, si as u32);
         self.model.lightmap_pages.push(face.map_or(u32::MAX, |f| f.page));

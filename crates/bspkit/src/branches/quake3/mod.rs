@@ -11,6 +11,7 @@
 //! crate names the concern module it needs (the lump tables stay below `Bsp`).
 
 pub mod check;
+pub mod family;
 pub mod lighting;
 pub mod lumps;
 pub mod mesh;

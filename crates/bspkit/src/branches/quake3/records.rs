@@ -2,7 +2,7 @@
 //! markers that pick IBSP, RBSP or FBSP records.
 
 use zerocopy::byteorder::{F32, I16, I32, U16};
-use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, LittleEndian as LE, Unaligned};
+use zerocopy::{FromBytes, Immutable, KnownLayout, LittleEndian as LE};
 
 use crate::branches::quake2::records::record;
 

@@ -17,6 +17,7 @@
 
 pub mod check;
 pub mod ent;
+pub mod family;
 pub mod lighting;
 pub mod lumps;
 pub mod mesh;

@@ -11,7 +11,6 @@
 
 use zerocopy::byteorder::{F32, I16, I32, U16, U32, U64};
 use zerocopy::LittleEndian as LE;
-use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use crate::branches::quake2::records::record;
 

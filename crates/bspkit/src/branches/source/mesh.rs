@@ -66,7 +66,7 @@ use super::view::{DispInfos, Edges, FaceInfo, Faces, Indices, Primitives, View};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::error::Result;
-use crate::lightmap::{FaceEntry, Lightmaps};
+use crate::lightmap::maps::{FaceEntry, Lightmaps};
 use crate::lumps::gamelump::GameLumps;
 use crate::mesh::place::{placements, read_entities, star_model, PlaceKeys};
 use crate::mesh::scene::{

@@ -12,6 +12,7 @@
 pub mod check;
 pub mod checksum;
 pub mod detect;
+pub mod family;
 pub mod lighting;
 pub mod lumps;
 pub mod mesh;

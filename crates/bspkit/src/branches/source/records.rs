@@ -8,28 +8,19 @@
 //! bsp_tool's `branches/strata/strata.py` for the Strata Source v25 forms.
 
 use zerocopy::byteorder::{ByteOrder, F32, I16, I32, U16, U32};
-use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// Three floats (`Vector`, source.md §1).
 pub type Vec3<O> = [F32<O>; 3];
 
 macro_rules! record {
     ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $f:ident : $t:ty),* $(,)? }) => {
-        $(#[$m])*
-        #[repr(C)]
-        #[derive(FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned, Clone, Copy, Debug)]
-        pub struct $name<O: ByteOrder> { $($(#[$fm])* pub $f: $t),* }
-        crate::schema::types::impl_record!([O: ByteOrder] $name<O> { $($f: $t),* });
+        crate::schema::types::declare_record! { $(#[$m])* pub struct $name<O: ByteOrder> { $($(#[$fm])* pub $f: $t),* } }
     };
 }
 
 macro_rules! plain {
     ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $f:ident : $t:ty),* $(,)? }) => {
-        $(#[$m])*
-        #[repr(C)]
-        #[derive(FromBytes, IntoBytes, Immutable, KnownLayout, Unaligned, Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct $name { $($(#[$fm])* pub $f: $t),* }
-        crate::schema::types::impl_record!([] $name { $($f: $t),* });
+        crate::schema::types::declare_record! { $(#[$m])* #[derive(PartialEq, Eq)] pub struct $name { $($(#[$fm])* pub $f: $t),* } }
     };
 }
 
@@ -641,6 +632,7 @@ impl ModelDm {
 mod tests {
     use super::*;
     use std::mem::size_of;
+    use zerocopy::FromBytes;
     use zerocopy::{BigEndian as BE, LittleEndian as LE};
 
     #[test]

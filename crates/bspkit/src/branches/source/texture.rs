@@ -21,7 +21,7 @@ use crate::lumps::pakfile::{Pakfile, LUMP_PAKFILE};
 /// How many `patch` includes are followed before giving up (cycles, hostile chains).
 const MAX_INCLUDES: usize = 8;
 
-fn names_as<O: ByteOrder>(bsp: &Bsp) -> crate::Result<Vec<String>> {
+fn names_as<O: ByteOrder>(bsp: &Bsp) -> crate::error::Result<Vec<String>> {
     let v = View::<O>::new(bsp)?;
     let n = v.texdata()?.len();
     let mut out: Vec<String> = Vec::new();
@@ -81,7 +81,7 @@ pub fn decode_vtf(
     max: u64,
     fs: &crate::assets::AssetFs,
 ) -> Result<Texture, Missing> {
-    let fail = |e: crate::Error| {
+    let fail = |e: crate::error::Error| {
         let mut m = Missing::from_error(name, &e);
         m.file = Some(origin.to_string());
         m

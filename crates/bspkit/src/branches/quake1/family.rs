@@ -1,0 +1,55 @@
+//! Quake 1, BSP2, 2PSB and Hexen II as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
+//! layer calls (listed once for all families in [`crate::branches::any`]).
+
+use super::{check, lighting, mesh, schema, stats, texture};
+use crate::assets::Missing;
+use crate::branch::{Branch, Family};
+use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::bsp::Bsp;
+use crate::bytes::Endian;
+use crate::check::problem::Problem;
+use crate::error::Result;
+use crate::lumps::lighting::{LightOptions, LightSet};
+use crate::mesh::scene::{MeshOptions, Scene};
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
+
+/// The Quake 1 family (BSP29, BSP2, 2PSB, Hexen II).
+pub struct Quake1Family;
+
+/// The one value of this family, for [`crate::branches::any`].
+pub static FAMILY: Quake1Family = Quake1Family;
+
+impl FamilyOps for Quake1Family {
+    fn family(&self) -> Family {
+        Family::Quake
+    }
+
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
+        check::check(bsp, problems)
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        stats::bspinfo(bsp)
+    }
+
+    fn lump_schema(&self, branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(branch, lump)
+    }
+
+    fn scene(&self, bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+        mesh::build(bsp, opts)
+    }
+
+    fn lighting<'a>(&self, bsp: &'a Bsp<'a>, opts: &LightOptions) -> Result<LightSet<'a>> {
+        lighting::collect(bsp, opts)
+    }
+
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+        texture::names(bsp)
+    }
+
+    fn texture_name_store(&self) -> TextureNameStore {
+        TextureNameStore::Miptex
+    }
+}

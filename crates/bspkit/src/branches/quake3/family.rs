@@ -1,0 +1,55 @@
+//! Quake 3 and its branches as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
+//! layer calls (listed once for all families in [`crate::branches::any`]).
+
+use super::{check, lighting, mesh, schema, stats, texture};
+use crate::assets::Missing;
+use crate::branch::{Branch, Family};
+use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::bsp::Bsp;
+use crate::bytes::Endian;
+use crate::check::problem::Problem;
+use crate::error::Result;
+use crate::lumps::lighting::{LightOptions, LightSet};
+use crate::mesh::scene::{MeshOptions, Scene};
+use crate::schema::types::RecordSchema;
+use crate::stats::stat::Stat;
+
+/// The Quake 3 family (IBSP 46/47 and its branches).
+pub struct Quake3Family;
+
+/// The one value of this family, for [`crate::branches::any`].
+pub static FAMILY: Quake3Family = Quake3Family;
+
+impl FamilyOps for Quake3Family {
+    fn family(&self) -> Family {
+        Family::Quake3
+    }
+
+    fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
+        check::check(bsp, problems)
+    }
+
+    fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
+        stats::q3map2_info(bsp)
+    }
+
+    fn lump_schema(&self, branch: &Branch, lump: &str, _size: usize, _endian: Endian) -> Option<&'static RecordSchema> {
+        schema::lump_schema(branch, lump)
+    }
+
+    fn scene(&self, bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
+        mesh::build(bsp, opts)
+    }
+
+    fn lighting<'a>(&self, bsp: &'a Bsp<'a>, _opts: &LightOptions) -> Result<LightSet<'a>> {
+        lighting::collect(bsp)
+    }
+
+    fn texture_names(&self, bsp: &Bsp) -> std::result::Result<Vec<String>, Missing> {
+        texture::names(bsp)
+    }
+
+    fn texture_name_store(&self) -> TextureNameStore {
+        TextureNameStore::Fixed(&[("SHADERS", "name"), ("FOGS", "shader")])
+    }
+}
