@@ -738,6 +738,33 @@ pub(crate) fn beside(path: &Path, suffix: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An RBSP surface with light styles 0 and 32: the page's extra image is style 32's atlas,
+    /// the base style 0 (Quake 3's styles reach the glTF as the other families' do).
+    #[test]
+    fn rbsp_style_32_is_a_page_extra() {
+        use crate::branches::quake3::{SurfaceRbsp, LUMP_LIGHTMAPS, LUMP_SURFACES, RBSP};
+        use zerocopy::{FromZeros, IntoBytes};
+        let mut s = SurfaceRbsp::new_zeroed();
+        s.surface_type.set(1);
+        s.lightmap_styles = [0, 32, 255, 255];
+        s.vertex_styles = [0, 255, 255, 255];
+        for (k, page) in [0, 1, -1, -1].into_iter().enumerate() {
+            s.lightmap_num[k].set(page);
+        }
+        s.lightmap_width.set(3);
+        s.lightmap_height.set(2);
+        let pages: Vec<u8> = (0..2 * 128 * 128 * 3).map(|i| (i / (128 * 128 * 3)) as u8 * 100 + 7).collect();
+        let bytes = crate::build::BspBuilder::new(&RBSP).lump(LUMP_SURFACES, s.as_bytes()).lump(LUMP_LIGHTMAPS, pages).build();
+        let bsp = crate::Bsp::from_bytes(&bytes).unwrap();
+        let lm = crate::lightmap::build(&bsp, &Default::default()).unwrap();
+        let e = page_extras(&lm, 0, true, true).unwrap().expect("style 32 is an extra image");
+        assert_eq!(e.base_style, 0);
+        assert_eq!(e.images.iter().map(|i| (i.0, i.1)).collect::<Vec<_>>(), [(32, 0)]);
+        assert_eq!(e.images[0].2, lm.atlas_png(lm.atlas(0, 32, 0).unwrap()).unwrap());
+        // Styles not asked for: nothing besides the base.
+        assert!(page_extras(&lm, 0, false, true).unwrap().is_none());
+    }
     use crate::mesh::{Material, Surface, SurfaceKind};
 
     /// A model whose surfaces use `vertices` and `indices` (one per surface), materials by
