@@ -67,7 +67,7 @@ pub struct Summary {
     /// Textures replaced by the checker placeholder.
     pub placeholder_textures: usize,
     pub lightmap_pages: usize,
-    /// Images of other light styles and bump layers embedded ([`super::LIGHTMAP_EXTRAS`]).
+    /// Images of other light styles and bump layers embedded ([`LIGHTMAP_EXTRAS`]).
     pub lightmap_style_images: usize,
     pub props: usize,
     /// Faces the scene could not mesh (broken references), with lump, index and reason.
@@ -592,8 +592,24 @@ pub(crate) fn lightmap_atlas(lm: &Lightmaps, page: u32) -> Option<&crate::lightm
     lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0))
 }
 
+/// The schema of a material's `extras.lightmap`, written when `ExportOptions::light_styles`
+/// or `ExportOptions::bump_layers` embeds more than the page's base image (docs/gltf-light-styles.md):
+///
+/// ```json
+/// "extras": {"lightmap": {"page": 0, "style": 0, "images": [{"style": 32, "layer": 0, "texture": 7}]}}
+/// ```
+///
+/// `page` is the lightmap page the material's `TEXCOORD_1` points into; `style` the light style
+/// of its `occlusionTexture` (layer 0: style 0, or the page's lowest style when it has no
+/// style 0); each `images` entry a glTF texture index of the same page for another `(style,
+/// layer)`, same size and same UVs. Texels of faces without that style are black, so a viewer
+/// draws the light of styles `s` with gains `g(s)` as `Σ g(s) × image(s)` (8-bit images, read
+/// as stored, as engines add styles before their overbright scale). Layer 1–3: Source's bump
+/// directions, in the order of the game's bump basis.
+pub const LIGHTMAP_EXTRAS: &str = "lightmap";
+
 /// A lightmap page's images besides its base one ([`lightmap_atlas`]), for
-/// [`super::LIGHTMAP_EXTRAS`].
+/// [`LIGHTMAP_EXTRAS`].
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PageExtras {
     /// The light style of the base image.
@@ -690,7 +706,7 @@ pub(crate) struct WriteContext<'c, 'a> {
     /// PNG of each lightmap page (lightmaps on, occlusion mode).
     pub lightmaps: Option<&'c HashMap<u32, Vec<u8>>>,
     /// Per lightmap page, its other light styles' and bump layers' PNGs
-    /// ([`super::ExportOptions::light_styles`]); empty when not asked for.
+    /// (`ExportOptions::light_styles`); empty when not asked for.
     pub lightmap_extras: &'c HashMap<u32, PageExtras>,
     /// Write each primitive's faces ([`Prim::face_ranges`]) into its `extras.faces`.
     pub face_ranges: bool,
