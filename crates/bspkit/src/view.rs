@@ -298,6 +298,20 @@ mod tests {
         let head: Value = serde_json::from_slice(&v.summary).unwrap();
         assert_eq!(head["family"], "quake");
         assert!(head["export"]["triangles"].as_u64().unwrap() > 0);
+        // Every primitive names its faces, whose index counts add up to its index accessor's.
+        let n = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+        let doc: Value = serde_json::from_slice(&glb[20..20 + n]).unwrap();
+        let mut prims = 0;
+        for p in doc["meshes"].as_array().unwrap().iter().flat_map(|m| m["primitives"].as_array().unwrap()) {
+            let faces = p["extras"]["faces"].as_array().expect("extras.faces");
+            assert_eq!(p["extras"]["face_lump"], crate::branches::quake1::LUMP_FACES);
+            let sum: u64 = faces.chunks(2).map(|c| c[1].as_u64().unwrap()).sum();
+            assert_eq!(sum, doc["accessors"][p["indices"].as_u64().unwrap() as usize]["count"].as_u64().unwrap());
+            prims += 1;
+        }
+        assert!(prims > 0);
+        let vis: Value = serde_json::from_slice(&v.vis).unwrap();
+        assert!(vis["available"].is_boolean(), "{vis}");
     }
 
     #[test]

@@ -310,7 +310,7 @@ pub(crate) fn write(
                             let v = serde_json::json!({"page": om.page, "style": pe.base_style, "images": list});
                             slot.insert(v);
                         }
-                        extras.insert(super::LIGHTMAP_EXTRAS.into(), extras_of_page[&om.page].clone());
+                        extras.insert(super::parts::LIGHTMAP_EXTRAS.into(), extras_of_page[&om.page].clone());
                     }
                 }
             }

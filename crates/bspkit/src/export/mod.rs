@@ -47,7 +47,7 @@ use crate::mesh::{self, MeshOptions, ModelSelect, SceneLimits, SurfaceFlags};
 use crate::texture::{TextureCache, TextureOptions, TextureSource};
 use parts::TexturePngs;
 use parts::{prepare, WriteContext};
-pub use parts::{Format, OutputFile, SkippedFace, Summary};
+pub use parts::{Format, OutputFile, SkippedFace, Summary, LIGHTMAP_EXTRAS};
 
 /// Game units to metres: Quake and Source maps are drawn in inches.
 pub const DEFAULT_SCALE: f32 = 0.0254;
@@ -163,22 +163,6 @@ impl Default for ExportOptions {
         }
     }
 }
-
-/// The schema of a material's `extras.lightmap`, written when [`ExportOptions::light_styles`]
-/// or [`ExportOptions::bump_layers`] embeds more than the page's base image (docs/gltf-light-styles.md):
-///
-/// ```json
-/// "extras": {"lightmap": {"page": 0, "style": 0, "images": [{"style": 32, "layer": 0, "texture": 7}]}}
-/// ```
-///
-/// `page` is the lightmap page the material's `TEXCOORD_1` points into; `style` the light style
-/// of its `occlusionTexture` (layer 0: style 0, or the page's lowest style when it has no
-/// style 0); each `images` entry a glTF texture index of the same page for another `(style,
-/// layer)`, same size and same UVs. Texels of faces without that style are black, so a viewer
-/// draws the light of styles `s` with gains `g(s)` as `Σ g(s) × image(s)` (8-bit images, read
-/// as stored, as engines add styles before their overbright scale). Layer 1–3: Source's bump
-/// directions, in the order of the game's bump basis.
-pub const LIGHTMAP_EXTRAS: &str = "lightmap";
 
 /// Write `bsp`'s geometry to `path`; see the module documentation. Problems with single faces
 /// or textures are in the summary's `skipped` and `warnings`; only an unreadable map, an

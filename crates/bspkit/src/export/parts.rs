@@ -68,7 +68,7 @@ pub struct Summary {
     /// Textures replaced by the checker placeholder.
     pub placeholder_textures: usize,
     pub lightmap_pages: usize,
-    /// Images of other light styles and bump layers embedded ([`super::LIGHTMAP_EXTRAS`]).
+    /// Images of other light styles and bump layers embedded ([`LIGHTMAP_EXTRAS`]).
     pub lightmap_style_images: usize,
     pub props: usize,
     /// Faces the scene could not mesh (broken references), with lump, index and reason.
@@ -593,8 +593,24 @@ pub(crate) fn lightmap_atlas(lm: &Lightmaps, page: u32) -> Option<&crate::lightm
     lm.atlas(page, 0, 0).or_else(|| lm.atlases.iter().find(|a| a.page == page && a.layer == 0))
 }
 
+/// The schema of a material's `extras.lightmap`, written when `ExportOptions::light_styles`
+/// or `ExportOptions::bump_layers` embeds more than the page's base image (docs/gltf-light-styles.md):
+///
+/// ```json
+/// "extras": {"lightmap": {"page": 0, "style": 0, "images": [{"style": 32, "layer": 0, "texture": 7}]}}
+/// ```
+///
+/// `page` is the lightmap page the material's `TEXCOORD_1` points into; `style` the light style
+/// of its `occlusionTexture` (layer 0: style 0, or the page's lowest style when it has no
+/// style 0); each `images` entry a glTF texture index of the same page for another `(style,
+/// layer)`, same size and same UVs. Texels of faces without that style are black, so a viewer
+/// draws the light of styles `s` with gains `g(s)` as `Σ g(s) × image(s)` (8-bit images, read
+/// as stored, as engines add styles before their overbright scale). Layer 1–3: Source's bump
+/// directions, in the order of the game's bump basis.
+pub const LIGHTMAP_EXTRAS: &str = "lightmap";
+
 /// A lightmap page's images besides its base one ([`lightmap_atlas`]), for
-/// [`super::LIGHTMAP_EXTRAS`].
+/// [`LIGHTMAP_EXTRAS`].
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PageExtras {
     /// The light style of the base image.
@@ -691,7 +707,7 @@ pub(crate) struct WriteContext<'c, 'a> {
     /// PNG of each lightmap page (lightmaps on, occlusion mode).
     pub lightmaps: Option<&'c HashMap<u32, Vec<u8>>>,
     /// Per lightmap page, its other light styles' and bump layers' PNGs
-    /// ([`super::ExportOptions::light_styles`]); empty when not asked for.
+    /// (`ExportOptions::light_styles`); empty when not asked for.
     pub lightmap_extras: &'c HashMap<u32, PageExtras>,
     /// Write each primitive's faces ([`Prim::face_ranges`]) into its `extras.faces`.
     pub face_ranges: bool,
@@ -748,6 +764,33 @@ pub(crate) fn beside(path: &Path, suffix: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An RBSP surface with light styles 0 and 32: the page's extra image is style 32's atlas,
+    /// the base style 0 (Quake 3's styles reach the glTF as the other families' do).
+    #[test]
+    fn rbsp_style_32_is_a_page_extra() {
+        use crate::branches::quake3::{SurfaceRbsp, LUMP_LIGHTMAPS, LUMP_SURFACES, RBSP};
+        use zerocopy::{FromZeros, IntoBytes};
+        let mut s = SurfaceRbsp::new_zeroed();
+        s.surface_type.set(1);
+        s.lightmap_styles = [0, 32, 255, 255];
+        s.vertex_styles = [0, 255, 255, 255];
+        for (k, page) in [0, 1, -1, -1].into_iter().enumerate() {
+            s.lightmap_num[k].set(page);
+        }
+        s.lightmap_width.set(3);
+        s.lightmap_height.set(2);
+        let pages: Vec<u8> = (0..2 * 128 * 128 * 3).map(|i| (i / (128 * 128 * 3)) as u8 * 100 + 7).collect();
+        let bytes = crate::build::BspBuilder::new(&RBSP).lump(LUMP_SURFACES, s.as_bytes()).lump(LUMP_LIGHTMAPS, pages).build();
+        let bsp = crate::Bsp::from_bytes(&bytes).unwrap();
+        let lm = crate::lightmap::build(&bsp, &Default::default()).unwrap();
+        let e = page_extras(&lm, 0, true, true).unwrap().expect("style 32 is an extra image");
+        assert_eq!(e.base_style, 0);
+        assert_eq!(e.images.iter().map(|i| (i.0, i.1)).collect::<Vec<_>>(), [(32, 0)]);
+        assert_eq!(e.images[0].2, lm.atlas_png(lm.atlas(0, 32, 0).unwrap()).unwrap());
+        // Styles not asked for: nothing besides the base.
+        assert!(page_extras(&lm, 0, false, true).unwrap().is_none());
+    }
     use crate::mesh::{Material, Surface, SurfaceKind};
 
     /// A model whose surfaces use `vertices` and `indices` (one per surface), materials by
