@@ -21,6 +21,7 @@ mod json_schema;
 mod library_cli;
 mod lightmap_mode_cli;
 mod lightmaps_cli;
+mod lzma_peak;
 mod mapset_cli;
 mod new_families_cli;
 mod readable_cli;
