@@ -411,6 +411,25 @@ impl<'d> Bsp<'d> {
             return;
         }
         todo.sort_unstable_by(|a, b| b.cmp(a));
+        // Decoding in parallel holds every decoder's dictionary at once besides the outputs.
+        // When the outputs and dictionaries together would pass what is left of the map's
+        // budget, decode one at a time (largest first), so the peak stays near the budget
+        // (issue 23: two lumps claiming 511 MiB each).
+        let claim = |index: usize| -> u64 {
+            let raw = self.raw_lump(index).unwrap_or(&[]);
+            match crate::compression::parse_header(raw) {
+                Ok(h) => h.actual_size as u64 + crate::compression::dictionary_for(&h.properties, h.actual_size as usize) as u64,
+                Err(_) => 0,
+            }
+        };
+        let need: u64 = todo.iter().map(|&(_, index)| claim(index)).fold(0u64, u64::saturating_add);
+        let left = self.options.max_decompressed_total.saturating_sub(self.decompressed_bytes());
+        if need > left {
+            for &(_, index) in &todo {
+                let _ = self.lump(index);
+            }
+            return;
+        }
         todo.par_iter().with_max_len(1).for_each(|&(_, index)| {
             let _ = self.lump(index);
         });

@@ -21,7 +21,9 @@
 //!
 //! Every file is written by [`atomic`] (`write_file`, `write_streaming`): a temporary file
 //! beside the target, synced, checked and renamed over it, with symbolic links followed,
-//! FIFOs/devices written through, the mode kept and concurrent edits refused.
+//! FIFOs/devices written through, the mode kept and concurrent edits refused. An output made of
+//! several files (a `.gltf` with its `.bin` and images, an `.obj` with its `.mtl`) is written as
+//! one set by [`set`] (old set or new set at every step).
 
 use std::collections::BTreeMap;
 use std::path::Path;

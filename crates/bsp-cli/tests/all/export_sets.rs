@@ -1,8 +1,9 @@
-//! Issue 23, "Multi-file outputs are one set": a `.gltf` (+ `.bin` + PNGs) or `.obj` (+ `.mtl`
-//! + PNGs) written by `bsp export` is one set (`bspkit::write::set`). Through a symbolic link
-//! every part goes beside the link's target; a FIFO or device output is refused before anything
-//! is written; a full disk (a file-size limit), the written-bytes budget, or a crash at any step
-//! of the renames leaves a whole set — the old one or the new one — and nothing half-made.
+//! Issue 23, "Multi-file outputs are one set": a `.gltf` (with its `.bin` and PNGs) or an `.obj`
+//! (with its `.mtl` and PNGs) written by `bsp export` is one set (`bspkit::write::set`). Through
+//! a symbolic link every part goes beside the link's target; a FIFO or device output is refused
+//! before anything is written; a full disk (a file-size limit), the written-bytes budget, or a
+//! crash at any step of the renames leaves a whole set — the old one or the new one — and
+//! nothing half-made.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -23,6 +23,7 @@ mod lightmap_families_cli;
 mod light_styles_cli;
 mod lightmap_mode_cli;
 mod lightmaps_cli;
+mod lzma_peak;
 mod mapset_cli;
 mod new_families_cli;
 mod readable_cli;

@@ -19,9 +19,9 @@
 //!    names; the main file always names the ones it goes with.
 //! 3. **Temporaries first.** Every part, the main file included, goes to a temporary file in the
 //!    target's directory (`atomic`'s `.NAME.bspkit-tmp-PID-N`, removed on every error and on
-//!    SIGINT/SIGTERM/SIGHUP, and by the next write after a `kill -9`). A failure here — a full
-//!    disk, a file-size limit, the [`ByteBudget`] — leaves the old set as it was and no file
-//!    behind.
+//!    SIGINT/SIGTERM/SIGHUP; after a `kill -9`, by the next write of a part of the same name).
+//!    A failure here — a full disk, a file-size limit, the [`ByteBudget`] — leaves the old set
+//!    as it was and no file behind.
 //! 4. **Sidecars in, main last.** Each sidecar is hard-linked to its new (free) name, which
 //!    never replaces a file (a name taken meanwhile is an error, not an overwrite), and its
 //!    temporary name removed; the old main file still names the old sidecars, which are all

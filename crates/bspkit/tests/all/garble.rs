@@ -378,8 +378,8 @@ fn garbled_tree_maps_decompile_or_fail_cleanly() {
     assert!(decompiled * 2 > cases, "{decompiled} of {cases} garbled maps decompiled");
 }
 
-/// Issue 23: every corpus map, garbled, through the scene, lightmap and render layers with the
-/// budgets set low: `Ok` or a typed error, never a panic; budget overruns are
+/// Issue 23: every corpus map, garbled, through the scene, lightmap, render and texture layers
+/// with the budgets set low: `Ok` or a typed error, never a panic; budget overruns are
 /// `limit_exceeded` errors naming their flag, and the low budgets are really met.
 #[test]
 fn garbled_maps_under_low_budgets_fail_cleanly() {
@@ -388,7 +388,9 @@ fn garbled_maps_under_low_budgets_fail_cleanly() {
     let limits = SceneLimits { max_vertices: 20_000, max_triangles: 10_000 };
     let light = bspkit::lightmap::LightOptions { max_atlas_pixels: 200_000, ..Default::default() };
     let render = bspkit::render::RenderOptions { size: 64, limits, max_work: 40_000, ..Default::default() };
-    let (mut cases, mut refused) = (0usize, 0usize);
+    let budget = bspkit::texture::Budget { max_pixels: 100_000, max_image_pixels: 65_536, ..Default::default() };
+    let textures = bspkit::texture::TextureOptions { budget, ..Default::default() };
+    let (mut cases, mut refused, mut texture_budget) = (0usize, 0usize, 0usize);
     let mut check = |r: Result<(), bspkit::Error>, flag: &str| {
         if let Err(e) = r {
             if e.kind.name() == "limit_exceeded" && e.to_string().contains(flag) {
@@ -405,9 +407,23 @@ fn garbled_maps_under_low_budgets_fail_cleanly() {
                 check(bspkit::mesh::build(&bsp, &MeshOptions { limits, ..Default::default() }).map(|_| ()), "--max-scene-");
                 check(bspkit::lightmap::build(&bsp, &light).map(|_| ()), "--max-atlas-pixels");
                 check(bspkit::render::render_map(&bsp, &render).map(|_| ()), "--max-");
+                // Textures (embedded miptex, pakfile entries) under a low texel budget: each one
+                // decoded or a typed miss, and the texels of the textures handed out never pass
+                // the budget. (The counter itself also counts the refused ones: embedded
+                // textures are decoded, then charged, so `used().pixels` may pass it.)
+                let src = bspkit::texture::TextureSource::new(&bsp, &textures);
+                let mut held = 0u64;
+                for t in src.textures() {
+                    match t {
+                        Ok(t) => held += t.layers().iter().map(|l| l.rgba.width as u64 * l.rgba.height as u64).sum::<u64>(),
+                        Err(miss) if miss.kind == bspkit::texture::MissingKind::Budget => texture_budget += 1,
+                        Err(_) => {}
+                    }
+                }
+                assert!(held <= textures.budget.max_pixels, "{held} texels handed out");
             }
         });
     }
-    eprintln!("garbled maps under low budgets: {cases} cases, {refused} refusals by a budget");
+    eprintln!("garbled maps under low budgets: {cases} cases, {refused} refusals by a budget, {texture_budget} textures refused by the texel budget");
     assert!(refused > 0, "the low budgets were never met");
 }
