@@ -292,6 +292,11 @@ impl<'a> TextureSource<'a> {
                     State::Quake { palette, .. } => palette.as_ref().ok(),
                     _ => None,
                 };
+                // Checked against what is left of the texel budget before decoding, from the
+                // entry's header: a refused texture costs no decode work.
+                if let Some((name, texels)) = quake1::texture::entry_texels(self.bsp, i) {
+                    self.assets.fs.check_pixels(texels, texels).map_err(|e| Missing::from_error(&name, &e))?;
+                }
                 self.charged(quake1::texture::decode_entry(self.bsp, i, pal))
             }
             Job::PakVtf(i) => match &self.state {

@@ -253,12 +253,20 @@ fn find_ci(dir: &Path, rel: &str) -> Option<PathBuf> {
 }
 
 /// Add `n` to a budget counter; an error naming `what` when that passes `limit`.
+/// Takes `n` from `counter` unless that would pass `limit`; a refusal takes nothing, so what
+/// was refused does not count against what is still allowed.
 fn take(counter: &AtomicU64, n: u64, limit: u64, what: &'static str) -> Result<()> {
-    let now = counter.fetch_add(n, Ordering::Relaxed).saturating_add(n);
-    if now > limit {
-        return Err(Error::new(ErrorKind::LimitExceeded { what, requested: now, limit }));
+    let mut used = counter.load(Ordering::Relaxed);
+    loop {
+        let now = used.saturating_add(n);
+        if now > limit {
+            return Err(Error::new(ErrorKind::LimitExceeded { what, requested: now, limit }));
+        }
+        match counter.compare_exchange_weak(used, now, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Ok(()),
+            Err(current) => used = current,
+        }
     }
-    Ok(())
 }
 
 /// The search path: game directories and archives, with a read budget.

@@ -408,9 +408,8 @@ fn garbled_maps_under_low_budgets_fail_cleanly() {
                 check(bspkit::lightmap::build(&bsp, &light).map(|_| ()), "--max-atlas-pixels");
                 check(bspkit::render::render_map(&bsp, &render).map(|_| ()), "--max-");
                 // Textures (embedded miptex, pakfile entries) under a low texel budget: each one
-                // decoded or a typed miss, and the texels of the textures handed out never pass
-                // the budget. (The counter itself also counts the refused ones: embedded
-                // textures are decoded, then charged, so `used().pixels` may pass it.)
+                // decoded or a typed miss; the texels handed out, and the budget's own counter
+                // (a refused texture takes nothing), never pass the budget.
                 let src = bspkit::texture::TextureSource::new(&bsp, &textures);
                 let mut held = 0u64;
                 for t in src.textures() {
@@ -421,6 +420,8 @@ fn garbled_maps_under_low_budgets_fail_cleanly() {
                     }
                 }
                 assert!(held <= textures.budget.max_pixels, "{held} texels handed out");
+                let counted = src.used().pixels;
+                assert!(counted <= textures.budget.max_pixels, "{counted} texels counted");
             }
         });
     }

@@ -7,7 +7,7 @@
 //! (TRIANGLES `lightmap`; a number past the lump's lightmaps, 31 in the corpus, means none) and
 //! draw vertices carry a lightmap coordinate 0..1 over the 512 × 512 page, origin top-left.
 //!
-//! So each lightmap is one lit "face" of [`Mapping::Page`] (identity: lump 1, the lightmap's
+//! So each lightmap is one lit "face" of [`Mapping::Page`](crate::lumps::lighting::Mapping::Page) (identity: lump 1, the lightmap's
 //! number) with the two secondary images as layers 0 and 1; the primary mask, at another
 //! resolution, is not put in the atlases. Overbright is taken as 1 (byte 255 = the texture as
 //! drawn): the engine's scale is not published. Call of Duty 1 / 2 lightmaps are not decoded.

@@ -105,6 +105,13 @@ pub fn decode_entry(bsp: &Bsp, i: usize, palette: Option<&Palette>) -> Result<Te
     decode(&t, palette, source).map_err(|m| locate(bsp, index, t.offset as u64, m))
 }
 
+/// The name and mip-0 texels embedded entry `i` claims, from its header alone: what a texel
+/// budget is checked against before the entry is decoded.
+pub fn entry_texels(bsp: &Bsp, i: usize) -> Option<(String, u64)> {
+    let t = miptex::of(bsp).ok()??.get(i).ok()??;
+    t.embedded().then(|| (t.name().into_owned(), t.width() as u64 * t.height() as u64))
+}
+
 fn miptex_lump_fallback() -> usize {
     crate::branches::quake1::lumps::LUMP_TEXTURES
 }

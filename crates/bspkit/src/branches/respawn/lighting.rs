@@ -3,7 +3,7 @@
 //! holds two RGBA8 images of that size, "sky A" then "sky B" (the split bsp_tool's and
 //! SourceIO's readers use; the corpus lumps are exactly `Σ width × height × 8` bytes). Lit
 //! vertices (LIT_FLAT, LIT_BUMP) carry a lightmap coordinate that is 0..1 over their material
-//! sort's page, origin top-left, so each page is one lit "face" of [`Mapping::Page`]
+//! sort's page, origin top-left, so each page is one lit "face" of [`Mapping::Page`](crate::lumps::lighting::Mapping::Page)
 //! (identity: lump 0x53, the header's index), sky A its layer 0 and sky B its layer 1.
 //!
 //! What the engine does with the two images is not published, so the atlases show the stored
