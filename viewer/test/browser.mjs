@@ -119,16 +119,29 @@ try {
         await act();
         await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
       };
-      const on = await luma();
+      // The picture once it stops changing: images still arriving after the first frame, or a
+      // frame drawn between two of the switches, must not count (on a loaded machine both
+      // happen). Two captures 200 ms apart that agree, for at most 10 s.
+      const settled = async () => {
+        let a = await luma();
+        for (let i = 0; i < 50; i++) {
+          await page.waitForTimeout(200);
+          const b = await luma();
+          if (a.every((v, k) => v === b[k])) return b;
+          a = b;
+        }
+        return a;
+      };
+      const on = await settled();
       const others = status.styles.slice(1);
       await frame(async () => {
         for (const st of others) await page.setChecked(`#style-${st}`, false);
       });
-      const off = await luma();
+      const off = await settled();
       await frame(async () => {
         for (const st of others) await page.setChecked(`#style-${st}`, true);
       });
-      const back = await luma();
+      const back = await settled();
       styleChangedPixels = on.filter((v, k) => v !== off[k]).length;
       styleRestored = on.every((v, k) => v === back[k]);
     }

@@ -24,7 +24,6 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::common;
 
@@ -263,10 +262,7 @@ fn progs(names: &BTreeSet<String>) -> Vec<u8> {
 }
 
 fn server() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("darkplaces-server")).find(|p| p.is_file()))
-        .unwrap_or_default();
-    on_path.or_else(|| Some(PathBuf::from("/usr/games/darkplaces-server")).filter(|p| p.is_file()))
+    common::game_server("darkplaces-server")
 }
 
 /// Run the dedicated server on `base/id1/maps/NAME.bsp`, print the entities it spawned, quit;
@@ -275,7 +271,7 @@ fn run(server: &Path, base: &Path, name: &str) -> String {
     // A port of its own per test process, so parallel runs do not meet (the server listens even
     // with nobody to serve).
     let port = (27_000 + std::process::id() % 2000).to_string();
-    let mut child = Command::new(server)
+    let child = Command::new(server)
         .env("HOME", base)
         .args(["-nohome", "-basedir"])
         .arg(base)
@@ -286,19 +282,7 @@ fn run(server: &Path, base: &Path, name: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start darkplaces-server");
-    let start = Instant::now();
-    let out = loop {
-        if child.try_wait().unwrap().is_some() {
-            break child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            child.kill().ok();
-            let out = child.wait_with_output().unwrap();
-            panic!("{name}: the server did not quit in 120 s:\n{}", String::from_utf8_lossy(&out.stdout));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    common::log_within(child, name)
 }
 
 /// What the engine did with the map: `Ok(parsed, inhibited)` entity counts when it spawned the

@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::common;
 
@@ -13,15 +12,12 @@ use bspkit::convert::{self, ConvertOptions, Lzma};
 use bspkit::Bsp;
 
 fn server() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("openarena-server")).find(|p| p.is_file()))
-        .unwrap_or_default();
-    on_path.or_else(|| Some(PathBuf::from("/usr/games/openarena-server")).filter(|p| p.is_file()))
+    common::game_server("openarena-server")
 }
 
 /// Run the dedicated server on `home/baseoa/maps/NAME.bsp` and return its log.
 fn run(server: &Path, home: &Path, name: &str) -> String {
-    let mut child = Command::new(server)
+    let child = Command::new(server)
         .env("HOME", home)
         .args(["+set", "fs_homepath"])
         .arg(home)
@@ -32,20 +28,7 @@ fn run(server: &Path, home: &Path, name: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start openarena-server");
-    let start = Instant::now();
-    // The server quits by itself after loading; a hang is a failure, not a stuck test.
-    let out = loop {
-        if child.try_wait().unwrap().is_some() {
-            break child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            child.kill().ok();
-            let out = child.wait_with_output().unwrap();
-            panic!("{name}: the server did not quit in 120 s:\n{}", String::from_utf8_lossy(&out.stdout));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    common::log_within(child, name)
 }
 
 /// The map loaded: the game initialised on it and the server quit on request, with no error.

@@ -182,3 +182,32 @@ pub fn every_test_file_is_a_module(manifest_dir: &str) {
         );
     }
 }
+
+/// A Debian game server (`openarena-server`, `darkplaces-server`) on `PATH`, or in
+/// `/usr/games`, where Debian installs it and which is not on every `PATH`.
+#[allow(dead_code)]
+pub fn game_server(name: &str) -> Option<PathBuf> {
+    let on_path =
+        std::env::var_os("PATH").map(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|p| p.is_file())).unwrap_or_default();
+    on_path.or_else(|| Some(Path::new("/usr/games").join(name)).filter(|p| p.is_file()))
+}
+
+/// The log (stdout then stderr) of a server started to load one map and quit: a server that
+/// has not quit after 120 s is a failure of map `name`, not a stuck test.
+#[allow(dead_code)]
+pub fn log_within(mut child: std::process::Child, name: &str) -> String {
+    use std::time::{Duration, Instant};
+    let start = Instant::now();
+    let out = loop {
+        if child.try_wait().unwrap().is_some() {
+            break child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            child.kill().ok();
+            let out = child.wait_with_output().unwrap();
+            panic!("{name}: the server did not quit in 120 s:\n{}", String::from_utf8_lossy(&out.stdout));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}

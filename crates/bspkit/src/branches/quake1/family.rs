@@ -1,5 +1,6 @@
 //! Quake 1, BSP2, 2PSB and Hexen II as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
-//! layer calls (listed once for all families in [`crate::branches::any`]).
+//! layer calls (listed once for all families in [`crate::branches::any`]). GoldSrc's value is
+//! the same type.
 
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
@@ -14,15 +15,17 @@ use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
-/// The Quake 1 family (BSP29, BSP2, 2PSB, Hexen II).
-pub struct Quake1Family;
+/// The Quake 1 family (BSP29, BSP2, 2PSB, Hexen II), and GoldSrc's, whose concerns are the
+/// same code read with BSP29 records ([`crate::branches::goldsrc::family`]): the field is
+/// the family the value stands for.
+pub struct Quake1Family(pub(crate) Family);
 
 /// The one value of this family, for [`crate::branches::any`].
-pub static FAMILY: Quake1Family = Quake1Family;
+pub static FAMILY: Quake1Family = Quake1Family(Family::Quake);
 
 impl FamilyOps for Quake1Family {
     fn family(&self) -> Family {
-        Family::Quake
+        self.0
     }
 
     fn check(&self, bsp: &Bsp, problems: &mut Vec<Problem>) {
