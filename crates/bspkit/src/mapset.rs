@@ -296,18 +296,10 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
     // `.bsp_lump` files already beside the target that the set does not write would override
     // the written lumps when the map is opened: refuse (under a new name) or remove them
     // (folding in place) rather than leave a set that is not what was written.
-    let mut stale = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        let prefix = format!("{new_name}.");
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let is_lump = name.starts_with(&prefix) && (name.ends_with(".bsp_lump") || name.ends_with(".bsp_lump.client"));
-            if is_lump && !expect_external.iter().any(|(_, p, _)| file_name(p) == name) {
-                stale.push(dir.join(name));
-            }
-        }
-    }
-    stale.sort();
+    let stale: Vec<PathBuf> = stray_lump_files(&dir, &new_name, |name| expect_external.iter().any(|(_, p, _)| file_name(p) == name))
+        .into_iter()
+        .map(|n| dir.join(n))
+        .collect();
     if !(stale.is_empty() || (in_place && opts.fold_external)) {
         let names: Vec<String> = stale.iter().map(|p| file_name(p)).collect();
         return Err(Error::malformed(format!(
@@ -488,19 +480,8 @@ pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<S
         }
     }
     // A `.bsp_lump` already beside the target that the split does not write would override a lump.
-    let mut stale = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        let prefix = format!("{new_name}.");
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let is_lump = name.starts_with(&prefix) && (name.ends_with(".bsp_lump") || name.ends_with(".bsp_lump.client"));
-            if is_lump && !expect.iter().any(|(_, p, _)| file_name(p) == name) {
-                stale.push(name);
-            }
-        }
-    }
+    let stale = stray_lump_files(&dir, &new_name, |name| expect.iter().any(|(_, p, _)| file_name(p) == name));
     if !stale.is_empty() {
-        stale.sort();
         return Err(Error::malformed(format!("{} beside the target would override lumps; remove first", stale.join(", "))).in_file(target));
     }
     let before: Vec<String> = crate::check::check(bsp).iter().map(|p| shape(&p.to_string(), &old_stem)).collect();
@@ -560,6 +541,22 @@ fn streaming_header(ed: &Editor, changed: &[usize]) -> Result<Vec<u8>> {
         }
     }
     Ok(bytes)
+}
+
+/// The `.bsp_lump` (and `.bsp_lump.client`) files of map `stem` in `dir` that `written` does
+/// not claim, sorted by name: beside a set being written they would override its lumps when the
+/// map is opened.
+fn stray_lump_files(dir: &Path, stem: &str, written: impl Fn(&str) -> bool) -> Vec<String> {
+    let prefix = format!("{stem}.");
+    let mut stray: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&prefix) && (n.ends_with(".bsp_lump") || n.ends_with(".bsp_lump.client")) && !written(n))
+        .collect();
+    stray.sort();
+    stray
 }
 
 #[cfg(test)]

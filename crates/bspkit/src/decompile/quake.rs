@@ -75,7 +75,9 @@ fn brush_polygons(planes: &[Plane], budget: &mut Budget) -> Result<Vec<Vec<[f64;
     Ok(out)
 }
 
-fn default_valve(normal: [f64; 3]) -> TexProjection {
+/// The editor's default projection of a face (axes of its nearest axial plane), `scale` units
+/// per texel: Quake 2 / 3 editors use 1, MRVN-Radiant (Titanfall) 0.25.
+pub(super) fn default_valve(normal: [f64; 3], scale: f64) -> TexProjection {
     let a = normal.map(f64::abs);
     let (u, v) = if a[2] >= a[0] && a[2] >= a[1] {
         ([1.0, 0.0, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0])
@@ -84,7 +86,7 @@ fn default_valve(normal: [f64; 3]) -> TexProjection {
     } else {
         ([1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0])
     };
-    TexProjection::Valve { u, v, rotation: 0.0, scale: [1.0, 1.0] }
+    TexProjection::Valve { u, v, rotation: 0.0, scale: [scale, scale] }
 }
 
 /// Valve 220 axes from texinfo rows (texels per unit along each axis, offset in texels): the
@@ -95,7 +97,7 @@ pub(super) fn valve_from_vecs(vecs: [[f64; 4]; 2], normal: [f64; 3]) -> TexProje
     for (k, row) in vecs.iter().enumerate() {
         let l = geom::length([row[0], row[1], row[2]]);
         if !(l > 1e-9 && l.is_finite()) {
-            return default_valve(normal);
+            return default_valve(normal, 1.0);
         }
         axes[k] = [row[0] / l, row[1] / l, row[2] / l, row[3]];
         scales[k] = 1.0 / l;
@@ -228,7 +230,7 @@ where
                         TexTruth::Rows { name, rows: vecs, flags: [t.flags(), t.value()] },
                     )
                 }
-                None => ("NULL".to_string(), default_valve(p.normal), [contents, 0, 0], TexTruth::None),
+                None => ("NULL".to_string(), default_valve(p.normal, 1.0), [contents, 0, 0], TexTruth::None),
             };
             out_sides.push(MapSide { points: geom::three_points(p, poly), texture, projection, flags: Some(flags) });
             orig_sides.push(OrigSide { plane: *p, truth });

@@ -22,9 +22,9 @@
 //! companion `.ent` files. Apex (v47+) has no brush lumps (BVH collision) and is refused.
 
 use super::geom::{self, Plane};
-use super::mapfile::{MapPrimitive, MapSide, TexProjection};
+use super::mapfile::{MapPrimitive, MapSide};
 use super::original::{Budget, OrigBrush, OrigSide, Original, TexTruth};
-use super::quake::{entity_models, valve_from_vecs};
+use super::quake::{default_valve, entity_models, valve_from_vecs};
 use crate::branches::respawn::lumps::*;
 use crate::branches::respawn::records::{CmPrimitive, PRIMITIVE_BRUSH};
 use crate::branches::respawn::view::{Game, Titanfall, Titanfall2, View};
@@ -32,6 +32,8 @@ use crate::bsp::Bsp;
 use crate::error::{Error, Result};
 
 const BEVEL_AREA: f64 = 0.01;
+/// MRVN-Radiant's default texture scale for a face without stored vectors: 0.25 units per texel.
+const MRVN_TEXEL_SCALE: f64 = 0.25;
 
 /// Titanfall / Titanfall 2.
 pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
@@ -144,7 +146,7 @@ fn with<G: Game>(v: View<'_, G>, budget: &mut Budget) -> Result<Original> {
             let rows = si.and_then(|s| vecs.get(s)).map(|t| [t.s.map(|c| c.get() as f64), t.t.map(|c| c.get() as f64)]);
             let (projection, truth) = match rows.filter(|r| r.iter().flatten().all(|c| c.is_finite())) {
                 Some(rows) => (valve_from_vecs(rows, p.normal), TexTruth::Axes { name: name.clone(), rows }),
-                None => (axial_valve(p.normal), TexTruth::Name(name.clone())),
+                None => (default_valve(p.normal, MRVN_TEXEL_SCALE), TexTruth::Name(name.clone())),
             };
             out_sides.push(MapSide { points: geom::three_points(p, &w), texture: name, projection, flags: Some([c, flags, 0]) });
             orig_sides.push(OrigSide { plane: *p, truth });
@@ -169,17 +171,4 @@ fn with<G: Game>(v: View<'_, G>, budget: &mut Budget) -> Result<Original> {
     super::cod::drawn_faces(bsp, &mut orig, budget)?;
     orig.entities = entities;
     Ok(orig)
-}
-
-/// MRVN-Radiant's default for a face: the face's nearest axial plane, 0.25 units per texel.
-fn axial_valve(normal: [f64; 3]) -> TexProjection {
-    let a = normal.map(f64::abs);
-    let (u, v) = if a[2] >= a[0] && a[2] >= a[1] {
-        ([1.0, 0.0, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0])
-    } else if a[0] >= a[1] {
-        ([0.0, 1.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0])
-    } else {
-        ([1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0])
-    };
-    TexProjection::Valve { u, v, rotation: 0.0, scale: [0.25, 0.25] }
 }
