@@ -162,26 +162,9 @@ pub fn write_streaming(
             return Err(not_regular(target, kind_name(m)));
         }
     }
-    let dir = match real.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    match std::fs::metadata(&dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(Error::new(ErrorKind::Io(format!("{} is not a directory", dir.display()))).in_file(target)),
-        Err(e) => return Err(io_err(target, &format!("cannot write into {}", dir.display()), e)),
-    }
-    // Opening the existing file for writing (never truncating) is the permission check `cp`
-    // makes, and gives the descriptor the lock is taken on.
+    let dir = target_dir(&real, target)?;
     let lock = match &existing {
-        Some(_) => {
-            let f = OpenOptions::new().write(true).open(&real).map_err(|e| io_err(target, "cannot open for writing", e))?;
-            // SAFETY: flock on a descriptor we own; blocks until other bspkit writers finish.
-            if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
-                return Err(io_err(target, "cannot lock", std::io::Error::last_os_error()));
-            }
-            Some(f)
-        }
+        Some(_) => Some(lock_existing(&real, target)?),
         None => None,
     };
     if let Some(want) = opts.expect {
@@ -243,6 +226,31 @@ pub fn write_streaming(
 
 /// Give a temporary file the replaced file's owner, group and mode (`old`: its metadata and
 /// permission bits), or `0666` less the umask for a new file.
+/// The folder `real` (a target with its links resolved) is written into: its parent, which must
+/// be a directory; errors name `target`, the path the user gave.
+pub(super) fn target_dir(real: &Path, target: &Path) -> Result<PathBuf> {
+    let dir = match real.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    match std::fs::metadata(&dir) {
+        Ok(m) if m.is_dir() => Ok(dir),
+        Ok(_) => Err(Error::new(ErrorKind::Io(format!("{} is not a directory", dir.display()))).in_file(target)),
+        Err(e) => Err(io_err(target, &format!("cannot write into {}", dir.display()), e)),
+    }
+}
+
+/// The existing file `real` opened for writing (never truncating: the permission check `cp`
+/// makes) and locked, so other bspkit writers wait until this one has finished.
+pub(super) fn lock_existing(real: &Path, target: &Path) -> Result<File> {
+    let f = OpenOptions::new().write(true).open(real).map_err(|e| io_err(target, "cannot open for writing", e))?;
+    // SAFETY: flock on a descriptor we own; blocks until other bspkit writers finish.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(io_err(target, "cannot lock", std::io::Error::last_os_error()));
+    }
+    Ok(f)
+}
+
 pub(super) fn set_mode(f: &File, old: Option<(&Metadata, u32)>) -> std::io::Result<()> {
     match old {
         Some((m, mode)) => {

@@ -38,11 +38,10 @@ use std::collections::HashSet;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::atomic::{io_err, remove_stale_temps, resolve_links, set_mode, temp_path, TempGuard};
+use super::atomic::{io_err, lock_existing, remove_stale_temps, resolve_links, set_mode, target_dir, temp_path, TempGuard};
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsio::kind_name;
 
@@ -199,24 +198,9 @@ impl<'b> SetWriter<'b> {
                 .in_file(main));
             }
         }
-        let dir = match real.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        match std::fs::metadata(&dir) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => return Err(Error::new(ErrorKind::Io(format!("{} is not a directory", dir.display()))).in_file(main)),
-            Err(e) => return Err(io_err(main, &format!("cannot write into {}", dir.display()), e)),
-        }
+        let dir = target_dir(&real, main)?;
         let lock = match &existing {
-            Some(_) => {
-                let f = OpenOptions::new().write(true).open(&real).map_err(|e| io_err(main, "cannot open for writing", e))?;
-                // SAFETY: flock on a descriptor we own; blocks until other bspkit writers finish.
-                if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
-                    return Err(io_err(main, "cannot lock", std::io::Error::last_os_error()));
-                }
-                Some(f)
-            }
+            Some(_) => Some(lock_existing(&real, main)?),
             None => None,
         };
         remove_stale_temps(&dir, &real);
