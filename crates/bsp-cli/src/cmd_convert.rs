@@ -42,7 +42,7 @@ pub struct ConvertArgs {
     /// LZMA lump compression of the output (Source)
     #[arg(long, value_enum, default_value = "auto")]
     pub lzma: LzmaArg,
-    /// Source: the static prop game lump version to write (4-11; default: kept where the target reads it, else the target's newest)
+    /// Source: the static prop game lump version to write (4-11; default: kept where the target reads it, else the target's newest; CS:GO always 11)
     #[arg(long, value_name = "N")]
     pub prop_version: Option<u16>,
     /// Write the converted map here (`-`: standard output)

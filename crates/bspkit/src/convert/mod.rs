@@ -7,9 +7,10 @@
 //! [`crate::write::atomic`] after the result has been reopened and checked.
 //!
 //! Covered so far: Source console ↔ PC (`PSBV` big-endian ↔ `VBSP` little-endian) within one
-//! branch ([`source`]); Source version moves among v19, v20 and v21 branches and static prop
-//! versions up and down ([`source_version`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
-//! ([`quake1`]), and Hexen II's model layout with each of them; Titanfall → Titanfall 2
+//! branch ([`source`]); Source version moves among v19, v20 and v21 branches (from a console map
+//! too, through its PC form, in one step) and static prop versions up and down
+//! ([`source_version`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
+//! ([`quake1`]), and Hexen II's model layout with each of them; Titanfall ↔ Titanfall 2
 //! ([`respawn`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
 //! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism and GoldSrc ↔ Blue Shift
 //! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
@@ -51,10 +52,13 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
         }
         (Family::Source, Family::Source) => {
             if target_endian != Endian::Little {
-                return Err(Error::new(ErrorKind::Unsupported(
-                    "a Source version move writes the PC form; convert its output with --endian big afterwards".into(),
-                ))
-                .in_file_opt(bsp.path()));
+                let how = if opts.endian.is_none() {
+                    "add --endian little (a console map goes to its PC form in the same step), then convert the output with --endian big if you want the console form"
+                } else {
+                    "convert its output with --endian big afterwards"
+                };
+                return Err(Error::new(ErrorKind::Unsupported(format!("a Source version move writes the PC form; {how}")))
+                    .in_file_opt(bsp.path()));
             }
             if matches!(opts.lzma, Lzma::On | Lzma::Keep) {
                 return Err(Error::new(ErrorKind::Unsupported(
@@ -62,7 +66,13 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
                 ))
                 .in_file_opt(bsp.path()));
             }
-            source_version::convert_version(bsp, opts.to, opts.static_props, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+            if bsp.endian() == Endian::Big {
+                // A console map: its PC form first (same branch, every lump plain), then the move.
+                let pc = pc_form(bsp, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?;
+                source_version::convert_version(&pc, opts.to, opts.static_props, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+            } else {
+                source_version::convert_version(bsp, opts.to, opts.static_props, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+            }
         }
         (Family::Quake, Family::Quake)
             if from.id != opts.to.id
@@ -98,12 +108,16 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
             report.to.version = 37;
             respawn::titanfall_to_titanfall2(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
         }
+        (Family::Respawn, Family::Respawn) if from.id == "titanfall2" && opts.to.id == "titanfall" && target_endian == Endian::Little => {
+            report.to.version = 29;
+            respawn::titanfall2_to_titanfall(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
         _ if opts.endian.is_some_and(|e| e != Endian::Little) && opts.to.family != Family::Source => {
             return Err(Error::new(ErrorKind::Unsupported(format!("{} has no big-endian form", opts.to.id))))
         }
         _ => {
             return Err(Error::new(ErrorKind::Unsupported(format!(
-                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, hexen2, bsp2 and 2psb among themselves; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves; titanfall -> titanfall2)",
+                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, hexen2, bsp2 and 2psb among themselves; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves; titanfall <-> titanfall2)",
                 from.id, opts.to.id
             )))
             .in_file_opt(bsp.path()))
@@ -111,6 +125,17 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
     };
     report.size = bytes.len() as u64;
     Ok(Converted { bytes, report })
+}
+
+/// A big-endian Source map as its PC form (`--endian little`, LZMA `auto`: every lump plain), opened as the same branch: the first half of a
+/// console map's version move. Its losses go into `report` (the lump actions are the move's).
+fn pc_form(bsp: &Bsp, report: &mut Report) -> Result<Bsp<'static>> {
+    let mut first = report.clone();
+    let pc = source::convert_endian(bsp, Endian::Little, Lzma::Auto, &mut first)?;
+    report.lossless &= first.lossless;
+    report.losses.extend(first.losses);
+    let opts = crate::bsp::OpenOptions { branch: Some(bsp.branch().id.to_string()), ..bsp.options().clone() };
+    Bsp::from_vec_with(pc, &opts).map_err(|e| Error::malformed(format!("the PC form of the console map does not read back: {e}")))
 }
 
 /// Convert and check, ready to write: with `strict`, a lossy conversion is refused

@@ -33,7 +33,8 @@ pub struct ConvertOptions {
     pub endian: Option<Endian>,
     pub lzma: Lzma,
     /// Source: the static prop (`sprp`) game lump version to write; `None` keeps the source's
-    /// where the target reads it, else the target's newest ([`super::source_version`]).
+    /// where the target reads it (into CS:GO: always 11), else the target's newest
+    /// ([`super::source_version`]).
     pub static_props: Option<u16>,
 }
 

@@ -23,7 +23,11 @@
 //!   brushes; 49, 59, 62, 63): a lump the target's table names differently is dropped and
 //!   reported.
 //! * **Static props** (§14.3): kept at their version when the target's engine reads that
-//!   layout, otherwise (or when asked for a version) rewritten field by field. A field the
+//!   layout, otherwise (or when asked for a version) rewritten field by field. Into `csgo` they
+//!   are always written at version 11 unless asked otherwise: CS:GO's vbsp writes 11, and it is
+//!   the evidence detection reads to tell a CS:GO map from Portal 2's (version 9) or Source
+//!   Filmmaker's (TF2 entity classes), so a moved map is detected as CS:GO without `--branch`.
+//!   Into `l4d2` the version-first `lump_t` order is the evidence (only L4D2 writes it). A field the
 //!   target lacks is reported when its value differs from the engine's default; a field the
 //!   target adds gets the default the engine's own static prop loader fills in when it reads an
 //!   older version (`CStaticPropMgr::UnserializeModels`): fade scale 1, CPU/GPU levels 0,
@@ -55,7 +59,9 @@ pub const BRANCHES: &[&str] = &["source2004", "source2006", "source", "l4d2", "c
 pub const FROM_BRANCHES: &[&str] = &["source2004", "source2006", "source", "l4d2", "csgo", "portal2", "alienswarm", "sfm"];
 
 const HEADER_LEN: usize = 8 + 64 * 16 + 4;
+const FACES: usize = 7;
 const LEAVES: usize = 10;
+const FACES_HDR: usize = 58;
 const WORLD_LIGHTS: usize = 15;
 const GAME_LUMP: usize = 35;
 const AMBIENT_INDEX_HDR: usize = 51;
@@ -390,6 +396,15 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
         }
     }
 
+    // A map whose faces are in the HDR faces lump alone (console builds leave FACES empty) has
+    // nothing to draw in v19, which has no HDR lumps: refused (moving HDR faces and light into
+    // the LDR slots is not done).
+    if to_v19 && get(FACES).is_empty() && !get(FACES_HDR).is_empty() {
+        return Err(Error::new(ErrorKind::Unsupported(
+            "the map keeps its faces only in FACES_HDR (lump 58; FACES is empty, as console builds leave it) and v19 has no HDR lumps"
+                .into(),
+        )));
+    }
     // World lights into v19: version 0.
     if to_v19 {
         if ver(WORLD_LIGHTS) == 1 && !get(WORLD_LIGHTS).is_empty() {
@@ -510,6 +525,10 @@ fn convert_props(
                 ))))
             }
         },
+        // CS:GO's vbsp writes version 11, and detection tells a CS:GO map from a Portal 2 or
+        // Source Filmmaker one by it (a TF2 map keeps its TF2 entity classes; Portal 2 and
+        // L4D2 write version 9).
+        None if to.id == "csgo" => native_props(to),
         None if prop_layouts(to).contains(&from_layout) => (from_layout, version),
         None => native_props(to),
     };

@@ -150,6 +150,47 @@ fn version_moves_keep_counts_and_lossless_ones_come_back_identical() {
     assert!(identical >= 12, "{identical}");
 }
 
+/// Every corpus PC map moved to each other version branch is detected as that branch when
+/// read back without `--branch` (but an unlit map moved to Source 2006, which has no ambient
+/// light to tell it by): L4D2 by its version-first `lump_t` order, CS:GO by static
+/// props version 11 (which the move writes, as CS:GO's vbsp does) — also for the TF2 maps,
+/// whose TF2 entity classes would otherwise say Source Filmmaker, and the L4D2 map, whose
+/// version 9 props would otherwise say Portal 2.
+#[test]
+fn moved_maps_are_detected_as_their_target_branch() {
+    let maps = maps("moved_maps_are_detected_as_their_target_branch");
+    if maps.is_empty() {
+        return;
+    }
+    assert_eq!(maps.len(), 7);
+    let (mut n, mut unlit) = (0, 0);
+    for (path, data) in &maps {
+        let bsp = Bsp::from_bytes(data).unwrap();
+        let from = bsp.branch().id;
+        for &target in source_version::BRANCHES.iter().filter(|&&t| t != from) {
+            let c = convert::prepare(&bsp, &to(target, None), false).unwrap_or_else(|e| panic!("{} -> {target}: {e}", path.display()));
+            let out = Bsp::from_bytes(&c.bytes).unwrap();
+            let detected = out.branch().id;
+            if target == "source2006" && detected == "source" {
+                // Source 2006 is told from 2007 by its ambient light (one cube per leaf); a map
+                // with none (unlit) carries no evidence either way.
+                assert!([51, 52, 55, 56].iter().all(|&i| out.entry(i).map_or(0, |e| e.length) == 0), "{}", path.display());
+                unlit += 1;
+                continue;
+            }
+            assert_eq!(detected, target, "{} -> {target}: detected as {detected} ({:?})", path.display(), out.detection().why);
+            if target == "csgo" {
+                assert_eq!(props(&out).0, 11);
+            }
+            n += 1;
+        }
+    }
+    eprintln!("{n} moves detected as their target; {unlit} unlit maps moved to source2006 read as source");
+    // Every move into l4d2 and csgo (6 + 6) among them.
+    assert_eq!(n + unlit, 28);
+    assert!(unlit <= 3, "{unlit}");
+}
+
 /// tf2_test2 (17 v7* props, version 10) to every static prop version each target reads and
 /// back to version 10: props keep every field; what the lower versions lack held the engine
 /// default, so the only loss is the v7* padding byte, and the bytes come back but for those.
@@ -317,4 +358,49 @@ fn garbled_maps_move_or_fail_cleanly() {
     }
     eprintln!("{ok} converted, {failed} refused");
     assert!(ok + failed >= 20);
+}
+
+/// The Xbox 360 corpus map (PSBV v20) moved to the v20/v21 version branches in one step
+/// (`--to BRANCH --endian little`): the same bytes as converting it to PC first and moving
+/// that, detected as the target, the same counts as its PC form; without `--endian little`
+/// the move is refused (it writes the PC form only); garbled copies fail cleanly.
+#[test]
+fn console_map_moves_version_in_one_step() {
+    let Some(corpus) = common::corpus("console_map_moves_version_in_one_step") else { return };
+    let data = std::fs::read(corpus.join("source_x360/bsp_tool__shack.360.bsp")).unwrap();
+    let bsp = Bsp::from_bytes(&data).unwrap();
+    assert_eq!((bsp.branch().id, bsp.endian()), ("source", bspkit::Endian::Big));
+    let little = |id: &str| ConvertOptions { endian: Some(bspkit::Endian::Little), ..to(id, None) };
+    let pc = convert::convert(&bsp, &little("source")).unwrap();
+    let pc_bsp = Bsp::from_bytes(&pc.bytes).unwrap();
+    // Its faces are in FACES_HDR alone (the console build left FACES empty): v19, which has no
+    // HDR lumps, is refused, one step or two.
+    for b in [&bsp, &pc_bsp] {
+        let e = convert::prepare(b, &little("source2004"), false).unwrap_err();
+        assert!(matches!(e.kind, bspkit::error::ErrorKind::Unsupported(_)) && e.to_string().contains("FACES_HDR"), "{e}");
+    }
+    for target in ["source2006", "l4d2", "csgo"] {
+        let one = convert::prepare(&bsp, &little(target), false).unwrap_or_else(|e| panic!("-> {target}: {e}"));
+        let two = convert::prepare(&pc_bsp, &to(target, None), false).unwrap();
+        assert!(one.bytes == two.bytes, "{target}: one step differs from two");
+        assert_eq!((one.report.from.endian, one.report.to.endian), ("big", "little"));
+        // The losses of both steps are listed.
+        let want: Vec<_> = pc.report.losses.iter().chain(&two.report.losses).collect();
+        assert_eq!(one.report.losses.iter().collect::<Vec<_>>(), want, "{target}");
+        let out = Bsp::from_bytes(&one.bytes).unwrap();
+        assert_eq!(out.branch().id, target);
+        assert_eq!(counts(&out), counts(&pc_bsp), "{target}");
+        assert_eq!(entity_count(&out), entity_count(&pc_bsp));
+        assert!(convert::prepare(&bsp, &to(target, None), false).is_err(), "{target}: a big-endian version move");
+    }
+    // Garbled and truncated copies: a typed error or a checked result, never a panic.
+    let mut cases = 0;
+    for d in common::garbled(&data, 48) {
+        let Ok(g) = Bsp::from_bytes(&d) else { continue };
+        if g.endian() == bspkit::Endian::Big {
+            let _ = convert::prepare(&g, &little("l4d2"), false);
+            cases += 1;
+        }
+    }
+    assert!(cases > 12, "{cases}");
 }

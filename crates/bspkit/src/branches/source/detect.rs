@@ -287,7 +287,8 @@ fn class_list(classes: &[String]) -> String {
 ///   Source 2006 when the ambient index lumps 51/52 are empty and lump 55 or 56 holds exactly
 ///   one 24-byte cube per leaf (open_questions.md A28); else Source 2007/2009.
 /// * 21 → L4D2 when only the version-first `lump_t` order fits the file (§4.2, A1); else
-///   CS:GO for `sprp` version ≥ 10; Alien Swarm when the entity lump uses `asw_*` classes
+///   CS:GO for `sprp` version 11; Source Filmmaker for two or more TF2 entity classes; CS:GO
+///   for `sprp` version 10; Alien Swarm when the entity lump uses `asw_*` classes
 ///   (its maps store `sprp` version 9 as Portal 2's do); Portal 2 for 9; else the Alien Swarm
 ///   branch.
 /// * 22 → Tactical Intervention when lump 24 holds entity text (§5), else Dota 2 / INFRA; 23 → Dota 2.
@@ -335,7 +336,14 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
             let sprp = sprp_version(data, endian, false);
             let props = sprp.map(|v| format!("static props version {v}")).unwrap_or_else(|| "no static props".into());
             let tf = game_classes(data, endian, "sfm");
-            if tf.len() >= 2 {
+            // Static props version 11 (uniform prop scale) is CS:GO's alone among the v21 games
+            // (source.md §14.3); it outweighs TF2 classes, which a TF2 map moved to CS:GO keeps.
+            if tf.len() >= 2 && sprp == Some(11) {
+                runners_up.push((
+                    "sfm",
+                    format!("{} Team Fortress 2 entity class(es) ({}), but static props version 11 is CS:GO's", tf.len(), class_list(&tf)),
+                ));
+            } else if tf.len() >= 2 {
                 runners_up.push(("alienswarm", "the other v21 games in the standard lump_t order".into()));
                 let why = format!(
                     "lump_t entries fit in the standard order; {props}; {} Team Fortress 2 entity class(es) ({}) in a v21 map: Source Filmmaker",
