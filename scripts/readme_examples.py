@@ -83,6 +83,8 @@ WRITTEN = (
     "q3dm17_rbsp.bsp",
     "q3dm17_back.bsp",
     "old_csgo.bsp",
+    "shack_l4d2.bsp",
+    "mp_rr_box_tf1.bsp",
     "old_back.bsp",
     "old_v19.bsp",
     "map_props5.bsp",

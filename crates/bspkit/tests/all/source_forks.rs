@@ -161,6 +161,10 @@ fn forks_without_props_are_told_by_entity_classes_and_collisions_stay_valve() {
     let (id, why) = open(21, tf.clone(), None);
     assert_eq!(id, "sfm");
     assert!(why.contains("Team Fortress 2 entity class(es)"), "{why}");
+    // ... but with static props version 11 (CS:GO's alone) it is CS:GO: a TF2 map moved there.
+    let (id, why) = open(21, tf.clone(), Some(game_lump(11, Vec::new())));
+    assert_eq!(id, "csgo", "{why}");
+    assert_eq!(open(21, tf.clone(), Some(game_lump(10, Vec::new()))).0, "sfm");
     assert_eq!(open(20, tf, None).0, "source");
     // Valve's own forms at the forks' versions stay Valve's branches.
     let valve_v5 = sprp(&["m.mdl"], None, &[0], &[v5(1.0, 0).as_bytes().to_vec()]);
