@@ -831,17 +831,25 @@ impl PyBsp {
 
     /// Write the map with every edit to `path` (atomically; the result is reopened and checked
     /// first, as `bsp edit` does). Byte-identical to the source when nothing changed. A Respawn
-    /// map opened with its `.bsp_lump` files is written as a set (`bspkit::mapset`).
-    fn save_as(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+    /// map opened with its `.bsp_lump` files is written as a set (`bspkit::mapset`);
+    /// `fold_external=True` is `bsp rewrite --fold-external`: the external lumps go into the
+    /// one `.bsp` written.
+    #[pyo3(signature = (path, *, fold_external=false))]
+    fn save_as(&self, py: Python<'_>, path: std::path::PathBuf, fold_external: bool) -> PyResult<()> {
         let mut ed = self.editor(py)?;
         let partitions = self.edited_partitions(py)?;
         // A Respawn map opened with its `.bsp_lump` files is written as a set: the `.bsp`, its
         // external lumps and `.ent` partitions (with the edits made to `bsp.ENTITIES_<kind>`)
         // beside `path`.
         if self.inner.family() == bspkit::Family::Respawn && self.inner.path().is_some() && self.inner.options().external_lumps {
-            let opts = bspkit::mapset::SetOptions { partitions, ..Default::default() };
+            let opts = bspkit::mapset::SetOptions { partitions, fold_external, ..Default::default() };
             bspkit::mapset::write_set(&mut ed, &path, &opts).map_err(|e| err(e.in_file(&path)))?;
             return Ok(());
+        }
+        if fold_external {
+            return Err(PyValueError::new_err(
+                "fold_external applies to a Respawn map opened with its .bsp_lump files (bspkit.load(path, external=True))",
+            ));
         }
         if let Some(kind) = partitions.keys().next() {
             return Err(PyValueError::new_err(format!(
@@ -851,6 +859,39 @@ impl PyBsp {
         }
         ed.write(&path).map_err(|e| err(e.in_file(&path)))?;
         Ok(())
+    }
+
+    /// The lumps this Respawn map reads from `.bsp_lump` files, as `split_external` takes them:
+    /// `[(index, length or None)]`, the length where the file holds only the start of the
+    /// in-file copy (`bspkit::mapset::split_plan`). Folding the set (`save_as(...,
+    /// fold_external=True)`) and splitting the folded `.bsp` with this plan gives the set back.
+    fn split_plan(&self, py: Python<'_>) -> PyResult<Vec<(usize, Option<u64>)>> {
+        py.detach(|| bspkit::mapset::split_plan(&self.inner)).map_err(err)
+    }
+
+    /// `bsp rewrite --split-external`: write this Respawn `.bsp` (loaded from a file, without
+    /// edits) to `path` unchanged, with a `<path>.<xxxx>.bsp_lump` beside it holding each listed
+    /// lump's in-file bytes (or their first `length` bytes); `.ent` partitions are copied under
+    /// the new name (`bspkit::mapset::split_external`: written as a set, reopened and checked).
+    /// `lumps` is a list of lump indices or `(index, length)` pairs. Returns the paths written,
+    /// the `.bsp` last.
+    fn split_external(&self, py: Python<'_>, path: std::path::PathBuf, lumps: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<std::path::PathBuf>> {
+        if self.is_edited(py)? {
+            return Err(PyValueError::new_err(
+                "split_external writes the map as loaded: save_as the edits first, load that, then split it",
+            ));
+        }
+        let plan: Vec<bspkit::mapset::SplitLump> = lumps
+            .iter()
+            .map(|l| match l.extract::<usize>() {
+                Ok(i) => Ok((i, None)),
+                Err(_) => l
+                    .extract::<(usize, Option<u64>)>()
+                    .map_err(|_| PyValueError::new_err(format!("split_external: {l} is not a lump index or an (index, length) pair"))),
+            })
+            .collect::<PyResult<_>>()?;
+        let report = py.detach(|| bspkit::mapset::split_external(&self.inner, &path, &plan)).map_err(|e| err(e.in_file(&path)))?;
+        Ok(report.written)
     }
 
     /// `bsp convert`: convert the map as loaded (edits made through the bindings are not

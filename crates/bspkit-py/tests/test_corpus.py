@@ -456,6 +456,70 @@ def test_convert_console_pc_matches_cli(path, cli, tmp_path):
         assert not (tmp_path / "strict.bsp").exists()
 
 
+@pytest.mark.parametrize("path", respawn_sets())
+def test_respawn_set_folds_and_splits_back(path, cli, tmp_path):
+    """`save_as(fold_external=True)` then `split_external(split_plan())` gives every file of a
+    corpus `.bsp_lump` set back byte for byte, as `bsp rewrite --fold-external` /
+    `--split-external` do (the same files as the CLI writes)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    copied, names = copy_set(path, src)
+    bsp = bspkit.load(copied)
+    plan = bsp.split_plan()
+    if not plan:
+        pytest.skip("no .bsp_lump files beside this map")
+    assert all(isinstance(i, int) and (n is None or isinstance(n, int)) for i, n in plan)
+    folded_dir, split_dir, cli_dir = tmp_path / "folded", tmp_path / "split", tmp_path / "cli"
+    for d in (folded_dir, split_dir, cli_dir):
+        d.mkdir()
+    bsp.save_as(folded_dir / copied.name, fold_external=True)
+    assert not any(f.name.endswith(".bsp_lump") for f in folded_dir.iterdir())
+    folded = bspkit.load(folded_dir / copied.name)
+    written = folded.split_external(split_dir / copied.name, plan)
+    assert pathlib.Path(written[-1]) == split_dir / copied.name
+    got = {f.name: f.read_bytes() for f in split_dir.iterdir()}
+    assert sorted(got) == names
+    for n in names:
+        assert got[n] == (src / n).read_bytes(), n
+    # The CLI's split of the same folded map writes the same files.
+    spec = ",".join(f"{i:04x}" if n is None else f"{i:04x}:{n}" for i, n in plan)
+    subprocess.run([cli, "rewrite", str(folded_dir / copied.name), "-o", str(cli_dir / copied.name), "--split-external", spec],
+                   capture_output=True, check=True)
+    assert {f.name: f.read_bytes() for f in cli_dir.iterdir()} == got
+    with pytest.raises(ValueError, match="lump index"):
+        folded.split_external(tmp_path / "bad.bsp", ["x"])
+    # An edited map is not split (the split writes the map as loaded).
+    folded.ENTITIES[0].set("bspkit_probe", "1")
+    with pytest.raises(ValueError, match="as loaded"):
+        folded.split_external(tmp_path / "edited.bsp", plan)
+    assert not (tmp_path / "bad.bsp").exists() and not (tmp_path / "edited.bsp").exists()
+
+
+@pytest.mark.parametrize("path", respawn_sets())
+def test_convert_titanfall2_to_titanfall_matches_cli(path, cli, tmp_path):
+    """`Bsp.convert("titanfall")` on a corpus Titanfall 2 map writes what `bsp convert` writes,
+    with the same report; the result loads as Titanfall with the same entities; strict refuses."""
+    bsp = bspkit.load(path)
+    out, cli_out, cli_report = tmp_path / "py.bsp", tmp_path / "cli.bsp", tmp_path / "cli.json"
+    report = bsp.convert("titanfall", out)
+    subprocess.run([cli, "convert", str(path), "--to", "titanfall", "-o", str(cli_out), "--report", str(cli_report)],
+                   capture_output=True, check=True)
+    assert out.read_bytes() == cli_out.read_bytes()
+    assert report == json.loads(cli_report.read_text())
+    assert (report["from"]["version"], report["to"]["version"], report["lossless"]) == (37, 29, False)
+    # The `.ent` partitions the converted map names are written beside it under its name.
+    kinds = sorted(bsp.ent_partitions())
+    assert sorted(f.name for f in tmp_path.glob("py_*.ent")) == [f"py_{k}.ent" for k in kinds]
+    back = bspkit.load(out)
+    assert back.branch == "titanfall"
+    assert len(back.ENTITIES) == len(bsp.ENTITIES)
+    assert sorted(back.ent_partitions()) == kinds
+    assert back.check()["counts"]["warnings"] == 0
+    with pytest.raises(bspkit.BspError) as e:
+        bsp.convert("titanfall", tmp_path / "strict.bsp", strict=True)
+    assert e.value.kind == "lossy" and not (tmp_path / "strict.bsp").exists()
+
+
 QUAKE3_MAPS = [p for p in MAPS if p.id.startswith("quake3/")]
 QUAKE3_SIBLINGS = ["quake3", "ibsp47", "quakelive", "rbsp", "fbsp"]
 

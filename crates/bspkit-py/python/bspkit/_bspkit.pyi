@@ -127,10 +127,20 @@ class Bsp:
         ``bsp.ENTITIES`` objects themselves, in list order, in a new list."""
     def to_bytes(self) -> bytes:
         """The map with every edit (the original bytes when nothing changed)."""
-    def save_as(self, path: PathLike) -> None:
+    def save_as(self, path: PathLike, *, fold_external: bool = False) -> None:
         """Write the map with every edit (atomically, reopened and checked first). A Respawn map
         opened with its external files is written as a set: ``.bsp``, ``.bsp_lump`` files and
-        ``.ent`` partitions, with the edits made to ``bsp.ENTITIES_<kind>``."""
+        ``.ent`` partitions, with the edits made to ``bsp.ENTITIES_<kind>``;
+        ``fold_external=True`` (``bsp rewrite --fold-external``) puts the external lumps into the
+        one ``.bsp`` written."""
+    def split_plan(self) -> List[Tuple[int, Optional[int]]]:
+        """The lumps this Respawn map reads from ``.bsp_lump`` files: ``[(index, length or
+        None)]``, as ``split_external`` takes them (folding then splitting gives the set back)."""
+    def split_external(self, path: PathLike, lumps: Sequence[Union[int, Tuple[int, Optional[int]]]]) -> List[str]:
+        """``bsp rewrite --split-external``: this Respawn ``.bsp`` (loaded from a file, unedited)
+        written to ``path`` unchanged with a ``<path>.<xxxx>.bsp_lump`` for each listed lump (its
+        in-file bytes, or their first ``length``); ``.ent`` partitions copied under the new name.
+        Written as a set, reopened and checked. Returns the paths written, the ``.bsp`` last."""
     def convert(
         self,
         to: str,
