@@ -94,8 +94,14 @@ pub fn run(a: ConvertArgs, out: &mut dyn Write) -> Result<ExitCode, Fatal> {
         }
         Err(e) => return Err(e.in_file(&a.file).into()),
     };
-    drop(bsp);
-    crate::write_output(&a.output, &c.bytes)?;
+    if bsp.family() == bspkit::Family::Respawn && a.output.as_os_str() != "-" {
+        // A Respawn map's `.ent` partitions go beside the output.
+        bspkit::convert::write_prepared(&bsp, &c, opts.to.id, &a.output).map_err(|e| e.in_file(&a.output))?;
+        drop(bsp);
+    } else {
+        drop(bsp);
+        crate::write_output(&a.output, &c.bytes)?;
+    }
     let json = serde_json::to_string_pretty(&c.report)? + "\n";
     if let Some(r) = &a.report {
         crate::write_output(r, json.as_bytes())?;

@@ -514,6 +514,45 @@ pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<S
     Ok(report)
 }
 
+/// Write `bytes`, a map converted from the Respawn map `bsp` ([`crate::convert`]), to `target`
+/// with `bsp`'s `.ent` partitions copied beside it under the target's name (as
+/// [`split_external`] copies them): every file staged and read back before the renames, the
+/// `.bsp` last. Without this a converted map names partitions no file holds. The written set is
+/// reopened as `branch` and must find every partition.
+pub fn write_converted(bsp: &Bsp, bytes: &[u8], branch: &str, target: &Path) -> Result<SetReport> {
+    let new_name = file_name(target);
+    if new_name.is_empty() {
+        return Err(Error::malformed("the target has no file name").in_file(target));
+    }
+    let new_stem = stem_of(&new_name).to_string();
+    let dir = dir_of(target);
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let partitions = entity_partition_paths(bsp)?;
+    for (kind, path) in &partitions {
+        let dest = dir.join(format!("{new_stem}_{kind}.ent"));
+        if !same_file(path, &dest) {
+            let part = EntPartition::read(kind.clone(), path)?;
+            split_ent_file(&part.data).map_err(|e| e.in_file(path))?;
+            files.push((dest, part.data));
+        }
+    }
+    write::write_atomic(target, bytes, |tmp| {
+        let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
+        if back != bytes {
+            return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
+        }
+        stage(&files)
+    })?;
+    let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
+    report.written.push(target.to_path_buf());
+    let written = Bsp::open_with(target, &OpenOptions { branch: Some(branch.to_string()), ..Default::default() })?;
+    let found = entity_partition_paths(&written)?.len();
+    if found != partitions.len() {
+        return Err(Error::malformed(format!("the written map finds {found} of its {} .ent partitions", partitions.len())).in_file(target));
+    }
+    Ok(report)
+}
+
 /// Is the map an Apex streaming set: a `.bsp` whose own directory points past its end at a
 /// lump loaded from a `.bsp_lump` (facts §1.1)?
 fn is_streaming(bsp: &Bsp) -> Result<bool> {

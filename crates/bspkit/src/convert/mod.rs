@@ -153,12 +153,27 @@ pub fn prepare(bsp: &Bsp, opts: &ConvertOptions, strict: bool) -> Result<Convert
     Ok(c)
 }
 
-/// [`prepare`], then write to `path` through [`crate::write::atomic`] (nothing is written on
-/// any error).
+/// [`prepare`], then [`write_prepared`] (nothing is written on any error).
 pub fn write(bsp: &Bsp, opts: &ConvertOptions, path: &Path, strict: bool) -> Result<Report> {
     let c = prepare(bsp, opts, strict).map_err(|e| e.in_file_opt(bsp.path()))?;
-    crate::write::write_file(path, &c.bytes, &crate::write::atomic::WriteOptions::default())?;
+    write_prepared(bsp, &c, opts.to.id, path)?;
     Ok(c.report)
+}
+
+/// Write a conversion of `bsp` to `path` through [`crate::write::atomic`]; a Respawn map read
+/// from a file with `.ent` partitions beside it gets them copied beside `path` under its name
+/// ([`crate::mapset::write_converted`]), since the converted map names them.
+pub fn write_prepared(bsp: &Bsp, c: &Converted, to: &str, path: &Path) -> Result<()> {
+    let respawn_set = bsp.family() == Family::Respawn
+        && bsp.path().is_some()
+        && !crate::write::atomic::is_stdout(path)
+        && !crate::mapset::MapSet::of(bsp)?.partitions.is_empty();
+    if respawn_set {
+        crate::mapset::write_converted(bsp, &c.bytes, to, path)?;
+    } else {
+        crate::write::write_file(path, &c.bytes, &crate::write::atomic::WriteOptions::default())?;
+    }
+    Ok(())
 }
 
 /// [`ErrorKind::Lossy`] when `strict` and the report lists losses.

@@ -293,6 +293,19 @@ fn corpus_titanfall2_maps_convert_to_titanfall() {
             props(&out).len(),
             c.report.losses.len()
         );
+        // Written: the `.ent` partitions go beside the output, which then checks clean.
+        let dir = std::env::temp_dir().join(format!("bspkit-convert-tf1-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("tf1.bsp");
+        convert::write(&bsp, &to("titanfall"), &target, false).unwrap();
+        let written = Bsp::open(&target).unwrap();
+        assert_eq!(written.data(), &c.bytes[..]);
+        let parts = bspkit::mapset::MapSet::of(&bsp).unwrap().partitions.len();
+        assert_eq!(bspkit::mapset::MapSet::of(&written).unwrap().partitions.len(), parts);
+        let problems: Vec<String> = bspkit::check::check(&written).iter().map(|p| p.to_string()).collect();
+        assert!(problems.is_empty(), "{}: {problems:?}", m.path.display());
+        std::fs::remove_dir_all(&dir).unwrap();
+        eprintln!("{}: {parts} .ent partitions written beside the output", m.path.display());
         n += 1;
     }
     assert_eq!(n, 3);
