@@ -31,7 +31,7 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
     let q = d.report.quality.as_ref().unwrap();
     let t = q.tree.clone().unwrap();
     eprintln!(
-        "{name:<44} {:<9} cov {:>8.4}% regions {:>5} cuts {:>4} -> brushes {:>5} (all {:>5}) vol err {:>9} tex/face {:>5}/{:<5} {:>8.4}% ents {}/{} {ms:.0} ms",
+        "{name:<44} {:<9} cov {:>8.4}% regions {:>5} cuts {:>4} -> brushes {:>5} (all {:>5}) vol err {:>9} tex/face {:>5}/{:<5} {:>8.4}% ents {}/{} clip {} hull1 {:.0} covered {} -> {} {ms:.0} ms",
         t.source,
         q.face_coverage.unwrap_or(f64::NAN),
         t.regions,
@@ -43,7 +43,11 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
         t.faces,
         t.face_texture_fidelity.unwrap_or(f64::NAN),
         q.entities_same,
-        q.entities
+        q.entities,
+        t.clip_brushes,
+        t.hull1_volume,
+        t.hull1_covered_without_clip.map_or("-".to_string(), |e| format!("{e:.4}%")),
+        t.hull1_covered.map_or("-".to_string(), |e| format!("{e:.4}%")),
     );
     let (cov, tex) = floors(name);
     if let Some(c) = q.face_coverage {
