@@ -1,9 +1,11 @@
 //! Clip brushes from a clip hull (Quake 1, Hexen II, BSP2, GoldSrc).
 //!
 //! The compilers build clip hull 1 from the solid brushes *and* the clip brushes, each grown by
-//! the player box (the Minkowski sum: the brush's planes moved out by the box, plus the bevel
-//! planes of its edges against the box's axes), and leave clip brushes out of hull 0. So the
-//! clip brushes are in hull 1 and not in hull 0, and can be found without guessing shapes:
+//! the player box mirrored (a point is solid in hull 1 when the player box there meets a brush;
+//! the Minkowski sum `brush ⊕ box` with `box` = −player box: the brush's planes moved out, plus
+//! the bevel planes of its edges against the box's axes), and leave clip brushes out of hull 0.
+//! So the clip brushes are in hull 1 and not in hull 0, and can be found without guessing shapes
+//! (`box` below is that growth box):
 //!
 //! * `S1` (hull 1's solid leaves) eroded by the box is `{x : x + box ⊂ S1}`: the points the
 //!   player's origin can never reach. Erosion of a union is not the union of erosions, so it is
@@ -252,9 +254,8 @@ pub(crate) fn recover(
         r.work = work;
         return r;
     }
-    // Candidates: only hull-1 leaves that hold uncovered volume can hold clip volume's erosion...
-    // not quite (a clip brush's erosion may sit in a leaf the growth covers), so every solid
-    // leaf near an uncovered piece is eroded.
+    // Candidates: the hull-1 solid leaves within a box's reach of uncovered volume (a clip
+    // brush's erosion may sit in a leaf the grown hull 0 covers, next to the uncovered part).
     let left_grid = Grid::new(left.iter().map(|p| Convex { planes: Vec::new(), bounds: grown_bounds(&tree::bounds(p), b) }).collect());
     let start_planes: Vec<Plane> = start0.iter().map(|f| f.plane).collect();
     let reach = Grid::new(empty1.iter().map(|e| grow(&e.faces, &b.reflected())).collect());
@@ -385,10 +386,8 @@ mod tests {
                     } else {
                         a[k] = hi[k];
                     }
-                    for j in 0..k {
-                        a[j] = lo[j];
-                        z[j] = hi[j];
-                    }
+                    a[..k].copy_from_slice(&lo[..k]);
+                    z[..k].copy_from_slice(&hi[..k]);
                     v.push(Region { faces: cube(a, z), contents: -2 });
                 }
             }

@@ -8,7 +8,7 @@
 //! | Source (every branch, console maps included) | `.vmf` | brushes + brush sides, texinfo → texdata → material, displacements, static props, overlays, cubemaps (module `source`) |
 //! | Call of Duty 1 / 2 / 4 | `.map`, Call of Duty Radiant (`iwmap 4`) | brushes + brush sides (six box coordinates, then planes), materials (module `cod`); texture alignment not recovered |
 //! | Titanfall, Titanfall 2 (rBSP 29–37) | `.map`, Valve 220 with `contents flags value` (MRVN-Radiant) | CM_BRUSHES boxes + plane offsets, side properties and texture vectors, contents from CM_PRIMITIVES (module `respawn`) |
-//! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces |
+//! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces; clip brushes from clip hull 1 (module `clip`) |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
 //! it was made from:
