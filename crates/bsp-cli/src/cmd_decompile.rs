@@ -50,6 +50,9 @@ pub struct DecompileArgs {
     /// Quake 1 family: rebuild brushes from the tree even where a BSPX BRUSHLIST lump has them
     #[arg(long)]
     no_brushlist: bool,
+    /// Quake 1 family: no clip brushes from clip hull 1 (faster; hull 1 not measured)
+    #[arg(long)]
+    no_clip_brushes: bool,
     #[command(flatten)]
     open: OpenArgs,
 }
@@ -130,6 +133,7 @@ pub fn run(args: DecompileArgs, out: &mut impl Write) -> Result<ExitCode, Fatal>
         measure: !args.no_measure,
         quake_format: if args.standard { QuakeFormat::Standard } else { QuakeFormat::Valve220 },
         use_brushlist: !args.no_brushlist,
+        clip_brushes: !args.no_clip_brushes,
         ..Default::default()
     };
     let d = decompile_to(&bsp, &args.output, &opts).map_err(|e| e.in_file(&args.file))?;

@@ -8,7 +8,7 @@
 //! | Source (every branch, console maps included) | `.vmf` | brushes + brush sides, texinfo → texdata → material, displacements, static props, overlays, cubemaps (module `source`) |
 //! | Call of Duty 1 / 2 / 4 | `.map`, Call of Duty Radiant (`iwmap 4`) | brushes + brush sides (six box coordinates, then planes), materials (module `cod`); texture alignment not recovered |
 //! | Titanfall, Titanfall 2 (rBSP 29–37) | `.map`, Valve 220 with `contents flags value` (MRVN-Radiant) | CM_BRUSHES boxes + plane offsets, side properties and texture vectors, contents from CM_PRIMITIVES (module `respawn`) |
-//! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces |
+//! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces; clip brushes from clip hull 1 (module `clip`) |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
 //! it was made from:
@@ -25,6 +25,7 @@
 //!   non-empty leaves', the region count before and after merging, and per drawn face whether
 //!   the side covering it has its texture name and axes.
 
+mod clip;
 mod cod;
 pub mod geom;
 pub mod mapfile;
@@ -66,11 +67,19 @@ pub struct DecompileOptions {
     pub quake_format: quake1::QuakeFormat,
     /// Quake 1 family: read brushes from the BSPX `BRUSHLIST` lump where the map has one.
     pub use_brushlist: bool,
+    /// Quake 1 family: recover clip brushes from clip hull 1 (and measure hull 1).
+    pub clip_brushes: bool,
 }
 
 impl Default for DecompileOptions {
     fn default() -> Self {
-        DecompileOptions { budget: DEFAULT_BUDGET, measure: true, quake_format: Default::default(), use_brushlist: true }
+        DecompileOptions {
+            budget: DEFAULT_BUDGET,
+            measure: true,
+            quake_format: Default::default(),
+            use_brushlist: true,
+            clip_brushes: true,
+        }
     }
 }
 
@@ -255,7 +264,12 @@ fn decompile_tree(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Re
     let x = quake1::extract(
         bsp,
         budget,
-        quake1::TreeOptions { format: opts.quake_format, use_brushlist: opts.use_brushlist, budget: opts.budget },
+        quake1::TreeOptions {
+            format: opts.quake_format,
+            use_brushlist: opts.use_brushlist,
+            clip_brushes: opts.clip_brushes,
+            budget: opts.budget,
+        },
     )?;
     let standard = x.format == quake1::QuakeFormat::Standard;
     let header = vec![

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::clip::{self, HullBox};
 use super::geom::{self, Plane};
 use super::mapfile::{self, MapPrimitive, MapSide, TexProjection};
 use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
@@ -22,7 +23,8 @@ use super::quake;
 use super::tree::{self, Face, Origin, Region};
 use crate::branch::Family;
 use crate::branches::quake1::records::{
-    Child, EdgeRecord as _, FaceRecord as _, Layout, LeafRecord as _, ModelRecord as _, NodeRecord as _, CONTENTS_MIN,
+    Child, ClipChild, ClipNodeRecord as _, EdgeRecord as _, FaceRecord as _, Layout, LeafRecord as _, ModelRecord as _, NodeRecord as _,
+    CONTENTS_MIN,
 };
 use crate::branches::quake1::view::View;
 use crate::bsp::Bsp;
@@ -46,6 +48,21 @@ const MAX_DEPTH: usize = 4096;
 const BOUNDS_MARGIN: f64 = 8.0;
 /// Merge work allowed per region (face pairs compared, planes clipped), beyond a fixed floor.
 const MERGE_WORK_PER_REGION: u64 = 20_000;
+/// Clip-brush work allowed per hull-1 region (planes clipped while carving), beyond a floor.
+const CLIP_WORK_PER_REGION: u64 = 200_000;
+
+/// The box clip hull 1 grows brushes by: the player box mirrored (a point `x` of hull 1 is
+/// solid when the player box at `x` meets a brush, so hull 1 = brushes ⊕ −box). Player boxes:
+/// Quake's qbsp and ericw-tools (−16 −16 −24, 16 16 32), Hexen II (−16 −16 −32, 16 16 24,
+/// ericw-tools' Hexen II game definition), GoldSrc's standing player (−16 −16 −36, 16 16 36).
+fn hull1_box(bsp: &Bsp) -> HullBox {
+    let (mins, maxs) = match (bsp.family(), bsp.branch().id) {
+        (Family::GoldSrc, _) => ([-16.0, -16.0, -36.0], [16.0, 16.0, 36.0]),
+        (_, "hexen2") => ([-16.0, -16.0, -32.0], [16.0, 16.0, 24.0]),
+        _ => ([-16.0, -16.0, -24.0], [16.0, 16.0, 32.0]),
+    };
+    HullBox { mins, maxs }.reflected()
+}
 
 /// What the tree rebuild measured and did (`quality.tree` in the report).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -77,6 +94,16 @@ pub struct TreeQuality {
     pub face_texture_fidelity: Option<f64>,
     /// Sides written with the tool texture (no drawn face on them).
     pub tool_sides: usize,
+    /// Clip brushes recovered from clip hull 1 (solid there, not in hull 0).
+    pub clip_brushes: usize,
+    /// Hull 1's solid volume (cubic units, inside the models' bounds grown by the hull), and the
+    /// percent of it the decompiled hull-0 brushes grown by the hull cover, without and with the
+    /// clip brushes (`null` without a hull 1 or for brush lists).
+    pub hull1_volume: f64,
+    pub hull1_covered_without_clip: Option<f64>,
+    pub hull1_covered: Option<f64>,
+    /// The clip work allowance ran out for a model (its clip brushes are left out).
+    pub clip_stopped: bool,
 }
 
 /// Texture projection of the written Quake 1 sides.
@@ -484,6 +511,82 @@ fn walk<L: Layout>(
     Ok((regions, volume, slivers))
 }
 
+/// Walk a model's clip-hull tree (hull 1): the convex regions of its solid and its empty
+/// leaves inside `start`. Other contents (liquids in some compilers' hulls) count as empty.
+#[allow(clippy::too_many_arguments)]
+fn walk_clip<L: Layout>(
+    bsp: &Bsp,
+    v: &View<L>,
+    head: i64,
+    start: Vec<Face>,
+    planes: &[crate::branches::quake1::records::Plane],
+    budget: &mut Budget,
+    m: usize,
+) -> Result<(Vec<Region>, Vec<Region>)> {
+    let clipnodes = v.clipnodes()?;
+    let slots = v.slots();
+    let (mut solid, mut empty) = (Vec::new(), Vec::new());
+    let first = if head >= 0 { ClipChild::Node(head) } else { ClipChild::Contents(head as i32) };
+    let mut stack = vec![(first, start, 0usize)];
+    while let Some((child, faces, depth)) = stack.pop() {
+        budget.spend(1 + faces.len() as u64)?;
+        match child {
+            ClipChild::Contents(c) => {
+                if tree::volume(&faces) < tree::MIN_VOLUME {
+                    continue;
+                }
+                let r = Region { faces, contents: c };
+                if c == CONTENTS_SOLID {
+                    solid.push(r);
+                } else {
+                    empty.push(r);
+                }
+            }
+            ClipChild::Node(n) => {
+                let Some(node) = usize::try_from(n).ok().and_then(|n| clipnodes.get(n)) else {
+                    return Err(bsp.lump_error(
+                        slots.clipnodes,
+                        Error::malformed(format!("model {m}: hull 1 clipnode {n} is out of range 0..{}", clipnodes.len())),
+                    ));
+                };
+                if depth >= MAX_DEPTH {
+                    return Err(bsp.lump_error(
+                        slots.clipnodes,
+                        Error::malformed(format!("model {m}: hull 1 is deeper than {MAX_DEPTH} clipnodes (a cycle?)")),
+                    ));
+                }
+                let pi = node.plane();
+                let p = usize::try_from(pi)
+                    .ok()
+                    .and_then(|i| planes.get(i))
+                    .map(|p| Plane { normal: p.normal.map(|c| c.get() as f64), dist: p.dist.get() as f64 })
+                    .and_then(finite)
+                    .ok_or_else(|| {
+                        bsp.lump_error(
+                            slots.clipnodes,
+                            Error::malformed(format!("clipnode {n}: plane {pi} is out of range or not a unit plane")),
+                        )
+                    })?;
+                let mut work = 0;
+                let (back, front) = tree::split(&faces, &p, &mut work);
+                budget.spend(work)?;
+                if let Some(f) = back {
+                    stack.push((node.child(1), f, depth + 1));
+                }
+                if let Some(f) = front {
+                    stack.push((node.child(0), f, depth + 1));
+                }
+            }
+        }
+    }
+    Ok((solid, empty))
+}
+
+/// Leaf contents the compilers keep solid in the clip hulls (liquids are not; sky is).
+fn hull1_solid(c: i32) -> bool {
+    c == CONTENTS_SOLID || c == CONTENTS_SKY
+}
+
 /// The contents of the leaf at `p` in the tree from `head` (`None` when the walk fails).
 /// Adds the nodes visited to `steps`.
 fn contents_at<L: Layout>(
@@ -516,6 +619,8 @@ fn contents_at<L: Layout>(
 pub(super) struct TreeOptions {
     pub format: QuakeFormat,
     pub use_brushlist: bool,
+    /// Recover clip brushes from clip hull 1.
+    pub clip_brushes: bool,
     /// The whole decompile's work budget (the merge may spend a quarter of it).
     pub budget: u64,
 }
@@ -600,6 +705,8 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
     let mut model_volumes = Vec::new();
     let mut face_rows = Vec::new();
     let (mut used_tree, mut used_list) = (false, false);
+    // Hull 1: solid volume, covered without and with the clip brushes.
+    let mut hull_sums = (0.0f64, 0.0f64, 0.0f64);
     let mut pts = Vec::new();
     for (m, model) in models.iter().enumerate() {
         let Some(ei) = entity_of_model(m) else {
@@ -750,8 +857,39 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             regions = merged;
         }
 
+        // Clip brushes: solid in hull 1, not in hull 0 ([`clip`]). Brush lists carry their own.
+        let mut clips: Vec<Region> = Vec::new();
+        let head1 = model.head_nodes().get(1).map(|h| h.get() as i64);
+        if let (None, Some(head1), Ok(false), true) = (listed, head1, v.clipnodes().map(|c| c.is_empty()), opts.clip_brushes) {
+            let hb = hull1_box(bsp);
+            let start0 = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);
+            let lo1: [f64; 3] = std::array::from_fn(|k| mins[k] - BOUNDS_MARGIN + hb.mins[k]);
+            let hi1: [f64; 3] = std::array::from_fn(|k| maxs[k] + BOUNDS_MARGIN + hb.maxs[k]);
+            let start1 = tree::box_faces(lo1, hi1, Origin::Bound);
+            let (solid1, empty1) = walk_clip(bsp, &v, head1, start1, planes, budget, m)?;
+            let solid0: Vec<Region> = regions.iter().filter(|r| hull1_solid(r.contents)).cloned().collect();
+            let limit =
+                ((solid1.len() + empty1.len()) as u64).saturating_mul(CLIP_WORK_PER_REGION).saturating_add(10_000_000).min(opts.budget / 4);
+            let clip_tex = fallback(&mut tex, BRUSHLIST_CLIP);
+            let got = clip::recover(&solid1, &empty1, &solid0, &start0, &hb, BRUSHLIST_CLIP, limit);
+            budget.spend(got.work)?;
+            tq.clip_stopped |= got.stopped;
+            hull_sums.0 += got.hull_volume;
+            hull_sums.1 += got.covered_without;
+            hull_sums.2 += got.covered_with;
+            clips = got.brushes;
+            for c in clips.iter_mut() {
+                for f in c.faces.iter_mut() {
+                    f.tex = Some(clip_tex);
+                }
+            }
+            tq.clip_brushes += clips.len();
+        }
+
         // Output brushes, in world space.
-        for r in &regions {
+        let tree_count = regions.len();
+        regions.extend(clips);
+        for (ri, r) in regions.iter().enumerate() {
             let mut sides = Vec::with_capacity(r.faces.len());
             let mut osides = Vec::with_capacity(r.faces.len());
             for f in &r.faces {
@@ -773,7 +911,7 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             }
             let index = entities[ei].primitives.len();
             entities[ei].primitives.push(MapPrimitive::Brush(sides));
-            if listed.is_none() {
+            if listed.is_none() && ri < tree_count {
                 tree_brushes.push((ei, index));
             }
             orig.brushes.push(OrigBrush { source: orig.brushes.len(), entity: ei, index, sides: osides, contents: None });
@@ -816,6 +954,14 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
     };
     if used_list {
         orig.notes.push("brushes read from the BSPX BRUSHLIST lump (the compiler's brushes before CSG)".into());
+    }
+    if hull_sums.0 > 0.0 {
+        tq.hull1_volume = hull_sums.0;
+        tq.hull1_covered_without_clip = Some(100.0 * hull_sums.1 / hull_sums.0);
+        tq.hull1_covered = Some(100.0 * hull_sums.2 / hull_sums.0);
+    }
+    if tq.clip_stopped {
+        orig.notes.push("clip work allowance spent: the clip brushes of some models are left out".into());
     }
     if tq.merge_stopped {
         orig.notes.push("merge work allowance spent: some regions stayed unmerged".into());
@@ -946,6 +1092,58 @@ mod tests {
                 assert_eq!(d.text.contains("bspkit_grey [ "), goldsrc || quake_format == QuakeFormat::Valve220, "{}", d.text);
                 assert!(d.text.contains(if goldsrc { " NULL " } else { " skip " }));
             }
+        }
+    }
+
+    /// The builder's room with one clip brush in its clip hulls (none in hull 0): it comes back
+    /// as one `clip` brush with the builder's planes, and hull 1 is reproduced; without the clip
+    /// brush (or with `clip_brushes` off) none is made.
+    #[test]
+    fn the_builders_clip_brush_comes_back() {
+        use crate::branches::goldsrc::GOLDSRC;
+        use crate::branches::quake1::lumps::{BSP2, HEXEN2, QUAKE1};
+        use crate::branches::quake1::room::{box_room, box_room_with_clip, CLIP_BOX};
+        // The builder grows by each game's hulls, as the decompile assumes.
+        for branch in [&QUAKE1, &BSP2, &HEXEN2, &GOLDSRC] {
+            let bytes = box_room_with_clip(branch);
+            let bsp = Bsp::from_bytes(&bytes).unwrap();
+            let d = super::super::decompile(&bsp, &Default::default()).unwrap();
+            let q = d.report.quality.as_ref().unwrap();
+            let t = q.tree.as_ref().unwrap();
+            assert_eq!(t.clip_brushes, 1, "{}: {}", branch.id, d.text);
+            assert_eq!(d.report.brushes, 7);
+            assert!(t.hull1_covered_without_clip.unwrap() < 99.9, "{t:?}");
+            assert!((t.hull1_covered.unwrap() - 100.0).abs() < 1e-6, "{t:?}");
+            assert!(q.brushes_same == q.brushes && q.entities_in_order);
+            // The clip brush: six `clip` sides on the box's planes.
+            let parsed = mapfile::read_map(d.text.as_bytes()).unwrap();
+            let clips: Vec<&Vec<MapSide>> = parsed[0]
+                .primitives
+                .iter()
+                .filter_map(|p| match p {
+                    MapPrimitive::Brush(s) if s.iter().all(|s| s.texture.eq_ignore_ascii_case("clip")) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(clips.len(), 1, "{}", d.text);
+            let planes: Vec<(Plane, Origin, Option<u32>)> = clips[0].iter().map(|s| (s.plane().unwrap(), Origin::Plane, None)).collect();
+            let (lo, hi) = tree::bounds(&tree::from_planes(&planes));
+            assert_eq!(clips[0].len(), 6);
+            for k in 0..3 {
+                assert!((lo[k] - CLIP_BOX.0[k] as f64).abs() < 1e-6 && (hi[k] - CLIP_BOX.1[k] as f64).abs() < 1e-6, "{lo:?} {hi:?}");
+            }
+            let off = super::super::DecompileOptions { clip_brushes: false, ..Default::default() };
+            let d = super::super::decompile(&bsp, &off).unwrap();
+            let t = d.report.quality.as_ref().unwrap().tree.clone().unwrap();
+            assert_eq!((t.clip_brushes, t.hull1_covered, d.report.brushes), (0, None, 6));
+        }
+        for branch in [&QUAKE1, &HEXEN2, &GOLDSRC] {
+            let bytes = box_room(branch);
+            let bsp = Bsp::from_bytes(&bytes).unwrap();
+            let d = super::super::decompile(&bsp, &Default::default()).unwrap();
+            let t = d.report.quality.as_ref().unwrap().tree.clone().unwrap();
+            assert_eq!(t.clip_brushes, 0, "{}", branch.id);
+            assert!((t.hull1_covered.unwrap() - 100.0).abs() < 1e-6, "{t:?}");
         }
     }
 

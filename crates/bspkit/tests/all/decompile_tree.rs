@@ -31,7 +31,7 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
     let q = d.report.quality.as_ref().unwrap();
     let t = q.tree.clone().unwrap();
     eprintln!(
-        "{name:<44} {:<9} cov {:>8.4}% regions {:>5} cuts {:>4} -> brushes {:>5} (all {:>5}) vol err {:>9} tex/face {:>5}/{:<5} {:>8.4}% ents {}/{} {ms:.0} ms",
+        "{name:<44} {:<9} cov {:>8.4}% regions {:>5} cuts {:>4} -> brushes {:>5} (all {:>5}) vol err {:>9} tex/face {:>5}/{:<5} {:>8.4}% ents {}/{} clip {} hull1 {:.0} covered {} -> {} {ms:.0} ms",
         t.source,
         q.face_coverage.unwrap_or(f64::NAN),
         t.regions,
@@ -43,7 +43,11 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
         t.faces,
         t.face_texture_fidelity.unwrap_or(f64::NAN),
         q.entities_same,
-        q.entities
+        q.entities,
+        t.clip_brushes,
+        t.hull1_volume,
+        t.hull1_covered_without_clip.map_or("-".to_string(), |e| format!("{e:.4}%")),
+        t.hull1_covered.map_or("-".to_string(), |e| format!("{e:.4}%")),
     );
     let (cov, tex) = floors(name);
     if let Some(c) = q.face_coverage {
@@ -58,6 +62,14 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
     assert_eq!(q.sides_same_texture, q.sides, "{name}");
     assert_eq!(d.report.mismatches_total, 0, "{name}: {:?}", d.report.mismatches.first());
     assert!(d.report.brushes > 0, "{name}");
+    // Clip hull 1: the grown hull-0 brushes and the clip brushes give back its solid volume.
+    // Maps whose hull 1 the grown hull-0 brushes alone do not give back (more than 10⁻⁴ %
+    // missing) have clip brushes; the others get none.
+    if let (Some(without), Some(with)) = (t.hull1_covered_without_clip, t.hull1_covered) {
+        assert!(!t.clip_stopped, "{name}");
+        assert!(with >= 99.9999 && with >= without, "{name}: hull 1 covered {without}% -> {with}%");
+        assert_eq!(t.clip_brushes > 0, without < 99.9999, "{name}: {} clip brushes, {without}% without", t.clip_brushes);
+    }
     if tree_expected {
         assert_eq!(t.source, "tree", "{name}");
         // The solid volume matches the leaves' within 0.1 %.
@@ -73,11 +85,15 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
 fn corpus_quake1_goldsrc() {
     let Some(corpus) = common::corpus("decompile_tree::corpus_quake1_goldsrc") else { return };
     let (mut n, mut lists) = (0, 0);
+    let mut with_clip: Vec<String> = Vec::new();
     for folder in ["quake1", "goldsrc"] {
         for m in common::maps_in(&corpus, folder) {
             let name = m.path.file_name().unwrap().to_string_lossy().to_string();
             let (d, ms) = run(&m.path, &DecompileOptions::default());
             let t = check(&name, &d, ms, false);
+            if t.clip_brushes > 0 {
+                with_clip.push(name.clone());
+            }
             if t.source != "tree" {
                 // The BSPX brush list: the compiler's brushes; rebuilt from the tree as well.
                 lists += 1;
@@ -110,6 +126,8 @@ fn corpus_quake1_goldsrc() {
     }
     assert_eq!(n, 22);
     assert!(lists >= 3);
+    // The LibreQuake maps have clip brushes (their hull 1 is more than the grown hull 0).
+    assert_eq!(with_clip, ["qbsp__lq_e0m1.bsp", "qbsp__lq_e0m2.bsp", "qbsp__lq_e0m3.bsp", "qbsp__lq_e0m4.bsp"]);
 }
 
 fn xorshift(mut s: u64) -> impl FnMut() -> f64 {

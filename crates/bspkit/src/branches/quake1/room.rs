@@ -19,13 +19,31 @@ use crate::lumps::miptex;
 /// Interior of the room (x, y, z).
 const MINS: [f32; 3] = [-128.0, -128.0, -64.0];
 const MAXS: [f32; 3] = [128.0, 128.0, 64.0];
-/// Clip hull sizes (player, large monster), as Quake's qbsp expands them.
-const HULLS: [([f32; 3], [f32; 3]); 2] = [([-16.0, -16.0, -24.0], [16.0, 16.0, 32.0]), ([-32.0, -32.0, -24.0], [32.0, 32.0, 64.0])];
+/// Clip hull sizes 1 and 2 (player, large monster) as each game's compiler grows brushes by
+/// them: Quake's qbsp, Hexen II (ericw-tools' Hexen II game definition), GoldSrc (standing
+/// player, large).
+fn hulls(branch: &Branch) -> [([f32; 3], [f32; 3]); 2] {
+    match (branch.family, branch.id) {
+        (Family::GoldSrc, _) => [([-16.0, -16.0, -36.0], [16.0, 16.0, 36.0]), ([-32.0, -32.0, -32.0], [32.0, 32.0, 32.0])],
+        (_, "hexen2") => [([-16.0, -16.0, -32.0], [16.0, 16.0, 24.0]), ([-24.0, -24.0, -20.0], [24.0, 24.0, 20.0])],
+        _ => [([-16.0, -16.0, -24.0], [16.0, 16.0, 32.0]), ([-32.0, -32.0, -24.0], [32.0, 32.0, 64.0])],
+    }
+}
 const TEXTURE: &str = "bspkit_grey";
+
+/// The clip brush of [`box_room_with_clip`]: a box 64 wide and 32 high standing on the floor
+/// (low enough that every game's player fits above it, so hull 1 tells its top).
+pub const CLIP_BOX: ([f32; 3], [f32; 3]) = ([-32.0, -32.0, -64.0], [32.0, 32.0, -32.0]);
 
 /// The box room written for `branch` (any Quake 1 or GoldSrc branch).
 pub fn box_room(branch: &'static Branch) -> Vec<u8> {
-    with_record_set!(branch, build(branch))
+    with_record_set!(branch, build(branch, false))
+}
+
+/// The box room with one clip brush, [`CLIP_BOX`]: in clip hulls 1 and 2 only (grown by each
+/// hull as the compilers grow brushes), not in hull 0, so nothing draws it.
+pub fn box_room_with_clip(branch: &'static Branch) -> Vec<u8> {
+    with_record_set!(branch, build(branch, true))
 }
 
 fn plane(axis: usize, dist: f32) -> Plane {
@@ -38,7 +56,7 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-fn build<L: Layout>(branch: &'static Branch) -> Vec<u8> {
+fn build<L: Layout>(branch: &'static Branch, clip: bool) -> Vec<u8> {
     let goldsrc = branch.family == Family::GoldSrc;
     // Walls in the order x-min, x-max, y-min, y-max, z-min, z-max: wall k lies on axis k / 2,
     // at the minimum (k even, facing +axis into the room) or the maximum (k odd, facing −axis).
@@ -46,10 +64,20 @@ fn build<L: Layout>(branch: &'static Branch) -> Vec<u8> {
 
     // Planes 0..6 hold the walls, 6..18 the walls of the two clip hulls (moved in by the hull size).
     let mut planes: Vec<Plane> = (0..6).map(|k| plane(wall(k).0, if wall(k).1 { MAXS[k / 2] } else { MINS[k / 2] })).collect();
-    for (hmins, hmaxs) in HULLS {
+    for (hmins, hmaxs) in hulls(branch) {
         for k in 0..6 {
             let (a, max) = wall(k);
             planes.push(plane(a, if max { MAXS[a] - hmaxs[a] } else { MINS[a] - hmins[a] }));
+        }
+    }
+    // Planes 18..30: the clip box grown by each hull (a point is solid when the player box
+    // there meets the brush: the brush grown by the mirrored player box).
+    if clip {
+        for (hmins, hmaxs) in hulls(branch) {
+            for k in 0..6 {
+                let (a, max) = wall(k);
+                planes.push(plane(a, if max { CLIP_BOX.1[a] - hmins[a] } else { CLIP_BOX.0[a] - hmaxs[a] }));
+            }
         }
     }
 
@@ -133,13 +161,26 @@ fn build<L: Layout>(branch: &'static Branch) -> Vec<u8> {
         })
         .collect();
     // Clip hulls 1 and 2: the same chain on the moved planes, ending in empty contents.
+    // With the clip box, the room's last node leads to a chain on the grown box's planes
+    // (clipnodes 12..18 for hull 1, 18..24 for hull 2) ending in solid; outside it is empty.
     let mut clipnodes: Vec<L::ClipNode> = Vec::new();
     for h in 0..2 {
+        let room_end = if clip { ClipChild::Node((12 + 6 * h) as i64) } else { ClipChild::Contents(-1) };
         for k in 0..6 {
-            let on = if k < 5 { ClipChild::Node((6 * h + k + 1) as i64) } else { ClipChild::Contents(-1) };
+            let on = if k < 5 { ClipChild::Node((6 * h + k + 1) as i64) } else { room_end };
             let solid = ClipChild::Contents(-2);
             let children = if wall(k).1 { [solid, on] } else { [on, solid] };
             clipnodes.push(L::ClipNode::make((6 + 6 * h + k) as i32, children));
+        }
+    }
+    if clip {
+        for h in 0..2 {
+            for k in 0..6 {
+                let on = if k < 5 { ClipChild::Node((12 + 6 * h + k + 1) as i64) } else { ClipChild::Contents(-2) };
+                let empty = ClipChild::Contents(-1);
+                let children = if wall(k).1 { [empty, on] } else { [on, empty] };
+                clipnodes.push(L::ClipNode::make((18 + 6 * h + k) as i32, children));
+            }
         }
     }
     let leaves: Vec<L::Leaf> = vec![L::Leaf::make(-2, -1, [0.0; 3], [0.0; 3], 0, 0), L::Leaf::make(-1, 0, MINS, MAXS, 0, 6)];

@@ -1,0 +1,425 @@
+//! Clip brushes from a clip hull (Quake 1, Hexen II, BSP2, GoldSrc).
+//!
+//! The compilers build clip hull 1 from the solid brushes *and* the clip brushes, each grown by
+//! the player box mirrored (a point is solid in hull 1 when the player box there meets a brush;
+//! the Minkowski sum `brush ⊕ box` with `box` = −player box: the brush's planes moved out, plus
+//! the bevel planes of its edges against the box's axes), and leave clip brushes out of hull 0.
+//! So the clip brushes are in hull 1 and not in hull 0, and can be found without guessing shapes
+//! (`box` below is that growth box):
+//!
+//! * `S1` (hull 1's solid leaves) eroded by the box is `{x : x + box ⊂ S1}`: the points the
+//!   player's origin can never reach. Erosion of a union is not the union of erosions, so it is
+//!   computed from the other side: the eroded set is what is left after removing every *empty*
+//!   hull-1 leaf grown by the reflected box.
+//! * From it the hull-0 solid (`S0`) is removed; what remains is clip volume (and narrow gaps the
+//!   box cannot enter, whose growth adds nothing to hull 1: those pieces are dropped by their
+//!   measured gain).
+//! * The pieces are merged like the tree's other regions and written as clip brushes.
+//!
+//! Measured on every decompile: the volume of hull 1's solid (clipped to the model's bounds
+//! grown by the box) that the grown hull-0 brushes reproduce, without and with the clip
+//! brushes. Written here (see [`super::tree`] for why no crate): half-space polytopes with the
+//! decompiler's tolerances.
+
+use std::collections::HashMap;
+
+use super::geom::{self, Plane};
+use super::tree::{self, Face, Origin, Region};
+
+/// An axis-aligned box (a clip hull's size).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct HullBox {
+    pub mins: [f64; 3],
+    pub maxs: [f64; 3],
+}
+
+impl HullBox {
+    /// `max over the box of dot(n, b)`: how far the box reaches along `n`.
+    pub(crate) fn support(&self, n: [f64; 3]) -> f64 {
+        (0..3).map(|k| (n[k] * self.mins[k]).max(n[k] * self.maxs[k])).sum()
+    }
+    /// The box mirrored through the origin (`-box`).
+    pub(crate) fn reflected(&self) -> HullBox {
+        HullBox { mins: self.maxs.map(|c| -c), maxs: self.mins.map(|c| -c) }
+    }
+}
+
+/// A convex set as outward half-spaces, with its bounds.
+#[derive(Debug, Clone)]
+pub(crate) struct Convex {
+    pub planes: Vec<Plane>,
+    pub bounds: ([f64; 3], [f64; 3]),
+}
+
+const AXES: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
+/// `faces ⊕ b`, exactly: its facets are the region's faces moved out by the box, the box's
+/// faces moved out by the region, and for every region edge that is extreme along a direction
+/// perpendicular to it and to a box axis, that direction (the compilers' edge bevels).
+pub(crate) fn grow(faces: &[Face], b: &HullBox) -> Convex {
+    let pts: Vec<[f64; 3]> = faces.iter().flat_map(|f| f.winding.iter().copied()).collect();
+    let reach = |n: [f64; 3]| pts.iter().map(|p| geom::dot(n, *p)).fold(f64::NEG_INFINITY, f64::max);
+    let mut seen: HashMap<[i64; 3], ()> = HashMap::new();
+    let mut planes = Vec::new();
+    let mut add = |n: [f64; 3], planes: &mut Vec<Plane>| {
+        let k = n.map(|c| (c * 1e6).round() as i64);
+        if seen.insert(k, ()).is_none() {
+            planes.push(Plane { normal: n, dist: reach(n) + b.support(n) });
+        }
+    };
+    for f in faces {
+        add(f.plane.normal, &mut planes);
+    }
+    for a in AXES {
+        add(a, &mut planes);
+        add(geom::scale(a, -1.0), &mut planes);
+    }
+    for f in faces {
+        let w = &f.winding;
+        for i in 0..w.len() {
+            let (p, q) = (w[i], w[(i + 1) % w.len()]);
+            for a in AXES {
+                let Some(n) = geom::normalize(geom::cross(geom::sub(q, p), a)) else { continue };
+                for n in [n, geom::scale(n, -1.0)] {
+                    // A facet only where the edge itself is extreme along `n`.
+                    let top = reach(n);
+                    if geom::dot(n, p) > top - 1e-6 && geom::dot(n, q) > top - 1e-6 {
+                        add(n, &mut planes);
+                    }
+                }
+            }
+        }
+    }
+    let (lo, hi) = tree::bounds(faces);
+    Convex { planes, bounds: (std::array::from_fn(|k| lo[k] + b.mins[k]), std::array::from_fn(|k| hi[k] + b.maxs[k])) }
+}
+
+#[cfg(test)]
+/// `faces ⊖ b` (`{x : x + b ⊂ region}`): every plane moved in by the box; `None` when empty or a
+/// sliver.
+pub(crate) fn shrink(faces: &[Face], b: &HullBox) -> Option<Vec<Face>> {
+    let planes: Vec<(Plane, Origin, Option<u32>)> =
+        faces.iter().map(|f| (Plane { normal: f.plane.normal, dist: f.plane.dist - b.support(f.plane.normal) }, f.origin, f.tex)).collect();
+    let out = tree::from_planes(&planes);
+    (out.len() >= 4 && tree::volume(&out) >= tree::MIN_VOLUME).then_some(out)
+}
+
+fn overlap(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3])) -> bool {
+    (0..3).all(|k| a.0[k] < b.1[k] - 1e-3 && b.0[k] < a.1[k] - 1e-3)
+}
+
+/// The parts of `piece` outside the convex `c`, pushed to `out` (slivers dropped). Costs the
+/// planes clipped in `work`.
+pub(crate) fn carve(piece: Vec<Face>, c: &Convex, out: &mut Vec<Vec<Face>>, work: &mut u64) {
+    if !overlap(&tree::bounds(&piece), &c.bounds) {
+        out.push(piece);
+        return;
+    }
+    let mut rest = piece;
+    for p in &c.planes {
+        let (back, front) = tree::split(&rest, p, work);
+        if let Some(f) = front {
+            if tree::volume(&f) >= tree::MIN_VOLUME {
+                out.push(f);
+            }
+        }
+        match back {
+            Some(b) => rest = b,
+            None => return,
+        }
+    }
+}
+
+/// A spatial list of convex sets, found by bounds (a uniform grid over their extents).
+pub(crate) struct Grid {
+    items: Vec<Convex>,
+    cell: f64,
+    cells: HashMap<[i64; 3], Vec<usize>>,
+}
+
+impl Grid {
+    pub(crate) fn new(items: Vec<Convex>) -> Grid {
+        let cell = 256.0;
+        let mut cells: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+        for (i, c) in items.iter().enumerate() {
+            let (lo, hi) = (c.bounds.0.map(|v| (v / cell).floor() as i64), c.bounds.1.map(|v| (v / cell).floor() as i64));
+            // A set spanning more cells than this is listed in one catch-all cell.
+            let span: i64 = (0..3).map(|k| (hi[k] - lo[k] + 1).max(1)).product();
+            if span > 512 {
+                cells.entry([i64::MIN; 3]).or_default().push(i);
+                continue;
+            }
+            for x in lo[0]..=hi[0] {
+                for y in lo[1]..=hi[1] {
+                    for z in lo[2]..=hi[2] {
+                        cells.entry([x, y, z]).or_default().push(i);
+                    }
+                }
+            }
+        }
+        Grid { items, cell, cells }
+    }
+
+    /// Indices of the sets whose bounds may overlap `b`, each once, in order.
+    pub(crate) fn near(&self, b: &([f64; 3], [f64; 3])) -> Vec<usize> {
+        let (lo, hi) = (b.0.map(|v| (v / self.cell).floor() as i64), b.1.map(|v| (v / self.cell).floor() as i64));
+        let mut out: Vec<usize> = self.cells.get(&[i64::MIN; 3]).cloned().unwrap_or_default();
+        let span: i64 = (0..3).map(|k| (hi[k] - lo[k] + 1).max(1)).product();
+        if span > 4096 {
+            out.extend((0..self.items.len()).filter(|&i| overlap(&self.items[i].bounds, b)));
+        } else {
+            for x in lo[0]..=hi[0] {
+                for y in lo[1]..=hi[1] {
+                    for z in lo[2]..=hi[2] {
+                        if let Some(v) = self.cells.get(&[x, y, z]) {
+                            out.extend(v.iter().copied().filter(|&i| overlap(&self.items[i].bounds, b)));
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// `pieces` less every set of the grid; the volume left. Stops (returns `None`) past `limit`
+    /// work units.
+    pub(crate) fn subtract(&self, pieces: Vec<Vec<Face>>, work: &mut u64, limit: u64) -> Option<Vec<Vec<Face>>> {
+        let mut done = Vec::new();
+        for p in pieces {
+            let near = self.near(&tree::bounds(&p));
+            let mut cur = vec![p];
+            for i in near {
+                let mut next = Vec::with_capacity(cur.len());
+                for q in cur {
+                    carve(q, &self.items[i], &mut next, work);
+                }
+                cur = next;
+                if *work > limit {
+                    return None;
+                }
+                if cur.is_empty() {
+                    break;
+                }
+            }
+            done.extend(cur);
+        }
+        Some(done)
+    }
+}
+
+/// What [`recover`] found for one model.
+#[derive(Debug, Default)]
+pub(crate) struct ClipResult {
+    /// The clip brushes (merged), model space.
+    pub brushes: Vec<Region>,
+    /// Hull 1's solid volume inside the grown bounds, and what the grown hull-0 solid covers of
+    /// it without and with the clip brushes grown (cubic units).
+    pub hull_volume: f64,
+    pub covered_without: f64,
+    pub covered_with: f64,
+    /// Work spent; the allowance ran out (no clip brushes for this model then).
+    pub work: u64,
+    pub stopped: bool,
+}
+
+/// Clip brushes of one model: `solid1` / `empty1` are hull 1's solid and empty leaf regions
+/// inside `start1` (= `start0 ⊕ b`), `solid0` the hull-0 regions that are solid in hull 1 (the
+/// decompiled brushes), `start0` the region hull 0 was walked in. `contents` is given to the
+/// brushes made. Spends at most about `limit` work units.
+pub(crate) fn recover(
+    solid1: &[Region],
+    empty1: &[Region],
+    solid0: &[Region],
+    start0: &[Face],
+    b: &HullBox,
+    contents: i32,
+    limit: u64,
+) -> ClipResult {
+    let mut r = ClipResult::default();
+    let mut work = 0u64;
+    r.hull_volume = solid1.iter().map(|s| tree::volume(&s.faces)).sum();
+    let grown0 = Grid::new(solid0.iter().map(|s| grow(&s.faces, b)).collect());
+    // Hull 1 less the grown hull 0: what the clip brushes must give back.
+    let Some(left) = grown0.subtract(solid1.iter().map(|s| s.faces.clone()).collect(), &mut work, limit) else {
+        r.stopped = true;
+        r.work = work;
+        return r;
+    };
+    let left_volume: f64 = left.iter().map(|p| tree::volume(p)).sum();
+    r.covered_without = r.hull_volume - left_volume;
+    r.covered_with = r.covered_without;
+    if left_volume < 1.0 {
+        r.work = work;
+        return r;
+    }
+    // Candidates: the hull-1 solid leaves within a box's reach of uncovered volume (a clip
+    // brush's erosion may sit in a leaf the grown hull 0 covers, next to the uncovered part).
+    let left_grid = Grid::new(left.iter().map(|p| Convex { planes: Vec::new(), bounds: grown_bounds(&tree::bounds(p), b) }).collect());
+    let start_planes: Vec<Plane> = start0.iter().map(|f| f.plane).collect();
+    let reach = Grid::new(empty1.iter().map(|e| grow(&e.faces, &b.reflected())).collect());
+    let solid0_grid = Grid::new(
+        solid0.iter().map(|s| Convex { planes: s.faces.iter().map(|f| f.plane).collect(), bounds: tree::bounds(&s.faces) }).collect(),
+    );
+    let mut pieces = Vec::new();
+    for s in solid1 {
+        if left_grid.near(&tree::bounds(&s.faces)).is_empty() {
+            continue;
+        }
+        // Inside hull 0's start region (points beyond it reach past hull 1's).
+        let mut cur = Some(s.faces.clone());
+        for p in &start_planes {
+            let Some(c) = cur else { break };
+            cur = tree::split(&c, p, &mut work).0;
+        }
+        let Some(c) = cur else { continue };
+        let Some(eroded) = reach.subtract(vec![c], &mut work, limit) else {
+            r.stopped = true;
+            r.work = work;
+            return r;
+        };
+        let Some(clip) = solid0_grid.subtract(eroded, &mut work, limit) else {
+            r.stopped = true;
+            r.work = work;
+            return r;
+        };
+        pieces.extend(clip);
+    }
+    let regions: Vec<Region> = pieces
+        .into_iter()
+        .map(|mut faces| {
+            for f in faces.iter_mut() {
+                f.origin = Origin::Plane;
+                f.tex = None;
+            }
+            Region { faces, contents }
+        })
+        .collect();
+    let (merged, stats) = tree::merge(regions, limit.saturating_sub(work));
+    work += stats.work;
+    // Keep the pieces whose growth covers hull-1 volume nothing else covers, largest first.
+    let mut merged: Vec<(f64, Region)> = merged.into_iter().map(|m| (tree::volume(&m.faces), m)).collect();
+    merged.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut left = left;
+    for (_, m) in merged {
+        let g = Grid::new(vec![grow(&m.faces, b)]);
+        let Some(after) = g.subtract(left.clone(), &mut work, limit) else {
+            r.stopped = true;
+            break;
+        };
+        let gain = left.iter().map(|p| tree::volume(p)).sum::<f64>() - after.iter().map(|p| tree::volume(p)).sum::<f64>();
+        if gain > 1.0 {
+            r.brushes.push(m);
+            left = after;
+        }
+    }
+    let left_volume: f64 = left.iter().map(|p| tree::volume(p)).sum();
+    r.covered_with = r.hull_volume - left_volume;
+    r.work = work;
+    r
+}
+
+fn grown_bounds(b: &([f64; 3], [f64; 3]), h: &HullBox) -> ([f64; 3], [f64; 3]) {
+    (std::array::from_fn(|k| b.0[k] - h.maxs[k]), std::array::from_fn(|k| b.1[k] - h.mins[k]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube(lo: [f64; 3], hi: [f64; 3]) -> Vec<Face> {
+        tree::box_faces(lo, hi, Origin::Plane)
+    }
+
+    #[test]
+    fn grow_is_the_minkowski_sum() {
+        let b = HullBox { mins: [-16.0, -16.0, -24.0], maxs: [16.0, 16.0, 32.0] };
+        let g = grow(&cube([0.0; 3], [64.0; 3]), &b);
+        let faces = tree::from_planes(&g.planes.iter().map(|p| (*p, Origin::Plane, None)).collect::<Vec<_>>());
+        assert!((tree::volume(&faces) - 96.0 * 96.0 * 120.0).abs() < 1e-6);
+        // A wedge: the sum of a right prism and the box has the diagonal's bevel.
+        let n = geom::normalize([1.0, 1.0, 0.0]).unwrap();
+        let mut wedge = cube([0.0; 3], [64.0; 3]);
+        wedge.push(Face {
+            plane: Plane { normal: n, dist: 64.0 / std::f64::consts::SQRT_2 },
+            winding: Vec::new(),
+            origin: Origin::Plane,
+            tex: None,
+        });
+        let planes: Vec<_> = wedge.iter().map(|f| (f.plane, Origin::Plane, None)).collect();
+        let wedge = tree::from_planes(&planes);
+        let g = grow(&wedge, &b);
+        let faces = tree::from_planes(&g.planes.iter().map(|p| (*p, Origin::Plane, None)).collect::<Vec<_>>());
+        // Growing then shrinking gives the wedge back.
+        let back = shrink(&faces, &b).unwrap();
+        assert!((tree::volume(&back) - tree::volume(&wedge)).abs() < 1e-3, "{} {}", tree::volume(&back), tree::volume(&wedge));
+        // And the sum holds every corner of the wedge moved by every corner of the box.
+        for f in &wedge {
+            for p in &f.winding {
+                for c in 0..8 {
+                    let q: [f64; 3] = std::array::from_fn(|k| p[k] + if c >> k & 1 == 1 { b.maxs[k] } else { b.mins[k] });
+                    assert!(g.planes.iter().all(|pl| pl.distance(q) <= 1e-6), "{q:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_clip_box_in_a_room_comes_back() {
+        // Hull 0: walls 8 thick around a 256³ room; hull 1: the walls grown, and a clip box
+        // 64×64×64 standing in the room, grown.
+        // The box Quake grows brushes by: the player box (−16 −16 −24, 16 16 32) mirrored.
+        let b = HullBox { mins: [-16.0, -16.0, -32.0], maxs: [16.0, 16.0, 24.0] };
+        let start0 = cube([-136.0; 3], [136.0; 3]);
+        let start1_lo = [-152.0, -152.0, -168.0];
+        let start1_hi = [152.0, 152.0, 160.0];
+        let walls = |lo: [f64; 3], hi: [f64; 3], olo: [f64; 3], ohi: [f64; 3]| -> Vec<Region> {
+            // The shell between the outer box and the inner box, as six slabs.
+            let mut v = Vec::new();
+            for k in 0..3 {
+                for side in 0..2 {
+                    let mut a = olo;
+                    let mut z = ohi;
+                    if side == 0 {
+                        z[k] = lo[k];
+                    } else {
+                        a[k] = hi[k];
+                    }
+                    a[..k].copy_from_slice(&lo[..k]);
+                    z[..k].copy_from_slice(&hi[..k]);
+                    v.push(Region { faces: cube(a, z), contents: -2 });
+                }
+            }
+            v
+        };
+        let solid0 = walls([-128.0; 3], [128.0; 3], [-136.0; 3], [136.0; 3]);
+        let inner1 = ([-112.0, -112.0, -104.0], [112.0, 112.0, 96.0]);
+        let mut solid1 = walls(inner1.0, inner1.1, start1_lo, start1_hi);
+        // The clip box (−32..32, −32..32, −128..−64) grown: (−48..48, −48..48, −160..−40) cut to
+        // the room's hull-1 space: z from −104.
+        let clip1 = ([-48.0, -48.0, -104.0], [48.0, 48.0, -40.0]);
+        solid1.push(Region { faces: cube(clip1.0, clip1.1), contents: -2 });
+        // Empty: the room less the clip box, as boxes (around it and above it).
+        let mut empty1 = Vec::new();
+        let (lo, hi) = inner1;
+        for (a, z) in [
+            ([lo[0], lo[1], lo[2]], [clip1.0[0], hi[1], clip1.1[2]]),
+            ([clip1.1[0], lo[1], lo[2]], [hi[0], hi[1], clip1.1[2]]),
+            ([clip1.0[0], lo[1], lo[2]], [clip1.1[0], clip1.0[1], clip1.1[2]]),
+            ([clip1.0[0], clip1.1[1], lo[2]], [clip1.1[0], hi[1], clip1.1[2]]),
+            ([lo[0], lo[1], clip1.1[2]], hi),
+        ] {
+            empty1.push(Region { faces: cube(a, z), contents: -1 });
+        }
+        let r = recover(&solid1, &empty1, &solid0, &start0, &b, -2, 10_000_000);
+        assert!(!r.stopped);
+        assert_eq!(r.brushes.len(), 1, "{:?}", r.brushes.iter().map(|b| tree::bounds(&b.faces)).collect::<Vec<_>>());
+        let (lo, hi) = tree::bounds(&r.brushes[0].faces);
+        for k in 0..3 {
+            assert!((lo[k] - [-32.0, -32.0, -128.0][k]).abs() < 1e-6 && (hi[k] - [32.0, 32.0, -64.0][k]).abs() < 1e-6, "{lo:?} {hi:?}");
+        }
+        assert!(r.covered_without < r.hull_volume - 1000.0);
+        assert!((r.covered_with - r.hull_volume).abs() < 1e-3 * r.hull_volume, "{r:?}");
+    }
+}
