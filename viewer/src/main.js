@@ -726,6 +726,27 @@ function fillSpawns() {
   $("spawn-count").textContent = `${n} spawn points`;
 }
 
+// Test hooks (viewer/test/browser.mjs): the map's bounds in game units, and standing at a game
+// position `p` (fly camera, facing `yaw`) with the PVS applied at once: the world triangles
+// drawn there (null without a PVS).
+window.bspviewBounds = () => {
+  const b = new THREE.Box3().setFromObject(root);
+  const s = current.scale;
+  return { min: [b.min.x / s, -b.max.z / s, b.min.y / s], max: [b.max.x / s, -b.min.z / s, b.max.y / s] };
+};
+window.bspviewStandAt = (p, yaw = 0) => {
+  setMode("fly");
+  camera.position.copy(toView(p, current.scale));
+  camera.rotation.set(0, THREE.MathUtils.degToRad(yaw) - Math.PI / 2, 0);
+  camera.near = current.scale * 2;
+  camera.updateProjectionMatrix();
+  camera.updateMatrixWorld();
+  dirty = true;
+  if (!vis) return null;
+  cull();
+  return status.vis.culling ? status.vis.drawn : null;
+};
+
 // Stand at a spawn point, eyes 56 units up, facing its yaw (game yaw 0 looks along +X).
 function jump(e, o) {
   let yaw = Number(key(e, "angle"));

@@ -358,8 +358,12 @@ fn view_placeholder_lightmaps_and_pvs_beyond_quake() {
             let (drawn, total) = (pvs["drawn"].as_f64().unwrap(), pvs["total"].as_f64().unwrap());
             // These maps are small: from their first spawn point every world face is in a
             // visible cluster's leaf (the library test `view_visibility` finds the clusters
-            // that hide faces), so here culling must be on, draw no more and change no pixel.
+            // that hide faces), so there culling must be on, draw no more and change no pixel.
             assert!(drawn <= total, "{name}: {pvs}");
+            // Where the grid's probe stood, the PVS drew fewer triangles, the same picture.
+            let probe = &pvs["probe"];
+            assert!(probe["drawn"].as_f64().unwrap() < total, "{name}: {pvs}");
+            assert!(probe["samePixels"].as_f64().unwrap() >= 0.999, "{name}: the culled picture differs: {pvs}");
             assert_eq!(pvs["wholeDrawn"].as_f64(), Some(total), "{name}: culling off draws everything: {pvs}");
             assert!(pvs["samePixels"].as_f64().unwrap() >= 0.999, "{name}: the culled picture differs: {pvs}");
         }
