@@ -208,10 +208,11 @@ try {
           return best;
         });
         if (best) {
+          // One capture after each drawn frame, as at the spawn point (images have arrived by now).
           await frame(() => page.evaluate((p) => window.bspviewStandAt(p), best.p));
-          const c = await settled();
+          const c = await luma();
           await frame(() => page.setChecked("#look-pvs", false));
-          const w = await settled();
+          const w = await luma();
           await frame(() => page.setChecked("#look-pvs", true));
           v.probe = { at: best.p, drawn: best.drawn, samePixels: c.filter((x, k) => x === w[k]).length / c.length };
         }
