@@ -432,13 +432,14 @@ fn view_in_headless_chromium() {
             assert!(r["styleChangedPixels"].as_u64().unwrap() > 0, "{name}: styles {} switched off, no pixel changed", r["styles"]);
             assert_eq!(r["styleRestored"], true, "{name}");
         }
-        // PVS culling at the spawn point: fewer world triangles, the same picture.
+        // PVS culling at the spawn point: no more world triangles (fewer on the Quake 1 and
+        // Quake 2 maps; the Quake 3 lobby's 8 clusters see each other), the same picture.
         let pvs = &r["pvs"];
         if pvs["available"] == true {
             let (drawn, total) = (pvs["drawn"].as_f64().unwrap(), pvs["total"].as_f64().unwrap());
             if pvs["culling"] == true {
-                culled += 1;
-                assert!(drawn < total, "{name}: {pvs}");
+                assert!(drawn <= total, "{name}: {pvs}");
+                culled += usize::from(drawn < total);
             }
             assert_eq!(pvs["wholeDrawn"].as_f64(), Some(total), "{name}: culling off draws everything: {pvs}");
             assert!(pvs["samePixels"].as_f64().unwrap() >= 0.999, "{name}: the culled picture differs: {pvs}");
