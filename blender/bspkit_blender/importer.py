@@ -26,10 +26,6 @@ HIDDEN = ("sky", "nodraw", "trigger", "clip", "tool")
 # Entities drawn as Blender lights (their classnames; Quake's torches and flames are point lights).
 SPOT_CLASSES = ("light_spot", "light_spot_dynamic", "point_spotlight")
 SUN_CLASSES = ("light_environment", "light_sun", "sun")
-# Largest lightmap byte of a map whose lightmaps count as black everywhere (bspkit's
-# `render::BLACK_LIGHTMAP`).
-BLACK_LIGHTMAP = 8
-
 # The "lightmap page" of triangles lit by their vertex colours.
 VERTEX_LIT = -2
 # Direction (unit, Z up) of the fixed light that shades surfaces without baked lighting.
@@ -180,10 +176,10 @@ def _lightmap_images(bsp, name, summary):
         key = (a["style"], a["layer"])
         if a["page"] not in best or key < best[a["page"]][0]:
             best[a["page"]] = (key, a)
-    first = [a for a in atlases if a["layer"] == 0]
-    if first and all(int(a["rgb"].max(initial=0)) <= BLACK_LIGHTMAP for a in first):
-        # Placeholders or a compile without lights (the corpus's Titanfall 2 maps): texture ×
-        # black would hide the map, so it imports unlit, as `bsp render` draws it.
+    if any(a.get("placeholder") for a in atlases):
+        # Placeholders or a compile without lights (the corpus's Titanfall 2 maps; the library's
+        # rule, `Lightmaps::is_placeholder`): texture × black would hide the map, so it imports
+        # unlit, as `bsp render` and `bsp view` show it.
         summary["warnings"].append("lightmaps: every texel is black (placeholders or no lights compiled): imported unlit")
         return out
     for page, (_, a) in sorted(best.items()):

@@ -73,12 +73,13 @@ def counts(collection):
 
 
 def lit_pages(bsp):
-    """The lightmap pages the add-on shows: none when every texel of the first layer is black
-    (at most 8 of 255: placeholders or no lights compiled), as `bsp render` does."""
-    atlases = [a for a in bsp.lightmap_atlases() if a["layer"] == 0]
-    if atlases and all(int(a["rgb"].max(initial=0)) <= 8 for a in atlases):
+    """The lightmap pages the add-on shows: none when the library calls the map's lightmaps
+    black placeholders (`Lightmaps::is_placeholder`, each atlas's "placeholder"), as `bsp
+    render` and `bsp view` do."""
+    atlases = bsp.lightmap_atlases()
+    if any(a["placeholder"] for a in atlases):
         return set()
-    return {a["page"] for a in bsp.lightmap_atlases()}
+    return {a["page"] for a in atlases}
 
 
 def expected(bspkit, np, path, tmp):

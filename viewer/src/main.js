@@ -34,7 +34,9 @@ let maps = [];
 // Surface kinds (the export's material extras.surface_flags) and whether they show.
 const KINDS = { sky: false, nodraw: false, trigger: false, clip: false, tool: false, water: true, translucent: true, alphatest: true };
 // A missing texture is the export's checker (extras.placeholder_texture): drawn plain unless asked.
-const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true, pvs: true };
+// `layer`: the lightmap layer drawn on Source bump-mapped faces (0 flat, 1–3 the bump basis
+// directions: the export's extras.lightmap images of the base style with layer > 0).
+const look = { textures: true, checkers: false, lighting: true, bright: 2.0, links: true, markers: true, pvs: true, layer: 0 };
 
 // Textures and lightmaps are multiplied in gamma space, as the engines do: the images are read
 // as stored (no sRGB decoding) and the result is written as is.
@@ -98,17 +100,26 @@ const gainOf = (style) => {
   return s ? (s.on ? s.gain : 0) : 1;
 };
 
-// `styles`: the page's other styles' textures, [{style, texture}] (layer 0), at most MAX_STYLES.
-function shaderFor(std, geometry, styles) {
+// `styles`: the page's other styles' textures, [{style, texture}] (layer 0), at most MAX_STYLES;
+// `bump`: its base style's bump layers, [{layer, texture}].
+function shaderFor(std, geometry, styles, bump) {
   const raw = (t) => {
     if (t) t.colorSpace = THREE.NoColorSpace;
     return t;
   };
   const map = raw(std.map);
   const lightMap = raw(std.aoMap);
-  const hasColor = !!geometry.getAttribute("color");
+  const colour = geometry.getAttribute("color");
+  const hasColor = !!colour;
+  // Vertex colours black on every vertex of the primitive carry no light (Respawn's lit
+  // vertices store zeros there; `bsp render` has the same rule per surface): shaded instead.
+  let colourLight = false;
+  for (let i = 0; colour && i < colour.count && !colourLight; i++) colourLight = colour.getX(i) > 0 || colour.getY(i) > 0 || colour.getZ(i) > 0;
   const lm = (std.userData && std.userData.lightmap) || null;
-  const hasLight = lightMap && geometry.getAttribute("uv1") ? 1 : 0;
+  // Black placeholder lightmaps (the export's extras.lightmap_placeholder,
+  // bspkit::lightmap::Lightmaps::is_placeholder) would hide the map: shaded from the normals.
+  const placeholder = !!(std.userData && std.userData.lightmap_placeholder);
+  const hasLight = lightMap && geometry.getAttribute("uv1") && !placeholder ? 1 : 0;
   const extra = hasLight ? styles : [];
   const uniforms = {
     map: { value: map },
@@ -120,7 +131,7 @@ function shaderFor(std, geometry, styles) {
     bright: { value: look.bright },
     alphaCut: { value: std.alphaTest || 0 },
     tint: { value: map ? new THREE.Color(1, 1, 1) : new THREE.Color(0.7, 0.7, 0.7) },
-    vertexLit: { value: hasColor ? 1 : 0 },
+    vertexLit: { value: colourLight ? 1 : 0 },
     gains: { value: new Array(extra.length + 1).fill(1) },
   };
   extra.forEach((s, k) => (uniforms[`styleMap${k}`] = { value: raw(s.texture) }));
@@ -134,6 +145,12 @@ function shaderFor(std, geometry, styles) {
   });
   mat.name = std.name;
   mat.userData = { ...std.userData, styleList: [lm ? lm.style : 0, ...extra.map((s) => s.style)] };
+  // Only materials whose faces are all bump-mapped (extras.bump_layers) have their light there.
+  if (hasLight && bump.length && std.userData && std.userData.bump_layers) {
+    const layers = [lightMap];
+    for (const b of bump) layers[b.layer] = raw(b.texture);
+    mat.userData.layerMaps = layers;
+  }
   return mat;
 }
 
@@ -168,9 +185,14 @@ function setupVis(doc) {
     prims.push({ geometry: o.geometry, full, ranges });
     total += full.length / 3;
   });
+  // Faces no leaf lists (Source's displacements, which the engine links to leaves itself) are
+  // always drawn.
   let maxFace = 0;
   for (const f of doc.leaf_faces) maxFace = Math.max(maxFace, f);
-  vis = { doc, data, prims, total, leaf: -2, faces: new Uint8Array(maxFace + 1) };
+  for (const p of prims) for (let k = 0; k < p.ranges.length; k += 3) maxFace = Math.max(maxFace, p.ranges[k]);
+  const unlisted = new Uint8Array(maxFace + 1).fill(1);
+  for (const f of doc.leaf_faces) unlisted[f] = 0;
+  vis = { doc, data, prims, total, leaf: -2, faces: new Uint8Array(maxFace + 1), unlisted };
   status.vis.total = total;
   cull();
 }
@@ -189,11 +211,13 @@ function cameraLeaf() {
   return c < 0 ? -(c + 1) : -1;
 }
 
-// The decompressed PVS row of `cluster` (zero runs: a zero byte, then how many), or null.
+// The decompressed PVS row of `cluster` (zero runs: a zero byte, then how many; Quake 3's rows
+// are stored plain), or null.
 function pvsRow(cluster) {
-  const { offsets, row_bytes: n } = vis.doc;
+  const { offsets, row_bytes: n, compressed } = vis.doc;
   const ofs = offsets[cluster];
   if (!(ofs >= 0) || ofs >= vis.data.length) return null;
+  if (compressed === false) return ofs + n <= vis.data.length ? vis.data.slice(ofs, ofs + n) : null;
   const row = new Uint8Array(n);
   let i = ofs, k = 0;
   while (k < n && i < vis.data.length) {
@@ -213,7 +237,8 @@ function cull() {
   const cluster = leaf >= 0 ? d.leaf_cluster[leaf] : -1;
   const row = cluster >= 0 ? pvsRow(cluster) : null;
   const faces = vis.faces;
-  faces.fill(row ? 0 : 1);
+  if (row) faces.set(vis.unlisted);
+  else faces.fill(1);
   if (row) {
     for (let l = 0; l < d.leaf_cluster.length; l++) {
       const c = d.leaf_cluster[l];
@@ -304,6 +329,8 @@ function applyKinds() {
     u.bright.value = look.bright;
     const list = o.material.userData.styleList || [0];
     list.forEach((st, k) => (u.gains.value[k] = gainOf(st)));
+    const layers = o.material.userData.layerMaps;
+    if (layers) u.lightMap.value = layers[look.layer] || layers[0];
   });
   if (markers) markers.visible = look.markers;
   if (links) links.visible = look.links;
@@ -366,29 +393,42 @@ async function loadMap(i) {
   if (!gltf) return;
   timings.parsedMs = performance.now() - start;
   root = gltf.scene;
-  // The other light styles' images each lit material names (layer 0: the bump layers are not drawn).
+  // The images each lit material names: other light styles (layer 0) and its base style's
+  // bump layers (Source bump-mapped faces, layers 1–3).
   const wanted = new Map();
   const pages = new Map();
   root.traverse((o) => {
     const lm = o.isMesh && o.material.userData && o.material.userData.lightmap;
     if (!lm || !Array.isArray(lm.images) || pages.has(lm.page)) return;
-    const list = lm.images.filter((i) => i.layer === 0 && Number.isInteger(i.texture)).slice(0, MAX_STYLES);
-    pages.set(lm.page, list);
-    for (const i of list) if (!wanted.has(i.texture)) wanted.set(i.texture, gltf.parser.getDependency("texture", i.texture));
+    const ok = (i) => Number.isInteger(i.texture);
+    const list = lm.images.filter((i) => i.layer === 0 && ok(i)).slice(0, MAX_STYLES);
+    const bump = lm.images.filter((i) => i.layer > 0 && i.layer <= 3 && i.style === lm.style && ok(i));
+    pages.set(lm.page, { list, bump });
+    for (const i of [...list, ...bump]) if (!wanted.has(i.texture)) wanted.set(i.texture, gltf.parser.getDependency("texture", i.texture));
   });
   const textures = new Map();
   for (const [i, p] of wanted) textures.set(i, await p);
   const styles = new Set();
-  let tris = 0;
+  let tris = 0, bumped = 0;
   root.traverse((o) => {
     if (!o.isMesh) return;
     const lm = o.material.userData && o.material.userData.lightmap;
-    const list = (lm && pages.get(lm.page)) || [];
-    o.material = shaderFor(o.material, o.geometry, list.map((i) => ({ style: i.style, texture: textures.get(i.texture) })));
+    const { list, bump } = (lm && pages.get(lm.page)) || { list: [], bump: [] };
+    o.material = shaderFor(
+      o.material,
+      o.geometry,
+      list.map((i) => ({ style: i.style, texture: textures.get(i.texture) })),
+      bump.map((i) => ({ layer: i.layer, texture: textures.get(i.texture) })),
+    );
     if (o.material.uniforms.hasLight.value) for (const s of o.material.userData.styleList) styles.add(s);
+    if (o.material.userData.layerMaps) bumped++;
     tris += o.geometry.index ? o.geometry.index.count / 3 : 0;
   });
   fillStyles([...styles].sort((a, b) => a - b));
+  status.bumpMaterials = bumped;
+  $("layers").hidden = !bumped;
+  look.layer = 0;
+  $("layer").value = "0";
   timings.materialsMs = performance.now() - start;
   status.triangles = tris;
   scene.add(root);
@@ -406,6 +446,8 @@ async function loadMap(i) {
   });
   const s = summary.export || {};
   $("stats").textContent = `${tris.toLocaleString()} triangles, ${s.materials ?? "?"} materials, ${s.textures ?? 0} textures (${s.placeholder_textures ?? 0} placeholders), ${s.lightmap_pages ?? 0} lightmap pages`;
+  status.lightmapPlaceholder = !!s.lightmap_placeholder;
+  if (s.lightmap_placeholder) $("stats").textContent += " (black placeholders: shaded from the normals)";
   const warnings = (s.warnings || []).length;
   if (warnings) $("stats").textContent += `, ${warnings} export warnings`;
   dirty = true;
@@ -684,6 +726,27 @@ function fillSpawns() {
   $("spawn-count").textContent = `${n} spawn points`;
 }
 
+// Test hooks (viewer/test/browser.mjs): the map's bounds in game units, and standing at a game
+// position `p` (fly camera, facing `yaw`) with the PVS applied at once: the world triangles
+// drawn there (null without a PVS).
+window.bspviewBounds = () => {
+  const b = new THREE.Box3().setFromObject(root);
+  const s = current.scale;
+  return { min: [b.min.x / s, -b.max.z / s, b.min.y / s], max: [b.max.x / s, -b.min.z / s, b.max.y / s] };
+};
+window.bspviewStandAt = (p, yaw = 0) => {
+  setMode("fly");
+  camera.position.copy(toView(p, current.scale));
+  camera.rotation.set(0, THREE.MathUtils.degToRad(yaw) - Math.PI / 2, 0);
+  camera.near = current.scale * 2;
+  camera.updateProjectionMatrix();
+  camera.updateMatrixWorld();
+  dirty = true;
+  if (!vis) return null;
+  cull();
+  return status.vis.culling ? status.vis.drawn : null;
+};
+
 // Stand at a spawn point, eyes 56 units up, facing its yaw (game yaw 0 looks along +X).
 function jump(e, o) {
   let yaw = Number(key(e, "angle"));
@@ -798,6 +861,10 @@ function buildToggles() {
       applyKinds();
     };
   }
+  $("layer").onchange = () => {
+    look.layer = Number($("layer").value);
+    applyKinds();
+  };
   $("bright").value = look.bright;
   $("bright").oninput = () => {
     look.bright = Number($("bright").value);

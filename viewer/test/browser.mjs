@@ -97,41 +97,43 @@ try {
       const g = c.getContext("2d");
       g.drawImage(src, 0, 0);
       const d = g.getImageData(0, 0, c.width, c.height).data;
-      let n = 0, sum = 0, sq = 0;
+      let n = 0, sum = 0, sq = 0, dark = 0;
       const colours = new Set();
       for (let i = 0; i < d.length; i += 4) {
         const y = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
+        // Black (a map drawn with black placeholder lightmaps): every channel at most 8.
+        if (d[i] <= 8 && d[i + 1] <= 8 && d[i + 2] <= 8) dark++;
         sum += y;
         sq += y * y;
         n++;
         if (i % 64 === 0) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
       }
       const mean = sum / n;
-      return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean, colours: colours.size };
+      return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean, colours: colours.size, dark: dark / n };
     });
+    const luma = () => canvasLuma(page);
+    const frame = async (act) => {
+      const before = await page.evaluate(() => window.bspview.frames);
+      await act();
+      await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+    };
+    // The picture once it stops changing: images still arriving after the first frame, or a
+    // frame drawn between two of the switches, must not count (on a loaded machine both
+    // happen). Two captures 200 ms apart that agree, for at most 10 s.
+    const settled = async () => {
+      let a = await luma();
+      for (let i = 0; i < 50; i++) {
+        await page.waitForTimeout(200);
+        const b = await luma();
+        if (a.every((v, k) => v === b[k])) return b;
+        a = b;
+      }
+      return a;
+    };
     // Light styles: every style but the lowest switched off must change the picture where
     // their faces show (the luma of every pixel compared), and switching them on again restores it.
     let styleChangedPixels = null, styleRestored = null;
     if ((status.styles || []).length > 1) {
-      const luma = () => canvasLuma(page);
-      const frame = async (act) => {
-        const before = await page.evaluate(() => window.bspview.frames);
-        await act();
-        await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
-      };
-      // The picture once it stops changing: images still arriving after the first frame, or a
-      // frame drawn between two of the switches, must not count (on a loaded machine both
-      // happen). Two captures 200 ms apart that agree, for at most 10 s.
-      const settled = async () => {
-        let a = await luma();
-        for (let i = 0; i < 50; i++) {
-          await page.waitForTimeout(200);
-          const b = await luma();
-          if (a.every((v, k) => v === b[k])) return b;
-          a = b;
-        }
-        return a;
-      };
       const on = await settled();
       const others = status.styles.slice(1);
       await frame(async () => {
@@ -144,6 +146,18 @@ try {
       const back = await settled();
       styleChangedPixels = on.filter((v, k) => v !== off[k]).length;
       styleRestored = on.every((v, k) => v === back[k]);
+    }
+    // Bump layers (Source bump-mapped faces): bump 1 instead of the flat lightmap changes the
+    // picture where those faces show; flat again restores it.
+    let bumpChangedPixels = null, bumpRestored = null;
+    if (status.bumpMaterials > 0) {
+      const flat = await settled();
+      await frame(() => page.selectOption("#layer", "1"));
+      const bump = await settled();
+      await frame(() => page.selectOption("#layer", "0"));
+      const back = await settled();
+      bumpChangedPixels = flat.filter((v, k) => v !== bump[k]).length;
+      bumpRestored = flat.every((v, k) => v === back[k]);
     }
     const entityText = await page.textContent("#entity-count");
     const errorText = (await page.isVisible("#error")) ? await page.textContent("#error") : null;
@@ -178,11 +192,35 @@ try {
         await page.setChecked("#look-pvs", true);
         v.wholeDrawn = after.drawn;
         v.samePixels = culled.filter((x, k) => x === whole[k]).length / culled.length;
+        // A spawn point often sees the whole of a small map: also stand at the point of a grid
+        // over the map's bounds (6 × 6 × 3) where the PVS draws the fewest world triangles,
+        // and compare its picture with and without culling there.
+        const best = await page.evaluate(() => {
+          const b = window.bspviewBounds();
+          let best = null;
+          for (let i = 1; i <= 6; i++)
+            for (let j = 1; j <= 6; j++)
+              for (let k = 1; k <= 3; k++) {
+                const p = [0, 1, 2].map((a, n) => b.min[a] + ((b.max[a] - b.min[a]) * [i, j, k][n]) / (n < 2 ? 7 : 4));
+                const d = window.bspviewStandAt(p);
+                if (d !== null && (!best || d < best.drawn)) best = { p, drawn: d };
+              }
+          return best;
+        });
+        if (best) {
+          // One capture after each drawn frame, as at the spawn point (images have arrived by now).
+          await frame(() => page.evaluate((p) => window.bspviewStandAt(p), best.p));
+          const c = await luma();
+          await frame(() => page.setChecked("#look-pvs", false));
+          const w = await luma();
+          await frame(() => page.setChecked("#look-pvs", true));
+          v.probe = { at: best.p, drawn: best.drawn, samePixels: c.filter((x, k) => x === w[k]).length / c.length };
+        }
       }
       pvs = v;
     }
     console.log(
-      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, styleChangedPixels, styleRestored, pvs, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, styleChangedPixels, styleRestored, bumpChangedPixels, bumpRestored, pvs, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
     );
     await page.close();
   }

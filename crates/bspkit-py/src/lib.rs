@@ -1017,8 +1017,10 @@ impl PyBsp {
         Ok(Model { scene: s.scene.clone(), index: pos })
     }
 
-    /// Lightmap atlases (`bspkit::lightmap::build`): `[{"page", "style", "layer", "width",
-    /// "height", "shape": (height, width, 3), "rgb": bytes (8-bit RGB, display-ready)}]`; with
+    /// Lightmap atlases (`bspkit::lightmap::build`): `[{"page", "placeholder", "style", "layer",
+    /// "width", "height", "shape": (height, width, 3), "rgb": bytes (8-bit RGB, display-ready)}]`
+    /// ("placeholder": the map's lightmaps are black placeholders, `Lightmaps::is_placeholder`,
+    /// the same on every entry: show the map unlit); with
     /// `png=True` each also has "png". `lightmap_atlases()` gives the same pixels as NumPy arrays.
     #[pyo3(signature = (png=false, hdr=false))]
     fn lightmaps(&self, py: Python<'_>, png: bool, hdr: bool) -> PyResult<Py<PyList>> {
@@ -1026,9 +1028,11 @@ impl PyBsp {
         let bsp = self.current(py)?;
         let lm = py.detach(|| bspkit::lightmap::build(&bsp, &opts)).py()?;
         let out = PyList::empty(py);
+        let placeholder = lm.is_placeholder();
         for a in &lm.atlases {
             let d = PyDict::new(py);
             d.set_item("page", a.page)?;
+            d.set_item("placeholder", placeholder)?;
             d.set_item("style", a.style)?;
             d.set_item("layer", a.layer)?;
             d.set_item("width", a.width)?;
@@ -1071,8 +1075,8 @@ impl PyBsp {
         })
     }
 
-    /// Lightmap atlases as NumPy arrays (needs NumPy): `[{"page", "style", "layer", "width",
-    /// "height", "format", "overbright", "rgb"}]`, "rgb" a read-only `(height, width, 3)` uint8 array of the
+    /// Lightmap atlases as NumPy arrays (needs NumPy): `[{"page", "placeholder", "style", "layer",
+    /// "width", "height", "format", "overbright", "rgb"}]` ("placeholder" as for `lightmaps()`), "rgb" a read-only `(height, width, 3)` uint8 array of the
     /// same pixels `lightmaps()` gives as bytes (handed over from Rust without a copy). With
     /// `stored=True` each also has "stored": a `(height, width, 3)` float32 array of the values
     /// as stored (8-bit samples as `byte / 255`, HDR samples decoded exactly; what
@@ -1086,10 +1090,14 @@ impl PyBsp {
         let lm = py.detach(|| bspkit::lightmap::build(&bsp, &opts)).py()?;
         let out = PyList::empty(py);
         let overbright = lm.png_overbright();
+        let placeholder = lm.is_placeholder();
         for a in lm.atlases {
             let (w, h) = (a.width as usize, a.height as usize);
             let d = PyDict::new(py);
             d.set_item("page", a.page)?;
+            // The map's lightmaps are black placeholders (`Lightmaps::is_placeholder`, the same
+            // on every entry): show the map unlit.
+            d.set_item("placeholder", placeholder)?;
             // What byte 255 of `rgb` means, in gamma space (`Lightmaps::png_overbright`).
             d.set_item("overbright", overbright)?;
             d.set_item("style", a.style)?;

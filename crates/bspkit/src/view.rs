@@ -39,12 +39,15 @@ pub struct MapView {
 
 /// What the page needs to draw only the faces potentially visible from the camera (the PVS):
 /// the world's node tree to find the camera's leaf, each leaf's cluster and faces, and each
-/// cluster's compressed PVS row. Quake 1 family (clusters are leaves 1…, rows per leaf,
-/// quake_family.md B.6) and Quake 2 family (`dvis_t` clusters); other families: `None`.
+/// cluster's PVS row. Quake 1 family (clusters are leaves 1…, rows per leaf,
+/// quake_family.md B.6), Quake 2 and Source (`dvis_t` clusters, source.md), Quake 3 family
+/// (one uncompressed row per cluster, quake_family.md A.8); other families: `None`.
 ///
-/// Rows stay compressed as stored (run-length zeros: a zero byte then a count of zero bytes),
-/// `data` is the visibility lump in hex and `offsets[c]` the start of cluster `c`'s row in it
-/// (−1: none, everything visible), `row_bytes` its decompressed length; bit `j` is cluster `j`.
+/// Rows stay as stored: run-length zeros (a zero byte then a count of zero bytes) when
+/// `compressed`, else plain (Quake 3). `data` is the visibility lump in hex (Quake 3: its rows,
+/// after the two counts) and `offsets[c]` the start of cluster `c`'s row in it (−1: none,
+/// everything visible), `row_bytes` its decompressed length; bit `j` is cluster `j`. Faces no
+/// leaf lists (Source's displacements, linked to leaves by the engine at load) are always drawn.
 #[derive(Debug, Clone, Serialize)]
 pub struct Visibility {
     /// The faces lump the leaves' face numbers (and the GLB's `extras.faces`) index.
@@ -63,6 +66,8 @@ pub struct Visibility {
     pub clusters: usize,
     pub row_bytes: usize,
     pub offsets: Vec<i64>,
+    /// Rows are run-length compressed (all but Quake 3).
+    pub compressed: bool,
     /// The visibility lump, lower-case hex.
     pub data: String,
 }
@@ -85,6 +90,11 @@ pub fn visibility(bsp: &Bsp) -> Result<Option<Visibility>> {
             "sof" => quake2_vis::<quake2::Sof>(bsp)?,
             "daikatana" => quake2_vis::<quake2::Daikatana>(bsp)?,
             _ => quake2_vis::<quake2::Ibsp>(bsp)?,
+        },
+        Family::Quake3 => crate::branches::quake3::lumps::with_record_set!(bsp.branch(), quake3_vis(bsp))?,
+        Family::Source => match bsp.endian() {
+            crate::bytes::Endian::Little => source_vis::<zerocopy::LittleEndian>(bsp)?,
+            crate::bytes::Endian::Big => source_vis::<zerocopy::BigEndian>(bsp)?,
         },
         _ => return Ok(None),
     };
@@ -152,6 +162,7 @@ fn quake1_vis<L: crate::branches::quake1::Layout>(bsp: &Bsp) -> Result<Option<Vi
         clusters,
         row_bytes: v.vis_row_bytes()?,
         offsets,
+        compressed: true,
         data: hex(v.visibility()?),
     }))
 }
@@ -183,16 +194,88 @@ fn quake2_vis<L: crate::branches::quake2::Layout>(bsp: &Bsp) -> Result<Option<Vi
         clusters: vis.num_clusters,
         row_bytes: vis.row_bytes(),
         offsets,
+        compressed: true,
+        data: hex(vis.data),
+    }))
+}
+
+fn quake3_vis<L: crate::branches::quake3::Layout>(bsp: &Bsp) -> Result<Option<Visibility>> {
+    use crate::branches::quake3::records::LeafRecord;
+    let v = crate::branches::quake3::View::<L>::new(bsp)?;
+    let (nodes, planes, root) = tree_parts(bsp)?;
+    let leaves = v.leaves()?;
+    let list = v.leaf_surfaces()?;
+    let vis = v.visibility()?;
+    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
+    let mut leaf_cluster = Vec::with_capacity(leaves.len());
+    for l in leaves {
+        let c = l.cluster();
+        leaf_cluster.push(if c >= 0 && (c as usize) < vis.n_vecs { c } else { -1 });
+        push_faces(&mut leaf_first, &mut leaf_faces, l.leaf_surfaces(), |k| list.get(k).map(|f| f.get() as i64));
+    }
+    // Rows one after another, `sz_vecs` bytes each (the lump's two counts left out of `data`).
+    let offsets = (0..vis.n_vecs).map(|c| (c * vis.sz_vecs) as i64).collect();
+    Ok(Some(Visibility {
+        face_lump: v.slots().surfaces as u16,
+        nodes,
+        planes,
+        root,
+        leaf_cluster,
+        leaf_first,
+        leaf_faces,
+        clusters: vis.n_vecs,
+        row_bytes: vis.sz_vecs,
+        offsets,
+        compressed: false,
+        data: hex(vis.vecs),
+    }))
+}
+
+fn source_vis<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Option<Visibility>> {
+    use crate::lumps::visibility::VisKind;
+    let v = crate::branches::source::View::<O>::new(bsp)?;
+    let (nodes, planes, root) = tree_parts(bsp)?;
+    let leaves = v.leaves()?;
+    let list = v.leaf_faces()?;
+    let vis = v.visibility()?;
+    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
+    let mut leaf_cluster = Vec::with_capacity(leaves.len());
+    for l in leaves.iter() {
+        let c = l.cluster;
+        leaf_cluster.push(if c >= 0 && (c as usize) < vis.num_clusters { c } else { -1 });
+        push_faces(&mut leaf_first, &mut leaf_faces, (l.firstleafface, l.numleaffaces), |k| list.get(k).map(i64::from));
+    }
+    let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
+    Ok(Some(Visibility {
+        face_lump: v.faces_lump() as u16,
+        nodes,
+        planes,
+        root,
+        leaf_cluster,
+        leaf_first,
+        leaf_faces,
+        clusters: vis.num_clusters,
+        row_bytes: vis.row_bytes(),
+        offsets,
+        compressed: true,
         data: hex(vis.data),
     }))
 }
 
 /// The options [`map_view`] exports with: [`ExportOptions`]' defaults, but every surface kind
-/// kept ([`SurfaceFlags::NONE`] skipped), each page's other light styles embedded
-/// ([`ExportOptions::light_styles`], for the page's style switches), each primitive's faces
+/// kept ([`SurfaceFlags::NONE`] skipped), each page's other light styles and Source bump
+/// layers embedded ([`ExportOptions::light_styles`], [`ExportOptions::bump_layers`], for the
+/// page's style switches and layer choice), each primitive's faces
 /// ([`ExportOptions::face_ranges`], for PVS culling) and the given texture search.
 pub fn export_options(textures: Option<crate::texture::TextureOptions>) -> ExportOptions {
-    ExportOptions { skip: SurfaceFlags::NONE, textures, light_styles: true, face_ranges: true, ..ExportOptions::default() }
+    ExportOptions {
+        skip: SurfaceFlags::NONE,
+        textures,
+        light_styles: true,
+        bump_layers: true,
+        face_ranges: true,
+        ..ExportOptions::default()
+    }
 }
 
 fn bytes(v: &impl Serialize) -> Vec<u8> {
@@ -240,7 +323,9 @@ pub fn map_view(bsp: &Bsp, name: &str, opts: &ExportOptions) -> MapView {
             merge(&mut doc, json!({ "available": true }));
             doc
         }
-        Ok(None) => json!({ "available": false, "reason": "no PVS here (Quake 1 and Quake 2 families with visibility data only)" }),
+        Ok(None) => {
+            json!({ "available": false, "reason": "no PVS here (Quake 1, Quake 2, Quake 3 and Source families with visibility data only)" })
+        }
         Err(e) => json!({ "available": false, "reason": e.to_string() }),
     };
     MapView {

@@ -223,6 +223,7 @@ fn json_summary_matches_the_readme() {
         "textures",
         "placeholder_textures",
         "lightmap_pages",
+        "lightmap_placeholder",
         "lightmap_style_images",
         "props",
         "skipped",

@@ -175,10 +175,13 @@ class Bsp:
     def model(self, i: int) -> Model:
         """Model ``i``'s geometry (0 is the world)."""
     def lightmaps(self, png: bool = False, hdr: bool = False) -> List[Dict[str, Any]]:
-        """Lightmap atlases: ``page``, ``style``, ``layer``, ``width``, ``height``, ``shape``
+        """Lightmap atlases: ``page``, ``placeholder`` (the map's lightmaps are black
+        placeholders, ``Lightmaps::is_placeholder``, the same on every entry: show the map
+        unlit), ``style``, ``layer``, ``width``, ``height``, ``shape``
         (``(height, width, 3)``), ``rgb`` (8-bit RGB bytes), and ``png`` with ``png=True``."""
     def lightmap_atlases(self, hdr: bool = False, stored: bool = False) -> List[Dict[str, Any]]:
-        """Lightmap atlases as NumPy arrays (needs NumPy): ``page``, ``style``, ``layer``,
+        """Lightmap atlases as NumPy arrays (needs NumPy): ``page``, ``placeholder`` (as for
+        ``lightmaps()``), ``style``, ``layer``,
         ``width``, ``height``, ``format``, ``overbright`` (the gamma-space brightness byte 255
         of ``rgb`` stands for: 255/128 for Quake-like sources, as ``bsp render`` multiplies the
         texture by it) and ``rgb``, a read-only ``(height, width, 3)`` uint8

@@ -281,6 +281,12 @@ pub(crate) fn write(
                     }
                 };
                 if let Some(t) = t {
+                    if ctx.lightmap_placeholder {
+                        extras.insert("lightmap_placeholder".into(), serde_json::Value::Bool(true));
+                    }
+                    if ctx.bumped.contains(&(om.material, om.page)) {
+                        extras.insert("bump_layers".into(), serde_json::Value::Bool(true));
+                    }
                     m.occlusion_texture = Some(json::material::OcclusionTexture {
                         index: t,
                         strength: json::material::StrengthFactor(1.0),

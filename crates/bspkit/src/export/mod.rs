@@ -29,7 +29,11 @@
 //! * Material `extras`: `surface_flags` (the names of [`SurfaceFlags`] its surfaces carry;
 //!   surfaces of one texture with different flags get different materials) and
 //!   `placeholder_texture: true` for the checker, so viewers can hide sky or clips and tell a
-//!   missing texture from a real one.
+//!   missing texture from a real one; `lightmap_placeholder: true` on lit materials when the
+//!   map's lightmaps are black placeholders ([`crate::lightmap::Lightmaps::is_placeholder`],
+//!   also [`Summary::lightmap_placeholder`]): the pages are still written, and a viewer should
+//!   shade such a map from its normals (`bsp view` and the Blender add-on do). In
+//!   [`LightmapMode::Vertex`] the placeholders are not baked into `COLOR_0`.
 //! * Skipping: surfaces whose flags meet [`ExportOptions::skip`] (default
 //!   [`DEFAULT_SKIP`]: sky, nodraw, trigger, clip, tool) are left out and counted per flag.
 //! * Memory: the scene is built once; the binary chunk is streamed to the file in one pass
@@ -239,6 +243,16 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     // Vertex mode: each page's style-0 pixels, kept until the scene's vertices are lit.
     let mut pages: std::collections::HashMap<u32, crate::lightmap::LightPage<'static>> = std::collections::HashMap::new();
     let mut overbright = 1.0;
+    if let Some(l) = lm.as_ref().filter(|l| l.is_placeholder()) {
+        summary.lightmap_placeholder = true;
+        summary.warnings.push(format!(
+            "lightmaps: every texel of the {} lit faces is black (at most {} of 255: placeholders or no lights compiled); \
+             pages written as stored, materials marked extras.lightmap_placeholder{}",
+            l.faces.len(),
+            l.max_byte(None),
+            if vertex_mode { ", vertex colours not lit" } else { "" }
+        ));
+    }
     if let Some(l) = lm.as_mut() {
         if opts.hdr && memory.is_some() {
             summary.warnings.push("hdr: in-memory GLB: no HDR side files written".into());
@@ -279,16 +293,23 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     // The scene carries every face's lightmap UVs now: the faces' places (a few hundred bytes a
     // face) go before the writer's own buffers are made.
     let lit = lm.is_some();
+    let bumped = match lm.as_ref() {
+        Some(l) if opts.bump_layers && !vertex_mode => parts::bump_materials(&scene, l),
+        _ => Default::default(),
+    };
     drop(lm);
     summary.skipped = scene.skipped.iter().map(|s| SkippedFace { lump: s.lump, index: s.index, reason: s.reason.clone() }).collect();
     summary.warnings.extend(scene.warnings.iter().cloned());
-    let vertex_light = (lit && vertex_mode).then(|| parts::vertex_light(&scene, &pages, overbright));
+    // Placeholders baked into COLOR_0 would make every lit vertex black: left unlit.
+    let vertex_light = (lit && vertex_mode && !summary.lightmap_placeholder).then(|| parts::vertex_light(&scene, &pages, overbright));
     drop(pages);
     let prepared = prepare(&scene, opts.skip, lit, &mut summary);
     let ctx = WriteContext {
         textures: textures.as_ref(),
         lightmaps: (lit && !vertex_mode).then_some(&lightmap_pngs),
         lightmap_extras: &lightmap_extras,
+        lightmap_placeholder: summary.lightmap_placeholder,
+        bumped: &bumped,
         face_ranges: opts.face_ranges,
         vertex_light: vertex_light.as_deref(),
         scale: opts.scale,

@@ -68,6 +68,10 @@ pub struct Summary {
     /// Textures replaced by the checker placeholder.
     pub placeholder_textures: usize,
     pub lightmap_pages: usize,
+    /// The map's lightmaps are black placeholders ([`Lightmaps::is_placeholder`]): the pages
+    /// are written as stored, each lit material says `extras.lightmap_placeholder: true`, and
+    /// a viewer should shade the map from its normals rather than multiply by them.
+    pub lightmap_placeholder: bool,
     /// Images of other light styles and bump layers embedded ([`LIGHTMAP_EXTRAS`]).
     pub lightmap_style_images: usize,
     pub props: usize,
@@ -709,6 +713,11 @@ pub(crate) struct WriteContext<'c, 'a> {
     /// Per lightmap page, its other light styles' and bump layers' PNGs
     /// (`ExportOptions::light_styles`); empty when not asked for.
     pub lightmap_extras: &'c HashMap<u32, PageExtras>,
+    /// The lightmaps are placeholders ([`Summary::lightmap_placeholder`]): lit materials say so.
+    pub lightmap_placeholder: bool,
+    /// (scene material, page) pairs whose faces are all bump-mapped ([`bump_materials`]): their
+    /// materials say `extras.bump_layers: true` (bump layers asked for only).
+    pub bumped: &'c std::collections::HashSet<(u32, u32)>,
     /// Write each primitive's faces ([`Prim::face_ranges`]) into its `extras.faces`.
     pub face_ranges: bool,
     /// `COLOR_0` per model and vertex with the lighting baked in (vertex mode, [`vertex_light`]).
@@ -716,6 +725,21 @@ pub(crate) struct WriteContext<'c, 'a> {
     pub scale: f32,
     /// What the command may write, every file together.
     pub budget: &'c ByteBudget,
+}
+
+/// The (scene material, lightmap page) pairs every surface of which is a bump-mapped face (four
+/// lightmap layers: Source faces of a bump-lit texinfo): only there do the page's bump-layer
+/// images hold the surfaces' light (other faces' texels are zero in them).
+pub(crate) fn bump_materials(scene: &Scene, lm: &Lightmaps) -> std::collections::HashSet<(u32, u32)> {
+    let mut all: HashMap<(u32, u32), bool> = HashMap::new();
+    for m in &scene.models {
+        for (si, s) in m.surfaces.iter().enumerate() {
+            let Some(&page) = m.lightmap_pages.get(si).filter(|&&p| p != u32::MAX) else { continue };
+            let bump = lm.face(s.lump, s.index).is_some_and(|f| f.layers == 4);
+            *all.entry((s.material, page)).or_insert(true) &= bump;
+        }
+    }
+    all.into_iter().filter(|&(_, b)| b).map(|(k, _)| k).collect()
 }
 
 /// Write `path` through the library's one write primitive ([`crate::write::atomic`]: a

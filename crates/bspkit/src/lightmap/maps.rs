@@ -11,6 +11,10 @@ use crate::lumps::lighting::{stored, to_linear, Mapping, SampleFormat, GAMMA};
 /// full brightness, as in Quake.
 pub const PNG_OVERBRIGHT: f32 = 255.0 / 128.0;
 
+/// Largest [`Atlas::rgb8`] byte of lightmaps that are black everywhere (about 3 % of full
+/// brightness): [`Lightmaps::is_placeholder`].
+pub const PLACEHOLDER_MAX: u8 = 8;
+
 /// One lit face's place in the atlases.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FaceEntry {
@@ -160,6 +164,23 @@ impl Lightmaps {
     /// The image of `page` for light style `style` and layer `layer`.
     pub fn atlas(&self, page: u32, style: u8, layer: u8) -> Option<&Atlas> {
         self.atlases.iter().find(|a| a.page == page && a.style == style && a.layer == layer)
+    }
+    /// The largest [`Atlas::rgb8`] byte of the first layer (every style) of `page`, or of every
+    /// page with `None`; 0 without atlases.
+    pub fn max_byte(&self, page: Option<u32>) -> u8 {
+        let first = self.atlases.iter().filter(|a| a.layer == 0 && page.map_or(true, |p| a.page == p));
+        first.map(|a| a.rgb8().iter().copied().max().unwrap_or(0)).max().unwrap_or(0)
+    }
+    /// Are these lightmaps black placeholders: faces are lit, yet no texel of the first layer
+    /// of any page and style is above [`PLACEHOLDER_MAX`]? Compilers that do not bake
+    /// (MRVN-Radiant's Titanfall 2 maps, CoD4 `mp_lobby`) or bake without lights (VRAD's "0
+    /// direct lights") store such pages; drawn with them every lit face would be black, so
+    /// `bsp render`, the export's flag ([`crate::export`]: summary and material extras
+    /// `lightmap_placeholder`), `bsp view` and the Blender add-on all show the map unlit
+    /// (shaded from its normals) instead. One rule for the whole map, not per page: a single
+    /// dark page of a lit map is dark on purpose.
+    pub fn is_placeholder(&self) -> bool {
+        !self.faces.is_empty() && self.max_byte(None) <= PLACEHOLDER_MAX
     }
     /// The distinct light styles, ascending.
     pub fn styles(&self) -> Vec<u8> {

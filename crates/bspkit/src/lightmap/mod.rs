@@ -54,7 +54,7 @@ use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
 pub use crate::lumps::lighting::{LightOptions, Mapping, SampleFormat};
 use crate::lumps::lighting::{LightSet, GAMMA};
-pub use maps::{encode_png, Atlas, FaceEntry, Lightmaps, PNG_OVERBRIGHT};
+pub use maps::{encode_png, Atlas, FaceEntry, Lightmaps, PLACEHOLDER_MAX, PNG_OVERBRIGHT};
 
 /// Texels of border around every face's rectangle.
 pub const PADDING: u32 = 1;

@@ -153,8 +153,8 @@ pub struct Vertices {
     pub uv0: Vec<[f32; 2]>,
     /// Lightmap UVs (TEXCOORD_1): empty, or one per vertex (0..1 over the atlas page).
     pub uv1: Vec<[f32; 2]>,
-    /// Vertex colours, RGBA8 (Quake 3 vertex colours, Source displacement alpha in A): empty,
-    /// or one per vertex.
+    /// Vertex colours, RGBA8 (Quake 3 vertex colours, Source displacement alpha in A:
+    /// [`Scene::colours_alpha_only`]): empty, or one per vertex.
     pub colours: Vec<[u8; 4]>,
 }
 
@@ -347,6 +347,10 @@ pub struct Scene {
     /// Faces whose references are broken (or otherwise not meshable), with the reason.
     pub skipped: Vec<Skipped>,
     pub warnings: Vec<String>,
+    /// The vertex colours carry no light, only a blend alpha (Source: displacement alpha in A,
+    /// RGB white, and white on the model's other vertices): a renderer shades surfaces without
+    /// a lightmap from their normals rather than taking these colours as their light.
+    pub colours_alpha_only: bool,
 }
 
 impl Scene {

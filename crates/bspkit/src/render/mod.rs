@@ -38,7 +38,8 @@
 //!   texels below their cutoff; a missing texture is a flat tint from the material name
 //!   ([`shade::tint`]). Light is the lightmap (bilinear from the atlas, every light style of the
 //!   face added, scaled by [`Lightmaps::png_overbright`], in gamma space as the engines do), else
-//!   the vertex colours (unless black on every vertex of the surface), else (unlit maps, unlit faces) [`shade::directional`] shading from the
+//!   the vertex colours (unless black on every vertex of the surface, or only a blend alpha:
+//!   [`Scene::colours_alpha_only`]), else (unlit maps, unlit faces) [`shade::directional`] shading from the
 //!   normal; water without a lightmap is fullbright. A map whose lightmap texels are all black
 //!   ([`BLACK_LIGHTMAP`]: placeholders, or a compile without lights) is drawn as if it had
 //!   none, with a warning.
@@ -404,11 +405,13 @@ impl Ctx<'_, '_> {
         };
         let own_alpha = look.alpha == AlphaMode::Blend;
         // Vertex colours that are black on every vertex of the surface carry no light (Respawn
-        // lit vertices store zeros there): shade such a surface as if it had none.
+        // lit vertices store zeros there), nor do a scene's whose colours are only a blend
+        // alpha (Source displacements: white, which drew every face of such a map fullbright
+        // and flat): shade such a surface as if it had none.
         let colours = vx
             .colours
             .get(s.vertices.start as usize..s.vertices.end as usize)
-            .filter(|c| c.len() == s.vertices.len() && c.iter().any(|c| c[..3] != [0, 0, 0]))
+            .filter(|c| !self.scene.colours_alpha_only && c.len() == s.vertices.len() && c.iter().any(|c| c[..3] != [0, 0, 0]))
             .map(|_| &vx.colours[..]);
         let Some(idx) = m.indices.get(s.indices.start as usize..s.indices.end as usize) else { return };
         for tri in idx.chunks_exact(3) {
@@ -496,8 +499,9 @@ pub struct RenderOptions {
 }
 
 /// Largest atlas byte ([`crate::lightmap::Atlas::rgb8`]) of a map whose lightmaps `render_map`
-/// treats as black everywhere (about 3 % of full brightness).
-pub const BLACK_LIGHTMAP: u8 = 8;
+/// treats as black everywhere: [`crate::lightmap::PLACEHOLDER_MAX`] (the rule is
+/// [`Lightmaps::is_placeholder`]).
+pub const BLACK_LIGHTMAP: u8 = crate::lightmap::PLACEHOLDER_MAX;
 
 /// Default of [`RenderOptions::max_work`]: 2³⁰ pixels tested (a few seconds of drawing), 4,096
 /// full 512 × 512 frames. The largest corpus map needs a small fraction of it (README, "Safe
@@ -555,15 +559,12 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
             None
         }
     };
-    // A map whose every lightmap texel is black (at most [`BLACK_LIGHTMAP`] of 255 in the
-    // atlas images) carries placeholders or a compile without lights (MRVN-Radiant's Titanfall 2
-    // maps, CoD4 `mp_lobby`, VRAD's "0 direct lights"): drawn with it, every lit face would be
-    // black, so it is drawn as if unlit.
+    // Placeholder lightmaps ([`Lightmaps::is_placeholder`]): drawn with them, every lit face
+    // would be black, so the map is drawn as if unlit.
     let lm = lm.and_then(|l| {
-        let layer0 = || l.atlases.iter().filter(|a| a.layer == 0);
-        let max = layer0().map(|a| a.rgb8().iter().copied().max().unwrap_or(0)).max().unwrap_or(0);
-        let black = !l.faces.is_empty() && max <= BLACK_LIGHTMAP;
+        let black = l.is_placeholder();
         if black {
+            let max = l.max_byte(None);
             warnings.push(format!(
                 "lightmaps: every texel of the {} lit faces is black (at most {max} of 255: placeholders or no lights compiled), shaded from the surface normals instead",
                 l.faces.len()

@@ -145,6 +145,26 @@ fn renders_are_lit_where_the_lightmaps_carry_light() {
         let placeholder = r.warnings.iter().any(|w| w.contains("placeholders or no lights compiled"));
         assert_eq!(placeholder, zero, "{name}: {:?}", r.warnings);
         assert_eq!(r.lit_faces == 0, zero, "{name}: {} lit faces", r.lit_faces);
+        // The one predicate `render`, the export (so `bsp view`) and the add-on read.
+        assert_eq!(lm.is_placeholder(), zero, "{name}: max byte {}", lm.max_byte(None));
+        placeholder_carried(&bsp, zero, &name);
+    }
+}
+
+/// The export says what [`lightmap::Lightmaps::is_placeholder`] says: in its summary and on every
+/// lit material of the GLB (`extras.lightmap_placeholder`), the pages still written.
+fn placeholder_carried(bsp: &Bsp, placeholder: bool, name: &str) {
+    let opts = bspkit::export::ExportOptions { textures: None, ..Default::default() };
+    let (glb, summary) = bspkit::export::export_glb(bsp, &opts).unwrap();
+    assert_eq!(summary.lightmap_placeholder, placeholder, "{name}");
+    assert!(summary.lightmap_pages > 0, "{name}: pages written");
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + len]).unwrap();
+    let lit: Vec<&serde_json::Value> =
+        doc["materials"].as_array().unwrap().iter().filter(|m| m.get("occlusionTexture").is_some()).collect();
+    assert!(!lit.is_empty(), "{name}");
+    for m in lit {
+        assert_eq!(m["extras"]["lightmap_placeholder"].as_bool().unwrap_or(false), placeholder, "{name}: {m}");
     }
 }
 
@@ -164,6 +184,9 @@ fn source_maps_compiled_without_lights_render_unlit() {
         let black = r.warnings.iter().any(|w| w.contains("placeholders or no lights compiled"));
         assert_eq!(black, no_lights, "{}: {:?}", m.path.display(), r.warnings);
         assert_eq!(r.lit_faces == 0, no_lights, "{}", m.path.display());
+        let lm = lightmap::build(&bsp, &LightOptions::default()).unwrap();
+        assert_eq!(lm.is_placeholder(), no_lights, "{}", m.path.display());
+        placeholder_carried(&bsp, no_lights, &m.path.display().to_string());
         unlit += usize::from(no_lights);
     }
     assert_eq!(unlit, 2, "the physcollide and displacement test maps were compiled without lights");

@@ -193,7 +193,8 @@ struct Ctx<'a, O: ByteOrder> {
 
 fn build_with<O: ByteOrder>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     let view = View::<O>::new(bsp)?;
-    let mut scene = Scene::default();
+    // Source's vertex colours are only the displacements' blend alpha (RGB white).
+    let mut scene = Scene { colours_alpha_only: true, ..Scene::default() };
     let faces = view.faces()?;
     let seen = vec![false; faces.len()];
     let why = |what: &str, e: crate::error::Error| format!("{what} unreadable: {e}");

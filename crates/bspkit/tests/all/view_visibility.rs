@@ -1,0 +1,89 @@
+//! `bspkit::view::visibility` (what `bsp view` culls with) for the Quake 3 family (plain rows,
+//! one per cluster) and Source (`dvis_t`, run-length rows) on corpus maps: every row the page
+//! decodes from the document, as `viewer/src/main.js` does, equals the map's own PVS (Quake 3:
+//! the lump's bytes read here at `8 + cluster × sz_vecs`; Source: the library's `ClusterVis`),
+//! and the world faces a camera in each cluster would draw are counted.
+
+use std::collections::BTreeSet;
+
+use crate::common;
+use bspkit::lumps::visibility::{ClusterVis, VisKind};
+use bspkit::mesh::{self, MeshOptions};
+use bspkit::Bsp;
+
+/// Row `c` as the page decodes it (`pvsRow` in viewer/src/main.js).
+fn page_row(v: &bspkit::view::Visibility, data: &[u8], c: usize) -> Option<Vec<u8>> {
+    let ofs = usize::try_from(v.offsets[c]).ok()?;
+    if !v.compressed {
+        return data.get(ofs..ofs + v.row_bytes).map(<[u8]>::to_vec);
+    }
+    let mut row = vec![0u8; v.row_bytes];
+    let (mut i, mut k) = (ofs, 0);
+    while k < v.row_bytes && i < data.len() {
+        let b = data[i];
+        i += 1;
+        if b != 0 {
+            row[k] = b;
+            k += 1;
+        } else {
+            k += if i < data.len() { data[i] as usize } else { v.row_bytes };
+            i += 1;
+        }
+    }
+    Some(row)
+}
+
+#[test]
+fn quake3_and_source_pvs_documents_match_the_maps() {
+    let Some(corpus) = common::corpus("quake3_and_source_pvs_documents_match_the_maps") else { return };
+    let maps = [
+        "quake3/turtlearena__sp1boss.bsp",
+        "quake3/turtlearena__test_smash.bsp",
+        "source/bsp_tool__tf2_test2.bsp",
+        "source/bsp_tool__tf2_test_physcollide.bsp",
+    ];
+    let mut hiding = 0;
+    for m in maps {
+        let bsp = Bsp::open(corpus.join(m)).unwrap();
+        let v = bspkit::view::visibility(&bsp).unwrap().unwrap_or_else(|| panic!("{m}: no PVS document"));
+        assert!(v.clusters > 0, "{m}");
+        let data: Vec<u8> = (0..v.data.len() / 2).map(|k| u8::from_str_radix(&v.data[2 * k..2 * k + 2], 16).unwrap()).collect();
+        let quake3 = bsp.family() == bspkit::Family::Quake3;
+        assert_eq!(v.compressed, !quake3, "{m}");
+        let lump = bsp.lump(if quake3 { 16 } else { 4 }).unwrap();
+        let source = (!quake3).then(|| ClusterVis::parse(lump, bsp.endian()).unwrap());
+        // Every leaf's faces and the world's faces of the document's face lump.
+        let scene = mesh::build(&bsp, &MeshOptions::default()).unwrap();
+        let world: BTreeSet<u32> = scene.models[0].surfaces.iter().filter(|s| s.lump == v.face_lump).map(|s| s.index).collect();
+        let listed: BTreeSet<u32> = v.leaf_faces.iter().copied().collect();
+        let (mut fewest, mut at) = (usize::MAX, 0);
+        for c in 0..v.clusters {
+            let row = page_row(&v, &data, c).unwrap_or_else(|| panic!("{m}: cluster {c} has no row"));
+            for j in 0..v.clusters {
+                let page = row[j >> 3] & (1 << (j & 7)) != 0;
+                let map = match &source {
+                    Some(s) => s.can_see(c, j, VisKind::Pvs).unwrap(),
+                    None => {
+                        let sz = i32::from_le_bytes(lump[4..8].try_into().unwrap()) as usize;
+                        lump[8 + c * sz + (j >> 3)] & (1 << (j & 7)) != 0
+                    }
+                };
+                assert_eq!(page, map, "{m}: cluster {c} sees {j}");
+            }
+            // The world faces drawn from cluster c: those of visible leaves, and faces no leaf lists.
+            let mut drawn: BTreeSet<u32> = world.difference(&listed).copied().collect();
+            for (l, &lc) in v.leaf_cluster.iter().enumerate() {
+                if lc >= 0 && row[lc as usize >> 3] & (1 << (lc & 7)) != 0 {
+                    drawn.extend(&v.leaf_faces[v.leaf_first[l] as usize..v.leaf_first[l + 1] as usize]);
+                }
+            }
+            let n = drawn.intersection(&world).count();
+            if n < fewest {
+                (fewest, at) = (n, c);
+            }
+        }
+        eprintln!("{m}: {} clusters; from cluster {at} {fewest} of {} world faces are drawn", v.clusters, world.len());
+        hiding += usize::from(fewest < world.len());
+    }
+    assert!(hiding >= 1, "no cluster of these maps hides a world face");
+}
