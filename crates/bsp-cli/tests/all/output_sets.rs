@@ -279,7 +279,8 @@ fn orphan_temporaries_after_kill_9_are_reported_and_removed() {
     std::fs::create_dir_all(&sets).unwrap();
     let gltf = sets.join("e.gltf");
     ok(&run(&["export", s(&input), "-o", s(&gltf)]), "first export");
-    let o = Command::new(BSP).args(["export", s(&input), "-o", s(&gltf)]).env(bspkit::write::set::SET_ABORT_HOOK_ENV, "0").output().unwrap();
+    let o =
+        Command::new(BSP).args(["export", s(&input), "-o", s(&gltf)]).env(bspkit::write::set::SET_ABORT_HOOK_ENV, "0").output().unwrap();
     assert!(!o.status.success());
     let staged = temps(&sets);
     assert!(staged.iter().any(|t| t.starts_with(".e~2.bin.bspkit-tmp-")), "{staged:?}");

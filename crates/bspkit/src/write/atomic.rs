@@ -303,7 +303,6 @@ fn umask() -> u32 {
     }
 }
 
-
 pub(super) fn temp_path(dir: &Path, real: &Path) -> PathBuf {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);

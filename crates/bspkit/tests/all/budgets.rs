@@ -591,7 +591,10 @@ fn genesis3d_textures_are_charged_before_decoding() {
     let walked: Vec<_> = src.textures().collect();
     assert!(matches!(&walked[..], [Err(m)] if m.kind == MissingKind::Budget), "{walked:?}");
     assert_eq!(src.used().pixels, 0);
-    eprintln!("4096×4096 claim: decoder alone {:?} ({}); through the budget {:?} ({})", before.kind, before.reason, after.kind, after.reason);
+    eprintln!(
+        "4096×4096 claim: decoder alone {:?} ({}); through the budget {:?} ({})",
+        before.kind, before.reason, after.kind, after.reason
+    );
     // The genuine 8 × 8 texture: 64 texels fit the default budget, not 10.
     let src = bspkit::texture::TextureSource::new(&bsp, &opts(10));
     assert_eq!(src.resolve("stone").unwrap_err().kind, MissingKind::Budget);
