@@ -6,7 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${BSPKIT_CORPUS:?set BSPKIT_CORPUS to the real-map corpus}
-for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga lightmap; do mkdir -p "$here/corpus/$t"; done
+for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga lightmap scene texture render; do mkdir -p "$here/corpus/$t"; done
 
 # Whole maps for the open+decode target; small ones first matter most to libFuzzer
 # (-max_len caps what it reads), so keep every map.
@@ -20,6 +20,10 @@ done
 # Lit maps for the lightmap target: the small ones (under 500 kB), which libFuzzer mutates best.
 find "$src" -type f -name '*.bsp' -size -500k | while read -r f; do
     cp "$f" "$here/corpus/lightmap/$(basename "$f")"
+done
+# The scene, texture and render targets (issue 23's budgets): the small maps of every family.
+find "$src" -type f \( -name '*.bsp' -o -name '*.d3dbsp' \) -size -300k | while read -r f; do
+    for t in scene texture render; do cp "$f" "$here/corpus/$t/$(basename "$f")"; done
 done
 
 # Entity text: Respawn .ent partitions, and the .map sources (same quoted key/value syntax).
@@ -149,7 +153,7 @@ for method, tag in ((zipfile.ZIP_STORED, "stored"), (zipfile.ZIP_DEFLATED, "defl
     open(os.path.join(pout, "tiny_" + tag), "wb").write(buf.getvalue())
 PY
 fi
-for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga lightmap; do
+for t in open_decode entities visibility lzma lmp gamelump pakfile vtf wad vpk tga lightmap scene texture render; do
     printf '%s: %s files\n' "$t" "$(ls "$here/corpus/$t" | wc -l)"
 done
 

@@ -2,9 +2,10 @@
 //! layer), optional HDR side files, and a JSON manifest of every face's rectangle.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use bspkit::lightmap::{self, LightOptions, Lightmaps};
+use bspkit::export::{stage_lightmap_files, LightmapFileOptions};
+use bspkit::lightmap::{self, LightOptions};
 use clap::Args;
 
 use crate::{open, Fatal, OpenArgs};
@@ -29,17 +30,11 @@ pub struct LightmapsArgs {
     /// Most lightmap atlas pixels, every page, style and layer together
     #[arg(long, value_name = "N", default_value_t = bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS)]
     max_atlas_pixels: u64,
+    /// Most bytes the command may write, every file together (default 4 GiB)
+    #[arg(long, value_name = "N", default_value_t = bspkit::write::set::DEFAULT_MAX_WRITTEN_BYTES)]
+    max_output_bytes: u64,
     #[command(flatten)]
     open: OpenArgs,
-}
-
-/// The manifest (README "bsp lightmaps" documents the schema): the library's, with the map's
-/// path and branch.
-fn manifest(args: &LightmapsArgs, bsp: &bspkit::Bsp, lm: &Lightmaps, files: &[(Option<String>, Option<String>)]) -> serde_json::Value {
-    let mut m = lightmap::manifest(lm, files);
-    m["path"] = args.file.to_string_lossy().into();
-    m["branch"] = bsp.branch().id.into();
-    m
 }
 
 pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
@@ -47,26 +42,24 @@ pub fn run(args: LightmapsArgs, out: &mut impl Write) -> Result<(), Fatal> {
     let lm = lightmap::build(&bsp, &LightOptions { hdr: args.hdr, max_atlas_pixels: args.max_atlas_pixels, ..Default::default() })?;
     let fail = |what: &str, p: &std::path::Path, e: std::io::Error| Fatal(format!("{}: {what}: {e}", p.display()));
     std::fs::create_dir_all(&args.out).map_err(|e| fail("cannot create the directory", &args.out, e))?;
-    let mut files = Vec::with_capacity(lm.atlases.len());
-    for a in &lm.atlases {
-        let stem = a.file_stem();
-        let png = format!("{stem}.png");
-        let bytes = lightmap::encode_png(a.width, a.height, &a.rgb8())?;
-        let path = bspkit::write::folder::prepare_below(&args.out, Path::new(&png))?;
-        crate::write_output(&path, &bytes)?;
-        let hdr = if args.hdr {
-            let name = format!("{stem}.pfm");
-            let path = bspkit::write::folder::prepare_below(&args.out, Path::new(&name))?;
-            crate::write_output(&path, &lightmap::encode_pfm(a))?;
-            Some(name)
-        } else {
-            None
-        };
-        files.push((Some(png), hdr));
-    }
-    let m = manifest(&args, &bsp, &lm, &files);
-    let path = bspkit::write::folder::prepare_below(&args.out, Path::new("lightmaps.json"))?;
-    crate::write_output(&path, &serde_json::to_vec_pretty(&m)?)?;
+    // The images and the manifest naming them are one set (the manifest put in place last), under
+    // the folder rule and the written-bytes budget.
+    let budget = bspkit::write::set::ByteBudget::new(args.max_output_bytes);
+    let o = LightmapFileOptions { prefix: "", pfm: args.hdr, folder: Some(&args.out) };
+    let staged = stage_lightmap_files(
+        &lm,
+        &args.out.join("lightmaps.json"),
+        &o,
+        &budget,
+        |a| lightmap::encode_png(a.width, a.height, &a.rgb8()),
+        |m| {
+            m["path"] = args.file.to_string_lossy().into();
+            m["branch"] = bsp.branch().id.into();
+        },
+    )?;
+    let (m, files) = (staged.manifest.clone(), staged.files.clone());
+    let written = staged.commit()?;
+    let path = written.first().cloned().unwrap_or_else(|| args.out.join("lightmaps.json"));
     for w in &lm.warnings {
         eprintln!("{}: warning: {w}", args.file.display());
     }

@@ -1,7 +1,7 @@
 //! `bsp render`: a preview picture of a map (PNG), drawn by `bspkit::render` on the CPU.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bspkit::render::{self, RenderOptions, Rendered, View};
 use clap::Args;
@@ -45,14 +45,6 @@ pub fn render_png(bsp: &bspkit::Bsp, opts: &RenderOptions) -> Result<(Rendered, 
     let r = render::render_map(bsp, opts)?;
     let png = r.frame.to_png()?;
     Ok((r, png))
-}
-
-/// Render one map and write its PNG through the library's write primitive.
-pub fn render_to(bsp: &bspkit::Bsp, opts: &RenderOptions, output: &Path) -> Result<Rendered, bspkit::Error> {
-    let (r, png) = render_png(bsp, opts)?;
-    // A picture is made from the map: atomic for readers, not synced to disk.
-    bspkit::write::write_file(output, &png, &bspkit::write::atomic::WriteOptions::OUTPUT)?;
-    Ok(r)
 }
 
 pub fn run(args: RenderArgs, out: &mut impl Write) -> Result<(), Fatal> {

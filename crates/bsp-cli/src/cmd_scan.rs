@@ -49,6 +49,8 @@ pub struct ScanArgs {
     pub options: bspkit::OpenOptions,
     /// Write a preview picture of every map read into this directory.
     pub thumbnails: Option<PathBuf>,
+    /// Most bytes the thumbnails may take, every file together.
+    pub max_output_bytes: u64,
     /// Keep only maps that have this (empty: every map).
     pub filter: bspkit::scan::MapFilter,
     /// The reading flags, for opening each map again to draw it.
@@ -174,19 +176,29 @@ enum Thumb {
     Failed(String),
 }
 
-fn thumbnails(dir: &Path, records: &[ScanRecord], open: &crate::OpenArgs, pool: Option<&rayon::ThreadPool>) -> Vec<Thumb> {
+fn thumbnails(
+    dir: &Path,
+    records: &[ScanRecord],
+    open: &crate::OpenArgs,
+    pool: Option<&rayon::ThreadPool>,
+    budget: &bspkit::write::set::ByteBudget,
+) -> Vec<Thumb> {
     let mut taken = HashSet::new();
     let names: Vec<Option<String>> =
         records.iter().map(|r| if r.error.is_none() { Some(thumbnail_name(r, &mut taken)) } else { None }).collect();
     let opts = RenderOptions { view: View::Iso, ..Default::default() };
     let one = |(r, name): (&ScanRecord, &Option<String>)| -> Thumb {
         let Some(name) = name else { return Thumb::None };
-        let target = dir.join(name);
-        let done = bspkit::write::folder::prepare_below(dir, Path::new(name))
+        // The folder rule and the written-bytes budget (every thumbnail together); a picture is
+        // made from the map: atomic for readers, not synced.
+        let done = bspkit::write::folder::check_below(dir, Path::new(name), false)
             .and_then(|_| crate::cmd_read::open_map(Path::new(&r.display()), open))
-            .and_then(|bsp| crate::cmd_render::render_to(&bsp, &opts, &target));
+            .and_then(|bsp| crate::cmd_render::render_png(&bsp, &opts))
+            .and_then(|(_, png)| {
+                bspkit::write::folder::write_below_counted(dir, Path::new(name), &png, &bspkit::write::atomic::WriteOptions::OUTPUT, budget)
+            });
         match done {
-            Ok(_) => Thumb::Written(target),
+            Ok(target) => Thumb::Written(target),
             Err(e) => Thumb::Failed(e.to_string()),
         }
     };
@@ -246,7 +258,8 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
     let thumbs = match &args.thumbnails {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| crate::Fatal(format!("{}: {e}", dir.display())))?;
-            thumbnails(dir, &records, &args.open, pool.as_ref())
+            let budget = bspkit::write::set::ByteBudget::new(args.max_output_bytes);
+            thumbnails(dir, &records, &args.open, pool.as_ref(), &budget)
         }
         None => Vec::new(),
     };

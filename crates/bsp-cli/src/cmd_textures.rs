@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bspkit::texture::{Budget, Missing, Texture, TextureOptions, TextureSource};
+use bspkit::write::set::ByteBudget;
 use clap::Args;
 
 use crate::{open, Fatal, OpenArgs};
@@ -30,6 +31,9 @@ pub struct TexturesArgs {
     /// Machine-readable output (schema in README.md)
     #[arg(long)]
     json: bool,
+    /// Most bytes `--out` may write, every file together (default 4 GiB)
+    #[arg(long, value_name = "N", default_value_t = bspkit::write::set::DEFAULT_MAX_WRITTEN_BYTES)]
+    max_output_bytes: u64,
     #[command(flatten)]
     open: OpenArgs,
 }
@@ -95,21 +99,22 @@ fn file_stem(name: &str, taken: &mut HashSet<String>) -> String {
     stem
 }
 
-/// `out/rel`, written under the folder rule (no links or special files below `out`).
-fn write_png(out: &Path, rel: &str, img: &bspkit::texture::ImageRgba) -> Result<(), Fatal> {
-    let path = bspkit::write::folder::prepare_below(out, Path::new(rel))?;
+/// `out/rel`, written under the folder rule (no links or special files below `out`) and counted
+/// against the command's written-bytes budget.
+fn write_png(out: &Path, rel: &str, img: &bspkit::texture::ImageRgba, budget: &ByteBudget) -> Result<(), Fatal> {
     let bytes = img.encode_png()?;
-    crate::write_output(&path, &bytes)
+    bspkit::write::folder::write_below_counted(out, Path::new(rel), &bytes, &Default::default(), budget)?;
+    Ok(())
 }
 
 /// The PNG files of one texture below `out`, written.
-fn write_texture(out: &Path, t: &Texture, taken: &mut HashSet<String>) -> Result<Vec<String>, Fatal> {
+fn write_texture(out: &Path, t: &Texture, taken: &mut HashSet<String>, budget: &ByteBudget) -> Result<Vec<String>, Fatal> {
     let stem = file_stem(&t.name, taken);
     let mut files = Vec::new();
     for layer in t.layers() {
         let rel =
             if layer.label.is_empty() || t.layers().len() == 1 { format!("{stem}.png") } else { format!("{stem}.{}.png", layer.label) };
-        write_png(out, &rel, &layer.rgba)?;
+        write_png(out, &rel, &layer.rgba, budget)?;
         files.push(rel);
     }
     Ok(files)
@@ -126,6 +131,7 @@ pub fn textures(args: TexturesArgs, out: &mut impl Write) -> Result<ExitCode, Fa
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).map_err(|e| Fatal(format!("{}: {e}", dir.display())))?;
     }
+    let budget = ByteBudget::new(args.max_output_bytes);
     let mut taken = HashSet::new();
     let mut found = Vec::new();
     let mut missing = Vec::new();
@@ -133,7 +139,7 @@ pub fn textures(args: TexturesArgs, out: &mut impl Write) -> Result<ExitCode, Fa
         match r {
             Ok(t) => {
                 let files = match &args.out {
-                    Some(dir) => write_texture(dir, &t, &mut taken)?,
+                    Some(dir) => write_texture(dir, &t, &mut taken, &budget)?,
                     None => Vec::new(),
                 };
                 if !args.json {

@@ -169,6 +169,9 @@ enum Command {
         /// Also write a preview picture of every map read into this directory (`bsp render`'s iso view)
         #[arg(long, value_name = "DIR", conflicts_with = "out")]
         thumbnails: Option<PathBuf>,
+        /// Most bytes --thumbnails may write, every picture together (default 4 GiB)
+        #[arg(long, value_name = "N", default_value_t = bspkit::write::set::DEFAULT_MAX_WRITTEN_BYTES)]
+        max_output_bytes: u64,
         /// Keep only maps with an entity of this class (repeatable: any of them)
         #[arg(long, value_name = "NAME", conflicts_with = "out")]
         classname: Vec<String>,
@@ -290,10 +293,21 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Render(args) => cmd_render::run(args, &mut out)?,
         Command::View(args) => return cmd_view::run(args, &mut out),
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Scan { dirs, json, jobs, strict, thumbnails, classname, key, texture, out: tables, format, open: o } => {
+        Command::Scan { dirs, json, jobs, strict, thumbnails, max_output_bytes, classname, key, texture, out: tables, format, open: o } => {
             let filter = bspkit::scan::MapFilter { classnames: classname, keys: key, textures: texture };
             let tables = tables.map(|dir| (dir, format));
-            let args = cmd_scan::ScanArgs { roots: dirs, json, jobs, strict, options: o.options(), thumbnails, filter, tables, open: o };
+            let args = cmd_scan::ScanArgs {
+                roots: dirs,
+                json,
+                jobs,
+                strict,
+                options: o.options(),
+                thumbnails,
+                max_output_bytes,
+                filter,
+                tables,
+                open: o,
+            };
             return cmd_scan::run(args, &mut out);
         }
         Command::Formats { json } => {

@@ -6,9 +6,50 @@
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorKind, Result};
+
+/// Marker in the names of the write primitive's temporary files: `.NAME.bspkit-tmp-PID-N`
+/// beside the target `NAME` ([`crate::write::atomic`]).
+pub const TEMP_MARK: &str = ".bspkit-tmp-";
+
+/// A temporary file of a bspkit write whose process is gone: left by a `kill -9`, a crash or a
+/// power cut between its creation and its rename (a write stopped by SIGINT/SIGTERM/SIGHUP or an
+/// error removes its own). The target it was for is as it was before that write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrphanTemp {
+    pub path: PathBuf,
+    /// The file name it would have replaced.
+    pub target: String,
+    /// The process that wrote it (no longer running).
+    pub pid: i32,
+}
+
+/// The orphaned temporary files in `dir` whose target name satisfies `wanted`. A file whose
+/// process still runs is not listed (it may be being written); neither is anything but a
+/// regular file.
+pub fn orphan_temps(dir: &Path, wanted: impl Fn(&str) -> bool) -> Vec<OrphanTemp> {
+    let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut found = Vec::new();
+    for e in rd.flatten() {
+        let fname = e.file_name().to_string_lossy().into_owned();
+        let Some(inner) = fname.strip_prefix('.') else { continue };
+        let Some(at) = inner.rfind(TEMP_MARK) else { continue };
+        let (target, rest) = (&inner[..at], &inner[at + TEMP_MARK.len()..]);
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else { continue };
+        if pid <= 0 || pid as u32 == std::process::id() || target.is_empty() || !wanted(target) {
+            continue;
+        }
+        // SAFETY: signal 0 only checks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone && e.file_type().map(|t| t.is_file()).unwrap_or(false) {
+            found.push(OrphanTemp { path: e.path(), target: target.to_string(), pid });
+        }
+    }
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    found
+}
 
 /// What kind of non-regular file `m` describes, for messages.
 pub fn kind_name(m: &Metadata) -> &'static str {

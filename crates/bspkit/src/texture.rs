@@ -202,6 +202,15 @@ impl<'a> TextureSource<'a> {
         Ok(t)
     }
 
+    /// Genesis3D texture `i`, asked of the texel budget from its TEXTURES entry before its
+    /// texels are expanded (as embedded miptex are): a refused texture costs no decode work.
+    fn genesis3d(&self, i: usize) -> Result<Texture, Missing> {
+        if let Some((name, texels)) = genesis3d::texture::entry_texels(self.bsp, i) {
+            self.assets.fs.check_pixels(texels, texels).map_err(|e| Missing::from_error(&name, &e))?;
+        }
+        genesis3d::texture::decode(self.bsp, i)
+    }
+
     fn resolve_uncharged(&self, name: &str) -> Result<Texture, Missing> {
         let bsp = self.bsp;
         match &self.state {
@@ -220,8 +229,10 @@ impl<'a> TextureSource<'a> {
             }
             State::Quake3 { shaders } => quake3::texture::load(name, &self.assets, shaders),
             State::Source { pak } => source::texture::load(name, bsp, pak.as_ref(), &self.assets),
-            State::Genesis3D => genesis3d::texture::find(bsp, name)
-                .unwrap_or_else(|| Err(Missing::new(name, MissingKind::NotFound, "not in the level's TEXTURES chunk"))),
+            State::Genesis3D => match genesis3d::texture::index_of(bsp, name) {
+                Some(i) => self.genesis3d(i),
+                None => Err(Missing::new(name, MissingKind::NotFound, "not in the level's TEXTURES chunk")),
+            },
             State::NamesOnly => Err(Missing::new(
                 name,
                 MissingKind::Unsupported,
@@ -303,7 +314,7 @@ impl<'a> TextureSource<'a> {
                 State::Source { pak: Some(pak) } => self.charged(source::texture::decode_pak_vtf(self.bsp, pak, i, &self.assets)),
                 _ => Err(Missing::new(format!("(pakfile entry {i})"), MissingKind::NotFound, "no pakfile")),
             },
-            Job::Genesis3D(i) => self.charged(genesis3d::texture::decode(self.bsp, i)),
+            Job::Genesis3D(i) => self.charged(self.genesis3d(i)),
             Job::Name(n) => self.resolve(&n),
             Job::Failed(m) => Err(m),
         })

@@ -26,6 +26,7 @@ mod lightmaps_cli;
 mod lzma_peak;
 mod mapset_cli;
 mod new_families_cli;
+mod output_sets;
 mod readable_cli;
 mod render_cli;
 mod ritual_cli;

@@ -73,7 +73,29 @@ pub fn check_with(bsp: &Bsp, opts: &CheckOptions) -> Vec<Problem> {
     }
     entities(bsp, family, &mut problems);
     family.check(bsp, &mut problems);
+    orphan_temps(bsp, &mut problems);
     problems
+}
+
+/// Temporaries beside the map file left by a write killed before its rename (`kill -9`, a
+/// crash): for the map itself and for the files of its set (`NAME.bsp.0000.bsp_lump`).
+fn orphan_temps(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let Some(path) = bsp.path() else { return };
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().map(|n| n.to_string_lossy().into_owned())) else { return };
+    let dir = if dir.as_os_str().is_empty() { std::path::Path::new(".") } else { dir };
+    let set = format!("{name}.");
+    for t in crate::fsio::orphan_temps(dir, |t| t == name || t.starts_with(&set)) {
+        let file = t.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        problems.push(Problem::warning(
+            Code::ORPHAN_TEMP,
+            "(file)",
+            None,
+            format!(
+                "{file}: a temporary file of a write of {} by process {} (no longer running), killed before its rename; {} is as before that write; the next write of it removes the temporary (or delete it)",
+                t.target, t.pid, t.target
+            ),
+        ));
+    }
 }
 
 /// The entity lump parses, holds at least one entity, and the first is `worldspawn` (every

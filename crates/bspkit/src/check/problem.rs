@@ -116,6 +116,8 @@ codes! {
     EXTERNAL_SIZE = "external_size";
     /// Respawn: an entity partition the map names has no `.ent` file beside it.
     MISSING_PARTITION = "missing_partition";
+    /// A temporary file of a bspkit write of this map (or of its set's files) lies beside it, left by a process killed before its rename: the map is the one before that write; the next write of the map removes it.
+    ORPHAN_TEMP = "orphan_temp";
 }
 
 /// One problem: severity, code, the lump, the record index where there is one, and what is wrong.

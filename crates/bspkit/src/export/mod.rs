@@ -238,7 +238,7 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
     if extras_wanted && opts.lightmap_mode == LightmapMode::Vertex {
         summary.warnings.push("light styles / bump layers: vertex lightmap mode embeds no lightmap image; none written".into());
     }
-    let mut side_files = Vec::new();
+    let mut side_files = None;
     let vertex_mode = opts.lightmap_mode == LightmapMode::Vertex && format != Format::Obj;
     // Vertex mode: each page's style-0 pixels, kept until the scene's vertices are lit.
     let mut pages: std::collections::HashMap<u32, crate::lightmap::LightPage<'static>> = std::collections::HashMap::new();
@@ -257,7 +257,7 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
         if opts.hdr && memory.is_some() {
             summary.warnings.push("hdr: in-memory GLB: no HDR side files written".into());
         } else if opts.hdr {
-            side_files = hdr_side_files(l, path, &budget)?;
+            side_files = Some(hdr_side_files(l, path, &budget)?);
         }
         overbright = l.png_overbright();
         for page in 0..l.pages.len() as u32 {
@@ -322,9 +322,12 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
             obj::write(&prepared, &ctx, path, set, &mut summary)?
         }
     }
-    // Listed after the output's own files (the first is the output).
-    for f in &side_files {
-        parts::written(&mut summary, f);
+    // The --hdr set goes in place after the output: a failure or a crash before leaves the old
+    // side files whole. Listed after the output's own files (the first is the output).
+    if let Some(side) = side_files {
+        for f in side.commit()? {
+            parts::written(&mut summary, &f);
+        }
     }
     Ok(summary)
 }
@@ -357,26 +360,93 @@ pub fn lit_scene(bsp: &Bsp, models: ModelSelect, patch_level: Option<u32>) -> Re
     Ok(scene)
 }
 
-/// `--hdr`: every atlas of `lm` as a PNG (8-bit, as the glTF's pages) and a Portable Float Map
-/// (exact) beside `path`, and the manifest; the files written.
-fn hdr_side_files(lm: &crate::lightmap::Lightmaps, path: &Path, budget: &crate::write::set::ByteBudget) -> Result<Vec<std::path::PathBuf>> {
-    let mut files = Vec::with_capacity(lm.atlases.len());
-    let mut written = Vec::with_capacity(lm.atlases.len() + 1);
-    let name = |f: &Path| f.file_name().map(|n| n.to_string_lossy().into_owned());
-    for a in &lm.atlases {
-        let stem = format!("_{}", a.file_stem());
-        let (png, pfm) = (parts::beside(path, &format!("{stem}.png")), parts::beside(path, &format!("{stem}.pfm")));
-        parts::write_bytes(&png, budget, &lm.atlas_png(a)?)?;
-        parts::write_bytes(&pfm, budget, &crate::lightmap::encode_pfm(a))?;
-        files.push((name(&png), name(&pfm)));
-        written.extend([png, pfm]);
+/// Lightmap images and the manifest naming them (`bsp lightmaps --out`, `bsp export --hdr`),
+/// staged as one set ([`crate::write::set`]): the manifest is the set's main file, so a crash or
+/// a failure (the written-bytes budget, a full disk) leaves the old images and the old manifest
+/// whole, and a re-run into the same place writes the images under free `~N` names while the old
+/// ones are still named by the old manifest. Put in place by [`LightmapFiles::commit`].
+pub struct LightmapFiles<'b> {
+    set: crate::write::set::SetWriter<'b>,
+    /// The manifest written ([`crate::lightmap::manifest`] with the caller's additions).
+    pub manifest: serde_json::Value,
+    /// Per atlas: its PNG's and its PFM's file names (beside the manifest).
+    pub files: Vec<(Option<String>, Option<String>)>,
+}
+
+/// How [`stage_lightmap_files`] writes the files.
+pub struct LightmapFileOptions<'a> {
+    /// Prefix of every image name (`lightmap_p0_s0_l0.png`): `""`, or `"OUT_"` beside an export.
+    pub prefix: &'a str,
+    /// Also a Portable Float Map (exact samples) per atlas.
+    pub pfm: bool,
+    /// Written into this folder under the folder rule ([`crate::write::folder`]): a link or
+    /// special file in the way of a name is refused, not written through.
+    pub folder: Option<&'a Path>,
+}
+
+/// Stage every atlas of `lm` as a PNG (`png` encodes it; and a PFM with `o.pfm`) and the
+/// manifest at `manifest` (its JSON passed through `amend` first), counted against `budget`.
+/// Nothing is in place until [`LightmapFiles::commit`]; dropped before, every temporary goes.
+pub fn stage_lightmap_files<'b>(
+    lm: &crate::lightmap::Lightmaps,
+    manifest: &Path,
+    o: &LightmapFileOptions,
+    budget: &'b crate::write::set::ByteBudget,
+    png: impl Fn(&crate::lightmap::Atlas) -> Result<Vec<u8>>,
+    amend: impl FnOnce(&mut serde_json::Value),
+) -> Result<LightmapFiles<'b>> {
+    let rule = |name: &str| match o.folder {
+        Some(dir) => crate::write::folder::check_below(dir, Path::new(name), false),
+        None => Ok(()),
+    };
+    if let Some(n) = manifest.file_name() {
+        rule(&n.to_string_lossy())?;
     }
-    let file = parts::beside(path, "_lightmaps.json");
-    let json = serde_json::to_vec_pretty(&crate::lightmap::manifest(lm, &files))
-        .map_err(|e| Error::malformed(format!("lightmap manifest: {e}")))?;
-    parts::write_bytes(&file, budget, &json)?;
-    written.push(file);
-    Ok(written)
+    let mut set = crate::write::set::SetWriter::begin(manifest, budget)?.owning(&format!("{}lightmap", o.prefix));
+    let mut files = Vec::with_capacity(lm.atlases.len());
+    for a in &lm.atlases {
+        let stem = format!("{}{}", o.prefix, a.file_stem());
+        let mut one = |ext: &str, bytes: Vec<u8>| -> Result<String> {
+            let wanted = format!("{stem}.{ext}");
+            rule(&wanted)?;
+            let name = set.name(&wanted);
+            set.sidecar(&name, |w| w.write_all(&bytes))?;
+            Ok(name)
+        };
+        let p = one("png", png(a)?)?;
+        let h = if o.pfm { Some(one("pfm", crate::lightmap::encode_pfm(a))?) } else { None };
+        files.push((Some(p), h));
+    }
+    let mut m = crate::lightmap::manifest(lm, &files);
+    amend(&mut m);
+    let json = serde_json::to_vec_pretty(&m).map_err(|e| Error::malformed(format!("lightmap manifest: {e}")))?;
+    set.main(|w| w.write_all(&json))?;
+    Ok(LightmapFiles { set, manifest: m, files })
+}
+
+impl LightmapFiles<'_> {
+    /// Put the set in place: the images in, the manifest renamed over the old one, then the
+    /// images only the old manifest named removed. Returns the files, the manifest first.
+    pub fn commit(self) -> Result<Vec<std::path::PathBuf>> {
+        self.set.commit(|old| {
+            let v: serde_json::Value = std::fs::read(old).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+            let atlases = v["atlases"].as_array().cloned().unwrap_or_default();
+            atlases.iter().flat_map(|a| [&a["png"], &a["hdr"]]).filter_map(|n| n.as_str().map(str::to_string)).collect()
+        })
+    }
+}
+
+/// `--hdr`: every atlas of `lm` as a PNG (8-bit, as the glTF's pages) and a Portable Float Map
+/// (exact) beside `path`, and the manifest `OUT_lightmaps.json`, staged as one set (put in place
+/// after the export's own output).
+fn hdr_side_files<'b>(
+    lm: &crate::lightmap::Lightmaps,
+    path: &Path,
+    budget: &'b crate::write::set::ByteBudget,
+) -> Result<LightmapFiles<'b>> {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "export".into());
+    let o = LightmapFileOptions { prefix: &format!("{stem}_"), pfm: true, folder: None };
+    stage_lightmap_files(lm, &parts::beside(path, "_lightmaps.json"), &o, budget, |a| lm.atlas_png(a), |_| {})
 }
 
 #[cfg(test)]

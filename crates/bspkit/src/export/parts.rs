@@ -746,7 +746,7 @@ pub(crate) fn bump_materials(scene: &Scene, lm: &Lightmaps) -> std::collections:
 /// temporary file renamed over the target, links followed, FIFOs and devices written through,
 /// the mode kept, nothing half-written left on an error; not synced, as an output made from the
 /// map: [`crate::write::atomic::WriteOptions::OUTPUT`]), buffered, counted against `budget`;
-/// `produce` writes the contents. For a single-file output (GLB) and the `--hdr` side files;
+/// `produce` writes the contents. For a single-file output (GLB);
 /// a `.gltf` or `.obj` with its sidecars is written as a set ([`crate::write::set`]).
 pub(crate) fn write_out(
     path: &Path,
@@ -766,11 +766,6 @@ pub(crate) fn write_out(
     )
     .map_err(|e| budget.explain(e))?;
     Ok(())
-}
-
-/// [`write_out`] of bytes already made.
-pub(crate) fn write_bytes(path: &Path, budget: &ByteBudget, bytes: &[u8]) -> Result<()> {
-    write_out(path, budget, |w| w.write_all(bytes))
 }
 
 /// Record a written file.

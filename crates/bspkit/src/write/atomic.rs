@@ -48,7 +48,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fsio::kind_name;
+use crate::fsio::{kind_name, TEMP_MARK};
 
 /// Environment variable used only by tests: when set, the write stops the process right after
 /// the temporary file is written and synced, before the rename, as a crash would.
@@ -303,8 +303,6 @@ fn umask() -> u32 {
     }
 }
 
-const TEMP_MARK: &str = ".bspkit-tmp-";
-
 pub(super) fn temp_path(dir: &Path, real: &Path) -> PathBuf {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
@@ -315,20 +313,14 @@ pub(super) fn temp_path(dir: &Path, real: &Path) -> PathBuf {
 /// Remove `.NAME.bspkit-tmp-PID-N` files of this target whose process is gone.
 pub(super) fn remove_stale_temps(dir: &Path, real: &Path) {
     let Some(name) = real.file_name().map(|n| n.to_string_lossy().into_owned()) else { return };
-    let prefix = format!(".{name}{TEMP_MARK}");
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let fname = e.file_name().to_string_lossy().into_owned();
-        let Some(rest) = fname.strip_prefix(&prefix) else { continue };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else { continue };
-        if pid <= 0 || pid as u32 == std::process::id() {
-            continue;
-        }
-        // SAFETY: signal 0 only checks whether the process exists.
-        let gone = unsafe { libc::kill(pid, 0) } != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-        if gone && e.file_type().map(|t| t.is_file()).unwrap_or(false) {
-            let _ = std::fs::remove_file(e.path());
-        }
+    remove_orphans(dir, |t| t == name);
+}
+
+/// Remove the orphaned temporary files in `dir` whose target name satisfies `wanted`
+/// ([`crate::fsio::orphan_temps`]).
+pub(super) fn remove_orphans(dir: &Path, wanted: impl Fn(&str) -> bool) {
+    for t in crate::fsio::orphan_temps(dir, wanted) {
+        let _ = std::fs::remove_file(&t.path);
     }
 }
 

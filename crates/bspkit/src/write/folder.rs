@@ -62,6 +62,24 @@ pub fn write_below(dir: &Path, rel: &Path, bytes: &[u8], options: &super::atomic
     Ok(target)
 }
 
+/// [`write_below`] counted against `budget` (the command's written-bytes budget, every file
+/// together): a file that would pass it is not made (an old one stays) and the error names
+/// [`super::set::BUDGET_WRITTEN`].
+pub fn write_below_counted(
+    dir: &Path,
+    rel: &Path,
+    bytes: &[u8],
+    options: &super::atomic::WriteOptions,
+    budget: &super::set::ByteBudget,
+) -> Result<PathBuf> {
+    let target = prepare_below(dir, rel)?;
+    if !budget.take(bytes.len() as u64) {
+        return Err(budget.error().in_file(&target));
+    }
+    super::atomic::write_file(&target, bytes, options)?;
+    Ok(target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

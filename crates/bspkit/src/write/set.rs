@@ -41,7 +41,7 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::atomic::{io_err, lock_existing, remove_stale_temps, resolve_links, set_mode, target_dir, temp_path, TempGuard};
+use super::atomic::{io_err, lock_existing, remove_orphans, remove_stale_temps, resolve_links, set_mode, target_dir, temp_path, TempGuard};
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsio::kind_name;
 
@@ -173,6 +173,9 @@ pub struct SetWriter<'b> {
     sidecars: Vec<Staged>,
     main_tmp: Option<Staged>,
     budget: &'b ByteBudget,
+    /// Old sidecars removed after the switch must start with this (default: the main file's
+    /// stem; [`SetWriter::owning`]).
+    owned: Option<String>,
 }
 
 /// A plain file name in the same directory: no separator, not `.`/`..`, no URI scheme or escape.
@@ -203,6 +206,11 @@ impl<'b> SetWriter<'b> {
             Some(_) => Some(lock_existing(&real, main)?),
             None => None,
         };
+        // Temporaries of an earlier write of a set of this name killed mid-way (`kill -9`): its
+        // sidecars may have had other (`~N`) names than this write picks, so every orphan whose
+        // target starts with the main file's stem goes, not only those of the names reused.
+        let stem = real.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        remove_orphans(&dir, |t| !stem.is_empty() && t.starts_with(&stem));
         remove_stale_temps(&dir, &real);
         let mut reserved = HashSet::new();
         if let Some(n) = real.file_name() {
@@ -218,7 +226,22 @@ impl<'b> SetWriter<'b> {
             sidecars: Vec::new(),
             main_tmp: None,
             budget,
+            owned: None,
         })
+    }
+
+    /// Old files named by the old main file are removed after the switch only when their name
+    /// starts with `prefix` (default: the main file's stem). For a set whose sidecars are not
+    /// named after its main file: `lightmaps.json` naming `lightmap_p0_s0_l0.png`.
+    pub fn owning(mut self, prefix: &str) -> Self {
+        remove_orphans(&self.dir, |t| !prefix.is_empty() && t.starts_with(prefix));
+        self.owned = Some(prefix.to_string());
+        self
+    }
+
+    /// The directory the set is written in (links of the main path resolved).
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// The main file's path, links resolved: name the sidecars from this one.
@@ -299,7 +322,7 @@ impl<'b> SetWriter<'b> {
     /// file (called only when there is one) and returns the file names it refers to. Returns
     /// the files of the new set, the main file first.
     pub fn commit(self, old_refs: impl FnOnce(&Path) -> Vec<String>) -> Result<Vec<PathBuf>> {
-        let stem = self.stem();
+        let stem = self.owned.clone().unwrap_or_else(|| self.stem());
         let main_tmp = self.main_tmp.ok_or_else(|| Error::malformed("a set without its main file"))?;
         let old = if self.existing.is_some() { old_refs(&self.main) } else { Vec::new() };
         step_done();

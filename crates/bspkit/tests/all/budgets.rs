@@ -561,3 +561,45 @@ fn quake3_png_over_the_budget_is_a_budget_miss() {
     assert_eq!(m.kind, MissingKind::Budget, "{m}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Issue 23: Genesis3D textures are asked of the texel budget from their TEXTURES entry before
+/// their texels are expanded (as embedded miptex are), not charged after decoding. The
+/// builder's level with its texture claiming 4096 × 4096 over 85 bytes of TEXDATA: the decoder
+/// alone (what the source called first before) reads the entry and fails on the short texels;
+/// through the source under a 1,000-texel budget it is a budget miss naming the claimed
+/// 16,777,216 texels, and nothing is charged. The real 8 × 8 texture over a 10-texel budget is
+/// a budget miss too, by name and in the walk, with the counter at 0.
+#[test]
+fn genesis3d_textures_are_charged_before_decoding() {
+    use bspkit::assets::{Budget, MissingKind};
+    use bspkit::branches::genesis3d;
+    let level = genesis3d::room::small_level();
+    let bsp = Bsp::from_bytes(&level).unwrap();
+    let at = bsp.entry(genesis3d::lumps::CHUNK_TEXTURES).unwrap().offset as usize;
+    let mut claimed = level.clone();
+    // GFX_Texture: name[32], flags, width (offset 36), height (40).
+    claimed[at + 36..at + 40].copy_from_slice(&4096i32.to_le_bytes());
+    claimed[at + 40..at + 44].copy_from_slice(&4096i32.to_le_bytes());
+    let big = Bsp::from_bytes(&claimed).unwrap();
+    let before = genesis3d::texture::decode(&big, 0).unwrap_err();
+    assert_eq!(before.kind, MissingKind::Undecodable, "{before}");
+    let opts = |max_pixels| bspkit::texture::TextureOptions { budget: Budget { max_pixels, ..Budget::default() }, ..Default::default() };
+    let src = bspkit::texture::TextureSource::new(&big, &opts(1000));
+    let after = src.resolve("stone").unwrap_err();
+    assert_eq!(after.kind, MissingKind::Budget, "{after}");
+    assert!(after.reason.contains("16777216"), "the claimed texels are named: {after}");
+    let walked: Vec<_> = src.textures().collect();
+    assert!(matches!(&walked[..], [Err(m)] if m.kind == MissingKind::Budget), "{walked:?}");
+    assert_eq!(src.used().pixels, 0);
+    eprintln!(
+        "4096×4096 claim: decoder alone {:?} ({}); through the budget {:?} ({})",
+        before.kind, before.reason, after.kind, after.reason
+    );
+    // The genuine 8 × 8 texture: 64 texels fit the default budget, not 10.
+    let src = bspkit::texture::TextureSource::new(&bsp, &opts(10));
+    assert_eq!(src.resolve("stone").unwrap_err().kind, MissingKind::Budget);
+    assert_eq!(src.used().pixels, 0);
+    let src = bspkit::texture::TextureSource::new(&bsp, &opts(64));
+    assert_eq!(src.resolve("stone").unwrap().width(), 8);
+    assert_eq!(src.used().pixels, 64);
+}

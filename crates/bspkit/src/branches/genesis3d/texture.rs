@@ -24,9 +24,25 @@ pub fn names(bsp: &Bsp) -> Result<Vec<String>, Missing> {
 
 /// The texture called `name` (first match, case-insensitive as the engine's lookups are).
 pub fn find(bsp: &Bsp, name: &str) -> Option<Result<Texture, Missing>> {
+    Some(decode(bsp, index_of(bsp, name)?))
+}
+
+/// Texture `i`'s name and level-0 texel count as its TEXTURES entry claims them (before any
+/// texel is read): what the texel budget is asked for before [`decode`] allocates. `None` when
+/// the entry is missing or its size is not positive (then [`decode`] gives the error).
+pub fn entry_texels(bsp: &Bsp, i: usize) -> Option<(String, u64)> {
     let v = View::new(bsp).ok()?;
-    let i = v.textures().ok()?.iter().position(|t| t.name().eq_ignore_ascii_case(name))?;
-    Some(decode(bsp, i))
+    let textures = v.textures().ok()?;
+    let t = textures.get(i)?;
+    let (w, h) = (u64::try_from(t.width.get()).ok()?, u64::try_from(t.height.get()).ok()?);
+    Some((t.name().into_owned(), w * h))
+}
+
+/// The index in TEXTURES of the texture called `name` (first match, case-insensitive).
+pub fn index_of(bsp: &Bsp, name: &str) -> Option<usize> {
+    let v = View::new(bsp).ok()?;
+    let textures = v.textures().ok()?;
+    textures.iter().position(|t| t.name().eq_ignore_ascii_case(name))
 }
 
 /// Texture `i` of TEXTURES, level 0, through its palette.
