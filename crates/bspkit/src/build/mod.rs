@@ -5,6 +5,7 @@
 pub mod builder;
 pub mod cod12;
 pub mod dark_messiah;
+pub mod nightfire;
 pub mod quake64;
 pub mod ritual;
 pub mod source_forks;
@@ -12,6 +13,7 @@ pub mod source_forks;
 pub use builder::{default_version, BspBuilder};
 pub use cod12::cod12_room;
 pub use dark_messiah::{dark_messiah_from_valve, dark_messiah_map};
+pub use nightfire::nightfire_room;
 pub use quake64::{quake64_from_bsp29, quake64_room};
 pub use ritual::ritual_room;
 pub use source_forks::source_fork_map;

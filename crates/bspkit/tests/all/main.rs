@@ -39,6 +39,7 @@ mod mesh_quake2;
 mod mesh_quake3;
 mod mesh_respawn;
 mod mesh_source;
+mod nightfire;
 mod quake1_goldsrc;
 mod quake2_derived;
 mod quake2_quake3;
