@@ -212,7 +212,7 @@ fn nightfire_in_the_cli() {
     let info = stdout(&run(&["info", s(&map)]));
     assert!(info.contains("[nightfire]") && info.contains("version 42"), "{info}");
     assert!(info.contains("Object names  Objects/Maxobjs  Memory / Maxmem  Fullness"), "{info}");
-    assert!(info.contains("faces               6/262144      288/12582912  ( 0.0%)"), "{info}");
+    assert!(info.contains("faces               6/262144       288/12582912  ( 0.0%)"), "{info}");
     assert!(info.contains("lightdata       [variable]          64"), "{info}");
     let json: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&map)]).stdout).unwrap();
     assert_eq!((&json["format"]["branch"], &json["format"]["family"]), (&"nightfire".into(), &"nightfire".into()));
