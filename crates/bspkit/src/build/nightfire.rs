@@ -3,7 +3,9 @@
 //! the ceiling `special/sky`), one lit face (the floor, style 0, 64 bytes of LIGHTING), a floor
 //! brush with six sides, a one-node tree split on the floor plane (leaf 0 solid, leaf 1 the room
 //! with its visibility byte), one model and two entities. Every cross-reference the family's
-//! checks read holds ([`crate::branches::nightfire::check`]).
+//! checks read holds ([`crate::branches::nightfire::check`]). Unlike the compiler, which writes
+//! sky and nodraw faces without vertices, the builder gives its sky ceiling its four corners,
+//! so the sky flag reaches the scene and its tests.
 
 use crate::branches::nightfire::lumps::*;
 use crate::branches::nightfire::records::*;

@@ -5,10 +5,11 @@
 //! run of faces: model 0 is the world, model `N` is `*N`, placed by the entity whose `model` key
 //! names it.
 //!
-//! * **Winding.** No source states the stored order, so each triangle is wound to run
-//!   counter-clockwise around its vertices' stored normals (the scene's convention): a triangle
-//!   whose geometric normal points against the sum of its three normals has its last two
-//!   corners swapped.
+//! * **Winding.** The compiler writes a fan over the face's winding (see [`super`]) and gives
+//!   every vertex the plane's normal; which way the winding runs is not stated, so each
+//!   triangle is wound to run counter-clockwise around its vertices' stored normals (the
+//!   scene's convention): a triangle whose geometric normal points against the sum of its
+//!   three normals has its last two corners swapped.
 //! * **UVs.** `dot(position, s.xyz) + s.w` and the same for `t` from the face's texture
 //!   projection (TEXMATRIX), in texels, divided by the texture's size from
 //!   [`MeshOptions::texture_size`]; the images are the game's files, not the map's, so without

@@ -8,7 +8,10 @@
 //! Sources (facts only, no code): a reconstruction of Gearbox's Nightfire map compiler
 //! (`bsp_structs.h` and `bspfile.cpp`: the `LUMP_*` numbers, every `d*_t` record, the
 //! `sizeof` of each in its `PrintBSPFileSizes` chart with the `MAX_MAP_*` limits, and the
-//! writer's 4-byte lump padding); wfowler1/bsp-decompiler's `v42*` readers (the same leaf
+//! writer's 4-byte lump padding; its `WriteFace`: a face's polygon is written as a fan
+//! `(0, i - 1, i)` of INDICES counted from the face's first vertex, each vertex with the plane's
+//! normal in NORMALS, and faces flagged nodraw, portal, sky or solid get no vertices at all);
+//! wfowler1/bsp-decompiler's `v42*` readers (the same leaf
 //! layout: mark surfaces before mark brushes); bsp_tool's `gearbox/nightfire.py` lump list
 //! (GPL: read for facts). Where they disagree — bsp_tool puts a leaf's mark brushes before its
 //! mark surfaces and a brush side's plane before its face — the two others are followed. No
