@@ -54,6 +54,7 @@ mod scan;
 mod source_core;
 mod source_forks;
 mod source_gamelump_pak;
+mod source_xbox;
 mod texture_corpus;
 mod texture_oracle;
 mod texture_sources;

@@ -291,6 +291,14 @@ fn class_list(classes: &[String]) -> String {
 ///   (its maps store `sprp` version 9 as Portal 2's do); Portal 2 for 9; else the Alien Swarm
 ///   branch.
 /// * 22 → Tactical Intervention when lump 24 holds entity text (§5), else Dota 2 / INFRA; 23 → Dota 2.
+/// The original Xbox's lightmap lumps of a version-19 map: `(pages, page infos)` when lump 51
+/// holds whole `dlightmappage_t` pages (at least one) and lump 52 whole 8-byte infos. PC v19
+/// maps leave both empty (unused until v20 gave them the leaf ambient indices).
+fn xbox_pages(data: &[u8], endian: Endian) -> Option<(usize, usize)> {
+    let (pages, infos) = (lump_len(data, endian, 51) as usize, lump_len(data, endian, 52) as usize);
+    (pages > 0 && pages % XBOX_LIGHTMAP_PAGE_BYTES == 0 && infos % 8 == 0).then_some((pages / XBOX_LIGHTMAP_PAGE_BYTES, infos / 8))
+}
+
 pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let magic = if endian == Endian::Little { "VBSP" } else { "PSBV" };
     if endian == Endian::Little && version == DARK_MESSIAH_VERSION {
@@ -306,6 +314,14 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let fork = if version == 20 { v20_fork(data, endian) } else { None };
     let (branch, why): (&'static Branch, String) = match version {
         17 => (&VTMB, "version 17 is Vampire: The Masquerade – Bloodlines".into()),
+        19 if xbox_pages(data, endian).is_some() => {
+            let (pages, infos) = xbox_pages(data, endian).expect("checked");
+            runners_up.push(("source2004", "lumps 51 and 52 are unused on the PC".into()));
+            (
+                &SOURCE_XBOX,
+                format!("version 19 with {pages} whole {XBOX_LIGHTMAP_PAGE_BYTES}-byte lightmap pages in lump 51 and {infos} 8-byte page infos in lump 52 (original Xbox)"),
+            )
+        }
         18 | 19 => (&SOURCE2004, format!("version {version} is the Source 2004 table")),
         20 if fork.is_some() => {
             let (b, why, note) = fork.expect("checked");
