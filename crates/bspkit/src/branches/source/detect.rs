@@ -280,6 +280,14 @@ fn class_list(classes: &[String]) -> String {
     }
 }
 
+/// The original Xbox's lightmap lumps of a version-19 map: `(pages, page infos)` when lump 51
+/// holds whole `dlightmappage_t` pages (at least one) and lump 52 whole 8-byte infos. PC v19
+/// maps leave both empty (unused until v20 gave them the leaf ambient indices).
+fn xbox_pages(data: &[u8], endian: Endian) -> Option<(usize, usize)> {
+    let (pages, infos) = (lump_len(data, endian, 51) as usize, lump_len(data, endian, 52) as usize);
+    (pages > 0 && pages % XBOX_LIGHTMAP_PAGE_BYTES == 0 && infos % 8 == 0).then_some((pages / XBOX_LIGHTMAP_PAGE_BYTES, infos / 8))
+}
+
 /// Choose the Source branch for a VBSP/PSBV file (source.md §3, §4.2, §27).
 ///
 /// * 17 → VTMB; 18–19 → Source 2004; 25 → Strata; 27, 42, 100 → the licensee branches.
@@ -291,14 +299,6 @@ fn class_list(classes: &[String]) -> String {
 ///   (its maps store `sprp` version 9 as Portal 2's do); Portal 2 for 9; else the Alien Swarm
 ///   branch.
 /// * 22 → Tactical Intervention when lump 24 holds entity text (§5), else Dota 2 / INFRA; 23 → Dota 2.
-/// The original Xbox's lightmap lumps of a version-19 map: `(pages, page infos)` when lump 51
-/// holds whole `dlightmappage_t` pages (at least one) and lump 52 whole 8-byte infos. PC v19
-/// maps leave both empty (unused until v20 gave them the leaf ambient indices).
-fn xbox_pages(data: &[u8], endian: Endian) -> Option<(usize, usize)> {
-    let (pages, infos) = (lump_len(data, endian, 51) as usize, lump_len(data, endian, 52) as usize);
-    (pages > 0 && pages % XBOX_LIGHTMAP_PAGE_BYTES == 0 && infos % 8 == 0).then_some((pages / XBOX_LIGHTMAP_PAGE_BYTES, infos / 8))
-}
-
 pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let magic = if endian == Endian::Little { "VBSP" } else { "PSBV" };
     if endian == Endian::Little && version == DARK_MESSIAH_VERSION {
