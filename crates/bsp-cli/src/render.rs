@@ -102,7 +102,7 @@ fn ritual_table(out: &mut impl Write, stats: &[bspkit::stats::Stat]) -> io::Resu
 /// The stats table in the layout of the family's own info tool, so the two can be compared line
 /// by line: ericw-tools `bspinfo` (Quake, GoldSrc), q2tools `4bsp` FILE STATS (Quake 2),
 /// `q3map2 -info` (Quake 3 family), `vbspinfo` (Source), `cod4map -info` (Call of Duty 4, with
-/// its Limit% column), `cod2map -info` (Call of Duty 1 / 2), GBSPLib's save table (Genesis3D). Respawn maps, which have no native tool,
+/// its Limit% column), `cod2map -info` (Call of Duty 1 / 2), GBSPLib's save table (Genesis3D), the Nightfire compiler's size chart. Respawn maps, which have no native tool,
 /// get a contents table.
 fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::stats::Stat], file_size: u64) -> io::Result<()> {
     use bspkit::Family;
@@ -204,6 +204,24 @@ fn native_table(out: &mut impl Write, family: bspkit::Family, stats: &[bspkit::s
                     None => writeln!(out, "{:<21}:        {:>6}", s.name, s.bytes)?,
                 }
             }
+        }
+        Family::Nightfire => {
+            // The Nightfire compiler's size chart (its `PrintBSPFileSizes`, reconstructed;
+            // bspkit::branches::nightfire::stats): objects / limit, bytes / limit, fullness;
+            // variable-size data without a limit, then the total.
+            writeln!(out, "Object names  Objects/Maxobjs  Memory / Maxmem  Fullness")?;
+            writeln!(out, "------------  ---------------  ---------------  --------")?;
+            for s in stats {
+                match (s.count, s.max_count, s.max_bytes) {
+                    (Some(c), Some(mc), Some(mb)) => {
+                        let full = if mc > 0 { 100.0 * c as f64 / mc as f64 } else { 0.0 };
+                        writeln!(out, "{:<12}  {c:>7}/{mc:<7}  {:>7}/{mb:<7}  ({full:>4.1}%)", s.name, s.bytes)?;
+                    }
+                    _ => writeln!(out, "{:<12}    [variable]     {:>7}", s.name, s.bytes)?,
+                }
+            }
+            let total: u64 = stats.iter().map(|s| s.bytes).sum();
+            writeln!(out, "=== Total BSP file data space used: {total} bytes ===")?;
         }
         Family::Respawn => {
             // No native tool: bspkit's own contents table (bspkit::branches::respawn::stats).

@@ -590,7 +590,7 @@ impl PyBsp {
     fn branch(&self) -> &'static str {
         self.inner.branch().id
     }
-    /// The engine family (`quake`, `goldsrc`, `quake2`, `quake3`, `source`, `respawn`, `cod`, `genesis3d`).
+    /// The engine family (`quake`, `goldsrc`, `quake2`, `quake3`, `source`, `respawn`, `cod`, `genesis3d`, `nightfire`).
     #[getter]
     fn family(&self) -> &'static str {
         self.inner.family().as_str()

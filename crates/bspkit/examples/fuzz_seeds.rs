@@ -46,6 +46,10 @@ fn main() -> std::io::Result<()> {
     seeds.push(("seed_darkmessiah.bsp".into(), bspkit::build::dark_messiah_map()));
     // Quake 64: the BSP29 room with 44-byte textures and 16-bit lighting.
     seeds.push(("seed_quake64_room.bsp".into(), bspkit::build::quake64_room()));
+    // James Bond 007: Nightfire (version 42): no real map found.
+    seeds.push(("seed_nightfire_room.bsp".into(), bspkit::build::nightfire_room()));
+    // Original-Xbox Half-Life 2: VBSP 19 with lightmap pages and their infos.
+    seeds.push(("seed_source_xbox.bsp".into(), bspkit::build::source_xbox_map()));
     for (name, bytes) in seeds {
         std::fs::write(dir.join(&name), bytes)?;
         println!("wrote {}", dir.join(name).display());

@@ -21,6 +21,8 @@ pub enum Family {
     Cod,
     /// Genesis3D (`GBSP` chunk files, `branches::genesis3d`).
     Genesis3D,
+    /// James Bond 007: Nightfire (version 42, `branches::nightfire`).
+    Nightfire,
 }
 
 impl Family {
@@ -34,6 +36,7 @@ impl Family {
             Family::Respawn => "respawn",
             Family::Cod => "cod",
             Family::Genesis3D => "genesis3d",
+            Family::Nightfire => "nightfire",
         }
     }
 }

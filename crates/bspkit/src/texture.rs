@@ -162,7 +162,7 @@ impl<'a> TextureSource<'a> {
                 }),
             },
             Family::Genesis3D => State::Genesis3D,
-            Family::Respawn | Family::Cod => State::NamesOnly,
+            Family::Respawn | Family::Cod | Family::Nightfire => State::NamesOnly,
         };
         TextureSource { bsp, assets, state, warnings }
     }

@@ -197,3 +197,34 @@ fn quake64_in_the_cli() {
     assert!(std::fs::metadata(&glb).unwrap().len() > 0);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// James Bond 007: Nightfire (`nightfire`): `bsp formats` lists it; `info` names it with its
+/// evidence and prints the compiler's size chart; `check`, `rewrite` (byte for byte) and
+/// `export` (a GLB the Khronos validator accepts, when set up) on the builder's room.
+#[test]
+fn nightfire_in_the_cli() {
+    let f = stdout(&run(&["formats"]));
+    assert!(f.lines().any(|l| l.starts_with("nightfire ")), "nightfire missing from:\n{f}");
+    let d = scratch("nightfire");
+    let map = d.join("nf.bsp");
+    let bytes = bspkit::build::nightfire_room();
+    std::fs::write(&map, &bytes).unwrap();
+    let info = stdout(&run(&["info", s(&map)]));
+    assert!(info.contains("[nightfire]") && info.contains("version 42"), "{info}");
+    assert!(info.contains("Object names  Objects/Maxobjs  Memory / Maxmem  Fullness"), "{info}");
+    assert!(info.contains("faces               6/262144       288/12582912  ( 0.0%)"), "{info}");
+    assert!(info.contains("lightdata       [variable]          64"), "{info}");
+    let json: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&map)]).stdout).unwrap();
+    assert_eq!((&json["format"]["branch"], &json["format"]["family"]), (&"nightfire".into(), &"nightfire".into()));
+    let check = run(&["check", s(&map)]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    let out = d.join("nf_out.bsp");
+    assert!(run(&["rewrite", s(&map), "-o", s(&out)]).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    let glb = d.join("nf.glb");
+    let e = run(&["export", s(&map), "-o", s(&glb)]);
+    assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
+    assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
+    crate::export_cli::validate(&[glb]);
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -28,6 +28,7 @@ pub fn of(family: Family) -> &'static dyn FamilyOps {
         Family::Respawn => &super::respawn::family::FAMILY,
         Family::Cod => &super::cod::family::FAMILY,
         Family::Genesis3D => &super::genesis3d::family::FAMILY,
+        Family::Nightfire => &super::nightfire::family::FAMILY,
     }
 }
 

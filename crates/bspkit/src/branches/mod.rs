@@ -12,6 +12,7 @@ pub mod any;
 pub mod cod;
 pub mod genesis3d;
 pub mod goldsrc;
+pub mod nightfire;
 pub mod ops;
 pub mod quake1;
 pub mod quake2;

@@ -4,6 +4,7 @@
 use super::cod::lumps as cod;
 use super::genesis3d::lumps as genesis3d;
 use super::goldsrc::lumps as goldsrc;
+use super::nightfire::lumps as nightfire;
 use super::quake1::lumps as quake1;
 use super::quake2::lumps as quake2;
 use super::quake3::lumps as quake3;
@@ -21,6 +22,7 @@ pub fn all() -> Vec<&'static Branch> {
         &quake1::HEXEN2,
         &goldsrc::GOLDSRC,
         &goldsrc::BLUESHIFT,
+        &nightfire::NIGHTFIRE,
         &quake2::QUAKE2,
         &quake2::QBISM,
         &quake2::SIN,

@@ -28,6 +28,7 @@ pub fn default_version(branch: &Branch) -> u32 {
     match branch.id {
         "quake1" | "hexen2" => 29,
         "goldsrc" | "blueshift" => 30,
+        "nightfire" => 42,
         "quake2" | "qbism" => 38,
         "quake3" => 46,
         "ibsp47" | "quakelive" => 47,

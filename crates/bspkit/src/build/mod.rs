@@ -5,16 +5,20 @@
 pub mod builder;
 pub mod cod12;
 pub mod dark_messiah;
+pub mod nightfire;
 pub mod quake64;
 pub mod ritual;
 pub mod source_forks;
+pub mod source_xbox;
 
 pub use builder::{default_version, BspBuilder};
 pub use cod12::cod12_room;
 pub use dark_messiah::{dark_messiah_from_valve, dark_messiah_map};
+pub use nightfire::nightfire_room;
 pub use quake64::{quake64_from_bsp29, quake64_room};
 pub use ritual::ritual_room;
 pub use source_forks::source_fork_map;
+pub use source_xbox::source_xbox_map;
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
 /// (see [`crate::branches::quake1::room`]).

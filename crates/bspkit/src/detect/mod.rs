@@ -9,7 +9,9 @@ pub use detection::Detection;
 
 use crate::branch::HeaderKind;
 use crate::branches::registry;
-use crate::branches::{cod::lumps as cod, goldsrc::lumps as goldsrc, quake1::lumps as quake1, quake2::lumps as quake2};
+use crate::branches::{
+    cod::lumps as cod, goldsrc::lumps as goldsrc, nightfire::lumps as nightfire, quake1::lumps as quake1, quake2::lumps as quake2,
+};
 use crate::branches::{genesis3d::detect as genesis3d, quake3::lumps as quake3, respawn::lumps as respawn, source::detect as source};
 use crate::bytes::{describe_head, i32_at, u32_at, Endian};
 use crate::error::{Error, ErrorKind, Result};
@@ -118,6 +120,7 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
         _ => match u32::from_le_bytes(head) {
             29 => Ok(detect_bsp29(data)),
             30 => Ok(detect_bsp30(data)),
+            42 => Ok(detect_nightfire(data)),
             _ => Err(Error::new(ErrorKind::UnknownFormat { seen: describe_head(data) }).in_lump("header").at(0)),
         },
     }
@@ -248,6 +251,31 @@ fn detect_bsp30(data: &[u8]) -> Detection {
         }
         d
     }
+}
+
+/// Version 42 is James Bond 007: Nightfire (GoldSrc's header with 18 entries). The version
+/// decides, as for BSP29 / BSP30 (no other branch stores 42 as its first word, and a damaged
+/// directory should get errors naming its lumps, not "unknown format"); the evidence printed is
+/// the directory's shape: whether entry 0 holds entity text and PLANES and FACES hold whole
+/// 20- and 48-byte records.
+fn detect_nightfire(data: &[u8]) -> Detection {
+    let dir = 4;
+    let whole = |i: usize, size: usize| lump_range(data, dir, i).is_some_and(|(o, l)| l % size == 0 && o.saturating_add(l) <= data.len());
+    let facts = [
+        (looks_like_entities(data, lump_range(data, dir, nightfire::ENTITIES)), "entry 0 entity text"),
+        (whole(nightfire::PLANES, 20), "PLANES whole 20-byte records"),
+        (whole(nightfire::FACES, 48), "FACES whole 48-byte records"),
+    ];
+    let held: Vec<&str> = facts.iter().filter(|f| f.0).map(|f| f.1).collect();
+    let missed: Vec<&str> = facts.iter().filter(|f| !f.0).map(|f| f.1).collect();
+    let mut why = format!(
+        "version 42 (James Bond 007: Nightfire, 18 directory entries); holds: {}",
+        if held.is_empty() { "none".to_string() } else { held.join(", ") }
+    );
+    if !missed.is_empty() {
+        why += &format!("; not: {}", missed.join(", "));
+    }
+    Detection::new(&nightfire::NIGHTFIRE, 42, Endian::Little, why)
 }
 
 /// Use the named branch, overriding detection (`--branch`).

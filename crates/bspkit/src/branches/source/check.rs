@@ -65,6 +65,34 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     // Node-tree cycles and nodes with two parents, walked without recursion.
     crate::tree::check(bsp, problems);
     check_containers(bsp, problems);
+    check_xbox_pages(bsp, problems);
+}
+
+/// Original Xbox (`source_xbox`): LIGHTMAP_PAGES is whole pages and every page info names one
+/// of them (Valve's `bspfile.h`: `dlightmappage_t`, `dlightmappageinfo_t`). Which face uses
+/// which info is not stated there, so faces are not checked against the infos.
+fn check_xbox_pages(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    if bsp.branch().id != SOURCE_XBOX.id {
+        return;
+    }
+    let Ok(pages) = bsp.lump(LUMP_XBOX_LIGHTMAP_PAGES) else { return };
+    let label = |i: usize| format!("{i} ({})", bsp.entry(i).map_or("?", |e| e.name));
+    if pages.len() % XBOX_LIGHTMAP_PAGE_BYTES != 0 {
+        problems.push(Problem::error(
+            Code::BAD_VALUE,
+            label(LUMP_XBOX_LIGHTMAP_PAGES),
+            None,
+            format!("{} bytes are not whole {XBOX_LIGHTMAP_PAGE_BYTES}-byte lightmap pages", pages.len()),
+        ));
+    }
+    let n = pages.len() / XBOX_LIGHTMAP_PAGE_BYTES;
+    if let Ok(infos) = bsp.records::<super::records::LightmapPageInfo>(LUMP_XBOX_LIGHTMAP_PAGE_INFOS) {
+        let l = label(LUMP_XBOX_LIGHTMAP_PAGE_INFOS);
+        let mut c = Checker::new(problems, &l);
+        for (i, info) in infos.iter().enumerate() {
+            c.index(i, "page", info.page as i64, n, "LIGHTMAP_PAGES");
+        }
+    }
 }
 
 /// The game lump directory (§14: a count that is not negative, children inside the lump) and

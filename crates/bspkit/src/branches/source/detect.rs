@@ -280,6 +280,14 @@ fn class_list(classes: &[String]) -> String {
     }
 }
 
+/// The original Xbox's lightmap lumps of a version-19 map: `(pages, page infos)` when lump 51
+/// holds whole `dlightmappage_t` pages (at least one) and lump 52 whole 8-byte infos. PC v19
+/// maps leave both empty (unused until v20 gave them the leaf ambient indices).
+fn xbox_pages(data: &[u8], endian: Endian) -> Option<(usize, usize)> {
+    let (pages, infos) = (lump_len(data, endian, 51) as usize, lump_len(data, endian, 52) as usize);
+    (pages > 0 && pages % XBOX_LIGHTMAP_PAGE_BYTES == 0 && infos % 8 == 0).then_some((pages / XBOX_LIGHTMAP_PAGE_BYTES, infos / 8))
+}
+
 /// Choose the Source branch for a VBSP/PSBV file (source.md §3, §4.2, §27).
 ///
 /// * 17 → VTMB; 18–19 → Source 2004; 25 → Strata; 27, 42, 100 → the licensee branches.
@@ -307,6 +315,14 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let fork = if version == 20 { v20_fork(data, endian) } else { None };
     let (branch, why): (&'static Branch, String) = match version {
         17 => (&VTMB, "version 17 is Vampire: The Masquerade – Bloodlines".into()),
+        19 if xbox_pages(data, endian).is_some() => {
+            let (pages, infos) = xbox_pages(data, endian).expect("checked");
+            runners_up.push(("source2004", "lumps 51 and 52 are unused on the PC".into()));
+            (
+                &SOURCE_XBOX,
+                format!("version 19 with {pages} whole {XBOX_LIGHTMAP_PAGE_BYTES}-byte lightmap pages in lump 51 and {infos} 8-byte page infos in lump 52 (original Xbox)"),
+            )
+        }
         18 | 19 => (&SOURCE2004, format!("version {version} is the Source 2004 table")),
         20 if fork.is_some() => {
             let (b, why, note) = fork.expect("checked");

@@ -189,6 +189,22 @@ pub static LUMPS_2004: [LumpDef; 64] = {
     with(t, 59, LumpDef::raw("UNUSED59"))
 };
 
+/// Bytes of one original-Xbox lightmap page (Valve's `bspfile.h`, `dlightmappage_t`): 256 × 128
+/// palette indices, then a palette of 256 `ColorRGBExp32` entries.
+pub const XBOX_LIGHTMAP_PAGE_BYTES: usize = 256 * 128 + 256 * 4;
+/// The original Xbox's lightmap pages lump (`LUMP_LIGHTMAPPAGES`).
+pub const LUMP_XBOX_LIGHTMAP_PAGES: usize = 51;
+/// The original Xbox's page infos lump (`LUMP_LIGHTMAPPAGEINFOS`).
+pub const LUMP_XBOX_LIGHTMAP_PAGE_INFOS: usize = 52;
+
+/// Original-Xbox Half-Life 2 (bsp_tool `valve/source_xbox.py`: VBSP 19): Source 2004's table
+/// with the Xbox lightmap lumps of Valve's `bspfile.h` at 51 (`LUMP_LIGHTMAPPAGES`, whole
+/// `dlightmappage_t` pages) and 52 (`LUMP_LIGHTMAPPAGEINFOS`, 8-byte `dlightmappageinfo_t`).
+pub static LUMPS_XBOX: [LumpDef; 64] = {
+    let t = with(LUMPS_2004, 51, LumpDef::raw("LIGHTMAP_PAGES"));
+    with(t, 52, LumpDef::records("LIGHTMAP_PAGE_INFOS", 8))
+};
+
 /// VTMB v17: Source 2004 names, 104-byte faces and original faces, 32-byte leaves (§7.5, §9.2).
 pub static LUMPS_VTMB: [LumpDef; 64] = {
     let t = with(LUMPS_2004, 7, LumpDef::records("FACES", 104));
@@ -287,6 +303,13 @@ pub static SOURCE2004: Branch = source_branch(
     false,
     &LUMPS_2004,
 );
+pub static SOURCE_XBOX: Branch = source_branch(
+    "source_xbox",
+    "Source 2004 on the original Xbox (VBSP v19, lightmap pages)",
+    "Half-Life 2 (original Xbox)",
+    false,
+    &LUMPS_XBOX,
+);
 pub static SOURCE2006: Branch = source_branch(
     "source2006",
     "Source 2006 (v20, one light cube per leaf)",
@@ -352,6 +375,7 @@ pub static BRANCHES: &[&Branch] = &[
     &L4D2,
     &VTMB,
     &SOURCE2004,
+    &SOURCE_XBOX,
     &SOURCE2006,
     &L4D,
     &ALIEN_SWARM,
@@ -383,6 +407,7 @@ pub fn versions(branch: &Branch) -> &'static [u32] {
         "vtmb" => &[17],
         // Half-Life: Source has one v18 map, everything else of that era is 19.
         "source2004" => &[18, 19],
+        "source_xbox" => &[19],
         "source2006" | "source" | "l4d" | "outerlight" | "zenoclash" | "ftb" | "blackmesa" | "darkmessiah" => &[20],
         "l4d2" | "alienswarm" | "portal2" | "csgo" => &[21],
         // Source Filmmaker ships v20 and v21 maps (VDC); its own compiler writes 21.

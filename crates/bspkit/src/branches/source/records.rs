@@ -479,6 +479,13 @@ record!(
     /// `dleafambientindex_t`, 4 bytes (§20).
     LeafAmbientIndex { ambient_sample_count: U16<O>, first_ambient_sample: U16<O> }
 );
+
+plain!(
+    /// Original-Xbox `dlightmappageinfo_t` (LIGHTMAP_PAGE_INFOS, 8 bytes; Valve's `bspfile.h`):
+    /// the lightmap page, the offset `(s, t)` into it, a pad byte, the average colour used for
+    /// run-time lighting.
+    LightmapPageInfo { page: u8, offset: [u8; 2], pad: u8, avg_color: ColorRGBExp32 }
+);
 record!(
     /// Strata v25 leaf ambient index, 8 bytes (bsp_tool strata.py; vbspinfo 232/29).
     LeafAmbientIndex32 { ambient_sample_count: U32<O>, first_ambient_sample: U32<O> }

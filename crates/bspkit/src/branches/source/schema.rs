@@ -36,6 +36,7 @@ fn of_order<O: ByteOrder>(lump: &str, size: usize, strata: bool) -> Option<&'sta
         ("FACES" | "ORIGINAL_FACES" | "FACES_HDR", 72) => of::<FaceStrata<O>>(),
         ("FACES" | "ORIGINAL_FACES" | "FACES_HDR", _) => of::<Face<O>>(),
         ("LIGHTING" | "LIGHTING_HDR", _) => of::<ColorRGBExp32>(),
+        ("LIGHTMAP_PAGE_INFOS", _) => of::<LightmapPageInfo>(),
         ("LEAVES", 56) if strata => of::<LeafStrata<O>>(),
         ("LEAVES", 32) => of::<Leaf<O>>(),
         ("LEAVES", _) => of::<LeafV0<O>>(),

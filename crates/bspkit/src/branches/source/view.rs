@@ -814,8 +814,12 @@ impl<'a, O: ByteOrder> View<'a, O> {
         self.world_lights_at(if hdr { LUMP_WORLD_LIGHTS_HDR } else { LUMP_WORLD_LIGHTS })
     }
     /// Leaf ambient index (§20): lump 52 (LDR) or 51 (HDR).
+    /// Empty on the original Xbox, whose lumps 51 and 52 hold lightmap pages instead.
     pub fn leaf_ambient_index(&self, hdr: bool) -> Result<AmbientIndex<'a, O>> {
         let i = if hdr { LUMP_LEAF_AMBIENT_INDEX_HDR } else { LUMP_LEAF_AMBIENT_INDEX };
+        if self.bsp.branch().id == SOURCE_XBOX.id {
+            return Ok(AmbientIndex::U16(&[]));
+        }
         Ok(match self.layout {
             Layout::Strata => AmbientIndex::U32(self.recs(i)?),
             _ => AmbientIndex::U16(self.recs(i)?),
