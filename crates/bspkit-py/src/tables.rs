@@ -73,7 +73,7 @@ pub fn _scan_tables(py: Python<'_>, paths: Vec<PathBuf>, check: bool) -> PyResul
     let options = bspkit::scan::ScanOptions { check, ..Default::default() };
     let batches = py.detach(|| {
         let files = bspkit::catalog::scan(&paths, &options);
-        bspkit_arrow::batches(&bspkit::catalog::Tables::of(&files))
+        bspkit_arrow::batches(&bspkit::catalog::Tables::from_files(files))
     });
     Ok(batches.map_err(arrow_err)?.into_iter().map(|(name, batch)| ArrowTable { name, batch }).collect())
 }
@@ -105,7 +105,7 @@ pub fn _scan_tables_mixed(
                 .map(|(name, bytes, size, mtime)| bspkit::catalog::scan_bytes_rows(name, bytes, stamp(*size, *mtime), &options)),
         );
         files.extend(failed.iter().map(|(name, message)| bspkit::catalog::unreadable_rows(name, "io", message)));
-        bspkit_arrow::batches(&bspkit::catalog::Tables::of(&files))
+        bspkit_arrow::batches(&bspkit::catalog::Tables::from_files(files))
     });
     Ok(batches.map_err(arrow_err)?.into_iter().map(|(name, batch)| ArrowTable { name, batch }).collect())
 }

@@ -213,11 +213,12 @@ def s3_store(monkeypatch):
 
 
 def object_store_files(root):
-    # Maps whose rows do not depend on files beside them: a Respawn map's `.bsp_lump` files are
-    # read from disk by a local scan but are not part of the map's bytes.
+    # Maps whose rows do not depend on files beside them: a Respawn map's `.bsp_lump` and `.ent`
+    # files (and Source `.lmp` patches) are read from disk by a local scan but are not part of
+    # the map's bytes.
     files = []
     for dirpath, _, names in os.walk(root):
-        if any(n.endswith(".bsp_lump") for n in names):
+        if any(n.endswith((".bsp_lump", ".ent", ".lmp")) for n in names):
             continue
         files += [os.path.join(dirpath, n) for n in names if bspkit._bspkit._is_scanned_name(n)]
     return sorted(files)

@@ -233,6 +233,26 @@ impl Tables {
             self.problems.extend(c.problems.iter().cloned());
         }
     }
+    /// The tables of files scanned in order, taking their rows (no copy of a string).
+    pub fn from_files(files: Vec<FileRows>) -> Tables {
+        let mut t = Tables::default();
+        let mut seen = HashSet::new();
+        for f in files {
+            t.maps.extend(f.maps);
+            t.problems.extend(f.problems);
+            for c in f.contents {
+                if !seen.insert(c.sha256) {
+                    continue;
+                }
+                t.entities.extend(c.entities);
+                t.textures.extend(c.textures);
+                t.props.extend(c.props);
+                t.lumps.extend(c.lumps);
+                t.problems.extend(c.problems);
+            }
+        }
+        t
+    }
     /// The tables of files scanned in order.
     pub fn of(files: &[FileRows]) -> Tables {
         let mut t = Tables::default();
@@ -825,7 +845,8 @@ where
     let (files, failed) = list(roots);
     let mut stats = IndexStats { files: files.len(), ..Default::default() };
     // Start a fresh journal when the old one is unusable; otherwise append.
-    if index.by_path.is_empty() {
+    let started_empty = index.by_path.is_empty();
+    if started_empty {
         index.compact(&[])?;
     }
     let journal = std::fs::OpenOptions::new().append(true).open(&index.path).map_err(|e| Error::from(e).in_file(&index.path))?;
@@ -863,7 +884,16 @@ where
     stats.files_changed_while_read = out.iter().filter(|f| f.changed()).count();
     out.extend(failed);
     drop(journal);
-    index.compact(&out)?;
+    // The journal already holds exactly these files when the run started from an empty one
+    // or read nothing, no listed file was dropped, and nothing changed while read or lacks a
+    // modification time (those are left out of the index): then it is not rewritten.
+    let listed: HashSet<String> = files.iter().map(|(p, _)| p.to_string_lossy().into_owned()).collect();
+    let exact = (started_empty || todo.is_empty())
+        && index.by_path.keys().all(|p| listed.contains(p))
+        && out.iter().all(|f| !f.changed() && (f.stamp.mtime_ns != 0 || !listed.contains(&f.path)));
+    if !exact {
+        index.compact(&out)?;
+    }
     Ok((out, stats))
 }
 
