@@ -55,7 +55,7 @@ fi
 # S3-compatible server to test against. botocore/boto3 pinned to the release aiobotocore (s3fs)
 # accepts, or pip backtracks for minutes. Not required: without them that test skips.
 "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: \
-    "s3fs==2026.9.0" "botocore==1.43.117" "boto3==1.43.117" "moto[server]==MOTO_VERSION" \
+    "s3fs==2026.9.0" "botocore==1.43.117" "boto3==1.43.117" "moto[server]==5.2.5" \
     || echo "warning: s3fs / moto[server] not installed; the object-store scan test will skip" >&2
 VIRTUAL_ENV="$PWD/$PYVENV" PATH="$PWD/$PYVENV/bin:$PATH" maturin develop --quiet -m crates/bspkit-py/Cargo.toml
 cargo build --quiet -p bsp-cli
