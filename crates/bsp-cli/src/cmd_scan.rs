@@ -94,7 +94,7 @@ fn run_tables(args: &ScanArgs, dir: &Path, format: TableFormat, out: &mut dyn Wr
         Err(_) => run(),
     }?;
     bar.finish_and_clear();
-    let tables = catalog::Tables::of(&files);
+    let tables = catalog::Tables::from_files(files);
     let batches = bspkit_arrow::batches(&tables).map_err(|e| crate::Fatal(format!("{}: arrow: {e}", dir.display())))?;
     let written = bspkit_arrow::write::write_tables(dir, &batches, format.into())?;
     let secs = start.elapsed().as_secs_f64();

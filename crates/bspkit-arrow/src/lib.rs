@@ -50,6 +50,11 @@ fn opt_strs<'a>(it: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
     Arc::new(it.collect::<StringArray>())
 }
 
+/// One axis of the world bounds' `mins` or `maxs`.
+fn bound(rows: &[MapRow], side: fn(&MapRow) -> Option<[f32; 3]>, axis: usize) -> ArrayRef {
+    Arc::new(rows.iter().map(|r| side(r).map(|v| v[axis])).collect::<Float32Array>())
+}
+
 /// The `maps` table.
 pub fn maps(rows: &[MapRow]) -> Result<RecordBatch, ArrowError> {
     let fields = vec![
@@ -67,6 +72,12 @@ pub fn maps(rows: &[MapRow]) -> Result<RecordBatch, ArrowError> {
         f("entities", DataType::UInt32, true),
         f("textures", DataType::UInt32, true),
         f("props", DataType::UInt32, true),
+        f("min_x", DataType::Float32, true),
+        f("min_y", DataType::Float32, true),
+        f("min_z", DataType::Float32, true),
+        f("max_x", DataType::Float32, true),
+        f("max_y", DataType::Float32, true),
+        f("max_z", DataType::Float32, true),
         f("counts", map_type(DataType::UInt64), false),
         f("errors", DataType::UInt32, false),
         f("warnings", DataType::UInt32, false),
@@ -97,6 +108,12 @@ pub fn maps(rows: &[MapRow]) -> Result<RecordBatch, ArrowError> {
         Arc::new(rows.iter().map(|r| r.entities).collect::<UInt32Array>()),
         Arc::new(rows.iter().map(|r| r.textures).collect::<UInt32Array>()),
         Arc::new(rows.iter().map(|r| r.props).collect::<UInt32Array>()),
+        bound(rows, |r| r.mins, 0),
+        bound(rows, |r| r.mins, 1),
+        bound(rows, |r| r.mins, 2),
+        bound(rows, |r| r.maxs, 0),
+        bound(rows, |r| r.maxs, 1),
+        bound(rows, |r| r.maxs, 2),
         Arc::new(counts.finish()),
         Arc::new(UInt32Array::from_iter_values(rows.iter().map(|r| r.errors))),
         Arc::new(UInt32Array::from_iter_values(rows.iter().map(|r| r.warnings))),

@@ -2979,6 +2979,8 @@ fn _bspkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ArrayHolder>()?;
     m.add_class::<tables::ArrowTable>()?;
     m.add_function(wrap_pyfunction!(tables::_scan_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::_scan_tables_mixed, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::_is_scanned_name, m)?)?;
     m.add_function(wrap_pyfunction!(tables::_list_map_files, m)?)?;
     // Bit values of `Model.numpy()["flags"]`, by the names `Mesh.flags` uses.
     let flags = PyDict::new(py);

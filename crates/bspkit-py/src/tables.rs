@@ -73,9 +73,49 @@ pub fn _scan_tables(py: Python<'_>, paths: Vec<PathBuf>, check: bool) -> PyResul
     let options = bspkit::scan::ScanOptions { check, ..Default::default() };
     let batches = py.detach(|| {
         let files = bspkit::catalog::scan(&paths, &options);
-        bspkit_arrow::batches(&bspkit::catalog::Tables::of(&files))
+        bspkit_arrow::batches(&bspkit::catalog::Tables::from_files(files))
     });
     Ok(batches.map_err(arrow_err)?.into_iter().map(|(name, batch)| ArrowTable { name, batch }).collect())
+}
+
+/// One object fetched by the Python side (from an object store through fsspec): its name (the
+/// URL), bytes, size and modification time (ns) as the store reported them.
+type Object = (String, Vec<u8>, u64, i64);
+
+/// [`_scan_tables`] over local `paths` and, after them, `objects` given as bytes
+/// ([`bspkit::catalog::scan_bytes_rows`], in the order given) and `failed` (name, message)
+/// pairs for objects that could not be listed or fetched: one scan, one deduplication.
+#[pyfunction]
+#[pyo3(signature = (paths, objects, failed, check=true))]
+pub fn _scan_tables_mixed(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    objects: Vec<Object>,
+    failed: Vec<(String, String)>,
+    check: bool,
+) -> PyResult<Vec<ArrowTable>> {
+    use rayon::prelude::*;
+    let options = bspkit::scan::ScanOptions { check, ..Default::default() };
+    let batches = py.detach(|| {
+        let mut files = if paths.is_empty() { Vec::new() } else { bspkit::catalog::scan(&paths, &options) };
+        let stamp = |size, mtime_ns| bspkit::catalog::Stamp { size, mtime_ns };
+        files.par_extend(
+            objects
+                .par_iter()
+                .map(|(name, bytes, size, mtime)| bspkit::catalog::scan_bytes_rows(name, bytes, stamp(*size, *mtime), &options)),
+        );
+        files.extend(failed.iter().map(|(name, message)| bspkit::catalog::unreadable_rows(name, "io", message)));
+        bspkit_arrow::batches(&bspkit::catalog::Tables::from_files(files))
+    });
+    Ok(batches.map_err(arrow_err)?.into_iter().map(|(name, batch)| ArrowTable { name, batch }).collect())
+}
+
+/// Whether `bsp scan` reads a file of this name (a map or a `.pk3`/`.zip` archive), for names
+/// listed in an object store.
+#[pyfunction]
+pub fn _is_scanned_name(name: &str) -> bool {
+    let p = std::path::Path::new(name);
+    bspkit::scan::is_map_file(p) || bspkit::scan::is_archive(p)
 }
 
 /// Every map file and archive below `paths`, sorted, as `bsp scan` lists them (what cannot be

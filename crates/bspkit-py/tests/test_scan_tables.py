@@ -52,7 +52,7 @@ def test_scan_without_pyarrow_gives_capsule_objects():
     # The PyCapsule interface: pyarrow imports the batch without a copy.
     rb = pa.record_batch(t["entities"])
     assert rb.num_rows == len(t["entities"])
-    assert rb.schema.metadata[b"bspkit.schema_version"] == b"1"
+    assert rb.schema.metadata[b"bspkit.schema_version"] == b"2"
 
 
 def test_hostile_files_are_problem_rows(tmp_path):
@@ -108,7 +108,7 @@ def test_corpus_tables_match_the_maps_and_the_cli(tmp_path):
     assert stats["files_read"] == len(maps)
     for name in bspkit.TABLES:
         back = pq.read_table(tmp_path / f"{name}.parquet")
-        assert back.schema.metadata[b"bspkit.schema_version"] == b"1"
+        assert back.schema.metadata[b"bspkit.schema_version"] == b"2"
         assert without_timing(back).equals(without_timing(t[name])), name
     # Again: nothing read, nothing written differently.
     before = {n: (tmp_path / f"{n}.parquet").read_bytes() for n in bspkit.TABLES}
@@ -180,3 +180,101 @@ def test_dask_distributed_scan_equals_single_process(tmp_path):
         assert without_timing(tables[name]).equals(without_timing(single[name])), name
         back = pq.read_table(tmp_path / f"{name}.parquet")
         assert without_timing(back).equals(without_timing(single[name])), name
+
+
+def free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def s3_store(monkeypatch):
+    """A local S3-compatible server (moto's, from PyPI) with an empty bucket; skips when moto,
+    s3fs or boto3 is not installed (scripts/test.sh installs them)."""
+    server = pytest.importorskip("moto.server", reason="moto[server] not installed")
+    pytest.importorskip("s3fs", reason="s3fs not installed")
+    boto3 = pytest.importorskip("boto3", reason="boto3 not installed")
+    for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(k, v)
+    port = free_port()
+    moto = server.ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    moto.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
+        client.create_bucket(Bucket="maps")
+        options = {"key": "testing", "secret": "testing", "client_kwargs": {"endpoint_url": endpoint}}
+        yield client, options
+    finally:
+        moto.stop()
+
+
+def object_store_files(root):
+    # Maps whose rows do not depend on files beside them: a Respawn map's `.bsp_lump` and `.ent`
+    # files (and Source `.lmp` patches) are read from disk by a local scan but are not part of
+    # the map's bytes.
+    files = []
+    for dirpath, _, names in os.walk(root):
+        if any(n.endswith((".bsp_lump", ".ent", ".lmp")) for n in names):
+            continue
+        files += [os.path.join(dirpath, n) for n in names if bspkit._bspkit._is_scanned_name(n)]
+    return sorted(files)
+
+
+def test_object_store_scan_equals_the_local_scan(tmp_path, s3_store):
+    root = need_corpus()
+    client, options = s3_store
+    files = object_store_files(root)
+    assert len(files) >= 40, len(files)
+    for f in files:
+        client.upload_file(f, "maps", "lib/" + os.path.relpath(f, root))
+    good = SAMPLE.read_bytes()
+    client.put_object(Bucket="maps", Key="lib/zz/half.bsp", Body=good[: len(good) // 2])
+    client.put_object(Bucket="maps", Key="lib/zz/notes.txt", Body=b"not a map: not listed")
+    buf = tmp_path / "pak.pk3"
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("maps/good.bsp", good)
+    client.upload_file(str(buf), "maps", "lib/zz/pak.pk3")
+
+    local = bspkit.scan(files)
+    remote = bspkit.scan(["s3://maps/lib/", "s3://maps/missing.bsp"], storage_options=options)
+    maps = remote["maps"].to_pylist()
+    url_of = {f: "s3://maps/lib/" + os.path.relpath(f, root) for f in files}
+    # One row per object (the `.txt` not listed), in URL order; the corpus rows equal the local
+    # scan's but for the path and time, and every content table is the same.
+    assert [m["path"] for m in maps[: len(files)]] == [url_of[f] for f in files]
+    for a, b in zip(local["maps"].to_pylist(), maps):
+        assert b["path"] == url_of[a["path"]]
+        assert b["mtime_ns"] > 0 and b["size"] == a["size"]
+        for k in ("path", "mtime_ns", "scan_micros"):
+            a.pop(k), b.pop(k)
+        assert a == b
+    # Content tables: the local scan's rows first, then only rows of the archive's map.
+    good_sha = hashlib.sha256(good).hexdigest()
+    for name in bspkit.TABLES[1:-1]:
+        n = local[name].num_rows
+        assert remote[name].slice(0, n).equals(local[name]), name
+        assert set(remote[name].slice(n)["map_sha256"].to_pylist()) <= {good_sha}, name
+    content = remote["problems"].filter(remote["problems"]["map_sha256"].is_valid())
+    local_content = local["problems"].filter(local["problems"]["map_sha256"].is_valid())
+    assert content.slice(0, local_content.num_rows).equals(local_content)
+    # The hostile object, the archive's map and the missing object.
+    tail = {(m["path"], m["entry"]): m for m in maps[len(files):]}
+    assert tail[("s3://maps/lib/zz/half.bsp", None)]["error"]
+    assert tail[("s3://maps/lib/zz/pak.pk3", "maps/good.bsp")]["sha256"] == hashlib.sha256(good).hexdigest()
+    assert tail[("s3://maps/missing.bsp", None)]["error"] == "io"
+    problems = remote["problems"].to_pylist()
+    assert any(p["path"] == "s3://maps/missing.bsp" and "cannot list" in p["message"] for p in problems)
+
+    # The same scan as a Dask job: the workers fetch their chunks' objects themselves.
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] not installed")
+    from bspkit import distributed as bspkit_distributed
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as dclient:
+            tables = bspkit_distributed.scan(["s3://maps/lib/", "s3://maps/missing.bsp"], dclient, out=tmp_path / "out", chunks=5, storage_options=options)
+    for name in bspkit.TABLES:
+        assert without_timing(tables[name]).equals(without_timing(remote[name])), name

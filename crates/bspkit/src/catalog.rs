@@ -28,7 +28,7 @@ use crate::scan::{is_archive, is_map_file, ScanOptions};
 /// Version of the table layout (columns, their types and meaning). Written into every table
 /// (Parquet key-value metadata `bspkit.schema_version`, the `schema.json` beside CSV / JSON
 /// lines) and into the index; an index of another version is not reused.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The six tables, in the order they are written.
 pub const TABLES: [&str; 6] = ["maps", "entities", "textures", "props", "lumps", "problems"];
@@ -81,6 +81,11 @@ pub struct MapRow {
     pub entities: Option<u32>,
     pub textures: Option<u32>,
     pub props: Option<u32>,
+    /// The world's bounds as stored (model 0's `mins`, `maxs` in the family's model lump,
+    /// [`crate::branches::ops::FamilyOps::world_bounds`]); null when the family or the map has
+    /// no model, or its model lump cannot be read (a `problems` row then says why).
+    pub mins: Option<[f32; 3]>,
+    pub maxs: Option<[f32; 3]>,
     /// The main records by the family's native info tool's row name (`bsp info`'s stats):
     /// `planes`, `faces`, `leafs`, …
     pub counts: Vec<(String, u64)>,
@@ -228,6 +233,26 @@ impl Tables {
             self.problems.extend(c.problems.iter().cloned());
         }
     }
+    /// The tables of files scanned in order, taking their rows (no copy of a string).
+    pub fn from_files(files: Vec<FileRows>) -> Tables {
+        let mut t = Tables::default();
+        let mut seen = HashSet::new();
+        for f in files {
+            t.maps.extend(f.maps);
+            t.problems.extend(f.problems);
+            for c in f.contents {
+                if !seen.insert(c.sha256) {
+                    continue;
+                }
+                t.entities.extend(c.entities);
+                t.textures.extend(c.textures);
+                t.props.extend(c.props);
+                t.lumps.extend(c.lumps);
+                t.problems.extend(c.problems);
+            }
+        }
+        t
+    }
     /// The tables of files scanned in order.
     pub fn of(files: &[FileRows]) -> Tables {
         let mut t = Tables::default();
@@ -289,6 +314,8 @@ fn failed_row(path: &str, entry: Option<&str>, size: u64, mtime_ns: i64, kind: &
         entities: None,
         textures: None,
         props: None,
+        mins: None,
+        maxs: None,
         counts: Vec::new(),
         errors: 1,
         warnings: 0,
@@ -324,6 +351,13 @@ pub fn map_rows(bsp: &Bsp, options: &ScanOptions) -> (MapRow, Content) {
             });
         }
     }
+    let bounds = match crate::branches::any::of(bsp.family()).world_bounds(bsp) {
+        Ok(b) => b,
+        Err(e) => {
+            extra.push(e);
+            None
+        }
+    };
     textures(bsp, &sha, &mut content.textures, &mut extra);
     props(bsp, &sha, &mut content.props, &mut extra);
     for l in crate::info::lump_infos(bsp) {
@@ -382,6 +416,8 @@ pub fn map_rows(bsp: &Bsp, options: &ScanOptions) -> (MapRow, Content) {
         entities: Some(content.entities.len() as u32),
         textures: Some(content.textures.len() as u32),
         props: Some(content.props.len() as u32),
+        mins: bounds.map(|b| b.mins),
+        maxs: bounds.map(|b| b.maxs),
         counts: crate::stats::stats(bsp).into_iter().filter_map(|s| s.count.map(|c| (s.name, c))).collect(),
         errors: counts.errors as u32,
         warnings: counts.warnings as u32,
@@ -502,23 +538,8 @@ fn props(bsp: &Bsp, sha: &str, out: &mut Vec<PropRow>, extra: &mut Vec<Error>) {
 pub fn scan_file_rows(path: &Path, stamp: Stamp, options: &ScanOptions) -> FileRows {
     let p = path.to_string_lossy().into_owned();
     let mut rows = FileRows { path: p.clone(), stamp, maps: Vec::new(), contents: Vec::new(), problems: Vec::new() };
-    let mut add = |rows: &mut FileRows, entry: Option<String>, got: Result<(MapRow, Content), (u64, Error)>, micros: u64| match got {
-        Ok((mut m, c)) => {
-            m.path = p.clone();
-            m.entry = entry;
-            m.mtime_ns = stamp.mtime_ns;
-            m.scan_micros = micros;
-            rows.maps.push(m);
-            if !rows.contents.iter().any(|x| x.sha256 == c.sha256) {
-                rows.contents.push(c);
-            }
-        }
-        Err((size, e)) => {
-            let mut m = failed_row(&p, entry.as_deref(), size, stamp.mtime_ns, e.kind.name());
-            m.scan_micros = micros;
-            rows.maps.push(m);
-            rows.problems.push(problem_of_error(&p, entry.as_deref(), &e));
-        }
+    let mut add = |rows: &mut FileRows, entry: Option<String>, got: Result<(MapRow, Content), (u64, Error)>, micros: u64| {
+        add_rows(rows, &p, entry, got, micros)
     };
     if is_archive(path) {
         scan_archive_rows(path, options, &mut rows, &mut add);
@@ -564,13 +585,17 @@ pub fn scan_file_rows(path: &Path, stamp: Stamp, options: &ScanOptions) -> FileR
 type AddFn<'a> = dyn FnMut(&mut FileRows, Option<String>, Result<(MapRow, Content), (u64, Error)>, u64) + 'a;
 
 fn scan_archive_rows(path: &Path, options: &ScanOptions, rows: &mut FileRows, add: &mut AddFn<'_>) {
+    match crate::fsio::open_regular(path) {
+        Ok((f, _)) => archive_rows(path, std::io::BufReader::new(f), options, rows, add),
+        Err(e) => add(rows, None, Err((rows.stamp.size, e)), 0),
+    }
+}
+
+/// The map entries of a `.pk3`/`.zip` archive read from `reader` (`path` names it in errors).
+fn archive_rows<R: std::io::Read + std::io::Seek>(path: &Path, reader: R, options: &ScanOptions, rows: &mut FileRows, add: &mut AddFn<'_>) {
     let size = rows.stamp.size;
     let zip_err = |e: zip::result::ZipError| Error::malformed(format!("zip archive: {e}")).in_file(path);
-    let file = match crate::fsio::open_regular(path) {
-        Ok((f, _)) => f,
-        Err(e) => return add(rows, None, Err((size, e)), 0),
-    };
-    let mut archive = match zip::ZipArchive::new(std::io::BufReader::new(file)) {
+    let mut archive = match zip::ZipArchive::new(reader) {
         Ok(a) => a,
         Err(e) => return add(rows, None, Err((size, zip_err(e))), 0),
     };
@@ -600,6 +625,76 @@ fn scan_archive_rows(path: &Path, options: &ScanOptions, rows: &mut FileRows, ad
             }
         };
         add(rows, Some(name), got, start.elapsed().as_micros() as u64);
+    }
+}
+
+/// The rows of one file given as bytes rather than read from disk — a map or a `.pk3`/`.zip`
+/// archive (by `name`'s extension, as [`scan_file_rows`] decides) fetched from an object store
+/// or over the network. `name` is the `path` of its rows (a URL, say) and `stamp` what the
+/// store reported (its size and modification time). The same rows as [`scan_file_rows`] would
+/// give for a file with these bytes, except that nothing outside the bytes is read (no
+/// external lump files) and there is no "changed while read" check: the caller holds the bytes.
+pub fn scan_bytes_rows(name: &str, bytes: &[u8], stamp: Stamp, options: &ScanOptions) -> FileRows {
+    let mut rows = FileRows { path: name.to_string(), stamp, maps: Vec::new(), contents: Vec::new(), problems: Vec::new() };
+    let mut add = |rows: &mut FileRows, entry: Option<String>, got: Result<(MapRow, Content), (u64, Error)>, micros: u64| {
+        add_rows(rows, name, entry, got, micros)
+    };
+    let path = Path::new(name);
+    if is_archive(path) {
+        archive_rows(path, std::io::Cursor::new(bytes), options, &mut rows, &mut add);
+    } else {
+        let start = Instant::now();
+        let open = OpenOptions { external_lumps: false, ..options.open.clone() };
+        let got = match Bsp::from_bytes_with(bytes, &open) {
+            Ok(bsp) => Ok(map_rows(&bsp, options)),
+            Err(e) => Err((bytes.len() as u64, e.in_file(path))),
+        };
+        add(&mut rows, None, got, start.elapsed().as_micros() as u64);
+    }
+    rows
+}
+
+/// The rows of a file that could not be fetched or listed at all (`kind`: the error kind, as
+/// [`crate::error::ErrorKind::name`] gives it; `io` for a store's error).
+pub fn unreadable_rows(name: &str, kind: &str, message: &str) -> FileRows {
+    FileRows {
+        path: name.to_string(),
+        stamp: Stamp { size: 0, mtime_ns: 0 },
+        maps: vec![failed_row(name, None, 0, 0, kind)],
+        contents: Vec::new(),
+        problems: vec![ProblemRow {
+            map_sha256: None,
+            path: Some(name.to_string()),
+            entry: None,
+            code: kind.to_string(),
+            severity: Severity::Error.as_str().to_string(),
+            lump: None,
+            index: None,
+            message: message.to_string(),
+        }],
+    }
+}
+
+/// Add one map's rows (or the row and problem of a map that could not be read) to `rows`.
+fn add_rows(rows: &mut FileRows, p: &str, entry: Option<String>, got: Result<(MapRow, Content), (u64, Error)>, micros: u64) {
+    let stamp = rows.stamp;
+    match got {
+        Ok((mut m, c)) => {
+            m.path = p.to_string();
+            m.entry = entry;
+            m.mtime_ns = stamp.mtime_ns;
+            m.scan_micros = micros;
+            rows.maps.push(m);
+            if !rows.contents.iter().any(|x| x.sha256 == c.sha256) {
+                rows.contents.push(c);
+            }
+        }
+        Err((size, e)) => {
+            let mut m = failed_row(p, entry.as_deref(), size, stamp.mtime_ns, e.kind.name());
+            m.scan_micros = micros;
+            rows.maps.push(m);
+            rows.problems.push(problem_of_error(p, entry.as_deref(), &e));
+        }
     }
 }
 
@@ -750,7 +845,8 @@ where
     let (files, failed) = list(roots);
     let mut stats = IndexStats { files: files.len(), ..Default::default() };
     // Start a fresh journal when the old one is unusable; otherwise append.
-    if index.by_path.is_empty() {
+    let started_empty = index.by_path.is_empty();
+    if started_empty {
         index.compact(&[])?;
     }
     let journal = std::fs::OpenOptions::new().append(true).open(&index.path).map_err(|e| Error::from(e).in_file(&index.path))?;
@@ -788,7 +884,16 @@ where
     stats.files_changed_while_read = out.iter().filter(|f| f.changed()).count();
     out.extend(failed);
     drop(journal);
-    index.compact(&out)?;
+    // The journal already holds exactly these files when the run started from an empty one
+    // or read nothing, no listed file was dropped, and nothing changed while read or lacks a
+    // modification time (those are left out of the index): then it is not rewritten.
+    let listed: HashSet<String> = files.iter().map(|(p, _)| p.to_string_lossy().into_owned()).collect();
+    let exact = (started_empty || todo.is_empty())
+        && index.by_path.keys().all(|p| listed.contains(p))
+        && out.iter().all(|f| !f.changed() && (f.stamp.mtime_ns != 0 || !listed.contains(&f.path)));
+    if !exact {
+        index.compact(&out)?;
+    }
     Ok((out, stats))
 }
 
@@ -812,6 +917,46 @@ mod tests {
         assert_eq!(c.lumps.len(), bsp.lumps().len());
         assert_eq!(m.entities, Some(c.entities.len() as u32));
         assert!(c.entities.iter().any(|e| e.classname.as_deref() == Some("worldspawn")));
+    }
+
+    #[test]
+    fn bytes_give_the_rows_of_the_file() {
+        let dir = std::env::temp_dir().join(format!("bspkit-catalog-bytes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.bsp");
+        let bytes = crate::build::sample_quake1();
+        std::fs::write(&path, &bytes).unwrap();
+        let stamp = Stamp::of(&path).unwrap();
+        let mut from_file = scan_file_rows(&path, stamp, &ScanOptions::default());
+        let name = "s3://bucket/maps/m.bsp";
+        let mut from_bytes = scan_bytes_rows(name, &bytes, stamp, &ScanOptions::default());
+        for m in from_file.maps.iter_mut().chain(from_bytes.maps.iter_mut()) {
+            m.scan_micros = 0;
+        }
+        assert_eq!(from_bytes.maps[0].path, name);
+        from_bytes.path = from_file.path.clone();
+        from_bytes.maps[0].path = from_file.maps[0].path.clone();
+        assert_eq!(from_bytes, from_file);
+        // Hostile bytes: a row with the error and a problem naming the URL, no panic.
+        let bad = scan_bytes_rows(name, &bytes[..bytes.len() / 3], stamp, &ScanOptions::default());
+        assert!(bad.maps[0].error.is_some() && bad.contents.is_empty());
+        assert_eq!(bad.problems[0].path.as_deref(), Some(name));
+        let zip = scan_bytes_rows("s3://bucket/pak0.pk3", b"PK\x03\x04 not really", stamp, &ScanOptions::default());
+        assert!(zip.maps[0].error.is_some(), "{zip:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn world_bounds_of_a_built_map() {
+        let bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let (m, _) = map_rows(&bsp, &ScanOptions::default());
+        // Model 0's first six floats, read here from the lump's bytes (quake_family.md B.16).
+        let models = bsp.lump(14).unwrap();
+        let f = |i: usize| f32::from_le_bytes(models[i * 4..i * 4 + 4].try_into().unwrap());
+        assert_eq!(m.mins, Some([f(0), f(1), f(2)]));
+        assert_eq!(m.maxs, Some([f(3), f(4), f(5)]));
+        assert!(m.mins.unwrap().iter().zip(m.maxs.unwrap()).all(|(a, b)| *a < b));
     }
 
     #[test]

@@ -104,7 +104,9 @@ fn tables_dedup_index_and_hostile_files() {
     use parquet::file::reader::FileReader;
     assert_eq!(reader.metadata().file_metadata().num_rows() as usize, entities.len());
     let kv = reader.metadata().file_metadata().key_value_metadata().unwrap();
-    assert!(kv.iter().any(|k| k.key == "bspkit.schema_version" && k.value.as_deref() == Some("1")));
+    assert!(kv
+        .iter()
+        .any(|k| k.key == "bspkit.schema_version" && k.value.as_deref() == Some(bspkit::catalog::SCHEMA_VERSION.to_string().as_str())));
     let csv = temp_dir("csv");
     scan(&root, &csv, "csv");
     let text = std::fs::read_to_string(csv.join("maps.csv")).unwrap();

@@ -7,11 +7,17 @@ The rows are built in Rust and handed over through the Arrow C data interface wi
 pyarrow is optional: without it (or with ``pyarrow=False``) the values are ``ArrowTable``
 objects implementing the Arrow PyCapsule interface, which polars, DuckDB and others read
 directly. The columns are documented in README.md ("Library tables").
+
+Paths may also be URLs of an object store or any other fsspec file system
+(``s3://bucket/maps/``, ``gs://…``, ``https://…/e1m1.bsp``): the objects are listed and fetched
+with fsspec (their bytes handed to the same Rust scan), and their ``maps`` rows carry the URL as
+``path`` and the store's size and modification time. fsspec and the store's package (``s3fs``
+for ``s3://``) are needed only then; ``storage_options`` are passed to fsspec.
 """
 
 import os
 
-from ._bspkit import _scan_tables
+from ._bspkit import _is_scanned_name, _scan_tables, _scan_tables_mixed
 
 #: The tables, in the order ``bsp scan --out`` writes them.
 TABLES = ("maps", "entities", "textures", "props", "lumps", "problems")
@@ -23,16 +29,96 @@ def _paths(paths):
     return [os.fsdecode(p) for p in paths]
 
 
-def scan(paths, *, check=True, pyarrow=True):
+def is_url(path):
+    """Whether ``path`` names an fsspec file system other than the local one (``s3://…``)."""
+    return isinstance(path, str) and "://" in path and not path.startswith("file://")
+
+
+def _mtime_ns(info):
+    # Stores report the time under different keys: local/HTTP ``mtime`` (seconds), S3
+    # ``LastModified`` (a datetime), GCS ``updated`` (a string).
+    for key in ("mtime", "LastModified", "last_modified", "updated", "modified"):
+        v = info.get(key)
+        if v is None:
+            continue
+        if hasattr(v, "timestamp"):
+            return int(v.timestamp() * 1e9)
+        if isinstance(v, (int, float)):
+            return int(v * 1e9)
+        try:
+            from datetime import datetime
+
+            return int(datetime.fromisoformat(str(v).replace("Z", "+00:00")).timestamp() * 1e9)
+        except ValueError:
+            continue
+    return 0
+
+
+def list_objects(urls, storage_options=None):
+    """The maps and archives at or below ``urls`` (fsspec URLs), sorted by URL:
+    ``([(url, size, mtime_ns)], [(url, message)])`` — the second list names what could not
+    be listed."""
+    import fsspec
+
+    found, failed = {}, []
+    for url in urls:
+        try:
+            fs, root = fsspec.core.url_to_fs(url, **(storage_options or {}))
+            if fs.isdir(root):
+                listing = fs.find(root, detail=True)
+            else:
+                listing = {root: fs.info(root)}
+        except Exception as e:  # the store's own errors: reported as a row, never raised
+            failed.append((url, f"{url}: cannot list: {type(e).__name__}: {e}"))
+            continue
+        for path, info in listing.items():
+            if info.get("type", "file") != "file" or not _is_scanned_name(path):
+                continue
+            name = fs.unstrip_protocol(path)
+            found[name] = (name, int(info.get("size") or 0), _mtime_ns(info))
+    return [found[k] for k in sorted(found)], failed
+
+
+def _fetch(objects, storage_options=None):
+    """The bytes of listed objects: ``([(url, bytes, size, mtime_ns)], [(url, message)])``."""
+    import fsspec
+
+    got, failed = [], []
+    for url, size, mtime in objects:
+        try:
+            with fsspec.open(url, "rb", **(storage_options or {})) as f:
+                data = f.read()
+        except Exception as e:
+            failed.append((url, f"{url}: cannot read: {type(e).__name__}: {e}"))
+            continue
+        got.append((url, data, size, mtime))
+    return got, failed
+
+
+def _scan_objects(local, objects, failed, check, storage_options):
+    fetched, unread = _fetch(objects, storage_options)
+    return _scan_tables_mixed(local, fetched, failed + unread, check)
+
+
+def scan(paths, *, check=True, pyarrow=True, storage_options=None):
     """Scan map files, archives and directories into the six library tables.
 
     Returns a dict ``{name: table}`` in :data:`TABLES` order: ``pyarrow.Table`` objects when
     pyarrow is installed (and ``pyarrow`` is true), otherwise ``ArrowTable`` objects with
     ``__arrow_c_schema__`` / ``__arrow_c_array__``. Unreadable or hostile files become rows
     of ``problems`` (and ``maps`` rows with ``error`` set); the scan itself does not fail.
-    ``check=False`` skips ``bsp check``'s problems (faster).
+    ``check=False`` skips ``bsp check``'s problems (faster). URLs (``s3://bucket/maps/``)
+    are listed and fetched with fsspec (``storage_options`` passed to it); their rows follow
+    the local files'.
     """
-    raw = _scan_tables(_paths(paths), check)
+    paths = _paths(paths)
+    urls = [p for p in paths if is_url(p)]
+    if urls:
+        local = [p for p in paths if not is_url(p)]
+        objects, failed = list_objects(urls, storage_options)
+        raw = _scan_objects(local, objects, failed, check, storage_options)
+    else:
+        raw = _scan_tables(paths, check)
     if pyarrow:
         try:
             import pyarrow as pa

@@ -2,7 +2,10 @@
 contiguous chunks, each chunk is scanned by a worker (``bspkit.scan`` on that worker, reading
 the files from a path every worker sees: a shared file system), and the chunk tables are
 merged in order with the same deduplication as the single-process scan, so the result is
-the same tables. Written as Parquet with pyarrow, one file per table, like
+the same tables. URLs (``s3://bucket/maps/``, any fsspec file system) are listed once by the
+client and each worker fetches its chunk's objects itself (bytes in, the same rows as
+``bspkit.scan`` of those URLs); ``storage_options`` (credentials, ``endpoint_url``) travel with
+the tasks. Written as Parquet with pyarrow, one file per table, like
 ``bsp scan --out DIR``.
 
 >>> from dask.distributed import Client
@@ -23,6 +26,16 @@ def _scan_chunk(files, check):
     import bspkit
 
     return bspkit.scan(files, check=check)
+
+
+def _scan_object_chunk(objects, check, storage_options):
+    # Runs on a worker: fetch this chunk's objects from the store, scan their bytes.
+    import pyarrow as pa
+
+    from bspkit import _tables as t
+
+    raw = t._scan_objects([], objects, [], check, storage_options)
+    return {x.name: pa.Table.from_batches([pa.record_batch(x)]) for x in raw}
 
 
 def list_files(paths):
@@ -52,27 +65,42 @@ def merge(chunks):
     return {name: pa.concat_tables(ts) for name, ts in out.items()}
 
 
-def scan(paths, client, *, out=None, chunks=None, check=True):
-    """Scan ``paths`` (directories, maps, archives on a path every worker can read) on the
-    Dask cluster of ``client``; return the merged pyarrow tables and, with ``out``, write them
-    there as ``NAME.parquet``. ``chunks``: how many tasks (default: 4 per worker)."""
-    files = list_files(paths)
+def _split(items, chunks):
+    size = max(1, -(-len(items) // chunks))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def scan(paths, client, *, out=None, chunks=None, check=True, storage_options=None):
+    """Scan ``paths`` (directories, maps, archives on a path every worker can read, or URLs of
+    an object store every worker can reach) on the Dask cluster of ``client``; return the
+    merged pyarrow tables and, with ``out``, write them there as ``NAME.parquet``. ``chunks``:
+    how many tasks (default: 4 per worker)."""
+    import pyarrow as pa
+
+    all_paths = _tables._paths(paths)
+    urls = [p for p in all_paths if _tables.is_url(p)]
+    local = [p for p in all_paths if not _tables.is_url(p)]
+    files = list_files(local) if local else []
     # Paths that are not listed (missing roots, unreadable directories) are scanned by the
-    # first task so their problems rows appear as in the single-process scan.
+    # client after the chunks so their problems rows appear as in the single-process scan.
     listed = set(files)
-    rest = [os.fsdecode(p) for p in _tables._paths(paths) if os.fsdecode(p) not in listed and not os.path.isdir(p)]
+    rest = [p for p in local if p not in listed and not os.path.isdir(p)]
+    objects, unlisted = _tables.list_objects(urls, storage_options) if urls else ([], [])
     if chunks is None:
         chunks = max(1, 4 * len(client.scheduler_info().get("workers", {}) or [1]))
-    size = max(1, -(-len(files) // chunks))
-    parts = [files[i : i + size] for i in range(0, len(files), size)] or [[]]
-    futures = client.map(_scan_chunk, parts, check=check, pure=False)
-    tables = merge(client.gather(futures))
+    futures = client.map(_scan_chunk, _split(files, chunks), check=check, pure=False) if files else []
     if rest:
-        import pyarrow as pa
-
-        extra = _tables.scan(rest, check=check)
-        tables["maps"] = pa.concat_tables([tables["maps"], extra["maps"]])
-        tables["problems"] = pa.concat_tables([tables["problems"], extra["problems"]])
+        futures.append(client.submit(_tables.scan, rest, check=check, pure=False))
+    if objects:
+        object_parts = _split(objects, chunks)
+        futures += client.map(_scan_object_chunk, object_parts, check=check, storage_options=storage_options, pure=False)
+    parts = client.gather(futures)
+    if unlisted:
+        raw = _tables._scan_tables_mixed([], [], unlisted, check)
+        parts.append({x.name: pa.Table.from_batches([pa.record_batch(x)]) for x in raw})
+    if not parts:
+        parts = [_tables.scan([], check=check)]
+    tables = merge(parts)
     if out is not None:
         write(tables, out)
     return tables

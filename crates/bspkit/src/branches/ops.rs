@@ -79,6 +79,27 @@ pub trait FamilyOps: Sync {
 
     /// Where the map stores texture names, for `bsp rename-texture` ([`crate::rename`]).
     fn texture_name_store(&self) -> TextureNameStore;
+
+    /// The world's bounds as the map stores them: `mins`/`maxs` of model 0 of the family's
+    /// model lump (the library tables' `maps` bounds, [`crate::catalog`]). `Ok(None)` when the
+    /// map has no model, and by default (a family without a model lump).
+    fn world_bounds(&self, _bsp: &Bsp) -> Result<Option<Bounds>> {
+        Ok(None)
+    }
+}
+
+/// An axis-aligned box as a map stores it ([`FamilyOps::world_bounds`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    pub mins: [f32; 3],
+    pub maxs: [f32; 3],
+}
+
+impl Bounds {
+    /// From a record's `(mins, maxs)`.
+    pub fn of((mins, maxs): ([f32; 3], [f32; 3])) -> Bounds {
+        Bounds { mins, maxs }
+    }
 }
 
 /// Where a family's maps store texture names ([`FamilyOps::texture_name_store`]).

@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -51,5 +51,17 @@ impl FamilyOps for CodFamily {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Fixed(&[("MATERIALS", "name")])
+    }
+
+    fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
+        use super::lumps::{cod1_ids, cod2_ids, is_cod12, LUMP_MODELS};
+        // CoD4's `Model` and CoD1/2's `Model12` both start with `mins`, `maxs`.
+        if !is_cod12(bsp.branch()) {
+            let models: &[super::records::Model] = bsp.records(LUMP_MODELS)?;
+            return Ok(models.first().map(|m| Bounds { mins: m.mins.map(|v| v.get()), maxs: m.maxs.map(|v| v.get()) }));
+        }
+        let lump = if bsp.branch().id == "cod2" { cod2_ids::MODELS } else { cod1_ids::MODELS };
+        let models: &[super::records12::Model12] = bsp.records(lump)?;
+        Ok(models.first().map(|m| Bounds { mins: m.mins.map(|v| v.get()), maxs: m.maxs.map(|v| v.get()) }))
     }
 }

@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -57,5 +57,10 @@ impl FamilyOps for Genesis3DFamily {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Fixed(&[("TEXTURES", "name")])
+    }
+
+    fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
+        let models = super::view::View::new(bsp)?.models()?;
+        Ok(models.first().map(|m| Bounds { mins: m.mins.map(|v| v.get()), maxs: m.maxs.map(|v| v.get()) }))
     }
 }

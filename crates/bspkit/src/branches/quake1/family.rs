@@ -2,10 +2,13 @@
 //! layer calls (listed once for all families in [`crate::branches::any`]). GoldSrc's value is
 //! the same type.
 
+use super::lumps::with_record_set;
+use super::records::{Layout, ModelRecord};
+use super::view::View;
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -55,4 +58,13 @@ impl FamilyOps for Quake1Family {
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Miptex
     }
+
+    fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
+        with_record_set!(bsp.branch(), world_bounds(bsp))
+    }
+}
+
+/// Model 0's `mins`/`maxs` (quake_family.md B.16) in the map's record set.
+fn world_bounds<L: Layout>(bsp: &Bsp) -> Result<Option<Bounds>> {
+    Ok(View::<L>::new(bsp).models()?.first().map(|m| Bounds::of(m.bounds())))
 }

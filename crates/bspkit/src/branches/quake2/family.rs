@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -51,5 +51,19 @@ impl FamilyOps for Quake2Family {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Fixed(&[("TEXINFO", "texture")])
+    }
+
+    fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
+        use super::records::{Daikatana, Ibsp, Layout, Qbism, Sin, Sof};
+        use super::view::View;
+        // Every Quake 2 record set shares `dmodel_t`; the view checks the branch.
+        let models = match bsp.branch().id {
+            id if id == Qbism::BRANCH_ID => View::<Qbism>::new(bsp)?.models()?,
+            id if id == Sin::BRANCH_ID => View::<Sin>::new(bsp)?.models()?,
+            id if id == Sof::BRANCH_ID => View::<Sof>::new(bsp)?.models()?,
+            id if id == Daikatana::BRANCH_ID => View::<Daikatana>::new(bsp)?.models()?,
+            _ => View::<Ibsp>::new(bsp)?.models()?,
+        };
+        Ok(models.first().map(|m| Bounds { mins: m.mins.map(|v| v.get()), maxs: m.maxs.map(|v| v.get()) }))
     }
 }

@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -52,4 +52,14 @@ impl FamilyOps for Quake3Family {
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Fixed(&[("SHADERS", "name"), ("FOGS", "shader")])
     }
+
+    fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
+        super::lumps::with_record_set!(bsp.branch(), world_bounds(bsp))
+    }
+}
+
+/// Model 0's `mins`/`maxs` (`dmodel_t`; the model lump's slot depends on the record set).
+fn world_bounds<L: super::records::Layout>(bsp: &Bsp) -> Result<Option<Bounds>> {
+    let models = super::view::View::<L>::new(bsp)?.models()?;
+    Ok(models.first().map(|m| Bounds { mins: m.mins.map(|v| v.get()), maxs: m.maxs.map(|v| v.get()) }))
 }

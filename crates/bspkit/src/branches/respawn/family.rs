@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -53,4 +53,19 @@ impl FamilyOps for RespawnFamily {
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::StringTable { data: "TEXTURE_DATA_STRING_DATA", table: "TEXTURE_DATA_STRING_TABLE", max_len: None }
     }
+
+    fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
+        use super::view::{Apex, Titanfall, Titanfall2};
+        match bsp.branch().id {
+            "titanfall" => world_bounds::<Titanfall>(bsp),
+            "titanfall2" => world_bounds::<Titanfall2>(bsp),
+            _ => world_bounds::<Apex>(bsp),
+        }
+    }
+}
+
+/// Model 0's `mins`/`maxs` in the game's model record.
+fn world_bounds<G: super::view::Game>(bsp: &Bsp) -> Result<Option<Bounds>> {
+    use super::records::ModelRecord;
+    Ok(super::view::View::<G>::new(bsp)?.models()?.first().map(|m| Bounds::of(m.bounds())))
 }

@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -56,4 +56,18 @@ impl FamilyOps for SourceFamily {
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::StringTable { data: "TEXDATA_STRING_DATA", table: "TEXDATA_STRING_TABLE", max_len: Some((128, "Source")) }
     }
+
+    fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
+        match bsp.endian() {
+            Endian::Little => world_bounds::<zerocopy::LittleEndian>(bsp),
+            Endian::Big => world_bounds::<zerocopy::BigEndian>(bsp),
+        }
+    }
+}
+
+/// Model 0's `mins`/`maxs` (`dmodel_t`; Dark Messiah's records read in Valve's form).
+fn world_bounds<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Option<Bounds>> {
+    use super::records::v3;
+    let models = super::view::View::<O>::new(bsp)?.models()?;
+    Ok(models.first().map(|m| Bounds { mins: v3(&m.mins), maxs: v3(&m.maxs) }))
 }
