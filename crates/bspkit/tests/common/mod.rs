@@ -212,13 +212,16 @@ pub fn log_within(mut child: std::process::Child, name: &str) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
+/// A default render of a corpus map, or its error.
+pub type RenderResult = Result<bspkit::render::Rendered, String>;
+
 /// Every corpus map that opens, rendered as `bsp render` does by default (iso view, 512 px), in
 /// manifest order: `(file name, render or its error)`. Computed once per test process and shared
 /// (the budget test reads the render work, the coverage test the pixels of the same pictures;
 /// each used to render the whole corpus itself).
 #[allow(dead_code)]
-pub fn default_renders(corpus: &Path) -> &'static [(String, Result<bspkit::render::Rendered, String>)] {
-    static RENDERS: std::sync::OnceLock<Vec<(String, Result<bspkit::render::Rendered, String>)>> = std::sync::OnceLock::new();
+pub fn default_renders(corpus: &Path) -> &'static [(String, RenderResult)] {
+    static RENDERS: std::sync::OnceLock<Vec<(String, RenderResult)>> = std::sync::OnceLock::new();
     RENDERS.get_or_init(|| {
         maps(corpus)
             .iter()
