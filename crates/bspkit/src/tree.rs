@@ -240,18 +240,17 @@ impl<'a> NodeTree<'a> {
             let n = match cur {
                 TreeChild::Leaf(l) => {
                     return usize::try_from(l).ok().filter(|&l| l < self.num_leaves).ok_or_else(|| {
-                        self.node_error(from, format!("{} leads to leaf {l}, outside LEAVES (0..{})", who(from), self.num_leaves))
+                        self.node_error(from, format!("{} leads to leaf {l}, outside LEAVES (count {})", who(from), self.num_leaves))
                     });
                 }
                 TreeChild::Node(n) => n,
             };
             let node = usize::try_from(n).ok().and_then(|i| self.nodes.get(i)).ok_or_else(|| {
-                self.node_error(from, format!("{} leads to node {n}, outside NODES (0..{})", who(from), self.nodes.len()))
+                self.node_error(from, format!("{} leads to node {n}, outside NODES (count {})", who(from), self.nodes.len()))
             })?;
-            let (normal, dist) = usize::try_from(node.plane)
-                .ok()
-                .and_then(|p| self.planes.get(p))
-                .ok_or_else(|| self.node_error(n, format!("node {n} plane {} is outside PLANES (0..{})", node.plane, self.planes.len())))?;
+            let (normal, dist) = usize::try_from(node.plane).ok().and_then(|p| self.planes.get(p)).ok_or_else(|| {
+                self.node_error(n, format!("node {n} plane {} is outside PLANES (count {})", node.plane, self.planes.len()))
+            })?;
             let d = normal[0] * point[0] + normal[1] * point[1] + normal[2] * point[2] - dist;
             from = n;
             cur = node.children[usize::from(d < 0.0)];

@@ -109,8 +109,9 @@ fn truncated_and_garbled_maps_never_panic() {
     let Some(corpus) = common::corpus("truncated_and_garbled_maps_never_panic") else { return };
     let start = std::time::Instant::now();
     let maps = common::maps(&corpus);
-    let mut cases = 0usize;
-    for m in &maps {
+    // The maps are independent cases (each with its own seed): on every core.
+    let cases: usize = common::par_map(&maps, |m| {
+        let mut cases = 0usize;
         let mut data = std::fs::read(&m.path).unwrap();
         let header = header_len(&data);
         let len = data.len();
@@ -123,8 +124,10 @@ fn truncated_and_garbled_maps_never_panic() {
             cases += 1;
         }
         let mut rng = Rng::new(&m.path.file_name().unwrap().to_string_lossy());
-        cases += garbled(&mut rng, &mut data, header, FLIPS, run);
-    }
+        cases + garbled(&mut rng, &mut data, header, FLIPS, run)
+    })
+    .into_iter()
+    .sum();
     eprintln!("garble: {} maps, {cases} cases in {:.1?}", maps.len(), start.elapsed());
     assert!(cases > maps.len() * FLIPS);
 }
@@ -141,17 +144,21 @@ fn garbled_maps_export_or_fail_cleanly() {
     let Some(corpus) = common::corpus("garbled_maps_export_or_fail_cleanly") else { return };
     let opts = ExportOptions { format: Some(Format::Glb), textures: None, lightmaps: true, ..Default::default() };
     let maps = common::maps(&corpus);
-    let (mut cases, mut exported) = (0usize, 0usize);
-    for m in &maps {
+    // The maps are independent cases (each with its own seed): on every core.
+    let (cases, exported) = common::par_map(&maps, |m| {
+        let mut exported = 0usize;
         let mut data = std::fs::read(&m.path).unwrap();
         let header = header_len(&data);
         let mut rng = Rng::new(&format!("export {}", m.path.file_name().unwrap().to_string_lossy()));
-        cases += garbled(&mut rng, &mut data, header, EXPORT_FLIPS, |data| {
+        let cases = garbled(&mut rng, &mut data, header, EXPORT_FLIPS, |data| {
             if let Ok(bsp) = Bsp::from_bytes(data) {
                 exported += usize::from(export(&bsp, "/dev/null".as_ref(), &opts).is_ok());
             }
         });
-    }
+        (cases, exported)
+    })
+    .into_iter()
+    .fold((0usize, 0usize), |(c, e), (c1, e1)| (c + c1, e + e1));
     eprintln!("garbled exports: {} maps, {cases} cases, {exported} exported", maps.len());
     // Most mutations leave a map that still exports (what is sound of it): the test exercises
     // the writer, not only the opening.

@@ -73,3 +73,19 @@ mod write_roundtrip;
 fn every_test_file_is_a_module() {
     common::every_test_file_is_a_module(env!("CARGO_MANIFEST_DIR"));
 }
+
+/// Issue 24: a `BSPKIT_CORPUS` that names no directory (a fresh clone given the README's
+/// `../shared/maps` from another folder layout) makes the corpus tests skip with a note instead
+/// of failing; a relative path is also looked up from the workspace root, where the README's
+/// commands run (cargo runs the tests in the crate's folder).
+#[test]
+fn corpus_naming_no_directory_is_a_skip() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    assert!(common::corpus_dir("no/such/corpus-folder".as_ref()).is_none());
+    assert!(common::corpus_dir(&root.join("no-such-corpus-folder")).is_none());
+    // A file is not a corpus either.
+    assert!(common::corpus_dir(&root.join("README.md")).is_none());
+    // Relative to the workspace root, not to the crate's folder the test runs in.
+    assert!(!std::path::Path::new("crates/bspkit/src").is_dir());
+    assert_eq!(common::corpus_dir("crates/bspkit/src".as_ref()), Some(root.join("crates/bspkit/src")));
+}

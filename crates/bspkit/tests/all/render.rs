@@ -68,14 +68,16 @@ fn every_corpus_map_renders() {
     let Some(corpus) = common::corpus("every_corpus_map_renders") else { return };
     let maps = common::maps(&corpus);
     assert!(maps.len() >= 50, "only {} maps in the corpus", maps.len());
-    let mut drawn = 0;
-    for m in &maps {
+    // The maps are independent cases: on every core.
+    let drawn: usize = common::par_map(&maps, |m| {
         let name = m.path.display().to_string();
         let bsp = Bsp::open(&m.path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let (cov, dev, any) = check(&name, &bsp, 160);
-        drawn += any as usize;
         eprintln!("{name}: iso coverage {:.1}%, deviation {dev:.1}{}", cov * 100.0, if any { "" } else { " (nothing to draw)" });
-    }
+        any as usize
+    })
+    .into_iter()
+    .sum();
     // The corpus's maps without drawable geometry are a handful of tool test maps.
     assert!(drawn * 10 >= maps.len() * 9, "only {drawn} of {} corpus maps have anything to draw", maps.len());
 }
@@ -95,10 +97,13 @@ fn corpus_renders_cover_a_fifth_of_the_frame() {
     let bg = bspkit::render::BACKGROUND;
     let mut low = Vec::new();
     let mut drawn = 0;
-    for m in &common::maps(&corpus) {
-        let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
-        let bsp = Bsp::open(&m.path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let r = render(&bsp, View::Iso, 512);
+    // Every corpus map opens (every_corpus_map_renders); the default renders (iso, 512 px) are
+    // shared with the budget test.
+    let renders = common::default_renders(&corpus);
+    assert_eq!(renders.len(), common::maps(&corpus).len(), "a corpus map did not open");
+    for (name, r) in renders {
+        let r = r.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((r.view, r.frame.width.max(r.frame.height)), (View::Iso, 512), "{name}");
         if r.drawn_triangles == 0 {
             eprintln!("{name}: nothing to draw");
             continue;

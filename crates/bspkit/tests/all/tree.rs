@@ -130,9 +130,11 @@ fn children_out_of_range_are_errors_not_panics() {
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     let tree = NodeTree::of(&bsp).unwrap();
     let err = tree.point_leaf(0, [0.0, 0.0, 0.0]).unwrap_err();
-    assert!(err.to_string().contains("outside NODES"), "{err}");
+    // Issue 24: table sizes read as a count, not as a range like `(0..1)` / `(0..0)`.
+    assert!(err.to_string().contains("leads to node 7, outside NODES (count 1)"), "{err}");
     let err = tree.point_leaf(0, [-1000.0, 0.0, 0.0]).unwrap_err();
-    assert!(err.to_string().contains("outside LEAVES"), "{err}");
+    assert!(err.to_string().contains("leads to leaf 99, outside LEAVES (count "), "{err}");
+    assert!(!err.to_string().contains("(0.."), "{err}");
     assert!(tree.walk(0).is_err());
     assert!(tree.point_leaf(5, [0.0; 3]).is_err(), "no model 5");
 }

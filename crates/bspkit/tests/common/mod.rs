@@ -211,3 +211,52 @@ pub fn log_within(mut child: std::process::Child, name: &str) -> String {
     };
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
+
+/// A default render of a corpus map, or its error.
+pub type RenderResult = Result<bspkit::render::Rendered, String>;
+
+/// Every corpus map that opens, rendered as `bsp render` does by default (iso view, 512 px), in
+/// manifest order: `(file name, render or its error)`. Computed once per test process and shared
+/// (the budget test reads the render work, the coverage test the pixels of the same pictures;
+/// each used to render the whole corpus itself).
+#[allow(dead_code)]
+pub fn default_renders(corpus: &Path) -> &'static [(String, RenderResult)] {
+    static RENDERS: std::sync::OnceLock<Vec<(String, RenderResult)>> = std::sync::OnceLock::new();
+    RENDERS.get_or_init(|| {
+        maps(corpus)
+            .iter()
+            .filter_map(|m| {
+                let bsp = bspkit::Bsp::open(&m.path).ok()?;
+                let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
+                Some((name, bspkit::render::render_map(&bsp, &Default::default()).map_err(|e| e.to_string())))
+            })
+            .collect()
+    })
+}
+
+/// `f` over `items` on every core (results in `items`' order). For corpus tests whose maps are
+/// independent cases: the longest tests no longer run alone on one core at the end of the test
+/// binary's run. A panic in `f` fails the test, as in a plain loop.
+#[allow(dead_code)]
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break mine };
+                        mine.push((i, f(item)));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}

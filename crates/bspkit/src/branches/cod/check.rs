@@ -49,7 +49,7 @@ fn brushes(bsp: &Bsp, problems: &mut Vec<Problem>, count: &dyn Fn(usize) -> usiz
                         Code::INDEX_OUT_OF_RANGE,
                         label(bsp, LUMP_BRUSHSIDES),
                         Some(first + j),
-                        format!("plane {p} is outside PLANES (0..{planes})"),
+                        format!("plane {p} is outside PLANES (count {planes})"),
                     ));
                 }
             }

@@ -229,7 +229,7 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
         let end = (first + n).clamp(start as i64, soups.len() as i64) as usize;
         if (end - start) as i64 != n {
             scene.warnings.push(format!(
-                "model {mi}: soups {first}+{n} leave the {} lump (0..{}); only {start}..{end} are read",
+                "model {mi}: soups {first}+{n} leave the {} lump (count {}); only {start}..{end} are read",
                 bsp.branch().lumps[soup_lump].name,
                 soups.len()
             ));
@@ -238,7 +238,7 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
         for (si, s) in soups.iter().enumerate().take(end).skip(start) {
             covered[si] = true;
             let Some(mat) = materials.get(s.material()) else {
-                skip(&mut scene, si, format!("material {} is outside the MATERIALS lump (0..{})", s.material(), materials.len()));
+                skip(&mut scene, si, format!("material {} is outside the MATERIALS lump (count {})", s.material(), materials.len()));
                 continue;
             };
             let (fv, nv, fi, ni) = s.runs();
@@ -246,7 +246,7 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
                 skip(
                     &mut scene,
                     si,
-                    format!("vertex range {fv}+{nv} is outside the {} lump (0..{})", bsp.branch().lumps[vert_lump].name, verts.len()),
+                    format!("vertex range {fv}+{nv} is outside the {} lump (count {})", bsp.branch().lumps[vert_lump].name, verts.len()),
                 );
                 continue;
             };
@@ -254,7 +254,7 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
                 skip(
                     &mut scene,
                     si,
-                    format!("index range {fi}+{ni} is outside the {} lump (0..{})", bsp.branch().lumps[index_lump].name, indices.len()),
+                    format!("index range {fi}+{ni} is outside the {} lump (count {})", bsp.branch().lumps[index_lump].name, indices.len()),
                 );
                 continue;
             };

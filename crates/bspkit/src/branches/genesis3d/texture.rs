@@ -71,7 +71,7 @@ pub fn decode(bsp: &Bsp, i: usize) -> Result<Texture, Missing> {
     let palettes = v.palettes().map_err(|e| Missing::from_error(&name, &e))?;
     let p = t.palette.get();
     let Some(pal) = usize::try_from(p).ok().and_then(|p| palettes.get(p)) else {
-        let m = Missing::new(&name, MissingKind::Undecodable, format!("palette {p} is outside PALETTES (0..{})", palettes.len()));
+        let m = Missing::new(&name, MissingKind::Undecodable, format!("palette {p} is outside PALETTES (count {})", palettes.len()));
         return Err(at(m, CHUNK_TEXTURES, record_offset));
     };
     let pal = Palette::from_rgb(pal.colors.as_flattened());

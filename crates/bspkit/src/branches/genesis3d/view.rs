@@ -183,7 +183,7 @@ fn bad(face: usize, what: String) -> Error {
 
 impl<'a> Geometry<'a> {
     fn face(&self, face: usize) -> Result<&'a Face> {
-        self.faces.get(face).ok_or_else(|| bad(face, format!("no such face (0..{})", self.faces.len())))
+        self.faces.get(face).ok_or_else(|| bad(face, format!("no such face (count {})", self.faces.len())))
     }
 
     /// The face's texture axes.
@@ -217,7 +217,7 @@ impl<'a> Geometry<'a> {
             .zip(usize::try_from(n).ok())
             .and_then(|(a, n)| Some(a..a.checked_add(n)?))
             .filter(|r| r.end <= self.vert_index.len())
-            .ok_or_else(|| bad(face, format!("corners {first}+{n} are outside VERT_INDEX (0..{})", self.vert_index.len())))?;
+            .ok_or_else(|| bad(face, format!("corners {first}+{n} are outside VERT_INDEX (count {})", self.vert_index.len())))?;
         let tex = *self.texinfo(face)?;
         let (verts, rgb, index) = (self.verts, self.rgb_verts, self.vert_index);
         Ok(range.map(move |k| {

@@ -453,7 +453,7 @@ fn corners_of<L: Layout>(t: &Tables<L>, f: &L::Face, out: &mut Vec<[f32; 3]>) ->
         let e = usize::try_from(se.unsigned_abs())
             .ok()
             .and_then(|e| t.edges.get(e))
-            .ok_or_else(|| format!("surfedge {se} names no edge (0..{})", t.edges.len()))?;
+            .ok_or_else(|| format!("surfedge {se} names no edge (count {})", t.edges.len()))?;
         let v = e.v(usize::from(se < 0));
         let p = usize::try_from(v)
             .ok()

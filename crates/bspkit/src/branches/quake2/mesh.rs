@@ -275,11 +275,11 @@ where
             let poly = (|| -> std::result::Result<([f32; 3], &TexSlot), String> {
                 let plane = usize::try_from(f.plane()).ok().and_then(|p| planes.get(p));
                 let normal = face_normal(plane, f)
-                    .ok_or_else(|| format!("plane {} is outside PLANES (0..{}) or has no direction", f.plane(), planes.len()))?;
+                    .ok_or_else(|| format!("plane {} is outside PLANES (count {}) or has no direction", f.plane(), planes.len()))?;
                 let slot = usize::try_from(f.texinfo())
                     .ok()
                     .and_then(|t| slots.get(t))
-                    .ok_or_else(|| format!("texinfo {} is outside TEXINFO (0..{})", f.texinfo(), slots.len()))?;
+                    .ok_or_else(|| format!("texinfo {} is outside TEXINFO (count {})", f.texinfo(), slots.len()))?;
                 let tables = corner_tables.as_ref().map_err(|e| e.kind.to_string())?;
                 tables.face_points(f, &mut corners).map_err(|e| e.kind.to_string())?;
                 Ok((normal, slot))
@@ -393,7 +393,7 @@ pub(crate) fn face_range(first: i64, count: i64, faces: usize, model: usize, war
     let start = first.clamp(0, faces as i64) as usize;
     let end = first.saturating_add(count.max(0)).clamp(start as i64, faces as i64) as usize;
     if first < 0 || count < 0 || first.saturating_add(count) > faces as i64 {
-        warnings.push(format!("model {model}: faces {first}+{count} reach outside the faces (0..{faces}); kept {start}..{end}"));
+        warnings.push(format!("model {model}: faces {first}+{count} reach outside the faces (count {faces}); kept {start}..{end}"));
     }
     start..end
 }

@@ -228,7 +228,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
             Code::UNREAD_SIDE_SURFACE,
             Some(i),
             format!(
-                "{stale} brush side(s) have a surface outside surfaces (0..{n}), e.g. this one's {surf}: q3map2 leaves the field \
+                "{stale} brush side(s) have a surface outside surfaces (count {n}), e.g. this one's {surf}: q3map2 leaves the field \
                  uninitialised past a growth of its side array, and the qfusion engines (Warsow, Warfork) never read it"
             ),
         );

@@ -280,7 +280,7 @@ where
         let range = surface_run(first, n, surfaces.len());
         if range.end as i64 - range.start as i64 != n.max(0) {
             scene.warnings.push(format!(
-                "model {mi}: surfaces {first}+{n} leave the FACES lump (0..{}); only {}..{} are read",
+                "model {mi}: surfaces {first}+{n} leave the FACES lump (count {}); only {}..{} are read",
                 surfaces.len(),
                 range.start,
                 range.end
@@ -298,7 +298,7 @@ where
             let shader = match usize::try_from(s.shader()).ok().and_then(|i| shaders.get(i)).map(ShaderRecord::q3) {
                 Some(sh) => sh,
                 None => {
-                    skip(&mut scene, si, format!("shader {} is outside the SHADERS lump (0..{})", s.shader(), shaders.len()));
+                    skip(&mut scene, si, format!("shader {} is outside the SHADERS lump (count {})", s.shader(), shaders.len()));
                     continue;
                 }
             };
@@ -311,7 +311,7 @@ where
                 Some(v) => v,
                 None => {
                     let (f, n) = s.vert_range();
-                    skip(&mut scene, si, format!("vertex range {f}+{n} is outside the DRAW_VERTICES lump (0..{})", verts.len()));
+                    skip(&mut scene, si, format!("vertex range {f}+{n} is outside the DRAW_VERTICES lump (count {})", verts.len()));
                     continue;
                 }
             };
@@ -321,7 +321,7 @@ where
                     Some(idx) => b.soup(si, surf_verts, idx, normal, kind == SURFACE_PLANAR, &mut budget),
                     None => {
                         let (f, n) = s.index_range();
-                        Err(format!("index range {f}+{n} is outside the DRAW_INDICES lump (0..{})", indices.len()))
+                        Err(format!("index range {f}+{n} is outside the DRAW_INDICES lump (count {})", indices.len()))
                     }
                 },
                 SURFACE_PATCH => b.patch(si, surf_verts, s.patch_size(), level, normal, &mut budget),
