@@ -8,6 +8,7 @@ pub mod dark_messiah;
 pub mod quake64;
 pub mod ritual;
 pub mod source_forks;
+pub mod vindictus;
 
 pub use builder::{default_version, BspBuilder};
 pub use cod12::cod12_room;
@@ -15,6 +16,7 @@ pub use dark_messiah::{dark_messiah_from_valve, dark_messiah_map};
 pub use quake64::{quake64_from_bsp29, quake64_room};
 pub use ritual::ritual_room;
 pub use source_forks::source_fork_map;
+pub use vindictus::{vindictus_from_valve, vindictus_map, VindictusForm};
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start
 /// (see [`crate::branches::quake1::room`]).

@@ -271,7 +271,7 @@ fn random_bytes_behind_every_magic_never_panic() {
 
 /// Builder maps of the branches without a map in the corpus (Ritual's: F.A.K.K.2, Alice, Medal
 /// of Honor demo / retail / Breakthrough; Call of Duty 1 demo / 1 / 2; the Source forks told by
-/// their static props: The Ship, Zeno Clash, Fairy Tale Busters, Black Mesa; Dark Messiah; Quake 64), truncated at every 1/80 and garbled, open and decode
+/// their static props: The Ship, Zeno Clash, Fairy Tale Busters, Black Mesa; Dark Messiah; Quake 64; Vindictus 1.69 and later), truncated at every 1/80 and garbled, open and decode
 /// to `Ok` or a typed error; garbled copies also export.
 #[cfg(unix)]
 #[test]
@@ -284,7 +284,10 @@ fn builder_maps_of_new_branches_never_panic() {
     let forks = bspkit::build::source_forks::FORKS.iter().map(|b| (*b, bspkit::build::source_fork_map(b).unwrap()));
     let dark_messiah = std::iter::once((&bspkit::branches::source::DARK_MESSIAH, bspkit::build::dark_messiah_map()));
     let quake64 = std::iter::once((&bspkit::branches::quake1::lumps::QUAKE64, bspkit::build::quake64_room()));
-    for (branch, mut data) in ritual.chain(cod).chain(forks).chain(dark_messiah).chain(quake64) {
+    let vindictus = [(1, bspkit::build::VindictusForm::V69), (2, bspkit::build::VindictusForm::Later)]
+        .into_iter()
+        .map(|(fv, form)| (form.branch(), bspkit::build::vindictus_map(fv, form)));
+    for (branch, mut data) in ritual.chain(cod).chain(forks).chain(dark_messiah).chain(quake64).chain(vindictus) {
         let header = header_len(&data);
         assert!(header > 0, "{}", branch.id);
         let len = data.len();

@@ -57,6 +57,7 @@ mod texture_corpus;
 mod texture_oracle;
 mod texture_sources;
 mod tree;
+mod vindictus;
 mod write_api;
 mod write_edits;
 mod write_entities;
