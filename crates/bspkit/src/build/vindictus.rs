@@ -20,6 +20,10 @@ use crate::lumps::staticprops::{StaticPropV6, StaticProps, VINDICTUS_SCALE_LEN};
 
 type L = LittleEndian;
 
+/// A game lump child: `(id, flags, version, bytes)` (flags and version are ints in Vindictus's
+/// directory).
+pub type Child = (u32, u32, u32, Vec<u8>);
+
 /// Which Vindictus build a re-laid map imitates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VindictusForm {
@@ -174,7 +178,7 @@ pub fn vindictus_from_valve(data: &[u8], face_version: u32, form: VindictusForm)
 
 /// The Valve game lump's children `(id, flags, version, bytes)`, its `sprp` re-encoded in
 /// `form`'s static props (version 6, a scale list of one record, then v6 or v5 props).
-fn game_lump_children(data: &[u8], gl: &[u8], form: VindictusForm) -> Result<Vec<(u32, u32, u32, Vec<u8>)>> {
+fn game_lump_children(data: &[u8], gl: &[u8], form: VindictusForm) -> Result<Vec<Child>> {
     let gofs = u32_at(data, 8 + 16 * source::LUMP_GAME_LUMP, Endian::Little).unwrap_or(0) as usize;
     let count = u32_at(gl, 0, Endian::Little).unwrap_or(0) as usize;
     let mut out = Vec::new();
@@ -251,7 +255,7 @@ pub fn vindictus_sprp(child: &[u8], version: u16, form: VindictusForm) -> Result
 /// A Vindictus game lump: Valve's count, then 20-byte entries `{id, int flags, int version,
 /// fileofs, filelen}`, children after the directory, offsets measured from `shift` (the lump's
 /// file offset: absolute, as PC maps store them).
-pub fn vindictus_game_lump(children: &[(u32, u32, u32, Vec<u8>)], shift: u64) -> Vec<u8> {
+pub fn vindictus_game_lump(children: &[Child], shift: u64) -> Vec<u8> {
     let mut out = (children.len() as u32).to_le_bytes().to_vec();
     let mut pos = DirForm::Vindictus.dir_len(children.len()) as u64;
     for (id, flags, version, data) in children {
