@@ -86,6 +86,20 @@ fn builder_maps_are_detected_by_content_and_read_typed() {
     let forced = Bsp::from_bytes_with(&valve, &OpenOptions { branch: Some("vindictus".into()), ..Default::default() }).unwrap();
     assert_eq!(forced.branch().id, "vindictus");
     assert_eq!(source::lumps::layout(forced.branch()), source::lumps::Layout::Vindictus);
+
+    // The Source conversions would rebuild the game lump in Valve's directory form: refused.
+    let map = bspkit::build::vindictus_map(2, VindictusForm::Later);
+    let bsp = Bsp::from_bytes(&map).unwrap();
+    for to in ["vindictus", "source"] {
+        let opts = bspkit::convert::ConvertOptions {
+            to: bspkit::branches::by_id(to).unwrap(),
+            endian: None,
+            lzma: bspkit::convert::Lzma::On,
+            static_props: None,
+        };
+        let e = bspkit::convert::convert(&bsp, &opts).err().expect("refused");
+        assert!(e.to_string().contains("own directory form"), "{e}");
+    }
 }
 
 /// Truncated maps and lying lumps give typed errors or check problems naming the lump, never a
