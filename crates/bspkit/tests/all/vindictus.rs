@@ -97,7 +97,7 @@ fn builder_maps_are_detected_by_content_and_read_typed() {
             lzma: bspkit::convert::Lzma::On,
             static_props: None,
         };
-        let e = bspkit::convert::convert(&bsp, &opts).err().expect("refused");
+        let Err(e) = bspkit::convert::convert(&bsp, &opts) else { panic!("converting {to} was not refused") };
         assert!(e.to_string().contains("own directory form"), "{e}");
     }
 }
