@@ -1,6 +1,8 @@
 //! Source game lump (lump 35): the directory with its three offset conventions, every child's
 //! bytes (LZMA children decompressed under a small cap), static props (`sprp`, every version
 //! layout), detail props (`dprp`) and detail lighting (`dplt`/`dplh`), in both byte orders.
+//! The licensee directory forms (Dark Messiah's, Vindictus's 20-byte entries) and Vindictus's
+//! static props (a scale list before the props) are fed the same bytes.
 //!
 //! Input: byte 0 selects the byte order (bit 0), whether the lump came from a `.lmp` file
 //! (bit 1) and a version for the direct child parsers (bits 2..7); bytes 1..5 are the lump's
@@ -10,8 +12,8 @@
 use std::borrow::Cow;
 
 use bspkit::lumps::detailprops::{parse_lighting, DetailProps};
-use bspkit::lumps::gamelump::{GameLumps, LumpPlace, OffsetBase};
-use bspkit::lumps::staticprops::StaticProps;
+use bspkit::lumps::gamelump::{parse_directory_in, DirForm, GameLumps, LumpPlace, OffsetBase};
+use bspkit::lumps::staticprops::{PropGame, StaticProps};
 use bspkit::Endian;
 use libfuzzer_sys::fuzz_target;
 
@@ -67,5 +69,15 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(dp) = DetailProps::parse(Cow::Borrowed(lump), version, endian) {
         detail(&dp);
+    }
+    if let Ok(sp) = StaticProps::parse_in(Cow::Borrowed(lump), version, endian, PropGame::Vindictus) {
+        props(&sp);
+    }
+    for form in [DirForm::DarkMessiah, DirForm::Vindictus] {
+        if let Ok(dir) = parse_directory_in(lump, place, endian, form) {
+            for e in &dir.entries {
+                assert!(e.start + e.stored_len <= lump.len());
+            }
+        }
     }
 });

@@ -44,6 +44,9 @@ fn main() -> std::io::Result<()> {
     }
     // Dark Messiah: split version word, 96-byte texinfo, 52-byte models, its game lump form.
     seeds.push(("seed_darkmessiah.bsp".into(), bspkit::build::dark_messiah_map()));
+    // Vindictus: widened records, faces of lump versions 1 and 2, its game lump and prop forms.
+    seeds.push(("seed_vindictus69.bsp".into(), bspkit::build::vindictus_map(1, bspkit::build::VindictusForm::V69)));
+    seeds.push(("seed_vindictus.bsp".into(), bspkit::build::vindictus_map(2, bspkit::build::VindictusForm::Later)));
     // Quake 64: the BSP29 room with 44-byte textures and 16-bit lighting.
     seeds.push(("seed_quake64_room.bsp".into(), bspkit::build::quake64_room()));
     // James Bond 007: Nightfire (version 42): no real map found.

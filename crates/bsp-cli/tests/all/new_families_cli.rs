@@ -228,3 +228,57 @@ fn nightfire_in_the_cli() {
     crate::export_cli::validate(&[glb]);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Vindictus (`vindictus`, `vindictus69`): `bsp formats` lists both; `info` names the branch
+/// with its content evidence and the widened records in vbspinfo's rows; `props`, `check`,
+/// `rewrite` (byte for byte), `--branch source` (the fork stays the runner-up) and `export`
+/// (glTF validator: no error, no warning) on the builder's maps and, with the corpus, on a TF2
+/// map re-laid in both forms.
+#[test]
+fn vindictus_in_the_cli() {
+    use bspkit::build::VindictusForm;
+    let f = stdout(&run(&["formats"]));
+    for id in ["vindictus ", "vindictus69 "] {
+        assert!(f.lines().any(|l| l.starts_with(id)), "{id}missing from:\n{f}");
+    }
+    let d = scratch("vindictus");
+    let mut glbs = Vec::new();
+    let mut maps = vec![
+        ("v69.bsp", "vindictus69", bspkit::build::vindictus_map(1, VindictusForm::V69)),
+        ("later.bsp", "vindictus", bspkit::build::vindictus_map(2, VindictusForm::Later)),
+    ];
+    if let Some(corpus) = common::corpus("vindictus_in_the_cli (corpus part)") {
+        let base = std::fs::read(corpus.join("source/bsp_tool__tf2_test2.bsp")).unwrap();
+        maps.push(("tf2_test2_v69.bsp", "vindictus69", bspkit::build::vindictus_from_valve(&base, 1, VindictusForm::V69).unwrap()));
+        maps.push(("tf2_test2_later.bsp", "vindictus", bspkit::build::vindictus_from_valve(&base, 2, VindictusForm::Later).unwrap()));
+    }
+    for (file, id, bytes) in &maps {
+        let map = d.join(file);
+        std::fs::write(&map, bytes).unwrap();
+        let info = stdout(&run(&["info", s(&map)]));
+        assert!(info.contains(&format!("[{id}]")) && info.contains("Vindictus faces of"), "{info}");
+        let rows: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&map)]).stdout).unwrap();
+        let stat = |name: &str| rows["stats"].as_array().unwrap().iter().find(|r| r["name"] == name).cloned().unwrap();
+        let (faces, edges) = (stat("faces"), stat("edges"));
+        // Memory = count × the record size on disk (72 or 76 bytes per face, 8 per edge).
+        let face_size = if id == &"vindictus" { 76 } else { 72 };
+        assert_eq!(faces["bytes"].as_u64(), faces["count"].as_u64().map(|n| n * face_size), "{rows}");
+        assert_eq!(edges["bytes"].as_u64(), edges["count"].as_u64().map(|n| n * 8), "{rows}");
+        let o = run(&["props", s(&map)]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let check = run(&["check", s(&map)]);
+        assert!(check.status.success(), "{}", stdout(&check));
+        let out = d.join(format!("out_{file}"));
+        assert!(run(&["rewrite", s(&map), "-o", s(&out)]).status.success());
+        assert_eq!(&std::fs::read(&out).unwrap(), bytes);
+        let forced: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", "--branch", "source", s(&map)]).stdout).unwrap();
+        assert_eq!(forced["format"]["branch"], "source");
+        assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == *id), "{forced}");
+        let glb = d.join(format!("{file}.glb"));
+        let e = run(&["export", s(&map), "-o", s(&glb)]);
+        assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
+        glbs.push(glb);
+    }
+    crate::export_cli::validate(&glbs);
+    let _ = std::fs::remove_dir_all(&d);
+}

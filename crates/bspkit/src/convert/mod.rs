@@ -46,6 +46,15 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
     let from_side = Side { branch: from.id, version: bsp.header().version, endian: endian_name(bsp.endian()) };
     let to_side = Side { branch: opts.to.id, version: bsp.header().version, endian: endian_name(target_endian) };
     let mut report = Report::new(from_side, to_side);
+    // The licensee game lump directories (Dark Messiah's, Vindictus's) would be rebuilt in
+    // Valve's form by the Source conversions: refused rather than written wrong.
+    if from.family == Family::Source && crate::lumps::gamelump::DirForm::of_branch(from.id) != crate::lumps::gamelump::DirForm::Valve {
+        return Err(Error::new(ErrorKind::Unsupported(format!(
+            "{} maps keep their game lump in their own directory form, which the Source conversions do not write",
+            from.id
+        )))
+        .in_file_opt(bsp.path()));
+    }
     let bytes = match (from.family, opts.to.family) {
         (Family::Source, Family::Source) if from.id == opts.to.id && opts.static_props.is_none() => {
             source::convert_endian(bsp, target_endian, opts.lzma, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?

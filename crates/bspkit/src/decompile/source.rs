@@ -567,6 +567,16 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
                 allowed: d.allowed_verts.map(|a| a.get()),
             })
             .collect(),
+        Ok(DispInfos::Vindictus(d)) => d
+            .iter()
+            .map(|d| Disp {
+                start: v3(&d.start_position).map(|c| c as f64),
+                power: d.power.get(),
+                vert_start: d.disp_vert_start.get() as i64,
+                tri_start: d.disp_tri_start.get() as i64,
+                allowed: d.allowed_verts.map(|a| a.get()),
+            })
+            .collect(),
         Ok(DispInfos::Unknown) => {
             if bsp.entry(LUMP_DISP_INFO).is_some_and(|e| e.length > 0) {
                 notes.push("displacements: this branch's dispinfo layout is unknown; left out".into());
@@ -808,6 +818,12 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
                 Overlays::Strata(o) => {
                     let o = &o[i];
                     let order = o.face_count_and_render_order.get() >> 14;
+                    (o.u.map(|x| x.get()), o.v.map(|x| x.get()), o.uv_points.map(|p| v3(&p)), v3(&o.origin), v3(&o.basis_normal), order)
+                }
+                Overlays::Vindictus(o) => {
+                    let o = &o[i];
+                    // The render order in the top 2 bits of its 32-bit count (bsp_tool vindictus69.py).
+                    let order = (o.face_count_and_render_order.get() >> 30) as u16;
                     (o.u.map(|x| x.get()), o.v.map(|x| x.get()), o.uv_points.map(|p| v3(&p)), v3(&o.origin), v3(&o.basis_normal), order)
                 }
                 Overlays::Unknown => continue,

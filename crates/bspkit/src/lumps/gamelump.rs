@@ -128,21 +128,25 @@ pub enum DirForm {
     #[default]
     Valve,
     DarkMessiah,
+    /// Vindictus (bsp_tool `nexon/vindictus69.py` `GameLumpHeader`): Valve's 4-byte count, then
+    /// 20-byte entries `{ char id[4]; int flags; int version; int fileofs; int filelen; }`
+    /// (flags and version widened to ints; read here as their low 16 bits).
+    Vindictus,
 }
 
 impl DirForm {
     /// The form a branch's maps use (by its id).
     pub fn of_branch(id: &str) -> DirForm {
-        if id == "darkmessiah" {
-            DirForm::DarkMessiah
-        } else {
-            DirForm::Valve
+        match id {
+            "darkmessiah" => DirForm::DarkMessiah,
+            "vindictus" | "vindictus69" => DirForm::Vindictus,
+            _ => DirForm::Valve,
         }
     }
     /// Bytes before the first entry.
     pub const fn header_len(self) -> usize {
         match self {
-            DirForm::Valve => 4,
+            DirForm::Valve | DirForm::Vindictus => 4,
             DirForm::DarkMessiah => 8,
         }
     }
@@ -150,7 +154,14 @@ impl DirForm {
     pub const fn entry_len(self) -> usize {
         match self {
             DirForm::Valve => ENTRY_LEN,
-            DirForm::DarkMessiah => 20,
+            DirForm::DarkMessiah | DirForm::Vindictus => 20,
+        }
+    }
+    /// Where `fileofs` sits in an entry (after the id, flags and version).
+    pub const fn offset_in_entry(self) -> usize {
+        match self {
+            DirForm::Valve | DirForm::DarkMessiah => 8,
+            DirForm::Vindictus => 12,
         }
     }
     /// Bytes of a directory of `n` entries.
@@ -166,18 +177,18 @@ pub const fn offset_field(position: usize) -> usize {
 
 /// [`offset_field`] in a directory of form `form`.
 pub const fn offset_field_in(position: usize, form: DirForm) -> usize {
-    form.dir_len(position) + 8
+    form.dir_len(position) + form.offset_in_entry()
 }
 
 fn raw_entry(lump: &[u8], position: usize, endian: Endian, form: DirForm) -> Option<RawEntry> {
     let b = form.dir_len(position);
-    Some(RawEntry {
-        id: u32_at(lump, b, endian)?,
-        flags: u16_at(lump, b + 4, endian)?,
-        version: u16_at(lump, b + 6, endian)?,
-        offset: u32_at(lump, b + 8, endian)?,
-        length: u32_at(lump, b + 12, endian)?,
-    })
+    let (flags, version) = match form {
+        // Ints: their low halves (the values are small; the high halves stay in the bytes).
+        DirForm::Vindictus => (u32_at(lump, b + 4, endian)? as u16, u32_at(lump, b + 8, endian)? as u16),
+        DirForm::Valve | DirForm::DarkMessiah => (u16_at(lump, b + 4, endian)?, u16_at(lump, b + 6, endian)?),
+    };
+    let o = b + form.offset_in_entry();
+    Some(RawEntry { id: u32_at(lump, b, endian)?, flags, version, offset: u32_at(lump, o, endian)?, length: u32_at(lump, o + 4, endian)? })
 }
 
 /// The directory's entries, every one the count declares (source.md §14.1). A negative count

@@ -265,6 +265,11 @@ impl PropLayout {
             (PropGame::DarkMessiah, 6) => &[PropLayout::V6Dm, PropLayout::V6],
             (PropGame::FairyTaleBusters, 7) => &[PropLayout::V7Ftb, PropLayout::V7, PropLayout::V7Star],
             (PropGame::BlackMesa, 11) => &[PropLayout::V11BmEx, PropLayout::V11Bm],
+            // Vindictus (bsp_tool nexon/vindictus69.py, vindictus.py): 1.69 stores v5 props
+            // under version 6, later builds v6 props; its own 64-byte v7 and 72-byte v8 props
+            // have no decoder here (kept raw, layout unknown).
+            (PropGame::Vindictus, 6) => &[PropLayout::V6, PropLayout::V5],
+            (PropGame::Vindictus, 7 | 8) => &[],
             _ => Self::candidates(version),
         }
     }
@@ -286,6 +291,9 @@ pub enum PropGame {
     BlackMesa,
     /// Dark Messiah: 136-byte version 6.
     DarkMessiah,
+    /// Vindictus: from version 6 a counted list of 16-byte scales `{ int prop; float scale[3]; }`
+    /// sits between the leaves and the props.
+    Vindictus,
 }
 
 impl PropGame {
@@ -297,6 +305,7 @@ impl PropGame {
             "ftb" => PropGame::FairyTaleBusters,
             "blackmesa" => PropGame::BlackMesa,
             "darkmessiah" => PropGame::DarkMessiah,
+            "vindictus" | "vindictus69" => PropGame::Vindictus,
             _ => PropGame::Valve,
         }
     }
@@ -472,11 +481,23 @@ pub struct StaticProps<'a> {
     pub leaves: Vec<u32>,
     /// Bytes per leaf entry: 2, or 4 in v12/v13.
     pub leaf_width: usize,
+    /// Vindictus's scale records (16 bytes each) before the props; 0 elsewhere.
+    pub scales: usize,
     pub count: usize,
     /// Bytes per prop found in the lump (`None` when there are no props).
     pub element_size: Option<usize>,
     pub layout: PropLayout,
     props_start: usize,
+}
+
+/// Bytes of one Vindictus scale record (bsp_tool `StaticPropScale`, `i3f`).
+pub const VINDICTUS_SCALE_LEN: usize = 16;
+
+/// The size of the props in a Vindictus `sprp` child of game lump version `version` (`None`
+/// when it does not parse or holds no props). Detection tells Vindictus 1.69 from later builds
+/// by it.
+pub fn vindictus_prop_size(data: &[u8], version: u16, endian: Endian) -> Option<usize> {
+    StaticProps::parse_in(Cow::Borrowed(data), version, endian, PropGame::Vindictus).ok()?.element_size
 }
 
 impl<'a> StaticProps<'a> {
@@ -516,13 +537,28 @@ impl<'a> StaticProps<'a> {
             game,
             leaves,
             leaf_width,
+            scales,
             count,
             element_size,
             layout,
             props_start,
             ..
         } = self;
-        StaticProps { data, version, endian, model_names, extra_names, game, leaves, leaf_width, count, element_size, layout, props_start }
+        StaticProps {
+            data,
+            version,
+            endian,
+            model_names,
+            extra_names,
+            game,
+            leaves,
+            leaf_width,
+            scales,
+            count,
+            element_size,
+            layout,
+            props_start,
+        }
     }
 
     fn parse_with(data: &[u8], version: u16, endian: Endian, leaf_width: usize, game: PropGame) -> Result<StaticProps<'static>> {
@@ -560,6 +596,13 @@ impl<'a> StaticProps<'a> {
                 (_, e) => e.u32([c[0], c[1], c[2], c[3]]),
             })
             .collect();
+        // Vindictus, version ≥ 6: `i32 n; {i32 prop; f32 scale[3]}[n]` before the prop count.
+        let (scales, leaves_end) = if game == PropGame::Vindictus && version >= 6 {
+            let n = count_at(leaves_end, "scale")?;
+            (n, span(leaves_end + 4, n, VINDICTUS_SCALE_LEN)?)
+        } else {
+            (0, leaves_end)
+        };
         let count = count_at(leaves_end, "prop")?;
         let props_start = leaves_end + 4;
         let remaining = data.len().checked_sub(props_start).ok_or_else(|| Error::truncated(props_start as u64, data.len() as u64))?;
@@ -585,6 +628,7 @@ impl<'a> StaticProps<'a> {
             game,
             leaves,
             leaf_width,
+            scales,
             count,
             element_size,
             layout,

@@ -60,6 +60,7 @@ mod texture_oracle;
 mod texture_sources;
 mod tree;
 mod view_visibility;
+mod vindictus;
 mod world_bounds;
 mod write_api;
 mod write_edits;

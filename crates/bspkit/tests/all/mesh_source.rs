@@ -34,6 +34,7 @@ fn side<O: ByteOrder>(faces: &Faces<O>, i: usize) -> u8 {
         Faces::Standard(f) => f[i].side,
         Faces::Vtmb(f) => f[i].side,
         Faces::Strata(f) => f[i].side,
+        Faces::VindictusV2(f) => f[i].side,
     }
 }
 
@@ -41,6 +42,7 @@ fn power<O: ByteOrder>(d: &DispInfos<O>, i: usize) -> i32 {
     match d {
         DispInfos::Standard(d) => d[i].power.get(),
         DispInfos::Strata(d) => d[i].power.get(),
+        DispInfos::Vindictus(d) => d[i].power.get(),
         DispInfos::Unknown => panic!("unknown dispinfo layout"),
     }
 }

@@ -271,6 +271,106 @@ fn dark_messiah(data: &[u8]) -> Detection {
     Detection { branch: &DARK_MESSIAH, version: 20, endian, why, runners_up }
 }
 
+/// A lump's stored bytes, when it lies in the file uncompressed.
+fn plain_lump(data: &[u8], endian: Endian, i: usize) -> Option<&[u8]> {
+    let (ofs, len) = entry(data, endian, false, i)?;
+    let b = data.get(ofs as usize..(ofs as usize).checked_add(len as usize)?)?;
+    (!b.starts_with(b"LZMA")).then_some(b)
+}
+
+/// The faces the models cover: the largest `firstface + numfaces` over the 48-byte models
+/// (lump 14, the same form in Valve's maps and Vindictus's). A map's models cover its faces
+/// exactly, so this says which face size the faces lump was written with.
+fn model_face_end(data: &[u8], endian: Endian) -> Option<u64> {
+    let models = plain_lump(data, endian, LUMP_MODELS)?;
+    if models.is_empty() || models.len() % 48 != 0 {
+        return None;
+    }
+    models
+        .chunks_exact(48)
+        .map(|m| {
+            let first = u32_at(m, 40, endian).unwrap_or(0) as i32;
+            let n = u32_at(m, 44, endian).unwrap_or(0) as i32;
+            (first.max(0) as u64).saturating_add(n.max(0) as u64)
+        })
+        .max()
+}
+
+/// The Vindictus static-prop form in the `sprp` child: names, leaves, then (version ≥ 6) a
+/// counted list of 16-byte scales, then the props. `(version, prop size)`; size 0 = no props.
+fn vindictus_props(data: &[u8], endian: Endian) -> Option<(u16, usize)> {
+    let lump = plain_lump(data, endian, LUMP_GAME_LUMP)?;
+    let (ofs, _) = entry(data, endian, false, LUMP_GAME_LUMP)?;
+    let place = gamelump::LumpPlace { file_offset: ofs as u64, from_lmp: false };
+    let dir = gamelump::parse_directory_in(lump, place, endian, gamelump::DirForm::Vindictus).ok()?;
+    let e = dir.entries.iter().find(|e| e.id == gamelump::ID_STATIC_PROPS && !e.compressed)?;
+    let b = lump.get(e.start..e.start.checked_add(e.stored_len)?)?;
+    let size = crate::lumps::staticprops::vindictus_prop_size(b, e.version, endian).unwrap_or(0);
+    Some((e.version, size))
+}
+
+/// Vindictus (bsp_tool `nexon/vindictus69.py`): a little-endian v20 header like Valve's, told
+/// apart by content. Its faces are 72 bytes (lump version 1) or 76 (version 2) where Valve's
+/// are 56, and the models (the same form in both) cover exactly the faces the Vindictus size
+/// counts. The version — 1.69 or later — is told by the static props: version 5, or 6 with
+/// 60-byte props, is 1.69; 6 with 64-byte props, 7 and 8 are later builds.
+fn vindictus(data: &[u8], endian: Endian) -> Option<Detection> {
+    if endian != Endian::Little {
+        return None;
+    }
+    let faces = lump_len(data, endian, LUMP_FACES) as u64;
+    let face_version = entry(data, endian, false, LUMP_FACES).and_then(|_| u32_at(data, 8 + 16 * LUMP_FACES + 8, endian))?;
+    let size: u64 = if face_version == 2 { 76 } else { 72 };
+    let covered = model_face_end(data, endian)?;
+    if faces == 0 || faces % size != 0 || covered != faces / size || (faces % 56 == 0 && covered == faces / 56) {
+        return None;
+    }
+    let mut why = vec![
+        "magic \"VBSP\" (little endian), version 20".to_string(),
+        format!(
+            "faces lump version {face_version}: {faces} bytes = {} Vindictus faces of {size} bytes, exactly the {covered} faces the models cover (Valve's 56-byte faces would be {:.1})",
+            faces / size,
+            faces as f64 / 56.0
+        ),
+    ];
+    let fits = |i: usize, rec: u64, name: &str| {
+        let n = lump_len(data, endian, i) as u64;
+        (n > 0 && n % rec == 0).then(|| format!("{name} {n} bytes = {} × {rec}", n / rec))
+    };
+    let seen: Vec<String> = [
+        fits(LUMP_NODES, 48, "nodes"),
+        fits(LUMP_LEAVES, 56, "leaves"),
+        fits(LUMP_EDGES, 8, "edges"),
+        fits(LUMP_BRUSH_SIDES, 16, "brush sides"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !seen.is_empty() {
+        why.push(format!("widened records fit: {}", seen.join(", ")));
+    }
+    let mut runners_up = vec![("source", "Valve's 56-byte faces do not match the models' face count".to_string())];
+    let (branch, props) = match vindictus_props(data, endian) {
+        Some((5, _)) => (&VINDICTUS69, "static props version 5 (Vindictus 1.69)".to_string()),
+        Some((6, 60)) => (&VINDICTUS69, "static props version 6 with scales and 60-byte (v5-form) props (Vindictus 1.69)".to_string()),
+        Some((6, 0)) => {
+            runners_up.push(("vindictus69", "1.69 also stores static props version 6".into()));
+            (&VINDICTUS, "static props version 6 without props to tell 1.69 from later builds: the later branch by default".to_string())
+        }
+        Some((v, size)) => {
+            runners_up.push(("vindictus69", "1.69 stores static props version 5, or 6 with 60-byte props".into()));
+            let size = if size > 0 { format!(" with {size}-byte props") } else { String::new() };
+            (&VINDICTUS, format!("static props version {v}{size} (Vindictus after 1.69)"))
+        }
+        None => {
+            runners_up.push(("vindictus69", "no static props to tell the two versions apart".into()));
+            (&VINDICTUS, "no static props: the later Vindictus branch by default".to_string())
+        }
+    };
+    why.push(props);
+    Some(Detection { branch, version: 20, endian, why, runners_up })
+}
+
 /// `asw_a, asw_b, asw_c` and how many more.
 fn class_list(classes: &[String]) -> String {
     let shown = classes.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
@@ -312,6 +412,11 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
     let l4d2 = version == 21 && directory_fits(data, endian, true);
     let order = format!("magic {magic:?} ({} endian), version {version}", if endian == Endian::Little { "little" } else { "big" });
     let mut runners_up: Vec<(&'static str, String)> = Vec::new();
+    if version == 20 {
+        if let Some(d) = vindictus(data, endian) {
+            return Ok(d);
+        }
+    }
     let fork = if version == 20 { v20_fork(data, endian) } else { None };
     let (branch, why): (&'static Branch, String) = match version {
         17 => (&VTMB, "version 17 is Vampire: The Masquerade – Bloodlines".into()),

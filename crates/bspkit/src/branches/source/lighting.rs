@@ -106,6 +106,7 @@ fn collect_with<'a, O: ByteOrder>(bsp: &'a Bsp<'a>, opts: &LightOptions) -> Resu
         Faces::Standard(list) => each!(list),
         Faces::Vtmb(list) => each!(list),
         Faces::Strata(list) => each!(list),
+        Faces::VindictusV2(list) => each!(list),
     }
     Ok(set)
 }

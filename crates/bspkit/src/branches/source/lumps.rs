@@ -73,6 +73,10 @@ pub enum Layout {
     /// Dark Messiah of Might and Magic: 96-byte texinfo and 52-byte models (VDC "BSP
     /// (Source)/Game-Specific"), every other lump as the 2007 table.
     DarkMessiah,
+    /// Vindictus (both versions): widened faces (lump versions 1 and 2), nodes, leaves, edges,
+    /// leaf faces/brushes, brush sides, area portals, dispinfo and overlays (bsp_tool
+    /// `nexon/vindictus69.py`).
+    Vindictus,
 }
 
 /// The layout generation of a Source branch.
@@ -81,6 +85,7 @@ pub fn layout(branch: &Branch) -> Layout {
         "vtmb" => Layout::Vtmb,
         "strata" => Layout::Strata,
         "darkmessiah" => Layout::DarkMessiah,
+        "vindictus" | "vindictus69" => Layout::Vindictus,
         _ => Layout::Standard,
     }
 }
@@ -228,6 +233,26 @@ pub static LUMPS_DARK_MESSIAH: [LumpDef; 64] = {
     with(t, LUMP_MODELS, LumpDef::records("MODELS", 52))
 };
 
+/// Vindictus (both versions): the 2007 table with the widened records of bsp_tool's
+/// `nexon/vindictus69.py` (sizes asserted in `records.rs`). Faces come in two forms chosen by
+/// the lump version: 1 → 72 bytes, 2 → 76 bytes; version 0 (Valve's compilers leave
+/// ORIGINAL_FACES and an empty FACES_HDR at 0) is read as 1, an assumption. Its game lump directory is read by
+/// [`crate::lumps::gamelump::DirForm::Vindictus`].
+pub static LUMPS_VINDICTUS: [LumpDef; 64] = {
+    let t = with(LUMPS_2007, LUMP_NODES, LumpDef::records("NODES", 48));
+    let t = with(t, LUMP_FACES, LumpDef::versioned("FACES", &[(0, 72), (1, 72), (2, 76)]));
+    let t = with(t, LUMP_LEAVES, LumpDef::records("LEAVES", 56));
+    let t = with(t, LUMP_EDGES, LumpDef::records("EDGES", 8));
+    let t = with(t, LUMP_LEAF_FACES, LumpDef::records("LEAF_FACES", 4));
+    let t = with(t, LUMP_LEAF_BRUSHES, LumpDef::records("LEAF_BRUSHES", 4));
+    let t = with(t, LUMP_BRUSH_SIDES, LumpDef::records("BRUSH_SIDES", 16));
+    let t = with(t, LUMP_AREA_PORTALS, LumpDef::records("AREA_PORTALS", 20));
+    let t = with(t, LUMP_DISP_INFO, LumpDef::versioned("DISP_INFO", &[(0, 232)]));
+    let t = with(t, LUMP_ORIGINAL_FACES, LumpDef::versioned("ORIGINAL_FACES", &[(0, 72), (1, 72), (2, 76)]));
+    let t = with(t, LUMP_OVERLAYS, LumpDef::versioned("OVERLAYS", &[(0, 356)]));
+    with(t, LUMP_FACES_HDR, LumpDef::versioned("FACES_HDR", &[(0, 72), (1, 72), (2, 76)]))
+};
+
 /// Left 4 Dead 2 (§5): static-prop collision lumps 22–25 and 49, PhysX lump 62.
 pub static LUMPS_L4D2: [LumpDef; 64] = {
     let t = with(LUMPS_2007, 22, LumpDef::raw("PROP_COLLISION"));
@@ -367,6 +392,20 @@ pub static DARK_MESSIAH: Branch = source_branch(
     false,
     &LUMPS_DARK_MESSIAH,
 );
+pub static VINDICTUS: Branch = source_branch(
+    "vindictus",
+    "Source v20, Vindictus",
+    "Vindictus / Mabinogi Heroes (Steam-era builds: static props 6 with v6 props, 7, 8)",
+    false,
+    &LUMPS_VINDICTUS,
+);
+pub static VINDICTUS69: Branch = source_branch(
+    "vindictus69",
+    "Source v20, Vindictus 1.69",
+    "Vindictus 1.69 (pre-Steam builds: static props 5, or 6 with v5 props)",
+    false,
+    &LUMPS_VINDICTUS,
+);
 pub static SFM: Branch = source_branch("sfm", "Source v21, Source Filmmaker", "Source Filmmaker", false, &LUMPS_ASW);
 
 /// Source branches, for the registry.
@@ -393,6 +432,8 @@ pub static BRANCHES: &[&Branch] = &[
     &BLACK_MESA,
     &SFM,
     &DARK_MESSIAH,
+    &VINDICTUS,
+    &VINDICTUS69,
 ];
 
 /// The VBSP versions a branch's maps carry (source.md §3, §27): those [`select`](super::detect::select) maps to this
@@ -408,7 +449,8 @@ pub fn versions(branch: &Branch) -> &'static [u32] {
         // Half-Life: Source has one v18 map, everything else of that era is 19.
         "source2004" => &[18, 19],
         "source_xbox" => &[19],
-        "source2006" | "source" | "l4d" | "outerlight" | "zenoclash" | "ftb" | "blackmesa" | "darkmessiah" => &[20],
+        "source2006" | "source" | "l4d" | "outerlight" | "zenoclash" | "ftb" | "blackmesa" | "darkmessiah" | "vindictus"
+        | "vindictus69" => &[20],
         "l4d2" | "alienswarm" | "portal2" | "csgo" => &[21],
         // Source Filmmaker ships v20 and v21 maps (VDC); its own compiler writes 21.
         "sfm" => &[20, 21],

@@ -365,6 +365,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
             let power = match (&self.disp_infos, usize::try_from(f.dispinfo)) {
                 (Ok(DispInfos::Standard(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
                 (Ok(DispInfos::Strata(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
+                (Ok(DispInfos::Vindictus(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
                 _ => None,
             };
             match power.filter(|p| (2..=4).contains(p)) {
@@ -552,6 +553,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         let rec = usize::try_from(di).ok().and_then(|d| match infos {
             DispInfos::Standard(v) => v.get(d).map(|r| (v3(&r.start_position), r.disp_vert_start.get(), r.power.get())),
             DispInfos::Strata(v) => v.get(d).map(|r| (v3(&r.start_position), r.disp_vert_start.get(), r.power.get())),
+            DispInfos::Vindictus(v) => v.get(d).map(|r| (v3(&r.start_position), r.disp_vert_start.get(), r.power.get())),
             DispInfos::Unknown => None,
         });
         let (start, vstart, power) = match (rec, infos) {

@@ -635,6 +635,114 @@ impl ModelDm {
     }
 }
 
+// Vindictus (Nexon's Source fork; VDC "BSP (Source)/Game-Specific" lists it with "many
+// modified structs" and gives no layouts). The forms below are the facts bsp_tool's
+// `nexon/vindictus69.py` states (struct format strings); its face version 1 (72 bytes) is the
+// same layout as Strata's [`FaceStrata`], which the `vindictus` branches read, so it is not
+// declared twice. Widened fields are 32-bit where Valve's are 16-bit.
+record!(
+    /// Vindictus face, lump version 2, 76 bytes: the version-1 form ([`FaceStrata`]'s layout)
+    /// with one more int after `surface_fog_volume_id` (meaning not given; kept as stored).
+    FaceVinV2 {
+        planenum: U32<O>,
+        side: u8,
+        on_node: u8,
+        pad: [u8; 2],
+        firstedge: U32<O>,
+        numedges: U32<O>,
+        texinfo: I32<O>,
+        dispinfo: I32<O>,
+        surface_fog_volume_id: I32<O>,
+        unknown: I32<O>,
+        styles: [u8; 4],
+        lightofs: I32<O>,
+        area: F32<O>,
+        lightmap_mins: [I32<O>; 2],
+        lightmap_size: [I32<O>; 2],
+        orig_face: I32<O>,
+        prims: U32<O>,
+        first_prim_id: U32<O>,
+        smoothing_groups: U32<O>,
+    }
+);
+record!(
+    /// Vindictus node, 48 bytes: every field a 32-bit int, integer bounds (no area field; the
+    /// last int is padding).
+    NodeVin {
+        planenum: I32<O>,
+        children: [I32<O>; 2],
+        mins: [I32<O>; 3],
+        maxs: [I32<O>; 3],
+        firstface: I32<O>,
+        numfaces: I32<O>,
+        padding: I32<O>,
+    }
+);
+record!(
+    /// Vindictus leaf (lump version 1), 56 bytes: Valve's `dleaf_t` v1 fields widened to 32
+    /// bits, integer bounds. The area/flags split of `area_flags` is not given; Valve's (low 9
+    /// bits area) is assumed.
+    LeafVin {
+        contents: I32<O>,
+        cluster: I32<O>,
+        area_flags: U32<O>,
+        mins: [I32<O>; 3],
+        maxs: [I32<O>; 3],
+        firstleafface: U32<O>,
+        numleaffaces: U32<O>,
+        firstleafbrush: U32<O>,
+        numleafbrushes: U32<O>,
+        leaf_water_data_id: I32<O>,
+    }
+);
+impl<O: ByteOrder> LeafVin<O> {
+    pub fn area(&self) -> u32 {
+        self.area_flags.get() & 0x1ff
+    }
+}
+record!(
+    /// Vindictus brush side, 16 bytes: plane, texinfo, dispinfo and bevel as 32-bit ints.
+    BrushSideVin { planenum: U32<O>, texinfo: I32<O>, dispinfo: I32<O>, bevel: I32<O> }
+);
+record!(
+    /// Vindictus `ddispinfo_t`, 232 bytes: widened indices, the smoothing angle before an
+    /// unknown int (where Valve has `minTess` first), neighbour data kept raw.
+    DispInfoVin {
+        start_position: Vec3<O>,
+        disp_vert_start: I32<O>,
+        disp_tri_start: I32<O>,
+        power: I32<O>,
+        smoothing_angle: F32<O>,
+        unknown: I32<O>,
+        contents: I32<O>,
+        map_face: U32<O>,
+        lightmap_alpha_start: I32<O>,
+        lightmap_sample_position_start: I32<O>,
+        neighbors: [u8; 144],
+        allowed_verts: [U32<O>; 10],
+    }
+);
+record!(
+    /// Vindictus overlay, 356 bytes: an int texinfo and an int face count whose top 2 bits are
+    /// the render order.
+    OverlayVin {
+        id: I32<O>,
+        texinfo: I32<O>,
+        face_count_and_render_order: U32<O>,
+        ofaces: [I32<O>; 64],
+        u: [F32<O>; 2],
+        v: [F32<O>; 2],
+        uv_points: [Vec3<O>; 4],
+        origin: Vec3<O>,
+        basis_normal: Vec3<O>,
+    }
+);
+impl<O: ByteOrder> OverlayVin<O> {
+    pub fn face_count(&self) -> usize {
+        (self.face_count_and_render_order.get() & 0x3fff_ffff) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -665,6 +773,13 @@ mod tests {
         assert_eq!(size_of::<TexInfoDm>(), 96);
         assert_eq!(size_of::<ModelDm>(), 52);
         assert_eq!(size_of::<GameLumpEntryDm>(), 20);
+        // Vindictus (bsp_tool nexon/vindictus69.py format strings)
+        assert_eq!(size_of::<FaceVinV2<LE>>(), 76);
+        assert_eq!(size_of::<NodeVin<LE>>(), 48);
+        assert_eq!(size_of::<LeafVin<LE>>(), 56);
+        assert_eq!(size_of::<BrushSideVin<LE>>(), 16);
+        assert_eq!(size_of::<DispInfoVin<LE>>(), 232);
+        assert_eq!(size_of::<OverlayVin<LE>>(), 356);
         assert_eq!(size_of::<TexData<LE>>(), 32);
         assert_eq!(size_of::<StringTableEntry<LE>>(), 4);
         assert_eq!(size_of::<Model<LE>>(), 48);

@@ -16,14 +16,23 @@ use crate::schema::types::{of, RecordSchema, Value};
 pub fn lump_schema(branch: &Branch, lump: &str, size: usize, endian: Endian) -> Option<&'static RecordSchema> {
     // Strata's 56-byte leaves are not the v19 56-byte leaves.
     let strata = branch.id == STRATA.id;
+    // Vindictus's 48-byte nodes, 56-byte leaves, 16-byte brush sides, 232-byte dispinfo and
+    // 356-byte overlays have Strata's sizes but their own fields.
+    let vin = super::lumps::layout(branch) == super::lumps::Layout::Vindictus;
     match endian {
-        Endian::Little => of_order::<LittleEndian>(lump, size, strata),
-        Endian::Big => of_order::<BigEndian>(lump, size, strata),
+        Endian::Little => of_order::<LittleEndian>(lump, size, strata, vin),
+        Endian::Big => of_order::<BigEndian>(lump, size, strata, vin),
     }
 }
 
-fn of_order<O: ByteOrder>(lump: &str, size: usize, strata: bool) -> Option<&'static RecordSchema> {
+fn of_order<O: ByteOrder>(lump: &str, size: usize, strata: bool, vin: bool) -> Option<&'static RecordSchema> {
     let s = match (lump, size) {
+        ("NODES", 48) if vin => of::<NodeVin<O>>(),
+        ("LEAVES", 56) if vin => of::<LeafVin<O>>(),
+        ("BRUSH_SIDES", 16) if vin => of::<BrushSideVin<O>>(),
+        ("DISP_INFO", 232) if vin => of::<DispInfoVin<O>>(),
+        ("OVERLAYS", 356) if vin => of::<OverlayVin<O>>(),
+        ("FACES" | "ORIGINAL_FACES" | "FACES_HDR", 76) => of::<FaceVinV2<O>>(),
         ("PLANES", _) => of::<Plane<O>>(),
         ("TEXDATA", _) => of::<TexData<O>>(),
         ("VERTICES" | "VERT_NORMALS" | "PRIM_VERTS" | "CLIP_PORTAL_VERTS", _) => of::<Vertex<O>>(),

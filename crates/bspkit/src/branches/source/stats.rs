@@ -108,6 +108,59 @@ static STANDARD: &[Row] = &[
     r("physics terrain", Src::Glob(LUMP_PHYS_DISP), 1 << 20),
 ];
 
+/// Vindictus (both versions): the standard rows with its widened records' sizes (bsp_tool
+/// `nexon/vindictus69.py`). Its own tools' limits are not published: Valve's are shown. Faces
+/// have two sizes by lump version, so their Memory uses the size on disk (`0`).
+static VINDICTUS_ROWS: &[Row] = &[
+    r("models", Src::Lump(LUMP_MODELS, 48), 1024),
+    r("brushes", Src::Lump(LUMP_BRUSHES, 12), 8192),
+    r("brushsides", Src::Lump(LUMP_BRUSH_SIDES, 16), 65536),
+    r("planes", Src::Lump(LUMP_PLANES, 20), 65536),
+    r("vertexes", Src::Lump(LUMP_VERTICES, 12), 65536),
+    r("nodes", Src::Lump(LUMP_NODES, 48), 65536),
+    r("texinfos", Src::Lump(LUMP_TEXINFO, 72), 12288),
+    r("texdata", Src::Lump(LUMP_TEXDATA, 32), 2048),
+    r("dispinfos", Src::Lump(LUMP_DISP_INFO, 232), 0),
+    r("disp_verts", Src::Lump(LUMP_DISP_VERTS, 20), 0),
+    r("disp_tris", Src::Lump(LUMP_DISP_TRIS, 2), 0),
+    r("disp_lmsamples", Src::Bytes(LUMP_DISP_LIGHTMAP_SAMPLE_POSITIONS), 0),
+    r("faces", Src::Faces(LUMP_FACES, 0), 65536),
+    r("hdr faces", Src::Faces(LUMP_FACES_HDR, 0), 65536),
+    r("origfaces", Src::Faces(LUMP_ORIGINAL_FACES, 0), 65536),
+    r("leaves", Src::Lump(LUMP_LEAVES, 56), 65536),
+    r("leaffaces", Src::Lump(LUMP_LEAF_FACES, 4), 65536),
+    r("leafbrushes", Src::Lump(LUMP_LEAF_BRUSHES, 4), 65536),
+    r("areas", Src::Lump(LUMP_AREAS, 8), 256),
+    r("surfedges", Src::Lump(LUMP_SURFEDGES, 4), 512000),
+    r("edges", Src::Lump(LUMP_EDGES, 8), 256000),
+    r("LDR worldlights", Src::Lump(LUMP_WORLD_LIGHTS, 88), 8192),
+    r("HDR worldlights", Src::Lump(LUMP_WORLD_LIGHTS_HDR, 88), 8192),
+    r("leafwaterdata", Src::Lump(LUMP_LEAF_WATER_DATA, 12), 32768),
+    r("waterstrips", Src::Lump(LUMP_PRIMITIVES, 10), 32768),
+    r("waterverts", Src::Lump(LUMP_PRIM_VERTS, 12), 65536),
+    r("waterindices", Src::Lump(LUMP_PRIM_INDICES, 2), 65536),
+    r("cubemapsamples", Src::Lump(LUMP_CUBEMAPS, 16), 1024),
+    r("overlays", Src::Lump(LUMP_OVERLAYS, 356), 512),
+    r("LDR lightdata", Src::Glob(LUMP_LIGHTING), 0),
+    r("HDR lightdata", Src::Glob(LUMP_LIGHTING_HDR), 0),
+    r("visdata", Src::Glob(LUMP_VISIBILITY), 0x100_0000),
+    r("entdata", Src::Glob(LUMP_ENTITIES), 384 * 1024),
+    r("LDR ambient table", Src::Lump(LUMP_LEAF_AMBIENT_INDEX, 4), 65536),
+    r("HDR ambient table", Src::Lump(LUMP_LEAF_AMBIENT_INDEX_HDR, 4), 65536),
+    r("LDR leaf ambient", Src::Lump(LUMP_LEAF_AMBIENT_LIGHTING, 28), 65536),
+    r("HDR leaf ambient", Src::Lump(LUMP_LEAF_AMBIENT_LIGHTING_HDR, 28), 65536),
+    r("occluders", Src::Occluders, 0),
+    r("occluder polygons", Src::OccluderPolys, 0),
+    r("occluder vert ind", Src::OccluderVerts, 0),
+    r("detail props", Src::Game(b"dprp"), 0),
+    r("dtl prp lght", Src::Game(b"dplt"), 0),
+    r("HDR dtl prp lght", Src::Game(b"dplh"), 0),
+    r("static props", Src::Game(b"sprp"), 0),
+    r("pakfile", Src::Glob(LUMP_PAKFILE), 0),
+    r("physics", Src::Glob(LUMP_PHYS_COLLIDE), 4 << 20),
+    r("physics terrain", Src::Glob(LUMP_PHYS_DISP), 1 << 20),
+];
+
 /// Strata v25: the rows and limits its vbspinfo prints (momentum_mp_lobby.bsp.info.txt;
 /// limits also in bsp_tool strata.py `MAX`), record sizes from [`super::records`].
 static STRATA_ROWS: &[Row] = &[
@@ -190,7 +243,11 @@ pub fn stats(bsp: &Bsp) -> Vec<Stat> {
 }
 
 fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
-    let rows = if layout(bsp.branch()) == Layout::Strata { STRATA_ROWS } else { STANDARD };
+    let rows = match layout(bsp.branch()) {
+        Layout::Strata => STRATA_ROWS,
+        Layout::Vindictus => VINDICTUS_ROWS,
+        _ => STANDARD,
+    };
     let view = View::<O>::new(bsp).ok();
     let occ = view.as_ref().and_then(|v| v.occlusion().ok());
     let games = game_lump_directory(bsp);
@@ -209,7 +266,8 @@ fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
                 // Count by the record size on disk (56-byte v0 leaves, 100-byte v1 world
                 // lights, VTMB's 104-byte faces); Memory by vbspinfo's in-memory struct.
                 let disk = bsp.record_size(i).unwrap_or(size).max(1);
-                object(len(bsp, i) / disk as u64, size)
+                // A row size of 0: Memory by the size on disk (Vindictus's two face forms).
+                object(len(bsp, i) / disk as u64, if size == 0 { disk } else { size })
             }
             Src::Glob(i) => glob(len(bsp, i), row.max),
             Src::Bytes(i) => object(len(bsp, i), 1),

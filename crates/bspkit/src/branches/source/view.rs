@@ -51,6 +51,8 @@ pub enum Faces<'a, O: ByteOrder> {
     Standard(&'a [Face<O>]),
     Vtmb(&'a [FaceVtmb<O>]),
     Strata(&'a [FaceStrata<O>]),
+    /// Vindictus faces of lump version 2 (76 bytes); its version 1 is [`Faces::Strata`]'s layout.
+    VindictusV2(&'a [FaceVinV2<O>]),
 }
 
 fn styles_used(s: &[u8]) -> usize {
@@ -63,6 +65,7 @@ impl<'a, O: ByteOrder> Faces<'a, O> {
             Faces::Standard(f) => f.len(),
             Faces::Vtmb(f) => f.len(),
             Faces::Strata(f) => f.len(),
+            Faces::VindictusV2(f) => f.len(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -96,6 +99,9 @@ impl<'a, O: ByteOrder> Faces<'a, O> {
             Faces::Strata(f) => {
                 face_info!(f = f.get(i)?; num_prims: (f.prims.get() >> 1) as i64, first_prim: f.first_prim_id.get() as i64)
             }
+            Faces::VindictusV2(f) => {
+                face_info!(f = f.get(i)?; num_prims: (f.prims.get() >> 1) as i64, first_prim: f.first_prim_id.get() as i64)
+            }
         })
     }
     pub fn iter(&self) -> impl Iterator<Item = FaceInfo> + '_ {
@@ -115,6 +121,7 @@ pub struct NodeInfo {
 pub enum Nodes<'a, O: ByteOrder> {
     Standard(&'a [Node<O>]),
     Strata(&'a [NodeStrata<O>]),
+    Vindictus(&'a [NodeVin<O>]),
 }
 
 impl<O: ByteOrder> Nodes<'_, O> {
@@ -122,6 +129,7 @@ impl<O: ByteOrder> Nodes<'_, O> {
         match self {
             Nodes::Standard(n) => n.len(),
             Nodes::Strata(n) => n.len(),
+            Nodes::Vindictus(n) => n.len(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -144,6 +152,7 @@ impl<O: ByteOrder> Nodes<'_, O> {
             Some(match self {
                 Nodes::Standard(n) => node_info!(n.get(i)?),
                 Nodes::Strata(n) => node_info!(n.get(i)?),
+                Nodes::Vindictus(n) => node_info!(n.get(i)?),
             })
         })
     }
@@ -168,6 +177,7 @@ pub enum Leaves<'a, O: ByteOrder> {
     /// Lump version 1, 32 bytes.
     V1(&'a [Leaf<O>]),
     Strata(&'a [LeafStrata<O>]),
+    Vindictus(&'a [LeafVin<O>]),
 }
 
 impl<O: ByteOrder> Leaves<'_, O> {
@@ -176,6 +186,7 @@ impl<O: ByteOrder> Leaves<'_, O> {
             Leaves::V0(l) => l.len(),
             Leaves::V1(l) => l.len(),
             Leaves::Strata(l) => l.len(),
+            Leaves::Vindictus(l) => l.len(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -203,6 +214,7 @@ impl<O: ByteOrder> Leaves<'_, O> {
                 Leaves::V0(l) => leaf_info!(l.get(i)?),
                 Leaves::V1(l) => leaf_info!(l.get(i)?),
                 Leaves::Strata(l) => leaf_info!(l.get(i)?),
+                Leaves::Vindictus(l) => leaf_info!(l.get(i)?),
             })
         })
     }
@@ -219,6 +231,7 @@ pub struct BrushSideInfo {
 pub enum BrushSides<'a, O: ByteOrder> {
     Standard(&'a [BrushSide<O>]),
     Strata(&'a [BrushSideStrata<O>]),
+    Vindictus(&'a [BrushSideVin<O>]),
 }
 
 impl<O: ByteOrder> BrushSides<'_, O> {
@@ -226,6 +239,7 @@ impl<O: ByteOrder> BrushSides<'_, O> {
         match self {
             BrushSides::Standard(s) => s.len(),
             BrushSides::Strata(s) => s.len(),
+            BrushSides::Vindictus(s) => s.len(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -239,6 +253,10 @@ impl<O: ByteOrder> BrushSides<'_, O> {
                     BrushSideInfo { planenum: s.planenum.get() as i64, texinfo: s.texinfo.get() as i64, dispinfo: s.dispinfo.get() as i64 }
                 }
                 BrushSides::Strata(s) => {
+                    let s = s.get(i)?;
+                    BrushSideInfo { planenum: s.planenum.get() as i64, texinfo: s.texinfo.get() as i64, dispinfo: s.dispinfo.get() as i64 }
+                }
+                BrushSides::Vindictus(s) => {
                     let s = s.get(i)?;
                     BrushSideInfo { planenum: s.planenum.get() as i64, texinfo: s.texinfo.get() as i64, dispinfo: s.dispinfo.get() as i64 }
                 }
@@ -310,6 +328,7 @@ pub struct DispInfoSummary {
 pub enum DispInfos<'a, O: ByteOrder> {
     Standard(&'a [DispInfo<O>]),
     Strata(&'a [DispInfoStrata<O>]),
+    Vindictus(&'a [DispInfoVin<O>]),
     /// A form with no known layout (Dota 2): count unknown.
     Unknown,
 }
@@ -319,6 +338,7 @@ impl<O: ByteOrder> DispInfos<'_, O> {
         match self {
             DispInfos::Standard(d) => d.len(),
             DispInfos::Strata(d) => d.len(),
+            DispInfos::Vindictus(d) => d.len(),
             DispInfos::Unknown => 0,
         }
     }
@@ -346,6 +366,15 @@ impl<O: ByteOrder> DispInfos<'_, O> {
                         map_face: d.map_face.get() as i64,
                     }
                 }
+                DispInfos::Vindictus(d) => {
+                    let d = d.get(i)?;
+                    DispInfoSummary {
+                        disp_vert_start: d.disp_vert_start.get() as i64,
+                        disp_tri_start: d.disp_tri_start.get() as i64,
+                        power: d.power.get(),
+                        map_face: d.map_face.get() as i64,
+                    }
+                }
                 DispInfos::Unknown => return None,
             })
         })
@@ -355,6 +384,7 @@ impl<O: ByteOrder> DispInfos<'_, O> {
 pub enum Overlays<'a, O: ByteOrder> {
     Standard(&'a [Overlay<O>]),
     Strata(&'a [OverlayStrata<O>]),
+    Vindictus(&'a [OverlayVin<O>]),
     Unknown,
 }
 
@@ -363,6 +393,7 @@ impl<O: ByteOrder> Overlays<'_, O> {
         match self {
             Overlays::Standard(o) => o.len(),
             Overlays::Strata(o) => o.len(),
+            Overlays::Vindictus(o) => o.len(),
             Overlays::Unknown => 0,
         }
     }
@@ -377,6 +408,10 @@ impl<O: ByteOrder> Overlays<'_, O> {
                 (o.texinfo.get() as i64, &o.ofaces, o.face_count())
             }
             Overlays::Strata(o) => {
+                let o = o.get(i)?;
+                (o.texinfo.get() as i64, &o.ofaces, o.face_count())
+            }
+            Overlays::Vindictus(o) => {
                 let o = o.get(i)?;
                 (o.texinfo.get() as i64, &o.ofaces, o.face_count())
             }
@@ -629,7 +664,8 @@ impl<'a, O: ByteOrder> View<'a, O> {
     }
     pub fn edges(&self) -> Result<Edges<'a, O>> {
         Ok(match self.layout {
-            Layout::Strata => Edges::Strata(self.recs(LUMP_EDGES)?),
+            // Vindictus edges are the same two u32s.
+            Layout::Strata | Layout::Vindictus => Edges::Strata(self.recs(LUMP_EDGES)?),
             _ => Edges::Standard(self.recs(LUMP_EDGES)?),
         })
     }
@@ -640,6 +676,9 @@ impl<'a, O: ByteOrder> View<'a, O> {
         Ok(match self.layout {
             Layout::Vtmb if i != LUMP_FACES_HDR => Faces::Vtmb(self.recs(i)?),
             Layout::Strata => Faces::Strata(self.recs(i)?),
+            // Vindictus: the lump version picks the form (bsp_tool vindictus69.py).
+            Layout::Vindictus if self.version(i) == 2 => Faces::VindictusV2(self.recs(i)?),
+            Layout::Vindictus => Faces::Strata(self.recs(i)?),
             _ => Faces::Standard(self.recs(i)?),
         })
     }
@@ -676,12 +715,14 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn brush_sides(&self) -> Result<BrushSides<'a, O>> {
         Ok(match self.layout {
             Layout::Strata => BrushSides::Strata(self.recs(LUMP_BRUSH_SIDES)?),
+            Layout::Vindictus => BrushSides::Vindictus(self.recs(LUMP_BRUSH_SIDES)?),
             _ => BrushSides::Standard(self.recs(LUMP_BRUSH_SIDES)?),
         })
     }
     pub fn nodes(&self) -> Result<Nodes<'a, O>> {
         Ok(match self.layout {
             Layout::Strata => Nodes::Strata(self.recs(LUMP_NODES)?),
+            Layout::Vindictus => Nodes::Vindictus(self.recs(LUMP_NODES)?),
             _ => Nodes::Standard(self.recs(LUMP_NODES)?),
         })
     }
@@ -689,6 +730,7 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn leaves(&self) -> Result<Leaves<'a, O>> {
         Ok(match self.layout {
             Layout::Strata => Leaves::Strata(self.recs(LUMP_LEAVES)?),
+            Layout::Vindictus => Leaves::Vindictus(self.recs(LUMP_LEAVES)?),
             Layout::Vtmb => Leaves::V1(self.recs(LUMP_LEAVES)?),
             Layout::Standard | Layout::DarkMessiah if self.version(LUMP_LEAVES) == 0 => Leaves::V0(self.recs(LUMP_LEAVES)?),
             Layout::Standard | Layout::DarkMessiah => Leaves::V1(self.recs(LUMP_LEAVES)?),
@@ -700,11 +742,18 @@ impl<'a, O: ByteOrder> View<'a, O> {
             _ => Indices::U16(self.recs(i)?),
         })
     }
+    /// Leaf faces / leaf brushes: 32-bit in Strata and Vindictus.
+    fn leaf_indices(&self, i: usize) -> Result<Indices<'a, O>> {
+        Ok(match self.layout {
+            Layout::Vindictus => Indices::U32(self.recs(i)?),
+            _ => self.indices(i)?,
+        })
+    }
     pub fn leaf_faces(&self) -> Result<Indices<'a, O>> {
-        self.indices(LUMP_LEAF_FACES)
+        self.leaf_indices(LUMP_LEAF_FACES)
     }
     pub fn leaf_brushes(&self) -> Result<Indices<'a, O>> {
-        self.indices(LUMP_LEAF_BRUSHES)
+        self.leaf_indices(LUMP_LEAF_BRUSHES)
     }
     /// Texinfo in Valve's form: borrowed, or for Dark Messiah's 96-byte records
     /// ([`View::texinfo_dm`]) each one's Valve fields copied out.
@@ -768,6 +817,7 @@ impl<'a, O: ByteOrder> View<'a, O> {
         Ok(match (self.layout, self.bsp.branch().id) {
             (_, "dota2") => DispInfos::Unknown,
             (Layout::Strata, _) => DispInfos::Strata(self.recs(LUMP_DISP_INFO)?),
+            (Layout::Vindictus, _) => DispInfos::Vindictus(self.recs(LUMP_DISP_INFO)?),
             _ => DispInfos::Standard(self.recs(LUMP_DISP_INFO)?),
         })
     }
@@ -792,6 +842,7 @@ impl<'a, O: ByteOrder> View<'a, O> {
         Ok(match (self.layout, self.bsp.branch().id) {
             (_, "dota2") => Overlays::Unknown,
             (Layout::Strata, _) => Overlays::Strata(self.recs(LUMP_OVERLAYS)?),
+            (Layout::Vindictus, _) => Overlays::Vindictus(self.recs(LUMP_OVERLAYS)?),
             _ => Overlays::Standard(self.recs(LUMP_OVERLAYS)?),
         })
     }
@@ -996,7 +1047,7 @@ impl<'a, O: ByteOrder> View<'a, O> {
     }
     pub fn area_portals(&self) -> Result<AreaPortals<'a, O>> {
         Ok(match self.layout {
-            Layout::Strata => AreaPortals::Wide(self.recs(LUMP_AREA_PORTALS)?),
+            Layout::Strata | Layout::Vindictus => AreaPortals::Wide(self.recs(LUMP_AREA_PORTALS)?),
             _ => AreaPortals::Standard(self.recs(LUMP_AREA_PORTALS)?),
         })
     }
