@@ -153,6 +153,32 @@ fn export_hdr_side_files_are_one_set() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// `export -o LINK.glb --hdr`: the side files are named beside the file the link names, as a
+/// `.gltf`'s parts are, not beside the link. Before: the GLB went to the link's target and its
+/// side files (and their manifest) beside the link.
+#[cfg(unix)]
+#[test]
+fn export_hdr_through_a_link_writes_beside_the_target() {
+    let d = scratch("osets-hdr-link");
+    let map = lit_room(&d, 90);
+    let (here, there) = (d.join("here"), d.join("there"));
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&there).unwrap();
+    let target = there.join("real.glb");
+    std::fs::write(&target, b"old").unwrap();
+    let link = here.join("link.glb");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    ok(&run(&["export", s(&map), "-o", s(&link), "--hdr"]), "export through the link");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    assert_eq!(&std::fs::read(&target).unwrap()[..4], b"glTF");
+    let manifest = there.join("real_lightmaps.json");
+    assert!(lightmap_set(&manifest).is_ok_and(|v| !v.is_empty()), "no whole side-file set beside the target");
+    let beside_link: Vec<String> =
+        std::fs::read_dir(&here).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(beside_link, ["link.glb"], "files written beside the link");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// `lightmaps --out`: images and `lightmaps.json` are one set in the folder, under
 /// `--max-output-bytes` and the folder rule. Stopped by the budget: the folder byte for byte
 /// as before, no temporary; run again into the same folder: the manifest names the new images,

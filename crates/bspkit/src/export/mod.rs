@@ -201,7 +201,13 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
         (Format::Gltf | Format::Obj, None) => Some(crate::write::set::SetWriter::begin(path, &budget)?),
         _ => None,
     };
-    let resolved = set.as_ref().map(|s| s.path().to_path_buf());
+    // A GLB is one file, but with --hdr its side files are named from it: resolve its links
+    // too, so they land beside the file the link names, as a set's parts do.
+    let resolved = match (&set, format, &memory) {
+        (Some(s), ..) => Some(s.path().to_path_buf()),
+        (None, Format::Glb, None) if opts.hdr => Some(crate::write::atomic::resolve_links(path)?),
+        _ => None,
+    };
     let path = resolved.as_deref().unwrap_or(path);
     if opts.hdr && (format == Format::Obj || !opts.lightmaps) {
         summary.warnings.push("hdr: no lightmaps are exported (OBJ output, or lightmaps off): no HDR side files written".into());
