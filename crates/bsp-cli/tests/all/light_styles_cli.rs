@@ -47,7 +47,8 @@ fn image_bytes(glb: &[u8], doc: &Value, texture: &Value) -> Vec<u8> {
     bin[start..start + v["byteLength"].as_u64().unwrap() as usize].to_vec()
 }
 
-/// A material with its texture indices replaced by the images' bytes and `extras.lightmap` taken
+/// A material with its texture indices replaced by the images' bytes and the extras that say
+/// what was embedded (`extras.lightmap`, `extras.bump_layers`: docs/gltf-light-styles.md) taken
 /// out: what must not change when the extra images are embedded.
 fn resolved(glb: &[u8], doc: &Value, m: &Value) -> Value {
     let mut m = m.clone();
@@ -59,6 +60,7 @@ fn resolved(glb: &[u8], doc: &Value, m: &Value) -> Value {
     }
     if let Some(e) = m.get_mut("extras").and_then(Value::as_object_mut) {
         e.remove("lightmap");
+        e.remove("bump_layers");
         if e.is_empty() {
             m.as_object_mut().unwrap().remove("extras");
         }
@@ -89,7 +91,11 @@ fn light_styles_and_bump_layers_are_embedded_beside_unchanged_materials() {
         assert_eq!(m0.len(), m1.len(), "{file}");
         for (a, b) in m0.iter().zip(m1) {
             assert_eq!(resolved(&g0, &d0, a), resolved(&g1, &d1, b), "{file}: material {}", a["name"]);
+            assert!(a.pointer("/extras/bump_layers").is_none(), "{file}: bump marker without --bump-layers");
         }
+        // The bump marker is there exactly when the map has bump-mapped faces.
+        let marked = m1.iter().filter(|m| m.pointer("/extras/bump_layers") == Some(&Value::Bool(true))).count();
+        assert_eq!(marked > 0, bump, "{file}: {marked} materials marked bump-mapped");
         // Per page, the embedded images against the library's atlases.
         let bsp = bspkit::Bsp::open(&map).unwrap();
         let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
