@@ -364,12 +364,22 @@ fn room_is_sound<L: Layout>(bsp: &Bsp) {
     assert_eq!(leaves[leaf_of([0.0, 0.0, -70.0])].contents(), -2, "{id}: below the floor is not solid");
     assert_eq!(leaves[leaf_of([120.0, 0.0, 0.0])].contents(), -1);
     assert_eq!(leaves[leaf_of([0.0, 130.0, 0.0])].contents(), -2);
-    for hull in 1..=2 {
-        assert_eq!(hull_contents(hull, start), -1, "{id}: hull {hull} at the player start");
-        assert_eq!(hull_contents(hull, [0.0, 0.0, -41.0]), -2, "{id}: hull {hull} lets the player into the floor");
+    // Each game's compiler grows brushes by its own hull boxes (mins z, maxs x of hulls 1 and
+    // 2): Quake's player and large monster, Hexen II's player and scorpion, GoldSrc's standing
+    // player and large hull. The room's floor is at z = -64 and its +x wall at x = 128, so an
+    // origin stands on the floor at z = -64 - mins z and meets the wall at x = 128 - maxs x.
+    let sizes: [(f32, f32); 2] = match bsp.family() {
+        bspkit::Family::GoldSrc => [(-36.0, 16.0), (-32.0, 32.0)],
+        _ if id == "hexen2" => [(-32.0, 16.0), (-20.0, 24.0)],
+        _ => [(-24.0, 16.0), (-24.0, 32.0)],
+    };
+    for (hull, (mins_z, maxs_x)) in (1..=2).zip(sizes) {
+        let (floor, wall) = (-64.0 - mins_z, 128.0 - maxs_x);
+        assert_eq!(hull_contents(hull, [0.0, 0.0, floor]), -1, "{id}: hull {hull} standing on the floor");
+        assert_eq!(hull_contents(hull, [0.0, 0.0, floor - 1.0]), -2, "{id}: hull {hull} lets the origin into the floor");
+        assert_eq!(hull_contents(hull, [wall - 1.0, 0.0, floor + 1.0]), -1, "{id}: hull {hull} short of the wall");
+        assert_eq!(hull_contents(hull, [wall + 1.0, 0.0, floor + 1.0]), -2, "{id}: hull {hull} into the wall");
     }
-    // Hull 1 (32 units wide) fits at x = 100, hull 2 (64 wide) does not.
-    assert_eq!((hull_contents(1, [100.0, 0.0, -40.0]), hull_contents(2, [100.0, 0.0, -40.0])), (-1, -2), "{id}");
     // The only empty leaf sees itself.
     let mut row = Vec::new();
     assert!(v.leaf_pvs(1, &mut row).unwrap());
