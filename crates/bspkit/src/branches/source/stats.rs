@@ -111,54 +111,18 @@ static STANDARD: &[Row] = &[
 /// Vindictus (both versions): the standard rows with its widened records' sizes (bsp_tool
 /// `nexon/vindictus69.py`). Its own tools' limits are not published: Valve's are shown. Faces
 /// have two sizes by lump version, so their Memory uses the size on disk (`0`).
-static VINDICTUS_ROWS: &[Row] = &[
-    r("models", Src::Lump(LUMP_MODELS, 48), 1024),
-    r("brushes", Src::Lump(LUMP_BRUSHES, 12), 8192),
-    r("brushsides", Src::Lump(LUMP_BRUSH_SIDES, 16), 65536),
-    r("planes", Src::Lump(LUMP_PLANES, 20), 65536),
-    r("vertexes", Src::Lump(LUMP_VERTICES, 12), 65536),
-    r("nodes", Src::Lump(LUMP_NODES, 48), 65536),
-    r("texinfos", Src::Lump(LUMP_TEXINFO, 72), 12288),
-    r("texdata", Src::Lump(LUMP_TEXDATA, 32), 2048),
-    r("dispinfos", Src::Lump(LUMP_DISP_INFO, 232), 0),
-    r("disp_verts", Src::Lump(LUMP_DISP_VERTS, 20), 0),
-    r("disp_tris", Src::Lump(LUMP_DISP_TRIS, 2), 0),
-    r("disp_lmsamples", Src::Bytes(LUMP_DISP_LIGHTMAP_SAMPLE_POSITIONS), 0),
-    r("faces", Src::Faces(LUMP_FACES, 0), 65536),
-    r("hdr faces", Src::Faces(LUMP_FACES_HDR, 0), 65536),
-    r("origfaces", Src::Faces(LUMP_ORIGINAL_FACES, 0), 65536),
-    r("leaves", Src::Lump(LUMP_LEAVES, 56), 65536),
-    r("leaffaces", Src::Lump(LUMP_LEAF_FACES, 4), 65536),
-    r("leafbrushes", Src::Lump(LUMP_LEAF_BRUSHES, 4), 65536),
-    r("areas", Src::Lump(LUMP_AREAS, 8), 256),
-    r("surfedges", Src::Lump(LUMP_SURFEDGES, 4), 512000),
-    r("edges", Src::Lump(LUMP_EDGES, 8), 256000),
-    r("LDR worldlights", Src::Lump(LUMP_WORLD_LIGHTS, 88), 8192),
-    r("HDR worldlights", Src::Lump(LUMP_WORLD_LIGHTS_HDR, 88), 8192),
-    r("leafwaterdata", Src::Lump(LUMP_LEAF_WATER_DATA, 12), 32768),
-    r("waterstrips", Src::Lump(LUMP_PRIMITIVES, 10), 32768),
-    r("waterverts", Src::Lump(LUMP_PRIM_VERTS, 12), 65536),
-    r("waterindices", Src::Lump(LUMP_PRIM_INDICES, 2), 65536),
-    r("cubemapsamples", Src::Lump(LUMP_CUBEMAPS, 16), 1024),
-    r("overlays", Src::Lump(LUMP_OVERLAYS, 356), 512),
-    r("LDR lightdata", Src::Glob(LUMP_LIGHTING), 0),
-    r("HDR lightdata", Src::Glob(LUMP_LIGHTING_HDR), 0),
-    r("visdata", Src::Glob(LUMP_VISIBILITY), 0x100_0000),
-    r("entdata", Src::Glob(LUMP_ENTITIES), 384 * 1024),
-    r("LDR ambient table", Src::Lump(LUMP_LEAF_AMBIENT_INDEX, 4), 65536),
-    r("HDR ambient table", Src::Lump(LUMP_LEAF_AMBIENT_INDEX_HDR, 4), 65536),
-    r("LDR leaf ambient", Src::Lump(LUMP_LEAF_AMBIENT_LIGHTING, 28), 65536),
-    r("HDR leaf ambient", Src::Lump(LUMP_LEAF_AMBIENT_LIGHTING_HDR, 28), 65536),
-    r("occluders", Src::Occluders, 0),
-    r("occluder polygons", Src::OccluderPolys, 0),
-    r("occluder vert ind", Src::OccluderVerts, 0),
-    r("detail props", Src::Game(b"dprp"), 0),
-    r("dtl prp lght", Src::Game(b"dplt"), 0),
-    r("HDR dtl prp lght", Src::Game(b"dplh"), 0),
-    r("static props", Src::Game(b"sprp"), 0),
-    r("pakfile", Src::Glob(LUMP_PAKFILE), 0),
-    r("physics", Src::Glob(LUMP_PHYS_COLLIDE), 4 << 20),
-    r("physics terrain", Src::Glob(LUMP_PHYS_DISP), 1 << 20),
+const VINDICTUS_SIZES: &[(&str, usize)] = &[
+    ("brushsides", 16),
+    ("nodes", 48),
+    ("dispinfos", 232),
+    ("faces", 0),
+    ("hdr faces", 0),
+    ("origfaces", 0),
+    ("leaves", 56),
+    ("leaffaces", 4),
+    ("leafbrushes", 4),
+    ("edges", 8),
+    ("overlays", 356),
 ];
 
 /// Strata v25: the rows and limits its vbspinfo prints (momentum_mp_lobby.bsp.info.txt;
@@ -243,10 +207,10 @@ pub fn stats(bsp: &Bsp) -> Vec<Stat> {
 }
 
 fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
-    let rows = match layout(bsp.branch()) {
-        Layout::Strata => STRATA_ROWS,
-        Layout::Vindictus => VINDICTUS_ROWS,
-        _ => STANDARD,
+    let (rows, sizes) = match layout(bsp.branch()) {
+        Layout::Strata => (STRATA_ROWS, &[][..]),
+        Layout::Vindictus => (STANDARD, VINDICTUS_SIZES),
+        _ => (STANDARD, &[][..]),
     };
     let view = View::<O>::new(bsp).ok();
     let occ = view.as_ref().and_then(|v| v.occlusion().ok());
@@ -263,6 +227,7 @@ fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
         let glob = |bytes: u64, max: u64| Stat { name: row.name.into(), count: None, bytes, max_count: None, max_bytes: Some(max) };
         let stat = match row.src {
             Src::Lump(i, size) | Src::Faces(i, size) => {
+                let size = sizes.iter().find(|(name, _)| *name == row.name).map_or(size, |&(_, s)| s);
                 // Count by the record size on disk (56-byte v0 leaves, 100-byte v1 world
                 // lights, VTMB's 104-byte faces); Memory by vbspinfo's in-memory struct.
                 let disk = bsp.record_size(i).unwrap_or(size).max(1);
