@@ -126,15 +126,25 @@ fn hex(data: &[u8]) -> String {
     s
 }
 
-/// Leaf `l`'s faces from an index range into a face-number list; out-of-range entries dropped.
-fn push_faces(first: &mut Vec<u32>, faces: &mut Vec<u32>, range: (i64, i64), list: impl Fn(usize) -> Option<i64>) {
-    let (start, n) = range;
-    for k in 0..n.clamp(0, 1 << 16) {
-        if let Some(f) = usize::try_from(start + k).ok().and_then(&list).and_then(|f| u32::try_from(f).ok()) {
-            faces.push(f);
+/// Per leaf, its cluster (−1 unless in `0..clusters`) and its faces, from an index range into
+/// a face-number list (out-of-range entries dropped): `(leaf_cluster, leaf_first, leaf_faces)`.
+fn leaf_lists(
+    leaves: impl Iterator<Item = (i64, (i64, i64))>,
+    clusters: usize,
+    list: impl Fn(usize) -> Option<i64>,
+) -> (Vec<i64>, Vec<u32>, Vec<u32>) {
+    let mut leaf_cluster = Vec::with_capacity(leaves.size_hint().0);
+    let (mut first, mut faces) = (vec![0u32], Vec::new());
+    for (c, (start, n)) in leaves {
+        leaf_cluster.push(if c >= 0 && (c as usize) < clusters { c } else { -1 });
+        for k in 0..n.clamp(0, 1 << 16) {
+            if let Some(f) = usize::try_from(start + k).ok().and_then(&list).and_then(|f| u32::try_from(f).ok()) {
+                faces.push(f);
+            }
         }
+        first.push(faces.len() as u32);
     }
-    first.push(faces.len() as u32);
+    (leaf_cluster, first, faces)
 }
 
 fn quake1_vis<L: crate::branches::quake1::Layout>(bsp: &Bsp) -> Result<Option<Visibility>> {
@@ -144,12 +154,9 @@ fn quake1_vis<L: crate::branches::quake1::Layout>(bsp: &Bsp) -> Result<Option<Vi
     let leaves = v.leaves()?;
     let marks = v.marksurfaces()?;
     let clusters = v.models()?.first().map_or(0, |m| m.vis_leafs().max(0) as usize).min(leaves.len().saturating_sub(1));
-    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
-    let mut leaf_cluster = Vec::with_capacity(leaves.len());
-    for (i, l) in leaves.iter().enumerate() {
-        leaf_cluster.push(if i >= 1 && i <= clusters { i as i64 - 1 } else { -1 });
-        push_faces(&mut leaf_first, &mut leaf_faces, l.marks(), |k| marks.get(k).map(|m| m.face()));
-    }
+    // Leaf 0 is the shared solid leaf; leaf i ≥ 1 is cluster i − 1.
+    let (leaf_cluster, leaf_first, leaf_faces) =
+        leaf_lists(leaves.iter().enumerate().map(|(i, l)| (i as i64 - 1, l.marks())), clusters, |k| marks.get(k).map(|m| m.face()));
     let offsets = (0..clusters).map(|c| leaves[c + 1].vis_ofs().max(-1)).collect();
     Ok(Some(Visibility {
         face_lump: v.slots().faces as u16,
@@ -175,13 +182,8 @@ fn quake2_vis<L: crate::branches::quake2::Layout>(bsp: &Bsp) -> Result<Option<Vi
     let leaves = v.leaves()?;
     let list = v.leaf_faces()?;
     let vis = v.visibility()?;
-    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
-    let mut leaf_cluster = Vec::with_capacity(leaves.len());
-    for l in leaves {
-        let c = l.cluster();
-        leaf_cluster.push(if c >= 0 && (c as usize) < vis.num_clusters { c } else { -1 });
-        push_faces(&mut leaf_first, &mut leaf_faces, l.leaf_face_range(), |k| list.get(k).map(|f| f.value()));
-    }
+    let (leaf_cluster, leaf_first, leaf_faces) =
+        leaf_lists(leaves.iter().map(|l| (l.cluster(), l.leaf_face_range())), vis.num_clusters, |k| list.get(k).map(|f| f.value()));
     let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
     Ok(Some(Visibility {
         face_lump: crate::branches::quake2::LUMP_FACES as u16,
@@ -206,13 +208,8 @@ fn quake3_vis<L: crate::branches::quake3::Layout>(bsp: &Bsp) -> Result<Option<Vi
     let leaves = v.leaves()?;
     let list = v.leaf_surfaces()?;
     let vis = v.visibility()?;
-    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
-    let mut leaf_cluster = Vec::with_capacity(leaves.len());
-    for l in leaves {
-        let c = l.cluster();
-        leaf_cluster.push(if c >= 0 && (c as usize) < vis.n_vecs { c } else { -1 });
-        push_faces(&mut leaf_first, &mut leaf_faces, l.leaf_surfaces(), |k| list.get(k).map(|f| f.get() as i64));
-    }
+    let (leaf_cluster, leaf_first, leaf_faces) =
+        leaf_lists(leaves.iter().map(|l| (l.cluster(), l.leaf_surfaces())), vis.n_vecs, |k| list.get(k).map(|f| f.get() as i64));
     // Rows one after another, `sz_vecs` bytes each (the lump's two counts left out of `data`).
     let offsets = (0..vis.n_vecs).map(|c| (c * vis.sz_vecs) as i64).collect();
     Ok(Some(Visibility {
@@ -238,13 +235,8 @@ fn source_vis<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Option<Visibility>> {
     let leaves = v.leaves()?;
     let list = v.leaf_faces()?;
     let vis = v.visibility()?;
-    let (mut leaf_first, mut leaf_faces) = (vec![0u32], Vec::new());
-    let mut leaf_cluster = Vec::with_capacity(leaves.len());
-    for l in leaves.iter() {
-        let c = l.cluster;
-        leaf_cluster.push(if c >= 0 && (c as usize) < vis.num_clusters { c } else { -1 });
-        push_faces(&mut leaf_first, &mut leaf_faces, (l.firstleafface, l.numleaffaces), |k| list.get(k).map(i64::from));
-    }
+    let (leaf_cluster, leaf_first, leaf_faces) =
+        leaf_lists(leaves.iter().map(|l| (l.cluster, (l.firstleafface, l.numleaffaces))), vis.num_clusters, |k| list.get(k).map(i64::from));
     let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
     Ok(Some(Visibility {
         face_lump: v.faces_lump() as u16,
