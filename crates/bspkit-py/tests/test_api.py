@@ -549,3 +549,131 @@ def test_convert_refuses_pairs_it_does_not_cover(sample, tmp_path):
     with pytest.raises(ValueError):
         sample.convert("quake1", tmp_path / "x.bsp", endian="middle")
     assert not (tmp_path / "x.bsp").exists()
+
+
+def _lumps_file(magic_version, count, lumps, revision=0, respawn=False):
+    """A map file: header, a directory of `count` entries, then the lumps (index -> (bytes,
+    version)) in index order, 4-byte aligned. Source (VBSP): `{ofs, len, version, fourCC}` then
+    the map revision; Respawn (rBSP): version, revision, count - 1, then the same entries."""
+    import struct
+
+    head = 4 + (12 if respawn else 4) + 16 * count + (0 if respawn else 4)
+    body, entries, at = b"", [(0, 0, 0, 0)] * count, head
+    for i in sorted(lumps):
+        data, version = lumps[i]
+        pad = (-at) % 4
+        body += b"\0" * pad
+        at += pad
+        entries[i] = (at, len(data), version, 0)
+        body += data
+        at += len(data)
+    directory = b"".join(struct.pack("<4i", *e) for e in entries)
+    if respawn:
+        header = magic_version + struct.pack("<2I", revision, count - 1) + directory
+    else:
+        header = magic_version + directory + struct.pack("<i", revision)
+    assert len(header) == head
+    return header + body
+
+
+def _source_shared_surfedges(extra):
+    """A one-face Source (v20) square (source.md §7: planes, texdata, vertices, texinfo, faces,
+    edges, surfedges, models, texdata strings), and `extra` more faces of numedges 32,767 over
+    one shared run of 32,767 surfedges (edges 1..4 round the square again and again)."""
+    import struct
+
+    planes = struct.pack("<4fi", 0, 0, 1, 0, 2)
+    verts = b"".join(struct.pack("<3f", x, y, 0) for x, y in ((0, 0), (0, 64), (64, 64), (64, 0)))
+    edges = struct.pack("<2H", 0, 0) + b"".join(struct.pack("<2H", a, b) for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)))
+    surfedges = struct.pack("<4i", 1, 2, 3, 4) + b"".join(struct.pack("<i", 1 + k % 4) for k in range(32_767))
+    texinfo = struct.pack("<16f2i", 0.25, 0, 0, 0, 0, 0.25, 0, 0, 1 / 16, 0, 0, 0, 0, 1 / 16, 0, 0, 0, 0)
+    texdata = struct.pack("<3f5i", 0, 0, 0, 0, 16, 16, 16, 16)
+
+    # dface_t, 56 bytes: plane u16, side, on_node u8, firstedge i32, numedges, texinfo,
+    # dispinfo, fog i16, styles[4], lightofs i32, area f32, mins[2], size[2], origface i32,
+    # numprims, firstprim u16, smoothing u32.
+    def face(first, n):
+        return struct.pack("<HBBih3h4Bif2i2iiHHI", 0, 0, 1, first, n, 0, -1, -1, 255, 255, 255, 255, -1, 4096.0, 0, 0, 0, 0, -1, 0, 0, 0)
+
+    faces = face(0, 4) + face(4, 32_767) * extra
+    model = struct.pack("<9f3i", -1, -1, -1, 65, 65, 1, 0, 0, 0, 0, 0, 1 + extra)
+    lumps = {
+        0: (b'{\n"classname" "worldspawn"\n}\n\0', 0),
+        1: (planes, 0),
+        2: (texdata, 0),
+        3: (verts, 0),
+        6: (texinfo, 0),
+        7: (faces, 1),
+        12: (edges, 0),
+        13: (surfedges, 0),
+        14: (model, 0),
+        43: (b"DEV/DEV_MEASUREGENERIC01\0", 0),
+        44: (struct.pack("<i", 0), 0),
+    }
+    return _lumps_file(b"VBSP" + struct.pack("<i", 20), 64, lumps)
+
+
+def _respawn_shared_index_run(meshes):
+    """A Titanfall 2 (rBSP v37) world of `meshes` meshes, every one naming the same run of
+    65,145 triangles (indices 0 1 2 over and over) of three lit-flat vertices (records as in
+    respawn records.rs: ModelR1 32 bytes, MeshR2 28, VertexLitFlatR1 36, MaterialSortR1 12,
+    TextureDataR1 36)."""
+    import struct
+
+    world = struct.pack("<6f2I", 0, 0, 0, 0, 0, 0, 0, meshes)
+    mesh = struct.pack("<IH", 0, 65_145) + bytes(22)
+    indices = struct.pack("<3H", 0, 1, 2) * 65_145
+    verts = b"".join(struct.pack("<I", i) + bytes(32) for i in range(3))
+    lumps = {
+        0x00: (b'{\n"classname" "worldspawn"\n}\n\0', 0),
+        0x02: (bytes(36), 0),
+        0x03: (struct.pack("<9f", 0, 0, 0, 0, 64, 0, 64, 0, 0), 0),
+        0x0E: (world, 0),
+        0x1E: (struct.pack("<3f", 0, 0, 1), 0),
+        0x2B: (b"dev/grid1\0", 0),
+        0x2C: (struct.pack("<I", 0), 0),
+        0x48: (verts, 1),
+        0x4F: (indices, 0),
+        0x50: (mesh * meshes, 0),
+        0x52: (bytes(12), 0),
+    }
+    return _lumps_file(b"rBSP" + struct.pack("<I", 37), 128, lumps, revision=30, respawn=True)
+
+
+@pytest.mark.parametrize(
+    "family, build, flag, asked",
+    [
+        ("source", lambda: _source_shared_surfedges(5_000), "--max-scene-vertices", 5_000 * 32_767),
+        ("titanfall2", lambda: _respawn_shared_index_run(2_000), "--max-scene-triangles", 2_000 * 65_145),
+    ],
+)
+def test_scene_budget_stops_source_and_respawn_without_abort(tmp_path, family, build, flag, asked):
+    """Issue 23: Source faces of numedges 32,767 sharing one surfedge run, Titanfall 2 meshes
+    sharing one 65,145-triangle index run. Before, `model(0)` / `numpy()` on such maps aborted
+    the interpreter (SIGABRT). Now each is LimitExceededError naming the budget's flag, in a
+    child interpreter that exits normally, at a peak memory (its own ru_maxrss) far below
+    what the file asks for; the same file with one such face or mesh builds."""
+    data = build()
+    assert len(data) < 500_000, len(data)
+    path = tmp_path / f"{family}.bsp"
+    path.write_bytes(data)
+    code = (
+        "import resource, sys, bspkit\n"
+        f"b = bspkit.load({str(path)!r})\n"
+        "for f in (lambda: b.model(0).numpy(), b.scene):\n"
+        "    try:\n        f()\n        print('built')\n"
+        "    except bspkit.LimitExceededError as e:\n        print(e.kind, '|', e)\n"
+        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3, out.stdout
+    for line in lines[:2]:
+        assert line.startswith("limit_exceeded |") and flag in line, line
+    peak_mib = int(lines[2].split()[1]) / 1024
+    print(f"{family}: {len(data)} bytes asking {asked} {flag[12:]}; LimitExceededError at peak {peak_mib:.1f} MiB")
+    # Far below the many GB the file asks for: the budget (8 Mi) and the interpreter.
+    assert peak_mib < 1200, peak_mib
+    small = {"source": _source_shared_surfedges, "titanfall2": _respawn_shared_index_run}[family](1)
+    assert bspkit.load(small).model(0) is not None
