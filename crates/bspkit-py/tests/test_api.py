@@ -677,3 +677,31 @@ def test_scene_budget_stops_source_and_respawn_without_abort(tmp_path, family, b
     assert peak_mib < 1200, peak_mib
     small = {"source": _source_shared_surfedges, "titanfall2": _respawn_shared_index_run}[family](1)
     assert bspkit.load(small).model(0) is not None
+
+
+def test_special_files_as_texture_options_do_not_hang(tmp_path):
+    """Issue 23: `textures(palette=FIFO)` hung, and a character device as the palette read
+    without bound (6.7 GB in 10 s). Each path is now opened as maps are (regular files only):
+    a child interpreter given a FIFO palette, /dev/zero as the palette and a FIFO `.wad` (named,
+    and inside a folder) returns at once, the texture a typed miss, never a hang."""
+    fifo = tmp_path / "palette.lmp"
+    os.mkfifo(fifo)
+    wads = tmp_path / "wads"
+    wads.mkdir()
+    os.mkfifo(wads / "inside.wad")
+    code = (
+        "import bspkit\n"
+        f"b = bspkit.load({str(SAMPLE)!r})\n"
+        f"for kw in (dict(palette={str(fifo)!r}), dict(palette='/dev/zero'),"
+        f" dict(wads=[{str(fifo)!r}, {str(wads)!r}])):\n"
+        "    for f in (b.textures, b.texture_arrays):\n"
+        "        t = f(**kw)\n"
+        "        print(len(t), t[0]['name'], 'missing' in t[0])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert len(lines) == 6, out.stdout
+    # Without a palette the Quake texture is a miss; the WADs play no part in it.
+    assert all(line.startswith("1 bspkit_grey") for line in lines), lines
+    assert lines[0].endswith("True") and lines[2].endswith("True"), lines
