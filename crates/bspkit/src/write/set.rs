@@ -29,7 +29,12 @@
 //!    atomic rename switches from the old set to the new one.
 //! 5. **Old sidecars out.** The files the old main named — plain names in the same directory
 //!    that start with the main file's stem, regular files, none of the new set — are removed.
-//!    A crash before this step leaves them as unreferenced files, never a mixed set.
+//!    A crash before this step leaves them as unreferenced files, never a mixed set; so, before
+//!    the switch, their names and the new sidecars' go to a journal (`.MAIN.bspkit-stale`, with
+//!    the new main file's inode and device), removed once the write is done. The next write of
+//!    the set reads a journal left by a crash: when the main file is the one it names (the
+//!    switch happened) the old sidecars it lists go; otherwise the new ones linked in before
+//!    the crash go (the old set, still in place, names none of them).
 //!
 //! Written with `std` and `libc` (through [`super::atomic`]'s temporary-file guard): no crate
 //! offers a multi-file rename ordered like this one, and the guard must be async-signal-safe.
@@ -183,6 +188,44 @@ fn plain_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '%', '\0'])
 }
 
+/// The journal of the old sidecars a set write removes after its switch (step 5).
+fn journal_path(dir: &Path, main: &Path) -> PathBuf {
+    let name = main.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    dir.join(format!(".{name}{STALE_MARK}"))
+}
+
+/// Suffix of a set's journal of old sidecars ([`SetWriter::commit`]).
+pub const STALE_MARK: &str = ".bspkit-stale";
+
+/// A journal left by a write of the set at `main` that stopped on its way (a crash or `kill
+/// -9`): when `main` is the file the journal names (same inode and device), the switch
+/// happened and the old sidecars it lists go; otherwise the new ones it lists, linked in before
+/// the switch, go (the set on disk is the old one, which names none of them: their names were
+/// free when they were chosen). Only plain names of regular files, never `main` itself; the
+/// journal goes either way. Returns the names removed.
+pub(crate) fn recover_stale(dir: &Path, main: &Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let journal = journal_path(dir, main);
+    if !std::fs::symlink_metadata(&journal).is_ok_and(|m| m.is_file()) {
+        return Vec::new();
+    }
+    let text = std::fs::read_to_string(&journal).unwrap_or_default();
+    let mut lines = text.lines();
+    let id = lines.next().unwrap_or("");
+    let switched = std::fs::metadata(main).is_ok_and(|m| id == format!("{} {}", m.ino(), m.dev()));
+    let own = main.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut removed = Vec::new();
+    let side = if switched { "old" } else { "new" };
+    for (_, name) in lines.filter_map(|l| l.split_once('\t')).filter(|(k, n)| *k == side && plain_name(n) && *n != own) {
+        let p = dir.join(name);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) && std::fs::remove_file(&p).is_ok() {
+            removed.push(name.to_string());
+        }
+    }
+    let _ = std::fs::remove_file(&journal);
+    removed
+}
+
 impl<'b> SetWriter<'b> {
     /// Start a set whose main file is `main` (links followed once; see the module doc).
     pub fn begin(main: &Path, budget: &'b ByteBudget) -> Result<Self> {
@@ -212,6 +255,7 @@ impl<'b> SetWriter<'b> {
         let stem = real.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         remove_orphans(&dir, |t| !stem.is_empty() && t.starts_with(&stem));
         remove_stale_temps(&dir, &real);
+        recover_stale(&dir, &real);
         let mut reserved = HashSet::new();
         if let Some(n) = real.file_name() {
             reserved.insert(n.to_string_lossy().into_owned());
@@ -325,6 +369,32 @@ impl<'b> SetWriter<'b> {
         let stem = self.owned.clone().unwrap_or_else(|| self.stem());
         let main_tmp = self.main_tmp.ok_or_else(|| Error::malformed("a set without its main file"))?;
         let old = if self.existing.is_some() { old_refs(&self.main) } else { Vec::new() };
+        // The old sidecars this write removes after the switch (step 5), journalled first.
+        let new: HashSet<&str> = self.reserved.iter().map(String::as_str).collect();
+        let mut stale: Vec<String> = Vec::new();
+        for name in old {
+            if plain_name(&name) && name.starts_with(&stem) && !new.contains(name.as_str()) && !stale.contains(&name) {
+                stale.push(name);
+            }
+        }
+        // The journal also names the new sidecars: linked in before a crash that came before
+        // the switch, they belong to no set, and the next write removes them.
+        let journal = journal_path(&self.dir, &self.main);
+        let journalled = !(stale.is_empty() && self.sidecars.is_empty())
+            && std::fs::metadata(&main_tmp.tmp)
+                .and_then(|m| {
+                    use std::os::unix::fs::MetadataExt;
+                    let mut text = format!("{} {}\n", m.ino(), m.dev());
+                    stale.iter().for_each(|n| text.push_str(&format!("old\t{n}\n")));
+                    self.sidecars.iter().for_each(|s| text.push_str(&format!("new\t{}\n", s.name)));
+                    std::fs::write(&journal, text)
+                })
+                .is_ok();
+        let unjournal = || {
+            if journalled {
+                let _ = std::fs::remove_file(&journal);
+            }
+        };
         step_done();
         let mut linked: Vec<PathBuf> = Vec::new();
         for s in self.sidecars {
@@ -340,6 +410,7 @@ impl<'b> SetWriter<'b> {
                 for p in &linked {
                     let _ = std::fs::remove_file(p);
                 }
+                unjournal();
                 return Err(io_err(&dest, "cannot put the file in place", e));
             }
             drop(s.guard);
@@ -350,22 +421,19 @@ impl<'b> SetWriter<'b> {
             for p in &linked {
                 let _ = std::fs::remove_file(p);
             }
+            unjournal();
             io_err(&self.given, "cannot replace", e)
         })?;
         main_tmp.guard.disarm();
         step_done();
-        let new: HashSet<&str> = self.reserved.iter().map(String::as_str).collect();
-        let mut seen = HashSet::new();
-        for name in old {
-            if !plain_name(&name) || !name.starts_with(&stem) || new.contains(name.as_str()) || !seen.insert(name.clone()) {
-                continue;
-            }
-            let p = self.dir.join(&name);
+        for name in &stale {
+            let p = self.dir.join(name);
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
                 let _ = std::fs::remove_file(&p);
                 step_done();
             }
         }
+        unjournal();
         let mut files = vec![self.main.clone()];
         files.extend(linked);
         Ok(files)
