@@ -124,7 +124,8 @@ pub fn textures(args: TexturesArgs, out: &mut impl Write) -> Result<ExitCode, Fa
     let bsp = open(&args.file, &args.open)?;
     let options = args.search.options();
     let src = TextureSource::new(&bsp, &options);
-    let warn = |m: &Missing| eprintln!("bsp: warning: {m}");
+    // Names come from the map: control characters are shown escaped (issue 23), here too.
+    let warn = |m: &Missing| eprintln!("bsp: warning: {}", printable(&m.to_string()));
     for w in src.warnings() {
         warn(w);
     }

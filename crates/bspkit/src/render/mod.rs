@@ -600,6 +600,9 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
         .collect();
     let textured = looks.iter().zip(&used).filter(|(l, &u)| u && l.has_texture()).count();
     let untextured = used.iter().filter(|&&u| u).count() - textured;
+    // What the search path could not use (a FIFO or device as `--palette`/`--wad`, a game
+    // folder that is not there), as `textures` and `export` report it.
+    warnings.extend(textures.source.warnings().iter().map(|w| w.to_string()));
     let missing: Vec<String> = textures.misses().iter().map(|m| m.to_string()).collect();
     if !missing.is_empty() {
         warnings.push(format!(
