@@ -99,7 +99,7 @@ fn respawn_shared_index_run(meshes: usize) -> Vec<u8> {
     // MaterialSortR1 (12) and TextureDataR1 (36).
     let mut world = vec![0u8; 32];
     world[28..32].copy_from_slice(&(meshes as u32).to_le_bytes());
-    let mut mesh = vec![0u8; 28];
+    let mut mesh = [0u8; 28];
     mesh[4..6].copy_from_slice(&65_145u16.to_le_bytes());
     let all = mesh.repeat(meshes);
     let indices: Vec<u8> = (0..65_145 * 3).flat_map(|i: u32| ((i % 3) as u16).to_le_bytes()).collect();
