@@ -6,6 +6,7 @@ import gc
 import json
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
@@ -612,3 +613,58 @@ def test_convert_source_versions_match_cli(path, cli, tmp_path):
         bsp.convert("source", tmp_path / "bad.bsp", prop_version=9)
     assert e.value.kind == "unsupported"
     assert not (tmp_path / "bad.bsp").exists()
+
+
+def _png_claiming(width, height, rows=16):
+    """A PNG whose header claims `width` x `height` RGB pixels, followed by only the first
+    `rows` rows of its data (PNG spec: signature, IHDR, IDAT zlib stream, IEND): what a
+    decoder without a limit sizes its output buffer from, at a few hundred bytes."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(b"\0" * (rows * (1 + 3 * width)), 9)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+QUAKE3_MAP = next((p.values[0] for p in MAPS if p.values[0] is not None and p.values[0].name == "bsp_tool__q3_mp_lobby.bsp"), None)
+
+
+@pytest.mark.skipif(QUAKE3_MAP is None, reason="the Quake 3 corpus map is not here (BSPKIT_CORPUS)")
+def test_oversized_png_in_a_pk3_is_a_budget_miss_in_python(tmp_path):
+    """Issue 23: a small pk3 holding a PNG that claims 32768 x 32767 pixels took export to
+    4.25 GB. In Python, `textures()` and `texture_arrays()` with that pk3 in a game folder
+    give the texture as a miss naming the budget, in a child interpreter that exits normally
+    at a peak memory far below the 3.2 GB the image asks for; the other textures still come."""
+    import zipfile
+
+    names = [t["name"] for t in bspkit.load(QUAKE3_MAP).textures()]
+    target = next(n for n in names if n.startswith("textures/"))
+    game = tmp_path / "baseq3"
+    game.mkdir()
+    with zipfile.ZipFile(game / "zzz_big.pk3", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(target + ".png", _png_claiming(32768, 32767))
+    assert (game / "zzz_big.pk3").stat().st_size < 40_000
+    code = (
+        "import resource, bspkit\n"
+        f"b = bspkit.load({str(QUAKE3_MAP)!r})\n"
+        "for f in (b.textures, b.texture_arrays):\n"
+        f"    t = {{d['name']: d for d in f(game_dirs=[{str(game)!r}])}}\n"
+        f"    print(len(t), t[{target!r}].get('missing', 'FOUND'))\n"
+        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3, out.stdout
+    for line in lines[:2]:
+        count, reason = line.split(" ", 1)
+        assert int(count) == len(set(names)), line
+        # The per-image texel cap, naming the texels the header claims (32768 x 32767).
+        assert "budget" in reason.lower() and str(32768 * 32767) in reason, line
+    peak_mib = int(lines[2].split()[1]) / 1024
+    print(f"{target}.png claiming 32768x32767: {lines[0]}; peak {peak_mib:.1f} MiB")
+    assert peak_mib < 1000, peak_mib

@@ -132,9 +132,14 @@ impl ImageRgba {
         let mut dec = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), limits);
         dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
         let mut reader = dec.read_info().map_err(err)?;
+        // The limit is on the RGBA8 image this returns (as for JPEG and TGA), not on the
+        // decoder's own buffer: an RGB or grey PNG grows by a third or more when expanded.
+        let (width, height) = (reader.info().width, reader.info().height);
+        let rgba = image_bytes(width, height, 4)? as u64;
         let size = reader.output_buffer_size().ok_or_else(|| Error::malformed("PNG: image too large"))?;
-        if size as u64 > max_bytes {
-            return Err(Error::new(ErrorKind::LimitExceeded { what: "decoded PNG size", requested: size as u64, limit: max_bytes }));
+        if rgba.max(size as u64) > max_bytes {
+            let requested = rgba.max(size as u64);
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "decoded PNG size", requested, limit: max_bytes }));
         }
         let mut buf = vec![0; size];
         let info = reader.next_frame(&mut buf).map_err(err)?;
@@ -283,6 +288,17 @@ mod tests {
         assert!(ImageRgba::decode_png(&png, 10).is_err());
         assert!(ImageRgba::decode_png(&png[..png.len() / 2], 1 << 20).is_err());
         assert!(ImageRgba::new(2, 2, vec![0; 15]).is_err());
+    }
+
+    /// The output limit is on the RGBA image returned: an RGB PNG whose own buffer (3 bytes
+    /// a pixel) fits is still refused when its RGBA form does not, naming the RGBA size.
+    #[test]
+    fn png_limit_counts_the_rgba_output() {
+        let rgb: Vec<u8> = (0..64 * 64 * 3).map(|i| i as u8).collect();
+        let png = encode_png(64, 64, png::ColorType::Rgb, &rgb).unwrap();
+        assert_eq!(ImageRgba::decode_png(&png, 64 * 64 * 4).unwrap().width(), 64);
+        let e = ImageRgba::decode_png(&png, 64 * 64 * 3).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::LimitExceeded { what: "decoded PNG size", requested: 64 * 64 * 4, limit: 64 * 64 * 3 });
     }
 
     #[test]
