@@ -46,7 +46,10 @@ PYVENV=target/py-venv
 if [ ! -x "$PYVENV/bin/python" ]; then
     python3 -m venv "$PYVENV"
 fi
-"$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "maturin==1.9.6" "numpy==2.2.6" "pytest==8.3.5"
+# pytest-xdist runs the suite on two worker processes: its two Blender runs (a minute each) and
+# the corpus tests then share the cores instead of running one after another.
+"$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "maturin==1.9.6" "numpy==2.2.6" "pytest==8.3.5" \
+    "pytest-xdist==3.8.0"
 # The library tables (`bspkit.scan`, `bsp scan --out`) are read back with pyarrow and DuckDB,
 # and scanned on a local Dask cluster (test_scan_tables.py): wheels only, about 1.5 min.
 "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: \
@@ -63,7 +66,7 @@ cargo build --quiet -p bsp-cli
 # and sample maps and must exit as the README says (the table of stand-in files is in the script).
 BSP="$PWD/target/debug/bsp" python3 scripts/readme_examples.py
 rc=0
-BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/bspkit-py/tests || rc=$?
+BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider -n 2 crates/bspkit-py/tests || rc=$?
 if [ "$rc" -eq 5 ]; then
     echo "error: the Python test suite collected no tests" >&2
     exit 1

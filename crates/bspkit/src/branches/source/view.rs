@@ -607,6 +607,19 @@ fn take<'a, T: zerocopy::FromBytes + zerocopy::Immutable + zerocopy::KnownLayout
     Ok(out)
 }
 
+/// [`take`] for plain bytes: a slice, no cast. The physics walk calls it for every model, and a
+/// lump claiming 511 MiB of empty models is 33.5 million of them (`lzma_peak`).
+fn take_bytes<'a>(data: &'a [u8], at: &mut usize, count: i32, what: &str) -> Result<&'a [u8]> {
+    let n = usize::try_from(count).map_err(|_| Error::malformed(format!("negative {what} count {count}")).at(*at as u64))?;
+    let end = at
+        .checked_add(n)
+        .filter(|&e| e <= data.len())
+        .ok_or_else(|| Error::malformed(format!("{n} {what} of 1 bytes do not fit the lump ({} bytes)", data.len())).at(*at as u64))?;
+    let out = &data[*at..end];
+    *at = end;
+    Ok(out)
+}
+
 fn count_at<O: ByteOrder>(data: &[u8], at: &mut usize, what: &str) -> Result<i32> {
     let b = crate::bytes::array::<4>(data, *at).ok_or_else(|| Error::malformed(format!("{what} count missing")).at(*at as u64))?;
     *at += 4;
@@ -987,10 +1000,10 @@ impl<'a, O: ByteOrder> View<'a, O> {
             let start = at;
             for _ in 0..h.solid_count.get().max(0) {
                 let size = count_at::<O>(data, &mut at, "collision section size").map_err(err)?;
-                let _: &[u8] = take(data, &mut at, size, "collision section bytes").map_err(err)?;
+                take_bytes(data, &mut at, size, "collision section bytes").map_err(err)?;
             }
             let solids = &data[start..at];
-            let keydata: &[u8] = take(data, &mut at, h.keydata_size.get(), "key data bytes").map_err(err)?;
+            let keydata = take_bytes(data, &mut at, h.keydata_size.get(), "key data bytes").map_err(err)?;
             n += 1;
             f(PhysModel {
                 model_index: h.model_index.get(),
