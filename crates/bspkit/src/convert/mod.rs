@@ -13,11 +13,13 @@
 //! ([`quake1`]), and Hexen II's model layout with each of them; Titanfall ↔ Titanfall 2
 //! ([`respawn`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
 //! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism and GoldSrc ↔ Blue Shift
-//! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`].
+//! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`], whose message
+//! says why ([`refusal`]: the pairs covered and what differs between the two lump tables).
 
 pub mod ivp;
 pub mod quake1;
 pub mod quake3;
+pub mod refusal;
 pub mod report;
 pub mod respawn;
 pub mod source;
@@ -60,18 +62,23 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
             source::convert_endian(bsp, target_endian, opts.lzma, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
         }
         (Family::Source, Family::Source) => {
+            if !source_version::FROM_BRANCHES.contains(&from.id) || !source_version::BRANCHES.contains(&opts.to.id) {
+                return Err(Error::new(ErrorKind::Unsupported(refusal::refusal(from, opts.to))).in_file_opt(bsp.path()));
+            }
             if target_endian != Endian::Little {
                 let how = if opts.endian.is_none() {
                     "add --endian little (a console map goes to its PC form in the same step), then convert the output with --endian big if you want the console form"
                 } else {
                     "convert its output with --endian big afterwards"
                 };
-                return Err(Error::new(ErrorKind::Unsupported(format!("a Source version move writes the PC form; {how}")))
-                    .in_file_opt(bsp.path()));
+                return Err(
+                    Error::new(ErrorKind::Unsupported(format!("a Source version move writes the PC form; {how}"))).in_file_opt(bsp.path())
+                );
             }
             if matches!(opts.lzma, Lzma::On | Lzma::Keep) {
                 return Err(Error::new(ErrorKind::Unsupported(
-                    "a Source version move writes every lump plain; compress its output with `--to <same branch> --lzma on` afterwards".into(),
+                    "a Source version move writes every lump plain; compress its output with `--to <same branch> --lzma on` afterwards"
+                        .into(),
                 ))
                 .in_file_opt(bsp.path()));
             }
@@ -124,13 +131,7 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
         _ if opts.endian.is_some_and(|e| e != Endian::Little) && opts.to.family != Family::Source => {
             return Err(Error::new(ErrorKind::Unsupported(format!("{} has no big-endian form", opts.to.id))))
         }
-        _ => {
-            return Err(Error::new(ErrorKind::Unsupported(format!(
-                "conversion from {} to {} (covered: Source console <-> PC within one branch; Source version moves among source2004, source2006, source, l4d2 and csgo; quake1, hexen2, bsp2 and 2psb among themselves; goldsrc <-> blueshift; quake2 <-> qbism; quake3, ibsp47, quakelive, rbsp and fbsp among themselves; titanfall <-> titanfall2)",
-                from.id, opts.to.id
-            )))
-            .in_file_opt(bsp.path()))
-        }
+        _ => return Err(Error::new(ErrorKind::Unsupported(refusal::refusal(from, opts.to))).in_file_opt(bsp.path())),
     };
     report.size = bytes.len() as u64;
     Ok(Converted { bytes, report })

@@ -337,6 +337,25 @@ fn world_lights_down(bsp: &Bsp, raw: &[u8], version: u32, report: &mut Report) -
     Ok((out, 0, "converted"))
 }
 
+/// The `sprp` fields Titanfall (v12) and Titanfall 2 (v13) store with the same type, copied
+/// as they are in both directions; skin, cubemap and collision flags differ in type and are
+/// converted by each direction itself.
+macro_rules! copy_same_fields {
+    ($from:ident => $to:ident) => {
+        $to.origin = $from.origin;
+        $to.angles = $from.angles;
+        $to.scale = $from.scale;
+        $to.model = $from.model;
+        $to.solid = $from.solid;
+        $to.flags = $from.flags;
+        $to.forced_fade_scale = $from.forced_fade_scale;
+        $to.lighting_origin = $from.lighting_origin;
+        $to.cpu_level = $from.cpu_level;
+        $to.gpu_level = $from.gpu_level;
+        $to.diffuse_modulation = $from.diffuse_modulation;
+    };
+}
+
 /// A `sprp` child of version 12 (Titanfall) as version 13 (Titanfall 2).
 fn sprp_12_to_13(data: &[u8], report: &mut Report) -> Result<Vec<u8>> {
     let sp = RespawnStaticProps::parse(Cow::Borrowed(data), 12, "titanfall").map_err(|e| e.in_lump("GAME_LUMP/sprp"))?;
@@ -352,20 +371,10 @@ fn sprp_12_to_13(data: &[u8], report: &mut Report) -> Result<Vec<u8>> {
         let at = props_start + 84 * k;
         let p = StaticPropR1::read_from_bytes(&data[at..at + 84]).map_err(|_| Error::malformed("sprp record").in_lump("GAME_LUMP/sprp"))?;
         let mut q = StaticPropR2::new_zeroed();
-        q.origin = p.origin;
-        q.angles = p.angles;
-        q.scale = p.scale;
-        q.model = p.model;
-        q.solid = p.solid;
-        q.flags = p.flags;
+        copy_same_fields!(p => q);
         // The same 16 bits (−1, no cubemap, stays 0xFFFF).
         q.skin.set(p.skin.get() as u16);
         q.cubemap.set(p.cubemap.get() as u16);
-        q.forced_fade_scale = p.forced_fade_scale;
-        q.lighting_origin = p.lighting_origin;
-        q.cpu_level = p.cpu_level;
-        q.gpu_level = p.gpu_level;
-        q.diffuse_modulation = p.diffuse_modulation;
         for (j, c) in p.collision_flags.iter().enumerate() {
             match u16::try_from(c.get()) {
                 Ok(v) => q.collision_flags[j].set(v),
@@ -416,19 +425,9 @@ fn sprp_13_to_12(data: &[u8], report: &mut Report) -> Result<Vec<u8>> {
     }
     for q in sp.props_r2() {
         let mut p = StaticPropR1::new_zeroed();
-        p.origin = q.origin;
-        p.angles = q.angles;
-        p.scale = q.scale;
-        p.model = q.model;
-        p.solid = q.solid;
-        p.flags = q.flags;
+        copy_same_fields!(q => p);
         p.skin.set(q.skin.get() as i16);
         p.cubemap.set(q.cubemap.get() as i16);
-        p.forced_fade_scale = q.forced_fade_scale;
-        p.lighting_origin = q.lighting_origin;
-        p.cpu_level = q.cpu_level;
-        p.gpu_level = q.gpu_level;
-        p.diffuse_modulation = q.diffuse_modulation;
         for (j, c) in q.collision_flags.iter().enumerate() {
             p.collision_flags[j].set(c.get() as u32);
         }

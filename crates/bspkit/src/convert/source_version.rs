@@ -225,6 +225,10 @@ type Child = (u32, u16, u16, Vec<u8>, u32);
 /// The target's lumps, by slot: stored bytes (plain) and lump version.
 struct Out {
     bytes: Vec<Option<(Vec<u8>, u32)>>,
+    /// Slots written empty where their turn comes in the file (the offset vbsp gives an empty
+    /// lump) with this lump version, instead of all-zero entries: the all-zero ambient pass
+    /// left out on the way back from the Source 2006 marker, so that way is byte-identical.
+    blank: Vec<(usize, u32)>,
 }
 
 /// Move a little-endian Source map to branch `to` with static props at `prop_version` (or
@@ -262,7 +266,7 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
     }
     let get = |i: usize| lumps.get(i).and_then(|l| l.as_deref()).unwrap_or(&[]);
     let ver = |i: usize| entries.get(i).and_then(|e| e.version).unwrap_or(0);
-    let mut out = Out { bytes: vec![None; 64] };
+    let mut out = Out { bytes: vec![None; 64], blank: Vec::new() };
     let mut done = [false; 64];
     let mut game_kids: Option<Vec<Child>> = None;
     let action = |report: &mut Report, i: usize, what: &'static str, target: &Out| {
@@ -288,7 +292,9 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
     let nleaves = leaves_raw.len() / leaf_size;
     let from_form = if leaf_v == 0 {
         Ambient::InLeaf
-    } else if ver(AMBIENT) == 0 && ver(AMBIENT_HDR) == 0 && (get(AMBIENT).len() + get(AMBIENT_HDR).len()) > 0 {
+    } else if [AMBIENT, AMBIENT_HDR].iter().all(|&i| get(i).is_empty() || ver(i) == 0) && (get(AMBIENT).len() + get(AMBIENT_HDR).len()) > 0
+    {
+        // (Only the lumps with data say: vbsp leaves an empty one's version as it was.)
         Ambient::PerLeaf
     } else {
         Ambient::Sampled
@@ -338,6 +344,7 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
             }
             s.iter().map(|l| l.iter().copied().filter(|c| c.cube.iter().any(|&b| b != 0)).collect()).collect()
         };
+        let mut added_dark = false;
         let mut new_leaves = Vec::with_capacity(nleaves * if to_form == Ambient::InLeaf { 56 } else { 32 });
         let ldr_one = match (to_form, &ldr) {
             (Ambient::Sampled, _) | (_, None) => None,
@@ -373,6 +380,13 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
             Ambient::PerLeaf => {
                 if let Some(one) = &ldr_one {
                     out.bytes[AMBIENT] = Some((one.iter().flat_map(|s| s.cube).collect(), 0));
+                } else if hdr.is_none() && nleaves > 0 {
+                    // An unlit map (no ambient light at all): Source 2006 is told from 2007+
+                    // only by its one cube per leaf, so one all-zero cube per leaf is written —
+                    // no light, as the empty lumps said — and the map reads back as Source
+                    // 2006. The way back writes no lumps for a pass whose every cube is zero.
+                    out.bytes[AMBIENT] = Some((vec![0; nleaves * CUBE], 0));
+                    added_dark = true;
                 }
                 if let Some(h) = &hdr {
                     let one = one_each(h, "LEAF_AMBIENT_LIGHTING_HDR", report);
@@ -382,7 +396,15 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
             Ambient::Sampled => {
                 for (s, ix, slot) in [(&ldr, AMBIENT_INDEX, AMBIENT), (&hdr, AMBIENT_INDEX_HDR, AMBIENT_HDR)] {
                     if let Some(s) = s {
-                        let (index, samples) = write_sampled(&to_samples(s))?;
+                        let s = to_samples(s);
+                        if s.iter().all(|l| l.is_empty()) {
+                            // No light in this pass (every cube zero): no lumps, as an unlit
+                            // map has (and the inverse of the Source 2006 marker above); the
+                            // sample lump's entry as vbsp leaves an empty one (version 1).
+                            out.blank.push((slot, 1));
+                            continue;
+                        }
+                        let (index, samples) = write_sampled(&s)?;
                         out.bytes[ix] = Some((index, 0));
                         out.bytes[slot] = Some((samples, 1));
                     }
@@ -391,7 +413,14 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
         }
         for s in [AMBIENT_INDEX, AMBIENT_INDEX_HDR, AMBIENT, AMBIENT_HDR] {
             if out.bytes[s].is_some() || !get(s).is_empty() {
-                action(report, s, if out.bytes[s].is_some() { "converted" } else { "dropped" }, &out);
+                let what = match &out.bytes[s] {
+                    Some(_) if added_dark && s == AMBIENT => "added",
+                    Some(_) => "converted",
+                    // An all-zero pass left out carries nothing lost.
+                    None if to_form == Ambient::Sampled && matches!(s, AMBIENT | AMBIENT_HDR) => "converted",
+                    None => "dropped",
+                };
+                action(report, s, what, &out);
             }
         }
     }
@@ -697,14 +726,26 @@ fn layout(
     revision: u32,
 ) -> Result<Vec<u8>> {
     let mut order: Vec<usize> = (0..entries.len()).filter(|&p| entries[p].length > 0).collect();
-    order.sort_by_key(|&p| (entries[p].offset, p));
     let align = if order.iter().all(|&p| entries[p].offset % 4 == 0) { 4 } else { 1 };
+    // Lumps the source lacked (ambient lumps made from leaves) go where the source's empty
+    // entry points (vbsp gives an empty lump the offset its turn came at: before the lump
+    // with data at that offset), else after the others.
+    let (mut new, mut at_end): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    for i in (0..64).filter(|&i| !matches!(entries.get(i), Some(e) if e.length > 0) && out.bytes[i].is_some()) {
+        match entries.get(i) {
+            Some(e) if e.offset >= HEADER_LEN as u64 && e.offset <= data.len() as u64 => new.push(i),
+            _ => at_end.push(i),
+        }
+    }
+    let first_at = |p: usize| u8::from(entries[p].length > 0);
+    order.extend(new);
+    order.sort_by_key(|&p| (entries[p].offset, first_at(p), p));
+    order.extend(at_end);
     let mut file = vec![0u8; HEADER_LEN];
     let mut cursor = HEADER_LEN as u64;
     let mut placed: Vec<(u64, u64)> = entries.iter().map(|e| (e.offset, 0)).collect();
-    // Lumps the source lacked (ambient lumps made from leaves) go after the others.
-    let new: Vec<usize> = (0..64).filter(|&i| !matches!(entries.get(i), Some(e) if e.length > 0) && out.bytes[i].is_some()).collect();
-    for &p in order.iter().chain(&new) {
+    let mut blank_at: Vec<Option<(u64, u32)>> = vec![None; entries.len().max(64)];
+    for &p in &order {
         let e = &entries[p];
         if e.length > 0 {
             if e.offset < cursor {
@@ -733,7 +774,12 @@ fn layout(
                 file.extend_from_slice(b);
                 placed[p] = (at, b.len() as u64);
             }
-            _ => placed[p] = (0, 0),
+            _ => {
+                placed[p] = (0, 0);
+                if let Some(&(_, v)) = out.blank.iter().find(|b| b.0 == p) {
+                    blank_at[p] = Some((at, v));
+                }
+            }
         }
     }
     let tail = &data[(cursor as usize).min(data.len())..];
@@ -747,6 +793,11 @@ fn layout(
         let (mut ofs, len) = placed[i];
         let (lump_version, fourcc) = match &out.bytes[i] {
             Some((b, v)) if !b.is_empty() => (*v, if e.compressed { 0 } else { e.fourcc.unwrap_or(0) }),
+            _ if blank_at[i].is_some() => {
+                let (at, v) = blank_at[i].expect("checked");
+                ofs = at;
+                (v, 0)
+            }
             // Empty lumps keep what they had (A4) where their offset still lies in the file.
             _ => {
                 if ofs > file.len() as u64 || e.length > 0 {

@@ -254,7 +254,17 @@ fn unsupported_pairs_are_refused() {
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     let to = bspkit::branches::by_id("quake2").unwrap();
     let err = convert::convert(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto, static_props: None }).unwrap_err();
-    assert!(matches!(err.kind, ErrorKind::Unsupported(_)), "{err}");
+    assert!(
+        matches!(&err.kind, ErrorKind::Unsupported(m) if m.contains("quake1") && m.contains("quake2") && m.contains("different families")),
+        "{err}"
+    );
+    // Within a family, the message names the covered set and what differs between the tables.
+    let to = bspkit::branches::by_id("quake64").unwrap();
+    let err = convert::convert(&bsp, &ConvertOptions { to, endian: None, lzma: Lzma::Auto, static_props: None }).unwrap_err();
+    assert!(
+        matches!(&err.kind, ErrorKind::Unsupported(m) if m.contains("among quake1, hexen2, bsp2, 2psb only") && m.contains("quake64")),
+        "{err}"
+    );
     let err = convert::convert(&bsp, &ConvertOptions { to: bsp.branch(), endian: Some(Endian::Big), lzma: Lzma::Auto, static_props: None })
         .unwrap_err();
     assert!(matches!(err.kind, ErrorKind::Unsupported(_)), "{err}");

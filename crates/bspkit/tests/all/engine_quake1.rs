@@ -2,7 +2,9 @@
 //! corpus BSP29 / BSP2 / 2PSB map, and on that map converted to each of the other two
 //! containers, in a game folder the test writes (a `progs.dat` made here, nothing else), spawns
 //! the server on it without an error, and its entity list as the engine parsed it matches the
-//! map's. Skips (with a note) when the server is not installed (`.ci/run` installs it).
+//! map's. Skips (with a note) when the server is not installed (`.ci/run` installs it). The
+//! maps' Hexen II form (`--to hexen2`) is started too: DarkPlaces does not read that model
+//! layout, and the test asserts it refuses each one (which engine loads which form, README).
 //!
 //! Why not `quakespasm` as well: it reads loose files in sub-folders (`maps/NAME.bsp`) only when
 //! the game is "registered" (id's `gfx/pop.lmp`, which is id's data), and any `.pak` other than
@@ -404,6 +406,7 @@ fn darkplaces_server_loads_converted_quake1_maps() {
     let base = TempDir(std::env::temp_dir().join(format!("bspkit-darkplaces-{}", std::process::id())));
     std::fs::create_dir_all(base.0.join("id1/maps")).unwrap();
     let (mut loads, mut maps, mut refused) = (0, 0, Vec::new());
+    let mut hexen2: Vec<(String, Result<(), String>)> = Vec::new();
     for (k, m) in common::maps_in(&corpus, "quake1").iter().enumerate() {
         let data = std::fs::read(&m.path).unwrap();
         let bsp = Bsp::from_bytes(&data).unwrap();
@@ -440,7 +443,20 @@ fn darkplaces_server_loads_converted_quake1_maps() {
         }
         assert!(Bsp::from_bytes(&cur).unwrap().branch().id == first);
         assert!(cur == data, "{file}: around the ring, byte-identical");
+        // The Hexen II model layout (eight hull head nodes): DarkPlaces does not read it.
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let h2 = convert::prepare(&bsp, &to("hexen2"), false).unwrap_or_else(|e| panic!("{file} -> hexen2: {e}")).bytes;
+        hexen2.push((file.clone(), load(&server, &base.0, &format!("bspkit_h2_{k}"), &h2)));
     }
+    // DarkPlaces reads Quake's 64-byte model records only: the Hexen II layout (80 bytes, eight
+    // head nodes) stops it ("funny lump size" where the lump is not a multiple of 64; where it
+    // is, the misread models keep the server from spawning). So no Debian engine here proves the
+    // Hexen II conversions; they are proven by their round trips (convert_siblings.rs).
+    for (file, r) in &hexen2 {
+        let why = r.as_ref().expect_err(&format!("{file}: DarkPlaces loaded a Hexen II map")).lines().next().unwrap_or("");
+        eprintln!("hexen2 form of {file} not loaded: {why}");
+    }
+    assert_eq!(hexen2.len(), maps);
     eprintln!("darkplaces_server_loads_converted_quake1_maps: {maps} maps, {loads} loads; refused: {refused:?}");
     assert!(maps >= 11, "{maps} Quake 1 container maps in the corpus");
 

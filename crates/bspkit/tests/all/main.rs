@@ -13,6 +13,7 @@ mod check_cases;
 mod check_lzma;
 mod cod12;
 mod convert;
+mod convert_matrix;
 mod convert_quake3;
 mod convert_respawn;
 mod convert_siblings;
