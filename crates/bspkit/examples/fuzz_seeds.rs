@@ -47,6 +47,9 @@ fn main() -> std::io::Result<()> {
     // Vindictus: widened records, faces of lump versions 1 and 2, its game lump and prop forms.
     seeds.push(("seed_vindictus69.bsp".into(), bspkit::build::vindictus_map(1, bspkit::build::VindictusForm::V69)));
     seeds.push(("seed_vindictus.bsp".into(), bspkit::build::vindictus_map(2, bspkit::build::VindictusForm::Later)));
+    // Counter-Strike Online 2, both layouts (the 2018 one: 242-byte dispinfo, 164-byte cubemaps).
+    seeds.push(("seed_cso2.bsp".into(), bspkit::build::cso2_map(bspkit::build::Cso2Form::Y2013)));
+    seeds.push(("seed_cso2_2018.bsp".into(), bspkit::build::cso2_map(bspkit::build::Cso2Form::Y2018)));
     // Quake 64: the BSP29 room with 44-byte textures and 16-bit lighting.
     seeds.push(("seed_quake64_room.bsp".into(), bspkit::build::quake64_room()));
     // James Bond 007: Nightfire (version 42): no real map found.

@@ -282,3 +282,47 @@ fn vindictus_in_the_cli() {
     crate::export_cli::validate(&glbs);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Counter-Strike Online 2's 2018 layout (`cso2_2018`): `bsp formats` lists it; on the builder
+/// map and the corpus displacement map re-laid in that layout, `bsp info` names the branch with
+/// its evidence and counts the 242-byte dispinfo, `check` passes, `rewrite` is byte-identical,
+/// `--branch cso2` reads the bytes as the older layout (detection's choice kept as runner-up),
+/// and `export` writes a GLB the Khronos validator accepts (displacements skipped).
+#[test]
+fn cso2_2018_in_the_cli() {
+    use bspkit::build::Cso2Form;
+    let f = stdout(&run(&["formats"]));
+    assert!(f.lines().any(|l| l.starts_with("cso2_2018 ")), "cso2_2018 missing from:\n{f}");
+    let d = scratch("cso2_2018");
+    let mut glbs = Vec::new();
+    let mut maps = vec![("square.bsp", bspkit::build::cso2_map(Cso2Form::Y2018))];
+    if let Some(corpus) = common::corpus("cso2_2018_in_the_cli (corpus part)") {
+        let base = std::fs::read(corpus.join("source/bsp_tool__tf2_test_displacement_decompile.bsp")).unwrap();
+        maps.push(("displacements.bsp", bspkit::build::cso2_from_valve(&base, Cso2Form::Y2018).unwrap()));
+    }
+    for (file, bytes) in &maps {
+        let map = d.join(file);
+        std::fs::write(&map, bytes).unwrap();
+        let info = stdout(&run(&["info", s(&map)]));
+        assert!(info.contains("[cso2_2018]") && info.contains("× 242"), "{info}");
+        let rows: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&map)]).stdout).unwrap();
+        let stat = |name: &str| rows["stats"].as_array().unwrap().iter().find(|r| r["name"] == name).cloned().unwrap();
+        let disp = stat("dispinfos");
+        assert!(disp["count"].as_u64().unwrap() > 0, "{rows}");
+        assert_eq!(disp["bytes"].as_u64(), disp["count"].as_u64().map(|n| n * 242), "{rows}");
+        let check = run(&["check", s(&map)]);
+        assert!(check.status.success(), "{}", stdout(&check));
+        let out = d.join(format!("out_{file}"));
+        assert!(run(&["rewrite", s(&map), "-o", s(&out)]).status.success());
+        assert_eq!(&std::fs::read(&out).unwrap(), bytes);
+        let forced: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", "--branch", "cso2", s(&map)]).stdout).unwrap();
+        assert_eq!(forced["format"]["branch"], "cso2");
+        assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == "cso2_2018"), "{forced}");
+        let glb = d.join(format!("{file}.glb"));
+        let e = run(&["export", s(&map), "-o", s(&glb)]);
+        assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
+        glbs.push(glb);
+    }
+    crate::export_cli::validate(&glbs);
+    let _ = std::fs::remove_dir_all(&d);
+}

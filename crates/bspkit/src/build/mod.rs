@@ -4,6 +4,7 @@
 
 pub mod builder;
 pub mod cod12;
+pub mod cso2;
 pub mod dark_messiah;
 pub mod nightfire;
 pub mod quake64;
@@ -14,6 +15,7 @@ pub mod vindictus;
 
 pub use builder::{default_version, BspBuilder};
 pub use cod12::cod12_room;
+pub use cso2::{cso2_from_valve, cso2_map, Cso2Form};
 pub use dark_messiah::{dark_messiah_from_valve, dark_messiah_map};
 pub use nightfire::nightfire_room;
 pub use quake64::{quake64_from_bsp29, quake64_room};

@@ -278,7 +278,7 @@ fn random_bytes_behind_every_magic_never_panic() {
 
 /// Builder maps of the branches without a map in the corpus (Ritual's: F.A.K.K.2, Alice, Medal
 /// of Honor demo / retail / Breakthrough; Call of Duty 1 demo / 1 / 2; the Source forks told by
-/// their static props: The Ship, Zeno Clash, Fairy Tale Busters, Black Mesa; Dark Messiah; Quake 64; Nightfire; original-Xbox Half-Life 2; Vindictus 1.69 and later), truncated at every 1/80 and garbled, open and decode
+/// their static props: The Ship, Zeno Clash, Fairy Tale Busters, Black Mesa; Dark Messiah; Quake 64; Nightfire; original-Xbox Half-Life 2; Vindictus 1.69 and later; Counter-Strike Online 2 in both layouts), truncated at every 1/80 and garbled, open and decode
 /// to `Ok` or a typed error; garbled copies also export.
 #[cfg(unix)]
 #[test]
@@ -296,8 +296,11 @@ fn builder_maps_of_new_branches_never_panic() {
     let vindictus = [(1, bspkit::build::VindictusForm::V69), (2, bspkit::build::VindictusForm::Later)]
         .into_iter()
         .map(|(fv, form)| (form.branch(), bspkit::build::vindictus_map(fv, form)));
+    let cso2 = [bspkit::build::Cso2Form::Y2013, bspkit::build::Cso2Form::Y2018]
+        .into_iter()
+        .map(|form| (form.branch(), bspkit::build::cso2_map(form)));
     for (branch, mut data) in
-        ritual.chain(cod).chain(forks).chain(dark_messiah).chain(quake64).chain(nightfire).chain(xbox).chain(vindictus)
+        ritual.chain(cod).chain(forks).chain(dark_messiah).chain(quake64).chain(nightfire).chain(xbox).chain(vindictus).chain(cso2)
     {
         let header = header_len(&data);
         assert!(header > 0, "{}", branch.id);

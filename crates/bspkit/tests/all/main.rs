@@ -19,6 +19,7 @@ mod convert_respawn;
 mod convert_siblings;
 mod convert_source_versions;
 mod corpus_open;
+mod cso2_2018;
 mod dark_messiah;
 mod decompile;
 mod decompile_cod_respawn;

@@ -6,7 +6,7 @@ use zerocopy::{BigEndian, LittleEndian};
 
 use super::lumps::*;
 use super::records::{disp_tri_count, disp_vert_count};
-use super::view::{self, Faces, View};
+use super::view::{Faces, View};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::{Checker, Code, Problem};
@@ -150,8 +150,7 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
     let planes = v.planes()?.len();
     let surfedges = v.surfedges()?.len();
     let texinfo = v.texinfo()?;
-    let dispinfos = v.disp_infos()?.len();
-    let disp_unknown = matches!(v.disp_infos()?, view::DispInfos::Unknown);
+    let (dispinfos, disp_unknown) = v.disp_info_count()?.map_or((0, true), |n| (n, false));
     // Only the samples' extent is checked: the lighting lump is measured, not decoded.
     let light_len = i64::try_from(v.bsp.lump_len(light)?).unwrap_or(i64::MAX);
     let prims = v.primitives()?.len();
@@ -292,8 +291,9 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
         }
     }
     let dispinfos = ok(p, v.disp_infos());
-    let disp_len = dispinfos.as_ref().map_or(0, |d| d.len());
-    let disp_unknown = matches!(dispinfos, Some(view::DispInfos::Unknown));
+    let disp_count = ok(p, v.disp_info_count());
+    let disp_len = disp_count.flatten().unwrap_or(0);
+    let disp_unknown = matches!(disp_count, Some(None));
     if let Some(sides) = sides {
         let mut c = Checker::new(p, "BRUSH_SIDES");
         for (i, s) in sides.iter().enumerate() {

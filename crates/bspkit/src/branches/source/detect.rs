@@ -371,6 +371,76 @@ fn vindictus(data: &[u8], endian: Endian) -> Option<Detection> {
     Some(Detection { branch, version: 20, endian, why, runners_up })
 }
 
+/// How many dispinfo records the faces name: one more than the largest `dispinfo` of the
+/// 56-byte faces (lump 7, field at byte 12; −1 = none), `None` when the faces are not plain.
+fn faces_dispinfo_count(data: &[u8], endian: Endian) -> Option<u64> {
+    let faces = plain_lump(data, endian, LUMP_FACES)?;
+    if faces.len() % 56 != 0 {
+        return None;
+    }
+    let top = faces.chunks_exact(56).filter_map(|f| crate::bytes::u16_at(f, 12, endian)).map(|d| d as i16 as i64).max()?;
+    Some((top + 1).max(0) as u64)
+}
+
+/// Counter-Strike Online 2 (VBSP 100): which of its two layouts, by content. Both keep
+/// Valve's 2007 table except, from 2018, 242-byte dispinfo (Valve's: 176) and 164-byte
+/// cubemaps (16) — sizes from bsp_tool's `nexon/cso2.py` / `cso2_2018.py`, whose note says
+/// the version numbers alone cannot tell them apart. The faces name their dispinfo records,
+/// so the dispinfo lump's length over that count gives the record size; failing that, which
+/// record size divides the dispinfo and cubemap lumps.
+fn cso2_form(data: &[u8], endian: Endian) -> (&'static Branch, String, Vec<(&'static str, String)>) {
+    let disp = data_len(data, endian, LUMP_DISP_INFO);
+    let cube = data_len(data, endian, LUMP_CUBEMAPS);
+    let mut runners_up = Vec::new();
+    if let Some(n) = faces_dispinfo_count(data, endian).filter(|&n| n > 0) {
+        if disp == n * 242 {
+            runners_up.push(("cso2", format!("the 2013–2017 layout's 176-byte dispinfo would make {n} records {} bytes", n * 176)));
+            let why = format!("version 100 (Counter-Strike Online 2); the faces name {n} dispinfo record(s) and lump 26 holds {disp} bytes = {n} × 242 (the 2018 layout; Valve's 176-byte form would be {:.2})", disp as f64 / 176.0);
+            return (&CSO2_2018, why, runners_up);
+        }
+        if disp == n * 176 {
+            runners_up.push(("cso2_2018", format!("the 2018 layout's 242-byte dispinfo would make {n} records {} bytes", n * 242)));
+            let why = format!("version 100 (Counter-Strike Online 2); the faces name {n} dispinfo record(s) and lump 26 holds {disp} bytes = {n} × 176 (the 2013–2017 layout)");
+            return (&CSO2, why, runners_up);
+        }
+    }
+    let whole = |len: u64, size: u64| len > 0 && len % size == 0;
+    let mut new = Vec::new();
+    let mut old = Vec::new();
+    if whole(disp, 242) && !whole(disp, 176) {
+        new.push(format!("dispinfo {disp} bytes = {} × 242, not whole 176-byte records", disp / 242));
+    }
+    if whole(disp, 176) && !whole(disp, 242) {
+        old.push(format!("dispinfo {disp} bytes = {} × 176, not whole 242-byte records", disp / 176));
+    }
+    if whole(cube, 164) && !whole(cube, 16) {
+        new.push(format!("cubemaps {cube} bytes = {} × 164, not whole 16-byte records", cube / 164));
+    }
+    if whole(cube, 16) && !whole(cube, 164) {
+        old.push(format!("cubemaps {cube} bytes = {} × 16, not whole 164-byte records", cube / 16));
+    }
+    match (new.is_empty(), old.is_empty()) {
+        (false, true) => {
+            runners_up.push(("cso2", "the 2013–2017 layout's 176-byte dispinfo and 16-byte cubemaps do not fit".into()));
+            (&CSO2_2018, format!("version 100 (Counter-Strike Online 2), 2018 layout: {}", new.join("; ")), runners_up)
+        }
+        (true, false) => {
+            runners_up.push(("cso2_2018", "the 2018 layout's 242-byte dispinfo and 164-byte cubemaps do not fit".into()));
+            (&CSO2, format!("version 100 (Counter-Strike Online 2), 2013–2017 layout: {}", old.join("; ")), runners_up)
+        }
+        _ => {
+            let held = [new, old].concat();
+            let seen = if held.is_empty() {
+                "no dispinfo or cubemap records".to_string()
+            } else {
+                format!("conflicting sizes ({})", held.join("; "))
+            };
+            runners_up.push(("cso2_2018", format!("{seen} to tell the 2018 layout from the 2013–2017 one")));
+            (&CSO2, format!("version 100 (Counter-Strike Online 2): {seen}; the 2013–2017 layout by default"), runners_up)
+        }
+    }
+}
+
 /// `asw_a, asw_b, asw_c` and how many more.
 fn class_list(classes: &[String]) -> String {
     let shown = classes.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
@@ -505,7 +575,11 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
         25 => (&STRATA, "version 25 is Strata Source".into()),
         27 => (&CONTAGION, "version 27 is Contagion".into()),
         42 => (&DESOLATION, "version 42 is the old Desolation format".into()),
-        _ => (&CSO2, "version 100 is Counter-Strike Online 2".into()),
+        _ => {
+            let (branch, why, others) = cso2_form(data, endian);
+            runners_up.extend(others);
+            (branch, why)
+        }
     };
     Ok(Detection { branch, version, endian, why: vec![order, why], runners_up })
 }

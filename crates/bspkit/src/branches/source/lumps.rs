@@ -309,6 +309,17 @@ pub static LUMPS_STRATA: [LumpDef; 64] = {
     with(t, 58, LumpDef::records("FACES_HDR", 72))
 };
 
+/// Counter-Strike Online 2's 2018-onwards maps (`cso2_2018`): the 2007 table with 242-byte
+/// dispinfo and 164-byte cubemaps. The sizes are the facts bsp_tool's `nexon/cso2_2018.py`
+/// states (taken from L-Leite's cso2-bsp-converter `src/bsptypes.hpp`: "10 bytes more than
+/// Vindictus" for `ddispinfo_t`, "dcubemap_t: 164 bytes"); their fields are not given, so the
+/// records stay opaque (`records::DispInfoCso2`, `records::CubemapCso2`).
+pub static LUMPS_CSO2_2018: [LumpDef; 64] = {
+    let t = LUMPS_2007;
+    let t = with(t, LUMP_DISP_INFO, LumpDef::records("DISP_INFO", 242));
+    with(t, LUMP_CUBEMAPS, LumpDef::records("CUBEMAPS", 164))
+};
+
 const fn source_branch(
     id: &'static str,
     title: &'static str,
@@ -368,7 +379,15 @@ pub static STRATA: Branch = source_branch("strata", "Strata Source (VBSP v25)", 
 pub static CONTAGION: Branch = source_branch("contagion", "Source v27, Contagion", "Contagion", false, &LUMPS_ASW);
 pub static DESOLATION: Branch =
     source_branch("desolation", "Source v42, Desolation (old)", "Desolation (srctools DESOLATION_OLD)", false, &LUMPS_2007);
-pub static CSO2: Branch = source_branch("cso2", "Source v100, Counter-Strike Online 2", "Counter-Strike Online 2", false, &LUMPS_2007);
+pub static CSO2: Branch =
+    source_branch("cso2", "Source v100, Counter-Strike Online 2", "Counter-Strike Online 2 (2013–2017 maps)", false, &LUMPS_2007);
+pub static CSO2_2018: Branch = source_branch(
+    "cso2_2018",
+    "Source v100, Counter-Strike Online 2 (2018 layout)",
+    "Counter-Strike Online 2 (2018-onwards maps: 242-byte dispinfo, 164-byte cubemaps)",
+    false,
+    &LUMPS_CSO2_2018,
+);
 pub static OUTERLIGHT: Branch = source_branch(
     "outerlight",
     "Source v20, Outerlight (The Ship, Bloody Good Time)",
@@ -426,6 +445,7 @@ pub static BRANCHES: &[&Branch] = &[
     &CONTAGION,
     &DESOLATION,
     &CSO2,
+    &CSO2_2018,
     &OUTERLIGHT,
     &ZENO_CLASH,
     &FTB,
@@ -460,7 +480,7 @@ pub fn versions(branch: &Branch) -> &'static [u32] {
         "strata" => &[25],
         "contagion" => &[27],
         "desolation" => &[42],
-        "cso2" => &[100],
+        "cso2" | "cso2_2018" => &[100],
         _ => &[],
     }
 }

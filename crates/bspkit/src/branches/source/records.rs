@@ -743,6 +743,19 @@ impl<O: ByteOrder> OverlayVin<O> {
     }
 }
 
+// Counter-Strike Online 2, 2018-onwards maps (`cso2_2018`): two records whose sizes alone are
+// known (bsp_tool `nexon/cso2_2018.py`, from L-Leite's cso2-bsp-converter `src/bsptypes.hpp`);
+// no source gives their fields, so each is one opaque byte array: counted, checked for whole
+// records, rewritten as stored, never interpreted.
+plain!(
+    /// CSO2 2018 `ddispinfo_t`, 242 bytes ("10 bytes more than Vindictus"); fields not given.
+    DispInfoCso2 { bytes: [u8; 242] }
+);
+plain!(
+    /// CSO2 2018 `dcubemap_t`, 164 bytes; fields not given.
+    CubemapCso2 { bytes: [u8; 164] }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -780,6 +793,9 @@ mod tests {
         assert_eq!(size_of::<BrushSideVin<LE>>(), 16);
         assert_eq!(size_of::<DispInfoVin<LE>>(), 232);
         assert_eq!(size_of::<OverlayVin<LE>>(), 356);
+        // CSO2 2018 (bsp_tool nexon/cso2_2018.py sizes)
+        assert_eq!(size_of::<DispInfoCso2>(), 242);
+        assert_eq!(size_of::<CubemapCso2>(), 164);
         assert_eq!(size_of::<TexData<LE>>(), 32);
         assert_eq!(size_of::<StringTableEntry<LE>>(), 4);
         assert_eq!(size_of::<Model<LE>>(), 48);

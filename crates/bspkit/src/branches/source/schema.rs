@@ -32,6 +32,9 @@ fn of_order<O: ByteOrder>(lump: &str, size: usize, strata: bool, vin: bool) -> O
         ("BRUSH_SIDES", 16) if vin => of::<BrushSideVin<O>>(),
         ("DISP_INFO", 232) if vin => of::<DispInfoVin<O>>(),
         ("OVERLAYS", 356) if vin => of::<OverlayVin<O>>(),
+        // CSO2 2018: sizes only (records.rs), opaque records.
+        ("DISP_INFO", 242) => of::<DispInfoCso2>(),
+        ("CUBEMAPS", 164) => of::<CubemapCso2>(),
         ("FACES" | "ORIGINAL_FACES" | "FACES_HDR", 76) => of::<FaceVinV2<O>>(),
         ("PLANES", _) => of::<Plane<O>>(),
         ("TEXDATA", _) => of::<TexData<O>>(),

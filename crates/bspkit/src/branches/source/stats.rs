@@ -125,6 +125,10 @@ const VINDICTUS_SIZES: &[(&str, usize)] = &[
     ("overlays", 356),
 ];
 
+/// CSO2 2018: the standard rows with its two wider records (sizes from bsp_tool
+/// `nexon/cso2_2018.py`; Nexon's tools' limits are not published: Valve's are shown).
+const CSO2_2018_SIZES: &[(&str, usize)] = &[("dispinfos", 242), ("cubemapsamples", 164)];
+
 /// Strata v25: the rows and limits its vbspinfo prints (momentum_mp_lobby.bsp.info.txt;
 /// limits also in bsp_tool strata.py `MAX`), record sizes from [`super::records`].
 static STRATA_ROWS: &[Row] = &[
@@ -210,6 +214,7 @@ fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
     let (rows, sizes) = match layout(bsp.branch()) {
         Layout::Strata => (STRATA_ROWS, &[][..]),
         Layout::Vindictus => (STANDARD, VINDICTUS_SIZES),
+        _ if bsp.branch().id == "cso2_2018" => (STANDARD, CSO2_2018_SIZES),
         _ => (STANDARD, &[][..]),
     };
     let view = View::<O>::new(bsp).ok();

@@ -828,7 +828,9 @@ impl<'a, O: ByteOrder> View<'a, O> {
     }
     pub fn disp_infos(&self) -> Result<DispInfos<'a, O>> {
         Ok(match (self.layout, self.bsp.branch().id) {
-            (_, "dota2") => DispInfos::Unknown,
+            // Dota 2's and CSO2 2018's dispinfo fields are not known (CSO2 2018: only the
+            // record size, 242 bytes).
+            (_, "dota2" | "cso2_2018") => DispInfos::Unknown,
             (Layout::Strata, _) => DispInfos::Strata(self.recs(LUMP_DISP_INFO)?),
             (Layout::Vindictus, _) => DispInfos::Vindictus(self.recs(LUMP_DISP_INFO)?),
             _ => DispInfos::Standard(self.recs(LUMP_DISP_INFO)?),
@@ -848,8 +850,30 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn disp_tris_len(&self) -> Result<usize> {
         self.count::<DispTri<O>>(LUMP_DISP_TRIS)
     }
+    /// Cubemaps in Valve's 16-byte form; an error for CSO2 2018, whose 164-byte cubemaps have
+    /// no known fields ([`View::cubemaps_cso2`]).
     pub fn cubemaps(&self) -> Result<&'a [Cubemap<O>]> {
+        if self.bsp.branch().id == "cso2_2018" {
+            return Err(Error::malformed("CSO2 2018 cubemaps are 164-byte records whose fields are not known").in_lump("CUBEMAPS"));
+        }
         self.recs(LUMP_CUBEMAPS)
+    }
+    /// CSO2 2018's cubemaps as stored (opaque 164-byte records).
+    pub fn cubemaps_cso2(&self) -> Result<&'a [CubemapCso2]> {
+        self.recs(LUMP_CUBEMAPS)
+    }
+    /// How many dispinfo records the map holds, where their size is known: the typed forms,
+    /// and CSO2 2018's opaque 242-byte records; `None` for a form with no known size (Dota 2).
+    pub fn disp_info_count(&self) -> Result<Option<usize>> {
+        Ok(match self.disp_infos()? {
+            DispInfos::Unknown if self.bsp.branch().id == "cso2_2018" => Some(self.disp_infos_cso2()?.len()),
+            DispInfos::Unknown => None,
+            d => Some(d.len()),
+        })
+    }
+    /// CSO2 2018's dispinfo as stored (opaque 242-byte records).
+    pub fn disp_infos_cso2(&self) -> Result<&'a [DispInfoCso2]> {
+        self.recs(LUMP_DISP_INFO)
     }
     pub fn overlays(&self) -> Result<Overlays<'a, O>> {
         Ok(match (self.layout, self.bsp.branch().id) {
