@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use crate::assets::image_file::decode_image_file;
 use crate::assets::{AlphaMode, Assets, Missing, MissingKind, Texture};
+use crate::branches::ops::MapTextures;
 use crate::branches::quake3::lumps::with_record_set;
 use crate::branches::quake3::records::{Layout, ShaderRecord};
 use crate::branches::quake3::view::View;
@@ -279,5 +280,25 @@ textures/base/grate { { map other.tga } }
         for t in ["{", "}", "a {", "a { {", "\"", "/*", "a { map"] {
             parse_script(t, "x", &mut ix);
         }
+    }
+}
+
+/// The Quake 3 texture lookup ([`crate::branches::ops::FamilyOps::textures`]): the shader
+/// scripts on the search path, read once.
+pub struct ShaderLookup {
+    shaders: ShaderIndex,
+}
+
+impl ShaderLookup {
+    pub fn new(assets: &Assets, warnings: &mut Vec<Missing>) -> Self {
+        let shaders = shader_index(assets);
+        warnings.extend(shaders.warnings.iter().cloned());
+        ShaderLookup { shaders }
+    }
+}
+
+impl MapTextures for ShaderLookup {
+    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
+        load(name, assets, &self.shaders)
     }
 }

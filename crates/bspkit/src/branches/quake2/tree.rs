@@ -1,0 +1,33 @@
+//! The Quake 2 family's node tree as [`TreeParts`] ([`crate::branches::ops::FamilyOps::node_tree`]).
+
+use crate::branches::quake2;
+use crate::bsp::Bsp;
+use crate::error::Result;
+use crate::tree::node_tree::{signed_child, TreeNode, TreeParts};
+
+/// The node tree of a Quake 2 family map, in the branch's record set.
+pub fn parts(bsp: &Bsp) -> Result<TreeParts> {
+    match bsp.branch().id {
+        "qbism" => quake2_parts::<quake2::Qbism>(bsp),
+        "sin" => quake2_parts::<quake2::Sin>(bsp),
+        "sof" => quake2_parts::<quake2::Sof>(bsp),
+        "daikatana" => quake2_parts::<quake2::Daikatana>(bsp),
+        _ => quake2_parts::<quake2::Ibsp>(bsp),
+    }
+}
+
+fn quake2_parts<L: quake2::Layout>(bsp: &Bsp) -> Result<TreeParts> {
+    use quake2::NodeRecord;
+    let v = quake2::View::<L>::new(bsp)?;
+    let nodes = v
+        .nodes()?
+        .iter()
+        .map(|n| {
+            let [a, b] = n.children();
+            TreeNode { plane: n.plane(), children: [signed_child(a), signed_child(b)] }
+        })
+        .collect();
+    let planes = v.planes()?.iter().map(|p| ([p.normal[0].get(), p.normal[1].get(), p.normal[2].get()], p.dist.get())).collect();
+    let heads = v.models()?.iter().map(|m| Some(signed_child(m.head_node.get() as i64))).collect();
+    Ok(TreeParts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: quake2::LUMP_NODES })
+}
