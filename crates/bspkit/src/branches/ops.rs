@@ -21,6 +21,27 @@
 //!
 //! Default methods cover concerns a family may lack; the required ones are those every family
 //! has. The `quake1` and `goldsrc` values share the Quake 1 code (GoldSrc keeps BSP29's records).
+//!
+//! # Matches on a family left outside the family folders, and why
+//! Every concern of one family goes through this trait (checks, stats, schemas, scenes,
+//! lighting, texture names and lookup, node tree, viewer visibility, decode's visibility form,
+//! library-table texture and prop rows, binary entity lumps, scene lightmap UVs). What still
+//! names a family elsewhere is one of these:
+//! - **Below [`Bsp`]**, where this trait cannot be reached (it sits above `Bsp`):
+//!   `bsp.rs` (a Genesis3D entity chunk's text form, cached in the map), `external.rs` (Respawn
+//!   `.bsp_lump` and Source `.lmp` files read at open), `lumps/miptex.rs` and
+//!   `lumps/gamelump_map.rs` (which families have a miptex lump / game lumps), and the type
+//!   modules this trait names: `lumps/lighting.rs` (each family's overbright constant) and
+//!   `lightmap/maps.rs` (Source's face lumps 7/58). Moving them means data on
+//!   [`crate::branch::Branch`] descriptors, not this trait.
+//! - **Between two named families**: `convert` (each supported pair of source and target
+//!   family is its own converter, e.g. Titanfall ↔ Titanfall 2, Quake 1 ↔ BSP2) — a pair is
+//!   not one family's concern.
+//! - **One family's own feature**: `mapset.rs` writes Respawn `.bsp_lump` sets and refuses other
+//!   families; `convert/mod.rs`'s Respawn `.ent` partitions beside an output.
+//! - **Not moved yet**: `decompile` (each family's brush extraction and `.map` dialect) — it
+//!   would be a `FamilyOps::decompile` method; left while that module is being changed by
+//!   other work (its surface flags by texture name did move: [`FamilyOps::name_flags`]).
 
 use crate::assets::{AssetOptions, Assets, Missing, MissingKind, Texture};
 use crate::branch::{Branch, Family};
@@ -29,7 +50,8 @@ use crate::bytes::Endian;
 use crate::check::problem::Problem;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lumps::lighting::{LightOptions, LightSet};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::lumps::visibility::LeafVisibility;
+use crate::mesh::scene::{MeshOptions, Scene, SurfaceFlags};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 use crate::tree::node_tree::TreeParts;
@@ -65,6 +87,18 @@ pub trait FamilyOps: Sync {
 
     /// The map's geometry as a scene ([`crate::mesh::build`]).
     fn scene(&self, bsp: &Bsp, opts: &MeshOptions) -> Result<Scene>;
+
+    /// The surface flags (sky, clip, trigger, tool) a texture name stands for, as the family's
+    /// drawing code flags it, for faces known by name alone (a decompile's brush sides,
+    /// [`crate::decompile`]). By default: `tools/…` and names with `skybox` are tools.
+    fn name_flags(&self, name: &str) -> SurfaceFlags {
+        let n = name.to_ascii_lowercase();
+        if n.starts_with("tools/") || n.contains("skybox") {
+            SurfaceFlags::TOOL
+        } else {
+            SurfaceFlags::NONE
+        }
+    }
 
     /// Whether the family's scenes carry lightmap UVs of their own even where no face is lit
     /// here (Respawn: its meshes' UVs point into pages not decoded), so an export writes them
@@ -134,6 +168,13 @@ pub trait FamilyOps: Sync {
     /// By default [`ErrorKind::NoSuchLump`]: the family has no node tree bspkit reads.
     fn node_tree(&self, bsp: &Bsp) -> Result<TreeParts> {
         Err(Error::new(ErrorKind::NoSuchLump(format!("node tree: not supported for the {} family", bsp.family().as_str()))))
+    }
+
+    /// The reader of the map's leaves and visibility rows for the viewer's PVS culling
+    /// ([`crate::view::visibility`], run after the node tree is read); `None` (the default):
+    /// the family has none the viewer uses.
+    fn leaf_visibility(&self) -> Option<LeafVisReader> {
+        None
     }
 
     /// The map's texture lookup, set up once per map for [`crate::texture::TextureSource`]
@@ -214,6 +255,9 @@ impl MapTextures for NamesOnly<'_> {
         ))
     }
 }
+
+/// A family's reader of [`LeafVisibility`] ([`FamilyOps::leaf_visibility`]).
+pub type LeafVisReader = for<'a> fn(&'a Bsp<'a>) -> Result<LeafVisibility<'a>>;
 
 /// One texture of [`FamilyOps::texture_table`].
 #[derive(Debug, Clone, PartialEq)]

@@ -81,29 +81,6 @@ pub fn decode(bsp: &Bsp, i: usize) -> Result<Texture, Missing> {
     Ok(Texture::new(name, source, AlphaMode::Opaque, img, None))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn room_texture_decodes_through_its_palette() {
-        let bytes = crate::branches::genesis3d::room::small_level();
-        let bsp = Bsp::from_bytes(&bytes).unwrap();
-        assert_eq!(names(&bsp).unwrap(), ["stone"]);
-        // The texture walk carries each TEXTURES entry once.
-        let walk = crate::texture::TextureSource::new(&bsp, &Default::default());
-        assert_eq!(walk.textures().map(|t| t.unwrap().name).collect::<Vec<_>>(), ["stone"]);
-        let t = decode(&bsp, 0).unwrap();
-        assert_eq!((t.width(), t.height(), t.alpha), (8, 8, AlphaMode::Opaque));
-        // Texel 7 through the room's all-black palette.
-        assert!(t.image().pixels.chunks(4).all(|p| p == [0, 0, 0, 255]));
-        assert!(find(&bsp, "STONE").unwrap().is_ok());
-        assert!(find(&bsp, "marble").is_none());
-        let err = decode(&bsp, 1).unwrap_err();
-        assert_eq!(err.kind, MissingKind::NotFound);
-    }
-}
-
 /// The Genesis3D texture lookup ([`crate::branches::ops::FamilyOps::textures`]): every
 /// texture is carried, one per TEXTURES entry; no name is looked up elsewhere.
 pub struct ChunkLookup<'a>(pub &'a Bsp<'a>);
@@ -137,5 +114,28 @@ impl MapTextures for ChunkLookup<'_> {
 
     fn decode_carried(&self, i: usize, _assets: &Assets) -> Result<Texture, Missing> {
         decode(self.0, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_texture_decodes_through_its_palette() {
+        let bytes = crate::branches::genesis3d::room::small_level();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        assert_eq!(names(&bsp).unwrap(), ["stone"]);
+        // The texture walk carries each TEXTURES entry once.
+        let walk = crate::texture::TextureSource::new(&bsp, &Default::default());
+        assert_eq!(walk.textures().map(|t| t.unwrap().name).collect::<Vec<_>>(), ["stone"]);
+        let t = decode(&bsp, 0).unwrap();
+        assert_eq!((t.width(), t.height(), t.alpha), (8, 8, AlphaMode::Opaque));
+        // Texel 7 through the room's all-black palette.
+        assert!(t.image().pixels.chunks(4).all(|p| p == [0, 0, 0, 255]));
+        assert!(find(&bsp, "STONE").unwrap().is_ok());
+        assert!(find(&bsp, "marble").is_none());
+        let err = decode(&bsp, 1).unwrap_err();
+        assert_eq!(err.kind, MissingKind::NotFound);
     }
 }

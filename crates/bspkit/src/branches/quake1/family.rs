@@ -8,13 +8,13 @@ use super::view::View;
 use super::{check, lighting, mesh, schema, stats, texture, tree};
 use crate::assets::{AssetOptions, Assets, Missing};
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{Bounds, FamilyOps, MapTextures, TextureEntry, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, LeafVisReader, MapTextures, TextureEntry, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
 use crate::error::Result;
 use crate::lumps::lighting::{LightOptions, LightSet};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::mesh::scene::{MeshOptions, Scene, SurfaceFlags};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 use crate::tree::node_tree::TreeParts;
@@ -60,8 +60,16 @@ impl FamilyOps for Quake1Family {
         TextureNameStore::Miptex
     }
 
+    fn name_flags(&self, name: &str) -> SurfaceFlags {
+        mesh::flags_of(name)
+    }
+
     fn node_tree(&self, bsp: &Bsp) -> Result<TreeParts> {
         tree::parts(bsp)
+    }
+
+    fn leaf_visibility(&self) -> Option<LeafVisReader> {
+        Some(tree::leaf_visibility)
     }
 
     /// Every entry of the texture lump with its size: `miptex` when its pixels are in the map.

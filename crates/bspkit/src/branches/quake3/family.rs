@@ -4,13 +4,13 @@
 use super::{check, lighting, mesh, schema, stats, texture, tree};
 use crate::assets::{AssetOptions, Assets, Missing};
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{Bounds, FamilyOps, MapTextures, TextureNameStore, VisForm};
+use crate::branches::ops::{Bounds, FamilyOps, LeafVisReader, MapTextures, TextureNameStore, VisForm};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
 use crate::error::Result;
 use crate::lumps::lighting::{LightOptions, LightSet};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::mesh::scene::{MeshOptions, Scene, SurfaceFlags};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 use crate::tree::node_tree::TreeParts;
@@ -54,8 +54,16 @@ impl FamilyOps for Quake3Family {
         TextureNameStore::Fixed(&[("SHADERS", "name"), ("FOGS", "shader")])
     }
 
+    fn name_flags(&self, name: &str) -> SurfaceFlags {
+        mesh::name_flags(name)
+    }
+
     fn node_tree(&self, bsp: &Bsp) -> Result<TreeParts> {
         tree::parts(bsp)
+    }
+
+    fn leaf_visibility(&self) -> Option<LeafVisReader> {
+        Some(tree::leaf_visibility)
     }
 
     fn vis_form(&self) -> Option<VisForm> {

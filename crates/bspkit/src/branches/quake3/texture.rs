@@ -237,6 +237,26 @@ pub fn load(name: &str, assets: &Assets, shaders: &ShaderIndex) -> Result<Textur
     Err(Missing::new(name, MissingKind::NotFound, how))
 }
 
+/// The Quake 3 texture lookup ([`crate::branches::ops::FamilyOps::textures`]): the shader
+/// scripts on the search path, read once.
+pub struct ShaderLookup {
+    shaders: ShaderIndex,
+}
+
+impl ShaderLookup {
+    pub fn new(assets: &Assets, warnings: &mut Vec<Missing>) -> Self {
+        let shaders = shader_index(assets);
+        warnings.extend(shaders.warnings.iter().cloned());
+        ShaderLookup { shaders }
+    }
+}
+
+impl MapTextures for ShaderLookup {
+    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
+        load(name, assets, &self.shaders)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,25 +300,5 @@ textures/base/grate { { map other.tga } }
         for t in ["{", "}", "a {", "a { {", "\"", "/*", "a { map"] {
             parse_script(t, "x", &mut ix);
         }
-    }
-}
-
-/// The Quake 3 texture lookup ([`crate::branches::ops::FamilyOps::textures`]): the shader
-/// scripts on the search path, read once.
-pub struct ShaderLookup {
-    shaders: ShaderIndex,
-}
-
-impl ShaderLookup {
-    pub fn new(assets: &Assets, warnings: &mut Vec<Missing>) -> Self {
-        let shaders = shader_index(assets);
-        warnings.extend(shaders.warnings.iter().cloned());
-        ShaderLookup { shaders }
-    }
-}
-
-impl MapTextures for ShaderLookup {
-    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
-        load(name, assets, &self.shaders)
     }
 }

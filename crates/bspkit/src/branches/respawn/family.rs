@@ -11,7 +11,7 @@ use crate::check::problem::Problem;
 use crate::error::Result;
 use crate::lumps::gamelump::{GameLumps, LUMP_GAME_LUMP};
 use crate::lumps::lighting::{LightOptions, LightSet};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::mesh::scene::{MeshOptions, Scene, SurfaceFlags};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
@@ -53,6 +53,10 @@ impl FamilyOps for RespawnFamily {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::StringTable { data: "TEXTURE_DATA_STRING_DATA", table: "TEXTURE_DATA_STRING_TABLE", max_len: None }
+    }
+
+    fn name_flags(&self, name: &str) -> SurfaceFlags {
+        mesh::name_flags(name)
     }
 
     /// The `.ent` partition kinds the map's entity lumps declare.

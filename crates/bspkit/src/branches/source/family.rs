@@ -4,7 +4,7 @@
 use super::{check, lighting, mesh, schema, stats, texture, tree};
 use crate::assets::{AssetOptions, Assets, Missing};
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{Bounds, FamilyOps, MapTextures, PropEntry, TextureEntry, TextureNameStore, VisForm};
+use crate::branches::ops::{Bounds, FamilyOps, LeafVisReader, MapTextures, PropEntry, TextureEntry, TextureNameStore, VisForm};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -62,6 +62,10 @@ impl FamilyOps for SourceFamily {
 
     fn node_tree(&self, bsp: &Bsp) -> Result<TreeParts> {
         tree::parts(bsp)
+    }
+
+    fn leaf_visibility(&self) -> Option<LeafVisReader> {
+        Some(tree::leaf_visibility)
     }
 
     /// The names; `pakfile` where the material is carried in the pakfile
