@@ -429,105 +429,35 @@ pub fn map_rows(bsp: &Bsp, options: &ScanOptions) -> (MapRow, Content) {
 }
 
 fn textures(bsp: &Bsp, sha: &str, out: &mut Vec<TextureRow>, extra: &mut Vec<Error>) {
-    use crate::branch::Family;
-    let row = |index: usize, name: String, size: Option<[u32; 2]>, found: &str| TextureRow {
-        map_sha256: sha.to_string(),
-        index: index as u32,
-        name,
-        width: size.map(|s| s[0]),
-        height: size.map(|s| s[1]),
-        embedded: found != "external",
-        found: found.to_string(),
-    };
-    match bsp.family() {
-        Family::Quake | Family::GoldSrc => match crate::lumps::miptex::of(bsp) {
-            Ok(Some(lump)) => {
-                for t in lump.iter().filter_map(|t| t.ok().flatten()) {
-                    let h = t.header;
-                    let size = Some([h.width.get(), h.height.get()]);
-                    let found = if t.embedded() { "miptex" } else { "external" };
-                    out.push(row(out.len(), t.name().into_owned(), size, found));
-                }
-            }
-            Ok(None) => {}
-            Err(e) => extra.push(e),
-        },
-        _ => {
-            let src = crate::texture::TextureSource::new(bsp, &crate::texture::TextureOptions::default());
-            let names = match src.names() {
-                Ok(n) => n,
-                Err(m) => {
-                    extra.push(Error::malformed(m.to_string()));
-                    return;
-                }
-            };
-            // Source: a material carried in the pakfile (`materials/NAME.vmt` or `.vtf`).
-            let pak: HashSet<String> = match crate::branches::source::texture::pakfile(bsp) {
-                Ok(Some(p)) if bsp.family() == Family::Source => p.entries.iter().map(|e| e.name.to_ascii_lowercase()).collect(),
-                _ => HashSet::new(),
-            };
-            for n in names {
-                let key = format!("materials/{}", n.to_ascii_lowercase().replace('\\', "/"));
-                let carried = pak.contains(&format!("{key}.vmt")) || pak.contains(&format!("{key}.vtf"));
-                out.push(row(out.len(), n, None, if carried { "pakfile" } else { "external" }));
-            }
-        }
+    let base = out.len();
+    match crate::branches::any::of(bsp.family()).texture_table(bsp) {
+        Ok(list) => out.extend(list.into_iter().enumerate().map(|(i, t)| TextureRow {
+            map_sha256: sha.to_string(),
+            index: (base + i) as u32,
+            name: t.name,
+            width: t.size.map(|s| s[0]),
+            height: t.size.map(|s| s[1]),
+            embedded: t.found != "external",
+            found: t.found.to_string(),
+        })),
+        Err(e) => extra.push(e),
     }
 }
 
 fn props(bsp: &Bsp, sha: &str, out: &mut Vec<PropRow>, extra: &mut Vec<Error>) {
-    use crate::branch::Family;
-    use crate::lumps::gamelump::{GameLumps, LUMP_GAME_LUMP};
-    match bsp.family() {
-        Family::Source => {
-            let list = GameLumps::of(bsp).and_then(|g| g.static_props()).and_then(|sp| sp.map(|sp| sp.props()).transpose());
-            match list {
-                Ok(Some(list)) => out.extend(list.into_iter().enumerate().map(|(i, p)| PropRow {
-                    map_sha256: sha.to_string(),
-                    index: i as u32,
-                    model: p.model_name,
-                    origin: p.origin,
-                    angles: p.angles,
-                    skin: p.skin,
-                    solid: p.solid,
-                    flags: p.flags,
-                    scale: match (p.uniform_scale, p.scale) {
-                        (_, Some(s)) => s.into_iter().fold(f32::MIN, f32::max),
-                        (Some(s), None) => s,
-                        (None, None) => 1.0,
-                    },
-                })),
-                Ok(None) => {}
-                Err(e) => extra.push(e),
-            }
-        }
-        Family::Respawn => {
-            let parsed = GameLumps::of(bsp).and_then(|gl| match gl.find(b"sprp") {
-                None => Ok(None),
-                Some(e) => {
-                    let data = gl.bytes_of(e).map_err(|err| bsp.lump_error(LUMP_GAME_LUMP, err))?;
-                    crate::branches::respawn::sprp::RespawnStaticProps::parse(data, e.version, bsp.branch().id)
-                        .map(Some)
-                        .map_err(|err| bsp.lump_error(LUMP_GAME_LUMP, err))
-                }
-            });
-            match parsed {
-                Ok(Some(sp)) => out.extend(sp.props().into_iter().enumerate().map(|(i, p)| PropRow {
-                    map_sha256: sha.to_string(),
-                    index: i as u32,
-                    model: p.model_name,
-                    origin: p.origin,
-                    angles: p.angles,
-                    skin: p.skin,
-                    solid: p.solid,
-                    flags: u32::from(p.flags),
-                    scale: p.scale,
-                })),
-                Ok(None) => {}
-                Err(e) => extra.push(e),
-            }
-        }
-        _ => {}
+    match crate::branches::any::of(bsp.family()).static_props(bsp) {
+        Ok(list) => out.extend(list.into_iter().enumerate().map(|(i, p)| PropRow {
+            map_sha256: sha.to_string(),
+            index: i as u32,
+            model: p.model,
+            origin: p.origin,
+            angles: p.angles,
+            skin: p.skin,
+            solid: p.solid,
+            flags: p.flags,
+            scale: p.scale,
+        })),
+        Err(e) => extra.push(e),
     }
 }
 

@@ -6,7 +6,9 @@
 //!
 //! Never panics on any input; failures are collected as typed errors.
 
-use crate::branch::{Family, LumpKind};
+use crate::branch::LumpKind;
+use crate::branches::any;
+use crate::branches::ops::VisForm;
 use crate::bsp::Bsp;
 use crate::error::Error;
 use crate::lumps::visibility::{ClusterVis, Q3Vis, VisKind};
@@ -114,10 +116,8 @@ pub fn decode_with(bsp: &Bsp, opts: DecodeOptions) -> DecodeReport {
     }
     visibility(bsp, opts.vis_budget, &mut r);
     if opts.thorough {
-        if bsp.family() == Family::Respawn {
-            if let Err(err) = crate::branches::respawn::partition_kinds(bsp) {
-                r.errors.push(err);
-            }
+        if let Err(err) = any::of(bsp.family()).decode_thorough(bsp) {
+            r.errors.push(err);
         }
         let info = crate::info::info(bsp);
         r.stats = info.stats.len();
@@ -155,8 +155,8 @@ fn visibility(bsp: &Bsp, budget: Option<usize>, r: &mut DecodeReport) {
         Ok(d) => d,
         Err(err) => return r.errors.push(err),
     };
-    match bsp.family() {
-        Family::Quake2 | Family::Source => match ClusterVis::parse(data, bsp.endian()) {
+    match any::of(bsp.family()).vis_form() {
+        Some(VisForm::Clusters) => match ClusterVis::parse(data, bsp.endian()) {
             Ok(vis) => {
                 let mut row = Vec::new();
                 let mut budget = budget.unwrap_or(usize::MAX);
@@ -184,7 +184,7 @@ fn visibility(bsp: &Bsp, budget: Option<usize>, r: &mut DecodeReport) {
             }
             Err(err) => r.errors.push(bsp.lump_error(index, err)),
         },
-        Family::Quake3 => match Q3Vis::parse(data) {
+        Some(VisForm::Quake3) => match Q3Vis::parse(data) {
             Ok(vis) => {
                 if vis.sz_vecs > 0 {
                     for row in vis.vecs.chunks_exact(vis.sz_vecs) {
@@ -195,7 +195,7 @@ fn visibility(bsp: &Bsp, budget: Option<usize>, r: &mut DecodeReport) {
             }
             Err(err) => r.errors.push(bsp.lump_error(index, err)),
         },
-        _ => {}
+        None => {}
     }
 }
 

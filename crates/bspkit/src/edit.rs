@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::branch::HeaderKind;
+use crate::branches::any;
 use crate::bsp::{Bsp, OpenOptions};
 use crate::directory::{self, LumpEntry};
 use crate::error::{Error, ErrorKind, Result};
@@ -273,8 +274,8 @@ impl<'b, 'd> Editor<'b, 'd> {
         Ok(changed)
     }
 
-    /// The entity lump for editing. A Genesis3D entity chunk (binary) is edited as its text
-    /// form ([`crate::branches::genesis3d::ents`]).
+    /// The entity lump for editing. A binary entity lump (Genesis3D's chunk) is edited as its
+    /// text form ([`crate::branches::ops::FamilyOps::entity_codec`]).
     pub fn entities(&self) -> Result<EntityDoc> {
         let index = self.entities_index()?;
         let lump = self.entity_text(index)?;
@@ -284,8 +285,8 @@ impl<'b, 'd> Editor<'b, 'd> {
     /// The entity lump as text (the lump itself, or the text form of a binary one).
     fn entity_text(&self, index: usize) -> Result<Cow<'_, [u8]>> {
         let lump = self.lump(index)?;
-        if self.bsp.family() == crate::branch::Family::Genesis3D {
-            return crate::branches::genesis3d::ents::to_text(&lump).map(Cow::Owned).map_err(|e| self.bsp.lump_error(index, e));
+        if let Some(codec) = any::of(self.bsp.family()).entity_codec() {
+            return (codec.to_text)(&lump).map(Cow::Owned).map_err(|e| self.bsp.lump_error(index, e));
         }
         Ok(lump)
     }
@@ -295,16 +296,15 @@ impl<'b, 'd> Editor<'b, 'd> {
     }
 
     /// Store edited entities (unchanged entities keep their bytes). Nothing changes if the text is the same.
-    /// A Genesis3D chunk is written back in its binary form (every pair re-encoded as the
-    /// compiler writes it) when its text changed.
+    /// A binary entity lump is written back in its form (Genesis3D: every pair re-encoded as
+    /// the compiler writes it) when its text changed.
     pub fn set_entities(&mut self, doc: &EntityDoc) -> Result<()> {
         let index = self.entities_index()?;
         let bytes = doc.to_bytes();
         if bytes.as_slice() != &*self.entity_text(index)? {
-            let bytes = if self.bsp.family() == crate::branch::Family::Genesis3D {
-                crate::branches::genesis3d::ents::from_text(&bytes).map_err(|e| self.bsp.lump_error(index, e))?
-            } else {
-                bytes
+            let bytes = match any::of(self.bsp.family()).entity_codec() {
+                Some(codec) => (codec.from_text)(&bytes).map_err(|e| self.bsp.lump_error(index, e))?,
+                None => bytes,
             };
             self.set_lump(index, bytes)?;
         }

@@ -75,30 +75,26 @@ pub struct Visibility {
 /// The map's [`Visibility`], `Ok(None)` for a family without one here or a map without
 /// visibility data (unvised: every leaf without a row).
 pub fn visibility(bsp: &Bsp) -> Result<Option<Visibility>> {
-    use crate::branch::Family;
-    use crate::branches::{quake1, quake2};
-    let vis = match bsp.family() {
-        Family::Quake | Family::GoldSrc => match bsp.branch().id {
-            "hexen2" => quake1_vis::<quake1::Hexen2>(bsp)?,
-            "bsp2" => quake1_vis::<quake1::Bsp2>(bsp)?,
-            "2psb" => quake1_vis::<quake1::Rmq>(bsp)?,
-            _ => quake1_vis::<quake1::Bsp29>(bsp)?,
-        },
-        Family::Quake2 => match bsp.branch().id {
-            "qbism" => quake2_vis::<quake2::Qbism>(bsp)?,
-            "sin" => quake2_vis::<quake2::Sin>(bsp)?,
-            "sof" => quake2_vis::<quake2::Sof>(bsp)?,
-            "daikatana" => quake2_vis::<quake2::Daikatana>(bsp)?,
-            _ => quake2_vis::<quake2::Ibsp>(bsp)?,
-        },
-        Family::Quake3 => crate::branches::quake3::lumps::with_record_set!(bsp.branch(), quake3_vis(bsp))?,
-        Family::Source => match bsp.endian() {
-            crate::bytes::Endian::Little => source_vis::<zerocopy::LittleEndian>(bsp)?,
-            crate::bytes::Endian::Big => source_vis::<zerocopy::BigEndian>(bsp)?,
-        },
-        _ => return Ok(None),
+    // The family reads its leaves after the tree, as each reader did before it moved into its
+    // family: the first error a damaged map gives stays the tree's.
+    let Some(read) = crate::branches::any::of(bsp.family()).leaf_visibility() else { return Ok(None) };
+    let (nodes, planes, root) = tree_parts(bsp)?;
+    let v = read(bsp)?;
+    let vis = Visibility {
+        face_lump: v.face_lump,
+        nodes,
+        planes,
+        root,
+        leaf_cluster: v.leaf_cluster,
+        leaf_first: v.leaf_first,
+        leaf_faces: v.leaf_faces,
+        clusters: v.clusters,
+        row_bytes: v.row_bytes,
+        offsets: v.offsets,
+        compressed: v.compressed,
+        data: hex(v.data),
     };
-    Ok(vis.filter(|v| v.offsets.iter().any(|&o| o >= 0)))
+    Ok(Some(vis).filter(|v| v.offsets.iter().any(|&o| o >= 0)))
 }
 
 /// Nodes, planes and the world's root of a [`Visibility`].
@@ -124,134 +120,6 @@ fn hex(data: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
     }
     s
-}
-
-/// Per leaf, its cluster (−1 unless in `0..clusters`) and its faces, from an index range into
-/// a face-number list (out-of-range entries dropped): `(leaf_cluster, leaf_first, leaf_faces)`.
-fn leaf_lists(
-    leaves: impl Iterator<Item = (i64, (i64, i64))>,
-    clusters: usize,
-    list: impl Fn(usize) -> Option<i64>,
-) -> (Vec<i64>, Vec<u32>, Vec<u32>) {
-    let mut leaf_cluster = Vec::with_capacity(leaves.size_hint().0);
-    let (mut first, mut faces) = (vec![0u32], Vec::new());
-    for (c, (start, n)) in leaves {
-        leaf_cluster.push(if c >= 0 && (c as usize) < clusters { c } else { -1 });
-        for k in 0..n.clamp(0, 1 << 16) {
-            if let Some(f) = usize::try_from(start + k).ok().and_then(&list).and_then(|f| u32::try_from(f).ok()) {
-                faces.push(f);
-            }
-        }
-        first.push(faces.len() as u32);
-    }
-    (leaf_cluster, first, faces)
-}
-
-fn quake1_vis<L: crate::branches::quake1::Layout>(bsp: &Bsp) -> Result<Option<Visibility>> {
-    use crate::branches::quake1::{LeafRecord, MarkRecord, ModelRecord};
-    let v = crate::branches::quake1::View::<L>::new(bsp);
-    let (nodes, planes, root) = tree_parts(bsp)?;
-    let leaves = v.leaves()?;
-    let marks = v.marksurfaces()?;
-    let clusters = v.models()?.first().map_or(0, |m| m.vis_leafs().max(0) as usize).min(leaves.len().saturating_sub(1));
-    // Leaf 0 is the shared solid leaf; leaf i ≥ 1 is cluster i − 1.
-    let (leaf_cluster, leaf_first, leaf_faces) =
-        leaf_lists(leaves.iter().enumerate().map(|(i, l)| (i as i64 - 1, l.marks())), clusters, |k| marks.get(k).map(|m| m.face()));
-    let offsets = (0..clusters).map(|c| leaves[c + 1].vis_ofs().max(-1)).collect();
-    Ok(Some(Visibility {
-        face_lump: v.slots().faces as u16,
-        nodes,
-        planes,
-        root,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters,
-        row_bytes: v.vis_row_bytes()?,
-        offsets,
-        compressed: true,
-        data: hex(v.visibility()?),
-    }))
-}
-
-fn quake2_vis<L: crate::branches::quake2::Layout>(bsp: &Bsp) -> Result<Option<Visibility>> {
-    use crate::branches::quake2::records::{IndexRecord, LeafRecord};
-    use crate::lumps::visibility::VisKind;
-    let v = crate::branches::quake2::View::<L>::new(bsp)?;
-    let (nodes, planes, root) = tree_parts(bsp)?;
-    let leaves = v.leaves()?;
-    let list = v.leaf_faces()?;
-    let vis = v.visibility()?;
-    let (leaf_cluster, leaf_first, leaf_faces) =
-        leaf_lists(leaves.iter().map(|l| (l.cluster(), l.leaf_face_range())), vis.num_clusters, |k| list.get(k).map(|f| f.value()));
-    let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
-    Ok(Some(Visibility {
-        face_lump: crate::branches::quake2::LUMP_FACES as u16,
-        nodes,
-        planes,
-        root,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters: vis.num_clusters,
-        row_bytes: vis.row_bytes(),
-        offsets,
-        compressed: true,
-        data: hex(vis.data),
-    }))
-}
-
-fn quake3_vis<L: crate::branches::quake3::Layout>(bsp: &Bsp) -> Result<Option<Visibility>> {
-    use crate::branches::quake3::records::LeafRecord;
-    let v = crate::branches::quake3::View::<L>::new(bsp)?;
-    let (nodes, planes, root) = tree_parts(bsp)?;
-    let leaves = v.leaves()?;
-    let list = v.leaf_surfaces()?;
-    let vis = v.visibility()?;
-    let (leaf_cluster, leaf_first, leaf_faces) =
-        leaf_lists(leaves.iter().map(|l| (l.cluster(), l.leaf_surfaces())), vis.n_vecs, |k| list.get(k).map(|f| f.get() as i64));
-    // Rows one after another, `sz_vecs` bytes each (the lump's two counts left out of `data`).
-    let offsets = (0..vis.n_vecs).map(|c| (c * vis.sz_vecs) as i64).collect();
-    Ok(Some(Visibility {
-        face_lump: v.slots().surfaces as u16,
-        nodes,
-        planes,
-        root,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters: vis.n_vecs,
-        row_bytes: vis.sz_vecs,
-        offsets,
-        compressed: false,
-        data: hex(vis.vecs),
-    }))
-}
-
-fn source_vis<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Option<Visibility>> {
-    use crate::lumps::visibility::VisKind;
-    let v = crate::branches::source::View::<O>::new(bsp)?;
-    let (nodes, planes, root) = tree_parts(bsp)?;
-    let leaves = v.leaves()?;
-    let list = v.leaf_faces()?;
-    let vis = v.visibility()?;
-    let (leaf_cluster, leaf_first, leaf_faces) =
-        leaf_lists(leaves.iter().map(|l| (l.cluster, (l.firstleafface, l.numleaffaces))), vis.num_clusters, |k| list.get(k).map(i64::from));
-    let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
-    Ok(Some(Visibility {
-        face_lump: v.faces_lump() as u16,
-        nodes,
-        planes,
-        root,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters: vis.num_clusters,
-        row_bytes: vis.row_bytes(),
-        offsets,
-        compressed: true,
-        data: hex(vis.data),
-    }))
 }
 
 /// The options [`map_view`] exports with: [`ExportOptions`]' defaults, but every surface kind

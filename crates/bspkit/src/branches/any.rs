@@ -7,7 +7,9 @@
 //! 2. A folder `branches/<family>/` with its `lumps` (branch descriptors, data) and its
 //!    concerns, and a `family.rs` implementing [`FamilyOps`] as one value `FAMILY` (the
 //!    required methods: checks, stats rows, scene, texture names and where they are stored;
-//!    defaults for the rest: record schemas, lighting, the lumps the checks read).
+//!    defaults for the rest: record schemas, lighting, the lumps the checks read, world
+//!    bounds, texture lookup, node tree, viewer and decode visibility, library-table rows,
+//!    a binary entity lump).
 //! 3. One line in [`of`] below, and its branches in [`super::registry`] (detection and
 //!    `--branch` sit below `Bsp`, so they list the descriptors, not this trait).
 //!
@@ -86,11 +88,32 @@ mod tests {
         let set = f.lighting(&bsp, &Default::default()).unwrap();
         assert!(set.faces.is_empty());
         assert_eq!(set.warnings, ["quake lightmaps are not decoded (their layout is not understood yet)"]);
+        // The other defaults: the fallbacks the cross-family layers had before they asked the
+        // family (no tree, no visibility form or viewer rows, texture rows from the names,
+        // no props, the entity lump is text, names only for textures, generic name flags).
+        assert!(f.node_tree(&bsp).is_err());
+        assert_eq!(f.vis_form(), None);
+        assert!(f.leaf_visibility().is_none());
+        assert!(f.decode_thorough(&bsp).is_ok());
+        assert!(f.texture_table(&bsp).unwrap().is_empty());
+        assert!(f.static_props(&bsp).unwrap().is_empty());
+        assert!(f.entity_codec().is_none());
+        assert!(!f.scene_lightmap_uvs());
+        assert_eq!(f.name_flags("tools/toolsclip"), crate::mesh::scene::SurfaceFlags::TOOL);
+        assert_eq!(f.name_flags("wall"), crate::mesh::scene::SurfaceFlags::NONE);
+        let looked_up = f.textures(&bsp, &crate::assets::Assets::open(&Default::default()), &Default::default(), &mut Vec::new());
+        assert_eq!(
+            looked_up.resolve("wall", &crate::assets::Assets::open(&Default::default())).unwrap_err().kind,
+            crate::assets::MissingKind::Unsupported
+        );
         // The real Quake value answers every concern for the same map.
         let q = of(Family::Quake);
         assert!(q.lump_schema(bsp.branch(), "PLANES", 20, Endian::Little).is_some());
         assert!(!q.lighting(&bsp, &Default::default()).unwrap().faces.is_empty());
         assert!(!q.stats(&bsp).is_empty());
         assert!(!q.texture_names(&bsp).unwrap().is_empty());
+        assert!(q.node_tree(&bsp).is_ok());
+        assert!(q.leaf_visibility().is_some());
+        assert!(!q.texture_table(&bsp).unwrap().is_empty());
     }
 }

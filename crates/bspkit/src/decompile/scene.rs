@@ -13,23 +13,10 @@ use crate::mesh::{Material, Model, Scene, Surface, SurfaceFlags, SurfaceKind};
 /// 60,000 sides).
 pub const MAX_SCENE_SIDES: usize = 4_000_000;
 
+/// `name`'s flags as the family's drawing code flags it
+/// ([`crate::branches::ops::FamilyOps::name_flags`]).
 fn flags_of(family: Family, name: &str) -> SurfaceFlags {
-    use crate::branches as b;
-    match family {
-        Family::Quake | Family::GoldSrc => b::quake1::mesh::flags_of(name),
-        Family::Quake2 => b::quake2::mesh::name_flags(name),
-        Family::Quake3 => b::quake3::mesh::name_flags(name),
-        Family::Cod => b::cod::mesh::name_flags(name),
-        Family::Respawn => b::respawn::mesh::name_flags(name),
-        _ => {
-            let n = name.to_ascii_lowercase();
-            if n.starts_with("tools/") || n.contains("skybox") {
-                SurfaceFlags::TOOL
-            } else {
-                SurfaceFlags::NONE
-            }
-        }
-    }
+    crate::branches::any::of(family).name_flags(name)
 }
 
 /// The brushes of `entities` (as [`super::mapfile::read_map`] gives them back) as one world

@@ -339,10 +339,12 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
 }
 
 /// The lightmaps a scene's lightmap UVs (`uv1`, glTF `TEXCOORD_1`) come from, or `None` when
-/// they give none: a map without lit faces has no lightmap, except Respawn, whose meshes carry
-/// their own lightmap UVs (on pages not decoded here), written as TEXCOORD_1 without an image.
+/// they give none: a map without lit faces has no lightmap, except where the family's meshes
+/// carry their own lightmap UVs (Respawn: on pages not decoded here,
+/// [`FamilyOps::scene_lightmap_uvs`](crate::branches::ops::FamilyOps::scene_lightmap_uvs)),
+/// written as TEXCOORD_1 without an image.
 fn uv_source(lm: crate::lightmap::Lightmaps) -> Option<crate::lightmap::Lightmaps> {
-    Some(lm).filter(|l| !l.faces.is_empty() || l.family == crate::branch::Family::Respawn)
+    Some(lm).filter(|l| !l.faces.is_empty() || crate::branches::any::of(l.family).scene_lightmap_uvs())
 }
 
 /// The scene [`export`] writes (lightmaps on, no textures), for bindings that hand the

@@ -136,6 +136,45 @@ impl<'a> Q3Vis<'a> {
     }
 }
 
+/// A family's leaves and visibility rows as the viewer's PVS culling reads them
+/// (`crate::view::Visibility` less the node tree; field meanings there), from
+/// [`FamilyOps::leaf_visibility`](crate::branches::ops::FamilyOps::leaf_visibility).
+#[derive(Debug, Clone)]
+pub struct LeafVisibility<'a> {
+    /// The faces lump the leaves' face numbers index.
+    pub face_lump: u16,
+    pub leaf_cluster: Vec<i64>,
+    pub leaf_first: Vec<u32>,
+    pub leaf_faces: Vec<u32>,
+    pub clusters: usize,
+    pub row_bytes: usize,
+    pub offsets: Vec<i64>,
+    pub compressed: bool,
+    /// The rows as stored (Quake 3: after the lump's two counts).
+    pub data: &'a [u8],
+}
+
+/// Per leaf, its cluster (−1 unless in `0..clusters`) and its faces, from an index range into
+/// a face-number list (out-of-range entries dropped): `(leaf_cluster, leaf_first, leaf_faces)`.
+pub fn leaf_lists(
+    leaves: impl Iterator<Item = (i64, (i64, i64))>,
+    clusters: usize,
+    list: impl Fn(usize) -> Option<i64>,
+) -> (Vec<i64>, Vec<u32>, Vec<u32>) {
+    let mut leaf_cluster = Vec::with_capacity(leaves.size_hint().0);
+    let (mut first, mut faces) = (vec![0u32], Vec::new());
+    for (c, (start, n)) in leaves {
+        leaf_cluster.push(if c >= 0 && (c as usize) < clusters { c } else { -1 });
+        for k in 0..n.clamp(0, 1 << 16) {
+            if let Some(f) = usize::try_from(start + k).ok().and_then(&list).and_then(|f| u32::try_from(f).ok()) {
+                faces.push(f);
+            }
+        }
+        first.push(faces.len() as u32);
+    }
+    (leaf_cluster, first, faces)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

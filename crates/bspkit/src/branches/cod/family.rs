@@ -10,7 +10,7 @@ use crate::bytes::Endian;
 use crate::check::problem::Problem;
 use crate::error::Result;
 use crate::lumps::lighting::{LightOptions, LightSet};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::mesh::scene::{MeshOptions, Scene, SurfaceFlags};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
@@ -51,6 +51,10 @@ impl FamilyOps for CodFamily {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Fixed(&[("MATERIALS", "name")])
+    }
+
+    fn name_flags(&self, name: &str) -> SurfaceFlags {
+        mesh::name_flags(name)
     }
 
     fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {

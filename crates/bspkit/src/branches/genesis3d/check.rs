@@ -20,7 +20,7 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let Ok(v) = View::new(bsp) else { return };
     references(&v, problems);
     // Node tree cycles and nodes with two parents (out-of-range children are reported above).
-    crate::tree::check(bsp, problems);
+    crate::tree::node_tree::check_parts(bsp, super::tree::parts(bsp), problems);
 }
 
 /// The chunk chain as the loader reads it.

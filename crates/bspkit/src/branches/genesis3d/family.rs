@@ -1,10 +1,10 @@
 //! Genesis3D as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
 //! layer calls (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, lighting, mesh, schema, stats, texture};
-use crate::assets::Missing;
+use super::{check, lighting, mesh, schema, stats, texture, tree};
+use crate::assets::{AssetOptions, Assets, Missing};
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, EntityCodec, FamilyOps, MapTextures, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
@@ -13,6 +13,7 @@ use crate::lumps::lighting::{LightOptions, LightSet};
 use crate::mesh::scene::{MeshOptions, Scene};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
+use crate::tree::node_tree::TreeParts;
 
 /// The Genesis3D family.
 pub struct Genesis3DFamily;
@@ -57,6 +58,25 @@ impl FamilyOps for Genesis3DFamily {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Fixed(&[("TEXTURES", "name")])
+    }
+
+    fn node_tree(&self, bsp: &Bsp) -> Result<TreeParts> {
+        tree::parts(bsp)
+    }
+
+    /// The entity chunk is binary: edited as its text form (GBSPLib's pairs re-encoded).
+    fn entity_codec(&self) -> Option<EntityCodec> {
+        Some(EntityCodec { to_text: super::ents::to_text, from_text: super::ents::from_text })
+    }
+
+    fn textures<'a>(
+        &self,
+        bsp: &'a Bsp<'a>,
+        _assets: &Assets,
+        _options: &AssetOptions,
+        _warnings: &mut Vec<Missing>,
+    ) -> Box<dyn MapTextures + 'a> {
+        Box::new(texture::ChunkLookup(bsp))
     }
 
     fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {

@@ -4,7 +4,8 @@
 //! texture (w·h, then each quarter); only level 0 is decoded. Texture flags are not read (their
 //! meaning is not documented in the level format; every texture is opaque here).
 
-use crate::assets::{AlphaMode, Missing, MissingKind, Palette, Texture};
+use crate::assets::{AlphaMode, Assets, Missing, MissingKind, Palette, Texture};
+use crate::branches::ops::{Carried, MapTextures, TextureJob};
 use crate::branches::quake1::texture::locate;
 use crate::bsp::Bsp;
 
@@ -78,6 +79,42 @@ pub fn decode(bsp: &Bsp, i: usize) -> Result<Texture, Missing> {
     let img = pal.expand(w, h, texels, false).map_err(|e| at(Missing::from_error(&name, &e), CHUNK_TEXDATA, ofs))?;
     let source = format!("embedded texture {i} (TEXDATA offset {ofs}, palette {p})");
     Ok(Texture::new(name, source, AlphaMode::Opaque, img, None))
+}
+
+/// The Genesis3D texture lookup ([`crate::branches::ops::FamilyOps::textures`]): every
+/// texture is carried, one per TEXTURES entry; no name is looked up elsewhere.
+pub struct ChunkLookup<'a>(pub &'a Bsp<'a>);
+
+impl MapTextures for ChunkLookup<'_> {
+    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
+        match index_of(self.0, name) {
+            Some(i) => {
+                // Asked of the texel budget from its TEXTURES entry before its texels are
+                // expanded (as embedded miptex are): a refused texture costs no decode work.
+                if let Some((name, texels)) = entry_texels(self.0, i) {
+                    assets.fs.check_pixels(texels, texels).map_err(|e| Missing::from_error(&name, &e))?;
+                }
+                decode(self.0, i)
+            }
+            None => Err(Missing::new(name, MissingKind::NotFound, "not in the level's TEXTURES chunk")),
+        }
+    }
+
+    fn carried(&self) -> Carried {
+        let jobs = match names(self.0) {
+            Ok(names) => (0..names.len()).map(TextureJob::Carried).collect(),
+            Err(m) => vec![TextureJob::Failed(m)],
+        };
+        Carried { jobs, carried_names: Vec::new(), then_names: false }
+    }
+
+    fn carried_texels(&self, i: usize) -> Option<(String, u64)> {
+        entry_texels(self.0, i)
+    }
+
+    fn decode_carried(&self, i: usize, _assets: &Assets) -> Result<Texture, Missing> {
+        decode(self.0, i)
+    }
 }
 
 #[cfg(test)]

@@ -159,7 +159,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
 
     check_bspx(bsp, faces.len(), lighting.len(), problems);
     // Node tree cycles and shared nodes (children in range are checked above).
-    crate::tree::check(bsp, problems);
+    crate::tree::node_tree::check_parts(bsp, super::tree::parts(bsp), problems);
 
     // Every PVS row decodes within the lump.
     let mut row = Vec::new();

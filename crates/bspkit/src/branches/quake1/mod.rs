@@ -24,6 +24,7 @@ pub mod room;
 pub mod schema;
 pub mod stats;
 pub mod texture;
+pub mod tree;
 pub mod view;
 
 pub use lumps::*;

@@ -5,7 +5,9 @@
 //! WAD3 files) carry their own. Textures whose name starts with `{` are alpha-tested: palette
 //! index 255 is transparent.
 
-use crate::assets::{AlphaMode, Missing, MissingKind, Palette, Texture, WadFile};
+use crate::assets::{AlphaMode, AssetOptions, Assets, Missing, MissingKind, Palette, Texture, WadFile};
+use crate::branch::Family;
+use crate::branches::ops::{Carried, MapTextures, TextureJob};
 use crate::bsp::Bsp;
 use crate::lumps::miptex::{self, MipTex};
 
@@ -153,4 +155,114 @@ pub fn from_wads(name: &str, wads: &[WadFile], palette: Option<&Palette>) -> Opt
             t
         }))
     })
+}
+
+/// The Quake 1 / GoldSrc texture lookup ([`crate::branches::ops::FamilyOps::textures`]): the
+/// palette (GoldSrc textures carry their own; Quake's and WAD2 entries use this one) and the
+/// WADs the worldspawn `wad` key names.
+pub struct MiptexLookup<'a> {
+    bsp: &'a Bsp<'a>,
+    palette: Result<Palette, Missing>,
+    wads: Vec<WadFile>,
+}
+
+impl<'a> MiptexLookup<'a> {
+    pub fn new(bsp: &'a Bsp<'a>, assets: &Assets, options: &AssetOptions, warnings: &mut Vec<Missing>) -> Self {
+        let palette = match assets.palette(&["gfx/palette.lmp"]) {
+            // No palette given or found: Quake 1 maps use the one that ships with
+            // bspkit; Hexen II's palette differs, so its maps still need the game's.
+            Err(m) if m.kind == MissingKind::NoPalette && bsp.family() == Family::Quake => {
+                if bsp.branch().id == "hexen2" {
+                    warnings.push(Missing::new(
+                        "(palette)",
+                        MissingKind::NoPalette,
+                        "Hexen II textures need Hexen II's palette (bspkit ships only Quake's): pass --palette FILE or a --game-dir holding gfx/palette.lmp",
+                    ));
+                    Err(m)
+                } else {
+                    Ok(Palette::quake_default())
+                }
+            }
+            other => other,
+        };
+        let mut wads = Vec::new();
+        let map_dir = bsp.path().and_then(|p| p.parent());
+        let (names, left) = wad_names(bsp, options.budget.max_lookups);
+        if left > 0 {
+            let limit = options.budget.max_lookups;
+            let e = crate::error::Error::new(crate::error::ErrorKind::LimitExceeded {
+                what: crate::assets::BUDGET_LOOKUPS,
+                requested: limit + left,
+                limit,
+            });
+            warnings.push(Missing::from_error(format!("(wad key: {left} more names)"), &e));
+        }
+        let finder = if names.is_empty() { Default::default() } else { assets.wad_finder(map_dir) };
+        for name in names {
+            match finder.find(&name) {
+                Some(p) => match WadFile::open(&p, &assets.fs) {
+                    Ok(w) => wads.push(w),
+                    Err(e) => warnings.push(Missing::from_error(format!("(wad {name})"), &e)),
+                },
+                None if !options.wads.is_empty() || !options.game_dirs.is_empty() => warnings.push(Missing::new(
+                    format!("(wad {name})"),
+                    MissingKind::NotFound,
+                    "the worldspawn wad key names it; not found in the --wad or --game-dir directories nor beside the map",
+                )),
+                None => {}
+            }
+        }
+        MiptexLookup { bsp, palette, wads }
+    }
+
+    fn wad_hint(&self, assets: &Assets) -> String {
+        let n = self.wads.len() + assets.wads.len();
+        if n == 0 {
+            "not embedded in the map and no WAD given (--wad FILE|DIR, or --game-dir holding the WADs the worldspawn names)".into()
+        } else {
+            format!("not embedded in the map nor in any of the {n} WAD(s) searched")
+        }
+    }
+}
+
+impl MapTextures for MiptexLookup<'_> {
+    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
+        let pal = self.palette.as_ref().ok();
+        if let Some(t) = find_embedded(self.bsp, name, pal) {
+            return t;
+        }
+        let found = from_wads(name, &self.wads, pal).or_else(|| from_wads(name, &assets.wads, pal));
+        found.unwrap_or_else(|| Err(Missing::new(name, MissingKind::NotFound, self.wad_hint(assets))))
+    }
+
+    /// Every entry of the texture lump; embedded names are decoded from the map, and a name
+    /// repeated is done once.
+    fn carried(&self) -> Carried {
+        let mut jobs: Vec<TextureJob> = entries(self.bsp)
+            .into_iter()
+            .map(|e| match e {
+                Entry::Embedded(i) => TextureJob::Carried(i),
+                Entry::Named(n) => TextureJob::Name(n),
+                Entry::Broken(m) => TextureJob::Failed(m),
+            })
+            .collect();
+        let mut seen: Vec<String> = Vec::new();
+        jobs.retain(|j| match j {
+            TextureJob::Name(n) if seen.iter().any(|s| s.eq_ignore_ascii_case(n)) => false,
+            TextureJob::Name(n) => {
+                seen.push(n.clone());
+                true
+            }
+            _ => true,
+        });
+        Carried { jobs, carried_names: Vec::new(), then_names: false }
+    }
+
+    fn carried_texels(&self, i: usize) -> Option<(String, u64)> {
+        entry_texels(self.bsp, i)
+    }
+
+    fn decode_carried(&self, i: usize, _assets: &Assets) -> Result<Texture, Missing> {
+        decode_entry(self.bsp, i, self.palette.as_ref().ok())
+    }
 }

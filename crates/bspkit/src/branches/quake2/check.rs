@@ -65,7 +65,7 @@ pub(crate) fn child(c: &mut Checker, rec: usize, value: i64, nodes: usize, leave
 pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let Ok(v) = View::<L>::new(bsp) else { return };
     // Node tree cycles and shared nodes; the NODES checks below cover children out of range.
-    crate::tree::check(bsp, problems);
+    crate::tree::node_tree::check_parts(bsp, super::tree::parts(bsp), problems);
     let (planes, vertices, nodes, texinfo, faces) = (v.planes(), v.vertices(), v.nodes(), v.texinfo(), v.faces());
     let (leaves, leaf_faces, leaf_brushes, edges, surfedges) = (v.leaves(), v.leaf_faces(), v.leaf_brushes(), v.edges(), v.surfedges());
     let (models, brushes, sides, areas, portals) = (v.models(), v.brushes(), v.brush_sides(), v.areas(), v.area_portals());

@@ -1,18 +1,19 @@
 //! Quake 2 and its branches as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
 //! layer calls (listed once for all families in [`crate::branches::any`]).
 
-use super::{check, lighting, mesh, schema, stats, texture};
-use crate::assets::Missing;
+use super::{check, lighting, mesh, schema, stats, texture, tree};
+use crate::assets::{AssetOptions, Assets, Missing};
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, LeafVisReader, MapTextures, TextureNameStore, VisForm};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
 use crate::error::Result;
 use crate::lumps::lighting::{LightOptions, LightSet};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::mesh::scene::{MeshOptions, Scene, SurfaceFlags};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
+use crate::tree::node_tree::TreeParts;
 
 /// The Quake 2 family (IBSP 38 and its branches).
 pub struct Quake2Family;
@@ -51,6 +52,32 @@ impl FamilyOps for Quake2Family {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::Fixed(&[("TEXINFO", "texture")])
+    }
+
+    fn name_flags(&self, name: &str) -> SurfaceFlags {
+        mesh::name_flags(name)
+    }
+
+    fn node_tree(&self, bsp: &Bsp) -> Result<TreeParts> {
+        tree::parts(bsp)
+    }
+
+    fn leaf_visibility(&self) -> Option<LeafVisReader> {
+        Some(tree::leaf_visibility)
+    }
+
+    fn vis_form(&self) -> Option<VisForm> {
+        Some(VisForm::Clusters)
+    }
+
+    fn textures<'a>(
+        &self,
+        bsp: &'a Bsp<'a>,
+        assets: &Assets,
+        _options: &AssetOptions,
+        warnings: &mut Vec<Missing>,
+    ) -> Box<dyn MapTextures + 'a> {
+        Box::new(texture::WalLookup::new(bsp, assets, warnings))
     }
 
     fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {

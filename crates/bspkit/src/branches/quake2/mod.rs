@@ -18,6 +18,7 @@ pub mod records;
 pub mod schema;
 pub mod stats;
 pub mod texture;
+pub mod tree;
 pub mod view;
 
 pub use lumps::*;

@@ -8,6 +8,7 @@
 
 use crate::assets::image_file::decode_image_file;
 use crate::assets::{wal, AlphaMode, Assets, Missing, MissingKind, Palette, Texture};
+use crate::branches::ops::MapTextures;
 use crate::branches::quake2::lumps::LUMP_TEXINFO;
 use crate::branches::quake2::records::TexInfo;
 use crate::bsp::Bsp;
@@ -66,4 +67,43 @@ pub fn load(name: &str, alpha: AlphaMode, assets: &Assets, palette: &Result<Pale
             .map_err(|e| Missing::from_error(name, &e.in_file(&asset.file)));
     }
     Err(Missing::new(name, MissingKind::NotFound, format!("no {base}.wal (nor .png/.tga/.jpg) under the game directories")))
+}
+
+/// The Quake 2 texture lookup ([`crate::branches::ops::FamilyOps::textures`]): the texinfo
+/// names with their alpha, read once, and the palette.
+pub struct WalLookup {
+    palette: Result<Palette, Missing>,
+    names: Vec<(String, AlphaMode)>,
+}
+
+impl WalLookup {
+    pub fn new(bsp: &Bsp, assets: &Assets, warnings: &mut Vec<Missing>) -> Self {
+        let names = names(bsp).unwrap_or_else(|m| {
+            warnings.push(m);
+            Vec::new()
+        });
+        let palette = assets.palette(&["pics/colormap.pcx"]);
+        if let Err(m) = &palette {
+            if m.kind == MissingKind::NoPalette && !names.is_empty() {
+                warnings.push(Missing::new(
+                    "(palette)",
+                    MissingKind::NoPalette,
+                    "Quake 2 .wal textures need Quake 2's palette (bspkit ships only Quake's): pass --palette FILE or a --game-dir holding pics/colormap.pcx",
+                ));
+            }
+        }
+        WalLookup { palette, names }
+    }
+}
+
+impl MapTextures for WalLookup {
+    /// Read (with their alpha) when the lookup was set up.
+    fn names(&self) -> Option<Vec<String>> {
+        Some(self.names.iter().map(|(n, _)| n.clone()).collect())
+    }
+
+    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
+        let alpha = self.names.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map_or(AlphaMode::Opaque, |(_, a)| *a);
+        load(name, alpha, assets, &self.palette)
+    }
 }

@@ -142,7 +142,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let Ok(v) = View::<L>::new(bsp) else { return };
     let slot = *v.slots();
     // Node tree cycles and shared nodes; the NODES checks below cover children out of range.
-    crate::tree::check(bsp, problems);
+    crate::tree::node_tree::check_parts(bsp, super::tree::parts(bsp), problems);
     let (shaders, planes, nodes, leaves) = (v.shaders(), v.planes(), v.nodes(), v.leaves());
     let (leaf_surfaces, leaf_brushes, models, brushes) = (v.leaf_surfaces(), v.leaf_brushes(), v.models(), v.brushes());
     let (sides, verts, indices, fogs, surfaces) = (v.brush_sides(), v.draw_vertices(), v.draw_indices(), v.fogs(), v.surfaces());

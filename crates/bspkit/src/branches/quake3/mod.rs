@@ -19,6 +19,7 @@ pub mod records;
 pub mod schema;
 pub mod stats;
 pub mod texture;
+pub mod tree;
 pub mod view;
 
 pub use lumps::*;

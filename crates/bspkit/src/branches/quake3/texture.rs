@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use crate::assets::image_file::decode_image_file;
 use crate::assets::{AlphaMode, Assets, Missing, MissingKind, Texture};
+use crate::branches::ops::MapTextures;
 use crate::branches::quake3::lumps::with_record_set;
 use crate::branches::quake3::records::{Layout, ShaderRecord};
 use crate::branches::quake3::view::View;
@@ -234,6 +235,26 @@ pub fn load(name: &str, assets: &Assets, shaders: &ShaderIndex) -> Result<Textur
         None => format!("no shader script defines it and none of {} was found", candidates.join(", ")),
     };
     Err(Missing::new(name, MissingKind::NotFound, how))
+}
+
+/// The Quake 3 texture lookup ([`crate::branches::ops::FamilyOps::textures`]): the shader
+/// scripts on the search path, read once.
+pub struct ShaderLookup {
+    shaders: ShaderIndex,
+}
+
+impl ShaderLookup {
+    pub fn new(assets: &Assets, warnings: &mut Vec<Missing>) -> Self {
+        let shaders = shader_index(assets);
+        warnings.extend(shaders.warnings.iter().cloned());
+        ShaderLookup { shaders }
+    }
+}
+
+impl MapTextures for ShaderLookup {
+    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
+        load(name, assets, &self.shaders)
+    }
 }
 
 #[cfg(test)]

@@ -4,13 +4,14 @@
 use super::{check, lighting, mesh, schema, stats, texture};
 use crate::assets::Missing;
 use crate::branch::{Branch, Family};
-use crate::branches::ops::{Bounds, FamilyOps, TextureNameStore};
+use crate::branches::ops::{Bounds, FamilyOps, PropEntry, TextureNameStore};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::check::problem::Problem;
 use crate::error::Result;
+use crate::lumps::gamelump::{GameLumps, LUMP_GAME_LUMP};
 use crate::lumps::lighting::{LightOptions, LightSet};
-use crate::mesh::scene::{MeshOptions, Scene};
+use crate::mesh::scene::{MeshOptions, Scene, SurfaceFlags};
 use crate::schema::types::RecordSchema;
 use crate::stats::stat::Stat;
 
@@ -52,6 +53,42 @@ impl FamilyOps for RespawnFamily {
 
     fn texture_name_store(&self) -> TextureNameStore {
         TextureNameStore::StringTable { data: "TEXTURE_DATA_STRING_DATA", table: "TEXTURE_DATA_STRING_TABLE", max_len: None }
+    }
+
+    fn name_flags(&self, name: &str) -> SurfaceFlags {
+        mesh::name_flags(name)
+    }
+
+    /// The `.ent` partition kinds the map's entity lumps declare.
+    /// Its meshes carry their own lightmap UVs (on pages not decoded).
+    fn scene_lightmap_uvs(&self) -> bool {
+        true
+    }
+
+    fn decode_thorough(&self, bsp: &Bsp) -> Result<()> {
+        super::ent::partition_kinds(bsp).map(|_| ())
+    }
+
+    /// The `sprp` game lump's props in the branch's layout.
+    fn static_props(&self, bsp: &Bsp) -> Result<Vec<PropEntry>> {
+        let gl = GameLumps::of(bsp)?;
+        let Some(e) = gl.find(b"sprp") else { return Ok(Vec::new()) };
+        let data = gl.bytes_of(e).map_err(|err| bsp.lump_error(LUMP_GAME_LUMP, err))?;
+        let sp =
+            super::sprp::RespawnStaticProps::parse(data, e.version, bsp.branch().id).map_err(|err| bsp.lump_error(LUMP_GAME_LUMP, err))?;
+        Ok(sp
+            .props()
+            .into_iter()
+            .map(|p| PropEntry {
+                model: p.model_name,
+                origin: p.origin,
+                angles: p.angles,
+                skin: p.skin,
+                solid: p.solid,
+                flags: u32::from(p.flags),
+                scale: p.scale,
+            })
+            .collect())
     }
 
     fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {

@@ -63,7 +63,7 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
         problems.push(Problem::error(Code::LUMP_UNREADABLE, e.lump.clone().unwrap_or_else(|| "source".into()), None, e.kind.to_string()));
     }
     // Node-tree cycles and nodes with two parents, walked without recursion.
-    crate::tree::check(bsp, problems);
+    crate::tree::node_tree::check_parts(bsp, super::tree::parts(bsp), problems);
     check_containers(bsp, problems);
     check_xbox_pages(bsp, problems);
 }

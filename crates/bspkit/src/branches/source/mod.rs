@@ -20,6 +20,7 @@ pub mod records;
 pub mod schema;
 pub mod stats;
 pub mod texture;
+pub mod tree;
 pub mod view;
 
 pub use checksum::map_checksum;

@@ -13,6 +13,7 @@ use zerocopy::{BigEndian, LittleEndian};
 use crate::assets::vmt::Vmt;
 use crate::assets::vtf::Vtf;
 use crate::assets::{Assets, Missing, MissingKind, Texture};
+use crate::branches::ops::{Carried, MapTextures, TextureJob};
 use crate::branches::source::view::View;
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
@@ -167,4 +168,46 @@ pub fn load(name: &str, bsp: &Bsp, pak: Option<&Pakfile>, assets: &Assets) -> Re
         ));
     };
     decode_vtf(name, &data, &origin, vmt.alpha_mode(), assets.fs.budget().max_file.saturating_mul(8), &assets.fs)
+}
+
+/// The Source texture lookup ([`crate::branches::ops::FamilyOps::textures`]): the pakfile,
+/// whose every `.vtf` the map carries, and the materials looked up in it first.
+pub struct MaterialLookup<'a> {
+    bsp: &'a Bsp<'a>,
+    pak: Option<Pakfile<'a>>,
+}
+
+impl<'a> MaterialLookup<'a> {
+    pub fn new(bsp: &'a Bsp<'a>, warnings: &mut Vec<Missing>) -> Self {
+        let pak = pakfile(bsp).unwrap_or_else(|m| {
+            warnings.push(m);
+            None
+        });
+        MaterialLookup { bsp, pak }
+    }
+}
+
+impl MapTextures for MaterialLookup<'_> {
+    fn resolve(&self, name: &str, assets: &Assets) -> Result<Texture, Missing> {
+        load(name, self.bsp, self.pak.as_ref(), assets)
+    }
+
+    /// Every `.vtf` in the pakfile (cube maps included), then the names it does not carry.
+    fn carried(&self) -> Carried {
+        let mut c = Carried { jobs: Vec::new(), carried_names: Vec::new(), then_names: true };
+        if let Some(pak) = &self.pak {
+            for i in vtf_entries(pak) {
+                c.carried_names.push(pak.entries[i].name.clone());
+                c.jobs.push(TextureJob::Carried(i));
+            }
+        }
+        c
+    }
+
+    fn decode_carried(&self, i: usize, assets: &Assets) -> Result<Texture, Missing> {
+        match &self.pak {
+            Some(pak) => decode_pak_vtf(self.bsp, pak, i, assets),
+            None => Err(Missing::new(format!("(pakfile entry {i})"), MissingKind::NotFound, "no pakfile")),
+        }
+    }
 }

@@ -1,27 +1,9 @@
-//! BSP node trees: point-in-leaf lookup and a structural walk, for the Quake 1 family (Quake,
-//! Hexen II, BSP2, 2PSB, GoldSrc), Quake 2 (IBSP 38, Qbism), Quake 3 (IBSP 46/47, RBSP, FBSP)
-//! Source (both byte orders) and Genesis3D.
-//!
-//! A map's node lump is untrusted: a child may point back at an ancestor (a cycle), at a node
-//! that another parent already uses, or outside the lump. Nothing here recurses, and every loop
-//! is bounded by the node count, which is bounded by the lump's length: [`NodeTree::point_leaf`]
-//! takes at most one step per node, and [`NodeTree::walk`] / [`NodeTree::problems`] visit each
-//! node at most once (one colour byte per node, an explicit stack of at most one entry per node).
-//!
-//! ```
-//! # fn main() -> bspkit::Result<()> {
-//! let bytes = bspkit::build::sample_quake1();
-//! let bsp = bspkit::Bsp::from_bytes(&bytes)?;
-//! let tree = bspkit::tree::NodeTree::of(&bsp)?;
-//! let summary = tree.walk(0)?;
-//! assert!(summary.nodes > 0);
-//! let leaf = tree.point_leaf(0, [0.0, 0.0, 0.0])?;
-//! assert!(leaf < tree.num_leaves);
-//! # Ok(()) }
-//! ```
+//! A map's node tree in a family-independent form ([`NodeTree`]) and what is done with it:
+//! point-in-leaf lookup, a structural walk, the problems of a damaged tree. Each family reads
+//! its own lumps into [`TreeParts`] (`branches::<family>::tree`); this module names no family,
+//! so the family checks can use it ([`check_parts`]). See [`super`] for the bounds on untrusted
+//! trees.
 
-use crate::branch::Family;
-use crate::branches::{genesis3d, quake1, quake2, quake3};
 use crate::bsp::Bsp;
 use crate::check::problem::{Code, Problem};
 use crate::error::{Error, ErrorKind, Result};
@@ -68,17 +50,21 @@ pub struct NodeTree<'a> {
     node_size: usize,
 }
 
-/// Node, leaf and model lump contents of one family, gathered before the shared code runs.
-struct Parts {
-    nodes: Vec<TreeNode>,
-    planes: Vec<([f32; 3], f32)>,
-    num_leaves: usize,
-    heads: Vec<Option<TreeChild>>,
-    nodes_lump: usize,
+/// Node, leaf and model lump contents of one family, gathered by the family
+/// ([`crate::branches::ops::FamilyOps::node_tree`]) before the shared code runs.
+pub struct TreeParts {
+    pub nodes: Vec<TreeNode>,
+    /// Plane normal and distance, by plane index.
+    pub planes: Vec<([f32; 3], f32)>,
+    pub num_leaves: usize,
+    /// Each model's root, as [`NodeTree::heads`].
+    pub heads: Vec<Option<TreeChild>>,
+    /// The node lump's index, for error locations.
+    pub nodes_lump: usize,
 }
 
 /// Quake 2 / Quake 3 / Source child encoding: negative = leaf `-(child + 1)` (quake_family.md).
-fn signed_child(c: i64) -> TreeChild {
+pub fn signed_child(c: i64) -> TreeChild {
     if c >= 0 {
         TreeChild::Node(c)
     } else {
@@ -86,118 +72,11 @@ fn signed_child(c: i64) -> TreeChild {
     }
 }
 
-fn quake1_parts<L: quake1::Layout>(bsp: &Bsp) -> Result<Parts> {
-    use quake1::{Child, ModelRecord, NodeRecord};
-    let v = quake1::View::<L>::new(bsp);
-    let raw = v.nodes()?;
-    let nodes = raw
-        .iter()
-        .map(|n| {
-            let child = |side| match n.child(side, raw.len()) {
-                Child::Node(k) => TreeChild::Node(k),
-                Child::Leaf(k) => TreeChild::Leaf(k),
-            };
-            TreeNode { plane: n.plane(), children: [child(0), child(1)] }
-        })
-        .collect();
-    let planes = v.planes()?.iter().map(|p| ([p.normal[0].get(), p.normal[1].get(), p.normal[2].get()], p.dist.get())).collect();
-    // Hull 0 of each model roots its node tree (quake_family.md B.16).
-    let heads = v.models()?.iter().map(|m| m.head_nodes().first().map(|h| TreeChild::Node(h.get() as i64))).collect();
-    let nodes_lump = bsp.branch().lump_index("NODES").unwrap_or(quake1::LUMP_NODES);
-    Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump })
-}
-
-fn quake2_parts<L: quake2::Layout>(bsp: &Bsp) -> Result<Parts> {
-    use quake2::NodeRecord;
-    let v = quake2::View::<L>::new(bsp)?;
-    let nodes = v
-        .nodes()?
-        .iter()
-        .map(|n| {
-            let [a, b] = n.children();
-            TreeNode { plane: n.plane(), children: [signed_child(a), signed_child(b)] }
-        })
-        .collect();
-    let planes = v.planes()?.iter().map(|p| ([p.normal[0].get(), p.normal[1].get(), p.normal[2].get()], p.dist.get())).collect();
-    let heads = v.models()?.iter().map(|m| Some(signed_child(m.head_node.get() as i64))).collect();
-    Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: quake2::LUMP_NODES })
-}
-
-fn quake3_parts(bsp: &Bsp) -> Result<Parts> {
-    quake3::lumps::with_record_set!(bsp.branch(), quake3_parts_with(bsp))
-}
-
-fn quake3_parts_with<L: quake3::Layout>(bsp: &Bsp) -> Result<Parts> {
-    // Nodes, planes and models have one layout in every Quake 3 branch; their slots differ
-    // in Ritual's (found by name).
-    let v = quake3::View::<L>::new(bsp)?;
-    let nodes: Vec<TreeNode> = v
-        .nodes()?
-        .iter()
-        .map(|n| TreeNode {
-            plane: n.plane.get() as i64,
-            children: [signed_child(n.children[0].get() as i64), signed_child(n.children[1].get() as i64)],
-        })
-        .collect();
-    let planes = v.planes()?.iter().map(|p| ([p.normal[0].get(), p.normal[1].get(), p.normal[2].get()], p.dist.get())).collect();
-    // Only the world model has a tree: node 0, or leaf 0 when the map has no nodes.
-    let world = if nodes.is_empty() { TreeChild::Leaf(0) } else { TreeChild::Node(0) };
-    let heads = (0..v.models()?.len()).map(|i| (i == 0).then_some(world)).collect();
-    Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: v.slots().nodes })
-}
-
-fn source_parts<O: zerocopy::ByteOrder>(bsp: &Bsp) -> Result<Parts> {
-    use crate::branches::source;
-    let v = source::View::<O>::new(bsp)?;
-    let nodes = v.nodes()?.iter().map(|n| TreeNode { plane: n.planenum, children: n.children.map(signed_child) }).collect();
-    let planes = v.planes()?.iter().map(|p| ([p.normal[0].get(), p.normal[1].get(), p.normal[2].get()], p.dist.get())).collect();
-    // Every Source model roots its own tree at `headnode` (source.md, dmodel_t).
-    let heads = v.models()?.iter().map(|m| Some(signed_child(m.headnode.get() as i64))).collect();
-    Ok(Parts { nodes, planes, num_leaves: v.leaves()?.len(), heads, nodes_lump: source::LUMP_NODES })
-}
-
-fn genesis3d_parts(bsp: &Bsp) -> Result<Parts> {
-    let v = genesis3d::view::View::new(bsp)?;
-    // Children as in Quake 2: negative = leaf `-(child + 1)` (engine `Plane.cpp`).
-    let nodes = v
-        .nodes()?
-        .iter()
-        .map(|n| TreeNode { plane: n.plane.get() as i64, children: n.children.map(|c| signed_child(c.get() as i64)) })
-        .collect();
-    let planes = v.planes()?.iter().map(|p| (p.normal.map(|c| c.get()), p.dist.get())).collect();
-    // Every model roots its own part of the node tree at `root_node[0]`.
-    let heads = v.models()?.iter().map(|m| Some(signed_child(m.root_node[0].get() as i64))).collect();
-    Ok(Parts { nodes, planes, num_leaves: v.leafs()?.len(), heads, nodes_lump: genesis3d::lumps::CHUNK_NODES })
-}
-
 impl<'a> NodeTree<'a> {
-    /// Read the node tree of a Quake 1 / GoldSrc / Quake 2 / Quake 3 / Source / Genesis3D map. Other families
-    /// give [`ErrorKind::NoSuchLump`]. Lump errors (bad lengths) name the lump.
-    pub fn of(bsp: &'a Bsp<'a>) -> Result<Self> {
-        let parts = match bsp.family() {
-            Family::Quake | Family::GoldSrc => match bsp.branch().id {
-                "hexen2" => quake1_parts::<quake1::Hexen2>(bsp),
-                "bsp2" => quake1_parts::<quake1::Bsp2>(bsp),
-                "2psb" => quake1_parts::<quake1::Rmq>(bsp),
-                _ => quake1_parts::<quake1::Bsp29>(bsp),
-            },
-            Family::Quake2 => match bsp.branch().id {
-                "qbism" => quake2_parts::<quake2::Qbism>(bsp),
-                "sin" => quake2_parts::<quake2::Sin>(bsp),
-                "sof" => quake2_parts::<quake2::Sof>(bsp),
-                "daikatana" => quake2_parts::<quake2::Daikatana>(bsp),
-                _ => quake2_parts::<quake2::Ibsp>(bsp),
-            },
-            Family::Quake3 => quake3_parts(bsp),
-            Family::Genesis3D => genesis3d_parts(bsp),
-            Family::Source => match bsp.endian() {
-                crate::bytes::Endian::Little => source_parts::<zerocopy::LittleEndian>(bsp),
-                crate::bytes::Endian::Big => source_parts::<zerocopy::BigEndian>(bsp),
-            },
-            f => Err(Error::new(ErrorKind::NoSuchLump(format!("node tree: not supported for the {} family", f.as_str())))),
-        }?;
+    /// The tree of `parts`, read from `bsp` by its family ([`super::NodeTree::of`]).
+    pub fn from_parts(bsp: &'a Bsp<'a>, parts: TreeParts) -> Self {
         let node_size = bsp.record_size(parts.nodes_lump).unwrap_or(1).max(1);
-        Ok(NodeTree {
+        NodeTree {
             bsp,
             nodes: parts.nodes,
             planes: parts.planes,
@@ -205,7 +84,7 @@ impl<'a> NodeTree<'a> {
             heads: parts.heads,
             nodes_lump: parts.nodes_lump,
             node_size,
-        })
+        }
     }
 
     /// The lump name as problems print it, e.g. `5 (NODES)`.
@@ -387,14 +266,14 @@ fn who(node: i64) -> String {
     }
 }
 
-/// The [`Problem`]s of [`NodeTree::problems`] for a map, or nothing when its node tree cannot
-/// be read (the lump checks report why). Used by the branch checks.
-pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
+/// The [`Problem`]s of [`NodeTree::problems`] for a map whose family read `parts`, or nothing
+/// when its node tree cannot be read (the lump checks report why). Used by the family checks.
+pub fn check_parts(bsp: &Bsp, parts: Result<TreeParts>, problems: &mut Vec<Problem>) {
     // `NodeTree` borrows `Bsp<'a>` for `'a`; reborrow with matching lifetimes.
-    fn run<'a>(bsp: &'a Bsp<'a>, problems: &mut Vec<Problem>) {
-        if let Ok(tree) = NodeTree::of(bsp) {
-            problems.extend(tree.problems());
+    fn run<'a>(bsp: &'a Bsp<'a>, parts: Result<TreeParts>, problems: &mut Vec<Problem>) {
+        if let Ok(parts) = parts {
+            problems.extend(NodeTree::from_parts(bsp, parts).problems());
         }
     }
-    run(bsp, problems)
+    run(bsp, parts, problems)
 }
