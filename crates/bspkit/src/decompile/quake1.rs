@@ -888,14 +888,13 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
 
         // Clip brushes: solid in hull 1, not in hull 0 ([`clip`]). Brush lists carry their
         // own. Then each larger hull whose box is known is measured, the clip brushes counted
-        // as solid. Recovering brushes from those hulls too (their pieces kept inside hull 1's
-        // erosion, as a clip brush is in every clip hull) added none on any corpus map
-        // (README), so it is not run: `find` is for hull 1 only.
+        // as solid. Recovering brushes from those hulls too (`recover`'s `lower`: pieces kept
+        // inside hull 1's erosion, as a clip brush is in every clip hull) added none on any
+        // corpus map (README), so it is not run: `find` is for hull 1 only.
         let mut clips: Vec<Region> = Vec::new();
         if let (None, Ok(false), true) = (listed, v.clipnodes().map(|c| c.is_empty()), opts.clip_brushes) {
             let start0 = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);
             let clip_tex = fallback(&mut tex, BRUSHLIST_CLIP);
-            let mut lower: Vec<clip::Grid> = Vec::new();
             for hull in 1..model.head_nodes().len() {
                 let Some(hb) = hull_box(bsp, hull) else { break };
                 let head = model.head_nodes()[hull].get() as i64;
@@ -908,7 +907,7 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                     .saturating_mul(CLIP_WORK_PER_REGION)
                     .saturating_add(10_000_000)
                     .min(opts.budget / 4);
-                let got = clip::recover(&solid_h, &empty_h, &solid0, &start0, &hb, &lower, BRUSHLIST_CLIP, limit, hull == 1);
+                let got = clip::recover(&solid_h, &empty_h, &solid0, &start0, &hb, &[], BRUSHLIST_CLIP, limit, hull == 1);
                 budget.spend(got.work)?;
                 tq.clip_stopped |= got.stopped;
                 let sums = &mut hull_sums[hull.min(MAX_HULLS) - 1];
@@ -916,7 +915,6 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                 sums.1 += got.covered_without;
                 sums.2 += got.covered_with;
                 sums.3 += got.brushes.len();
-                lower.push(clip::reach(&empty_h, &hb));
                 for mut c in got.brushes {
                     for f in c.faces.iter_mut() {
                         f.tex = Some(clip_tex);
