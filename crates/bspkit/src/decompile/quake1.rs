@@ -1162,6 +1162,15 @@ mod tests {
             assert_eq!(d.report.brushes, 7);
             assert!(t.hull1_covered_without_clip.unwrap() < 99.9, "{t:?}");
             assert!((t.hull1_covered.unwrap() - 100.0).abs() < 1e-6, "{t:?}");
+            // Hull 2 holds the same clip brush: hull 1's, grown by hull 2's box, covers it.
+            let h2 = t.hulls.iter().find(|h| h.hull == 2);
+            if branch.id == "hexen2" {
+                assert!(h2.is_none(), "{t:?}");
+            } else {
+                let h2 = h2.unwrap();
+                assert_eq!(h2.clip_brushes, 0, "{t:?}");
+                assert!((h2.covered_before - 100.0).abs() < 1e-6, "{t:?}");
+            }
             assert!(q.brushes_same == q.brushes && q.entities_in_order);
             // The clip brush: six `clip` sides on the box's planes.
             let parsed = mapfile::read_map(d.text.as_bytes()).unwrap();
