@@ -224,18 +224,30 @@ pub(crate) struct ClipResult {
     pub stopped: bool,
 }
 
-/// Clip brushes of one model: `solid1` / `empty1` are hull 1's solid and empty leaf regions
-/// inside `start1` (= `start0 ⊕ b`), `solid0` the hull-0 regions that are solid in hull 1 (the
-/// decompiled brushes), `start0` the region hull 0 was walked in. `contents` is given to the
-/// brushes made. Spends at most about `limit` work units.
+/// Where a hull's player origin can reach: its empty leaves grown by the reflected box (what
+/// is left of the hull's solid without these is the hull eroded by the box).
+pub(crate) fn reach(empty: &[Region], b: &HullBox) -> Grid {
+    Grid::new(empty.iter().map(|e| grow(&e.faces, &b.reflected())).collect())
+}
+
+/// Clip brushes of one model from one clip hull: `solid1` / `empty1` are the hull's solid and
+/// empty leaf regions inside `start1` (= `start0 ⊕ b`), `solid0` the regions already solid in
+/// the hull (the decompiled hull-0 brushes, and the clip brushes of lower hulls), `start0` the
+/// region hull 0 was walked in, `lower` the [`reach`] of each lower hull (a clip brush is in
+/// every hull, so its pieces lie outside them all). `contents` is given to the brushes made.
+/// With `find` false only the coverage is measured (no brushes). Spends at most about `limit`
+/// work units.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn recover(
     solid1: &[Region],
     empty1: &[Region],
     solid0: &[Region],
     start0: &[Face],
     b: &HullBox,
+    lower: &[Grid],
     contents: i32,
     limit: u64,
+    find: bool,
 ) -> ClipResult {
     let mut r = ClipResult::default();
     let mut work = 0u64;
@@ -250,7 +262,7 @@ pub(crate) fn recover(
     let left_volume: f64 = left.iter().map(|p| tree::volume(p)).sum();
     r.covered_without = r.hull_volume - left_volume;
     r.covered_with = r.covered_without;
-    if left_volume < 1.0 {
+    if left_volume < 1.0 || !find {
         r.work = work;
         return r;
     }
@@ -258,7 +270,7 @@ pub(crate) fn recover(
     // brush's erosion may sit in a leaf the grown hull 0 covers, next to the uncovered part).
     let left_grid = Grid::new(left.iter().map(|p| Convex { planes: Vec::new(), bounds: grown_bounds(&tree::bounds(p), b) }).collect());
     let start_planes: Vec<Plane> = start0.iter().map(|f| f.plane).collect();
-    let reach = Grid::new(empty1.iter().map(|e| grow(&e.faces, &b.reflected())).collect());
+    let own = reach(empty1, b);
     let solid0_grid = Grid::new(
         solid0.iter().map(|s| Convex { planes: s.faces.iter().map(|f| f.plane).collect(), bounds: tree::bounds(&s.faces) }).collect(),
     );
@@ -274,7 +286,11 @@ pub(crate) fn recover(
             cur = tree::split(&c, p, &mut work).0;
         }
         let Some(c) = cur else { continue };
-        let Some(eroded) = reach.subtract(vec![c], &mut work, limit) else {
+        let mut eroded = Some(vec![c]);
+        for g in std::iter::once(&own).chain(lower) {
+            eroded = eroded.and_then(|e| g.subtract(e, &mut work, limit));
+        }
+        let Some(eroded) = eroded else {
             r.stopped = true;
             r.work = work;
             return r;
@@ -412,7 +428,7 @@ mod tests {
         ] {
             empty1.push(Region { faces: cube(a, z), contents: -1 });
         }
-        let r = recover(&solid1, &empty1, &solid0, &start0, &b, -2, 10_000_000);
+        let r = recover(&solid1, &empty1, &solid0, &start0, &b, &[], -2, 10_000_000, true);
         assert!(!r.stopped);
         assert_eq!(r.brushes.len(), 1, "{:?}", r.brushes.iter().map(|b| tree::bounds(&b.faces)).collect::<Vec<_>>());
         let (lo, hi) = tree::bounds(&r.brushes[0].faces);

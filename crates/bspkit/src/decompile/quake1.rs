@@ -51,17 +51,42 @@ const MERGE_WORK_PER_REGION: u64 = 20_000;
 /// Clip-brush work allowed per hull-1 region (planes clipped while carving), beyond a floor.
 const CLIP_WORK_PER_REGION: u64 = 200_000;
 
-/// The box clip hull 1 grows brushes by: the player box mirrored (a point `x` of hull 1 is
-/// solid when the player box at `x` meets a brush, so hull 1 = brushes ⊕ −box). Player boxes:
-/// Quake's qbsp and ericw-tools (−16 −16 −24, 16 16 32), Hexen II (−16 −16 −32, 16 16 24,
-/// ericw-tools' Hexen II game definition), GoldSrc's standing player (−16 −16 −36, 16 16 36).
-fn hull1_box(bsp: &Bsp) -> HullBox {
-    let (mins, maxs) = match (bsp.family(), bsp.branch().id) {
-        (Family::GoldSrc, _) => ([-16.0, -16.0, -36.0], [16.0, 16.0, 36.0]),
-        (_, "hexen2") => ([-16.0, -16.0, -32.0], [16.0, 16.0, 24.0]),
-        _ => ([-16.0, -16.0, -24.0], [16.0, 16.0, 32.0]),
+/// The box clip hull `hull` grows brushes by: the hull's player box mirrored (a point `x` of the
+/// hull is solid when the player box at `x` meets a brush, so hull = brushes ⊕ −box). Player
+/// boxes: Quake's qbsp and ericw-tools hull 1 (−16 −16 −24, 16 16 32) and hull 2 (−32 −32 −24,
+/// 32 32 64; ericw-tools grows by (−32 −32 −64, 32 32 24)); Hexen II hull 1 (−16 −16 −32, 16 16
+/// 24, ericw-tools' Hexen II game definition; its hulls 2–5 are not read); GoldSrc's standing
+/// (−16 −16 −36, 16 16 36), large (−32 −32 −32, 32 32 32) and crouching (−16 −16 −18, 16 16 18)
+/// player. `None` where the hull is not read (Quake's hull 3 is unused).
+fn hull_box(bsp: &Bsp, hull: usize) -> Option<HullBox> {
+    let (mins, maxs) = match (bsp.family(), bsp.branch().id, hull) {
+        (Family::GoldSrc, _, 1) => ([-16.0, -16.0, -36.0], [16.0, 16.0, 36.0]),
+        (Family::GoldSrc, _, 2) => ([-32.0, -32.0, -32.0], [32.0, 32.0, 32.0]),
+        (Family::GoldSrc, _, 3) => ([-16.0, -16.0, -18.0], [16.0, 16.0, 18.0]),
+        (_, "hexen2", 1) => ([-16.0, -16.0, -32.0], [16.0, 16.0, 24.0]),
+        (_, "hexen2", _) => return None,
+        (_, _, 1) => ([-16.0, -16.0, -24.0], [16.0, 16.0, 32.0]),
+        (_, _, 2) => ([-32.0, -32.0, -24.0], [32.0, 32.0, 64.0]),
+        _ => return None,
     };
-    HullBox { mins, maxs }.reflected()
+    Some(HullBox { mins, maxs }.reflected())
+}
+
+/// Clip hulls read at most (GoldSrc's 1–3).
+const MAX_HULLS: usize = 3;
+
+/// One clip hull's measured coverage (`quality.tree.hulls`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct HullCoverage {
+    pub hull: usize,
+    /// The hull's solid volume (cubic units, inside the models' bounds grown by its box).
+    pub volume: f64,
+    /// Percent of it the decompiled hull-0 brushes and the clip brushes of the lower hulls,
+    /// grown by the hull's box, cover; and with this hull's own clip brushes too.
+    pub covered_before: f64,
+    pub covered: f64,
+    /// Clip brushes this hull added.
+    pub clip_brushes: usize,
 }
 
 /// What the tree rebuild measured and did (`quality.tree` in the report).
@@ -104,6 +129,9 @@ pub struct TreeQuality {
     pub hull1_covered: Option<f64>,
     /// The clip work allowance ran out for a model (its clip brushes are left out).
     pub clip_stopped: bool,
+    /// Every clip hull read (hull 1, then 2 and GoldSrc's 3): volume and coverage before and
+    /// after its clip brushes.
+    pub hulls: Vec<HullCoverage>,
 }
 
 /// Texture projection of the written Quake 1 sides.
@@ -522,6 +550,7 @@ fn walk_clip<L: Layout>(
     planes: &[crate::branches::quake1::records::Plane],
     budget: &mut Budget,
     m: usize,
+    hull: usize,
 ) -> Result<(Vec<Region>, Vec<Region>)> {
     let clipnodes = v.clipnodes()?;
     let slots = v.slots();
@@ -546,13 +575,13 @@ fn walk_clip<L: Layout>(
                 let Some(node) = usize::try_from(n).ok().and_then(|n| clipnodes.get(n)) else {
                     return Err(bsp.lump_error(
                         slots.clipnodes,
-                        Error::malformed(format!("model {m}: hull 1 clipnode {n} is out of range 0..{}", clipnodes.len())),
+                        Error::malformed(format!("model {m}: hull {hull} clipnode {n} is out of range 0..{}", clipnodes.len())),
                     ));
                 };
                 if depth >= MAX_DEPTH {
                     return Err(bsp.lump_error(
                         slots.clipnodes,
-                        Error::malformed(format!("model {m}: hull 1 is deeper than {MAX_DEPTH} clipnodes (a cycle?)")),
+                        Error::malformed(format!("model {m}: hull {hull} is deeper than {MAX_DEPTH} clipnodes (a cycle?)")),
                     ));
                 }
                 let pi = node.plane();
@@ -705,8 +734,8 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
     let mut model_volumes = Vec::new();
     let mut face_rows = Vec::new();
     let (mut used_tree, mut used_list) = (false, false);
-    // Hull 1: solid volume, covered without and with the clip brushes.
-    let mut hull_sums = (0.0f64, 0.0f64, 0.0f64);
+    // Per clip hull: solid volume, covered without and with its clip brushes, brushes found.
+    let mut hull_sums = [(0.0f64, 0.0f64, 0.0f64, 0usize); MAX_HULLS];
     let mut pts = Vec::new();
     for (m, model) in models.iter().enumerate() {
         let Some(ei) = entity_of_model(m) else {
@@ -857,30 +886,40 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             regions = merged;
         }
 
-        // Clip brushes: solid in hull 1, not in hull 0 ([`clip`]). Brush lists carry their own.
+        // Clip brushes: solid in hull 1, not in hull 0 ([`clip`]). Brush lists carry their
+        // own. Then each larger hull whose box is known is measured, the clip brushes counted
+        // as solid. Recovering brushes from those hulls too (`recover`'s `lower`: pieces kept
+        // inside hull 1's erosion, as a clip brush is in every clip hull) added none on any
+        // corpus map (README), so it is not run: `find` is for hull 1 only.
         let mut clips: Vec<Region> = Vec::new();
-        let head1 = model.head_nodes().get(1).map(|h| h.get() as i64);
-        if let (None, Some(head1), Ok(false), true) = (listed, head1, v.clipnodes().map(|c| c.is_empty()), opts.clip_brushes) {
-            let hb = hull1_box(bsp);
+        if let (None, Ok(false), true) = (listed, v.clipnodes().map(|c| c.is_empty()), opts.clip_brushes) {
             let start0 = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);
-            let lo1: [f64; 3] = std::array::from_fn(|k| mins[k] - BOUNDS_MARGIN + hb.mins[k]);
-            let hi1: [f64; 3] = std::array::from_fn(|k| maxs[k] + BOUNDS_MARGIN + hb.maxs[k]);
-            let start1 = tree::box_faces(lo1, hi1, Origin::Bound);
-            let (solid1, empty1) = walk_clip(bsp, &v, head1, start1, planes, budget, m)?;
-            let solid0: Vec<Region> = regions.iter().filter(|r| hull1_solid(r.contents)).cloned().collect();
-            let limit =
-                ((solid1.len() + empty1.len()) as u64).saturating_mul(CLIP_WORK_PER_REGION).saturating_add(10_000_000).min(opts.budget / 4);
             let clip_tex = fallback(&mut tex, BRUSHLIST_CLIP);
-            let got = clip::recover(&solid1, &empty1, &solid0, &start0, &hb, BRUSHLIST_CLIP, limit);
-            budget.spend(got.work)?;
-            tq.clip_stopped |= got.stopped;
-            hull_sums.0 += got.hull_volume;
-            hull_sums.1 += got.covered_without;
-            hull_sums.2 += got.covered_with;
-            clips = got.brushes;
-            for c in clips.iter_mut() {
-                for f in c.faces.iter_mut() {
-                    f.tex = Some(clip_tex);
+            for hull in 1..model.head_nodes().len() {
+                let Some(hb) = hull_box(bsp, hull) else { break };
+                let head = model.head_nodes()[hull].get() as i64;
+                let lo: [f64; 3] = std::array::from_fn(|k| mins[k] - BOUNDS_MARGIN + hb.mins[k]);
+                let hi: [f64; 3] = std::array::from_fn(|k| maxs[k] + BOUNDS_MARGIN + hb.maxs[k]);
+                let (solid_h, empty_h) = walk_clip(bsp, &v, head, tree::box_faces(lo, hi, Origin::Bound), planes, budget, m, hull)?;
+                let mut solid0: Vec<Region> = regions.iter().filter(|r| hull1_solid(r.contents)).cloned().collect();
+                solid0.extend(clips.iter().cloned());
+                let limit = ((solid_h.len() + empty_h.len()) as u64)
+                    .saturating_mul(CLIP_WORK_PER_REGION)
+                    .saturating_add(10_000_000)
+                    .min(opts.budget / 4);
+                let got = clip::recover(&solid_h, &empty_h, &solid0, &start0, &hb, &[], BRUSHLIST_CLIP, limit, hull == 1);
+                budget.spend(got.work)?;
+                tq.clip_stopped |= got.stopped;
+                let sums = &mut hull_sums[hull.min(MAX_HULLS) - 1];
+                sums.0 += got.hull_volume;
+                sums.1 += got.covered_without;
+                sums.2 += got.covered_with;
+                sums.3 += got.brushes.len();
+                for mut c in got.brushes {
+                    for f in c.faces.iter_mut() {
+                        f.tex = Some(clip_tex);
+                    }
+                    clips.push(c);
                 }
             }
             tq.clip_brushes += clips.len();
@@ -955,10 +994,19 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
     if used_list {
         orig.notes.push("brushes read from the BSPX BRUSHLIST lump (the compiler's brushes before CSG)".into());
     }
-    if hull_sums.0 > 0.0 {
-        tq.hull1_volume = hull_sums.0;
-        tq.hull1_covered_without_clip = Some(100.0 * hull_sums.1 / hull_sums.0);
-        tq.hull1_covered = Some(100.0 * hull_sums.2 / hull_sums.0);
+    for (i, h) in hull_sums.iter().enumerate().filter(|(_, h)| h.0 > 0.0) {
+        tq.hulls.push(HullCoverage {
+            hull: i + 1,
+            volume: h.0,
+            covered_before: 100.0 * h.1 / h.0,
+            covered: 100.0 * h.2 / h.0,
+            clip_brushes: h.3,
+        });
+    }
+    if let Some(h) = tq.hulls.first().filter(|h| h.hull == 1) {
+        tq.hull1_volume = h.volume;
+        tq.hull1_covered_without_clip = Some(h.covered_before);
+        tq.hull1_covered = Some(h.covered);
     }
     if tq.clip_stopped {
         orig.notes.push("clip work allowance spent: the clip brushes of some models are left out".into());
@@ -1114,6 +1162,15 @@ mod tests {
             assert_eq!(d.report.brushes, 7);
             assert!(t.hull1_covered_without_clip.unwrap() < 99.9, "{t:?}");
             assert!((t.hull1_covered.unwrap() - 100.0).abs() < 1e-6, "{t:?}");
+            // Hull 2 holds the same clip brush: hull 1's, grown by hull 2's box, covers it.
+            let h2 = t.hulls.iter().find(|h| h.hull == 2);
+            if branch.id == "hexen2" {
+                assert!(h2.is_none(), "{t:?}");
+            } else {
+                let h2 = h2.unwrap();
+                assert_eq!(h2.clip_brushes, 0, "{t:?}");
+                assert!((h2.covered_before - 100.0).abs() < 1e-6, "{t:?}");
+            }
             assert!(q.brushes_same == q.brushes && q.entities_in_order);
             // The clip brush: six `clip` sides on the box's planes.
             let parsed = mapfile::read_map(d.text.as_bytes()).unwrap();

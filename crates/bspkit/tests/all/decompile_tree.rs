@@ -49,6 +49,13 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
         t.hull1_covered_without_clip.map_or("-".to_string(), |e| format!("{e:.4}%")),
         t.hull1_covered.map_or("-".to_string(), |e| format!("{e:.4}%")),
     );
+    for h in &t.hulls {
+        eprintln!(
+            "    hull {}: solid {:.0} units³, covered {:.4}% -> {:.4}% with its {} clip brushes",
+            h.hull, h.volume, h.covered_before, h.covered, h.clip_brushes
+        );
+        assert!(h.covered >= h.covered_before - 1e-9, "{name}: hull {}", h.hull);
+    }
     let (cov, tex) = floors(name);
     if let Some(c) = q.face_coverage {
         assert!(c >= cov, "{name}: coverage {c}");

@@ -24,6 +24,7 @@ mod dark_messiah;
 mod decompile;
 mod decompile_cod_respawn;
 mod decompile_picture;
+mod decompile_recompile;
 mod decompile_source;
 mod decompile_tree;
 mod engine_quake1;
