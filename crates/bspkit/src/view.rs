@@ -396,6 +396,13 @@ mod tests {
         assert!(prims > 0);
         let vis: Value = serde_json::from_slice(&v.vis).unwrap();
         assert!(vis["available"].is_boolean(), "{vis}");
+        // The initial camera is `bsp render`'s iso camera of the same map.
+        let f = &head["frame"];
+        let scene = crate::mesh::build(&bsp, &Default::default()).unwrap();
+        let ((cam, _), ..) = crate::render::frame(crate::render::View::Iso, &scene, bsp.entities().ok().as_ref(), 512);
+        let eye: Vec<f32> = f["eye"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
+        assert!(eye.iter().zip(cam.eye).all(|(a, b)| (a - b).abs() < 1e-3), "{f} vs {:?}", cam.eye);
+        assert!(f["near"].as_f64().unwrap() <= f["far"].as_f64().unwrap() && f["fov_y"] == 50.0, "{f}");
     }
 
     #[test]
