@@ -205,9 +205,9 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
     let mut dense: Option<([i64; 3], [i64; 3])> = None;
     for (c, _) in label.iter().filter(|(c, &id)| keep[id] && cells[*c] >= densest * DENSE_SHARE) {
         let d = dense.get_or_insert((*c, *c));
-        for k in 0..3 {
-            d.0[k] = d.0[k].min(c[k]);
-            d.1[k] = d.1[k].max(c[k]);
+        for (k, &x) in c.iter().enumerate() {
+            d.0[k] = d.0[k].min(x);
+            d.1[k] = d.1[k].max(x);
         }
     }
     if let Some((lo, hi)) = dense {
