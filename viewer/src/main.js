@@ -16,7 +16,11 @@ renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
 renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
 const scene = new THREE.Scene();
 scene.background = new THREE.Color().setRGB(0.16, 0.18, 0.21, THREE.LinearSRGBColorSpace);
-const camera = new THREE.PerspectiveCamera(70, 1, 0.01, 10000);
+// The background's bytes as drawn (the browser tests measure coverage against it).
+status.background = scene.background.toArray().map((v) => Math.round(v * 255));
+// Vertical field of view standing in the map (spawn points); the orbit frame takes its own.
+const FLY_FOV = 70;
+const camera = new THREE.PerspectiveCamera(FLY_FOV, 1, 0.01, 10000);
 camera.rotation.order = "YXZ";
 const orbit = new OrbitControls(camera, renderer.domElement);
 orbit.addEventListener("change", () => (dirty = true));
@@ -516,6 +520,10 @@ function placeEntities() {
   fillSpawns();
 }
 
+// The initial camera (and the Frame button): the server's frame of the playable area, the
+// camera `bsp render` draws its iso picture from (summary.frame, bspkit::render::view_frame:
+// player starts, drawn faces weighted by area, far skybox and stray brushes left out). Without
+// one, the whole map's box.
 function frameAll() {
   const box = new THREE.Box3();
   root.traverse((o) => {
@@ -525,15 +533,37 @@ function frameAll() {
   if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
   const c = box.getCenter(new THREE.Vector3());
   const size = box.getSize(new THREE.Vector3()).length() || 1;
-  camera.near = size / 2000;
-  camera.far = size * 20;
-  camera.updateProjectionMatrix();
+  const f = current.summary.frame;
   setMode("orbit");
-  orbit.target.copy(c);
-  camera.position.copy(c).add(new THREE.Vector3(0.6, 0.5, 0.6).multiplyScalar(size * 0.6));
-  camera.lookAt(c);
+  if (f) {
+    const s = current.scale;
+    const eye = toView(f.eye, s), target = toView(f.target, s);
+    // A picture narrower than the frame's: back along the view axis until the farthest framed
+    // point fits across (its depth times the ratio of the two aspects).
+    const k = f.aspect / camera.aspect;
+    if (k > 1) eye.sub(target.clone().sub(eye).normalize().multiplyScalar((k - 1) * f.far * s));
+    camera.fov = f.fov_y;
+    camera.near = Math.max(f.near * s * 0.25, size / 20000);
+    camera.far = Math.max(size * 4, eye.distanceTo(c) * 4, f.far * s * 4);
+    camera.updateProjectionMatrix();
+    orbit.target.copy(target);
+    camera.position.copy(eye);
+    // The frame's up is in the vertical plane of its view axis (no roll): three.js's Y up
+    // gives the same picture.
+    camera.lookAt(target);
+    current.size = new THREE.Vector3(...f.focus_max).sub(new THREE.Vector3(...f.focus_min)).length() * s || size;
+  } else {
+    camera.fov = FLY_FOV;
+    camera.near = size / 2000;
+    camera.far = size * 20;
+    camera.updateProjectionMatrix();
+    orbit.target.copy(c);
+    camera.position.copy(c).add(new THREE.Vector3(0.6, 0.5, 0.6).multiplyScalar(size * 0.6));
+    camera.lookAt(c);
+    current.size = size;
+  }
   orbit.update();
-  current.size = size;
+  status.frame = { fromServer: !!f, fov: camera.fov, focusMin: f ? f.focus_min : null, focusMax: f ? f.focus_max : null };
   dirty = true;
 }
 
@@ -739,6 +769,7 @@ window.bspviewStandAt = (p, yaw = 0) => {
   camera.position.copy(toView(p, current.scale));
   camera.rotation.set(0, THREE.MathUtils.degToRad(yaw) - Math.PI / 2, 0);
   camera.near = current.scale * 2;
+  camera.fov = FLY_FOV;
   camera.updateProjectionMatrix();
   camera.updateMatrixWorld();
   dirty = true;
@@ -757,6 +788,7 @@ function jump(e, o) {
   camera.position.copy(toView([o[0], o[1], o[2] + 56], current.scale));
   camera.rotation.set(0, THREE.MathUtils.degToRad(yaw) - Math.PI / 2, 0);
   camera.near = current.scale * 2;
+  camera.fov = FLY_FOV;
   camera.updateProjectionMatrix();
   select(e.index, false);
   dirty = true;

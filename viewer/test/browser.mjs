@@ -112,6 +112,36 @@ try {
       return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean, colours: colours.size, dark: dark / n };
     });
     const luma = () => canvasLuma(page);
+    // Coverage of the initial camera's picture: the share of pixels not the background, with
+    // the entity markers and target links hidden (only the map's surfaces count), as
+    // `bsp render` measures its frames.
+    let coverage = null;
+    if (status.state === "ready") {
+      const before = await page.evaluate(() => window.bspview.frames);
+      await page.setChecked("#look-markers", false);
+      await page.setChecked("#look-links", false);
+      await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
+      coverage = await page.evaluate(() => {
+        const src = document.getElementById("canvas");
+        const c = document.createElement("canvas");
+        c.width = src.width;
+        c.height = src.height;
+        const g = c.getContext("2d");
+        g.drawImage(src, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        const bg = window.bspview.background;
+        let covered = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (Math.abs(d[i] - bg[0]) > 2 || Math.abs(d[i + 1] - bg[1]) > 2 || Math.abs(d[i + 2] - bg[2]) > 2) covered++;
+        }
+        return covered / (d.length / 4);
+      });
+      coverage = { share: coverage, bounds: await page.evaluate(() => window.bspviewBounds()) };
+      const again = await page.evaluate(() => window.bspview.frames);
+      await page.setChecked("#look-markers", true);
+      await page.setChecked("#look-links", true);
+      await page.waitForFunction((n) => window.bspview.frames > n, again, { timeout, polling: 50 });
+    }
     const frame = async (act) => {
       const before = await page.evaluate(() => window.bspview.frames);
       await act();
@@ -220,7 +250,7 @@ try {
       pvs = v;
     }
     console.log(
-      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, styleChangedPixels, styleRestored, bumpChangedPixels, bumpRestored, pvs, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, coverage, styleChangedPixels, styleRestored, bumpChangedPixels, bumpRestored, pvs, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
     );
     await page.close();
   }

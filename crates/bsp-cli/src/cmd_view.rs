@@ -143,6 +143,17 @@ pub fn run(args: ViewArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
     let maps = args.files.iter().map(|p| Map { path: p.clone(), view: OnceLock::new() }).collect();
     let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
     let state = Arc::new(State { token, hosts, maps, args, active: AtomicUsize::new(0) });
+    // Every map's documents are built now, in order, while the browser starts: the page's
+    // first request then finds them ready (or waits for the build under way, not a second one).
+    let prefetch = Arc::clone(&state);
+    let spawned = std::thread::Builder::new().name("bsp-view-prefetch".into()).spawn(move || {
+        for i in 0..prefetch.maps.len() {
+            prefetch.view(i);
+        }
+    });
+    if let Err(e) = spawned {
+        eprintln!("bsp: view: maps are built on first request (no thread to build them ahead: {e})");
+    }
     for conn in listener.incoming() {
         let stream = match conn {
             Ok(s) => s,

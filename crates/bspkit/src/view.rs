@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use crate::bsp::Bsp;
 use crate::check::Counts;
 use crate::error::Result;
-use crate::export::{export_glb, ExportOptions, DEFAULT_SCALE};
+use crate::export::{export_glb_inspect, ExportOptions, DEFAULT_SCALE};
 use crate::mesh::SurfaceFlags;
 
 /// The documents of one map, ready to serve.
@@ -24,8 +24,9 @@ pub struct MapView {
     pub name: String,
     /// The GLB, or why there is none (the map could not be opened or exported).
     pub glb: std::result::Result<Vec<u8>, String>,
-    /// `{name, scale, family, branch, error, export_error, summary}`: what the page needs
-    /// first (the scale converts entity origins to the GLB's frame).
+    /// `{name, scale, family, branch, error, export_error, export, frame}`: what the page needs
+    /// first (the scale converts entity origins to the GLB's frame; `frame` is the initial
+    /// camera, [`crate::render::view_frame`], game units, or null when nothing is drawn).
     pub summary: Vec<u8>,
     /// `{count, error, entities: [{index, pairs: [[key, value], …]}]}`.
     pub entities: Vec<u8>,
@@ -146,8 +147,14 @@ fn bytes(v: &impl Serialize) -> Vec<u8> {
 /// Build every document of `bsp`, shown as `name`. Export problems end up in the summary
 /// (`export_error`, the summary's warnings), never as an `Err`.
 pub fn map_view(bsp: &Bsp, name: &str, opts: &ExportOptions) -> MapView {
-    let (glb, summary) = match export_glb(bsp, opts) {
-        Ok((glb, s)) => (Ok(glb), json!({ "export": s })),
+    // The initial camera: `bsp render`'s iso frame of the playable area, on the scene the GLB
+    // is written from.
+    let mut frame = None;
+    let exported = export_glb_inspect(bsp, opts, &mut |scene| {
+        frame = crate::render::view_frame(scene, bsp.entities().ok().as_ref());
+    });
+    let (glb, summary) = match exported {
+        Ok((glb, s)) => (Ok(glb), json!({ "export": s, "frame": frame })),
         Err(e) => {
             let msg = e.to_string();
             (Err(msg.clone()), json!({ "export_error": msg }))
@@ -257,6 +264,13 @@ mod tests {
         assert!(prims > 0);
         let vis: Value = serde_json::from_slice(&v.vis).unwrap();
         assert!(vis["available"].is_boolean(), "{vis}");
+        // The initial camera is `bsp render`'s iso camera of the same map.
+        let f = &head["frame"];
+        let scene = crate::mesh::build(&bsp, &Default::default()).unwrap();
+        let ((cam, _), ..) = crate::render::frame(crate::render::View::Iso, &scene, bsp.entities().ok().as_ref(), 512);
+        let eye: Vec<f32> = f["eye"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
+        assert!(eye.iter().zip(cam.eye).all(|(a, b)| (a - b).abs() < 1e-3), "{f} vs {:?}", cam.eye);
+        assert!(f["near"].as_f64().unwrap() <= f["far"].as_f64().unwrap() && f["fov_y"] == 50.0, "{f}");
     }
 
     #[test]

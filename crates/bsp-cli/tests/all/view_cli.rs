@@ -323,6 +323,16 @@ fn browse(node: &Path, viewer: &Path, chromium: &str, server: &Server, shots: &s
     stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
+/// The page's initial camera is the server's frame of the playable area (`bsp render`'s iso
+/// camera, `bspkit::render::view_frame`) and the map's surfaces cover at least 20 % of its
+/// picture (markers and links hidden), as `bsp render`'s frames of the corpus maps do.
+fn initial_frame_covers(r: &Value, name: &str) {
+    assert_eq!(r["frame"]["fromServer"], true, "{name}: the page did not get the server's frame: {}", r["frame"]);
+    let coverage = r["coverage"]["share"].as_f64().unwrap_or_else(|| panic!("{name}: no coverage measured: {r}"));
+    eprintln!("{name}: initial frame covers {:.1} % of the canvas", coverage * 100.0);
+    assert!(coverage >= 0.20, "{name}: the initial frame covers {:.1} % of the canvas (want ≥ 20 %)", coverage * 100.0);
+}
+
 /// Maps whose lightmaps are black placeholders (Titanfall 2 `mp_looby` and `mp_crossfire`:
 /// [`bspkit::lightmap::Lightmaps::is_placeholder`]) are drawn shaded from their normals, not
 /// black; the PVS culls Quake 3 (uncompressed rows) and Source (`dvis_t`) maps at a spawn point
@@ -345,8 +355,20 @@ fn view_placeholder_lightmaps_and_pvs_beyond_quake() {
         let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
         // The page's flag is the library's predicate, carried by the export.
         assert_eq!(r["lightmapPlaceholder"], lm.is_placeholder(), "{name}");
+        initial_frame_covers(r, &name.to_string());
         let dark = r["pixels"]["dark"].as_f64().unwrap();
         eprintln!("{name}: placeholder {}, black pixels {:.1} %, PVS {}", lm.is_placeholder(), dark * 100.0, r["pvs"]);
+        if map.ends_with(placeholder[1]) {
+            // mp_crossfire stands on a ground plane about ten times as wide as the level: the
+            // initial frame is the level's box, not the ground's (it opened on the ground with
+            // the level small in the middle).
+            let (f, b) = (&r["frame"], &r["coverage"]["bounds"]);
+            let side = |lo: &Value, hi: &Value, k: usize| hi[k].as_f64().unwrap() - lo[k].as_f64().unwrap();
+            let framed = side(&f["focusMin"], &f["focusMax"], 0) * side(&f["focusMin"], &f["focusMax"], 1);
+            let whole = side(&b["min"], &b["max"], 0) * side(&b["min"], &b["max"], 1);
+            eprintln!("{name}: the frame's box covers {:.1} % of the map's ground area", 100.0 * framed / whole);
+            assert!(framed < 0.25 * whole, "{name}: the frame's box covers {:.1} % of the map's ground area", 100.0 * framed / whole);
+        }
         if placeholder.iter().any(|m| map.ends_with(m)) {
             assert!(lm.is_placeholder(), "{name}: the corpus map's lightmaps are all black");
             // Drawn black, most of the frame was black (the map fills it); shaded, almost none.
@@ -411,6 +433,7 @@ fn view_in_headless_chromium() {
         let want = format!("{} entities", entity_count(map));
         assert!(r["entityText"].as_str().unwrap().starts_with(&want), "{name}: panel says {}, want {want}", r["entityText"]);
         assert!(Path::new(r["screenshot"].as_str().unwrap()).is_file());
+        initial_frame_covers(r, &name.to_string());
         // The search by classname or targetname lists what the library's entities say.
         let bsp = bspkit::Bsp::open(map).unwrap();
         let ents = bsp.entities().unwrap();

@@ -179,13 +179,27 @@ pub fn export(bsp: &Bsp, path: &Path, opts: &ExportOptions) -> Result<Summary> {
 /// is empty). Nothing is written; `opts.format` is taken as GLB and `opts.hdr`, whose side
 /// files only exist on disk, gives a warning. `bsp view` serves this.
 pub fn export_glb(bsp: &Bsp, opts: &ExportOptions) -> Result<(Vec<u8>, Summary)> {
+    export_glb_inspect(bsp, opts, &mut |_| {})
+}
+
+/// [`export_glb`], handing the scene it writes to `inspect` once it is built (before it is
+/// written), so that a caller can learn something of it without building it a second time
+/// (`bsp view` frames its initial camera on it with [`crate::render::view_frame`]).
+pub fn export_glb_inspect(bsp: &Bsp, opts: &ExportOptions, inspect: &mut dyn FnMut(&mesh::Scene)) -> Result<(Vec<u8>, Summary)> {
     let mut bytes = Vec::new();
     let opts = ExportOptions { format: Some(Format::Glb), ..opts.clone() };
-    let summary = export_to(bsp, Path::new("map.glb"), Some(&mut bytes), &opts)?;
+    let summary = export_to(bsp, Path::new("map.glb"), Some((&mut bytes, inspect)), &opts)?;
     Ok((bytes, summary))
 }
 
-fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &ExportOptions) -> Result<Summary> {
+/// Where an in-memory GLB goes, and who sees its scene.
+type Memory<'a> = (&'a mut Vec<u8>, &'a mut dyn FnMut(&mesh::Scene));
+
+fn export_to(bsp: &Bsp, path: &Path, memory: Option<Memory<'_>>, opts: &ExportOptions) -> Result<Summary> {
+    let (memory, inspect) = match memory {
+        Some((m, i)) => (Some(m), Some(i)),
+        None => (None, None),
+    };
     let format = opts.format.or_else(|| Format::from_path(path)).ok_or_else(|| {
         Error::malformed(format!("{}: unknown output format (the name should end in .glb, .gltf or .obj)", path.display()))
     })?;
@@ -296,6 +310,9 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<&mut Vec<u8>>, opts: &Export
         limits: opts.limits,
     };
     let scene = mesh::build(bsp, &mesh_opts)?;
+    if let Some(f) = inspect {
+        f(&scene);
+    }
     // The scene carries every face's lightmap UVs now: the faces' places (a few hundred bytes a
     // face) go before the writer's own buffers are made.
     let lit = lm.is_some();

@@ -5,15 +5,20 @@
 //! leak-test cube) outside the level, and an `iso` camera that sees every corner of the box
 //! leaves most of the picture empty. The focus is found in three steps:
 //!
-//! 1. Every drawn triangle (placed) gives its centroid, weighted by its area.
+//! 1. Every drawn triangle (placed) gives its centroid, weighted by its area, capped at
+//!    [`CAP_TIMES`] the area of the triangle at [`CAP_RANK`] of them by area (a ground plane
+//!    far larger than the level would else outweigh it).
 //! 2. The triangles are put on a coarse grid (cell side from the area-weighted spread of the
 //!    map, [`GRID_CELLS`] cells along the widest axis); cells touching each other form
-//!    clusters. A cluster is kept when it holds at least [`MIN_CLUSTER_SHARE`] of the largest
+//!    clusters; each triangle's weight is shared among the cells it spans. A cluster is kept when
+//!    it holds at least [`MIN_CLUSTER_SHARE`] of the largest
 //!    cluster's area or a player start: islands far from the level (skybox, stray brushes) are
 //!    dropped, the rooms of one level, joined by corridors and walls, stay together.
 //! 3. The focus box is the area-weighted [`QUANTILE`] … 1 − `QUANTILE` range of the kept
 //!    triangles' corners (each with a third of its triangle's area) on each axis, widened to
-//!    hold the player starts of the kept clusters. The camera is then fitted to the kept
+//!    hold the player starts of the kept clusters, after being cut to the box of the kept cells
+//!    holding at least [`DENSE_SHARE`] of the densest one's weight (wide surfaces around the
+//!    level, a ground plane, spread thin). The camera is then fitted to the kept
 //!    triangles' corners clamped into that box.
 
 use std::collections::HashMap;
@@ -84,22 +89,51 @@ fn quantile_box(items: &[([f32; 3], f64)], q: f64) -> Option<Bounds> {
     Some(b)
 }
 
+/// A triangle weighs at most this many times the area of the triangle at [`CAP_RANK`] of the
+/// map's triangles by area.
+pub const CAP_TIMES: f64 = 4.0;
+/// Least share of the densest cell's weight that makes a cell part of the frame (the focus box
+/// is cut to the cells of the kept clusters holding at least this).
+pub const DENSE_SHARE: f64 = 0.05;
+/// Where in the triangles sorted by area the reference of [`CAP_TIMES`] is.
+pub const CAP_RANK: f64 = 0.9;
+
+/// The most a triangle weighs: a few enormous triangles (Titanfall 2 `mp_crossfire`'s ground
+/// plane, two triangles around the level hundreds of times its size; a backdrop) would else
+/// outweigh the whole level and the frame would show them with the level a speck in the middle.
+/// Where the triangles are alike (a box room of 12) nothing is capped.
+fn weight_cap(tris: &[Tri]) -> f64 {
+    let mut areas: Vec<f32> = tris.iter().map(|t| t.area).collect();
+    if areas.is_empty() {
+        return f64::MAX;
+    }
+    let k = ((areas.len() - 1) as f64 * CAP_RANK) as usize;
+    let reference = *areas.select_nth_unstable_by(k, f32::total_cmp).1 as f64;
+    if reference > 0.0 {
+        reference * CAP_TIMES
+    } else {
+        f64::MAX
+    }
+}
+
 type Cell = [i64; 3];
 
 /// See the module documentation. `starts` are the player starts' origins.
 pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
-    let items: Vec<([f32; 3], f64)> = tris.iter().map(|t| (t.centroid(), t.area as f64)).collect();
+    let cap = weight_cap(tris);
+    let items: Vec<([f32; 3], f64)> = tris.iter().map(|t| (t.centroid(), (t.area as f64).min(cap))).collect();
     let spread = quantile_box(&items, 0.05)?;
     let widest = spread.size().into_iter().fold(0.0f32, f32::max);
     let side = (widest / GRID_CELLS).max(16.0);
     let origin = spread.min;
     let cell = |p: [f32; 3]| -> Cell { [0, 1, 2].map(|k| ((p[k] - origin[k]) / side).floor().clamp(-1e15, 1e15) as i64) };
-    // Area per occupied cell (at the centroid); each triangle also occupies the cells of
-    // points spread over it no further apart than a cell (up to 64 steps an edge), so a long
-    // wall or a wide floor links the cells it spans.
+    // Weight per occupied cell: each triangle occupies the cells of points spread over it no
+    // further apart than a cell (up to 64 steps an edge), so a long wall or a wide floor links
+    // the cells it spans, and shares its (capped) weight among those points; its centroid's
+    // cell is occupied too.
     let mut cells: HashMap<Cell, f64> = HashMap::new();
-    for (t, (c, a)) in tris.iter().zip(&items) {
-        *cells.entry(cell(*c)).or_default() += a;
+    for (t, (c, w)) in tris.iter().zip(&items) {
+        cells.entry(cell(*c)).or_default();
         let longest = [(0, 1), (1, 2), (2, 0)]
             .into_iter()
             .map(|(i, j)| {
@@ -109,10 +143,11 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
             .fold(0.0f32, f32::max);
         let n = (longest / side).ceil().clamp(1.0, 64.0) as usize;
         let (u, v) = (super::camera::sub(t.p[1], t.p[0]), super::camera::sub(t.p[2], t.p[0]));
+        let share = w / ((n + 1) * (n + 2) / 2) as f64;
         for i in 0..=n {
             for j in 0..=n - i {
                 let (a, b) = (i as f32 / n as f32, j as f32 / n as f32);
-                cells.entry(cell([0, 1, 2].map(|k| t.p[0][k] + u[k] * a + v[k] * b))).or_default();
+                *cells.entry(cell([0, 1, 2].map(|k| t.p[0][k] + u[k] * a + v[k] * b))).or_default() += share;
             }
         }
     }
@@ -164,6 +199,26 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
     // triangles) span their whole extent, where their centroids would gather in the middle.
     let kept_items: Vec<([f32; 3], f64)> = kept.iter().flat_map(|&i| tris[i].p.map(|p| (p, items[i].1 / 3.0))).collect();
     let mut bounds = quantile_box(&kept_items, QUANTILE)?;
+    // Cut to the dense cells of the kept clusters: where the level's detail is, not the far
+    // reaches of a few wide (capped) surfaces around it.
+    let densest = label.iter().filter(|(_, &id)| keep[id]).map(|(c, _)| cells[c]).fold(0.0, f64::max);
+    let mut dense: Option<([i64; 3], [i64; 3])> = None;
+    for (c, _) in label.iter().filter(|(c, &id)| keep[id] && cells[*c] >= densest * DENSE_SHARE) {
+        let d = dense.get_or_insert((*c, *c));
+        for (k, &x) in c.iter().enumerate() {
+            d.0[k] = d.0[k].min(x);
+            d.1[k] = d.1[k].max(x);
+        }
+    }
+    if let Some((lo, hi)) = dense {
+        for k in 0..3 {
+            let (a, b) = (origin[k] + lo[k] as f32 * side, origin[k] + (hi[k] + 1) as f32 * side);
+            let (min, max) = (bounds.min[k].max(a), bounds.max[k].min(b));
+            if min <= max {
+                (bounds.min[k], bounds.max[k]) = (min, max);
+            }
+        }
+    }
     for s in &kept_starts {
         for (k, &c) in s.iter().enumerate() {
             bounds.min[k] = bounds.min[k].min(c);
@@ -205,6 +260,24 @@ mod tests {
         assert!(f.points.iter().all(|p| p[0] <= 1024.0));
         let f = focus(&tris, &[[20_100.0, 20_100.0, 4040.0]]).unwrap();
         assert!(f.bounds.max[0] >= 20_100.0, "{:?}", f.bounds);
+    }
+
+    #[test]
+    fn a_huge_ground_plane_does_not_take_the_frame() {
+        // A level of 1,024 × 1,024 units in 1,024 triangles on two heights, standing on a ground
+        // three times as wide around it in 8 triangles (each 580 times a level triangle), joined
+        // to it, as Titanfall 2's mp_crossfire's ground slabs are.
+        let mut tris = floor([0.0; 3], 1024.0, 16);
+        tris.extend(floor([0.0, 0.0, 256.0], 1024.0, 16));
+        tris.extend(floor([-1024.0, -1024.0, -64.0], 3072.0, 2));
+        let f = focus(&tris, &[]).unwrap();
+        assert!(f.bounds.min[0] >= -64.0 && f.bounds.max[0] <= 1100.0 && f.bounds.min[1] >= -64.0, "{:?}", f.bounds);
+        // Points of the ground are clamped into the level's box.
+        assert!(f.points.iter().all(|p| p[0] >= -64.0 && p[0] <= 1100.0));
+        // Alike triangles are not capped: a single room keeps its whole extent.
+        let room = floor([0.0; 3], 4096.0, 2);
+        let f = focus(&room, &[]).unwrap();
+        assert!(f.bounds.min[0] <= 0.0 && f.bounds.max[0] >= 4096.0, "{:?}", f.bounds);
     }
 
     #[test]

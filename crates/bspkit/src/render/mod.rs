@@ -288,8 +288,12 @@ pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
 pub fn frame(view: View, scene: &Scene, entities: Option<&Entities>, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
     let starts = entities.map(spawn_origins).unwrap_or_default();
     let f = focus::focus(&drawn_triangles(scene), &starts);
-    let b = f.as_ref().map_or(Bounds { min: [-64.0; 3], max: [64.0; 3] }, |f| f.bounds);
-    let points = f.as_ref().map_or(&[][..], |f| &f.points[..]);
+    framed(view, f.as_ref(), entities, size)
+}
+
+fn framed(view: View, f: Option<&focus::Focus>, entities: Option<&Entities>, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
+    let b = f.map_or(Bounds { min: [-64.0; 3], max: [64.0; 3] }, |f| f.bounds);
+    let points = f.map_or(&[][..], |f| &f.points[..]);
     match view {
         View::Top => (camera::top(&b, size), View::Top, None),
         View::Iso => (camera::iso_fit(&b, points, size), View::Iso, None),
@@ -301,6 +305,51 @@ pub fn frame(view: View, scene: &Scene, entities: Option<&Entities>, size: u32) 
             }
         },
     }
+}
+
+/// The `iso` picture's camera as a viewer takes it over (`bsp view`'s initial camera): where
+/// [`frame`] puts the eye for [`View::Iso`] at [`DEFAULT_SIZE`], in game units (Z up), with
+/// what a viewer of another aspect ratio needs to keep the framed points in its picture.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct ViewFrame {
+    pub eye: [f32; 3],
+    /// The point looked at: on the view axis, at the depth of the focus box's centre.
+    pub target: [f32; 3],
+    pub up: [f32; 3],
+    /// Vertical field of view, degrees ([`camera::ISO_FOV_Y`]).
+    pub fov_y: f32,
+    /// Width over height of the picture the eye was fitted to (4:3).
+    pub aspect: f32,
+    /// Depth (along the view axis) of the nearest and the farthest framed point: a viewer whose
+    /// picture is narrower than `aspect` by a factor k moves the eye back by (k − 1) × `far`.
+    pub near: f32,
+    pub far: f32,
+    /// The playable area's box ([`focus::focus`]).
+    pub focus_min: [f32; 3],
+    pub focus_max: [f32; 3],
+}
+
+/// [`frame`]'s `iso` camera of `scene` as a [`ViewFrame`]; `None` when nothing is drawn (no
+/// triangle outside sky, nodraw, trigger, clip and tool surfaces).
+pub fn view_frame(scene: &Scene, entities: Option<&Entities>) -> Option<ViewFrame> {
+    let starts = entities.map(spawn_origins).unwrap_or_default();
+    let f = focus::focus(&drawn_triangles(scene), &starts)?;
+    let ((cam, [w, h]), _, _) = framed(View::Iso, Some(&f), entities, DEFAULT_SIZE);
+    let Projection::Perspective { tan_y, .. } = cam.projection else { return None };
+    let depth = |p: [f32; 3]| dot(sub(p, cam.eye), cam.forward);
+    let (near, far) = f.points.iter().fold((f32::MAX, 0.0f32), |(a, b), &p| (a.min(depth(p)), b.max(depth(p))));
+    let d = depth(f.bounds.centre()).max(cam.near);
+    Some(ViewFrame {
+        eye: cam.eye,
+        target: [0, 1, 2].map(|k| cam.eye[k] + cam.forward[k] * d),
+        up: cam.up,
+        fov_y: 2.0 * tan_y.atan().to_degrees(),
+        aspect: w as f32 / h as f32,
+        near: near.max(cam.near),
+        far: far.max(d),
+        focus_min: f.bounds.min,
+        focus_max: f.bounds.max,
+    })
 }
 
 /// Draw `scene` with `looks` (one per material; a missing one is drawn untextured) and the
