@@ -35,8 +35,9 @@ be drawn is reported and the scan goes on.
 With --out DIR, the tables are written instead of the per-map lines (--format parquet, csv or
 jsonl; DIR/schema.json holds the schema version and columns). Maps are deduplicated by SHA-256:
 one `maps` row per place a map was found, its content rows once. DIR/scan-index.jsonl remembers
-every file's rows: the next run reads only files whose size or modification time changed, and an
-interrupted run resumes. --json then prints the run's statistics (files_read, files_unchanged …).
+every file's rows: the next run reads only files whose size, modification time, status-change
+time or inode changed (--verify: also those whose bytes no longer hash to the index's SHA-256), and
+an interrupted run resumes. --json then prints the run's statistics (files_read, files_unchanged …).
 
 Exit status: 0 every map read without errors, 1 maps with errors (--strict: or warnings), maps
 that failed to read or to draw, 2 usage error (e.g. a path that does not exist).";
@@ -55,8 +56,8 @@ pub struct ScanArgs {
     pub filter: bspkit::scan::MapFilter,
     /// The reading flags, for opening each map again to draw it.
     pub open: crate::OpenArgs,
-    /// `--out DIR --format F`: write the library tables.
-    pub tables: Option<(PathBuf, TableFormat)>,
+    /// `--out DIR --format F [--verify]`: write the library tables.
+    pub tables: Option<(PathBuf, TableFormat, bool)>,
 }
 
 /// `--format` of `bsp scan --out`.
@@ -78,7 +79,7 @@ impl From<TableFormat> for bspkit_arrow::write::Format {
 }
 
 /// `bsp scan --out DIR`: the tables, through the index in DIR.
-fn run_tables(args: &ScanArgs, dir: &Path, format: TableFormat, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal> {
+fn run_tables(args: &ScanArgs, dir: &Path, format: TableFormat, verify: bool, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal> {
     use bspkit::catalog;
     let options = ScanOptions { open: args.options.clone(), ..ScanOptions::default() };
     let mut builder = rayon::ThreadPoolBuilder::new();
@@ -88,7 +89,7 @@ fn run_tables(args: &ScanArgs, dir: &Path, format: TableFormat, out: &mut dyn Wr
     let start = std::time::Instant::now();
     let show_bar = !args.json && std::io::stderr().is_terminal();
     let bar = if show_bar { indicatif::ProgressBar::new_spinner() } else { indicatif::ProgressBar::hidden() };
-    let run = || catalog::scan_indexed(&args.roots, dir, &options, |_| bar.inc(1));
+    let run = || catalog::scan_indexed_with(&args.roots, dir, &options, verify, |_| bar.inc(1));
     let (files, stats) = match builder.build() {
         Ok(pool) => pool.install(run),
         Err(_) => run(),
@@ -112,6 +113,7 @@ fn run_tables(args: &ScanArgs, dir: &Path, format: TableFormat, out: &mut dyn Wr
             "files_read": stats.files_read,
             "files_unchanged": stats.files_unchanged,
             "files_changed_while_read": stats.files_changed_while_read,
+            "files_verified": stats.files_verified,
             "bytes_read": stats.bytes_read,
             "maps": tables.maps.len(),
             "unique_maps": unique,
@@ -216,8 +218,8 @@ pub fn run(args: ScanArgs, out: &mut dyn Write) -> Result<ExitCode, crate::Fatal
             return Err(crate::Fatal(format!("{}: {e}", r.display())));
         }
     }
-    if let Some((dir, format)) = &args.tables {
-        return run_tables(&args, dir, *format, out);
+    if let Some((dir, format, verify)) = &args.tables {
+        return run_tables(&args, dir, *format, *verify, out);
     }
     let (files, mut failed) = scan::collect_files(&args.roots);
     let options = ScanOptions { open: args.options, filter: args.filter.clone(), ..ScanOptions::default() };

@@ -189,6 +189,10 @@ enum Command {
         /// Format of the tables written with --out
         #[arg(long, value_enum, default_value = "parquet", requires = "out")]
         format: cmd_scan::TableFormat,
+        /// With --out: hash every file the index would reuse again and read it when its bytes
+        /// differ (a rewrite that kept size, times and inode)
+        #[arg(long, requires = "out")]
+        verify: bool,
         #[command(flatten)]
         open: OpenArgs,
     },
@@ -293,9 +297,23 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Render(args) => cmd_render::run(args, &mut out)?,
         Command::View(args) => return cmd_view::run(args, &mut out),
         Command::Gamelumps(args) => cmd_props::gamelumps(args, &mut out)?,
-        Command::Scan { dirs, json, jobs, strict, thumbnails, max_output_bytes, classname, key, texture, out: tables, format, open: o } => {
+        Command::Scan {
+            dirs,
+            json,
+            jobs,
+            strict,
+            thumbnails,
+            max_output_bytes,
+            classname,
+            key,
+            texture,
+            out: tables,
+            format,
+            verify,
+            open: o,
+        } => {
             let filter = bspkit::scan::MapFilter { classnames: classname, keys: key, textures: texture };
-            let tables = tables.map(|dir| (dir, format));
+            let tables = tables.map(|dir| (dir, format, verify));
             let args = cmd_scan::ScanArgs {
                 roots: dirs,
                 json,

@@ -289,13 +289,7 @@ mod tests {
         let bytes = bspkit::build::sample_quake1();
         let bsp = bspkit::Bsp::from_bytes(&bytes).unwrap();
         let (m, c): (MapRow, Content) = map_rows(&bsp, &Default::default());
-        let rows = FileRows {
-            path: "a".into(),
-            stamp: Stamp { size: 1, mtime_ns: 1 },
-            maps: vec![m],
-            contents: vec![c.clone()],
-            problems: vec![],
-        };
+        let rows = FileRows { path: "a".into(), stamp: Stamp::sized(1, 1), maps: vec![m], contents: vec![c.clone()], problems: vec![] };
         let t = Tables::of(&[rows]);
         let b = batches(&t).unwrap();
         let n: Vec<usize> = b.iter().map(|(_, b)| b.num_rows()).collect();

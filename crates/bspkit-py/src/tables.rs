@@ -83,28 +83,32 @@ pub fn _scan_tables(py: Python<'_>, paths: Vec<PathBuf>, check: bool) -> PyResul
 type Object = (String, Vec<u8>, u64, i64);
 
 /// [`_scan_tables`] over local `paths` and, after them, `objects` given as bytes
-/// ([`bspkit::catalog::scan_bytes_rows`], in the order given) and `failed` (name, message)
-/// pairs for objects that could not be listed or fetched: one scan, one deduplication.
+/// ([`bspkit::catalog::scan_bytes_rows`], in the order given), `failed` (name, message)
+/// pairs for objects that could not be listed or fetched (`io` rows) and `changed` pairs for
+/// objects that changed while they were read ([`bspkit::catalog::FILE_CHANGED`] rows): one
+/// scan, one deduplication.
 #[pyfunction]
-#[pyo3(signature = (paths, objects, failed, check=true))]
+#[pyo3(signature = (paths, objects, failed, check=true, changed=Vec::new()))]
 pub fn _scan_tables_mixed(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     objects: Vec<Object>,
     failed: Vec<(String, String)>,
     check: bool,
+    changed: Vec<(String, String)>,
 ) -> PyResult<Vec<ArrowTable>> {
     use rayon::prelude::*;
     let options = bspkit::scan::ScanOptions { check, ..Default::default() };
     let batches = py.detach(|| {
         let mut files = if paths.is_empty() { Vec::new() } else { bspkit::catalog::scan(&paths, &options) };
-        let stamp = |size, mtime_ns| bspkit::catalog::Stamp { size, mtime_ns };
+        let stamp = |size, mtime_ns| bspkit::catalog::Stamp::sized(size, mtime_ns);
         files.par_extend(
             objects
                 .par_iter()
                 .map(|(name, bytes, size, mtime)| bspkit::catalog::scan_bytes_rows(name, bytes, stamp(*size, *mtime), &options)),
         );
         files.extend(failed.iter().map(|(name, message)| bspkit::catalog::unreadable_rows(name, "io", message)));
+        files.extend(changed.iter().map(|(name, message)| bspkit::catalog::unreadable_rows(name, bspkit::catalog::FILE_CHANGED, message)));
         bspkit_arrow::batches(&bspkit::catalog::Tables::from_files(files))
     });
     Ok(batches.map_err(arrow_err)?.into_iter().map(|(name, batch)| ArrowTable { name, batch }).collect())

@@ -278,3 +278,61 @@ def test_object_store_scan_equals_the_local_scan(tmp_path, s3_store):
             tables = bspkit_distributed.scan(["s3://maps/lib/", "s3://maps/missing.bsp"], dclient, out=tmp_path / "out", chunks=5, storage_options=options)
     for name in bspkit.TABLES:
         assert without_timing(tables[name]).equals(without_timing(remote[name])), name
+
+
+def test_object_changed_while_read_is_reported(s3_store, monkeypatch):
+    """An object rewritten while it is read — same size, within the same second, so only its
+    ETag tells — is a ``file_changed`` row with nothing of it kept; the others are scanned."""
+    client, options = s3_store
+    good = SAMPLE.read_bytes()
+    at = good.index(b"worldspawn") + 9
+    other = good[:at] + b"m" + good[at + 1 :]
+    assert len(other) == len(good)
+    client.put_object(Bucket="maps", Key="race/a.bsp", Body=good)
+    client.put_object(Bucket="maps", Key="race/b.bsp", Body=good)
+
+    import fsspec
+
+    real_open = fsspec.open
+
+    class Racing:
+        # The object is replaced by a writer right after its bytes were read.
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __enter__(self):
+            f = self.inner.__enter__()
+            real_read = f.read
+
+            def read(*a):
+                data = real_read(*a)
+                client.put_object(Bucket="maps", Key="race/a.bsp", Body=other)
+                return data
+
+            f.read = read
+            return f
+
+        def __exit__(self, *exc):
+            return self.inner.__exit__(*exc)
+
+    def racing_open(url, *a, **k):
+        f = real_open(url, *a, **k)
+        return Racing(f) if url.endswith("race/a.bsp") else f
+
+    monkeypatch.setattr(fsspec, "open", racing_open)
+    tables = bspkit.scan(["s3://maps/race/"], storage_options=options)
+    maps = {m["path"]: m for m in tables["maps"].to_pylist()}
+    assert set(maps) == {"s3://maps/race/a.bsp", "s3://maps/race/b.bsp"}
+    a, b = maps["s3://maps/race/a.bsp"], maps["s3://maps/race/b.bsp"]
+    assert a["error"] == "file_changed" and a["sha256"] is None, a
+    assert b["error"] is None and b["sha256"] == hashlib.sha256(good).hexdigest()
+    problems = [p for p in tables["problems"].to_pylist() if p["path"] == "s3://maps/race/a.bsp"]
+    assert [p["code"] for p in problems] == ["file_changed"]
+    assert "changed while it was read" in problems[0]["message"]
+    # Nothing of the bytes read is kept: the only content rows are b.bsp's.
+    assert set(tables["entities"]["map_sha256"].to_pylist()) == {b["sha256"]}
+
+    # Without the writer: both objects read, no false report.
+    monkeypatch.setattr(fsspec, "open", real_open)
+    tables = bspkit.scan(["s3://maps/race/"], storage_options=options)
+    assert [m["error"] for m in tables["maps"].to_pylist()] == [None, None]

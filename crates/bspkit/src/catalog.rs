@@ -33,16 +33,35 @@ pub const SCHEMA_VERSION: u32 = 2;
 /// The six tables, in the order they are written.
 pub const TABLES: [&str; 6] = ["maps", "entities", "textures", "props", "lumps", "problems"];
 
-/// Size and modification time of a file when it was listed: what decides whether a file must
-/// be read again, and whether it changed while it was read.
+/// What is known of a file when it was listed: what decides whether a file must be read
+/// again, and whether it changed while it was read. Size and modification time alone miss a
+/// rewrite that keeps both (`cp -p`, `rsync -t`, `touch -r`, a tool that restores the mtime):
+/// the status-change time (`ctime`, which no user call can set back) and the inode (a file
+/// replaced by a rename) catch it, as git's index and rsync do. Still missed: a rewrite in the
+/// same clock tick as the file's previous change, after it was listed (the timestamps are
+/// coarse, a few ms); `bsp scan --out --verify` re-hashes every file the index would reuse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamp {
     pub size: u64,
     /// Nanoseconds since the Unix epoch (negative before it); 0 where the system has none.
     pub mtime_ns: i64,
+    /// Status-change time, ns since the Unix epoch; 0 where the system has none (and for an
+    /// object in a store). Absent from an index written before it was kept: such an entry does
+    /// not match, so the file is read again once.
+    #[serde(default)]
+    pub ctime_ns: i64,
+    /// Inode number (Unix; 0 elsewhere and for an object in a store).
+    #[serde(default)]
+    pub inode: u64,
 }
 
 impl Stamp {
+    /// A stamp of size and modification time only (an object in a store, which has neither
+    /// status-change time nor inode).
+    pub fn sized(size: u64, mtime_ns: i64) -> Stamp {
+        Stamp { size, mtime_ns, ctime_ns: 0, inode: 0 }
+    }
+
     pub fn of(path: &Path) -> std::io::Result<Stamp> {
         let m = std::fs::metadata(path)?;
         let mtime_ns = m
@@ -53,7 +72,14 @@ impl Stamp {
                 Err(e) => -(e.duration().as_nanos() as i64),
             })
             .unwrap_or(0);
-        Ok(Stamp { size: m.len(), mtime_ns })
+        #[cfg(unix)]
+        let (ctime_ns, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (m.ctime().saturating_mul(1_000_000_000).saturating_add(m.ctime_nsec()), m.ino())
+        };
+        #[cfg(not(unix))]
+        let (ctime_ns, inode) = (0, 0);
+        Ok(Stamp { size: m.len(), mtime_ns, ctime_ns, inode })
     }
 }
 
@@ -277,10 +303,15 @@ impl Tables {
 
 /// SHA-256 of `bytes`, lower-case hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let d = Sha256::digest(bytes);
-    let mut s = String::with_capacity(64);
-    for b in d {
-        s.push_str(&format!("{b:02x}"));
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(digest.len() * 2);
+    for b in digest {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
     }
     s
 }
@@ -486,8 +517,8 @@ pub fn scan_file_rows(path: &Path, stamp: Stamp, options: &ScanOptions) -> FileR
     if now != Some(stamp) {
         let message = match now {
             Some(n) => format!(
-                "{p}: the file changed while it was read (size {} -> {}, mtime {} -> {} ns); its rows are left out",
-                stamp.size, n.size, stamp.mtime_ns, n.mtime_ns
+                "{p}: the file changed while it was read (size {} -> {}, mtime {} -> {} ns, ctime {} -> {} ns, inode {} -> {}); its rows are left out",
+                stamp.size, n.size, stamp.mtime_ns, n.mtime_ns, stamp.ctime_ns, n.ctime_ns, stamp.inode, n.inode
             ),
             None => format!("{p}: the file disappeared while it was read; its rows are left out"),
         };
@@ -589,7 +620,7 @@ pub fn scan_bytes_rows(name: &str, bytes: &[u8], stamp: Stamp, options: &ScanOpt
 pub fn unreadable_rows(name: &str, kind: &str, message: &str) -> FileRows {
     FileRows {
         path: name.to_string(),
-        stamp: Stamp { size: 0, mtime_ns: 0 },
+        stamp: Stamp::sized(0, 0),
         maps: vec![failed_row(name, None, 0, 0, kind)],
         contents: Vec::new(),
         problems: vec![ProblemRow {
@@ -649,7 +680,7 @@ pub fn list(roots: &[PathBuf]) -> (Vec<(PathBuf, Stamp)>, Vec<FileRows>) {
             let message = r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default();
             FileRows {
                 path: r.path.clone(),
-                stamp: Stamp { size: 0, mtime_ns: 0 },
+                stamp: Stamp::sized(0, 0),
                 maps: vec![failed_row(&r.path, None, 0, 0, kind)],
                 contents: Vec::new(),
                 problems: vec![ProblemRow {
@@ -674,7 +705,7 @@ pub fn list(roots: &[PathBuf]) -> (Vec<(PathBuf, Stamp)>, Vec<FileRows>) {
                 let p = f.to_string_lossy().into_owned();
                 bad.push(FileRows {
                     path: p.clone(),
-                    stamp: Stamp { size: 0, mtime_ns: 0 },
+                    stamp: Stamp::sized(0, 0),
                     maps: vec![failed_row(&p, None, 0, 0, e.kind.name())],
                     contents: Vec::new(),
                     problems: vec![problem_of_error(&p, None, &e)],
@@ -704,6 +735,9 @@ pub struct IndexStats {
     pub files_unchanged: usize,
     /// Files that changed while they were read (reported, not kept in the index).
     pub files_changed_while_read: usize,
+    /// With `verify`: files the index would reuse whose bytes were hashed again and found
+    /// equal to the index's SHA-256 (counted in `files_unchanged`; their rows reused).
+    pub files_verified: usize,
     /// Bytes of the files read.
     pub bytes_read: u64,
 }
@@ -770,6 +804,50 @@ pub fn scan_indexed<F>(
 where
     F: Fn(&Path) + Sync,
 {
+    scan_indexed_with(roots, dir, options, false, progress)
+}
+
+/// Whether the index's rows of an unchanged-looking file still hold (`--verify`): a single
+/// map file is hashed again and compared with the index's SHA-256; an archive or a file that
+/// could not be read has no hash of its own in the index, so it is read again.
+fn still_valid(path: &Path, rows: &FileRows) -> bool {
+    match rows.maps.as_slice() {
+        [m] if m.entry.is_none() && m.error.is_none() && !is_archive(path) => {
+            let Some(sha) = m.sha256.as_deref() else { return false };
+            crate::fsio::open_regular(path)
+                .ok()
+                .and_then(|(mut f, _)| {
+                    use std::io::Read;
+                    let mut h = Sha256::new();
+                    let mut buf = vec![0u8; 1 << 20];
+                    loop {
+                        match f.read(&mut buf) {
+                            Ok(0) => break,
+                            Ok(n) => h.update(&buf[..n]),
+                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                            Err(_) => return None,
+                        }
+                    }
+                    Some(hex(&h.finalize()) == sha)
+                })
+                .unwrap_or(false)
+        }
+        _ => false,
+    }
+}
+
+/// [`scan_indexed`], and with `verify` every file the index would reuse is checked first
+/// ([`still_valid`]): a rewrite that kept size, times and inode is found by its bytes.
+pub fn scan_indexed_with<F>(
+    roots: &[PathBuf],
+    dir: &Path,
+    options: &ScanOptions,
+    verify: bool,
+    progress: F,
+) -> crate::error::Result<(Vec<FileRows>, IndexStats)>
+where
+    F: Fn(&Path) + Sync,
+{
     std::fs::create_dir_all(dir).map_err(|e| Error::from(e).in_file(dir))?;
     let mut index = Index::open(dir)?;
     let (files, failed) = list(roots);
@@ -781,7 +859,24 @@ where
     }
     let journal = std::fs::OpenOptions::new().append(true).open(&index.path).map_err(|e| Error::from(e).in_file(&index.path))?;
     let journal = std::sync::Mutex::new(std::io::BufWriter::new(journal));
-    let todo: Vec<usize> = (0..files.len()).filter(|&i| index.get(&files[i].0.to_string_lossy(), files[i].1).is_none()).collect();
+    // (index of the file, whether the index holds rows for its stamp)
+    let hits: Vec<(usize, bool)> = (0..files.len())
+        .into_par_iter()
+        .map(|i| {
+            let (p, s) = &files[i];
+            let hit = match index.get(&p.to_string_lossy(), *s) {
+                Some(r) if verify => still_valid(p, r),
+                Some(_) => true,
+                None => false,
+            };
+            (i, hit)
+        })
+        .collect();
+    let todo: Vec<usize> = hits.iter().filter(|(_, hit)| !hit).map(|(i, _)| *i).collect();
+    let reused: HashSet<usize> = hits.iter().filter(|(_, hit)| *hit).map(|(i, _)| *i).collect();
+    if verify {
+        stats.files_verified = reused.len();
+    }
     stats.files_read = todo.len();
     stats.files_unchanged = files.len() - todo.len();
     stats.bytes_read = todo.iter().map(|&i| files[i].1.size).sum();
@@ -805,7 +900,7 @@ where
     for (i, (p, s)) in files.iter().enumerate() {
         match fresh.remove(&i) {
             Some(r) => out.push(r),
-            None => match index.get(&p.to_string_lossy(), *s) {
+            None => match index.get(&p.to_string_lossy(), *s).filter(|_| reused.contains(&i)) {
                 Some(r) => out.push(r.clone()),
                 None => out.push(scan_file_rows(p, *s, options)),
             },
@@ -896,7 +991,7 @@ mod tests {
         let (m, c) = map_rows(&bsp, &ScanOptions::default());
         let f = |p: &str| FileRows {
             path: p.into(),
-            stamp: Stamp { size: 1, mtime_ns: 1 },
+            stamp: Stamp::sized(1, 1),
             maps: vec![MapRow { path: p.into(), ..m.clone() }],
             contents: vec![c.clone()],
             problems: vec![],

@@ -187,3 +187,92 @@ fn corpus_tables() {
     assert_eq!(snapshot(&out), before);
     std::fs::remove_dir_all(out).unwrap();
 }
+
+/// A rewrite that keeps the file's size and modification time (`cp -p`, `rsync -t`, a tool
+/// that restores the mtime) is found by the status-change time or the inode the index keeps;
+/// the rewrite the timestamps cannot show (the index's stamp made to equal the new file's,
+/// as a rewrite in the same clock tick would leave it) is found by `--verify`'s re-hash.
+#[cfg(unix)]
+#[test]
+fn same_size_same_mtime_rewrites_are_found() {
+    use std::os::unix::fs::MetadataExt;
+    let root = temp_dir("rewrite");
+    let out = temp_dir("rewrite-out");
+    let good = bspkit::build::sample_quake1();
+    // Same size, other bytes: one letter of the worldspawn's classname changed.
+    let at = good.windows(10).position(|w| w == b"worldspawn").unwrap() + 9;
+    let mut other = good.clone();
+    other[at] = b'm';
+    let (a, b) = (root.join("a.bsp"), root.join("b.bsp"));
+    std::fs::write(&a, &good).unwrap();
+    std::fs::write(&b, &good).unwrap();
+    let sha_of = |out: &Path| -> Vec<String> {
+        let mut v: Vec<String> = jsonl(&out.join("maps.jsonl"))
+            .iter()
+            .filter(|m| m["path"].as_str().unwrap().ends_with("a.bsp"))
+            .map(|m| m["sha256"].as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let (old_sha, new_sha) = (bspkit::catalog::sha256_hex(&good), bspkit::catalog::sha256_hex(&other));
+    let s = scan(&root, &out, "jsonl");
+    assert_eq!(s["files_read"].as_u64(), Some(2));
+    assert_eq!(sha_of(&out), vec![old_sha.clone()]);
+    let mtime = std::fs::metadata(&a).unwrap().modified().unwrap();
+    let restore = |p: &Path| std::fs::File::options().write(true).open(p).unwrap().set_modified(mtime).unwrap();
+
+    // In place, the mtime set back: size and mtime equal, the status-change time is not.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&a, &other).unwrap();
+    restore(&a);
+    let m = std::fs::metadata(&a).unwrap();
+    assert_eq!((m.len(), m.modified().unwrap()), (good.len() as u64, mtime));
+    let s = scan(&root, &out, "jsonl");
+    assert_eq!((s["files_read"].as_u64(), s["files_unchanged"].as_u64()), (Some(1), Some(1)), "{s}");
+    assert_eq!(sha_of(&out), vec![new_sha.clone()]);
+
+    // Replaced by a rename, the mtime set back: another inode.
+    let tmp = root.join("a.tmp");
+    std::fs::write(&tmp, &good).unwrap();
+    restore(&tmp);
+    std::fs::rename(&tmp, &a).unwrap();
+    let s = scan(&root, &out, "jsonl");
+    assert_eq!((s["files_read"].as_u64(), s["files_unchanged"].as_u64()), (Some(1), Some(1)), "{s}");
+    assert_eq!(sha_of(&out), vec![old_sha.clone()]);
+
+    // What the timestamps cannot show: rewritten, and the index's stamp made to equal the new
+    // file's (status-change time and inode). Without --verify the old rows stay; --verify
+    // hashes both files, keeps b.bsp's rows and reads a.bsp again.
+    std::fs::write(&a, &other).unwrap();
+    restore(&a);
+    let m = std::fs::metadata(&a).unwrap();
+    let index = out.join(bspkit::catalog::INDEX_FILE);
+    let text = std::fs::read_to_string(&index).unwrap();
+    let mut patched = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["path"].as_str().is_some_and(|p| p.ends_with("a.bsp")) {
+                v["stamp"]["ctime_ns"] = (m.ctime() * 1_000_000_000 + m.ctime_nsec()).into();
+                v["stamp"]["inode"] = m.ino().into();
+                patched += 1;
+            }
+            v.to_string()
+        })
+        .collect();
+    assert_eq!(patched, 1);
+    std::fs::write(&index, lines.join("\n") + "\n").unwrap();
+    let s = scan(&root, &out, "jsonl");
+    assert_eq!((s["files_read"].as_u64(), s["files_unchanged"].as_u64()), (Some(0), Some(2)), "{s}");
+    assert_eq!(sha_of(&out), vec![old_sha], "the stale rows: what --verify is for");
+    let o = bsp().arg("scan").arg(&root).arg("--out").arg(&out).args(["--format", "jsonl", "--json", "--verify"]).output().unwrap();
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&o.stderr));
+    let s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((s["files_read"].as_u64(), s["files_unchanged"].as_u64(), s["files_verified"].as_u64()), (Some(1), Some(1), Some(1)), "{s}");
+    assert_eq!(sha_of(&out), vec![new_sha]);
+    for d in [root, out] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

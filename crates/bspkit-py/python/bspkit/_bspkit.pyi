@@ -446,5 +446,6 @@ def _scan_tables_mixed(
     objects: Sequence[Tuple[str, bytes, int, int]],
     failed: Sequence[Tuple[str, str]],
     check: bool = True,
+    changed: Sequence[Tuple[str, str]] = ...,
 ) -> List[ArrowTable]: ...
 def _is_scanned_name(name: str) -> bool: ...

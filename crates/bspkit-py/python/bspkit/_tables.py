@@ -54,10 +54,20 @@ def _mtime_ns(info):
     return 0
 
 
+def _tag(info):
+    # What names one version of an object's bytes, when the store gives it: S3's ``ETag`` (and
+    # ``VersionId`` in a versioned bucket), GCS's ``generation`` / ``md5Hash``, Azure's
+    # ``etag``. Compared before and after a read, it finds a rewrite that kept the size and
+    # the (whole-second) modification time.
+    parts = [str(info[k]) for k in ("ETag", "etag", "VersionId", "version_id", "generation", "md5Hash") if info.get(k)]
+    return "/".join(parts) or None
+
+
 def list_objects(urls, storage_options=None):
     """The maps and archives at or below ``urls`` (fsspec URLs), sorted by URL:
-    ``([(url, size, mtime_ns)], [(url, message)])`` — the second list names what could not
-    be listed."""
+    ``([(url, size, mtime_ns, tag)], [(url, message)])`` — ``tag`` names the listed version of
+    the object's bytes (ETag, version, generation; ``None`` when the store gives none); the
+    second list names what could not be listed."""
     import fsspec
 
     found, failed = {}, []
@@ -75,29 +85,56 @@ def list_objects(urls, storage_options=None):
             if info.get("type", "file") != "file" or not _is_scanned_name(path):
                 continue
             name = fs.unstrip_protocol(path)
-            found[name] = (name, int(info.get("size") or 0), _mtime_ns(info))
+            found[name] = (name, int(info.get("size") or 0), _mtime_ns(info), _tag(info))
     return [found[k] for k in sorted(found)], failed
 
 
+def _changed(url, fs, path, data, size, mtime, tag):
+    """Why the object is no longer the one listed after its bytes were read (``None`` when it
+    is): the bytes' length, then the store's size, tag (ETag / version) and modification time
+    asked for again."""
+    if len(data) != size:
+        return f"{url}: the object changed while it was read ({size} bytes listed, {len(data)} read); its rows are left out"
+    try:
+        fs.invalidate_cache(path)
+        now = fs.info(path)
+    except Exception as e:
+        return f"{url}: the object disappeared while it was read ({type(e).__name__}: {e}); its rows are left out"
+    was = (size, mtime, tag)
+    got = (int(now.get("size") or 0), _mtime_ns(now), _tag(now))
+    if got[0] != was[0] or (tag is not None and got[2] != tag) or (mtime and got[1] != mtime):
+        return f"{url}: the object changed while it was read (size, mtime, tag {was} -> {got}); its rows are left out"
+    return None
+
+
 def _fetch(objects, storage_options=None):
-    """The bytes of listed objects: ``([(url, bytes, size, mtime_ns)], [(url, message)])``."""
+    """The bytes of listed objects: ``([(url, bytes, size, mtime_ns)], [(url, message)],
+    [(url, message)])`` — the last list names the objects that changed while they were read
+    (:func:`_changed`), whose bytes are not kept."""
     import fsspec
 
-    got, failed = [], []
-    for url, size, mtime in objects:
+    got, failed, changed = [], [], []
+    for obj in objects:
+        url, size, mtime = obj[:3]
+        tag = obj[3] if len(obj) > 3 else None
         try:
+            fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
             with fsspec.open(url, "rb", **(storage_options or {})) as f:
                 data = f.read()
         except Exception as e:
             failed.append((url, f"{url}: cannot read: {type(e).__name__}: {e}"))
             continue
+        why = _changed(url, fs, path, data, size, mtime, tag)
+        if why is not None:
+            changed.append((url, why))
+            continue
         got.append((url, data, size, mtime))
-    return got, failed
+    return got, failed, changed
 
 
 def _scan_objects(local, objects, failed, check, storage_options):
-    fetched, unread = _fetch(objects, storage_options)
-    return _scan_tables_mixed(local, fetched, failed + unread, check)
+    fetched, unread, changed = _fetch(objects, storage_options)
+    return _scan_tables_mixed(local, fetched, failed + unread, check, changed)
 
 
 def scan(paths, *, check=True, pyarrow=True, storage_options=None):
