@@ -296,7 +296,7 @@ mod tests {
     fn png_limit_counts_the_rgba_output() {
         let rgb: Vec<u8> = (0..64 * 64 * 3).map(|i| i as u8).collect();
         let png = encode_png(64, 64, png::ColorType::Rgb, &rgb).unwrap();
-        assert_eq!(ImageRgba::decode_png(&png, 64 * 64 * 4).unwrap().width(), 64);
+        assert_eq!(ImageRgba::decode_png(&png, 64 * 64 * 4).unwrap().width, 64);
         let e = ImageRgba::decode_png(&png, 64 * 64 * 3).unwrap_err();
         assert_eq!(e.kind, ErrorKind::LimitExceeded { what: "decoded PNG size", requested: 64 * 64 * 4, limit: 64 * 64 * 3 });
     }

@@ -18,7 +18,8 @@
 //!   also read version 0 (they fill a zero offset), so the lump is kept as it is, except into
 //!   v19, whose engine knows only version 0: the offset is dropped (reported where not zero).
 //! * **HDR** (lumps 53–56, 58): v19 maps have no HDR faces lump; every HDR lump is dropped on
-//!   the way to v19 and reported.
+//!   the way to v19 and reported — but for a map whose faces are only in the HDR lump (console
+//!   builds): its HDR faces and their lightmaps become FACES and LIGHTING.
 //! * **Lumps a slot means differently** (22–25: v19 portals, L4D2 prop collision, CS:GO face
 //!   brushes; 49, 59, 62, 63): a lump the target's table names differently is dropped and
 //!   reported.
@@ -60,7 +61,9 @@ pub const FROM_BRANCHES: &[&str] = &["source2004", "source2006", "source", "l4d2
 
 const HEADER_LEN: usize = 8 + 64 * 16 + 4;
 const FACES: usize = 7;
+const LIGHTING: usize = 8;
 const LEAVES: usize = 10;
+const LIGHTING_HDR: usize = 53;
 const FACES_HDR: usize = 58;
 const WORLD_LIGHTS: usize = 15;
 const GAME_LUMP: usize = 35;
@@ -70,7 +73,7 @@ const WORLD_LIGHTS_HDR: usize = 54;
 const AMBIENT_HDR: usize = 55;
 const AMBIENT: usize = 56;
 /// Lumps of the HDR pass (§19, §20, §23): none goes into a v19 map.
-const HDR: &[usize] = &[53, WORLD_LIGHTS_HDR, AMBIENT_INDEX_HDR, AMBIENT_HDR, 58];
+const HDR: &[usize] = &[LIGHTING_HDR, WORLD_LIGHTS_HDR, AMBIENT_INDEX_HDR, AMBIENT_HDR, 58];
 const CUBE: usize = 24;
 const SAMPLE: usize = 28;
 /// Centre of a leaf in `dleafambientlighting_t`'s fractions of the leaf's bounds (§20).
@@ -350,6 +353,13 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
             (Ambient::Sampled, _) | (_, None) => None,
             (_, Some(s)) => Some(one_each(s, if to_form == Ambient::InLeaf { "LEAVES" } else { "LEAF_AMBIENT_LIGHTING" }, report)),
         };
+        // Into v19 with only an HDR pass (console builds): its cubes light the leaves, as its
+        // faces and lightmaps become the map's (below).
+        let hdr_in_leaf = to_form == Ambient::InLeaf && ldr.is_none();
+        let ldr_one = match (&hdr, hdr_in_leaf) {
+            (Some(h), true) => Some(one_each(h, "LEAVES", report)),
+            _ => ldr_one,
+        };
         for (i, l) in leaves_raw.chunks_exact(leaf_size).enumerate() {
             new_leaves.extend_from_slice(&l[..30]);
             if to_form == Ambient::InLeaf {
@@ -373,7 +383,14 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
         }
         match to_form {
             Ambient::InLeaf => {
-                if hdr.is_some() {
+                if hdr.is_some() && hdr_in_leaf {
+                    report.loss(
+                        Some(AMBIENT_HDR),
+                        Some("LEAF_AMBIENT_LIGHTING_HDR".into()),
+                        "kept_unconverted",
+                        "the map has no LDR ambient light: the HDR cubes are written into the leaves with their HDR-baked values",
+                    );
+                } else if hdr.is_some() {
                     report.loss(Some(AMBIENT_HDR), Some("LEAF_AMBIENT_LIGHTING_HDR".into()), "dropped", "v19 maps carry no HDR pass");
                 }
             }
@@ -425,14 +442,41 @@ pub fn convert_version(bsp: &Bsp, to: &'static Branch, prop_version: Option<u16>
         }
     }
 
-    // A map whose faces are in the HDR faces lump alone (console builds leave FACES empty) has
-    // nothing to draw in v19, which has no HDR lumps: refused (moving HDR faces and light into
-    // the LDR slots is not done).
+    // A map whose faces are in the HDR faces lump alone (console builds leave FACES empty)
+    // would draw nothing in v19, which has no HDR lumps: its HDR faces become the faces and
+    // their lightmaps (LIGHTING_HDR, which the faces' `lightofs` index) the lighting — the same
+    // `dface_t` and `ColorRGBExp32` records (§7, §19), so no offset changes. The light values
+    // stay as the HDR pass baked them (reported as kept unconverted); an LDR lighting lump the
+    // faces did not use is replaced (reported as dropped).
     if to_v19 && get(FACES).is_empty() && !get(FACES_HDR).is_empty() {
-        return Err(Error::new(ErrorKind::Unsupported(
-            "the map keeps its faces only in FACES_HDR (lump 58; FACES is empty, as console builds leave it) and v19 has no HDR lumps"
-                .into(),
-        )));
+        out.bytes[FACES] = Some((get(FACES_HDR).to_vec(), ver(FACES_HDR)));
+        done[FACES] = true;
+        action(report, FACES, "converted", &out);
+        report.loss(
+            Some(FACES),
+            Some("FACES".into()),
+            "kept_unconverted",
+            "the HDR faces (FACES_HDR, lump 58) written here: v19 has no HDR faces lump and FACES was empty",
+        );
+        if !get(LIGHTING_HDR).is_empty() {
+            if !get(LIGHTING).is_empty() {
+                report.loss(
+                    Some(LIGHTING),
+                    Some("LIGHTING".into()),
+                    "dropped",
+                    "the LDR lightmaps no face used, replaced by the HDR faces' own (LIGHTING_HDR)",
+                );
+            }
+            out.bytes[LIGHTING] = Some((get(LIGHTING_HDR).to_vec(), ver(LIGHTING_HDR)));
+            done[LIGHTING] = true;
+            action(report, LIGHTING, "converted", &out);
+            report.loss(
+                Some(LIGHTING),
+                Some("LIGHTING".into()),
+                "kept_unconverted",
+                "the HDR faces' lightmaps (LIGHTING_HDR, lump 53) written here with their HDR-baked values (no tone mapping)",
+            );
+        }
     }
     // World lights into v19: version 0.
     if to_v19 {

@@ -379,12 +379,29 @@ fn console_map_moves_version_in_one_step() {
     let little = |id: &str| ConvertOptions { endian: Some(bspkit::Endian::Little), ..to(id, None) };
     let pc = convert::convert(&bsp, &little("source")).unwrap();
     let pc_bsp = Bsp::from_bytes(&pc.bytes).unwrap();
-    // Its faces are in FACES_HDR alone (the console build left FACES empty): v19, which has no
-    // HDR lumps, is refused, one step or two.
-    for b in [&bsp, &pc_bsp] {
-        let e = convert::prepare(b, &little("source2004"), false).unwrap_err();
-        assert!(matches!(e.kind, bspkit::error::ErrorKind::Unsupported(_)) && e.to_string().contains("FACES_HDR"), "{e}");
+    // Its faces are in FACES_HDR alone (the console build left FACES empty): into v19, which
+    // has no HDR lumps, the HDR faces and their lightmaps become FACES and LIGHTING (the same
+    // records, so every `lightofs` still holds), reported; one step equals two.
+    let (faces, lighting, faces_hdr, lighting_hdr) = (7, 8, 58, 53);
+    assert!(pc_bsp.lump(faces).unwrap().is_empty() && !pc_bsp.lump(faces_hdr).unwrap().is_empty());
+    let one = convert::prepare(&bsp, &little("source2004"), false).unwrap();
+    let two = convert::prepare(&pc_bsp, &to("source2004", None), false).unwrap();
+    assert!(one.bytes == two.bytes, "source2004: one step differs from two");
+    let v19 = Bsp::from_bytes(&one.bytes).unwrap();
+    assert_eq!(v19.branch().id, "source2004");
+    assert_eq!(v19.lump(faces).unwrap(), pc_bsp.lump(faces_hdr).unwrap());
+    assert_eq!(v19.lump(lighting).unwrap(), pc_bsp.lump(lighting_hdr).unwrap());
+    for lump in ["FACES", "LIGHTING"] {
+        assert!(
+            two.report.losses.iter().any(|l| l.kind == "kept_unconverted" && l.lump.as_deref() == Some(lump)),
+            "{lump}: {:?}",
+            two.report.losses
+        );
     }
+    assert_eq!(entity_count(&v19), entity_count(&pc_bsp));
+    // The moved faces draw: as many triangles as the PC form draws from its HDR faces.
+    let drawn = |b: &Bsp| bspkit::mesh::build(b, &Default::default()).map(|s| s.triangle_count()).unwrap_or(0);
+    assert!(drawn(&v19) > 0 && drawn(&v19) == drawn(&pc_bsp), "{} vs {}", drawn(&v19), drawn(&pc_bsp));
     for target in ["source2006", "l4d2", "csgo"] {
         let one = convert::prepare(&bsp, &little(target), false).unwrap_or_else(|e| panic!("-> {target}: {e}"));
         let two = convert::prepare(&pc_bsp, &to(target, None), false).unwrap();
