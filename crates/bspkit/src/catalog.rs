@@ -837,7 +837,7 @@ fn still_valid(path: &Path, rows: &FileRows) -> bool {
 }
 
 /// [`scan_indexed`], and with `verify` every file the index would reuse is checked first
-/// ([`still_valid`]): a rewrite that kept size, times and inode is found by its bytes.
+/// (`still_valid`): a rewrite that kept size, times and inode is found by its bytes.
 pub fn scan_indexed_with<F>(
     roots: &[PathBuf],
     dir: &Path,
