@@ -369,7 +369,8 @@ fn sprp_12_to_13(data: &[u8], report: &mut Report) -> Result<Vec<u8>> {
     let (mut fades, mut x360, mut ranges, mut collision) = (0usize, 0usize, 0usize, Vec::new());
     for k in 0..sp.count {
         let at = props_start + 84 * k;
-        let p = StaticPropR1::read_from_bytes(&data[at..at + 84]).map_err(|_| Error::malformed("sprp record").in_lump("GAME_LUMP/sprp"))?;
+        let p =
+            <StaticPropR1>::read_from_bytes(&data[at..at + 84]).map_err(|_| Error::malformed("sprp record").in_lump("GAME_LUMP/sprp"))?;
         let mut q = StaticPropR2::new_zeroed();
         copy_same_fields!(p => q);
         // The same 16 bits (−1, no cubemap, stays 0xFFFF).
