@@ -23,7 +23,7 @@ pub use quake64::{quake64_from_bsp29, quake64_room};
 pub use ritual::ritual_room;
 pub use source_forks::source_fork_map;
 pub use source_xbox::source_xbox_map;
-pub use titanfall_x360::titanfall_x360_from;
+pub use titanfall_x360::{titanfall_room, titanfall_x360_from, titanfall_x360_map};
 pub use vindictus::{vindictus_from_valve, vindictus_map, VindictusForm};
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start

@@ -320,10 +320,10 @@ fn aabb_trees<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, obj_refs: usize
         [(LUMP_CELL_AABB_NODES, obj_refs, "OBJ_REFERENCES"), (LUMP_CSM_AABB_NODES, csm_refs, "CSM_OBJ_REFERENCES")]
     {
         let runs: Vec<AabbRuns> = if v.is_apex() {
-            let Ok(list) = v.lump::<AabbNodeR5>(lump) else { continue };
+            let Ok(list) = v.lump::<AabbNodeR5<G::O>>(lump) else { continue };
             list.iter().map(|a| if lump == LUMP_CELL_AABB_NODES { a.cell_runs() } else { a.csm_runs(version) }).collect()
         } else {
-            let Ok(list) = v.lump::<AabbNodeR1>(lump) else { continue };
+            let Ok(list) = v.lump::<AabbNodeR1<G::O>>(lump) else { continue };
             list.iter().map(AabbNodeR1::runs).collect()
         };
         let l = label(bsp, lump);
@@ -397,7 +397,7 @@ fn cells_and_portals<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, planes: 
     u16_refs(problems, LUMP_PORTAL_VERTEX_REFERENCES, pverts, "PORTAL_VERTICES");
     u16_refs(problems, LUMP_PORTAL_EDGE_REFERENCES, pedges, "PORTAL_EDGES");
     let sets = |problems: &mut Vec<Problem>, lump: usize, len: usize, target: &str| -> usize {
-        let Ok(list) = v.lump::<IndexSet>(lump) else { return 0 };
+        let Ok(list) = v.lump::<IndexSet<G::O>>(lump) else { return 0 };
         let l = label(bsp, lump);
         let mut c = Checker::new(problems, &l);
         for (i, s) in list.iter().enumerate() {

@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn both_layouts_parse_and_tails_are_refused() {
-        let mut p = StaticPropR2::new_zeroed();
+        let mut p = <StaticPropR2>::new_zeroed();
         p.origin[2].set(64.0);
         p.model.set(1);
         p.scale.set(1.5);
@@ -288,7 +288,7 @@ mod tests {
         big[4 + 256..4 + 256 + 4].copy_from_slice(&1000u32.to_le_bytes());
         assert!(RespawnStaticProps::parse(Cow::Owned(big), 13, "titanfall2").is_err());
 
-        let mut p = StaticPropR1::new_zeroed();
+        let mut p = <StaticPropR1>::new_zeroed();
         p.fade_max.set(900.0);
         let data = build(RespawnPropLayout::R1, &["m.mdl"], &[3, 4], &[p.as_bytes().to_vec(), p.as_bytes().to_vec()], None);
         let sp = RespawnStaticProps::parse(Cow::Owned(data), 12, "titanfall").unwrap();
