@@ -1013,15 +1013,20 @@ mod tests {
 
     #[test]
     fn bit_fields_read_most_significant_field_first() {
-        let p = CmPrimitive { packed: U32::new(0x4012_3407) };
+        use zerocopy::IntoBytes;
+        let p = CmPrimitive::<LE> { packed: U32::new(0x4012_3407) };
         assert_eq!((p.kind(), p.index(), p.unique_contents()), (PRIMITIVE_TRICOLL, 0x1234, 7));
-        let s = CmBrushSideProperty { packed: U16::new(0x20 << 9 | 0x105) };
+        // The same word stored big-endian (Xbox 360) reads the same fields.
+        let p = CmPrimitive::<zerocopy::BigEndian> { packed: U32::new(0x4012_3407) };
+        assert_eq!(p.as_bytes()[0], 0x40);
+        assert_eq!((p.kind(), p.index(), p.unique_contents()), (PRIMITIVE_TRICOLL, 0x1234, 7));
+        let s = CmBrushSideProperty::<LE> { packed: U16::new(0x20 << 9 | 0x105) };
         assert_eq!((s.flags(), s.texture_data()), (0x20, 0x105));
-        let t = TricollTriangle { packed: U32::new(3 << 24 | 5 << 17 | 6 << 10 | 1000) };
+        let t = TricollTriangle::<LE> { packed: U32::new(3 << 24 | 5 << 17 | 6 << 10 | 1000) };
         assert_eq!((t.a(), t.b(), t.c(), t.flags()), (1000, 6, 5, 3));
         assert_eq!(VertexKind::from_flags(0x200 | 0x10), VertexKind::LitBump);
         assert_eq!(VertexKind::from_flags(0x600).lump(), LUMP_VERTEX_UNLIT_TS);
-        let n = AabbNodeR5 { mins: [F32::ZERO; 3], children: U32::new(0x0300_1040), maxs: [F32::ZERO; 3], unknown: U32::ZERO };
+        let n = AabbNodeR5::<LE> { mins: [F32::ZERO; 3], children: U32::new(0x0300_1040), maxs: [F32::ZERO; 3], unknown: U32::ZERO };
         assert_eq!(n.cell_runs(), AabbRuns { first_child: 0x10, num_children: 3, obj_refs: None });
         assert_eq!(n.csm_runs(50).first_child, 0x0003_0010);
     }
