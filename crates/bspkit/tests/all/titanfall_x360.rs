@@ -19,8 +19,11 @@ fn problems(bsp: &Bsp) -> Vec<String> {
     bspkit::check::check(bsp).iter().map(|p| format!("{:?} {p}", p.severity)).collect()
 }
 
+/// Each model's indices and vertex positions.
+type Drawn = Vec<(Vec<u32>, Vec<[f32; 3]>)>;
+
 /// Triangles of every model as positions (what an export draws), and the total.
-fn triangles(bsp: &Bsp) -> (Vec<(Vec<u32>, Vec<[f32; 3]>)>, usize) {
+fn triangles(bsp: &Bsp) -> (Drawn, usize) {
     let scene = mesh::build(bsp, &MeshOptions::default()).unwrap();
     let n = scene.models.iter().map(|m| m.indices.len() / 3).sum();
     (scene.models.into_iter().map(|m| (m.indices, m.vertices.positions)).collect(), n)
