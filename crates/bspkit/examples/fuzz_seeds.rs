@@ -56,6 +56,8 @@ fn main() -> std::io::Result<()> {
     seeds.push(("seed_nightfire_room.bsp".into(), bspkit::build::nightfire_room()));
     // Original-Xbox Half-Life 2: VBSP 19 with lightmap pages and their infos.
     seeds.push(("seed_source_xbox.bsp".into(), bspkit::build::source_xbox_map()));
+    // Titanfall on Xbox 360 (PSBr 29): the builder's Titanfall room byte-swapped.
+    seeds.push(("seed_titanfall_x360.bsp".into(), bspkit::build::titanfall_x360_map()));
     for (name, bytes) in seeds {
         std::fs::write(dir.join(&name), bytes)?;
         println!("wrote {}", dir.join(name).display());

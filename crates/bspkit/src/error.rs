@@ -139,7 +139,7 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::UnknownFormat { seen } => write!(
                 f,
-                "not a known BSP format (first bytes {seen}); supported: int 29/30, BSP2, 2PSB, IBSP 38/46/47/22, QBSP, RBSP, FBSP, VBSP/PSBV 17-25/27/42/100, rBSP"
+                "not a known BSP format (first bytes {seen}); supported: int 29/30, BSP2, 2PSB, IBSP 38/46/47/22, QBSP, RBSP, FBSP, VBSP/PSBV 17-25/27/42/100, rBSP, PSBr 29"
             ),
             ErrorKind::UnsupportedVersion { magic, version } => {
                 write!(f, "{magic} version {version} is not supported")

@@ -198,6 +198,47 @@ fn quake64_in_the_cli() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// Titanfall on Xbox 360 (`titanfall_x360`, `PSBr` 29): `bsp formats` lists it; `info` names
+/// it with its evidence and prints the contents table as for Titanfall; `props` reads the
+/// big-endian `sprp`; `check`, `rewrite` (byte for byte) and `export` (the same triangle count
+/// as the PC room) on the builder's room; `--branch titanfall_x360` forces it.
+#[test]
+fn titanfall_x360_in_the_cli() {
+    let f = stdout(&run(&["formats"]));
+    assert!(f.lines().any(|l| l.starts_with("titanfall_x360 ")), "titanfall_x360 missing from:\n{f}");
+    let d = scratch("tfx360");
+    let (map, pc) = (d.join("room_x360.bsp"), d.join("room.bsp"));
+    let bytes = bspkit::build::titanfall_x360_map();
+    std::fs::write(&map, &bytes).unwrap();
+    std::fs::write(&pc, bspkit::build::titanfall_room()).unwrap();
+    let info = stdout(&run(&["info", s(&map)]));
+    assert!(info.contains("[titanfall_x360]") && info.contains("magic \"PSBr\""), "{info}");
+    // The contents table: the same rows as the PC room's, after the header lines.
+    let rows = |t: &str| t.lines().skip_while(|l| !l.contains("models")).map(str::to_owned).collect::<Vec<_>>();
+    let pc_info = stdout(&run(&["info", s(&pc)]));
+    assert!(!rows(&info).is_empty() && rows(&info) == rows(&pc_info), "{info}\n---\n{pc_info}");
+    let props = stdout(&run(&["props", s(&map)]));
+    assert!(props.contains("models/crate.mdl"), "{props}");
+    let check = run(&["check", s(&map)]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    let out = d.join("out.bsp");
+    assert!(run(&["rewrite", s(&map), "-o", s(&out)]).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    let tris = |p: &Path| -> u64 {
+        let glb = d.join(format!("{}.glb", p.file_stem().unwrap().to_string_lossy()));
+        let e = run(&["export", s(p), "-o", s(&glb), "--json"]);
+        assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&e.stdout).unwrap_or_default();
+        v["triangles"].as_u64().unwrap_or_else(|| panic!("no triangle count in {}", stdout(&e)))
+    };
+    assert_eq!(tris(&map), 2);
+    assert_eq!(tris(&map), tris(&pc));
+    let forced: serde_json::Value =
+        serde_json::from_slice(&run(&["info", "--json", "--branch", "titanfall_x360", s(&map)]).stdout).unwrap();
+    assert_eq!(forced["format"]["branch"], "titanfall_x360");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// James Bond 007: Nightfire (`nightfire`): `bsp formats` lists it; `info` names it with its
 /// evidence and prints the compiler's size chart; `check`, `rewrite` (byte for byte) and
 /// `export` (a GLB the Khronos validator accepts, when set up) on the builder's room.

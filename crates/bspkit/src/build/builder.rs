@@ -33,7 +33,7 @@ pub fn default_version(branch: &Branch) -> u32 {
         "quake3" => 46,
         "ibsp47" | "quakelive" => 47,
         "rbsp" | "fbsp" => 1,
-        "titanfall" => 29,
+        "titanfall" | "titanfall_x360" => 29,
         "titanfall2" => 37,
         "apex" => 47,
         "cod4" => 22,
@@ -59,7 +59,9 @@ pub fn default_version(branch: &Branch) -> u32 {
 
 impl BspBuilder {
     pub fn new(branch: &'static Branch) -> Self {
-        BspBuilder { branch, version: default_version(branch), endian: Endian::Little, revision: 1, lumps: Vec::new() }
+        // The Xbox 360 Respawn branch has one byte order (its magic says big-endian).
+        let endian = if branch.id == "titanfall_x360" { Endian::Big } else { Endian::Little };
+        BspBuilder { branch, version: default_version(branch), endian, revision: 1, lumps: Vec::new() }
     }
     pub fn version(mut self, v: u32) -> Self {
         self.version = v;
@@ -166,7 +168,7 @@ impl BspBuilder {
                 w32(&mut out, self.revision);
             }
             HeaderKind::Respawn => {
-                out.extend_from_slice(b"rBSP");
+                out.extend_from_slice(if e == Endian::Big { b"PSBr" } else { b"rBSP" });
                 w32(&mut out, self.version);
                 w32(&mut out, self.revision);
                 w32(&mut out, 127);

@@ -11,6 +11,7 @@ pub mod quake64;
 pub mod ritual;
 pub mod source_forks;
 pub mod source_xbox;
+pub mod titanfall_x360;
 pub mod vindictus;
 
 pub use builder::{default_version, BspBuilder};
@@ -22,6 +23,7 @@ pub use quake64::{quake64_from_bsp29, quake64_room};
 pub use ritual::ritual_room;
 pub use source_forks::source_fork_map;
 pub use source_xbox::source_xbox_map;
+pub use titanfall_x360::{titanfall_room, titanfall_x360_from, titanfall_x360_map};
 pub use vindictus::{vindictus_from_valve, vindictus_map, VindictusForm};
 
 /// A small, valid Quake 1 (BSP29) map: a closed box room with a player start

@@ -369,8 +369,9 @@ fn sprp_12_to_13(data: &[u8], report: &mut Report) -> Result<Vec<u8>> {
     let (mut fades, mut x360, mut ranges, mut collision) = (0usize, 0usize, 0usize, Vec::new());
     for k in 0..sp.count {
         let at = props_start + 84 * k;
-        let p = StaticPropR1::read_from_bytes(&data[at..at + 84]).map_err(|_| Error::malformed("sprp record").in_lump("GAME_LUMP/sprp"))?;
-        let mut q = StaticPropR2::new_zeroed();
+        let p =
+            <StaticPropR1>::read_from_bytes(&data[at..at + 84]).map_err(|_| Error::malformed("sprp record").in_lump("GAME_LUMP/sprp"))?;
+        let mut q = <StaticPropR2>::new_zeroed();
         copy_same_fields!(p => q);
         // The same 16 bits (−1, no cubemap, stays 0xFFFF).
         q.skin.set(p.skin.get() as u16);
@@ -424,7 +425,7 @@ fn sprp_13_to_12(data: &[u8], report: &mut Report) -> Result<Vec<u8>> {
         out.extend_from_slice(&w.to_le_bytes());
     }
     for q in sp.props_r2() {
-        let mut p = StaticPropR1::new_zeroed();
+        let mut p = <StaticPropR1>::new_zeroed();
         copy_same_fields!(q => p);
         p.skin.set(q.skin.get() as i16);
         p.cubemap.set(q.cubemap.get() as i16);

@@ -27,7 +27,7 @@ use super::original::{Budget, OrigBrush, OrigSide, Original, TexTruth};
 use super::quake::{default_valve, entity_models, valve_from_vecs};
 use crate::branches::respawn::lumps::*;
 use crate::branches::respawn::records::{CmPrimitive, PRIMITIVE_BRUSH};
-use crate::branches::respawn::view::{Game, Titanfall, Titanfall2, View};
+use crate::branches::respawn::view::{Game, Titanfall, Titanfall2, TitanfallX360, View};
 use crate::bsp::Bsp;
 use crate::error::{Error, Result};
 
@@ -39,6 +39,7 @@ const MRVN_TEXEL_SCALE: f64 = 0.25;
 pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
     match bsp.branch().id {
         "titanfall" => with(View::<Titanfall>::new(bsp)?, budget),
+        "titanfall_x360" => with(View::<TitanfallX360>::new(bsp)?, budget),
         "titanfall2" => with(View::<Titanfall2>::new(bsp)?, budget),
         other => Err(Error::malformed(format!(
             "decompiling {other} maps is not supported: Apex Legends maps keep BVH collision, no brush lumps"
@@ -73,7 +74,7 @@ fn with<G: Game>(v: View<'_, G>, budget: &mut Budget) -> Result<Original> {
         for gs in geo_sets.get(f..f.saturating_add(n).min(geo_sets.len())).unwrap_or(&[]) {
             budget.spend(1)?;
             let one = [gs.primitive];
-            let run: &[CmPrimitive] = if gs.num_primitives.get() == 1 {
+            let run: &[CmPrimitive<G::O>] = if gs.num_primitives.get() == 1 {
                 &one
             } else {
                 let f = gs.primitive.index() as usize;

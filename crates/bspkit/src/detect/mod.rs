@@ -45,6 +45,20 @@ pub fn detect(data: &[u8]) -> Result<Detection> {
             )),
             _ => unsupported("rBSP", le_version as i64),
         },
+        // Titanfall on Xbox 360: big-endian header, version 29 only (bsp_tool's
+        // `titanfall_x360.BSP_VERSION`); the third word is 127 as on PC.
+        b"PSBr" => match u32_at(data, 4, Endian::Big).unwrap_or(0) {
+            29 => {
+                let last = u32_at(data, 12, Endian::Big).unwrap_or(0);
+                Ok(Detection::new(
+                    &respawn::TITANFALL_X360,
+                    29,
+                    Endian::Big,
+                    format!("magic \"PSBr\", big-endian version 29, last lump index {last} (Titanfall, Xbox 360)"),
+                ))
+            }
+            v => unsupported("PSBr", v as i64),
+        },
         b"IBSP" => match le_version {
             38 => Ok(Detection::new(&quake2::QUAKE2, 38, Endian::Little, magic_why("IBSP", 38))),
             // Quake 3 or Soldier of Fortune (a Quake 2 table of 22 lumps).
@@ -281,7 +295,7 @@ fn detect_nightfire(data: &[u8]) -> Detection {
 /// Use the named branch, overriding detection (`--branch`).
 pub fn detect_as(data: &[u8], branch_id: &str) -> Result<Detection> {
     let branch = registry::by_id(branch_id).ok_or_else(|| Error::new(ErrorKind::UnknownBranch(branch_id.into())))?;
-    let endian = if data.get(0..4) == Some(b"PSBV") { Endian::Big } else { Endian::Little };
+    let endian = if matches!(data.get(0..4), Some(b"PSBV" | b"PSBr")) { Endian::Big } else { Endian::Little };
     let version = match branch.header {
         HeaderKind::Quake { .. } => u32_at(data, 0, endian),
         HeaderKind::Chunks => u32_at(data, crate::branches::genesis3d::lumps::VERSION_OFFSET, endian),

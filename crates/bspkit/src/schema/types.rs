@@ -234,16 +234,17 @@ pub(crate) use impl_record;
 /// ```
 ///
 /// A struct generic over the file's byte order names its one parameter and bound (the bound in
-/// scope at the call): `pub struct Plane<O: ByteOrder> { pub normal: [F32<O>; 3], … }`.
+/// scope at the call): `pub struct Plane<O: ByteOrder> { pub normal: [F32<O>; 3], … }`, with an
+/// optional default (`<O: ByteOrder = LE>`, Respawn: `Plane` alone is the PC layout).
 macro_rules! declare_record {
-    ($($(#[$m:meta])* pub struct $name:ident $(<$p:ident : $b:ident>)? { $($(#[$fm:meta])* pub $f:ident : $t:ty),* $(,)? })+) => {$(
+    ($($(#[$m:meta])* pub struct $name:ident $(<$p:ident : $b:ident $(= $d:ty)?>)? { $($(#[$fm:meta])* pub $f:ident : $t:ty),* $(,)? })+) => {$(
         $(#[$m])*
         #[repr(C)]
         #[derive(
             ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::Immutable, ::zerocopy::KnownLayout, ::zerocopy::Unaligned,
             Clone, Copy, Debug,
         )]
-        pub struct $name $(<$p: $b>)? { $($(#[$fm])* pub $f: $t,)* }
+        pub struct $name $(<$p: $b $(= $d)?>)? { $($(#[$fm])* pub $f: $t,)* }
         $crate::schema::types::impl_record!([$($p: $b)?] $name $(<$p>)? { $($f: $t),* });
     )+};
 }

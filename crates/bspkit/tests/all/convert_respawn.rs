@@ -34,29 +34,29 @@ fn titanfall_map(base: OffsetBase) -> Vec<u8> {
 /// distances, no PHYSICS_LEVEL.
 fn titanfall_map_with(base: OffsetBase, lossy: bool) -> Vec<u8> {
     use respawn::*;
-    let mut world = ModelR1::new_zeroed();
+    let mut world = <ModelR1>::new_zeroed();
     world.num_meshes.set(1);
-    let mut brush = ModelR1::new_zeroed();
+    let mut brush = <ModelR1>::new_zeroed();
     brush.first_mesh.set(1);
     brush.num_meshes.set(1);
     let mesh = |first: u32| {
-        let mut m = MeshR1::new_zeroed();
+        let mut m = <MeshR1>::new_zeroed();
         m.first_mesh_index.set(first);
         m.num_triangles.set(1);
         m
     };
     let meshes = [mesh(0), mesh(3)];
-    let sorts = [MaterialSortR1::new_zeroed()];
-    let mut tds = [TextureDataR1::new_zeroed()];
+    let sorts = [<MaterialSortR1>::new_zeroed()];
+    let mut tds = [<TextureDataR1>::new_zeroed()];
     tds[0].size = [64.into(), 32.into()];
-    let mut verts = [VertexLitFlatR1::new_zeroed(); 4];
+    let mut verts = [<VertexLitFlatR1>::new_zeroed(); 4];
     for (i, v) in verts.iter_mut().enumerate() {
         v.position_index.set(i as u32);
         v.albedo_uv = [(i as f32).into(), 0.5.into()];
     }
     let mut props = Vec::new();
     for k in 0..2 {
-        let mut p = StaticPropR1::new_zeroed();
+        let mut p = <StaticPropR1>::new_zeroed();
         p.origin = [(100.0 * k as f32).into(), 2.0.into(), 3.0.into()];
         p.angles = [0.0.into(), (90.0 * k as f32).into(), 0.0.into()];
         p.scale.set(1.5);
@@ -77,7 +77,7 @@ fn titanfall_map_with(base: OffsetBase, lossy: bool) -> Vec<u8> {
     }
     let leaves: &[u16] = if lossy { &[0, 1] } else { &[] };
     let child = respawn::sprp::build(RespawnPropLayout::R1, &["models/a.mdl", "models/b.mdl"], leaves, &props, None);
-    let mut light = WorldLight::new_zeroed();
+    let mut light = <WorldLight>::new_zeroed();
     light.origin = [1.0.into(), 2.0.into(), 3.0.into()];
     light.intensity = [10.0.into(), 10.0.into(), 10.0.into()];
     let refs: Vec<u8> = (0..2u32).flat_map(|k| [vec3s(&[[k as f32, 0.0, 64.0]]), k.to_le_bytes().to_vec()].concat()).collect();

@@ -61,6 +61,7 @@ mod source_xbox;
 mod texture_corpus;
 mod texture_oracle;
 mod texture_sources;
+mod titanfall_x360;
 mod tree;
 mod view_visibility;
 mod vindictus;

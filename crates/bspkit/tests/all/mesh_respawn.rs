@@ -144,26 +144,26 @@ fn vec3s(v: &[[f32; 3]]) -> Vec<u8> {
 #[test]
 fn titanfall_builder_map_meshes() {
     use respawn::*;
-    let mut world = ModelR1::new_zeroed();
+    let mut world = <ModelR1>::new_zeroed();
     world.num_meshes.set(2);
-    let mut brush = ModelR1::new_zeroed();
+    let mut brush = <ModelR1>::new_zeroed();
     brush.first_mesh.set(2);
     brush.num_meshes.set(1);
     let mesh = |first: u32, sort: u16| {
-        let mut m = MeshR1::new_zeroed();
+        let mut m = <MeshR1>::new_zeroed();
         m.first_mesh_index.set(first);
         m.num_triangles.set(1);
         m.material_sort.set(sort);
         m
     };
     let meshes = [mesh(0, 0), mesh(0, 7), mesh(3, 1)];
-    let mut sorts = [MaterialSortR1::new_zeroed(), MaterialSortR1::new_zeroed()];
+    let mut sorts = [<MaterialSortR1>::new_zeroed(), <MaterialSortR1>::new_zeroed()];
     sorts[1].texture_data.set(1);
     sorts[1].vertex_offset.set(1);
-    let mut tds = [TextureDataR1::new_zeroed(), TextureDataR1::new_zeroed()];
+    let mut tds = [<TextureDataR1>::new_zeroed(), <TextureDataR1>::new_zeroed()];
     tds[0].size = [64.into(), 32.into()];
     tds[1].name_index.set(1);
-    let mut verts = [VertexLitFlatR1::new_zeroed(); 4];
+    let mut verts = [<VertexLitFlatR1>::new_zeroed(); 4];
     for (i, v) in verts.iter_mut().enumerate() {
         v.position_index.set(i as u32);
         v.colour = [10, 20, 30, 255];
@@ -216,19 +216,19 @@ fn titanfall_builder_map_meshes() {
 #[test]
 fn apex_builder_map_meshes() {
     use respawn::*;
-    let mut world = ModelR5::new_zeroed();
+    let mut world = <ModelR5>::new_zeroed();
     world.num_meshes.set(3);
     let mesh = |first: u32, tris: u16| {
-        let mut m = MeshR5::new_zeroed();
+        let mut m = <MeshR5>::new_zeroed();
         m.first_mesh_index.set(first);
         m.num_triangles.set(tris);
         m.flags.set(0x400); // unlit
         m
     };
     let meshes = [mesh(0, 1), mesh(3, 1), mesh(6, 50)];
-    let mut td = TextureDataR5::new_zeroed();
+    let mut td = <TextureDataR5>::new_zeroed();
     td.name_index.set(4);
-    let mut verts = [VertexUnlitR5::new_zeroed(); 4];
+    let mut verts = [<VertexUnlitR5>::new_zeroed(); 4];
     for (i, v) in verts.iter_mut().enumerate() {
         v.position_index.set(i as u32);
     }
@@ -241,7 +241,7 @@ fn apex_builder_map_meshes() {
         .lump(LUMP_MODELS, world.as_bytes().to_vec())
         .lump(LUMP_MESHES, meshes.as_bytes().to_vec())
         .lump(LUMP_MESH_INDICES, u16s(&[0, 1, 2, 1, 3, 2]))
-        .lump(LUMP_MATERIAL_SORTS, MaterialSortR5::new_zeroed().as_bytes().to_vec())
+        .lump(LUMP_MATERIAL_SORTS, <MaterialSortR5>::new_zeroed().as_bytes().to_vec())
         .lump(LUMP_TEXTURE_DATA, td.as_bytes().to_vec())
         .lump(LUMP_SURFACE_NAMES, b"xx\0\0world/dev/grid\0".to_vec())
         .lump(LUMP_VERTEX_UNLIT, verts.as_bytes().to_vec())
@@ -272,7 +272,7 @@ fn titanfall2_empty_and_truncated() {
     let bytes = BspBuilder::new(&TITANFALL2).version(37).lump(LUMP_ENTITIES, b"{\n}\n\0".to_vec()).build();
     let scene = mesh::build(&Bsp::from_bytes(&bytes).unwrap(), &MeshOptions::default()).unwrap();
     assert_eq!(scene.triangle_count(), 0);
-    let mut model = ModelR1::new_zeroed();
+    let mut model = <ModelR1>::new_zeroed();
     model.num_meshes.set(5);
     let bytes = BspBuilder::new(&TITANFALL2).version(37).lump(LUMP_MODELS, model.as_bytes().to_vec()).build();
     let scene = mesh::build(&Bsp::from_bytes(&bytes).unwrap(), &MeshOptions::default()).unwrap();

@@ -318,23 +318,23 @@ fn respawn_checks_find_bad_references() {
     // Titanfall 2: a mesh naming a missing material sort, a model past the meshes, a texture
     // name past the string table, a vertex past VERTICES, an index past the lit-bump vertices,
     // a brush with a wrong index, a portal to a missing cell.
-    let mut mesh = MeshR2::new_zeroed();
+    let mut mesh = <MeshR2>::new_zeroed();
     mesh.num_triangles.set(1);
     mesh.flags.set(0x200); // lit bump
-    let mut model = ModelR1::new_zeroed();
+    let mut model = <ModelR1>::new_zeroed();
     model.num_meshes.set(2);
-    let mut sort = MaterialSortR1::new_zeroed();
+    let mut sort = <MaterialSortR1>::new_zeroed();
     sort.vertex_offset.set(1);
     sort.lightmap_header.set(-1);
-    let mut cell = Cell::new_zeroed();
+    let mut cell = <Cell>::new_zeroed();
     cell.leaf_water_data.set(-1);
-    let mut td = TextureDataR1::new_zeroed();
+    let mut td = <TextureDataR1>::new_zeroed();
     td.name_index.set(9);
-    let mut vert = VertexLitBumpR1::new_zeroed();
+    let mut vert = <VertexLitBumpR1>::new_zeroed();
     vert.flat.position_index.set(100);
-    let mut brush = CmBrush::new_zeroed();
+    let mut brush = <CmBrush>::new_zeroed();
     brush.index.set(3);
-    let mut portal = Portal::new_zeroed();
+    let mut portal = <Portal>::new_zeroed();
     portal.cell.set(5);
     let indices: Vec<u8> = [0u16, 0, 0].iter().flat_map(|i| i.to_le_bytes()).collect();
     let build = |mesh: &MeshR2| {
@@ -377,7 +377,7 @@ fn respawn_checks_find_bad_references() {
     has(&t, "80 (MESHES)[0]", "material sort 4 is outside MATERIAL_SORTS (count 1)");
 
     // Titanfall: 16-byte light probe references (the 20-byte form came with Titanfall 2).
-    let mut r = LightProbeRef::new_zeroed();
+    let mut r = <LightProbeRef>::new_zeroed();
     r.lightprobe.set(2);
     let bytes = BspBuilder::new(&TITANFALL)
         .version(29)
@@ -391,7 +391,7 @@ fn respawn_checks_find_bad_references() {
     has(&t, "104 (LIGHTPROBE_REFERENCES)[1]", "light probe 2 is outside LIGHTPROBES (count 1)");
 
     // Apex: texture names are SURFACE_NAMES byte offsets; object references are u32.
-    let mut td = TextureDataR5::new_zeroed();
+    let mut td = <TextureDataR5>::new_zeroed();
     td.name_index.set(40);
     let bytes = BspBuilder::new(&APEX)
         .version(49)
@@ -510,10 +510,10 @@ fn respawn_static_props_and_contents_per_game() {
     use respawn::*;
     use zerocopy::{FromZeros, IntoBytes};
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
-    let prop = StaticPropR1::new_zeroed();
+    let prop = <StaticPropR1>::new_zeroed();
     let child = sprp(RespawnPropLayout::R1, &["models/a.mdl"], &[0], &[prop.as_bytes().to_vec(), prop.as_bytes().to_vec()], None);
     let game_lump = gamelump::build(&[(gamelump::ID_STATIC_PROPS, 0, 12, child)], OffsetBase::Relative, 0, bspkit::Endian::Little);
-    let mut info = LevelInfoR1::new_zeroed();
+    let mut info = <LevelInfoR1>::new_zeroed();
     info.num_static_props.set(3);
     let bytes = BspBuilder::new(&TITANFALL)
         .version(29)
@@ -532,7 +532,7 @@ fn respawn_static_props_and_contents_per_game() {
     assert_eq!(row("static props"), Some(Some(2)));
     assert!(row("brushes").is_some() && row("bvh nodes").is_none());
 
-    let prop = StaticPropR2::new_zeroed();
+    let prop = <StaticPropR2>::new_zeroed();
     let child = sprp(RespawnPropLayout::R2, &[], &[], &[prop.as_bytes().to_vec()], Some(&[]));
     let game_lump = gamelump::build(&[(gamelump::ID_STATIC_PROPS, 0, 50, child)], OffsetBase::Relative, 0, bspkit::Endian::Little);
     let bytes = BspBuilder::new(&APEX).version(50).lump(LUMP_ENTITIES, ents).lump(LUMP_GAME_LUMP, game_lump).build();

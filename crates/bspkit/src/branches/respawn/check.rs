@@ -8,7 +8,7 @@
 use super::ent::{directory_length, entity_partition_paths, map_stem, partition_kinds};
 use super::lumps::*;
 use super::records::*;
-use super::view::{Apex, Game, IndexRecord, Titanfall, Titanfall2, View};
+use super::view::{Apex, Game, IndexRecord, Titanfall, Titanfall2, TitanfallX360, View};
 use crate::bsp::Bsp;
 use crate::check::problem::{Checker, Code, Problem};
 use crate::directory::LumpOrigin;
@@ -18,6 +18,7 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     files(bsp, problems);
     let _ = match bsp.branch().id {
         "titanfall" => View::<Titanfall>::new(bsp).map(|v| references(&v, problems)),
+        "titanfall_x360" => View::<TitanfallX360>::new(bsp).map(|v| references(&v, problems)),
         "titanfall2" => View::<Titanfall2>::new(bsp).map(|v| references(&v, problems)),
         _ => View::<Apex>::new(bsp).map(|v| references(&v, problems)),
     };
@@ -107,7 +108,7 @@ fn rtl_without_third_page(bsp: &Bsp, index: usize, stored: u64) -> bool {
 }
 
 /// Texels of all lightmap pages (saturating: a hostile header list cannot overflow).
-fn texels(headers: &[LightmapHeader]) -> u64 {
+fn texels<O: zerocopy::ByteOrder>(headers: &[LightmapHeader<O>]) -> u64 {
     headers.iter().fold(0u64, |sum, h| sum.saturating_add(h.texels()))
 }
 
@@ -319,10 +320,10 @@ fn aabb_trees<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, obj_refs: usize
         [(LUMP_CELL_AABB_NODES, obj_refs, "OBJ_REFERENCES"), (LUMP_CSM_AABB_NODES, csm_refs, "CSM_OBJ_REFERENCES")]
     {
         let runs: Vec<AabbRuns> = if v.is_apex() {
-            let Ok(list) = v.lump::<AabbNodeR5>(lump) else { continue };
+            let Ok(list) = v.lump::<AabbNodeR5<G::O>>(lump) else { continue };
             list.iter().map(|a| if lump == LUMP_CELL_AABB_NODES { a.cell_runs() } else { a.csm_runs(version) }).collect()
         } else {
-            let Ok(list) = v.lump::<AabbNodeR1>(lump) else { continue };
+            let Ok(list) = v.lump::<AabbNodeR1<G::O>>(lump) else { continue };
             list.iter().map(AabbNodeR1::runs).collect()
         };
         let l = label(bsp, lump);
@@ -384,7 +385,7 @@ fn cells_and_portals<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, planes: 
         }
     }
     let u16_refs = |problems: &mut Vec<Problem>, lump: usize, len: usize, target: &str| {
-        if let Ok(list) = v.lump::<zerocopy::little_endian::U16>(lump) {
+        if let Ok(list) = v.lump::<zerocopy::byteorder::U16<G::O>>(lump) {
             let l = label(bsp, lump);
             let mut c = Checker::new(problems, &l);
             for (i, x) in list.iter().enumerate() {
@@ -396,7 +397,7 @@ fn cells_and_portals<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, planes: 
     u16_refs(problems, LUMP_PORTAL_VERTEX_REFERENCES, pverts, "PORTAL_VERTICES");
     u16_refs(problems, LUMP_PORTAL_EDGE_REFERENCES, pedges, "PORTAL_EDGES");
     let sets = |problems: &mut Vec<Problem>, lump: usize, len: usize, target: &str| -> usize {
-        let Ok(list) = v.lump::<IndexSet>(lump) else { return 0 };
+        let Ok(list) = v.lump::<IndexSet<G::O>>(lump) else { return 0 };
         let l = label(bsp, lump);
         let mut c = Checker::new(problems, &l);
         for (i, s) in list.iter().enumerate() {
@@ -457,7 +458,7 @@ fn collision<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, planes: usize, t
     }
     parallel(bsp, problems, (LUMP_CM_GEO_SETS, geo_sets), (LUMP_CM_GEO_SET_BOUNDS, n(bsp, LUMP_CM_GEO_SET_BOUNDS, 16)));
     parallel(bsp, problems, (LUMP_CM_PRIMITIVES, prims), (LUMP_CM_PRIMITIVE_BOUNDS, n(bsp, LUMP_CM_PRIMITIVE_BOUNDS, 16)));
-    let primitive = |c: &mut Checker, i: usize, p: &CmPrimitive| {
+    let primitive = |c: &mut Checker, i: usize, p: &CmPrimitive<G::O>| {
         c.index(i, "unique contents", p.unique_contents() as i64, contents, "CM_UNIQUE_CONTENTS");
         match (p.kind(), num_props) {
             (PRIMITIVE_BRUSH, _) => c.index(i, "brush", p.index() as i64, brushes, "CM_BRUSHES"),

@@ -13,7 +13,7 @@ pub fn directory_length(bsp: &Bsp, index: usize) -> Option<u64> {
     if index >= 128 {
         return None;
     }
-    let v = crate::bytes::i32_at(bsp.data(), 16 + 16 * index + 4, crate::bytes::Endian::Little)?;
+    let v = crate::bytes::i32_at(bsp.data(), 16 + 16 * index + 4, bsp.endian())?;
     u64::try_from(v).ok()
 }
 

@@ -92,9 +92,10 @@ impl FamilyOps for RespawnFamily {
     }
 
     fn world_bounds(&self, bsp: &Bsp) -> Result<Option<Bounds>> {
-        use super::view::{Apex, Titanfall, Titanfall2};
+        use super::view::{Apex, Titanfall, Titanfall2, TitanfallX360};
         match bsp.branch().id {
             "titanfall" => world_bounds::<Titanfall>(bsp),
+            "titanfall_x360" => world_bounds::<TitanfallX360>(bsp),
             "titanfall2" => world_bounds::<Titanfall2>(bsp),
             _ => world_bounds::<Apex>(bsp),
         }

@@ -37,6 +37,13 @@ pub fn collect<'a>(bsp: &'a Bsp<'a>) -> Result<LightSet<'a>> {
         set.warnings.push("apex lightmaps (8-byte HDR texels) are not decoded".into());
         return Ok(set);
     }
+    if bsp.branch().id == "titanfall_x360" {
+        // No console map has been seen: whether its pages are RGBA8 like the PC's or a GPU
+        // texture format is not known, so nothing is guessed.
+        set.format = None;
+        set.warnings.push("titanfall_x360 lightmaps (the console's texel format is not known) are not decoded".into());
+        return Ok(set);
+    }
     let headers: &[LightmapHeader] = bsp.records(LUMP_LIGHTMAP_HEADERS)?;
     let sky = bsp.lump(LUMP_LIGHTMAP_DATA_SKY)?;
     let mut at = 0usize;

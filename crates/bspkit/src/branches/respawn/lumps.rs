@@ -525,6 +525,20 @@ pub static TITANFALL: Branch = Branch {
     lumps: &TITANFALL_LUMPS,
 };
 
+/// Titanfall on Xbox 360: magic `PSBr` (the PC magic's bytes reversed, as `PSBV` is `VBSP`'s),
+/// version 29, every header word and record big-endian; Titanfall's lump table and record
+/// layouts byte-swapped (bsp_tool 0.7.0 `respawn/titanfall_x360.py`: `LUMP = titanfall.LUMP`,
+/// the lump header of `orange_box_x360`, its grid, level info and `sprp` v12 formats Titanfall's
+/// with `>`; facts only).
+pub static TITANFALL_X360: Branch = Branch {
+    id: "titanfall_x360",
+    family: Family::Respawn,
+    title: "Respawn PSBr 29 (Titanfall, Xbox 360)",
+    games: "Titanfall (Xbox 360)",
+    header: HeaderKind::Respawn,
+    lumps: &TITANFALL_LUMPS,
+};
+
 pub static TITANFALL2: Branch = Branch {
     id: "titanfall2",
     family: Family::Respawn,
@@ -543,7 +557,10 @@ pub static APEX: Branch = Branch {
     lumps: &APEX_LUMPS,
 };
 
-pub static BRANCHES: &[&Branch] = &[&TITANFALL, &TITANFALL2, &APEX];
+pub static BRANCHES: &[&Branch] = &[&TITANFALL, &TITANFALL_X360, &TITANFALL2, &APEX];
+
+/// The Xbox 360 magic (big-endian `rBSP`).
+pub const X360_MAGIC: &[u8; 4] = b"PSBr";
 
 /// The branch for a version word. Later Apex maps store `major | minor << 16` (facts §1.1), so
 /// only the low 16 bits choose the table.

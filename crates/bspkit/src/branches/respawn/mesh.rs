@@ -28,7 +28,7 @@ use std::collections::HashMap;
 
 use super::lumps::{LUMP_GAME_LUMP, LUMP_LIGHTMAP_HEADERS, LUMP_MESHES};
 use super::records::{MaterialSortRecord, MeshRecord, ModelRecord, TextureDataRecord};
-use super::view::{Apex, Game, LevelInfo, Titanfall, Titanfall2, View};
+use super::view::{Apex, Game, LevelInfo, Titanfall, Titanfall2, TitanfallX360, View};
 use crate::bsp::Bsp;
 use crate::error::Result;
 use crate::lumps::entities::Entity;
@@ -41,6 +41,7 @@ use crate::mesh::scene::{
 pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     match bsp.branch().id {
         "titanfall" => build_game(View::<Titanfall>::new(bsp)?, opts),
+        "titanfall_x360" => build_game(View::<TitanfallX360>::new(bsp)?, opts),
         "titanfall2" => build_game(View::<Titanfall2>::new(bsp)?, opts),
         _ => build_game(View::<Apex>::new(bsp)?, opts),
     }

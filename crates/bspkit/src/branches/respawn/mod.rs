@@ -32,4 +32,6 @@ pub use ent::*;
 pub use lumps::*;
 pub use records::*;
 pub use sprp::{RespawnProp, RespawnPropLayout, RespawnStaticProps};
-pub use view::{Apex, Game, IndexRecord, LevelInfo, LightProbeRefs, LightProbes, Titanfall, Titanfall2, Vertices, View, WorldLights};
+pub use view::{
+    Apex, Game, IndexRecord, LevelInfo, LightProbeRefs, LightProbes, Titanfall, Titanfall2, TitanfallX360, Vertices, View, WorldLights,
+};

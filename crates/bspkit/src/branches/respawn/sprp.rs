@@ -45,7 +45,7 @@ impl RespawnPropLayout {
         match version {
             12 => RespawnPropLayout::R1,
             13 | 47..=52 => RespawnPropLayout::R2,
-            _ if branch_id == "titanfall" => RespawnPropLayout::R1,
+            _ if matches!(branch_id, "titanfall" | "titanfall_x360") => RespawnPropLayout::R1,
             _ => RespawnPropLayout::R2,
         }
     }
@@ -79,7 +79,7 @@ pub struct RespawnProp {
     pub leaves: Option<[u16; 2]>,
 }
 
-fn v3(v: &[zerocopy::little_endian::F32; 3]) -> [f32; 3] {
+fn v3<O: zerocopy::ByteOrder>(v: &[zerocopy::byteorder::F32<O>; 3]) -> [f32; 3] {
     [v[0].get(), v[1].get(), v[2].get()]
 }
 
@@ -87,6 +87,8 @@ fn v3(v: &[zerocopy::little_endian::F32; 3]) -> [f32; 3] {
 #[derive(Debug, Clone)]
 pub struct RespawnStaticProps<'a> {
     data: Cow<'a, [u8]>,
+    /// Big for the Xbox 360 branch (every word and prop field byte-swapped), little otherwise.
+    pub endian: Endian,
     pub version: u16,
     pub layout: RespawnPropLayout,
     pub model_names: Vec<String>,
@@ -105,9 +107,10 @@ impl<'a> RespawnStaticProps<'a> {
     /// Parse a `sprp` child of game lump version `version` from a map of branch `branch_id`.
     pub fn parse(data: Cow<'a, [u8]>, version: u16, branch_id: &str) -> Result<Self> {
         let layout = RespawnPropLayout::of(version, branch_id);
+        let endian = if branch_id == "titanfall_x360" { Endian::Big } else { Endian::Little };
         let d: &[u8] = &data;
         let word = |pos: usize, what: &str| -> Result<usize> {
-            let n = u32_at(d, pos, Endian::Little).ok_or_else(|| Error::truncated(pos as u64 + 4, d.len() as u64).at(pos as u64))?;
+            let n = u32_at(d, pos, endian).ok_or_else(|| Error::truncated(pos as u64 + 4, d.len() as u64).at(pos as u64))?;
             usize::try_from(n).map_err(|_| Error::malformed(format!("static prop {what} {n} does not fit")).at(pos as u64))
         };
         let span = |pos: usize, n: usize, size: usize, what: &str| -> Result<usize> {
@@ -123,7 +126,7 @@ impl<'a> RespawnStaticProps<'a> {
         let (leaves, mut pos) = if layout == RespawnPropLayout::R1 {
             let n = word(names_end, "leaf count")?;
             let end = span(names_end + 4, n, 2, "leaves")?;
-            let leaves = (0..n).filter_map(|i| u16_at(d, names_end + 4 + 2 * i, Endian::Little)).collect();
+            let leaves = (0..n).filter_map(|i| u16_at(d, names_end + 4 + 2 * i, endian)).collect();
             (leaves, end)
         } else {
             (Vec::new(), names_end)
@@ -150,14 +153,21 @@ impl<'a> RespawnStaticProps<'a> {
             ))
             .at(pos as u64));
         }
-        Ok(RespawnStaticProps { data, version, layout, model_names, leaves, unknown, count, props_start, extra_count, extra_start })
+        Ok(RespawnStaticProps { data, endian, version, layout, model_names, leaves, unknown, count, props_start, extra_count, extra_start })
     }
 
-    /// The props as zero-copy records (v12).
+    /// The props as zero-copy records (v12, little-endian; empty for a big-endian child).
     pub fn props_r1(&self) -> &[StaticPropR1] {
-        match self.layout {
-            RespawnPropLayout::R1 => self.slice(self.props_start, self.count),
-            RespawnPropLayout::R2 => &[],
+        match (self.layout, self.endian) {
+            (RespawnPropLayout::R1, Endian::Little) => self.slice(self.props_start, self.count),
+            _ => &[],
+        }
+    }
+    /// The props as zero-copy big-endian records (v12 of the Xbox 360 branch; empty otherwise).
+    pub fn props_r1_big(&self) -> &[StaticPropR1<zerocopy::BigEndian>] {
+        match (self.layout, self.endian) {
+            (RespawnPropLayout::R1, Endian::Big) => self.slice(self.props_start, self.count),
+            _ => &[],
         }
     }
     /// The props as zero-copy records (v13+).
@@ -209,6 +219,10 @@ impl<'a> RespawnStaticProps<'a> {
             common!(p, collision: [p.collision_flags[0].get(), p.collision_flags[1].get()],
                 fade: Some([p.fade_min.get(), p.fade_max.get()]), leaves: Some([p.first_leaf.get(), p.num_leaves.get()]))
         }));
+        out.extend(self.props_r1_big().iter().map(|p| {
+            common!(p, collision: [p.collision_flags[0].get(), p.collision_flags[1].get()],
+                fade: Some([p.fade_min.get(), p.fade_max.get()]), leaves: Some([p.first_leaf.get(), p.num_leaves.get()]))
+        }));
         out.extend(self.props_r2().iter().map(
             |p| common!(p, collision: [p.collision_flags[0].get() as u32, p.collision_flags[1].get() as u32], fade: None, leaves: None),
         ));
@@ -253,7 +267,7 @@ mod tests {
 
     #[test]
     fn both_layouts_parse_and_tails_are_refused() {
-        let mut p = StaticPropR2::new_zeroed();
+        let mut p = <StaticPropR2>::new_zeroed();
         p.origin[2].set(64.0);
         p.model.set(1);
         p.scale.set(1.5);
@@ -274,7 +288,7 @@ mod tests {
         big[4 + 256..4 + 256 + 4].copy_from_slice(&1000u32.to_le_bytes());
         assert!(RespawnStaticProps::parse(Cow::Owned(big), 13, "titanfall2").is_err());
 
-        let mut p = StaticPropR1::new_zeroed();
+        let mut p = <StaticPropR1>::new_zeroed();
         p.fade_max.set(900.0);
         let data = build(RespawnPropLayout::R1, &["m.mdl"], &[3, 4], &[p.as_bytes().to_vec(), p.as_bytes().to_vec()], None);
         let sp = RespawnStaticProps::parse(Cow::Owned(data), 12, "titanfall").unwrap();

@@ -7,7 +7,7 @@
 
 use super::ent::entity_partitions;
 use super::lumps::*;
-use super::view::{Apex, Game, Titanfall, Titanfall2, View};
+use super::view::{Apex, Game, Titanfall, Titanfall2, TitanfallX360, View};
 use crate::bsp::Bsp;
 use crate::stats::stat::Stat;
 
@@ -15,6 +15,7 @@ use crate::stats::stat::Stat;
 pub fn stats(bsp: &Bsp) -> Vec<Stat> {
     let rows = match bsp.branch().id {
         "titanfall" => View::<Titanfall>::new(bsp).map(|v| rows(&v)),
+        "titanfall_x360" => View::<TitanfallX360>::new(bsp).map(|v| rows(&v)),
         "titanfall2" => View::<Titanfall2>::new(bsp).map(|v| rows(&v)),
         _ => View::<Apex>::new(bsp).map(|v| rows(&v)),
     };

@@ -1,5 +1,6 @@
 //! Typed, zero-copy views of a Respawn map's lumps. [`View`] is generic over the game
-//! ([`Titanfall`], [`Titanfall2`], [`Apex`]) whose record layouts it reads; the layouts that
+//! ([`Titanfall`], [`TitanfallX360`], [`Titanfall2`], [`Apex`]) whose record layouts and byte
+//! order ([`Game::O`]) it reads; the layouts that
 //! differ between games are the [`Game`] trait's associated types, and the traits in
 //! [`super::records`] ([`MeshRecord`], [`MaterialSortRecord`], [`VertexRecord`], …) read them
 //! alike. [`with_respawn_view!`](crate::with_respawn_view) runs generic code for whichever game
@@ -26,8 +27,8 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use zerocopy::little_endian::{F32, I16, U16, U32};
-use zerocopy::{FromBytes, Immutable, KnownLayout};
+use zerocopy::byteorder::{ByteOrder, F32, I16, U16, U32};
+use zerocopy::{BigEndian, FromBytes, Immutable, KnownLayout, LittleEndian as LE};
 
 use super::lumps::*;
 use super::records::*;
@@ -44,12 +45,12 @@ mod sealed {
 pub trait IndexRecord {
     fn value(&self) -> u64;
 }
-impl IndexRecord for U16 {
+impl<O: ByteOrder> IndexRecord for U16<O> {
     fn value(&self) -> u64 {
         self.get() as u64
     }
 }
-impl IndexRecord for U32 {
+impl<O: ByteOrder> IndexRecord for U32<O> {
     fn value(&self) -> u64 {
         self.get() as u64
     }
@@ -59,6 +60,11 @@ impl IndexRecord for U32 {
 pub trait Game: sealed::Sealed + 'static {
     /// The branch (`--branch`) whose maps this game reads.
     const BRANCH_ID: &'static str;
+    /// The branch whose record layouts it shares (`titanfall` for the Xbox 360 build, whose
+    /// records are Titanfall's byte-swapped; itself otherwise).
+    const LAYOUT_OF: &'static str;
+    /// The byte order of every record: little-endian on PC, big-endian on Xbox 360.
+    type O: ByteOrder;
     type TextureData: TextureDataRecord + FromBytes + Immutable + KnownLayout;
     type Model: ModelRecord + FromBytes + Immutable + KnownLayout;
     type Mesh: MeshRecord + FromBytes + Immutable + KnownLayout;
@@ -76,16 +82,21 @@ pub trait Game: sealed::Sealed + 'static {
 
 /// Titanfall, rBSP v29 (and Titanfall: Online).
 pub struct Titanfall;
+/// Titanfall on Xbox 360, `PSBr` 29: Titanfall's records in big-endian byte order.
+pub struct TitanfallX360;
 /// Titanfall 2, rBSP v36 (tech test) and v37.
 pub struct Titanfall2;
 /// Apex Legends, rBSP v47–v52.
 pub struct Apex;
 impl sealed::Sealed for Titanfall {}
+impl sealed::Sealed for TitanfallX360 {}
 impl sealed::Sealed for Titanfall2 {}
 impl sealed::Sealed for Apex {}
 
 impl Game for Titanfall {
     const BRANCH_ID: &'static str = "titanfall";
+    const LAYOUT_OF: &'static str = "titanfall";
+    type O = LE;
     type TextureData = TextureDataR1;
     type Model = ModelR1;
     type Mesh = MeshR1;
@@ -95,11 +106,29 @@ impl Game for Titanfall {
     type VertexLitBump = VertexLitBumpR1;
     type VertexUnlitTs = VertexUnlitTsR1;
     type VertexBlinnPhong = VertexBlinnPhongR1;
-    type ObjRef = U16;
+    type ObjRef = U16<LE>;
     type AabbNode = AabbNodeR1;
+}
+impl Game for TitanfallX360 {
+    const BRANCH_ID: &'static str = "titanfall_x360";
+    const LAYOUT_OF: &'static str = "titanfall";
+    type O = BigEndian;
+    type TextureData = TextureDataR1<BigEndian>;
+    type Model = ModelR1<BigEndian>;
+    type Mesh = MeshR1<BigEndian>;
+    type MaterialSort = MaterialSortR1<BigEndian>;
+    type VertexUnlit = VertexUnlitR1<BigEndian>;
+    type VertexLitFlat = VertexLitFlatR1<BigEndian>;
+    type VertexLitBump = VertexLitBumpR1<BigEndian>;
+    type VertexUnlitTs = VertexUnlitTsR1<BigEndian>;
+    type VertexBlinnPhong = VertexBlinnPhongR1<BigEndian>;
+    type ObjRef = U16<BigEndian>;
+    type AabbNode = AabbNodeR1<BigEndian>;
 }
 impl Game for Titanfall2 {
     const BRANCH_ID: &'static str = "titanfall2";
+    const LAYOUT_OF: &'static str = "titanfall2";
+    type O = LE;
     type TextureData = TextureDataR1;
     type Model = ModelR1;
     type Mesh = MeshR2;
@@ -109,11 +138,13 @@ impl Game for Titanfall2 {
     type VertexLitBump = VertexLitBumpR1;
     type VertexUnlitTs = VertexUnlitTsR1;
     type VertexBlinnPhong = VertexBlinnPhongR1;
-    type ObjRef = U16;
+    type ObjRef = U16<LE>;
     type AabbNode = AabbNodeR1;
 }
 impl Game for Apex {
     const BRANCH_ID: &'static str = "apex";
+    const LAYOUT_OF: &'static str = "apex";
+    type O = LE;
     type TextureData = TextureDataR5;
     type Model = ModelR5;
     type Mesh = MeshR5;
@@ -123,7 +154,7 @@ impl Game for Apex {
     type VertexLitBump = VertexLitBumpR5;
     type VertexUnlitTs = VertexUnlitTsR5;
     type VertexBlinnPhong = VertexBlinnPhongR5;
-    type ObjRef = U32;
+    type ObjRef = U32<LE>;
     type AabbNode = AabbNodeR5;
 }
 
@@ -132,10 +163,11 @@ impl Game for Apex {
 #[macro_export]
 macro_rules! with_respawn_view {
     ($bsp:expr, |$view:ident| $body:expr) => {{
-        use $crate::branches::respawn::view::{Apex, Titanfall, Titanfall2, View};
+        use $crate::branches::respawn::view::{Apex, Titanfall, Titanfall2, TitanfallX360, View};
         let bsp = $bsp;
         match bsp.branch().id {
             "titanfall" => View::<Titanfall>::new(bsp).map(|$view| $body),
+            "titanfall_x360" => View::<TitanfallX360>::new(bsp).map(|$view| $body),
             "titanfall2" => View::<Titanfall2>::new(bsp).map(|$view| $body),
             _ => View::<Apex>::new(bsp).map(|$view| $body),
         }
@@ -174,13 +206,13 @@ impl<G: Game> Vertices<'_, G> {
 }
 
 /// WORLD_LIGHTS in the layout of its lump version.
-pub enum WorldLights<'a> {
-    V1(&'a [WorldLight]),
-    V2(&'a [WorldLightV2]),
-    V3(&'a [WorldLightV3]),
+pub enum WorldLights<'a, O: ByteOrder = LE> {
+    V1(&'a [WorldLight<O>]),
+    V2(&'a [WorldLightV2<O>]),
+    V3(&'a [WorldLightV3<O>]),
 }
 
-impl WorldLights<'_> {
+impl<O: ByteOrder> WorldLights<'_, O> {
     pub fn len(&self) -> usize {
         match self {
             WorldLights::V1(l) => l.len(),
@@ -192,7 +224,7 @@ impl WorldLights<'_> {
         self.len() == 0
     }
     /// The fields every version shares.
-    pub fn get(&self, i: usize) -> Option<&WorldLight> {
+    pub fn get(&self, i: usize) -> Option<&WorldLight<O>> {
         match self {
             WorldLights::V1(l) => l.get(i),
             WorldLights::V2(l) => l.get(i).map(|l| &l.v1),
@@ -202,14 +234,14 @@ impl WorldLights<'_> {
 }
 
 /// LIGHTPROBES in the layout of the map's version.
-pub enum LightProbes<'a> {
+pub enum LightProbes<'a, O: ByteOrder = LE> {
     /// 48 bytes, v29–v50.
-    Padded(&'a [LightProbe]),
+    Padded(&'a [LightProbe<O>]),
     /// 44 bytes, v51+.
-    R5v51(&'a [LightProbeR5v51]),
+    R5v51(&'a [LightProbeR5v51<O>]),
 }
 
-impl LightProbes<'_> {
+impl<O: ByteOrder> LightProbes<'_, O> {
     pub fn len(&self) -> usize {
         match self {
             LightProbes::Padded(l) => l.len(),
@@ -222,12 +254,12 @@ impl LightProbes<'_> {
 }
 
 /// LIGHTPROBE_REFERENCES in the layout of the map's game.
-pub enum LightProbeRefs<'a> {
-    R1(&'a [LightProbeRef]),
-    R2(&'a [LightProbeRefR2]),
+pub enum LightProbeRefs<'a, O: ByteOrder = LE> {
+    R1(&'a [LightProbeRef<O>]),
+    R2(&'a [LightProbeRefR2<O>]),
 }
 
-impl LightProbeRefs<'_> {
+impl<O: ByteOrder> LightProbeRefs<'_, O> {
     pub fn len(&self) -> usize {
         match self {
             LightProbeRefs::R1(l) => l.len(),
@@ -247,12 +279,12 @@ impl LightProbeRefs<'_> {
 }
 
 /// LEVEL_INFO in the layout of the map's game.
-pub enum LevelInfo<'a> {
-    R1(&'a LevelInfoR1),
-    R5(&'a LevelInfoR5),
+pub enum LevelInfo<'a, O: ByteOrder = LE> {
+    R1(&'a LevelInfoR1<O>),
+    R5(&'a LevelInfoR5<O>),
 }
 
-impl LevelInfo<'_> {
+impl<O: ByteOrder> LevelInfo<'_, O> {
     pub fn num_static_props(&self) -> u32 {
         match self {
             LevelInfo::R1(l) => l.num_static_props.get(),
@@ -297,17 +329,17 @@ impl<'a, G: Game> View<'a, G> {
         self.bsp.lump(index).map(|l| l.len() / size.max(1)).unwrap_or(0)
     }
     pub fn is_apex(&self) -> bool {
-        G::BRANCH_ID == Apex::BRANCH_ID
+        G::LAYOUT_OF == Apex::BRANCH_ID
     }
 
-    pub fn planes(&self) -> Result<&'a [Plane]> {
+    pub fn planes(&self) -> Result<&'a [Plane<G::O>]> {
         self.lump(LUMP_PLANES)
     }
     /// Vertex positions (VERTICES).
-    pub fn vertices(&self) -> Result<&'a [Vec3]> {
+    pub fn vertices(&self) -> Result<&'a [Vec3<G::O>]> {
         self.lump(LUMP_VERTICES)
     }
-    pub fn vertex_normals(&self) -> Result<&'a [Vec3]> {
+    pub fn vertex_normals(&self) -> Result<&'a [Vec3<G::O>]> {
         self.lump(LUMP_VERTEX_NORMALS)
     }
     pub fn texture_data(&self) -> Result<&'a [G::TextureData]> {
@@ -319,19 +351,19 @@ impl<'a, G: Game> View<'a, G> {
     pub fn meshes(&self) -> Result<&'a [G::Mesh]> {
         self.lump(LUMP_MESHES)
     }
-    pub fn mesh_indices(&self) -> Result<&'a [U16]> {
+    pub fn mesh_indices(&self) -> Result<&'a [U16<G::O>]> {
         self.lump(LUMP_MESH_INDICES)
     }
-    pub fn mesh_bounds(&self) -> Result<&'a [MeshBounds]> {
+    pub fn mesh_bounds(&self) -> Result<&'a [MeshBounds<G::O>]> {
         self.lump(LUMP_MESH_BOUNDS)
     }
     pub fn material_sorts(&self) -> Result<&'a [G::MaterialSort]> {
         self.lump(LUMP_MATERIAL_SORTS)
     }
-    pub fn lightmap_headers(&self) -> Result<&'a [LightmapHeader]> {
+    pub fn lightmap_headers(&self) -> Result<&'a [LightmapHeader<G::O>]> {
         self.lump(LUMP_LIGHTMAP_HEADERS)
     }
-    pub fn cubemaps(&self) -> Result<&'a [Cubemap]> {
+    pub fn cubemaps(&self) -> Result<&'a [Cubemap<G::O>]> {
         self.lump(LUMP_CUBEMAPS)
     }
     pub fn vertex_unlit(&self) -> Result<&'a [G::VertexUnlit]> {
@@ -380,7 +412,8 @@ impl<'a, G: Game> View<'a, G> {
     pub fn texture_name(&self, i: usize) -> Option<Cow<'a, str>> {
         let td = self.texture_data().ok()?.get(i)?;
         let index = usize::try_from(td.name_index()).ok()?;
-        let offset = if self.is_apex() { index } else { self.lump::<U32>(LUMP_TEXTURE_DATA_STRING_TABLE).ok()?.get(index)?.get() as usize };
+        let offset =
+            if self.is_apex() { index } else { self.lump::<U32<G::O>>(LUMP_TEXTURE_DATA_STRING_TABLE).ok()?.get(index)?.get() as usize };
         let data = self.bsp.lump(if self.is_apex() { LUMP_SURFACE_NAMES } else { LUMP_TEXTURE_DATA_STRING_DATA }).ok()?;
         Some(crate::bytes::c_str(data.get(offset..)?))
     }
@@ -393,7 +426,7 @@ impl<'a, G: Game> View<'a, G> {
     pub fn obj_references(&self) -> Result<&'a [G::ObjRef]> {
         self.lump(LUMP_OBJ_REFERENCES)
     }
-    pub fn obj_reference_bounds(&self) -> Result<&'a [ObjRefBounds]> {
+    pub fn obj_reference_bounds(&self) -> Result<&'a [ObjRefBounds<G::O>]> {
         self.lump(LUMP_OBJ_REFERENCE_BOUNDS)
     }
     pub fn csm_obj_references(&self) -> Result<&'a [G::ObjRef]> {
@@ -405,121 +438,121 @@ impl<'a, G: Game> View<'a, G> {
     pub fn csm_aabb_nodes(&self) -> Result<&'a [G::AabbNode]> {
         self.lump(LUMP_CSM_AABB_NODES)
     }
-    pub fn cell_bsp_nodes(&self) -> Result<&'a [CellBspNode]> {
+    pub fn cell_bsp_nodes(&self) -> Result<&'a [CellBspNode<G::O>]> {
         self.lump(LUMP_CELL_BSP_NODES)
     }
-    pub fn cells(&self) -> Result<&'a [Cell]> {
+    pub fn cells(&self) -> Result<&'a [Cell<G::O>]> {
         self.lump(LUMP_CELLS)
     }
-    pub fn portals(&self) -> Result<&'a [Portal]> {
+    pub fn portals(&self) -> Result<&'a [Portal<G::O>]> {
         self.lump(LUMP_PORTALS)
     }
-    pub fn portal_vertices(&self) -> Result<&'a [Vec3]> {
+    pub fn portal_vertices(&self) -> Result<&'a [Vec3<G::O>]> {
         self.lump(LUMP_PORTAL_VERTICES)
     }
     /// PORTAL_EDGES: vertex pairs, flattened.
-    pub fn portal_edges(&self) -> Result<&'a [U16]> {
+    pub fn portal_edges(&self) -> Result<&'a [U16<G::O>]> {
         self.lump(LUMP_PORTAL_EDGES)
     }
-    pub fn portal_vertex_edges(&self) -> Result<&'a [IndexSet]> {
+    pub fn portal_vertex_edges(&self) -> Result<&'a [IndexSet<G::O>]> {
         self.lump(LUMP_PORTAL_VERTEX_EDGES)
     }
-    pub fn portal_vertex_references(&self) -> Result<&'a [U16]> {
+    pub fn portal_vertex_references(&self) -> Result<&'a [U16<G::O>]> {
         self.lump(LUMP_PORTAL_VERTEX_REFERENCES)
     }
-    pub fn portal_edge_references(&self) -> Result<&'a [U16]> {
+    pub fn portal_edge_references(&self) -> Result<&'a [U16<G::O>]> {
         self.lump(LUMP_PORTAL_EDGE_REFERENCES)
     }
-    pub fn portal_edge_intersect_edges(&self) -> Result<&'a [IndexSet]> {
+    pub fn portal_edge_intersect_edges(&self) -> Result<&'a [IndexSet<G::O>]> {
         self.lump(LUMP_PORTAL_EDGE_INTERSECT_EDGE)
     }
-    pub fn portal_edge_intersect_vertices(&self) -> Result<&'a [IndexSet]> {
+    pub fn portal_edge_intersect_vertices(&self) -> Result<&'a [IndexSet<G::O>]> {
         self.lump(LUMP_PORTAL_EDGE_INTERSECT_VERTEX)
     }
-    pub fn portal_edge_intersect_headers(&self) -> Result<&'a [PortalEdgeIntersectHeader]> {
+    pub fn portal_edge_intersect_headers(&self) -> Result<&'a [PortalEdgeIntersectHeader<G::O>]> {
         self.lump(LUMP_PORTAL_EDGE_INTERSECT_HEADER)
     }
-    pub fn occlusion_mesh_vertices(&self) -> Result<&'a [Vec3]> {
+    pub fn occlusion_mesh_vertices(&self) -> Result<&'a [Vec3<G::O>]> {
         self.lump(LUMP_OCCLUSION_MESH_VERTICES)
     }
-    pub fn occlusion_mesh_indices(&self) -> Result<&'a [I16]> {
+    pub fn occlusion_mesh_indices(&self) -> Result<&'a [I16<G::O>]> {
         self.lump(LUMP_OCCLUSION_MESH_INDICES)
     }
-    pub fn shadow_meshes(&self) -> Result<&'a [ShadowMesh]> {
+    pub fn shadow_meshes(&self) -> Result<&'a [ShadowMesh<G::O>]> {
         self.lump(LUMP_SHADOW_MESHES)
     }
-    pub fn shadow_mesh_indices(&self) -> Result<&'a [U16]> {
+    pub fn shadow_mesh_indices(&self) -> Result<&'a [U16<G::O>]> {
         self.lump(LUMP_SHADOW_MESH_INDICES)
     }
-    pub fn shadow_mesh_opaque_vertices(&self) -> Result<&'a [Vec3]> {
+    pub fn shadow_mesh_opaque_vertices(&self) -> Result<&'a [Vec3<G::O>]> {
         self.lump(LUMP_SHADOW_MESH_OPAQUE_VERTICES)
     }
-    pub fn shadow_mesh_alpha_vertices(&self) -> Result<&'a [ShadowMeshAlphaVertex]> {
+    pub fn shadow_mesh_alpha_vertices(&self) -> Result<&'a [ShadowMeshAlphaVertex<G::O>]> {
         self.lump(LUMP_SHADOW_MESH_ALPHA_VERTICES)
     }
     /// SHADOW_ENVIRONMENTS (v36+; empty for Titanfall, whose slot is unused).
-    pub fn shadow_environments(&self) -> Result<&'a [ShadowEnvironment]> {
+    pub fn shadow_environments(&self) -> Result<&'a [ShadowEnvironment<G::O>]> {
         self.only_after_29(LUMP_SHADOW_ENVIRONMENTS)
     }
     /// LIGHTPROBE_PARENT_INFOS (v36+).
-    pub fn lightprobe_parent_infos(&self) -> Result<&'a [LightProbeParentInfo]> {
+    pub fn lightprobe_parent_infos(&self) -> Result<&'a [LightProbeParentInfo<G::O>]> {
         self.only_after_29(LUMP_LIGHTPROBE_PARENT_INFOS)
     }
     /// LIGHTPROBE_BSP_NODES (Titanfall 2 only).
-    pub fn lightprobe_bsp_nodes(&self) -> Result<&'a [LightProbeBspNode]> {
-        if G::BRANCH_ID == Titanfall2::BRANCH_ID {
+    pub fn lightprobe_bsp_nodes(&self) -> Result<&'a [LightProbeBspNode<G::O>]> {
+        if G::LAYOUT_OF == Titanfall2::BRANCH_ID {
             self.lump(LUMP_LIGHTPROBE_BSP_NODES)
         } else {
             Ok(&[])
         }
     }
-    pub fn lightprobe_tree(&self) -> Result<&'a [LightProbeTree]> {
+    pub fn lightprobe_tree(&self) -> Result<&'a [LightProbeTree<G::O>]> {
         self.lump(LUMP_LIGHTPROBE_TREE)
     }
-    pub fn light_probes(&self) -> Result<LightProbes<'a>> {
+    pub fn light_probes(&self) -> Result<LightProbes<'a, G::O>> {
         if self.is_apex() && self.version() >= 51 {
             self.lump(LUMP_LIGHTPROBES).map(LightProbes::R5v51)
         } else {
             self.lump(LUMP_LIGHTPROBES).map(LightProbes::Padded)
         }
     }
-    pub fn lightprobe_references(&self) -> Result<LightProbeRefs<'a>> {
-        if G::BRANCH_ID == Titanfall::BRANCH_ID {
+    pub fn lightprobe_references(&self) -> Result<LightProbeRefs<'a, G::O>> {
+        if G::LAYOUT_OF == Titanfall::BRANCH_ID {
             self.lump(LUMP_LIGHTPROBE_REFERENCES).map(LightProbeRefs::R1)
         } else {
             self.lump(LUMP_LIGHTPROBE_REFERENCES).map(LightProbeRefs::R2)
         }
     }
-    pub fn static_prop_lightprobe_indices(&self) -> Result<&'a [U32]> {
+    pub fn static_prop_lightprobe_indices(&self) -> Result<&'a [U32<G::O>]> {
         self.lump(LUMP_STATIC_PROP_LIGHTPROBE_INDICES)
     }
     /// WORLD_LIGHTS in the layout of its lump version (1, 2 or 3; every Apex map reads 3).
-    pub fn world_lights(&self) -> Result<WorldLights<'a>> {
+    pub fn world_lights(&self) -> Result<WorldLights<'a, G::O>> {
         let version = self.bsp.entry(LUMP_WORLD_LIGHTS).and_then(|e| e.version).unwrap_or(0);
-        match (G::BRANCH_ID, version) {
+        match (G::LAYOUT_OF, version) {
             ("apex", _) | ("titanfall2", 3) => self.lump(LUMP_WORLD_LIGHTS).map(WorldLights::V3),
             ("titanfall2", 2) => self.lump(LUMP_WORLD_LIGHTS).map(WorldLights::V2),
             _ => self.lump(LUMP_WORLD_LIGHTS).map(WorldLights::V1),
         }
     }
     /// WORLD_LIGHT_PARENT_INFOS (v36+).
-    pub fn world_light_parent_infos(&self) -> Result<&'a [WorldLightParentInfo]> {
+    pub fn world_light_parent_infos(&self) -> Result<&'a [WorldLightParentInfo<G::O>]> {
         self.only_after_29(LUMP_WORLD_LIGHT_PARENT_INFOS)
     }
     /// LIGHTMAP_DATA_RTL_PAGES (Titanfall 2).
-    pub fn lightmap_pages(&self) -> Result<&'a [LightmapPage]> {
-        if G::BRANCH_ID == Titanfall2::BRANCH_ID {
+    pub fn lightmap_pages(&self) -> Result<&'a [LightmapPage<G::O>]> {
+        if G::LAYOUT_OF == Titanfall2::BRANCH_ID {
             self.lump(LUMP_LIGHTMAP_DATA_RTL_PAGES)
         } else {
             Ok(&[])
         }
     }
     /// The one LEVEL_INFO record, when the lump holds one.
-    pub fn level_info(&self) -> Result<Option<LevelInfo<'a>>> {
+    pub fn level_info(&self) -> Result<Option<LevelInfo<'a, G::O>>> {
         Ok(if self.is_apex() {
-            self.lump::<LevelInfoR5>(LUMP_LEVEL_INFO)?.first().map(LevelInfo::R5)
+            self.lump::<LevelInfoR5<G::O>>(LUMP_LEVEL_INFO)?.first().map(LevelInfo::R5)
         } else {
-            self.lump::<LevelInfoR1>(LUMP_LEVEL_INFO)?.first().map(LevelInfo::R1)
+            self.lump::<LevelInfoR1<G::O>>(LUMP_LEVEL_INFO)?.first().map(LevelInfo::R1)
         })
     }
     /// The map's static props (game lump `sprp`), `None` without one.
@@ -540,66 +573,66 @@ impl<'a, G: Game> View<'a, G> {
         }
     }
     fn only_after_29<T: FromBytes + Immutable + KnownLayout>(&self, index: usize) -> Result<&'a [T]> {
-        if G::BRANCH_ID == Titanfall::BRANCH_ID {
+        if G::LAYOUT_OF == Titanfall::BRANCH_ID {
             Ok(&[])
         } else {
             self.lump(index)
         }
     }
     /// TEXTURE_DATA_STRING_TABLE: byte offsets into TEXTURE_DATA_STRING_DATA (v29–v37).
-    pub fn texture_data_string_table(&self) -> Result<&'a [U32]> {
+    pub fn texture_data_string_table(&self) -> Result<&'a [U32<G::O>]> {
         self.only_before_apex(LUMP_TEXTURE_DATA_STRING_TABLE)
     }
-    pub fn leaf_water_data(&self) -> Result<&'a [LeafWaterData]> {
+    pub fn leaf_water_data(&self) -> Result<&'a [LeafWaterData<G::O>]> {
         self.only_before_apex(LUMP_LEAF_WATER_DATA)
     }
     /// The one CM_GRID record, when present.
-    pub fn cm_grid(&self) -> Result<Option<&'a CmGrid>> {
-        Ok(self.only_before_apex::<CmGrid>(LUMP_CM_GRID)?.first())
+    pub fn cm_grid(&self) -> Result<Option<&'a CmGrid<G::O>>> {
+        Ok(self.only_before_apex::<CmGrid<G::O>>(LUMP_CM_GRID)?.first())
     }
-    pub fn cm_grid_cells(&self) -> Result<&'a [CmGridCell]> {
+    pub fn cm_grid_cells(&self) -> Result<&'a [CmGridCell<G::O>]> {
         self.only_before_apex(LUMP_CM_GRID_CELLS)
     }
-    pub fn cm_geo_sets(&self) -> Result<&'a [CmGeoSet]> {
+    pub fn cm_geo_sets(&self) -> Result<&'a [CmGeoSet<G::O>]> {
         self.only_before_apex(LUMP_CM_GEO_SETS)
     }
-    pub fn cm_geo_set_bounds(&self) -> Result<&'a [CmBounds]> {
+    pub fn cm_geo_set_bounds(&self) -> Result<&'a [CmBounds<G::O>]> {
         self.only_before_apex(LUMP_CM_GEO_SET_BOUNDS)
     }
-    pub fn cm_primitives(&self) -> Result<&'a [CmPrimitive]> {
+    pub fn cm_primitives(&self) -> Result<&'a [CmPrimitive<G::O>]> {
         self.only_before_apex(LUMP_CM_PRIMITIVES)
     }
-    pub fn cm_primitive_bounds(&self) -> Result<&'a [CmBounds]> {
+    pub fn cm_primitive_bounds(&self) -> Result<&'a [CmBounds<G::O>]> {
         self.only_before_apex(LUMP_CM_PRIMITIVE_BOUNDS)
     }
-    pub fn cm_unique_contents(&self) -> Result<&'a [U32]> {
+    pub fn cm_unique_contents(&self) -> Result<&'a [U32<G::O>]> {
         self.only_before_apex(LUMP_CM_UNIQUE_CONTENTS)
     }
-    pub fn cm_brushes(&self) -> Result<&'a [CmBrush]> {
+    pub fn cm_brushes(&self) -> Result<&'a [CmBrush<G::O>]> {
         self.only_before_apex(LUMP_CM_BRUSHES)
     }
-    pub fn cm_brush_side_plane_offsets(&self) -> Result<&'a [U16]> {
+    pub fn cm_brush_side_plane_offsets(&self) -> Result<&'a [U16<G::O>]> {
         self.only_before_apex(LUMP_CM_BRUSH_SIDE_PLANE_OFFSETS)
     }
-    pub fn cm_brush_side_properties(&self) -> Result<&'a [CmBrushSideProperty]> {
+    pub fn cm_brush_side_properties(&self) -> Result<&'a [CmBrushSideProperty<G::O>]> {
         self.only_before_apex(LUMP_CM_BRUSH_SIDE_PROPERTIES)
     }
-    pub fn cm_brush_side_texture_vectors(&self) -> Result<&'a [CmBrushSideTextureVector]> {
+    pub fn cm_brush_side_texture_vectors(&self) -> Result<&'a [CmBrushSideTextureVector<G::O>]> {
         self.only_before_apex(LUMP_CM_BRUSH_SIDE_TEXTURE_VECTORS)
     }
-    pub fn tricoll_triangles(&self) -> Result<&'a [TricollTriangle]> {
+    pub fn tricoll_triangles(&self) -> Result<&'a [TricollTriangle<G::O>]> {
         self.only_before_apex(LUMP_TRICOLL_TRIANGLES)
     }
-    pub fn tricoll_nodes(&self) -> Result<&'a [CmBounds]> {
+    pub fn tricoll_nodes(&self) -> Result<&'a [CmBounds<G::O>]> {
         self.only_before_apex(LUMP_TRICOLL_NODES)
     }
-    pub fn tricoll_headers(&self) -> Result<&'a [TricollHeader]> {
+    pub fn tricoll_headers(&self) -> Result<&'a [TricollHeader<G::O>]> {
         self.only_before_apex(LUMP_TRICOLL_HEADERS)
     }
-    pub fn tricoll_bevel_starts(&self) -> Result<&'a [U16]> {
+    pub fn tricoll_bevel_starts(&self) -> Result<&'a [U16<G::O>]> {
         self.only_before_apex(LUMP_TRICOLL_BEVEL_STARTS)
     }
-    pub fn tricoll_bevel_indices(&self) -> Result<&'a [U32]> {
+    pub fn tricoll_bevel_indices(&self) -> Result<&'a [U32<G::O>]> {
         self.only_before_apex(LUMP_TRICOLL_BEVEL_INDICES)
     }
 
@@ -612,40 +645,40 @@ impl<'a, G: Game> View<'a, G> {
             Ok(&[])
         }
     }
-    pub fn contents_masks(&self) -> Result<&'a [U32]> {
+    pub fn contents_masks(&self) -> Result<&'a [U32<G::O>]> {
         self.only_apex(LUMP_CONTENTS_MASKS)
     }
-    pub fn surface_properties(&self) -> Result<&'a [SurfaceProperty]> {
+    pub fn surface_properties(&self) -> Result<&'a [SurfaceProperty<G::O>]> {
         self.only_apex(LUMP_SURFACE_PROPERTIES)
     }
-    pub fn bvh_nodes(&self) -> Result<&'a [BvhNode]> {
+    pub fn bvh_nodes(&self) -> Result<&'a [BvhNode<G::O>]> {
         self.only_apex(LUMP_BVH_NODES)
     }
-    pub fn bvh_leaf_data(&self) -> Result<&'a [U32]> {
+    pub fn bvh_leaf_data(&self) -> Result<&'a [U32<G::O>]> {
         self.only_apex(LUMP_BVH_LEAF_DATA)
     }
-    pub fn packed_vertices(&self) -> Result<&'a [PackedVertex]> {
+    pub fn packed_vertices(&self) -> Result<&'a [PackedVertex<G::O>]> {
         self.only_apex(LUMP_PACKED_VERTICES)
     }
-    pub fn heightfields(&self) -> Result<&'a [HeightField]> {
+    pub fn heightfields(&self) -> Result<&'a [HeightField<G::O>]> {
         self.only_apex(LUMP_HEIGHTFIELDS)
     }
-    pub fn heightfield_samples(&self) -> Result<&'a [U16]> {
+    pub fn heightfield_samples(&self) -> Result<&'a [U16<G::O>]> {
         self.only_apex(LUMP_HEIGHTFIELD_SAMPLES)
     }
-    pub fn cubemaps_ambient_rcp(&self) -> Result<&'a [F32]> {
+    pub fn cubemaps_ambient_rcp(&self) -> Result<&'a [F32<G::O>]> {
         self.only_apex(LUMP_CUBEMAPS_AMBIENT_RCP)
     }
-    pub fn water_bodies(&self) -> Result<&'a [WaterBody]> {
+    pub fn water_bodies(&self) -> Result<&'a [WaterBody<G::O>]> {
         self.only_apex(LUMP_WATER_BODIES)
     }
-    pub fn water_body_centers(&self) -> Result<&'a [WaterBodyVertex]> {
+    pub fn water_body_centers(&self) -> Result<&'a [WaterBodyVertex<G::O>]> {
         self.only_apex(LUMP_WATER_BODY_CENTERS)
     }
-    pub fn water_body_vertices(&self) -> Result<&'a [WaterBodyVertex]> {
+    pub fn water_body_vertices(&self) -> Result<&'a [WaterBodyVertex<G::O>]> {
         self.only_apex(LUMP_WATER_BODY_VERTICES)
     }
-    pub fn water_body_indices(&self) -> Result<&'a [U16]> {
+    pub fn water_body_indices(&self) -> Result<&'a [U16<G::O>]> {
         self.only_apex(LUMP_WATER_BODY_INDICES)
     }
 }
