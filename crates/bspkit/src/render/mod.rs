@@ -785,6 +785,65 @@ mod tests {
     use super::*;
     use crate::mesh::{Material, Surface, SurfaceKind};
 
+    /// Up-facing quads (two triangles each, counter-clockwise seen from above) of `n × n` cells
+    /// over `x0..x1` × `y0..y1` at height `z`.
+    fn slab(x: [f32; 2], y: [f32; 2], z: f32, n: usize) -> Vec<focus::Tri> {
+        let (sx, sy) = ((x[1] - x[0]) / n as f32, (y[1] - y[0]) / n as f32);
+        let mut v = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let (a, b) = (x[0] + i as f32 * sx, y[0] + j as f32 * sy);
+                let q = [[a, b, z], [a + sx, b, z], [a + sx, b + sy, z], [a, b + sy, z]];
+                v.extend(focus::Tri::new([q[0], q[1], q[2]]));
+                v.extend(focus::Tri::new([q[0], q[2], q[3]]));
+            }
+        }
+        v
+    }
+
+    /// Titanfall 2 `mp_crossfire`'s case: a level on a ground slab, with boxes buried under the
+    /// slab in front of the level (toward the iso camera). The focus box takes them in; the
+    /// picture cannot show them, so the camera is fitted to the level alone and centred on it.
+    #[test]
+    fn buried_parts_do_not_move_the_iso_frame() {
+        // The level: two floors of fine detail, 0..1024 on x and y.
+        let mut tris = slab([0.0, 1024.0], [0.0, 1024.0], 0.0, 16);
+        tris.extend(slab([0.0, 1024.0], [0.0, 1024.0], 128.0, 16));
+        let level = tris.len();
+        // Buried, 96 units under a slab top at z = 0 reaching 1,024 units toward −Y: a floor
+        // of a tenth of the level's area, in pieces as fine as the level's.
+        tris.extend(slab([0.0, 1024.0], [-900.0, -700.0], -96.0, 16));
+        // The slab in front, in large pieces (capped).
+        tris.extend(slab([-512.0, 1536.0], [-1024.0, 0.0], 0.0, 1));
+        let f = focus::focus(&tris, &[], Some(camera::iso_forward())).unwrap();
+        assert!(f.bounds.min[1] < -800.0, "the focus box takes the buried boxes in: {:?}", f.bounds);
+        let (((cam, _), view, _), points) = framed(View::Iso, &tris, Some(&f), None, 512);
+        assert_eq!(view, View::Iso);
+        assert!(points.iter().all(|p| p[2] > -90.0), "a buried point was fitted to");
+        // The level's corners are centred in the picture and reach its margin.
+        let extent = |cam: &Camera| {
+            let Projection::Perspective { tan_x, tan_y } = cam.projection else { panic!() };
+            let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+            for p in tris[..level].iter().flat_map(|t| t.p) {
+                let v = cam.view(p);
+                let (x, y) = (v[0] / v[2] / tan_x, v[1] / v[2] / tan_y);
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
+            (x0, x1, y0, y1)
+        };
+        // Roughly centred (the 0.5 % of corners trimmed at each end leave the level's extreme
+        // corners a little outside), filling the picture on one axis.
+        let (x0, x1, y0, y1) = extent(&cam);
+        let off = (x0 + x1).abs() + (y0 + y1).abs();
+        assert!(off < 0.35, "not centred: {x0} {x1} {y0} {y1}");
+        assert!(x1 - x0 > 1.6 || y1 - y0 > 1.6, "not fitted: {x0} {x1} {y0} {y1}");
+        // Fitted to every point of the focus (the frame before), the level is further off centre
+        // and smaller.
+        let (a0, a1, b0, b1) = extent(&camera::iso_fit(&f.bounds, &f.points, 512).0);
+        eprintln!("before: {a0} {a1} {b0} {b1}; now: {x0} {x1} {y0} {y1}");
+        assert!((a0 + a1).abs() + (b0 + b1).abs() > off && b1 - b0 < y1 - y0, "{a0} {a1} {b0} {b1}");
+    }
+
     /// A closed box room (faces pointing inwards) with a floor texture and a lightmap-less
     /// wall material, plus a sky ceiling.
     fn room() -> Scene {
