@@ -126,15 +126,20 @@ pub const SPAWN_FOV_X: f32 = 90.0;
 /// (Quake's origin is mid-body, Source's at the feet); this is between the two.
 pub const EYE_HEIGHT: f32 = 40.0;
 
+/// The direction the `iso` view looks along: from −X −Y, 35° down.
+pub fn iso_forward() -> [f32; 3] {
+    let (azimuth, elevation) = (225f32.to_radians(), 35f32.to_radians());
+    [-elevation.cos() * azimuth.cos(), -elevation.cos() * azimuth.sin(), -elevation.sin()]
+}
+
 /// Perspective from above a corner of `b` (from −X −Y, 35° down), 4:3, at the distance where
 /// every corner of the box is in the picture.
 pub fn iso(b: &Bounds, size: u32) -> (Camera, [u32; 2]) {
     let [w, h] = image_size(size, 4.0 / 3.0);
     let tan_y = (ISO_FOV_Y.to_radians() * 0.5).tan();
     let tan_x = tan_y * w as f32 / h as f32;
-    let (azimuth, elevation) = (225f32.to_radians(), 35f32.to_radians());
-    let to_eye = [elevation.cos() * azimuth.cos(), elevation.cos() * azimuth.sin(), elevation.sin()];
-    let forward = to_eye.map(|c| -c);
+    let forward = iso_forward();
+    let to_eye = forward.map(|c| -c);
     let right = normalize(cross(forward, [0.0, 0.0, 1.0]));
     let up = cross(right, forward);
     let c = b.centre();

@@ -18,8 +18,11 @@
 //!    triangles' corners (each with a third of its triangle's area) on each axis, widened to
 //!    hold the player starts of the kept clusters, after being cut to the box of the kept cells
 //!    holding at least [`DENSE_SHARE`] of the densest one's weight (wide surfaces around the
-//!    level, a ground plane, spread thin). The camera is then fitted to the kept
-//!    triangles' corners clamped into that box.
+//!    level, a ground plane, spread thin). The camera is then fitted to the corners, clamped
+//!    into that box, of the kept triangles inside it that face the view and are not capped
+//!    (step 1):
+//!    what the picture shows of the level, not culled back faces nor the far reaches of a
+//!    ground plane.
 
 use std::collections::HashMap;
 
@@ -46,6 +49,12 @@ impl Tri {
         let area = 0.5 * super::camera::dot(c, c).sqrt();
         (area.is_finite() && p.iter().flatten().all(|x| x.is_finite())).then_some(Tri { p, area })
     }
+    /// Whether the triangle's front (counter-clockwise, as the renderer culls) faces a view
+    /// looking along `forward`.
+    pub fn faces(&self, forward: [f32; 3]) -> bool {
+        let (u, v) = (super::camera::sub(self.p[1], self.p[0]), super::camera::sub(self.p[2], self.p[0]));
+        super::camera::dot(super::camera::cross(u, v), forward) < 0.0
+    }
     fn centroid(&self) -> [f32; 3] {
         [0, 1, 2].map(|k| (self.p[0][k] + self.p[1][k] + self.p[2][k]) / 3.0)
     }
@@ -57,6 +66,10 @@ pub struct Focus {
     pub bounds: Bounds,
     /// The kept triangles' corners clamped into `bounds`, and the kept player starts.
     pub points: Vec<[f32; 3]>,
+    /// The triangles (indices into those given) whose corners are `points`, then the kept
+    /// player starts (the rest of `points`).
+    pub fitted: Vec<usize>,
+    pub starts: Vec<[f32; 3]>,
 }
 
 /// The value below which `q` of the total weight lies, of `(value, weight)` pairs.
@@ -118,8 +131,9 @@ fn weight_cap(tris: &[Tri]) -> f64 {
 
 type Cell = [i64; 3];
 
-/// See the module documentation. `starts` are the player starts' origins.
-pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
+/// See the module documentation. `starts` are the player starts' origins; `toward` the view's
+/// direction: the camera is fitted to the triangles facing it (`None`: every one).
+pub fn focus(tris: &[Tri], starts: &[[f32; 3]], toward: Option<[f32; 3]>) -> Option<Focus> {
     let cap = weight_cap(tris);
     let items: Vec<([f32; 3], f64)> = tris.iter().map(|t| (t.centroid(), (t.area as f64).min(cap))).collect();
     let spread = quantile_box(&items, 0.05)?;
@@ -226,9 +240,24 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]]) -> Option<Focus> {
         }
     }
     let clamp = |p: [f32; 3]| [0, 1, 2].map(|k| p[k].clamp(bounds.min[k], bounds.max[k]));
-    let mut points: Vec<[f32; 3]> = kept.iter().flat_map(|&i| tris[i].p).map(clamp).collect();
-    points.extend(kept_starts);
-    Some(Focus { bounds, points })
+    // The points the camera is fitted to: corners of the kept triangles the view sees (facing
+    // `toward`) that are not capped. Back faces are culled from the picture (the inner side of
+    // a level's boundary walls: Titanfall 2 `mp_crossfire`'s widen the box by half toward the
+    // camera), and a capped surface (a ground plane around the level) clamped into the box
+    // would put its corners at the box's, framing empty ground: the level sat in the upper-left
+    // third of crossfire's picture. Nor a triangle whose centroid is outside the box (clamped,
+    // its corners would be points on the box's faces where nothing is drawn: crossfire's slab
+    // edges). Every kept corner when none is left. (What the picture shows
+    // is cut further by the renderer: buried parts are hidden, `render::iso_points`.)
+    let inside = |p: [f32; 3]| (0..3).all(|k| p[k] >= bounds.min[k] && p[k] <= bounds.max[k]);
+    let sees = |i: &usize| (tris[*i].area as f64) < cap && !matches!(toward, Some(d) if !tris[*i].faces(d)) && inside(items[*i].0);
+    let mut fitted: Vec<usize> = kept.iter().copied().filter(sees).collect();
+    if fitted.is_empty() {
+        fitted = kept;
+    }
+    let mut points: Vec<[f32; 3]> = fitted.iter().flat_map(|&i| tris[i].p).map(clamp).collect();
+    points.extend(kept_starts.iter().copied());
+    Some(Focus { bounds, points, fitted, starts: kept_starts })
 }
 
 #[cfg(test)]
@@ -255,10 +284,10 @@ mod tests {
         let mut tris = floor([0.0; 3], 1024.0, 16);
         // A small box far away (5 % of the level's area), like a skybox or a stray brush.
         tris.extend(floor([20_000.0, 20_000.0, 4000.0], 229.0, 4));
-        let f = focus(&tris, &[]).unwrap();
+        let f = focus(&tris, &[], None).unwrap();
         assert!(f.bounds.max[0] <= 1024.0 && f.bounds.max[2] <= 0.0, "{:?}", f.bounds);
         assert!(f.points.iter().all(|p| p[0] <= 1024.0));
-        let f = focus(&tris, &[[20_100.0, 20_100.0, 4040.0]]).unwrap();
+        let f = focus(&tris, &[[20_100.0, 20_100.0, 4040.0]], None).unwrap();
         assert!(f.bounds.max[0] >= 20_100.0, "{:?}", f.bounds);
     }
 
@@ -270,22 +299,22 @@ mod tests {
         let mut tris = floor([0.0; 3], 1024.0, 16);
         tris.extend(floor([0.0, 0.0, 256.0], 1024.0, 16));
         tris.extend(floor([-1024.0, -1024.0, -64.0], 3072.0, 2));
-        let f = focus(&tris, &[]).unwrap();
+        let f = focus(&tris, &[], None).unwrap();
         assert!(f.bounds.min[0] >= -64.0 && f.bounds.max[0] <= 1100.0 && f.bounds.min[1] >= -64.0, "{:?}", f.bounds);
         // Points of the ground are clamped into the level's box.
         assert!(f.points.iter().all(|p| p[0] >= -64.0 && p[0] <= 1100.0));
         // Alike triangles are not capped: a single room keeps its whole extent.
         let room = floor([0.0; 3], 4096.0, 2);
-        let f = focus(&room, &[]).unwrap();
+        let f = focus(&room, &[], None).unwrap();
         assert!(f.bounds.min[0] <= 0.0 && f.bounds.max[0] >= 4096.0, "{:?}", f.bounds);
     }
 
     #[test]
     fn nothing_to_frame() {
-        assert!(focus(&[], &[[0.0; 3]]).is_none());
+        assert!(focus(&[], &[[0.0; 3]], None).is_none());
         assert!(Tri::new([[f32::NAN, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]).is_none());
         // Slivers only: still a box.
         let t = Tri::new([[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]).unwrap();
-        assert!(focus(&[t], &[]).is_some());
+        assert!(focus(&[t], &[], None).is_some());
     }
 }

@@ -287,24 +287,126 @@ pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
 /// playable area ([`focus`]), not the whole map.
 pub fn frame(view: View, scene: &Scene, entities: Option<&Entities>, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
     let starts = entities.map(spawn_origins).unwrap_or_default();
-    let f = focus::focus(&drawn_triangles(scene), &starts);
-    framed(view, f.as_ref(), entities, size)
+    // `top` keeps every triangle (its box is the whole playable area); `iso` (and `spawn`,
+    // which falls back to it) frames what faces its camera.
+    let toward = (view != View::Top).then(camera::iso_forward);
+    let tris = drawn_triangles(scene);
+    let f = focus::focus(&tris, &starts, toward);
+    framed(view, &tris, f.as_ref(), entities, size).0
 }
 
-fn framed(view: View, f: Option<&focus::Focus>, entities: Option<&Entities>, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
+/// The camera of `view` (see [`frame`]) and the points the `iso` camera was fitted to.
+#[allow(clippy::type_complexity)]
+fn framed(
+    view: View,
+    tris: &[focus::Tri],
+    f: Option<&focus::Focus>,
+    entities: Option<&Entities>,
+    size: u32,
+) -> (((Camera, [u32; 2]), View, Option<String>), Vec<[f32; 3]>) {
     let b = f.map_or(Bounds { min: [-64.0; 3], max: [64.0; 3] }, |f| f.bounds);
-    let points = f.map_or(&[][..], |f| &f.points[..]);
+    let iso = || {
+        let points = f.map_or(Vec::new(), |f| f.points.clone());
+        let first = camera::iso_fit(&b, &points, size);
+        match f.and_then(|f| seen_points(tris, f, &first.0)) {
+            Some(seen) => (camera::iso_fit(&b, &seen, size), seen),
+            None => (first, points),
+        }
+    };
     match view {
-        View::Top => (camera::top(&b, size), View::Top, None),
-        View::Iso => (camera::iso_fit(&b, points, size), View::Iso, None),
+        View::Top => ((camera::top(&b, size), View::Top, None), Vec::new()),
+        View::Iso => {
+            let (cam, points) = iso();
+            ((cam, View::Iso, None), points)
+        }
         View::Spawn => match entities.and_then(spawn_point) {
-            Some((origin, angles)) => (camera::eye(origin, angles, size), View::Spawn, None),
+            Some((origin, angles)) => ((camera::eye(origin, angles, size), View::Spawn, None), Vec::new()),
             None => {
                 let why = format!("no player start entity ({} …) with an origin: drawing the iso view", SPAWN_CLASSES[..3].join(", "));
-                (camera::iso_fit(&b, points, size), View::Iso, Some(why))
+                let (cam, points) = iso();
+                ((cam, View::Iso, Some(why)), points)
             }
         },
     }
+}
+
+/// Width of the depth picture [`seen_points`] tests against.
+const SEEN_PROBE: u32 = 160;
+/// How far (share of its depth) a point may lie behind the nearest surface drawn around its
+/// pixel and still count as seen: a surface at a grazing angle changes depth across a pixel.
+const SEEN_SLACK: f32 = 0.01;
+
+/// `f`'s fit points cut to what `cam` shows: the corners (clamped into the focus box) of the
+/// fitted triangles whose centroid is not behind every surface drawn at its pixel and the 8
+/// around it (a small depth picture of every drawn triangle, back faces culled as the picture
+/// culls them), and the player starts. A level's buried parts are in no picture (Titanfall 2
+/// `mp_crossfire` keeps boxes under its ground slab, in front of the level): fitted to, they
+/// framed a stretch of bare ground with the level in the upper-left third. `None` when no
+/// fitted triangle would be left, or the camera is not a perspective one.
+fn seen_points(tris: &[focus::Tri], f: &focus::Focus, cam: &Camera) -> Option<Vec<[f32; 3]>> {
+    let Projection::Perspective { tan_x, tan_y } = cam.projection else { return None };
+    let (w, h) = (SEEN_PROBE, ((SEEN_PROBE as f32 * tan_y / tan_x).round() as u32).max(1));
+    let mut target = Target::new(w, h, BACKGROUND);
+    let mut clipped = [ViewVertex { v: [0.0; 3], a: [0.0; ATTRS] }; 4];
+    for t in tris {
+        let normal = cross(sub(t.p[1], t.p[0]), sub(t.p[2], t.p[0]));
+        if dot(normal, sub(t.p[0], cam.eye)).is_nan() || dot(normal, sub(t.p[0], cam.eye)) >= 0.0 {
+            continue;
+        }
+        let verts = t.p.map(|p| ViewVertex { v: cam.view(p), a: [0.0; ATTRS] });
+        let n = raster::clip_near(&verts, cam.near, &mut clipped);
+        let screen: Vec<ScreenVertex> = clipped[..n].iter().map(|v| raster::project(cam, w, h, v)).collect();
+        for k in 1..n.saturating_sub(1) {
+            raster::triangle(&mut target, &[screen[0], screen[k], screen[k + 1]], Mode::Opaque, |_| Some(([0.0; 3], 1.0)));
+        }
+    }
+    let seen = |c: [f32; 3]| {
+        let v = cam.view(c);
+        if v[2] <= cam.near {
+            return false;
+        }
+        let s = raster::project(cam, w, h, &ViewVertex { v, a: [0.0; ATTRS] });
+        let (x, y) = (s.x.floor() as i64, s.y.floor() as i64);
+        // The farthest surface drawn around the pixel (nothing drawn: seen).
+        let mut farthest = f32::INFINITY;
+        for py in y - 1..=y + 1 {
+            for px in x - 1..=x + 1 {
+                if px >= 0 && py >= 0 && (px as u32) < w && (py as u32) < h {
+                    farthest = farthest.min(target.depth[py as usize * w as usize + px as usize]);
+                }
+            }
+        }
+        // Depth keys are 1 / depth: larger is nearer.
+        farthest <= s.z * (1.0 + SEEN_SLACK)
+    };
+    let clamp = |p: [f32; 3]| [0, 1, 2].map(|k| p[k].clamp(f.bounds.min[k], f.bounds.max[k]));
+    let centroid = |t: &focus::Tri| [0, 1, 2].map(|k| (t.p[0][k] + t.p[1][k] + t.p[2][k]) / 3.0);
+    let points: Vec<[f32; 3]> =
+        f.fitted.iter().filter_map(|&i| tris.get(i)).filter(|t| seen(centroid(t))).flat_map(|t| t.p).map(clamp).collect();
+    if points.is_empty() {
+        return None;
+    }
+    // A few stray corners do not set the frame: the [`camera::TRIM`] share of the points at
+    // each end of each axis of the picture is left out (crossfire: one strip of its ground
+    // slab's side, clamped into the box, reached down to the box's near face).
+    let screen: Vec<[f32; 2]> = points
+        .iter()
+        .map(|&p| {
+            let v = cam.view(p);
+            [v[0] / v[2].max(cam.near), v[1] / v[2].max(cam.near)]
+        })
+        .collect();
+    let cut = (points.len() as f64 * camera::TRIM) as usize;
+    let mut range = [[0.0f32; 2]; 2];
+    for (k, r) in range.iter_mut().enumerate() {
+        let mut v: Vec<f32> = screen.iter().map(|s| s[k]).collect();
+        r[0] = *v.select_nth_unstable_by(cut, f32::total_cmp).1;
+        r[1] = *v.select_nth_unstable_by(points.len() - 1 - cut, f32::total_cmp).1;
+    }
+    let within = |s: &[f32; 2]| (0..2).all(|k| s[k] >= range[k][0] && s[k] <= range[k][1]);
+    let mut points: Vec<[f32; 3]> = points.iter().zip(&screen).filter(|(_, s)| within(s)).map(|(p, _)| *p).collect();
+    points.extend(f.starts.iter().copied());
+    Some(points)
 }
 
 /// The `iso` picture's camera as a viewer takes it over (`bsp view`'s initial camera): where
@@ -333,11 +435,12 @@ pub struct ViewFrame {
 /// triangle outside sky, nodraw, trigger, clip and tool surfaces).
 pub fn view_frame(scene: &Scene, entities: Option<&Entities>) -> Option<ViewFrame> {
     let starts = entities.map(spawn_origins).unwrap_or_default();
-    let f = focus::focus(&drawn_triangles(scene), &starts)?;
-    let ((cam, [w, h]), _, _) = framed(View::Iso, Some(&f), entities, DEFAULT_SIZE);
+    let tris = drawn_triangles(scene);
+    let f = focus::focus(&tris, &starts, Some(camera::iso_forward()))?;
+    let (((cam, [w, h]), _, _), points) = framed(View::Iso, &tris, Some(&f), entities, DEFAULT_SIZE);
     let Projection::Perspective { tan_y, .. } = cam.projection else { return None };
     let depth = |p: [f32; 3]| dot(sub(p, cam.eye), cam.forward);
-    let (near, far) = f.points.iter().fold((f32::MAX, 0.0f32), |(a, b), &p| (a.min(depth(p)), b.max(depth(p))));
+    let (near, far) = points.iter().fold((f32::MAX, 0.0f32), |(a, b), &p| (a.min(depth(p)), b.max(depth(p))));
     let d = depth(f.bounds.centre()).max(cam.near);
     Some(ViewFrame {
         eye: cam.eye,
@@ -681,6 +784,65 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
 mod tests {
     use super::*;
     use crate::mesh::{Material, Surface, SurfaceKind};
+
+    /// Up-facing quads (two triangles each, counter-clockwise seen from above) of `n × n` cells
+    /// over `x0..x1` × `y0..y1` at height `z`.
+    fn slab(x: [f32; 2], y: [f32; 2], z: f32, n: usize) -> Vec<focus::Tri> {
+        let (sx, sy) = ((x[1] - x[0]) / n as f32, (y[1] - y[0]) / n as f32);
+        let mut v = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let (a, b) = (x[0] + i as f32 * sx, y[0] + j as f32 * sy);
+                let q = [[a, b, z], [a + sx, b, z], [a + sx, b + sy, z], [a, b + sy, z]];
+                v.extend(focus::Tri::new([q[0], q[1], q[2]]));
+                v.extend(focus::Tri::new([q[0], q[2], q[3]]));
+            }
+        }
+        v
+    }
+
+    /// Titanfall 2 `mp_crossfire`'s case: a level on a ground slab, with boxes buried under the
+    /// slab in front of the level (toward the iso camera). The focus box takes them in; the
+    /// picture cannot show them, so the camera is fitted to the level alone and centred on it.
+    #[test]
+    fn buried_parts_do_not_move_the_iso_frame() {
+        // The level: two floors of fine detail, 0..1024 on x and y.
+        let mut tris = slab([0.0, 1024.0], [0.0, 1024.0], 0.0, 16);
+        tris.extend(slab([0.0, 1024.0], [0.0, 1024.0], 128.0, 16));
+        let level = tris.len();
+        // Buried, 96 units under a slab top at z = 0 reaching 1,024 units toward −Y: a floor
+        // of a tenth of the level's area, in pieces as fine as the level's.
+        tris.extend(slab([0.0, 1024.0], [-900.0, -700.0], -96.0, 16));
+        // The slab in front, in large pieces (capped).
+        tris.extend(slab([-512.0, 1536.0], [-1024.0, 0.0], 0.0, 1));
+        let f = focus::focus(&tris, &[], Some(camera::iso_forward())).unwrap();
+        assert!(f.bounds.min[1] < -800.0, "the focus box takes the buried boxes in: {:?}", f.bounds);
+        let (((cam, _), view, _), points) = framed(View::Iso, &tris, Some(&f), None, 512);
+        assert_eq!(view, View::Iso);
+        assert!(points.iter().all(|p| p[2] > -90.0), "a buried point was fitted to");
+        // The level's corners are centred in the picture and reach its margin.
+        let extent = |cam: &Camera| {
+            let Projection::Perspective { tan_x, tan_y } = cam.projection else { panic!() };
+            let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+            for p in tris[..level].iter().flat_map(|t| t.p) {
+                let v = cam.view(p);
+                let (x, y) = (v[0] / v[2] / tan_x, v[1] / v[2] / tan_y);
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
+            (x0, x1, y0, y1)
+        };
+        // Roughly centred (the 0.5 % of corners trimmed at each end leave the level's extreme
+        // corners a little outside), filling the picture on one axis.
+        let (x0, x1, y0, y1) = extent(&cam);
+        let off = (x0 + x1).abs() + (y0 + y1).abs();
+        assert!(off < 0.35, "not centred: {x0} {x1} {y0} {y1}");
+        assert!(x1 - x0 > 1.6 || y1 - y0 > 1.6, "not fitted: {x0} {x1} {y0} {y1}");
+        // Fitted to every point of the focus (the frame before), the level is further off centre
+        // and smaller.
+        let (a0, a1, b0, b1) = extent(&camera::iso_fit(&f.bounds, &f.points, 512).0);
+        eprintln!("before: {a0} {a1} {b0} {b1}; now: {x0} {x1} {y0} {y1}");
+        assert!((a0 + a1).abs() + (b0 + b1).abs() > off && b1 - b0 < y1 - y0, "{a0} {a1} {b0} {b1}");
+    }
 
     /// A closed box room (faces pointing inwards) with a floor texture and a lightmap-less
     /// wall material, plus a sky ceiling.
