@@ -117,7 +117,7 @@ pub(crate) fn carve(piece: Vec<Face>, c: &Convex, out: &mut Vec<Vec<Face>>, work
     }
     let mut rest = piece;
     for p in &c.planes {
-        let (back, front) = tree::split(&rest, p, work);
+        let (back, front) = tree::split(rest, p, work);
         if let Some(f) = front {
             if tree::volume(&f) >= tree::MIN_VOLUME {
                 out.push(f);
@@ -283,7 +283,7 @@ pub(crate) fn recover(
         let mut cur = Some(s.faces.clone());
         for p in &start_planes {
             let Some(c) = cur else { break };
-            cur = tree::split(&c, p, &mut work).0;
+            cur = tree::split(c, p, &mut work).0;
         }
         let Some(c) = cur else { continue };
         let mut eroded = Some(vec![c]);

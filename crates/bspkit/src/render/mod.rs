@@ -281,6 +281,97 @@ pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
     None
 }
 
+/// Where a ray from `o` along `d` meets triangle `t` (its distance along `d`), both sides.
+fn ray_hit(o: [f32; 3], d: [f32; 3], t: &focus::Tri) -> Option<f32> {
+    let (e1, e2) = (sub(t.p[1], t.p[0]), sub(t.p[2], t.p[0]));
+    let h = cross(d, e2);
+    let a = dot(e1, h);
+    if a.abs() < 1e-9 {
+        return None;
+    }
+    let s = sub(o, t.p[0]);
+    let u = dot(s, h) / a;
+    let q = cross(s, e1);
+    let v = dot(d, q) / a;
+    if !(0.0..=1.0).contains(&u) || v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    Some(dot(e2, q) / a).filter(|t| *t > 1e-3)
+}
+
+/// Candidate eye positions per axis of the playable area tried by [`inside`].
+const INSIDE_GRID: usize = 7;
+/// Most triangles [`inside`] casts rays against (a larger scene is sampled evenly).
+const INSIDE_TRIANGLES: usize = 400_000;
+
+/// A camera inside the map, for comparing what a player sees rather than the outside: a player
+/// start's eye ([`spawn_point`]) where the map has one; else, over a grid of points across the
+/// playable area ([`focus::focus`]), the lowest drawn floor with room to stand above it
+/// (two eye heights), looking along the area's longer horizontal axis, the way with the
+/// longest free sight (no drawn triangle) wins. `None` when nothing is drawn or no point has a
+/// floor. Seen from outside, a decompile's sealing brushes (which the compiler removed from
+/// the original) hide the map; from inside both show the same rooms.
+pub fn inside(scene: &Scene, entities: Option<&Entities>, size: u32) -> Option<(Camera, [u32; 2])> {
+    if let Some((origin, angles)) = entities.and_then(spawn_point) {
+        return Some(camera::eye(origin, angles, size));
+    }
+    let all = drawn_triangles(scene);
+    let f = focus::focus(&all, &[])?;
+    let step = all.len().div_ceil(INSIDE_TRIANGLES).max(1);
+    let tris: Vec<&focus::Tri> = all.iter().step_by(step).collect();
+    let (b, sz) = (f.bounds, f.bounds.size());
+    let long = if sz[0] >= sz[1] { 0 } else { 1 };
+    let top = b.max[2] + 1.0;
+    let mut best: Option<(f32, [f32; 3], f32)> = None;
+    for i in 0..INSIDE_GRID {
+        for j in 0..INSIDE_GRID {
+            let at = |k: usize, n: usize| b.min[k] + sz[k] * (n as f32 + 0.5) / INSIDE_GRID as f32;
+            let (x, y) = (at(0, i), at(1, j));
+            // Floors under (x, y): horizontal-ish triangles met by a ray down from the top.
+            let mut hits: Vec<f32> = tris
+                .iter()
+                .filter(|t| {
+                    let n = cross(sub(t.p[1], t.p[0]), sub(t.p[2], t.p[0]));
+                    n[2].abs() > 0.7 * dot(n, n).sqrt()
+                })
+                .filter_map(|t| ray_hit([x, y, top], [0.0, 0.0, -1.0], t))
+                .map(|d| top - d)
+                .filter(|z| *z >= b.min[2] - 1.0)
+                .collect();
+            hits.sort_by(f32::total_cmp);
+            let Some(floor) = hits
+                .iter()
+                .enumerate()
+                .find(|(k, z)| hits.get(k + 1).map_or(true, |up| *up > **z + 2.0 * camera::EYE_HEIGHT))
+                .map(|(_, z)| *z)
+            else {
+                continue;
+            };
+            let eye = [x, y, floor + camera::EYE_HEIGHT];
+            for sign in [1.0f32, -1.0] {
+                let mut d = [0.0; 3];
+                d[long] = sign;
+                let free = tris.iter().filter_map(|t| ray_hit(eye, d, t)).fold(f32::INFINITY, f32::min).min(sz[long] * 2.0);
+                if best.map_or(true, |(bf, _, _)| free > bf) {
+                    let yaw = if long == 0 {
+                        if sign > 0.0 {
+                            0.0
+                        } else {
+                            180.0
+                        }
+                    } else if sign > 0.0 {
+                        90.0
+                    } else {
+                        270.0
+                    };
+                    best = Some((free, [x, y, floor], yaw));
+                }
+            }
+        }
+    }
+    best.map(|(_, origin, yaw)| camera::eye(origin, [0.0, yaw, 0.0], size))
+}
+
 /// The camera and image size for `view` of `scene` (`entities` for the spawn view, and for
 /// the player starts the `top` and `iso` views keep in the frame), and a warning when the view
 /// asked for could not be used (then the view used is `Iso`). `top` and `iso` frame the
