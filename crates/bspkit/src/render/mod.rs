@@ -302,14 +302,18 @@ fn ray_hit(o: [f32; 3], d: [f32; 3], t: &focus::Tri) -> Option<f32> {
 /// Candidate eye positions per axis of the playable area tried by [`inside`].
 const INSIDE_GRID: usize = 7;
 /// Most triangles [`inside`] casts rays against (a larger scene is sampled evenly).
-const INSIDE_TRIANGLES: usize = 400_000;
+const INSIDE_TRIANGLES: usize = 200_000;
+/// Horizontal rays per candidate view, spread over the spawn view's field of view.
+const INSIDE_RAYS: usize = 9;
 
 /// A camera inside the map, for comparing what a player sees rather than the outside: a player
 /// start's eye ([`spawn_point`]) where the map has one; else, over a grid of points across the
-/// playable area ([`focus::focus`]), the lowest drawn floor with room to stand above it
-/// (two eye heights), looking along the area's longer horizontal axis, the way with the
-/// longest free sight (no drawn triangle) wins. `None` when nothing is drawn or no point has a
-/// floor. Seen from outside, a decompile's sealing brushes (which the compiler removed from
+/// playable area ([`focus::focus`]), the lowest drawn floor with room to stand above it (two
+/// eye heights), looking either way along the area's longer horizontal axis. The view whose
+/// rays (level, across the field of view) meet the most drawn surface within the area's length
+/// wins, each ray counting its distance over that length: a view of the level from within it,
+/// neither a wall at arm's length nor open void. `None` when nothing is drawn or no point has
+/// a floor. Seen from outside, a decompile's sealing brushes (which the compiler removed from
 /// the original) hide the map; from inside both show the same rooms.
 pub fn inside(scene: &Scene, entities: Option<&Entities>, size: u32) -> Option<(Camera, [u32; 2])> {
     if let Some((origin, angles)) = entities.and_then(spawn_point) {
@@ -319,52 +323,53 @@ pub fn inside(scene: &Scene, entities: Option<&Entities>, size: u32) -> Option<(
     let f = focus::focus(&all, &[])?;
     let step = all.len().div_ceil(INSIDE_TRIANGLES).max(1);
     let tris: Vec<&focus::Tri> = all.iter().step_by(step).collect();
+    let floors: Vec<&focus::Tri> = tris
+        .iter()
+        .copied()
+        .filter(|t| {
+            let n = cross(sub(t.p[1], t.p[0]), sub(t.p[2], t.p[0]));
+            n[2].abs() > 0.7 * dot(n, n).sqrt()
+        })
+        .collect();
     let (b, sz) = (f.bounds, f.bounds.size());
     let long = if sz[0] >= sz[1] { 0 } else { 1 };
+    let reach = sz[long].max(1.0);
     let top = b.max[2] + 1.0;
+    let half_fov = (camera::SPAWN_FOV_X * 0.5).to_radians();
     let mut best: Option<(f32, [f32; 3], f32)> = None;
     for i in 0..INSIDE_GRID {
         for j in 0..INSIDE_GRID {
             let at = |k: usize, n: usize| b.min[k] + sz[k] * (n as f32 + 0.5) / INSIDE_GRID as f32;
             let (x, y) = (at(0, i), at(1, j));
-            // Floors under (x, y): horizontal-ish triangles met by a ray down from the top.
-            let mut hits: Vec<f32> = tris
+            // Floors under (x, y): a ray down from the top of the area.
+            let mut hits: Vec<f32> = floors
                 .iter()
-                .filter(|t| {
-                    let n = cross(sub(t.p[1], t.p[0]), sub(t.p[2], t.p[0]));
-                    n[2].abs() > 0.7 * dot(n, n).sqrt()
-                })
                 .filter_map(|t| ray_hit([x, y, top], [0.0, 0.0, -1.0], t))
                 .map(|d| top - d)
                 .filter(|z| *z >= b.min[2] - 1.0)
                 .collect();
             hits.sort_by(f32::total_cmp);
-            let Some(floor) = hits
-                .iter()
-                .enumerate()
-                .find(|(k, z)| hits.get(k + 1).map_or(true, |up| *up > **z + 2.0 * camera::EYE_HEIGHT))
-                .map(|(_, z)| *z)
+            let Some(floor) =
+                (0..hits.len()).find(|&k| hits.get(k + 1).map_or(true, |up| *up > hits[k] + 2.0 * camera::EYE_HEIGHT)).map(|k| hits[k])
             else {
                 continue;
             };
             let eye = [x, y, floor + camera::EYE_HEIGHT];
-            for sign in [1.0f32, -1.0] {
-                let mut d = [0.0; 3];
-                d[long] = sign;
-                let free = tris.iter().filter_map(|t| ray_hit(eye, d, t)).fold(f32::INFINITY, f32::min).min(sz[long] * 2.0);
-                if best.map_or(true, |(bf, _, _)| free > bf) {
-                    let yaw = if long == 0 {
-                        if sign > 0.0 {
-                            0.0
-                        } else {
-                            180.0
-                        }
-                    } else if sign > 0.0 {
-                        90.0
-                    } else {
-                        270.0
-                    };
-                    best = Some((free, [x, y, floor], yaw));
+            // Only triangles spanning the eye's height can meet a level ray.
+            let level: Vec<&focus::Tri> =
+                tris.iter().copied().filter(|t| t.p.iter().any(|p| p[2] <= eye[2]) && t.p.iter().any(|p| p[2] >= eye[2])).collect();
+            for yaw in if long == 0 { [0.0f32, 180.0] } else { [90.0, 270.0] } {
+                let mut score = 0.0;
+                for r in 0..INSIDE_RAYS {
+                    let a = yaw.to_radians() + half_fov * (2.0 * r as f32 / (INSIDE_RAYS - 1) as f32 - 1.0);
+                    let d = [a.cos(), a.sin(), 0.0];
+                    let near = level.iter().filter_map(|t| ray_hit(eye, d, t)).fold(f32::INFINITY, f32::min);
+                    if near <= reach {
+                        score += near / reach;
+                    }
+                }
+                if best.map_or(true, |(s, _, _)| score > s) {
+                    best = Some((score, [x, y, floor], yaw));
                 }
             }
         }
