@@ -821,6 +821,17 @@ mod tests {
         }
     }
 
+    /// Without a player start the inside camera stands on the room's floor, an eye height up,
+    /// inside the room, looking along its longer axis (x) and level.
+    #[test]
+    fn inside_camera_stands_on_the_floor() {
+        let (cam, _) = inside(&room(), None, 64).unwrap();
+        assert!((cam.eye[2] - camera::EYE_HEIGHT).abs() < 1e-3, "{cam:?}");
+        assert!(cam.eye[0] > 0.0 && cam.eye[0] < 256.0 && cam.eye[1] > 0.0 && cam.eye[1] < 192.0, "{cam:?}");
+        assert!(cam.forward[0].abs() > 0.999 && cam.forward[2].abs() < 1e-6, "{cam:?}");
+        assert!(inside(&Scene::default(), None, 64).is_none());
+    }
+
     fn checker() -> Texture {
         Texture::new("floor", "test", AlphaMode::Opaque, crate::assets::ImageRgba::checker(16, 16), None)
     }
