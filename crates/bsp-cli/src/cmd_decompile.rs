@@ -122,6 +122,18 @@ pub(crate) fn summary(file: &std::path::Path, r: &Report, out: &std::path::Path)
                 p(t.face_texture_fidelity),
                 t.tool_sides
             ));
+            if !t.contents_names.is_empty() {
+                let names: Vec<String> = t
+                    .contents_names
+                    .iter()
+                    .map(|c| format!("{} -> {} ({}, {} sides)", c.original, c.written, c.contents, c.sides))
+                    .collect();
+                s.push_str(&format!(
+                    "\n  names given their contents' prefix: {} ({} faces counted the same through it)",
+                    names.join(", "),
+                    t.faces_renamed_for_contents
+                ));
+            }
         }
     }
     s

@@ -132,6 +132,71 @@ pub struct TreeQuality {
     /// Every clip hull read (hull 1, then 2 and GoldSrc's 3): volume and coverage before and
     /// after its clip brushes.
     pub hulls: Vec<HullCoverage>,
+    /// Texture names given a prefix so the compiler gives a liquid or sky region its contents
+    /// back: the compilers take a brush's contents from its texture names, and a map stored
+    /// without names (`miptexN`) or with a name that does not say it (a sky drawn with `black`)
+    /// would come back solid.
+    pub contents_names: Vec<ContentsName>,
+    /// Drawn faces counted in `faces_same_texture` whose covering side has such a name: the
+    /// original name after the added prefix (and the same axes).
+    pub faces_renamed_for_contents: usize,
+}
+
+/// One texture name changed for its region's contents (`quality.tree.contents_names`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct ContentsName {
+    /// The name the map gives (or `miptexN` without names) and the name written.
+    pub original: String,
+    pub written: String,
+    /// `water`, `slime`, `lava` or `sky`: the contents of the leaves the sides bound.
+    pub contents: &'static str,
+    /// Brush sides written with it (before merging).
+    pub sides: usize,
+}
+
+/// The contents a compiler gives a brush textured `name` (`-2` solid): Quake's qbsp and
+/// ericw-tools `*` liquids (`*lava…`, `*slime…`, else water) and `sky…`; the GoldSrc compilers
+/// `!` (or `*`) liquids the same way, and `sky…`.
+fn contents_of_name(name: &str, goldsrc: bool) -> i32 {
+    let l = name.to_ascii_lowercase();
+    if l.starts_with("sky") {
+        return CONTENTS_SKY;
+    }
+    let Some(rest) = l.strip_prefix('*').or_else(|| l.strip_prefix('!').filter(|_| goldsrc)) else { return CONTENTS_SOLID };
+    if rest.starts_with("lava") {
+        CONTENTS_LAVA
+    } else if rest.starts_with("slime") {
+        CONTENTS_SLIME
+    } else {
+        CONTENTS_WATER
+    }
+}
+
+/// `name` with the shortest prefix that makes it imply contents `c` (water, slime, lava or
+/// sky), or `None` when it already does or `c` is none of those.
+fn name_for_contents(name: &str, c: i32, goldsrc: bool) -> Option<String> {
+    if contents_of_name(name, goldsrc) == c {
+        return None;
+    }
+    let liquid = if goldsrc { '!' } else { '*' };
+    let prefixes: Vec<String> = match c {
+        CONTENTS_WATER => vec![liquid.to_string(), format!("{liquid}water_")],
+        CONTENTS_SLIME => vec![format!("{liquid}slime_")],
+        CONTENTS_LAVA => vec![format!("{liquid}lava_")],
+        CONTENTS_SKY => vec!["sky_".to_string()],
+        _ => return None,
+    };
+    prefixes.iter().map(|p| format!("{p}{name}")).find(|n| contents_of_name(n, goldsrc) == c)
+}
+
+fn contents_word(c: i32) -> &'static str {
+    match c {
+        CONTENTS_WATER => "water",
+        CONTENTS_SLIME => "slime",
+        CONTENTS_LAVA => "lava",
+        CONTENTS_SKY => "sky",
+        _ => "other",
+    }
 }
 
 /// Texture projection of the written Quake 1 sides.
@@ -171,6 +236,13 @@ impl Textures {
         self.rows.push(None);
         (self.names.len() - 1) as u32
     }
+
+    /// Entry `t` under another name, with its axes.
+    fn renamed(&mut self, t: u32, name: String) -> u32 {
+        self.rows.push(self.rows[t as usize]);
+        self.names.push(name);
+        (self.names.len() - 1) as u32
+    }
 }
 
 /// What the extractor gives besides [`Original`].
@@ -184,6 +256,8 @@ pub(super) struct Extracted {
     /// Per face in `orig.faces`: the texinfo rows it was drawn with.
     face_rows: Vec<Option<[[f64; 4]; 2]>>,
     pub format: QuakeFormat,
+    /// Names written for a region's contents → the map's name they were made from.
+    renamed: HashMap<String, String>,
 }
 
 fn finite(p: Plane) -> Option<Plane> {
@@ -439,7 +513,7 @@ fn cut_by_texture(
             if made < MAX_CUTS {
                 if let Some(cut) = find_cut(&r, draw, by_plane, budget)? {
                     let mut work = 0;
-                    let (back, front) = tree::split(&r.faces, &cut, &mut work);
+                    let (back, front) = tree::split(r.faces.clone(), &cut, &mut work);
                     budget.spend(work)?;
                     if let (Some(b), Some(f)) = (back, front) {
                         made += 1;
@@ -522,7 +596,7 @@ fn walk<L: Layout>(
                         bsp.lump_error(slots.nodes, Error::malformed(format!("node {n}: plane {pi} is out of range or not a unit plane")))
                     })?;
                 let mut work = 0;
-                let (back, front) = tree::split(&faces, &p, &mut work);
+                let (back, front) = tree::split(faces, &p, &mut work);
                 budget.spend(work)?;
                 if let Some(f) = back {
                     stack.push((node.child(1, nodes.len()), f, depth + 1));
@@ -597,7 +671,7 @@ fn walk_clip<L: Layout>(
                         )
                     })?;
                 let mut work = 0;
-                let (back, front) = tree::split(&faces, &p, &mut work);
+                let (back, front) = tree::split(faces, &p, &mut work);
                 budget.spend(work)?;
                 if let Some(f) = back {
                     stack.push((node.child(1), f, depth + 1));
@@ -737,6 +811,9 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
     // Per clip hull: solid volume, covered without and with its clip brushes, brushes found.
     let mut hull_sums = [(0.0f64, 0.0f64, 0.0f64, 0usize); MAX_HULLS];
     let mut pts = Vec::new();
+    // (texture, contents) → the entry renamed for the contents (`None`: the name implies them).
+    let mut for_contents: HashMap<(u32, i32), Option<u32>> = HashMap::new();
+    let mut renamed: HashMap<String, String> = HashMap::new();
     for (m, model) in models.iter().enumerate() {
         let Some(ei) = entity_of_model(m) else {
             if m > 0 {
@@ -873,6 +950,39 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                 let t = main.unwrap_or_else(|| fallback(&mut tex, r.contents));
                 for f in r.faces.iter_mut().filter(|f| f.tex.is_none()) {
                     f.tex = Some(t);
+                }
+                // A side whose name would not give the region its contents back gets the
+                // name with the family's prefix (same axes).
+                for f in r.faces.iter_mut() {
+                    let Some(t) = f.tex else { continue };
+                    let key = (t, r.contents);
+                    let nt = match for_contents.get(&key) {
+                        Some(&nt) => nt,
+                        None => {
+                            let nt = match name_for_contents(&tex.names[t as usize], r.contents, goldsrc) {
+                                Some(name) => {
+                                    let original = tex.names[t as usize].clone();
+                                    renamed.insert(name.clone(), original.clone());
+                                    tq.contents_names.push(ContentsName {
+                                        original,
+                                        written: name.clone(),
+                                        contents: contents_word(r.contents),
+                                        sides: 0,
+                                    });
+                                    Some(tex.renamed(t, name))
+                                }
+                                None => None,
+                            };
+                            for_contents.insert(key, nt);
+                            nt
+                        }
+                    };
+                    if let Some(nt) = nt {
+                        f.tex = Some(nt);
+                        if let Some(c) = tq.contents_names.iter_mut().find(|c| c.written == tex.names[nt as usize]) {
+                            c.sides += 1;
+                        }
+                    }
                 }
             }
         }
@@ -1018,7 +1128,15 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
         orig.notes.push("worldspawn says mapversion 220 but the sides are written in the standard form".into());
     }
     orig.entities = entities;
-    Ok(Extracted { orig, tree: tq, tree_brushes, model_volumes, face_rows, format })
+    if !tq.contents_names.is_empty() {
+        let n: usize = tq.contents_names.iter().map(|c| c.sides).sum();
+        orig.notes.push(format!(
+            "{} texture names given a liquid or sky prefix on {n} sides, so the compiler gives those regions their contents \
+             back (quality.tree.contents_names)",
+            tq.contents_names.len()
+        ));
+    }
+    Ok(Extracted { orig, tree: tq, tree_brushes, model_volumes, face_rows, format, renamed })
 }
 
 /// Read the written text back: the tree brushes' volume per entity and, per drawn face, whether
@@ -1082,12 +1200,14 @@ pub(super) fn measure_tree(text: &str, x: &Extracted, budget: &mut Budget) -> Re
             }
         }
         let Some(s) = best.1 else { continue };
-        let name_ok = s.side.texture == f.texture;
+        let renamed = s.side.texture != f.texture && x.renamed.get(&s.side.texture) == Some(&f.texture);
+        let name_ok = s.side.texture == f.texture || renamed;
         let axes_ok = match rows {
             Some(r) => written_rows(&s.side.projection, s.plane.normal).is_some_and(|w| rows_close(&w, r)),
             None => true,
         };
         q.faces_same_texture += usize::from(name_ok && axes_ok);
+        q.faces_renamed_for_contents += usize::from(renamed && axes_ok);
     }
     q.face_texture_fidelity = (q.faces > 0).then(|| 100.0 * q.faces_same_texture as f64 / q.faces as f64);
     Ok(q)
@@ -1202,6 +1322,65 @@ mod tests {
             assert_eq!(t.clip_brushes, 0, "{}", branch.id);
             assert!((t.hull1_covered.unwrap() - 100.0).abs() < 1e-6, "{t:?}");
         }
+    }
+
+    /// The builder's room with a pool and a sky, stored without texture names (`miptexN`): the
+    /// water and sky brushes get names that imply their contents (`*miptex1`, `sky_miptex2`),
+    /// every side of them, counted in the report; the texture figure counts them as the same
+    /// name modulo the prefix. With names that already imply the contents nothing is renamed.
+    #[test]
+    fn nameless_water_and_sky_get_names_implying_them() {
+        use crate::branches::quake1::lumps::{BSP2, HEXEN2, QUAKE1};
+        use crate::branches::quake1::room::box_room_with_water_and_sky;
+        for branch in [&QUAKE1, &BSP2, &HEXEN2] {
+            let bytes = box_room_with_water_and_sky(branch, false);
+            let bsp = Bsp::from_bytes(&bytes).unwrap();
+            let d = super::super::decompile(&bsp, &Default::default()).unwrap();
+            let q = d.report.quality.as_ref().unwrap();
+            let t = q.tree.as_ref().unwrap();
+            let parsed = mapfile::read_map(d.text.as_bytes()).unwrap();
+            let names = |b: &MapPrimitive| match b {
+                MapPrimitive::Brush(s) => s.iter().map(|s| s.texture.clone()).collect::<Vec<_>>(),
+                _ => Vec::new(),
+            };
+            let brushes: Vec<Vec<String>> = parsed[0].primitives.iter().map(names).collect();
+            // One water brush and one sky brush, every side named for its contents.
+            let water: Vec<&Vec<String>> = brushes.iter().filter(|b| b.iter().any(|n| n.starts_with('*'))).collect();
+            let sky: Vec<&Vec<String>> = brushes.iter().filter(|b| b.iter().any(|n| n.starts_with("sky"))).collect();
+            assert_eq!((water.len(), sky.len()), (1, 1), "{}: {}", branch.id, d.text);
+            assert!(water[0].iter().all(|n| n == "*miptex1"), "{water:?}");
+            assert!(sky[0].iter().all(|n| n == "sky_miptex2"), "{sky:?}");
+            let mut got: Vec<(String, String, &str)> =
+                t.contents_names.iter().map(|c| (c.original.clone(), c.written.clone(), c.contents)).collect();
+            got.sort();
+            let want = [("miptex1".to_string(), "*miptex1".to_string(), "water"), ("miptex2".into(), "sky_miptex2".into(), "sky")];
+            assert_eq!(got, want, "{}", branch.id);
+            assert_eq!(t.contents_names.iter().map(|c| c.sides).sum::<usize>(), 12, "{t:?}");
+            // 9 drawn faces, all with their name (modulo the prefix) and axes; 3 through it.
+            assert_eq!((t.faces, t.faces_same_texture, t.faces_renamed_for_contents), (9, 9, 3), "{t:?}");
+            assert_eq!(q.face_coverage, Some(100.0));
+            assert!(t.volume_error.unwrap() < 1e-9, "{t:?}");
+            assert!(
+                d.report.notes.iter().any(|n| n.contains("2 texture names given a liquid or sky prefix on 12 sides")),
+                "{:?}",
+                d.report.notes
+            );
+
+            let named_bytes = box_room_with_water_and_sky(branch, true);
+            let named = Bsp::from_bytes(&named_bytes).unwrap();
+            let d = super::super::decompile(&named, &Default::default()).unwrap();
+            let t = d.report.quality.as_ref().unwrap().tree.clone().unwrap();
+            assert!(t.contents_names.is_empty(), "{t:?}");
+            assert_eq!((t.faces, t.faces_same_texture, t.faces_renamed_for_contents), (9, 9, 0), "{t:?}");
+            assert!(d.text.contains("*bspkit_water") && d.text.contains("sky_bspkit"), "{}", d.text);
+        }
+        // GoldSrc names liquids with `!`.
+        assert_eq!(name_for_contents("miptex1", CONTENTS_WATER, true).as_deref(), Some("!miptex1"));
+        assert_eq!(name_for_contents("lavaflow", CONTENTS_WATER, false).as_deref(), Some("*water_lavaflow"));
+        assert_eq!(name_for_contents("miptex3", CONTENTS_LAVA, false).as_deref(), Some("*lava_miptex3"));
+        assert_eq!(name_for_contents("miptex3", CONTENTS_SLIME, false).as_deref(), Some("*slime_miptex3"));
+        assert_eq!(name_for_contents("*slime0", CONTENTS_SLIME, false), None);
+        assert_eq!(name_for_contents("SKY4", CONTENTS_SKY, false), None);
     }
 
     #[test]

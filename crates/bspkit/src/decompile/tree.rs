@@ -104,33 +104,34 @@ pub(crate) fn bounds(faces: &[Face]) -> ([f64; 3], [f64; 3]) {
 }
 
 /// Split a region by `plane`: (the part behind it, the part in front), `None` for an empty part.
-/// Costs one unit per face clipped.
-pub(crate) fn split(faces: &[Face], plane: &Plane, work: &mut u64) -> (Option<Vec<Face>>, Option<Vec<Face>>) {
+/// Costs one unit per face clipped. Takes the region by value: most planes of a walk or a carve
+/// leave it whole, and then it is handed back without copying its windings.
+pub(crate) fn split(mut faces: Vec<Face>, plane: &Plane, work: &mut u64) -> (Option<Vec<Face>>, Option<Vec<Face>>) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for p in corners(faces) {
+    for p in corners(&faces) {
         let d = plane.distance(*p);
         lo = lo.min(d);
         hi = hi.max(d);
     }
     // Wholly on one side: a face already on the plane now comes from it (not from the bounds).
-    let on = |p: &Plane| {
-        let mut v = faces.to_vec();
+    let on = |v: &mut Vec<Face>, p: &Plane| {
         for f in v.iter_mut().filter(|f| f.plane.same_as(p, 1e-6, ON_EPSILON)) {
             f.origin = Origin::Plane;
         }
-        v
     };
     if hi <= ON_EPSILON {
-        return (Some(on(plane)), None);
+        on(&mut faces, plane);
+        return (Some(faces), None);
     }
     if lo >= -ON_EPSILON {
-        return (None, Some(on(&plane.flipped())));
+        on(&mut faces, &plane.flipped());
+        return (None, Some(faces));
     }
     *work += faces.len() as u64 * 2;
     let flipped = plane.flipped();
     let (mut back, mut front) = (Vec::with_capacity(faces.len() + 1), Vec::with_capacity(faces.len() + 1));
     let mut w = Vec::new();
-    for f in faces {
+    for f in &faces {
         for (side, out) in [(plane, &mut back), (&flipped, &mut front)] {
             geom::clip_behind(&f.winding, side, &mut w);
             if geom::area(&w) >= MIN_FACE_AREA {
@@ -141,7 +142,7 @@ pub(crate) fn split(faces: &[Face], plane: &Plane, work: &mut u64) -> (Option<Ve
     // The new face: the plane clipped by every face of the region.
     let mut cap = geom::base_winding(plane);
     let mut scratch = Vec::new();
-    for f in faces {
+    for f in &faces {
         geom::clip_behind(&cap, &f.plane, &mut scratch);
         std::mem::swap(&mut cap, &mut scratch);
         if cap.is_empty() {
@@ -305,13 +306,13 @@ mod tests {
         let mut work = 0;
         // A plane through the box: two halves whose volumes add up.
         let p = Plane { normal: geom::normalize([1.0, 1.0, 0.0]).unwrap(), dist: 64.0 / std::f64::consts::SQRT_2 };
-        let (back, front) = split(&b, &p, &mut work);
+        let (back, front) = split(b.clone(), &p, &mut work);
         let (back, front) = (back.unwrap(), front.unwrap());
         assert_eq!((back.len(), front.len()), (5, 5));
         assert!((volume(&back) + volume(&front) - 64.0f64.powi(3)).abs() < 1e-6);
         // A plane missing the box leaves it whole on one side.
         let miss = Plane { normal: [1.0, 0.0, 0.0], dist: 100.0 };
-        assert!(matches!(split(&b, &miss, &mut work), (Some(_), None)));
+        assert!(matches!(split(b.clone(), &miss, &mut work), (Some(_), None)));
         // The halves merge back into the box (the cut plane disappears).
         let regions = vec![Region { faces: back, contents: -2 }, Region { faces: front, contents: -2 }];
         let (merged, stats) = merge(regions, 1_000_000);

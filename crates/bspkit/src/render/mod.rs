@@ -281,6 +281,102 @@ pub fn spawn_point(entities: &Entities) -> Option<([f32; 3], [f32; 3])> {
     None
 }
 
+/// Where a ray from `o` along `d` meets triangle `t` (its distance along `d`), both sides.
+fn ray_hit(o: [f32; 3], d: [f32; 3], t: &focus::Tri) -> Option<f32> {
+    let (e1, e2) = (sub(t.p[1], t.p[0]), sub(t.p[2], t.p[0]));
+    let h = cross(d, e2);
+    let a = dot(e1, h);
+    if a.abs() < 1e-9 {
+        return None;
+    }
+    let s = sub(o, t.p[0]);
+    let u = dot(s, h) / a;
+    let q = cross(s, e1);
+    let v = dot(d, q) / a;
+    if !(0.0..=1.0).contains(&u) || v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    Some(dot(e2, q) / a).filter(|t| *t > 1e-3)
+}
+
+/// Candidate eye positions per axis of the playable area tried by [`inside`].
+const INSIDE_GRID: usize = 7;
+/// Most triangles [`inside`] casts rays against (a larger scene is sampled evenly).
+const INSIDE_TRIANGLES: usize = 200_000;
+/// Horizontal rays per candidate view, spread over the spawn view's field of view.
+const INSIDE_RAYS: usize = 9;
+
+/// A camera inside the map, for comparing what a player sees rather than the outside: a player
+/// start's eye ([`spawn_point`]) where the map has one; else, over a grid of points across the
+/// playable area ([`focus::focus`]), the lowest drawn floor with room to stand above it (two
+/// eye heights), looking either way along the area's longer horizontal axis. The view whose
+/// rays (level, across the field of view) meet the most drawn surface within the area's length
+/// wins, each ray counting its distance over that length: a view of the level from within it,
+/// neither a wall at arm's length nor open void. `None` when nothing is drawn or no point has
+/// a floor. Seen from outside, a decompile's sealing brushes (which the compiler removed from
+/// the original) hide the map; from inside both show the same rooms.
+pub fn inside(scene: &Scene, entities: Option<&Entities>, size: u32) -> Option<(Camera, [u32; 2])> {
+    if let Some((origin, angles)) = entities.and_then(spawn_point) {
+        return Some(camera::eye(origin, angles, size));
+    }
+    let all = drawn_triangles(scene);
+    let f = focus::focus(&all, &[])?;
+    let step = all.len().div_ceil(INSIDE_TRIANGLES).max(1);
+    let tris: Vec<&focus::Tri> = all.iter().step_by(step).collect();
+    let floors: Vec<&focus::Tri> = tris
+        .iter()
+        .copied()
+        .filter(|t| {
+            let n = cross(sub(t.p[1], t.p[0]), sub(t.p[2], t.p[0]));
+            n[2].abs() > 0.7 * dot(n, n).sqrt()
+        })
+        .collect();
+    let (b, sz) = (f.bounds, f.bounds.size());
+    let long = if sz[0] >= sz[1] { 0 } else { 1 };
+    let reach = sz[long].max(1.0);
+    let top = b.max[2] + 1.0;
+    let half_fov = (camera::SPAWN_FOV_X * 0.5).to_radians();
+    let mut best: Option<(f32, [f32; 3], f32)> = None;
+    for i in 0..INSIDE_GRID {
+        for j in 0..INSIDE_GRID {
+            let at = |k: usize, n: usize| b.min[k] + sz[k] * (n as f32 + 0.5) / INSIDE_GRID as f32;
+            let (x, y) = (at(0, i), at(1, j));
+            // Floors under (x, y): a ray down from the top of the area.
+            let mut hits: Vec<f32> = floors
+                .iter()
+                .filter_map(|t| ray_hit([x, y, top], [0.0, 0.0, -1.0], t))
+                .map(|d| top - d)
+                .filter(|z| *z >= b.min[2] - 1.0)
+                .collect();
+            hits.sort_by(f32::total_cmp);
+            let Some(floor) =
+                (0..hits.len()).find(|&k| hits.get(k + 1).map_or(true, |up| *up > hits[k] + 2.0 * camera::EYE_HEIGHT)).map(|k| hits[k])
+            else {
+                continue;
+            };
+            let eye = [x, y, floor + camera::EYE_HEIGHT];
+            // Only triangles spanning the eye's height can meet a level ray.
+            let level: Vec<&focus::Tri> =
+                tris.iter().copied().filter(|t| t.p.iter().any(|p| p[2] <= eye[2]) && t.p.iter().any(|p| p[2] >= eye[2])).collect();
+            for yaw in if long == 0 { [0.0f32, 180.0] } else { [90.0, 270.0] } {
+                let mut score = 0.0;
+                for r in 0..INSIDE_RAYS {
+                    let a = yaw.to_radians() + half_fov * (2.0 * r as f32 / (INSIDE_RAYS - 1) as f32 - 1.0);
+                    let d = [a.cos(), a.sin(), 0.0];
+                    let near = level.iter().filter_map(|t| ray_hit(eye, d, t)).fold(f32::INFINITY, f32::min);
+                    if near <= reach {
+                        score += near / reach;
+                    }
+                }
+                if best.map_or(true, |(s, _, _)| score > s) {
+                    best = Some((score, [x, y, floor], yaw));
+                }
+            }
+        }
+    }
+    best.map(|(_, origin, yaw)| camera::eye(origin, [0.0, yaw, 0.0], size))
+}
+
 /// The camera and image size for `view` of `scene` (`entities` for the spawn view, and for
 /// the player starts the `top` and `iso` views keep in the frame), and a warning when the view
 /// asked for could not be used (then the view used is `Iso`). `top` and `iso` frame the
@@ -885,6 +981,17 @@ mod tests {
             materials: vec![mat("floor", SurfaceFlags::NONE), mat("wall", SurfaceFlags::NONE), mat("sky", SurfaceFlags::SKY)],
             ..Default::default()
         }
+    }
+
+    /// Without a player start the inside camera stands on the room's floor, an eye height up,
+    /// inside the room, looking along its longer axis (x) and level.
+    #[test]
+    fn inside_camera_stands_on_the_floor() {
+        let (cam, _) = inside(&room(), None, 64).unwrap();
+        assert!((cam.eye[2] - camera::EYE_HEIGHT).abs() < 1e-3, "{cam:?}");
+        assert!(cam.eye[0] > 0.0 && cam.eye[0] < 256.0 && cam.eye[1] > 0.0 && cam.eye[1] < 192.0, "{cam:?}");
+        assert!(cam.forward[0].abs() > 0.999 && cam.forward[2].abs() < 1e-6, "{cam:?}");
+        assert!(inside(&Scene::default(), None, 64).is_none());
     }
 
     fn checker() -> Texture {

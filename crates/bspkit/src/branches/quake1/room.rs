@@ -30,6 +30,8 @@ fn hulls(branch: &Branch) -> [([f32; 3], [f32; 3]); 2] {
     }
 }
 const TEXTURE: &str = "bspkit_grey";
+const TEXTURE_WATER: &str = "bspkit_water";
+const TEXTURE_SKY: &str = "bspkit";
 
 /// The clip brush of [`box_room_with_clip`]: a box 64 wide and 32 high standing on the floor
 /// (low enough that every game's player fits above it, so hull 1 tells its top).
@@ -37,13 +39,45 @@ pub const CLIP_BOX: ([f32; 3], [f32; 3]) = ([-32.0, -32.0, -64.0], [32.0, 32.0, 
 
 /// The box room written for `branch` (any Quake 1 or GoldSrc branch).
 pub fn box_room(branch: &'static Branch) -> Vec<u8> {
-    with_record_set!(branch, build(branch, false))
+    with_record_set!(branch, build(branch, false, None))
 }
 
 /// The box room with one clip brush, [`CLIP_BOX`]: in clip hulls 1 and 2 only (grown by each
 /// hull as the compilers grow brushes), not in hull 0, so nothing draws it.
 pub fn box_room_with_clip(branch: &'static Branch) -> Vec<u8> {
-    with_record_set!(branch, build(branch, true))
+    with_record_set!(branch, build(branch, true, None))
+}
+
+/// Height of the pool's surface and of the sky's underside in [`box_room_with_water_and_sky`].
+pub const WATER_Z: f32 = -16.0;
+pub const SKY_Z: f32 = 40.0;
+
+/// The box room with its lower part water (below [`WATER_Z`], a leaf of water contents whose
+/// surface is drawn from both sides) and its upper part sky (above [`SKY_Z`], a sky leaf drawn
+/// from below). `named`: the textures are `bspkit_grey`, `*bspkit_water` and `sky_bspkit`;
+/// otherwise the texture lump has every miptex offset −1 (stripped, as some released maps
+/// are), so the map holds no texture name. The clip hulls are the plain room's (liquids are
+/// empty there; the sky is left out of them).
+pub fn box_room_with_water_and_sky(branch: &'static Branch, named: bool) -> Vec<u8> {
+    with_record_set!(branch, build(branch, false, Some(named)))
+}
+
+/// Add the surfedges of the polygon through `ring` (vertex indices), sharing edges.
+fn ring_edges(edges: &mut Vec<(u32, u32)>, surfedges: &mut Vec<i32>, ring: &[usize]) {
+    for i in 0..ring.len() {
+        let (va, vb) = (ring[i] as u32, ring[(i + 1) % ring.len()] as u32);
+        let se = match edges.iter().position(|&e| e == (vb, va)) {
+            Some(e) => -(e as i32),
+            None => match edges.iter().position(|&e| e == (va, vb)) {
+                Some(e) => e as i32,
+                None => {
+                    edges.push((va, vb));
+                    (edges.len() - 1) as i32
+                }
+            },
+        };
+        surfedges.push(se);
+    }
 }
 
 fn plane(axis: usize, dist: f32) -> Plane {
@@ -56,7 +90,7 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-fn build<L: Layout>(branch: &'static Branch, clip: bool) -> Vec<u8> {
+fn build<L: Layout>(branch: &'static Branch, clip: bool, pools: Option<bool>) -> Vec<u8> {
     let goldsrc = branch.family == Family::GoldSrc;
     // Walls in the order x-min, x-max, y-min, y-max, z-min, z-max: wall k lies on axis k / 2,
     // at the minimum (k even, facing +axis into the room) or the maximum (k odd, facing −axis).
@@ -83,7 +117,7 @@ fn build<L: Layout>(branch: &'static Branch, clip: bool) -> Vec<u8> {
 
     // Corner c has bit a set when it lies at the maximum of axis a.
     let corner = |c: usize| -> [f32; 3] { std::array::from_fn(|a| if c >> a & 1 == 1 { MAXS[a] } else { MINS[a] }) };
-    let vertices: Vec<Vertex> = (0..8).map(|c| Vertex { point: f3(corner(c)) }).collect();
+    let mut vertices: Vec<Vertex> = (0..8).map(|c| Vertex { point: f3(corner(c)) }).collect();
 
     // Texture axes per wall axis: s runs along the wall, t downwards (or along −y on floors).
     let tex_axes = |a: usize| -> ([f32; 3], [f32; 3]) {
@@ -93,10 +127,10 @@ fn build<L: Layout>(branch: &'static Branch, clip: bool) -> Vec<u8> {
             _ => ([1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
         }
     };
-    let texinfo: Vec<TexInfo> = (0..3)
+    let v4 = |v: [f32; 3]| [F32::new(v[0]), F32::new(v[1]), F32::new(v[2]), F32::new(0.0)];
+    let mut texinfo: Vec<TexInfo> = (0..3)
         .map(|a| {
             let (s, t) = tex_axes(a);
-            let v4 = |v: [f32; 3]| [F32::new(v[0]), F32::new(v[1]), F32::new(v[2]), F32::new(0.0)];
             TexInfo { vecs: [v4(s), v4(t)], miptex: I32::new(0), flags: I32::new(0) }
         })
         .collect();
@@ -121,20 +155,7 @@ fn build<L: Layout>(branch: &'static Branch, clip: bool) -> Vec<u8> {
             ring.reverse();
         }
         let first_edge = surfedges.len() as i32;
-        for i in 0..4 {
-            let (va, vb) = (ring[i] as u32, ring[(i + 1) % 4] as u32);
-            let se = match edges.iter().position(|&e| e == (vb, va)) {
-                Some(e) => -(e as i32),
-                None => match edges.iter().position(|&e| e == (va, vb)) {
-                    Some(e) => e as i32,
-                    None => {
-                        edges.push((va, vb));
-                        (edges.len() - 1) as i32
-                    }
-                },
-            };
-            surfedges.push(se);
-        }
+        ring_edges(&mut edges, &mut surfedges, &ring);
         // Lightmap: one luxel per 16 texels over the face's texture extents (Quake's rule).
         let (s, t) = tex_axes(a);
         let span = |v: [f32; 3]| {
@@ -151,15 +172,50 @@ fn build<L: Layout>(branch: &'static Branch, clip: bool) -> Vec<u8> {
         faces.push(L::Face::make(k as u32, u32::from(max), first_edge, 4, a as u32, [0, 255, 255, 255], light_ofs));
     }
 
+    // The pool and the sky: planes z = WATER_Z and z = SKY_Z, texinfo 3 (miptex 1) and 4
+    // (miptex 2) flagged special (no lightmap, as the compilers write liquids and sky), faces 6
+    // and 7 the water's surface facing up and down, face 8 the sky's underside facing down.
+    if pools.is_some() {
+        let (pw, ps) = (planes.len(), planes.len() + 1);
+        planes.push(plane(2, WATER_Z));
+        planes.push(plane(2, SKY_Z));
+        for mt in [1, 2] {
+            let (s, t) = tex_axes(2);
+            texinfo.push(TexInfo { vecs: [v4(s), v4(t)], miptex: I32::new(mt), flags: I32::new(1) });
+        }
+        for (pi, z, facing, ti) in [(pw, WATER_Z, 1.0f32, 3u32), (pw, WATER_Z, -1.0, 3), (ps, SKY_Z, -1.0, 4)] {
+            let base = vertices.len();
+            let quad = [[MINS[0], MINS[1], z], [MAXS[0], MINS[1], z], [MAXS[0], MAXS[1], z], [MINS[0], MAXS[1], z]];
+            vertices.extend(quad.iter().map(|p| Vertex { point: f3(*p) }));
+            // Counter-clockwise seen from above: (p1 − p0) × (p2 − p0) is +z; Quake's order
+            // points it against the facing normal.
+            let mut ring: Vec<usize> = (base..base + 4).collect();
+            if facing > 0.0 {
+                ring.reverse();
+            }
+            let first_edge = surfedges.len() as i32;
+            ring_edges(&mut edges, &mut surfedges, &ring);
+            faces.push(L::Face::make(pi as u32, u32::from(facing < 0.0), first_edge, 4, ti, [255; 4], -1));
+        }
+    }
+
     // Node k splits on wall k: the room side leads on, the other side is the solid leaf 0; the
-    // last node's room side is leaf 1, the only empty leaf. Node k holds face k.
-    let next = |k: usize| if k < 5 { Child::Node(k as i64 + 1) } else { Child::Leaf(1) };
-    let nodes: Vec<L::Node> = (0..6)
+    // last node's room side is leaf 1, the only empty leaf. Node k holds face k. With the pool
+    // and sky, node 6 splits the room at the water's surface (leaf 2, water, below; faces 6 and
+    // 7) and node 7 at the sky's underside (leaf 3, sky, above; face 8).
+    let room = if pools.is_some() { Child::Node(6) } else { Child::Leaf(1) };
+    let next = |k: usize| if k < 5 { Child::Node(k as i64 + 1) } else { room };
+    let mut nodes: Vec<L::Node> = (0..6)
         .map(|k| {
             let children = if wall(k).1 { [Child::Leaf(0), next(k)] } else { [next(k), Child::Leaf(0)] };
             L::Node::make(k as i32, children, MINS, MAXS, k as u32, 1)
         })
         .collect();
+    if pools.is_some() {
+        let (pw, ps) = (planes.len() as i32 - 2, planes.len() as i32 - 1);
+        nodes.push(L::Node::make(pw, [Child::Node(7), Child::Leaf(2)], MINS, MAXS, 6, 2));
+        nodes.push(L::Node::make(ps, [Child::Leaf(3), Child::Leaf(1)], [MINS[0], MINS[1], WATER_Z], MAXS, 8, 1));
+    }
     // Clip hulls 1 and 2: the same chain on the moved planes, ending in empty contents.
     // With the clip box, the room's last node leads to a chain on the grown box's planes
     // (clipnodes 12..18 for hull 1, 18..24 for hull 2) ending in solid; outside it is empty.
@@ -183,20 +239,37 @@ fn build<L: Layout>(branch: &'static Branch, clip: bool) -> Vec<u8> {
             }
         }
     }
-    let leaves: Vec<L::Leaf> = vec![L::Leaf::make(-2, -1, [0.0; 3], [0.0; 3], 0, 0), L::Leaf::make(-1, 0, MINS, MAXS, 0, 6)];
-    let marks: Vec<L::Mark> = (0..6).map(L::Mark::make).collect();
+    let mut leaves: Vec<L::Leaf> = vec![L::Leaf::make(-2, -1, [0.0; 3], [0.0; 3], 0, 0), L::Leaf::make(-1, 0, MINS, MAXS, 0, 6)];
+    let mut marks: Vec<L::Mark> = (0..6).map(L::Mark::make).collect();
+    // With the pool and sky: leaf 1 the air between (walls, both water faces, the sky face),
+    // leaf 2 water (walls, both water faces), leaf 3 sky (walls, the sky face); each sees all.
+    if pools.is_some() {
+        marks = (0..9).map(L::Mark::make).collect();
+        leaves[1] = L::Leaf::make(-1, 0, [MINS[0], MINS[1], WATER_Z], [MAXS[0], MAXS[1], SKY_Z], 0, 9);
+        leaves.push(L::Leaf::make(-3, 0, MINS, [MAXS[0], MAXS[1], WATER_Z], 0, 8));
+        leaves.push(L::Leaf::make(-6, 0, [MINS[0], MINS[1], SKY_Z], MAXS, 0, 9));
+    }
     let edge_records: Vec<L::Edge> = edges.iter().map(|&(a, b)| L::Edge::make(a, b)).collect();
     let surfedge_records: Vec<SurfEdge> = surfedges.iter().map(|&s| I32::new(s)).collect();
     // Hull roots: 0 → node 0; 1 → clipnode 0; 2 → clipnode 6; the others are unused (0).
-    let models = [L::Model::make(MINS, MAXS, &[0, 0, 6, 0], 1, 0, 6)];
-    // One PVS row for leaf 1: it sees itself (bit 0 = leaf 1).
-    let visibility = vec![0x01u8];
+    let leaf_count = leaves.len() as i32 - 1;
+    let models = [L::Model::make(MINS, MAXS, &[0, 0, 6, 0], leaf_count, 0, faces.len() as i32)];
+    // One PVS row shared by the non-solid leaves: each sees all (bit 0 = leaf 1).
+    let visibility = vec![if pools.is_some() { 0x07u8 } else { 0x01 }];
 
     // A 16×16 two-tone checker in the palette's grey ramp; GoldSrc carries a grey palette.
     let pixels: Vec<u8> = (0..256).map(|i| if ((i % 16) / 4 + (i / 64)) % 2 == 0 { 8 } else { 12 }).collect();
     let palette: Vec<[u8; 3]> = (0..=255u8).map(|i| [i, i, i]).collect();
     let texture = miptex::encode(TEXTURE, 16, 16, &pixels, goldsrc.then_some(&palette[..]));
-    let textures = miptex::encode_lump(&[Some(texture)]);
+    let textures = match pools {
+        None => miptex::encode_lump(&[Some(texture)]),
+        Some(true) => {
+            let water = miptex::encode(&format!("*{TEXTURE_WATER}"), 16, 16, &pixels, goldsrc.then_some(&palette[..]));
+            let sky = miptex::encode(&format!("sky_{TEXTURE_SKY}"), 16, 16, &pixels, goldsrc.then_some(&palette[..]));
+            miptex::encode_lump(&[Some(texture), Some(water), Some(sky)])
+        }
+        Some(false) => miptex::encode_lump(&[None, None, None]),
+    };
 
     let entities = b"{\n\"classname\" \"worldspawn\"\n\"message\" \"bspkit sample room\"\n}\n\
 {\n\"classname\" \"info_player_start\"\n\"origin\" \"0 0 -40\"\n\"angle\" \"90\"\n}\n\0";
