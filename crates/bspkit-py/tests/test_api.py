@@ -857,3 +857,44 @@ def test_stored_lightmap_atlases_over_the_budget_are_a_typed_error(tmp_path):
     assert any(a["width"] * a["height"] >= w * h for a in atlases), [(a["width"], a["height"]) for a in atlases]
     for a in atlases:
         assert a["stored"].dtype == np.float32 and a["stored"].shape == (a["height"], a["width"], 3)
+
+
+def test_oversized_vtfs_in_a_pakfile_are_budget_misses(tmp_path):
+    """Issue 23: three VTFs in a Source map's pakfile, each claiming 16384 x 16376 texels (a
+    161 KB map), took `texture_arrays()` to 5.4 GB. Each header now asks for more than the
+    per-image cap (8192², checked from the header before a texel is decoded): in a child
+    interpreter `texture_arrays()` gives three budget misses naming the cap and exits normally,
+    at a bounded peak memory (ru_maxrss; what remains is one inflated pakfile entry, 171 MiB)."""
+    import zipfile
+
+    pytest.importorskip("numpy")
+    # VTF 7.2 header (80 bytes): signature, version, header size, width, height, flags, frames,
+    # first frame, reflectivity, bump scale, high-res format (13 = DXT1), mips, low-res format
+    # (-1: none), low-res size, depth; then the 13 DXT1 mips (8 bytes a 4 x 4 block), zeros.
+    head = struct.pack("<4s2II2HI2H4x3f4xfiBiBBH", b"VTF\0", 7, 2, 80, 16384, 16376, 0, 1, 0, 0, 0, 0, 1.0, 13, 13, -1, 0, 0, 1)
+    mips = sum(-(-max(1, 16384 >> m) // 4) * -(-max(1, 16376 >> m) // 4) * 8 for m in range(13))
+    vtf = head + bytes(80 - len(head)) + bytes(mips)
+    pak = io.BytesIO()
+    with zipfile.ZipFile(pak, "w", zipfile.ZIP_DEFLATED) as z:
+        for i in range(3):
+            z.writestr(f"materials/maps/big/t{i}.vtf", vtf)
+    del vtf
+    lumps = {0: (b'{\n"classname" "worldspawn"\n}\n\0', 0), 40: (pak.getvalue(), 0)}
+    path = tmp_path / "big_vtfs.bsp"
+    path.write_bytes(_lumps_file(b"VBSP" + struct.pack("<i", 20), 64, lumps))
+    assert path.stat().st_size < 1_000_000
+    code = (
+        "import resource, bspkit\n"
+        f"b = bspkit.load({str(path)!r})\n"
+        "for t in b.texture_arrays():\n    print(t['name'], '|', t.get('missing', 'decoded'))\n"
+        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
+    lines = out.stdout.splitlines()
+    assert len(lines) == 4, out.stdout
+    for line in lines[:3]:
+        assert "max_image_pixels" in line and str(16384 * 16376) in line, line
+    peak_mib = int(lines[3].split()[1]) / 1024
+    print(f"3 VTFs of 16384x16376 in a {path.stat().st_size}-byte map: budget misses at peak {peak_mib:.1f} MiB")
+    assert peak_mib < 400, peak_mib
