@@ -705,3 +705,207 @@ def test_special_files_as_texture_options_do_not_hang(tmp_path):
     # Without a palette the Quake texture is a miss; the WADs play no part in it.
     assert all(line.startswith("1 bspkit_grey") for line in lines), lines
     assert lines[0].endswith("True") and lines[2].endswith("True"), lines
+
+
+def _titanfall2_set(d, name="m"):
+    """`<name>.bsp` (Titanfall 2, rBSP v37) whose entity lump lives in `<name>.bsp.0000.bsp_lump`
+    (message `external`; the `.bsp`'s own copy, of the same length, says `inside__`), with an
+    `env` partition (ENTITY_PARTITIONS, lump 0x18)."""
+    inside = b'{\n"classname" "worldspawn"\n"message" "inside__"\n}\n\0'
+    external = b'{\n"classname" "worldspawn"\n"message" "external"\n}\n\0'
+    lumps = {0x00: (inside, 0), 0x18: (b"01* env\0", 0)}
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / f"{name}.bsp"
+    path.write_bytes(_lumps_file(b"rBSP" + struct.pack("<I", 37), 128, lumps, revision=30, respawn=True))
+    (d / f"{name}.bsp.0000.bsp_lump").write_bytes(external)
+    (d / f"{name}_env.ent").write_bytes(b'ENTITIES01\n{\n"classname" "info_target"\n}\n\0')
+    return path
+
+
+def test_fold_external_killed_at_every_step(tmp_path):
+    """Issue 23: `save_as(path, fold_external=True)` in place, the interpreter killed after each
+    step of the set write (test hook BSPKIT_TEST_SET_ABORT_AFTER_STEP: abort after the K-th
+    rename or removal). Before, a kill between the folded `.bsp`'s rename and the removal of the
+    old `.bsp_lump` left that file overriding the folded entity lump (the old message read
+    back, `check` clean). Now every state reads as the old set or the folded one; an old
+    `.bsp_lump` left is named by the set's journal, not read, an `interrupted_set` error for
+    `check`, and removed by the next `save_as`."""
+    seen = []
+    for k in range(20):
+        d = tmp_path / f"k{k}"
+        path = _titanfall2_set(d)
+        code = (
+            "import bspkit\n"
+            f"b = bspkit.load({str(path)!r})\n"
+            "b.ENTITIES[0]['message'] = 'folded'\n"
+            f"b.save_as({str(path)!r}, fold_external=True)\n"
+        )
+        env = dict(os.environ, BSPKIT_TEST_SET_ABORT_AFTER_STEP=str(k))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        lump, journal = d / "m.bsp.0000.bsp_lump", d / ".m.bsp.bspkit-stale"
+        message = bspkit.load(path).ENTITIES[0]["message"]
+        codes = [p["code"] for p in bspkit.load(path).check(False)["problems"]]
+        if message == "external":
+            assert lump.is_file() and "interrupted_set" not in codes, (k, codes)
+            seen.append("old")
+        elif message == "folded" and not lump.exists():
+            assert "interrupted_set" not in codes, (k, codes)
+            seen.append("new")
+        elif message == "folded":
+            assert journal.is_file(), f"crash after step {k}: a stale .bsp_lump and no journal"
+            assert "interrupted_set" in codes, (k, codes)
+            bspkit.load(path).save_as(path)
+            assert not lump.exists() and not journal.exists()
+            assert bspkit.load(path).ENTITIES[0]["message"] == "folded"
+            seen.append("new+stale")
+        else:
+            pytest.fail(f"crash after step {k}: a mixed set (message {message!r})")
+        if out.returncode == 0:
+            assert not journal.exists()
+            break
+        assert out.returncode < 0, (out.returncode, out.stderr[-2000:])  # killed by the hook (SIGABRT)
+    else:
+        pytest.fail("the hook never let the write finish")
+    print("save_as(fold_external=True) killed after each step:", seen)
+    assert seen[0] == "old" and seen[-1] == "new" and "new+stale" in seen, seen
+
+
+# The child interpreter's own peak resident memory (VmHWM, KiB). Not ru_maxrss: Linux keeps a
+# process's maximum across fork and exec, so a child's ru_maxrss is at least what the pytest
+# process held when it forked.
+_PEAK_KIB = (
+    "def _peak_kib():\n"
+    "    for line in open('/proc/self/status'):\n"
+    "        if line.startswith('VmHWM:'):\n"
+    "            return int(line.split()[1])\n"
+)
+
+
+def _quake1_big_lightmaps(copies, luxels=1024):
+    """The sample room with `copies` more faces: copies of its first lit face whose texinfo is
+    scaled so that the face is about `luxels` luxels wide (one style), all sharing one run of
+    lighting bytes appended to LIGHTING (Quake 1: one byte a luxel). Returns the map's bytes
+    and the luxels (width, height) of one copy as computed here (quake.md: extents from the
+    texinfo rows, 16 units a luxel)."""
+    import math
+
+    bsp = bspkit.load(SAMPLE)
+    names = ("FACES", "SURFEDGES", "EDGES", "VERTICES", "TEXINFO", "LIGHTING", "MODELS")
+    faces, surfedges, edges, verts, texinfo, lighting, models = (bytearray(bsp.raw_lump(n)) for n in names)
+    # Face29 (20 bytes): plane, side u16; first_edge i32; num_edges, texinfo u16; styles[4]; light_ofs i32.
+    for i in range(len(faces) // 20):
+        first, n, ti = struct.unpack_from("<iHH", faces, 20 * i + 4)
+        if faces[20 * i + 12] != 255 and struct.unpack_from("<i", faces, 20 * i + 16)[0] >= 0:
+            break
+    points = []
+    for j in range(n):
+        se = struct.unpack_from("<i", surfedges, 4 * (first + j))[0]
+        a, b = struct.unpack_from("<2H", edges, 4 * abs(se))
+        points.append(struct.unpack_from("<3f", verts, 12 * (a if se >= 0 else b)))
+
+    def size(vecs):
+        dims = []
+        for r in (vecs[:4], vecs[4:]):
+            vals = [p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + r[3] for p in points]
+            dims.append(math.ceil(max(vals) / 16) - math.floor(min(vals) / 16) + 1)
+        return dims
+
+    vecs = struct.unpack_from("<8f", texinfo, 40 * ti)
+    scale = luxels / max(size(vecs))
+    big = [c * scale for c in vecs]
+    w, h = size(big)
+    texinfo += struct.pack("<8f", *big) + texinfo[40 * ti + 32 : 40 * ti + 40]
+    face = bytearray(faces[20 * i : 20 * i + 20])
+    struct.pack_into("<H", face, 10, len(texinfo) // 40 - 1)
+    face[12:16] = bytes([0, 255, 255, 255])
+    struct.pack_into("<i", face, 16, len(lighting))
+    # A little more than the estimate: the engine's extents round in single precision.
+    lighting += bytes((w + 2) * (h + 2))
+    count = len(faces) // 20
+    faces += face * copies
+    struct.pack_into("<ii", models, 56, 0, count + copies)
+    for name, data in (("FACES", faces), ("TEXINFO", texinfo), ("LIGHTING", lighting), ("MODELS", models)):
+        bsp.set_lump(name, bytes(data))
+    return bsp.to_bytes(), (w, h)
+
+
+def test_stored_lightmap_atlases_over_the_budget_are_a_typed_error(tmp_path):
+    """Issue 23: `lightmap_atlases(stored=True)` returned 3.84 GiB of arrays for a small Source
+    map. Here a Quake 1 map (the sample room, about 1 MB) asks for more than the default atlas
+    budget (64 Mi pixels, `--max-atlas-pixels`: 768 MiB as stored float32 values) with copies of
+    one face of ~1024 luxels sharing one run of lighting bytes: LimitExceededError naming the
+    budget, in a child interpreter that exits normally, at a bounded peak memory (its own
+    VmHWM); the same map with one copy gives its arrays."""
+    np = pytest.importorskip("numpy")
+    one, (w, h) = _quake1_big_lightmaps(1)
+    copies = (64 << 20) // (w * h) + 2
+    data, _ = _quake1_big_lightmaps(copies)
+    assert len(data) < 2_000_000, len(data)
+    path = tmp_path / "big_lightmaps.bsp"
+    path.write_bytes(data)
+    code = (
+        _PEAK_KIB + "import bspkit\n"
+        f"b = bspkit.load({str(path)!r})\n"
+        "for kw in (dict(stored=True), dict(stored=True, hdr=True), dict()):\n"
+        "    try:\n        b.lightmap_atlases(**kw)\n        print('built')\n"
+        "    except bspkit.LimitExceededError as e:\n        print(e.kind, '|', e)\n"
+        "print('peak', _peak_kib())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
+    lines = out.stdout.splitlines()
+    assert len(lines) == 4, out.stdout
+    for line in lines[:3]:
+        assert line.startswith("limit_exceeded |") and "--max-atlas-pixels" in line, line
+    peak_mib = int(lines[3].split()[1]) / 1024
+    asked = copies * w * h
+    print(f"lightmap_atlases(stored=True): {len(data)} bytes, {copies} faces of {w}x{h} luxels (>= {asked} pixels asked);"
+          f" LimitExceededError at peak {peak_mib:.1f} MiB")
+    # The arrays asked for would take more than 1 GiB (12 bytes a pixel stored, 3 as RGB).
+    assert peak_mib < 256, peak_mib
+    # Within the budget: the arrays, the big face's page among them.
+    atlases = bspkit.load(one).lightmap_atlases(stored=True)
+    assert any(a["width"] * a["height"] >= w * h for a in atlases), [(a["width"], a["height"]) for a in atlases]
+    for a in atlases:
+        assert a["stored"].dtype == np.float32 and a["stored"].shape == (a["height"], a["width"], 3)
+
+
+def test_oversized_vtfs_in_a_pakfile_are_budget_misses(tmp_path):
+    """Issue 23: three VTFs in a Source map's pakfile, each claiming 16384 x 16376 texels (a
+    161 KB map), took `texture_arrays()` to 5.4 GB. Each header now asks for more than the
+    per-image cap (8192², checked from the header before a texel is decoded): in a child
+    interpreter `texture_arrays()` gives three budget misses naming the cap and exits normally,
+    at a bounded peak memory (its VmHWM; what remains is one inflated pakfile entry, 171 MiB)."""
+    import zipfile
+
+    pytest.importorskip("numpy")
+    # VTF 7.2 header (80 bytes): signature, version, header size, width, height, flags, frames,
+    # first frame, reflectivity, bump scale, high-res format (13 = DXT1), mips, low-res format
+    # (-1: none), low-res size, depth; then the 13 DXT1 mips (8 bytes a 4 x 4 block), zeros.
+    head = struct.pack("<4s2II2HI2H4x3f4xfiBiBBH", b"VTF\0", 7, 2, 80, 16384, 16376, 0, 1, 0, 0, 0, 0, 1.0, 13, 13, -1, 0, 0, 1)
+    mips = sum(-(-max(1, 16384 >> m) // 4) * -(-max(1, 16376 >> m) // 4) * 8 for m in range(13))
+    vtf = head + bytes(80 - len(head)) + bytes(mips)
+    pak = io.BytesIO()
+    with zipfile.ZipFile(pak, "w", zipfile.ZIP_DEFLATED) as z:
+        for i in range(3):
+            z.writestr(f"materials/maps/big/t{i}.vtf", vtf)
+    del vtf
+    lumps = {0: (b'{\n"classname" "worldspawn"\n}\n\0', 0), 40: (pak.getvalue(), 0)}
+    path = tmp_path / "big_vtfs.bsp"
+    path.write_bytes(_lumps_file(b"VBSP" + struct.pack("<i", 20), 64, lumps))
+    assert path.stat().st_size < 1_000_000
+    code = (
+        _PEAK_KIB + "import bspkit\n"
+        f"b = bspkit.load({str(path)!r})\n"
+        "for t in b.texture_arrays():\n    print(t['name'], '|', t.get('missing', 'decoded'))\n"
+        "print('peak', _peak_kib())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
+    lines = out.stdout.splitlines()
+    assert len(lines) == 4, out.stdout
+    for line in lines[:3]:
+        assert "max_image_pixels" in line and str(16384 * 16376) in line, line
+    peak_mib = int(lines[3].split()[1]) / 1024
+    print(f"3 VTFs of 16384x16376 in a {path.stat().st_size}-byte map: budget misses at peak {peak_mib:.1f} MiB")
+    assert peak_mib < 400, peak_mib

@@ -32,6 +32,12 @@ pub(crate) fn load_siblings(path: &Path, branch: &Branch, indices: &[usize], bud
             let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let dir = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
             let listed = listed_lump_numbers(&dir);
+            // A set write cut off by a crash leaves files that are no part of the set on disk
+            // (the old `.bsp_lump` files after a fold's switch, new ones linked in before a
+            // switch), listed in its journal: they are not read (`check` reports them; the
+            // next write of the set removes them).
+            let journal_dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir.as_path() };
+            let not_in_set = crate::fsio::SetJournal::find(journal_dir, path).map(|j| j.not_in_set().to_vec()).unwrap_or_default();
             for &index in indices {
                 if listed.as_ref().is_some_and(|l| !l.contains(&index)) {
                     continue;
@@ -44,6 +50,9 @@ pub(crate) fn load_siblings(path: &Path, branch: &Branch, indices: &[usize], bud
                     format!("{base}.{index:04X}.bsp_lump.client"),
                 ];
                 for name in names {
+                    if not_in_set.contains(&name) {
+                        continue;
+                    }
                     let p = dir.join(&name);
                     // Anything there is read as a regular file or refused with a message
                     // (`read_regular`): a FIFO or device sibling must not hang or be ignored.

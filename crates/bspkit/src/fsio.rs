@@ -51,6 +51,63 @@ pub fn orphan_temps(dir: &Path, wanted: impl Fn(&str) -> bool) -> Vec<OrphanTemp
     found
 }
 
+/// Suffix of a set write's journal: `.MAIN.bspkit-stale` beside the set's main file `MAIN`
+/// (a `.gltf`, a Respawn `.bsp`), written before the write's switch and removed when it is done
+/// ([`crate::write::set`], [`crate::mapset`]).
+pub const STALE_MARK: &str = ".bspkit-stale";
+
+/// A set write's journal left beside `main` by a write that stopped on its way (a crash, `kill
+/// -9`). Its first line is the inode and device of the main file that write put in place, then
+/// one line per file: `old\tNAME` (a file of the set before the write, removed after the switch)
+/// or `new\tNAME` (a file the write created, linked in before the switch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetJournal {
+    pub path: PathBuf,
+    /// The main file on disk is the one the write put in place: the switch happened.
+    pub switched: bool,
+    pub old: Vec<String>,
+    pub new: Vec<String>,
+}
+
+impl SetJournal {
+    /// The journal beside `main` in `dir`, if there is one (a regular file).
+    pub fn find(dir: &Path, main: &Path) -> Option<SetJournal> {
+        use std::os::unix::fs::MetadataExt;
+        let name = main.file_name()?.to_string_lossy().into_owned();
+        let path = dir.join(format!(".{name}{STALE_MARK}"));
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        // A journal is a few names; a larger one was not written by a set write.
+        let text = read_regular(&path, 1 << 20, "set journal").ok()?;
+        let text = String::from_utf8_lossy(&text);
+        let mut lines = text.lines();
+        let id = lines.next().unwrap_or("");
+        let switched = std::fs::metadata(main).is_ok_and(|m| id == format!("{} {}", m.ino(), m.dev()));
+        let plain = |n: &str| !n.is_empty() && n != "." && n != ".." && n != name && !n.contains(['/', '\\', ':', '%', '\0']);
+        let (mut old, mut new) = (Vec::new(), Vec::new());
+        for (kind, n) in lines.filter_map(|l| l.split_once('\t')).filter(|(_, n)| plain(n)) {
+            match kind {
+                "old" => old.push(n.to_string()),
+                "new" => new.push(n.to_string()),
+                _ => {}
+            }
+        }
+        Some(SetJournal { path, switched, old, new })
+    }
+
+    /// The files it lists that are no part of the set on disk: the old set's files once the
+    /// switch happened, else the files the stopped write created (the old set names none of
+    /// them). A reader leaves them out; the next write of the set removes them.
+    pub fn not_in_set(&self) -> &[String] {
+        if self.switched {
+            &self.old
+        } else {
+            &self.new
+        }
+    }
+}
+
 /// What kind of non-regular file `m` describes, for messages.
 pub fn kind_name(m: &Metadata) -> &'static str {
     let t = m.file_type();

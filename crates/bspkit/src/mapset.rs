@@ -45,9 +45,19 @@
 //! rename, so in a whole set it is never older than a `.bsp_lump` written with it, and `check`
 //! reports a `.bsp_lump` newer than its `.bsp` whose size disagrees with the directory as an
 //! error (an interrupted set write), not a note. Writing the set again repairs it. If the final check of the set fails,
-//! every file is already written; the error says so and lists the problems. Folding in place
-//! removes the old `.bsp_lump` files only after the new `.bsp` is in place; a failed removal is
-//! an error naming the file (the `.bsp` then holds the lumps, the stale file still overrides).
+//! every file is already written; the error says so and lists the problems.
+//!
+//! Files that appear or go with a write — the old `.bsp_lump` files a fold in place removes
+//! after the `.bsp`'s rename, the files a write creates under names no file had (a set under a
+//! new name beside an older `.bsp` of that name, a split) — are journalled first, as export sets
+//! are ([`crate::write::set`]: `.NAME.bspkit-stale` beside the `.bsp` with the new `.bsp`'s
+//! inode, synced before the first rename, removed when the write is done). A crash in between
+//! leaves the journal: opening the map leaves out the files it lists as no part of the set on
+//! disk (the old ones once the `.bsp` is the new one, the created ones otherwise), `check`
+//! reports each as an error (`interrupted_set`: the game would still read it), and the next
+//! write of the set removes them. Before, a fold killed after its rename left the old
+//! `.bsp_lump` files beside the folded `.bsp`, overriding its lumps with no sign. A failed
+//! removal is an error naming the file, and the journal stays.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -293,6 +303,9 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         ed.set_raw_lump(index, bytes, None, None)?;
     }
 
+    // Files left by an earlier write of this set cut off by a crash (its journal): they are no
+    // part of the set on disk and go first (the map was opened without them).
+    write::set::recover_stale(&dir, target);
     // `.bsp_lump` files already beside the target that the set does not write would override
     // the written lumps when the map is opened: refuse (under a new name) or remove them
     // (folding in place) rather than leave a set that is not what was written.
@@ -332,6 +345,8 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
     }
     let allow = opts.allow_new_problems;
     let mut bsp_new = Vec::new();
+    let removed: Vec<PathBuf> = if in_place && opts.fold_external { stale } else { Vec::new() };
+    let journal = Journal::new(&dir, target, &removed, &files);
     write::write_atomic(target, &bytes, |tmp| {
         if streaming {
             // The header must read back as the branch (the set's check follows the renames).
@@ -343,7 +358,9 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         } else {
             write::verify_written(tmp, branch, &before_bsp)?;
         }
-        // Every temporary file written and checked so far; the renames start (innermost first).
+        // Every temporary file written and checked so far; the journal goes first, then the
+        // renames (innermost first).
+        journal.write(tmp)?;
         write::set::step_done();
         stage(&files)?;
         // The `.bsp_lump` / `.ent` files are in place; the `.bsp` is renamed next. Its time is
@@ -354,16 +371,20 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
         let f = std::fs::OpenOptions::new().write(true).open(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
         f.set_modified(std::time::SystemTime::now()).map_err(|e| Error::from(e).in_file(tmp))?;
         Ok(())
-    })?;
+    })
+    .inspect_err(|_| journal.failed())?;
     write::set::step_done();
     let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
     report.written.push(target.to_path_buf());
-    if in_place && opts.fold_external {
-        for p in stale {
-            std::fs::remove_file(&p).map_err(|e| Error::from(e).in_file(&p))?;
-            report.removed.push(p);
-        }
+    // After the switch: the old `.bsp_lump` files a fold replaces go, one step each. A crash
+    // among these leaves the rest listed in the journal (not read, reported by `check`,
+    // removed by the next write); a failed removal is an error and keeps the journal.
+    for p in removed {
+        std::fs::remove_file(&p).map_err(|e| Error::from(e).in_file(&p))?;
+        write::set::step_done();
+        report.removed.push(p);
     }
+    journal.done();
 
     // The set as the game will load it.
     let written = Bsp::open_with(target, &OpenOptions { branch: Some(branch.to_string()), ..Default::default() })?;
@@ -479,6 +500,8 @@ pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<S
             files.push((dest, part.data));
         }
     }
+    // Files left by an earlier write of this set cut off by a crash go first (its journal).
+    write::set::recover_stale(&dir, target);
     // A `.bsp_lump` already beside the target that the split does not write would override a lump.
     let stale = stray_lump_files(&dir, &new_name, |name| expect.iter().any(|(_, p, _)| file_name(p) == name));
     if !stale.is_empty() {
@@ -486,13 +509,19 @@ pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<S
     }
     let before: Vec<String> = crate::check::check(bsp).iter().map(|p| shape(&p.to_string(), &old_stem)).collect();
     let bytes = bsp.data().to_vec();
+    let journal = Journal::new(&dir, target, &[], &files);
     write::write_atomic(target, &bytes, |tmp| {
         let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
         if back != bytes {
             return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
         }
+        journal.write(tmp)?;
+        write::set::step_done();
         stage(&files)
-    })?;
+    })
+    .inspect_err(|_| journal.failed())?;
+    write::set::step_done();
+    journal.done();
     let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
     report.written.push(target.to_path_buf());
 
@@ -551,6 +580,45 @@ pub fn write_converted(bsp: &Bsp, bytes: &[u8], branch: &str, target: &Path) -> 
         return Err(Error::malformed(format!("the written map finds {found} of its {} .ent partitions", partitions.len())).in_file(target));
     }
     Ok(report)
+}
+
+/// The journal of one set write (`.NAME.bspkit-stale` beside the `.bsp`, the one export sets
+/// use: [`write::set`], [`crate::fsio::SetJournal`]): the old `.bsp_lump` files a fold removes
+/// after the `.bsp`'s rename, and the files the write creates (names no file had) before it.
+/// Written, synced, before the first rename; removed when the write is done. A crash in
+/// between leaves it: a reader leaves out the files it lists as no part of the set on disk
+/// (the old ones once the `.bsp` is the new one, else the created ones), `check` reports them
+/// and the next write of the set removes them. Files replaced under their own name cannot be
+/// listed (the old bytes are gone); a `.bsp_lump` newer than its `.bsp` marks those.
+struct Journal {
+    path: PathBuf,
+    old: Vec<String>,
+    created: Vec<String>,
+}
+
+impl Journal {
+    fn new(dir: &Path, target: &Path, removed: &[PathBuf], files: &[(PathBuf, Vec<u8>)]) -> Journal {
+        let created = files.iter().filter(|(p, _)| std::fs::symlink_metadata(p).is_err()).map(|(p, _)| file_name(p)).collect();
+        Journal { path: write::set::journal_path(dir, target), old: removed.iter().map(|p| file_name(p)).collect(), created }
+    }
+
+    /// Written with the inode of the `.bsp`'s temporary file `tmp` (kept by its rename).
+    fn write(&self, tmp: &Path) -> Result<()> {
+        write::set::write_journal(&self.path, tmp, &self.old, &self.created).map(drop).map_err(|e| Error::from(e).in_file(&self.path))
+    }
+
+    /// The write failed before its switch: the journal stays only while a file it created is
+    /// there (the next write removes it); otherwise it lists nothing left and goes.
+    fn failed(&self) {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        if !self.created.iter().any(|n| std::fs::symlink_metadata(dir.join(n)).is_ok()) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+
+    fn done(&self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 /// Is the map an Apex streaming set: a `.bsp` whose own directory points past its end at a

@@ -25,6 +25,7 @@ mod lightmap_mode_cli;
 mod lightmaps_cli;
 mod lzma_peak;
 mod mapset_cli;
+mod mapset_crash;
 mod new_families_cli;
 mod option_files_cli;
 mod output_sets;

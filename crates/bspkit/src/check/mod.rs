@@ -74,7 +74,32 @@ pub fn check_with(bsp: &Bsp, opts: &CheckOptions) -> Vec<Problem> {
     entities(bsp, family, &mut problems);
     family.check(bsp, &mut problems);
     orphan_temps(bsp, &mut problems);
+    interrupted_set(bsp, &mut problems);
     problems
+}
+
+/// Files left beside the map by a set write cut off by a crash (crate::mapset): listed in the
+/// set's journal as no part of the set on disk, still present. bspkit leaves them out when it
+/// opens the map, but the game reads every `.bsp_lump` beside the map: an error.
+fn interrupted_set(bsp: &Bsp, problems: &mut Vec<Problem>) {
+    let Some(path) = bsp.path() else { return };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let Some(journal) = crate::fsio::SetJournal::find(dir, path) else { return };
+    let journal_name = journal.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    for name in journal.not_in_set().iter().filter(|n| std::fs::symlink_metadata(dir.join(n)).is_ok_and(|m| m.is_file())) {
+        let what = if journal.switched { "a file of the set before the write" } else { "a file the write created before its switch" };
+        problems.push(Problem::error(
+            Code::INTERRUPTED_SET,
+            "(file)",
+            None,
+            format!(
+                "{name}: {what}, left by a set write cut off by a crash (journal {journal_name}); the game would still read it, bspkit does not; the next write of the map removes it (`bsp rewrite MAP --in-place`)"
+            ),
+        ));
+    }
 }
 
 /// Temporaries beside the map file left by a write killed before its rename (`kill -9`, a

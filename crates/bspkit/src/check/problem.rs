@@ -118,6 +118,8 @@ codes! {
     MISSING_PARTITION = "missing_partition";
     /// A temporary file of a bspkit write of this map (or of its set's files) lies beside it, left by a process killed before its rename: the map is the one before that write; the next write of the map removes it.
     ORPHAN_TEMP = "orphan_temp";
+    /// A set write of this map (a Respawn `.bsp` with its `.bsp_lump` files) was cut off by a crash: files beside it that are no part of the set (listed in its journal `.NAME.bspkit-stale`) would override its lumps in the game; bspkit does not read them, and the next write of the map removes them.
+    INTERRUPTED_SET = "interrupted_set";
 }
 
 /// One problem: severity, code, the lump, the record index where there is one, and what is wrong.

@@ -189,41 +189,51 @@ fn plain_name(name: &str) -> bool {
 }
 
 /// The journal of the old sidecars a set write removes after its switch (step 5).
-fn journal_path(dir: &Path, main: &Path) -> PathBuf {
+pub(crate) fn journal_path(dir: &Path, main: &Path) -> PathBuf {
     let name = main.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     dir.join(format!(".{name}{STALE_MARK}"))
 }
 
 /// Suffix of a set's journal of old sidecars ([`SetWriter::commit`]).
-pub const STALE_MARK: &str = ".bspkit-stale";
+pub use crate::fsio::STALE_MARK;
 
 /// A journal left by a write of the set at `main` that stopped on its way (a crash or `kill
 /// -9`): when `main` is the file the journal names (same inode and device), the switch
 /// happened and the old sidecars it lists go; otherwise the new ones it lists, linked in before
 /// the switch, go (the set on disk is the old one, which names none of them: their names were
 /// free when they were chosen). Only plain names of regular files, never `main` itself; the
-/// journal goes either way. Returns the names removed.
+/// journal goes either way ([`crate::fsio::SetJournal`]). Returns the names removed.
 pub(crate) fn recover_stale(dir: &Path, main: &Path) -> Vec<String> {
-    use std::os::unix::fs::MetadataExt;
-    let journal = journal_path(dir, main);
-    if !std::fs::symlink_metadata(&journal).is_ok_and(|m| m.is_file()) {
-        return Vec::new();
-    }
-    let text = std::fs::read_to_string(&journal).unwrap_or_default();
-    let mut lines = text.lines();
-    let id = lines.next().unwrap_or("");
-    let switched = std::fs::metadata(main).is_ok_and(|m| id == format!("{} {}", m.ino(), m.dev()));
-    let own = main.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let Some(journal) = crate::fsio::SetJournal::find(dir, main) else { return Vec::new() };
     let mut removed = Vec::new();
-    let side = if switched { "old" } else { "new" };
-    for (_, name) in lines.filter_map(|l| l.split_once('\t')).filter(|(k, n)| *k == side && plain_name(n) && *n != own) {
+    for name in journal.not_in_set() {
         let p = dir.join(name);
         if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) && std::fs::remove_file(&p).is_ok() {
             removed.push(name.to_string());
         }
     }
-    let _ = std::fs::remove_file(&journal);
+    let _ = std::fs::remove_file(&journal.path);
     removed
+}
+
+/// Write the journal of a set write (see [`crate::fsio::SetJournal`]) before its switch: `tmp`
+/// is the main file's temporary (renamed, it keeps its inode), `old` the files removed after the
+/// switch, `new` the files created before it. Returns whether it was written (nothing to list:
+/// no journal).
+pub(crate) fn write_journal(journal: &Path, tmp: &Path, old: &[String], new: &[String]) -> std::io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    if old.is_empty() && new.is_empty() {
+        return Ok(false);
+    }
+    let m = std::fs::metadata(tmp)?;
+    let mut text = format!("{} {}\n", m.ino(), m.dev());
+    old.iter().for_each(|n| text.push_str(&format!("old\t{n}\n")));
+    new.iter().for_each(|n| text.push_str(&format!("new\t{n}\n")));
+    // Synced: the renames that follow must not reach the disk before it.
+    let mut f = File::create(journal)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    Ok(true)
 }
 
 impl<'b> SetWriter<'b> {
@@ -380,16 +390,8 @@ impl<'b> SetWriter<'b> {
         // The journal also names the new sidecars: linked in before a crash that came before
         // the switch, they belong to no set, and the next write removes them.
         let journal = journal_path(&self.dir, &self.main);
-        let journalled = !(stale.is_empty() && self.sidecars.is_empty())
-            && std::fs::metadata(&main_tmp.tmp)
-                .and_then(|m| {
-                    use std::os::unix::fs::MetadataExt;
-                    let mut text = format!("{} {}\n", m.ino(), m.dev());
-                    stale.iter().for_each(|n| text.push_str(&format!("old\t{n}\n")));
-                    self.sidecars.iter().for_each(|s| text.push_str(&format!("new\t{}\n", s.name)));
-                    std::fs::write(&journal, text)
-                })
-                .is_ok();
+        let new_names: Vec<String> = self.sidecars.iter().map(|s| s.name.clone()).collect();
+        let journalled = write_journal(&journal, &main_tmp.tmp, &stale, &new_names).unwrap_or(false);
         let unjournal = || {
             if journalled {
                 let _ = std::fs::remove_file(&journal);

@@ -52,12 +52,16 @@ pub fn entity_partition_paths(bsp: &Bsp) -> Result<Vec<(String, PathBuf)>> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
     let kinds = partition_kinds(bsp).unwrap_or_default();
+    // Files a set write cut off by a crash listed as no part of the set on disk (its journal,
+    // crate::fsio::SetJournal) are left out, as its `.bsp_lump` files are.
+    let not_in_set = crate::fsio::SetJournal::find(dir, path).map(|j| j.not_in_set().to_vec()).unwrap_or_default();
+    let listed = |p: &Path| p.file_name().is_some_and(|n| not_in_set.iter().any(|x| n == x.as_str()));
     let mut out = Vec::new();
     if !kinds.is_empty() {
         // Kinds come from the map: unsafe ones are never joined into a path (`check` reports them).
         for k in kinds.into_iter().filter(|k| is_safe_kind(k)) {
             let p = dir.join(format!("{stem}_{k}.ent"));
-            if p.is_file() {
+            if p.is_file() && !listed(&p) {
                 out.push((k, p));
             }
         }
@@ -68,7 +72,7 @@ pub fn entity_partition_paths(bsp: &Bsp) -> Result<Vec<(String, PathBuf)>> {
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if let Some(kind) = name.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".ent")) {
-            if !kind.is_empty() && e.path().is_file() {
+            if !kind.is_empty() && e.path().is_file() && !listed(&e.path()) {
                 out.push((kind.to_string(), e.path()));
             }
         }
