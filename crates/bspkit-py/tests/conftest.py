@@ -4,12 +4,25 @@ committed sample map, and the `bsp` CLI binary (BSPKIT_CLI) to compare against."
 import json
 import os
 import pathlib
+import subprocess
+import sys
 import warnings
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "samples" / "sample_quake1.bsp"
+
+
+def run_child_with_peak(code, timeout=300):
+    """Run `code` in a child interpreter, which must exit normally: the lines it printed and its
+    peak resident memory in MiB (its own ru_maxrss, printed after `code` has run)."""
+    code = code + "import resource\nprint('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
+    *lines, peak = out.stdout.splitlines() or [""]
+    assert peak.startswith("peak "), out.stdout
+    return lines, int(peak.split()[1]) / 1024
 
 
 def corpus_dir():

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import bspkit
-from conftest import SAMPLE
+from conftest import SAMPLE, run_child_with_peak
 
 
 @pytest.fixture
@@ -658,20 +658,16 @@ def test_scene_budget_stops_source_and_respawn_without_abort(tmp_path, family, b
     path = tmp_path / f"{family}.bsp"
     path.write_bytes(data)
     code = (
-        "import resource, sys, bspkit\n"
+        "import bspkit\n"
         f"b = bspkit.load({str(path)!r})\n"
         "for f in (lambda: b.model(0).numpy(), b.scene):\n"
         "    try:\n        f()\n        print('built')\n"
         "    except bspkit.LimitExceededError as e:\n        print(e.kind, '|', e)\n"
-        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
-    lines = out.stdout.splitlines()
-    assert len(lines) == 3, out.stdout
-    for line in lines[:2]:
+    lines, peak_mib = run_child_with_peak(code)
+    assert len(lines) == 2, lines
+    for line in lines:
         assert line.startswith("limit_exceeded |") and flag in line, line
-    peak_mib = int(lines[2].split()[1]) / 1024
     print(f"{family}: {len(data)} bytes asking {asked} {flag[12:]}; LimitExceededError at peak {peak_mib:.1f} MiB")
     # Far below the many GB the file asks for: the budget (8 Mi) and the interpreter.
     assert peak_mib < 1200, peak_mib

@@ -122,6 +122,15 @@ pub struct SetReport {
     pub new_problems: Vec<String>,
 }
 
+impl SetReport {
+    /// `files` written, then `target` (the `.bsp`).
+    fn written(files: &[(PathBuf, Vec<u8>)], target: &Path) -> Self {
+        let mut written: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+        written.push(target.to_path_buf());
+        SetReport { written, ..Default::default() }
+    }
+}
+
 fn file_name(p: &Path) -> String {
     p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
@@ -162,15 +171,31 @@ fn same_file(a: &Path, b: &Path) -> bool {
 fn stage(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
     let Some(((path, bytes), rest)) = files.split_first() else { return Ok(()) };
     write::write_atomic(path, bytes, |tmp| {
-        let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
-        if back != *bytes {
-            return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
-        }
+        read_back(tmp, bytes)?;
         stage(rest)
     })?;
     // Renamed (the files after it in the list already were): one step of the set write.
     write::set::step_done();
     Ok(())
+}
+
+/// The temporary file `tmp` must hold `bytes`.
+fn read_back(tmp: &Path, bytes: &[u8]) -> Result<()> {
+    let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
+    if back != bytes {
+        return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
+    }
+    Ok(())
+}
+
+/// Write `bytes` to `target` with `files` staged inside its write ([`stage`]): every temporary
+/// file written and read back before the first rename, `target` renamed last.
+fn write_with_files(target: &Path, bytes: &[u8], files: &[(PathBuf, Vec<u8>)]) -> Result<SetReport> {
+    write::write_atomic(target, bytes, |tmp| {
+        read_back(tmp, bytes)?;
+        stage(files)
+    })?;
+    Ok(SetReport::written(files, target))
 }
 
 /// A problem's text with the map's stem replaced and numbers blanked, to compare a set's
@@ -374,8 +399,7 @@ pub fn write_set(ed: &mut Editor, target: &Path, opts: &SetOptions) -> Result<Se
     })
     .inspect_err(|_| journal.failed())?;
     write::set::step_done();
-    let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
-    report.written.push(target.to_path_buf());
+    let mut report = SetReport::written(&files, target);
     // After the switch: the old `.bsp_lump` files a fold replaces go, one step each. A crash
     // among these leaves the rest listed in the journal (not read, reported by `check`,
     // removed by the next write); a failed removal is an error and keeps the journal.
@@ -511,10 +535,7 @@ pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<S
     let bytes = bsp.data().to_vec();
     let journal = Journal::new(&dir, target, &[], &files);
     write::write_atomic(target, &bytes, |tmp| {
-        let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
-        if back != bytes {
-            return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
-        }
+        read_back(tmp, &bytes)?;
         journal.write(tmp)?;
         write::set::step_done();
         stage(&files)
@@ -522,8 +543,7 @@ pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<S
     .inspect_err(|_| journal.failed())?;
     write::set::step_done();
     journal.done();
-    let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
-    report.written.push(target.to_path_buf());
+    let report = SetReport::written(&files, target);
 
     // The set as the game will load it.
     let written = Bsp::open_with(target, &OpenOptions { branch: Some(branch.to_string()), ..Default::default() })?;
@@ -565,15 +585,7 @@ pub fn write_converted(bsp: &Bsp, bytes: &[u8], branch: &str, target: &Path) -> 
             files.push((dest, part.data));
         }
     }
-    write::write_atomic(target, bytes, |tmp| {
-        let back = std::fs::read(tmp).map_err(|e| Error::from(e).in_file(tmp))?;
-        if back != bytes {
-            return Err(Error::malformed(format!("read back {} bytes, wrote {}", back.len(), bytes.len())).in_file(tmp));
-        }
-        stage(&files)
-    })?;
-    let mut report = SetReport { written: files.iter().map(|(p, _)| p.clone()).collect(), ..Default::default() };
-    report.written.push(target.to_path_buf());
+    let report = write_with_files(target, bytes, &files)?;
     let written = Bsp::open_with(target, &OpenOptions { branch: Some(branch.to_string()), ..Default::default() })?;
     let found = entity_partition_paths(&written)?.len();
     if found != partitions.len() {

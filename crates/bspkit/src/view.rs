@@ -15,6 +15,7 @@ use crate::bsp::Bsp;
 use crate::check::Counts;
 use crate::error::Result;
 use crate::export::{export_glb_inspect, ExportOptions, DEFAULT_SCALE};
+use crate::lumps::visibility::LeafVisibility;
 use crate::mesh::SurfaceFlags;
 
 /// The documents of one map, ready to serve.
@@ -39,63 +40,34 @@ pub struct MapView {
 }
 
 /// What the page needs to draw only the faces potentially visible from the camera (the PVS):
-/// the world's node tree to find the camera's leaf, each leaf's cluster and faces, and each
-/// cluster's PVS row. Quake 1 family (clusters are leaves 1…, rows per leaf,
-/// quake_family.md B.6), Quake 2 and Source (`dvis_t` clusters, source.md), Quake 3 family
-/// (one uncompressed row per cluster, quake_family.md A.8); other families: `None`.
-///
-/// Rows stay as stored: run-length zeros (a zero byte then a count of zero bytes) when
-/// `compressed`, else plain (Quake 3). `data` is the visibility lump in hex (Quake 3: its rows,
-/// after the two counts) and `offsets[c]` the start of cluster `c`'s row in it (−1: none,
-/// everything visible), `row_bytes` its decompressed length; bit `j` is cluster `j`. Faces no
-/// leaf lists (Source's displacements, linked to leaves by the engine at load) are always drawn.
+/// the world's node tree to find the camera's leaf, and the family's [`LeafVisibility`] (each
+/// leaf's cluster and faces, each cluster's PVS row; field meanings there), whose fields the
+/// JSON document carries at its top level beside the tree's. Quake 1 family (clusters are
+/// leaves 1…, rows per leaf, quake_family.md B.6), Quake 2 and Source (`dvis_t` clusters,
+/// source.md), Quake 3 family (one uncompressed row per cluster, quake_family.md A.8); other
+/// families: `None`.
 #[derive(Debug, Clone, Serialize)]
-pub struct Visibility {
-    /// The faces lump the leaves' face numbers (and the GLB's `extras.faces`) index.
-    pub face_lump: u16,
+pub struct Visibility<'a> {
+    /// The leaves and rows (`data` serialised as lower-case hex).
+    #[serde(flatten)]
+    pub leaves: LeafVisibility<'a>,
     /// `[plane, front, back]` per node; a child ≥ 0 is a node, < 0 the leaf `-(child + 1)`.
     pub nodes: Vec<[i64; 3]>,
     /// `[nx, ny, nz, dist]` per plane, game units (front: `dot(n, p) - dist >= 0`).
     pub planes: Vec<[f32; 4]>,
     /// The world model's root, encoded as a child.
     pub root: i64,
-    /// Cluster of each leaf (−1: none, such as Quake 1's leaf 0 and solid leaves).
-    pub leaf_cluster: Vec<i64>,
-    /// Leaf `l`'s faces are `leaf_faces[leaf_first[l]..leaf_first[l + 1]]`.
-    pub leaf_first: Vec<u32>,
-    pub leaf_faces: Vec<u32>,
-    pub clusters: usize,
-    pub row_bytes: usize,
-    pub offsets: Vec<i64>,
-    /// Rows are run-length compressed (all but Quake 3).
-    pub compressed: bool,
-    /// The visibility lump, lower-case hex.
-    pub data: String,
 }
 
 /// The map's [`Visibility`], `Ok(None)` for a family without one here or a map without
 /// visibility data (unvised: every leaf without a row).
-pub fn visibility(bsp: &Bsp) -> Result<Option<Visibility>> {
+pub fn visibility<'a>(bsp: &'a Bsp<'a>) -> Result<Option<Visibility<'a>>> {
     // The family reads its leaves after the tree, as each reader did before it moved into its
     // family: the first error a damaged map gives stays the tree's.
     let Some(read) = crate::branches::any::of(bsp.family()).leaf_visibility() else { return Ok(None) };
     let (nodes, planes, root) = tree_parts(bsp)?;
-    let v = read(bsp)?;
-    let vis = Visibility {
-        face_lump: v.face_lump,
-        nodes,
-        planes,
-        root,
-        leaf_cluster: v.leaf_cluster,
-        leaf_first: v.leaf_first,
-        leaf_faces: v.leaf_faces,
-        clusters: v.clusters,
-        row_bytes: v.row_bytes,
-        offsets: v.offsets,
-        compressed: v.compressed,
-        data: hex(v.data),
-    };
-    Ok(Some(vis).filter(|v| v.offsets.iter().any(|&o| o >= 0)))
+    let vis = Visibility { leaves: read(bsp)?, nodes, planes, root };
+    Ok(Some(vis).filter(|v| v.leaves.offsets.iter().any(|&o| o >= 0)))
 }
 
 /// Nodes, planes and the world's root of a [`Visibility`].
@@ -112,15 +84,6 @@ fn tree_parts(bsp: &Bsp) -> Result<TreeParts> {
     let nodes = t.nodes.iter().map(|n| [n.plane, enc(n.children[0]), enc(n.children[1])]).collect();
     let planes = t.planes.iter().map(|(n, d)| [n[0], n[1], n[2], *d]).collect();
     Ok((nodes, planes, enc(t.head(0)?)))
-}
-
-fn hex(data: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(data.len() * 2);
-    for b in data {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 /// The options [`map_view`] exports with: [`ExportOptions`]' defaults, but every surface kind

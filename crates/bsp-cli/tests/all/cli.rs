@@ -32,6 +32,12 @@ pub fn run(args: &[&str]) -> Output {
     Command::new(BSP).args(args).output().unwrap()
 }
 
+/// Run `bsp ARGS…` with the output-set writer told to stop (as a crash would) after step `k`
+/// of its renames ([`bspkit::write::set::SET_ABORT_HOOK_ENV`]), and wait for it.
+pub fn run_crashing_after(k: usize, args: &[&str]) -> Output {
+    Command::new(BSP).args(args).env(bspkit::write::set::SET_ABORT_HOOK_ENV, k.to_string()).output().unwrap()
+}
+
 /// A path as a command-line argument.
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -7,11 +7,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::cli::{err, run, s, scratch, BSP};
+use crate::cli::{err, run, run_crashing_after, s, scratch, BSP};
 
 /// The sample room with its texture renamed to `texture` (same length or shorter).
 fn room(dir: &Path, texture: &str) -> PathBuf {
@@ -26,6 +26,16 @@ fn room(dir: &Path, texture: &str) -> PathBuf {
     let path = dir.join(format!("room_{texture}.bsp"));
     std::fs::write(&path, bytes).unwrap();
     path
+}
+
+/// In a new folder `dir`: `old_map` exported to `e.EXT`, then `new_map` exported over it by a
+/// `bsp` stopped after step `k` of the set's renames: the output path and how that run ended.
+fn export_over_crashing_after(dir: &Path, ext: &str, k: usize, old_map: &Path, new_map: &Path) -> (PathBuf, Output) {
+    std::fs::create_dir_all(dir).unwrap();
+    let out = dir.join(format!("e.{ext}"));
+    export_ok(old_map, &out, &["--scale", "1"]);
+    let o = run_crashing_after(k, &["export", s(new_map), "-o", s(&out)]);
+    (out, o)
 }
 
 /// Every file of `dir` (not `.bsp` inputs) with its bytes.
@@ -223,15 +233,7 @@ fn a_crash_at_any_step_leaves_a_whole_set() {
     for ext in ["gltf", "obj"] {
         let mut seen = Vec::new();
         for k in 0.. {
-            let dir = d.join(format!("{ext}-{k}"));
-            std::fs::create_dir_all(&dir).unwrap();
-            let out = dir.join(format!("e.{ext}"));
-            export_ok(&old_map, &out, &["--scale", "1"]);
-            let o = Command::new(BSP)
-                .args(["export", s(&new_map), "-o", s(&out)])
-                .env(bspkit::write::set::SET_ABORT_HOOK_ENV, k.to_string())
-                .output()
-                .unwrap();
+            let (out, o) = export_over_crashing_after(&d.join(format!("{ext}-{k}")), ext, k, &old_map, &new_map);
             let state = whole(&out, &bins).unwrap_or_else(|e| panic!("{ext}, crash after step {k}: not a whole set: {e}"));
             seen.push(state);
             if o.status.success() {
@@ -276,11 +278,7 @@ fn respawn_set_cut_between_renames_is_an_error_in_check() {
         std::fs::write(dir.join(format!("mp_x.bsp.{LUMP_ENTITIES:04x}.bsp_lump")), &ents).unwrap();
         // The old set is older than the edit, as any set on disk is.
         std::thread::sleep(std::time::Duration::from_millis(20));
-        let o = Command::new(BSP)
-            .args(["lump", "replace", s(&path), "ENTITIES", s(&new_ents), "--in-place"])
-            .env(bspkit::write::set::SET_ABORT_HOOK_ENV, k.to_string())
-            .output()
-            .unwrap();
+        let o = run_crashing_after(k, &["lump", "replace", s(&path), "ENTITIES", s(&new_ents), "--in-place"]);
         let (code, out) = check(&path);
         states.push(code);
         if o.status.success() {
@@ -343,14 +341,7 @@ fn old_sidecars_left_by_a_crash_after_the_switch_go_with_the_next_write() {
         let mut left_after_crash = Vec::new();
         for k in 0.. {
             let dir = d.join(format!("{ext}-{k}"));
-            std::fs::create_dir_all(&dir).unwrap();
-            let out = dir.join(format!("e.{ext}"));
-            export_ok(&old_map, &out, &["--scale", "1"]);
-            let o = Command::new(BSP)
-                .args(["export", s(&new_map), "-o", s(&out)])
-                .env(bspkit::write::set::SET_ABORT_HOOK_ENV, k.to_string())
-                .output()
-                .unwrap();
+            let (out, o) = export_over_crashing_after(&dir, ext, k, &old_map, &new_map);
             if o.status.success() {
                 assert!(unreferenced(&out).is_empty(), "{ext}: a whole write left {:?}", unreferenced(&out));
                 break;
@@ -377,8 +368,7 @@ fn old_sidecars_left_by_a_crash_after_the_switch_go_with_the_next_write() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("e.gltf");
     export_ok(&old_map, &out, &["--scale", "1"]);
-    let o =
-        Command::new(BSP).args(["export", s(&new_map), "-o", s(&out)]).env(bspkit::write::set::SET_ABORT_HOOK_ENV, "0").output().unwrap();
+    let o = run_crashing_after(0, &["export", s(&new_map), "-o", s(&out)]);
     assert!(!o.status.success());
     assert!(dir.join(".e.gltf.bspkit-stale").is_file(), "{:?}", files(&dir).keys());
     let old = files(&dir).into_iter().filter(|(k, _)| !k.starts_with('.')).collect::<BTreeMap<_, _>>();

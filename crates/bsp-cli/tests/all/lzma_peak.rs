@@ -13,31 +13,16 @@ use bspkit::build::BspBuilder;
 use bspkit::compression::compress_valve_lzma;
 
 use crate::cli::{s, scratch, BSP};
+use crate::common;
 
 const MIB: u64 = 1 << 20;
 
-/// Peak resident memory (VmHWM, KiB → bytes) of `bsp ARGS`, polled every 2 ms until it exits
-/// (the high-water mark only grows, so the last reading is the peak up to then); and whether
-/// it succeeded.
+/// Peak resident memory of `bsp ARGS` ([`common::peak_rss_of`]) and whether it succeeded.
 fn peak(args: &[&str]) -> (bool, u64) {
-    let mut child = Command::new(BSP).args(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let status = format!("/proc/{}/status", child.id());
-    let mut high = 0u64;
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status) {
-            if let Some(kib) = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
-            {
-                high = high.max(kib * 1024);
-            }
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            return (st.success(), high);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
+    let mut cmd = Command::new(BSP);
+    cmd.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+    let (status, high) = common::peak_rss_of(&mut cmd, std::time::Duration::from_secs(1800));
+    (status.success(), high)
 }
 
 /// Source directory entry `index`'s fourCC (the uncompressed size of an LZMA lump, source.md §6).

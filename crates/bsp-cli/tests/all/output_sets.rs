@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::cli::{err, run, s, scratch, BSP};
+use crate::cli::{err, run, run_crashing_after, s, scratch, BSP};
 
 /// The sample room with every lighting byte set to `level`: two maps whose lightmap files
 /// differ in every byte of their samples.
@@ -127,11 +127,7 @@ fn export_hdr_side_files_are_one_set() {
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("e.glb");
         ok(&run(&["export", s(&old_map), "-o", s(&out), "--hdr"]), "export before the crash");
-        let o = Command::new(BSP)
-            .args(["export", s(&new_map), "-o", s(&out), "--hdr"])
-            .env(bspkit::write::set::SET_ABORT_HOOK_ENV, k.to_string())
-            .output()
-            .unwrap();
+        let o = run_crashing_after(k, &["export", s(&new_map), "-o", s(&out), "--hdr"]);
         let set = lightmap_set(&dir.join("e_lightmaps.json")).unwrap_or_else(|e| panic!("crash after step {k}: {e}"));
         seen.push(if set == ref_old {
             "old"
@@ -305,8 +301,7 @@ fn orphan_temporaries_after_kill_9_are_reported_and_removed() {
     std::fs::create_dir_all(&sets).unwrap();
     let gltf = sets.join("e.gltf");
     ok(&run(&["export", s(&input), "-o", s(&gltf)]), "first export");
-    let o =
-        Command::new(BSP).args(["export", s(&input), "-o", s(&gltf)]).env(bspkit::write::set::SET_ABORT_HOOK_ENV, "0").output().unwrap();
+    let o = run_crashing_after(0, &["export", s(&input), "-o", s(&gltf)]);
     assert!(!o.status.success());
     let staged = temps(&sets);
     assert!(staged.iter().any(|t| t.starts_with(".e~2.bin.bspkit-tmp-")), "{staged:?}");

@@ -20,36 +20,18 @@ use bspkit::build::BspBuilder;
 use bspkit::Bsp;
 
 use crate::cli::{s, scratch, BSP};
+use crate::common;
 
 const MIB: u64 = 1 << 20;
 
-/// Run `bsp ARGS`: exit code, standard error and peak resident memory (VmHWM, bytes), polled
-/// every 2 ms until it exits (the high-water mark only grows).
+/// Run `bsp ARGS`: exit code, standard error and peak resident memory
+/// ([`common::peak_rss_of`]); panics after 5 minutes.
 fn peak(dir: &Path, args: &[&str]) -> (Option<i32>, String, u64) {
     let err_path = dir.join("stderr.txt");
-    let mut child = Command::new(BSP).args(args).stdout(Stdio::null()).stderr(std::fs::File::create(&err_path).unwrap()).spawn().unwrap();
-    let status = format!("/proc/{}/status", child.id());
-    let mut high = 0u64;
-    let start = std::time::Instant::now();
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status) {
-            if let Some(kib) = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
-            {
-                high = high.max(kib * 1024);
-            }
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            return (st.code(), std::fs::read_to_string(&err_path).unwrap(), high);
-        }
-        if start.elapsed().as_secs() > 300 {
-            let _ = child.kill();
-            panic!("bsp {args:?} ran past 5 minutes");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
+    let mut cmd = Command::new(BSP);
+    cmd.args(args).stdout(Stdio::null()).stderr(std::fs::File::create(&err_path).unwrap());
+    let (status, high) = common::peak_rss_of(&mut cmd, std::time::Duration::from_secs(300));
+    (status.code(), std::fs::read_to_string(&err_path).unwrap(), high)
 }
 
 /// The Source square with `extra` faces of 32,767 edges each over one shared surfedge run.

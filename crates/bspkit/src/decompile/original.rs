@@ -29,6 +29,58 @@ impl Budget {
     }
 }
 
+/// Which model each of `brushes` brushes belongs to, as the brush lump has no per-model range
+/// (quake_facts.md §4 lump 13; Source likewise): the brushes listed by the leaves of each
+/// model's tree, from its root `heads[m]` (a child ≥ 0 is node `children(n)`'s index below
+/// `nodes`, < 0 the leaf `-(child + 1)`; `leaf(l)` its `(first, count)` in the leaf-brush list,
+/// whose entry `i` is `leaf_brush(i)`). A node is walked once, for the first model that reaches
+/// it. A brush no leaf names (wholly inside another, say) goes with the brush before it: the
+/// compiler writes each entity's brushes together. Also gives which brushes no leaf names.
+pub(crate) fn brush_models(
+    brushes: usize,
+    heads: impl IntoIterator<Item = i64>,
+    nodes: usize,
+    children: impl Fn(usize) -> [i64; 2],
+    leaf: impl Fn(usize) -> Option<(i64, i64)>,
+    leaf_brush: impl Fn(usize) -> Option<i64>,
+    budget: &mut Budget,
+) -> Result<(Vec<usize>, Vec<bool>)> {
+    let mut brush_model: Vec<Option<usize>> = vec![None; brushes];
+    let mut seen = vec![false; nodes];
+    for (m, head) in heads.into_iter().enumerate() {
+        let mut stack = vec![head];
+        while let Some(n) = stack.pop() {
+            budget.spend(1)?;
+            if n < 0 {
+                let Some((first, count)) = usize::try_from(-(n + 1)).ok().and_then(&leaf) else { continue };
+                for i in first.max(0)..first.max(0).saturating_add(count.max(0)) {
+                    budget.spend(1)?;
+                    let Some(b) = usize::try_from(i).ok().and_then(&leaf_brush) else { break };
+                    if let Some(slot) = usize::try_from(b).ok().and_then(|b| brush_model.get_mut(b)) {
+                        slot.get_or_insert(m);
+                    }
+                }
+                continue;
+            }
+            let Some(node) = usize::try_from(n).ok().filter(|&n| n < nodes) else { continue };
+            if std::mem::replace(&mut seen[node], true) {
+                continue;
+            }
+            stack.extend(children(node));
+        }
+    }
+    let unreached = brush_model.iter().map(Option::is_none).collect();
+    let mut last = 0;
+    let models = brush_model
+        .into_iter()
+        .map(|slot| {
+            last = slot.unwrap_or(last);
+            last
+        })
+        .collect();
+    Ok((models, unreached))
+}
+
 /// What one original side is checked against.
 #[derive(Debug, Clone)]
 pub(crate) enum TexTruth {

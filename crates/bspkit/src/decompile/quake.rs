@@ -160,47 +160,20 @@ where
             .ok_or_else(|| bsp.lump_error(LUMP_PLANES, Error::malformed(format!("plane {i} is not a finite unit-length plane"))))
     };
 
-    // Which model each brush belongs to: the brushes in the leaves of the model's tree. The
-    // lump has no per-model range (quake_facts.md §4 lump 13).
-    let mut brush_model: Vec<Option<usize>> = vec![None; brushes.len()];
-    let mut seen = vec![false; nodes.len()];
-    for (m, model) in models.iter().enumerate() {
-        let mut stack = vec![model.head_node.get() as i64];
-        while let Some(n) = stack.pop() {
-            budget.spend(1)?;
-            if n < 0 {
-                let Some(leaf) = usize::try_from(-(n + 1)).ok().and_then(|l| leaves.get(l)) else { continue };
-                let (first, count) = leaf.leaf_brush_range();
-                for i in first.max(0)..first.max(0).saturating_add(count.max(0)) {
-                    budget.spend(1)?;
-                    let Some(b) = usize::try_from(i).ok().and_then(|i| leaf_brushes.get(i)) else { break };
-                    if let Some(slot) = usize::try_from(b.value()).ok().and_then(|b| brush_model.get_mut(b)) {
-                        slot.get_or_insert(m);
-                    }
-                }
-                continue;
-            }
-            let Some(node) = usize::try_from(n).ok().filter(|&n| n < nodes.len()) else { continue };
-            if std::mem::replace(&mut seen[node], true) {
-                continue;
-            }
-            stack.extend(nodes[node].children());
-        }
-    }
-    // A brush no leaf names (wholly inside another, say) goes with the brushes around it:
-    // the compiler writes each entity's brushes together.
-    let mut last = 0;
-    for slot in brush_model.iter_mut() {
-        match slot {
-            Some(m) => last = *m,
-            None => *slot = Some(last),
-        }
-    }
+    let (brush_model, _) = super::original::brush_models(
+        brushes.len(),
+        models.iter().map(|m| m.head_node.get() as i64),
+        nodes.len(),
+        |n| nodes[n].children(),
+        |l| leaves.get(l).map(|leaf| leaf.leaf_brush_range()),
+        |i| leaf_brushes.get(i).map(|b| b.value()),
+        budget,
+    )?;
     let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
 
     let mut orig = Original::default();
     for (bi, brush) in brushes.iter().enumerate() {
-        let m = brush_model[bi].unwrap_or(0);
+        let m = brush_model[bi];
         let Some(ei) = entity_of_model(m) else {
             orig.notes.push(format!("brush {bi}: model {m} has no entity; left out"));
             continue;

@@ -274,40 +274,15 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         (name, valve_from_vecs(rows, normal), lms, rows)
     };
 
-    // Which model each brush belongs to (the brush lump has no per-model range).
-    let mut brush_model: Vec<Option<usize>> = vec![None; brushes.len()];
-    let mut seen = vec![false; nodes.len()];
-    for (m, model) in models.iter().enumerate() {
-        let mut stack = vec![model.headnode.get() as i64];
-        while let Some(n) = stack.pop() {
-            budget.spend(1)?;
-            if n < 0 {
-                let Some(leaf) = usize::try_from(-(n + 1)).ok().and_then(|l| leaves.get(l)) else { continue };
-                let (first, count) = (leaf.firstleafbrush.max(0), leaf.numleafbrushes.max(0));
-                for i in first..first.saturating_add(count) {
-                    budget.spend(1)?;
-                    let Some(b) = usize::try_from(i).ok().and_then(|i| leaf_brushes.get(i)) else { break };
-                    if let Some(slot) = brush_model.get_mut(b as usize) {
-                        slot.get_or_insert(m);
-                    }
-                }
-                continue;
-            }
-            let Some(node) = usize::try_from(n).ok().filter(|&n| n < nodes.len()) else { continue };
-            if std::mem::replace(&mut seen[node], true) {
-                continue;
-            }
-            stack.extend(nodes[node].children);
-        }
-    }
-    let unreached: Vec<bool> = brush_model.iter().map(Option::is_none).collect();
-    let mut last = 0;
-    for slot in brush_model.iter_mut() {
-        match slot {
-            Some(m) => last = *m,
-            None => *slot = Some(last),
-        }
-    }
+    let (brush_model, unreached) = super::original::brush_models(
+        brushes.len(),
+        models.iter().map(|m| m.headnode.get() as i64),
+        nodes.len(),
+        |n| nodes[n].children,
+        |l| leaves.get(l).map(|leaf| (leaf.firstleafbrush, leaf.numleafbrushes)),
+        |i| leaf_brushes.get(i).map(i64::from),
+        budget,
+    )?;
     let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
 
     // Area portals: (portal key, polygon) — the func_areaportal with that portalnumber owns
@@ -379,7 +354,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     let mut disp_blocks: HashMap<usize, Block> = HashMap::new(); // side_out index → dispinfo block
     let mut scratch = Vec::new();
     for (bi, brush) in brushes.iter().enumerate() {
-        let m = brush_model[bi].unwrap_or(0);
+        let m = brush_model[bi];
         let contents = brush.contents.get() as i64;
         let Some(mut ei) = entity_of_model(m) else {
             notes.push(format!("brush {bi}: model {m} has no entity; left out"));
@@ -547,42 +522,22 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
 
     // Displacements: on the side whose polygon holds their face.
     let disps: Vec<Disp> = match v.disp_infos() {
-        Ok(DispInfos::Standard(d)) => d
-            .iter()
-            .map(|d| Disp {
-                start: v3(&d.start_position).map(|c| c as f64),
-                power: d.power.get(),
-                vert_start: d.disp_vert_start.get() as i64,
-                tri_start: d.disp_tri_start.get() as i64,
-                allowed: d.allowed_verts.map(|a| a.get()),
-            })
-            .collect(),
-        Ok(DispInfos::Strata(d)) => d
-            .iter()
-            .map(|d| Disp {
-                start: v3(&d.start_position).map(|c| c as f64),
-                power: d.power.get(),
-                vert_start: d.disp_vert_start.get() as i64,
-                tri_start: d.disp_tri_start.get() as i64,
-                allowed: d.allowed_verts.map(|a| a.get()),
-            })
-            .collect(),
-        Ok(DispInfos::Vindictus(d)) => d
-            .iter()
-            .map(|d| Disp {
-                start: v3(&d.start_position).map(|c| c as f64),
-                power: d.power.get(),
-                vert_start: d.disp_vert_start.get() as i64,
-                tri_start: d.disp_tri_start.get() as i64,
-                allowed: d.allowed_verts.map(|a| a.get()),
-            })
-            .collect(),
         Ok(DispInfos::Unknown) => {
             if bsp.entry(LUMP_DISP_INFO).is_some_and(|e| e.length > 0) {
                 notes.push("displacements: this branch's dispinfo layout is unknown; left out".into());
             }
             Vec::new()
         }
+        Ok(d) => d
+            .iter()
+            .map(|d| Disp {
+                start: d.start_position.map(|c| c as f64),
+                power: d.power,
+                vert_start: d.disp_vert_start,
+                tri_start: d.disp_tri_start,
+                allowed: d.allowed_verts,
+            })
+            .collect(),
         Err(e) => {
             notes.push(format!("displacements unreadable: {e}"));
             Vec::new()

@@ -136,22 +136,93 @@ impl<'a> Q3Vis<'a> {
     }
 }
 
-/// A family's leaves and visibility rows as the viewer's PVS culling reads them
-/// (`crate::view::Visibility` less the node tree; field meanings there), from
-/// [`FamilyOps::leaf_visibility`](crate::branches::ops::FamilyOps::leaf_visibility).
-#[derive(Debug, Clone)]
+/// A family's leaves and visibility rows as the viewer's PVS culling reads them, from
+/// [`FamilyOps::leaf_visibility`](crate::branches::ops::FamilyOps::leaf_visibility); the
+/// viewer's [`crate::view::Visibility`] is this plus the node tree, and serialises it as the
+/// page reads it (`data` in hex).
+///
+/// Rows stay as stored: run-length zeros (a zero byte then a count of zero bytes) when
+/// `compressed`, else plain (Quake 3). `offsets[c]` is the start of cluster `c`'s row in `data`
+/// (−1: none, everything visible), `row_bytes` its decompressed length; bit `j` is cluster `j`.
+/// Faces no leaf lists (Source's displacements, linked to leaves by the engine at load) are
+/// always drawn.
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct LeafVisibility<'a> {
-    /// The faces lump the leaves' face numbers index.
+    /// The faces lump the leaves' face numbers (and the GLB's `extras.faces`) index.
     pub face_lump: u16,
+    /// Cluster of each leaf (−1: none, such as Quake 1's leaf 0 and solid leaves).
     pub leaf_cluster: Vec<i64>,
+    /// Leaf `l`'s faces are `leaf_faces[leaf_first[l]..leaf_first[l + 1]]`.
     pub leaf_first: Vec<u32>,
     pub leaf_faces: Vec<u32>,
     pub clusters: usize,
     pub row_bytes: usize,
     pub offsets: Vec<i64>,
+    /// Rows are run-length compressed (all but Quake 3).
     pub compressed: bool,
-    /// The rows as stored (Quake 3: after the lump's two counts).
+    /// The rows as stored (Quake 3: after the lump's two counts); serialised as lower-case hex.
+    #[serde(serialize_with = "hex")]
     pub data: &'a [u8],
+}
+
+impl<'a> LeafVisibility<'a> {
+    /// Run-length compressed rows, one per cluster, at `offsets` (one per cluster) in `data`:
+    /// Quake 1 (a cluster per leaf after leaf 0). `leaves` gives each leaf's cluster and its
+    /// range of `list`, the face-number list (see [`leaf_lists`]).
+    pub fn compressed(
+        face_lump: u16,
+        leaves: impl Iterator<Item = (i64, (i64, i64))>,
+        list: impl Fn(usize) -> Option<i64>,
+        row_bytes: usize,
+        offsets: Vec<i64>,
+        data: &'a [u8],
+    ) -> Self {
+        Self::with_rows(face_lump, leaves, list, (row_bytes, offsets, data), true)
+    }
+
+    /// The PVS rows of a `dvis_t` lump (Quake 2, Source; run-length compressed).
+    pub fn of_clusters(
+        face_lump: u16,
+        leaves: impl Iterator<Item = (i64, (i64, i64))>,
+        list: impl Fn(usize) -> Option<i64>,
+        vis: &ClusterVis<'a>,
+    ) -> Self {
+        let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
+        Self::compressed(face_lump, leaves, list, vis.row_bytes(), offsets, vis.data)
+    }
+
+    /// Quake 3's plain rows, one after another, `sz_vecs` bytes each.
+    pub fn of_plain_rows(
+        face_lump: u16,
+        leaves: impl Iterator<Item = (i64, (i64, i64))>,
+        list: impl Fn(usize) -> Option<i64>,
+        vis: &Q3Vis<'a>,
+    ) -> Self {
+        let offsets = (0..vis.n_vecs).map(|c| (c * vis.sz_vecs) as i64).collect();
+        Self::with_rows(face_lump, leaves, list, (vis.sz_vecs, offsets, vis.vecs), false)
+    }
+
+    /// `rows`: `(row_bytes, offsets, data)`; one offset per cluster.
+    fn with_rows(
+        face_lump: u16,
+        leaves: impl Iterator<Item = (i64, (i64, i64))>,
+        list: impl Fn(usize) -> Option<i64>,
+        (row_bytes, offsets, data): (usize, Vec<i64>, &'a [u8]),
+        compressed: bool,
+    ) -> Self {
+        let clusters = offsets.len();
+        let (leaf_cluster, leaf_first, leaf_faces) = leaf_lists(leaves, clusters, list);
+        LeafVisibility { face_lump, leaf_cluster, leaf_first, leaf_faces, clusters, row_bytes, offsets, compressed, data }
+    }
+}
+
+fn hex<S: serde::Serializer>(data: &&[u8], s: S) -> std::result::Result<S::Ok, S::Error> {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(data.len() * 2);
+    for b in data.iter() {
+        let _ = write!(out, "{b:02x}");
+    }
+    s.serialize_str(&out)
 }
 
 /// Per leaf, its cluster (−1 unless in `0..clusters`) and its faces, from an index range into

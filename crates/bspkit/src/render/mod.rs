@@ -320,7 +320,7 @@ pub fn inside(scene: &Scene, entities: Option<&Entities>, size: u32) -> Option<(
         return Some(camera::eye(origin, angles, size));
     }
     let all = drawn_triangles(scene);
-    let f = focus::focus(&all, &[])?;
+    let f = focus::focus(&all, &[], None)?;
     let step = all.len().div_ceil(INSIDE_TRIANGLES).max(1);
     let tris: Vec<&focus::Tri> = all.iter().step_by(step).collect();
     let floors: Vec<&focus::Tri> = tris

@@ -2,17 +2,19 @@
 //! one per cluster) and Source (`dvis_t`, run-length rows) on corpus maps: every row the page
 //! decodes from the document, as `viewer/src/main.js` does, equals the map's own PVS (Quake 3:
 //! the lump's bytes read here at `8 + cluster × sz_vecs`; Source: the library's `ClusterVis`),
-//! and the world faces a camera in each cluster would draw are counted.
+//! and the world faces a camera in each cluster would draw are counted. And the served `vis.json`
+//! is, byte for byte, the document built field by field as before `view::Visibility` held the
+//! family's `LeafVisibility` (Quake 1, Quake 2, Source, Quake 3 maps).
 
 use std::collections::BTreeSet;
 
 use crate::common;
-use bspkit::lumps::visibility::{ClusterVis, VisKind};
+use bspkit::lumps::visibility::{ClusterVis, LeafVisibility, VisKind};
 use bspkit::mesh::{self, MeshOptions};
 use bspkit::Bsp;
 
 /// Row `c` as the page decodes it (`pvsRow` in viewer/src/main.js).
-fn page_row(v: &bspkit::view::Visibility, data: &[u8], c: usize) -> Option<Vec<u8>> {
+fn page_row(v: &LeafVisibility, data: &[u8], c: usize) -> Option<Vec<u8>> {
     let ofs = usize::try_from(v.offsets[c]).ok()?;
     if !v.compressed {
         return data.get(ofs..ofs + v.row_bytes).map(<[u8]>::to_vec);
@@ -45,9 +47,12 @@ fn quake3_and_source_pvs_documents_match_the_maps() {
     let mut hiding = 0;
     for m in maps {
         let bsp = Bsp::open(corpus.join(m)).unwrap();
-        let v = bspkit::view::visibility(&bsp).unwrap().unwrap_or_else(|| panic!("{m}: no PVS document"));
+        let doc = bspkit::view::visibility(&bsp).unwrap().unwrap_or_else(|| panic!("{m}: no PVS document"));
+        let v = &doc.leaves;
         assert!(v.clusters > 0, "{m}");
-        let data: Vec<u8> = (0..v.data.len() / 2).map(|k| u8::from_str_radix(&v.data[2 * k..2 * k + 2], 16).unwrap()).collect();
+        // The rows as the page reads them: the document's hex.
+        let hex = serde_json::to_value(&doc).unwrap()["data"].as_str().unwrap().to_owned();
+        let data: Vec<u8> = (0..hex.len() / 2).map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).unwrap()).collect();
         let quake3 = bsp.family() == bspkit::Family::Quake3;
         assert_eq!(v.compressed, !quake3, "{m}");
         let lump = bsp.lump(if quake3 { 16 } else { 4 }).unwrap();
@@ -58,7 +63,7 @@ fn quake3_and_source_pvs_documents_match_the_maps() {
         let listed: BTreeSet<u32> = v.leaf_faces.iter().copied().collect();
         let (mut fewest, mut at) = (usize::MAX, 0);
         for c in 0..v.clusters {
-            let row = page_row(&v, &data, c).unwrap_or_else(|| panic!("{m}: cluster {c} has no row"));
+            let row = page_row(v, &data, c).unwrap_or_else(|| panic!("{m}: cluster {c} has no row"));
             for j in 0..v.clusters {
                 let page = row[j >> 3] & (1 << (j & 7)) != 0;
                 let map = match &source {
@@ -86,4 +91,55 @@ fn quake3_and_source_pvs_documents_match_the_maps() {
         hiding += usize::from(fewest < world.len());
     }
     assert!(hiding >= 1, "no cluster of these maps hides a world face");
+}
+
+/// The viewer's `vis.json` as it was built field by field before `view::Visibility` held the
+/// family's `LeafVisibility`: the leaves and rows, the node tree (a child ≥ 0 a node, else
+/// `-(leaf + 1)`), planes, the world's root, the rows in lower-case hex, `available: true`.
+fn vis_document_by_fields(bsp: &Bsp) -> serde_json::Value {
+    use bspkit::tree::{NodeTree, TreeChild};
+    let read = bspkit::branches::any::of(bsp.family()).leaf_visibility().expect("family with leaf visibility");
+    let v = read(bsp).unwrap();
+    let t = NodeTree::of(bsp).unwrap();
+    let enc = |c: TreeChild| match c {
+        TreeChild::Node(n) => n,
+        TreeChild::Leaf(l) => -(l + 1),
+    };
+    let nodes: Vec<[i64; 3]> = t.nodes.iter().map(|n| [n.plane, enc(n.children[0]), enc(n.children[1])]).collect();
+    let planes: Vec<[f32; 4]> = t.planes.iter().map(|(n, d)| [n[0], n[1], n[2], *d]).collect();
+    let data: String = v.data.iter().map(|b| format!("{b:02x}")).collect();
+    serde_json::json!({
+        "available": true,
+        "face_lump": v.face_lump,
+        "nodes": nodes,
+        "planes": planes,
+        "root": enc(t.head(0).unwrap()),
+        "leaf_cluster": v.leaf_cluster,
+        "leaf_first": v.leaf_first,
+        "leaf_faces": v.leaf_faces,
+        "clusters": v.clusters,
+        "row_bytes": v.row_bytes,
+        "offsets": v.offsets,
+        "compressed": v.compressed,
+        "data": data,
+    })
+}
+
+/// `bsp view`'s visibility document, byte for byte, on a map of each family with compressed
+/// per-leaf rows (Quake 1), `dvis_t` clusters (Quake 2, Source) and plain rows (Quake 3).
+#[test]
+fn viewer_vis_document_is_unchanged() {
+    let Some(corpus) = common::corpus("viewer_vis_document_is_unchanged") else { return };
+    for m in [
+        "quake1/bsp_tool__q1_mp_lobby.bsp",
+        "quake2/bsp_tool__q2_mp_lobby.bsp",
+        "source/bsp_tool__tf2_test2.bsp",
+        "quake3/turtlearena__sp1boss.bsp",
+    ] {
+        let bsp = Bsp::open(corpus.join(m)).unwrap();
+        let served = bspkit::view::map_view(&bsp, m, &bspkit::view::export_options(None)).vis;
+        let doc: serde_json::Value = serde_json::from_slice(&served).unwrap();
+        assert_eq!(doc["available"], true, "{m}: {doc}");
+        assert_eq!(served, serde_json::to_vec(&vis_document_by_fields(&bsp)).unwrap(), "{m}");
+    }
 }

@@ -260,3 +260,33 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     out.sort_by_key(|(i, _)| *i);
     out.into_iter().map(|(_, r)| r).collect()
 }
+
+/// Run `cmd` (its standard streams as the caller set them) and return how it exited and its
+/// peak resident memory in bytes: VmHWM of `/proc/PID/status`, polled every 2 ms until it exits
+/// (the high-water mark only grows, so the last reading is the peak up to then; 0 without
+/// `/proc`). Kills the child and panics once it has run for `limit`.
+pub fn peak_rss_of(cmd: &mut std::process::Command, limit: std::time::Duration) -> (std::process::ExitStatus, u64) {
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let status = format!("/proc/{}/status", child.id());
+    let mut high = 0u64;
+    let start = std::time::Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status) {
+            if let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+            {
+                high = high.max(kib * 1024);
+            }
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            return (st, high);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{cmd:?} ran past {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}

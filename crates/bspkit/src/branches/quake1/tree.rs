@@ -57,21 +57,14 @@ fn vis<'a, L: crate::branches::quake1::Layout>(bsp: &'a Bsp<'a>) -> Result<LeafV
     let leaves = v.leaves()?;
     let marks = v.marksurfaces()?;
     let clusters = v.models()?.first().map_or(0, |m| m.vis_leafs().max(0) as usize).min(leaves.len().saturating_sub(1));
-    // Leaf 0 is the shared solid leaf; leaf i ≥ 1 is cluster i − 1.
-    let (leaf_cluster, leaf_first, leaf_faces) =
-        crate::lumps::visibility::leaf_lists(leaves.iter().enumerate().map(|(i, l)| (i as i64 - 1, l.marks())), clusters, |k| {
-            marks.get(k).map(|m| m.face())
-        });
     let offsets = (0..clusters).map(|c| leaves[c + 1].vis_ofs().max(-1)).collect();
-    Ok(LeafVisibility {
-        face_lump: v.slots().faces as u16,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters,
-        row_bytes: v.vis_row_bytes()?,
+    // Leaf 0 is the shared solid leaf; leaf i ≥ 1 is cluster i − 1.
+    Ok(LeafVisibility::compressed(
+        v.slots().faces as u16,
+        leaves.iter().enumerate().map(|(i, l)| (i as i64 - 1, l.marks())),
+        |k| marks.get(k).map(|m| m.face()),
+        v.vis_row_bytes()?,
         offsets,
-        compressed: true,
-        data: v.visibility()?,
-    })
+        v.visibility()?,
+    ))
 }

@@ -49,25 +49,13 @@ pub fn leaf_visibility<'a>(bsp: &'a Bsp<'a>) -> Result<LeafVisibility<'a>> {
 
 fn vis<'a, L: crate::branches::quake2::Layout>(bsp: &'a Bsp<'a>) -> Result<LeafVisibility<'a>> {
     use crate::branches::quake2::records::{IndexRecord, LeafRecord};
-    use crate::lumps::visibility::VisKind;
     let v = crate::branches::quake2::View::<L>::new(bsp)?;
     let leaves = v.leaves()?;
     let list = v.leaf_faces()?;
-    let vis = v.visibility()?;
-    let (leaf_cluster, leaf_first, leaf_faces) =
-        crate::lumps::visibility::leaf_lists(leaves.iter().map(|l| (l.cluster(), l.leaf_face_range())), vis.num_clusters, |k| {
-            list.get(k).map(|f| f.value())
-        });
-    let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
-    Ok(LeafVisibility {
-        face_lump: crate::branches::quake2::LUMP_FACES as u16,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters: vis.num_clusters,
-        row_bytes: vis.row_bytes(),
-        offsets,
-        compressed: true,
-        data: vis.data,
-    })
+    Ok(LeafVisibility::of_clusters(
+        crate::branches::quake2::LUMP_FACES as u16,
+        leaves.iter().map(|l| (l.cluster(), l.leaf_face_range())),
+        |k| list.get(k).map(|f| f.value()),
+        &v.visibility()?,
+    ))
 }

@@ -43,22 +43,11 @@ fn vis<'a, L: crate::branches::quake3::Layout>(bsp: &'a Bsp<'a>) -> Result<LeafV
     let v = crate::branches::quake3::View::<L>::new(bsp)?;
     let leaves = v.leaves()?;
     let list = v.leaf_surfaces()?;
-    let vis = v.visibility()?;
-    let (leaf_cluster, leaf_first, leaf_faces) =
-        crate::lumps::visibility::leaf_lists(leaves.iter().map(|l| (l.cluster(), l.leaf_surfaces())), vis.n_vecs, |k| {
-            list.get(k).map(|f| f.get() as i64)
-        });
-    // Rows one after another, `sz_vecs` bytes each (the lump's two counts left out of `data`).
-    let offsets = (0..vis.n_vecs).map(|c| (c * vis.sz_vecs) as i64).collect();
-    Ok(LeafVisibility {
-        face_lump: v.slots().surfaces as u16,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters: vis.n_vecs,
-        row_bytes: vis.sz_vecs,
-        offsets,
-        compressed: false,
-        data: vis.vecs,
-    })
+    // The lump's two counts are left out of the rows' `data`.
+    Ok(LeafVisibility::of_plain_rows(
+        v.slots().surfaces as u16,
+        leaves.iter().map(|l| (l.cluster(), l.leaf_surfaces())),
+        |k| list.get(k).map(|f| f.get() as i64),
+        &v.visibility()?,
+    ))
 }

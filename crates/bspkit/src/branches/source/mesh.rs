@@ -363,9 +363,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         for f in range.filter_map(|fi| self.faces.get(fi)) {
             faces += 1;
             let power = match (&self.disp_infos, usize::try_from(f.dispinfo)) {
-                (Ok(DispInfos::Standard(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
-                (Ok(DispInfos::Strata(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
-                (Ok(DispInfos::Vindictus(v)), Ok(d)) => v.get(d).map(|r| r.power.get()),
+                (Ok(infos), Ok(d)) => infos.get(d).map(|r| r.power),
                 _ => None,
             };
             match power.filter(|p| (2..=4).contains(p)) {
@@ -550,12 +548,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
     ) -> std::result::Result<SurfaceKind, String> {
         let di = f.dispinfo;
         let infos = self.disp_infos.as_ref().map_err(|e| e.clone())?;
-        let rec = usize::try_from(di).ok().and_then(|d| match infos {
-            DispInfos::Standard(v) => v.get(d).map(|r| (v3(&r.start_position), r.disp_vert_start.get(), r.power.get())),
-            DispInfos::Strata(v) => v.get(d).map(|r| (v3(&r.start_position), r.disp_vert_start.get(), r.power.get())),
-            DispInfos::Vindictus(v) => v.get(d).map(|r| (v3(&r.start_position), r.disp_vert_start.get(), r.power.get())),
-            DispInfos::Unknown => None,
-        });
+        let rec = usize::try_from(di).ok().and_then(|d| infos.get(d)).map(|r| (r.start_position, r.disp_vert_start, r.power));
         let (start, vstart, power) = match (rec, infos) {
             (Some(r), _) => r,
             (None, DispInfos::Unknown) => return Err(format!("dispinfo {di}: this branch's dispinfo layout is not known")),

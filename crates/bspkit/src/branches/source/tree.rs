@@ -35,26 +35,13 @@ pub fn leaf_visibility<'a>(bsp: &'a Bsp<'a>) -> Result<LeafVisibility<'a>> {
 }
 
 fn vis<'a, O: zerocopy::ByteOrder>(bsp: &'a Bsp<'a>) -> Result<LeafVisibility<'a>> {
-    use crate::lumps::visibility::VisKind;
     let v = crate::branches::source::View::<O>::new(bsp)?;
     let leaves = v.leaves()?;
     let list = v.leaf_faces()?;
-    let vis = v.visibility()?;
-    let (leaf_cluster, leaf_first, leaf_faces) = crate::lumps::visibility::leaf_lists(
+    Ok(LeafVisibility::of_clusters(
+        v.faces_lump() as u16,
         leaves.iter().map(|l| (l.cluster, (l.firstleafface, l.numleaffaces))),
-        vis.num_clusters,
         |k| list.get(k).map(i64::from),
-    );
-    let offsets = (0..vis.num_clusters).map(|c| vis.offset(c, VisKind::Pvs).map_or(-1, |o| o as i64)).collect();
-    Ok(LeafVisibility {
-        face_lump: v.faces_lump() as u16,
-        leaf_cluster,
-        leaf_first,
-        leaf_faces,
-        clusters: vis.num_clusters,
-        row_bytes: vis.row_bytes(),
-        offsets,
-        compressed: true,
-        data: vis.data,
-    })
+        &v.visibility()?,
+    ))
 }

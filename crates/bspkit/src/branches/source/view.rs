@@ -316,13 +316,16 @@ impl<O: ByteOrder> Indices<'_, O> {
     }
 }
 
-/// A displacement's cross-reference fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A displacement's fields as every `ddispinfo_t` layout (Valve's, Strata's, Vindictus')
+/// stores them, widened.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DispInfoSummary {
+    pub start_position: [f32; 3],
     pub disp_vert_start: i64,
     pub disp_tri_start: i64,
     pub power: i32,
     pub map_face: i64,
+    pub allowed_verts: [u32; 10],
 }
 
 pub enum DispInfos<'a, O: ByteOrder> {
@@ -331,6 +334,20 @@ pub enum DispInfos<'a, O: ByteOrder> {
     Vindictus(&'a [DispInfoVin<O>]),
     /// A form with no known layout (Dota 2): count unknown.
     Unknown,
+}
+
+/// The [`DispInfoSummary`] of one record of any layout: the fields have the same names.
+macro_rules! disp_summary {
+    ($d:expr) => {
+        DispInfoSummary {
+            start_position: v3(&$d.start_position),
+            disp_vert_start: $d.disp_vert_start.get() as i64,
+            disp_tri_start: $d.disp_tri_start.get() as i64,
+            power: $d.power.get(),
+            map_face: $d.map_face.get() as i64,
+            allowed_verts: $d.allowed_verts.map(|a| a.get()),
+        }
+    };
 }
 
 impl<O: ByteOrder> DispInfos<'_, O> {
@@ -345,39 +362,17 @@ impl<O: ByteOrder> DispInfos<'_, O> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Record `i`, `None` past the end or in an unknown layout.
+    pub fn get(&self, i: usize) -> Option<DispInfoSummary> {
+        match self {
+            DispInfos::Standard(d) => d.get(i).map(|d| disp_summary!(d)),
+            DispInfos::Strata(d) => d.get(i).map(|d| disp_summary!(d)),
+            DispInfos::Vindictus(d) => d.get(i).map(|d| disp_summary!(d)),
+            DispInfos::Unknown => None,
+        }
+    }
     pub fn iter(&self) -> impl Iterator<Item = DispInfoSummary> + '_ {
-        (0..self.len()).filter_map(|i| {
-            Some(match self {
-                DispInfos::Standard(d) => {
-                    let d = d.get(i)?;
-                    DispInfoSummary {
-                        disp_vert_start: d.disp_vert_start.get() as i64,
-                        disp_tri_start: d.disp_tri_start.get() as i64,
-                        power: d.power.get(),
-                        map_face: d.map_face.get() as i64,
-                    }
-                }
-                DispInfos::Strata(d) => {
-                    let d = d.get(i)?;
-                    DispInfoSummary {
-                        disp_vert_start: d.disp_vert_start.get() as i64,
-                        disp_tri_start: d.disp_tri_start.get() as i64,
-                        power: d.power.get(),
-                        map_face: d.map_face.get() as i64,
-                    }
-                }
-                DispInfos::Vindictus(d) => {
-                    let d = d.get(i)?;
-                    DispInfoSummary {
-                        disp_vert_start: d.disp_vert_start.get() as i64,
-                        disp_tri_start: d.disp_tri_start.get() as i64,
-                        power: d.power.get(),
-                        map_face: d.map_face.get() as i64,
-                    }
-                }
-                DispInfos::Unknown => return None,
-            })
-        })
+        (0..self.len()).filter_map(|i| self.get(i))
     }
 }
 
