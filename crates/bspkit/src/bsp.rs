@@ -137,7 +137,31 @@ impl Bsp<'static> {
     }
 
     pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Self> {
-        let path = path.as_ref();
+        Bsp::open_read(path.as_ref(), options, None)
+    }
+
+    /// Take ownership of bytes already in memory.
+    pub fn from_vec(data: Vec<u8>) -> Result<Self> {
+        Self::from_vec_with(data, &OpenOptions::default())
+    }
+
+    /// [`Bsp::from_vec`] with options (external lumps are never loaded: there is no path).
+    pub fn from_vec_with(data: Vec<u8>, options: &OpenOptions) -> Result<Self> {
+        Self::build(Data::Owned(data), None, options)
+    }
+}
+
+impl<'d> Bsp<'d> {
+    /// [`Bsp::open_with`], reading the file into `buf` (whatever it held is replaced) instead
+    /// of a new buffer, for a caller that opens many maps one after another (`bsp scan --out`):
+    /// a buffer kept across maps is not allocated, page-faulted and zeroed by the kernel again
+    /// for each file, which a profile of the scan showed as its largest cost after hashing.
+    /// A map above [`OpenOptions::read_limit`] is mapped as by [`Bsp::open_with`].
+    pub fn open_in(path: impl AsRef<Path>, options: &OpenOptions, buf: &'d mut Vec<u8>) -> Result<Self> {
+        Self::open_read(path.as_ref(), options, Some(buf))
+    }
+
+    fn open_read(path: &Path, options: &OpenOptions, buf: Option<&'d mut Vec<u8>>) -> Result<Self> {
         // Only regular files: a FIFO named `x.bsp` would block, a device never end.
         let (file, meta) = crate::fsio::open_regular(path)?;
         let len = meta.len();
@@ -147,7 +171,15 @@ impl Bsp<'static> {
         // error), never SIGBUS. Larger maps are mapped (see README: "Truncation while
         // reading"). An empty file is read: there is nothing to map.
         let data = if len <= options.read_limit || len == 0 {
-            Data::Owned(crate::fsio::read_opened(file, len, path)?)
+            match buf {
+                None => Data::Owned(crate::fsio::read_opened(file, len, path)?),
+                Some(buf) => {
+                    buf.clear();
+                    crate::fsio::read_opened_into(file, len, path, buf)?;
+                    let buf: &'d Vec<u8> = buf;
+                    Data::Borrowed(buf)
+                }
+            }
         } else {
             // SAFETY: the map is read-only. Another process truncating a mapped file while it
             // is read can fault (SIGBUS); documented for maps above `read_limit`.
@@ -171,18 +203,6 @@ impl Bsp<'static> {
         Ok(bsp)
     }
 
-    /// Take ownership of bytes already in memory.
-    pub fn from_vec(data: Vec<u8>) -> Result<Self> {
-        Self::from_vec_with(data, &OpenOptions::default())
-    }
-
-    /// [`Bsp::from_vec`] with options (external lumps are never loaded: there is no path).
-    pub fn from_vec_with(data: Vec<u8>, options: &OpenOptions) -> Result<Self> {
-        Self::build(Data::Owned(data), None, options)
-    }
-}
-
-impl<'d> Bsp<'d> {
     /// Read a map from a byte slice without copying it.
     pub fn from_bytes(data: &'d [u8]) -> Result<Self> {
         Self::from_bytes_with(data, &OpenOptions::default())

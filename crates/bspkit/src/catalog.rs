@@ -361,11 +361,14 @@ fn failed_row(path: &str, entry: Option<&str>, size: u64, mtime_ns: i64, kind: &
 pub fn map_rows(bsp: &Bsp, options: &ScanOptions) -> (MapRow, Content) {
     let sha = sha256_hex(bsp.data());
     let mut content = Content { sha256: sha.clone(), ..Default::default() };
-    let mut problems = if options.check { crate::check::check(bsp) } else { Vec::new() };
+    // The entity lump is parsed once, for `check` and for the rows.
+    let parsed = bsp.entities();
+    let mut problems =
+        if options.check { crate::check::check_parsed(bsp, &crate::check::CheckOptions::default(), &parsed) } else { Vec::new() };
     let mut extra = Vec::new();
 
     // No rows for an unreadable entity lump: `check` reports it (`entities_unreadable`).
-    if let Ok(ents) = bsp.entities() {
+    if let Ok(ents) = &parsed {
         content.entities.reserve(ents.len());
         for (i, e) in ents.iter().enumerate() {
             let origin = e.get("origin").and_then(|o| {
@@ -378,10 +381,11 @@ pub fn map_rows(bsp: &Bsp, options: &ScanOptions) -> (MapRow, Content) {
                 classname: e.classname().map(|c| c.into_owned()),
                 targetname: e.get("targetname").map(|c| c.into_owned()),
                 origin,
-                keyvalues: e.iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect(),
+                keyvalues: e.pairs.iter().map(|(k, v)| (text(k), text(v))).collect(),
             });
         }
     }
+    drop(parsed);
     let bounds = match crate::branches::any::of(bsp.family()).world_bounds(bsp) {
         Ok(b) => b,
         Err(e) => {
@@ -459,6 +463,16 @@ pub fn map_rows(bsp: &Bsp, options: &ScanOptions) -> (MapRow, Content) {
     (row, content)
 }
 
+/// Bytes of the entity lump as an owned string, invalid UTF-8 replaced (as
+/// [`String::from_utf8_lossy`]); valid text, nearly all of it, takes the standard library's
+/// faster validation and one copy.
+fn text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    }
+}
+
 fn textures(bsp: &Bsp, sha: &str, out: &mut Vec<TextureRow>, extra: &mut Vec<Error>) {
     let base = out.len();
     match crate::branches::any::of(bsp.family()).texture_table(bsp) {
@@ -492,6 +506,15 @@ fn props(bsp: &Bsp, sha: &str, out: &mut Vec<PropRow>, extra: &mut Vec<Error>) {
     }
 }
 
+thread_local! {
+    /// Each scanning thread's read buffer, kept from one map to the next ([`Bsp::open_in`]).
+    static READ_BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A read buffer up to this size (64 MiB) is kept for the thread's next map; a larger one is
+/// freed, so a library with one huge map does not hold its size per thread for good.
+const KEEP_READ_BUF: usize = 64 << 20;
+
 /// Read one file listed with `stamp`: a map gives one `maps` row, an archive one per map
 /// entry. Never fails: what cannot be read becomes a row with `error` and a `problems` row. A
 /// file whose size or modification time is no longer `stamp` after reading is reported
@@ -506,10 +529,16 @@ pub fn scan_file_rows(path: &Path, stamp: Stamp, options: &ScanOptions) -> FileR
         scan_archive_rows(path, options, &mut rows, &mut add);
     } else {
         let start = Instant::now();
-        let got = match Bsp::open_with(path, &options.open) {
+        // This thread's buffer (taken, not borrowed: while `check` waits on its own parallel
+        // work, rayon may run another file's scan on this thread, which then reads into a new one).
+        let mut buf = READ_BUF.with(std::cell::Cell::take);
+        let got = match Bsp::open_in(path, &options.open, &mut buf) {
             Ok(bsp) => Ok(map_rows(&bsp, options)),
             Err(e) => Err((stamp.size, e)),
         };
+        if buf.capacity() <= KEEP_READ_BUF {
+            READ_BUF.with(|b| b.set(buf));
+        }
         add(&mut rows, None, got, start.elapsed().as_micros() as u64);
     }
     // Changed while read: report it, keep nothing (the next run reads the file again).

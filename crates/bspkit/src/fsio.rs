@@ -154,9 +154,16 @@ pub fn read_regular(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>
 
 /// Read at most `len` bytes of an opened file (the size it had at open).
 pub fn read_opened(f: File, len: u64, path: &Path) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(len as usize);
-    f.take(len).read_to_end(&mut out).map_err(|e| Error::from(e).in_file(path))?;
+    let mut out = Vec::new();
+    read_opened_into(f, len, path, &mut out)?;
     Ok(out)
+}
+
+/// [`read_opened`], appending to `out`.
+pub fn read_opened_into(f: File, len: u64, path: &Path, out: &mut Vec<u8>) -> Result<()> {
+    out.reserve(len as usize);
+    f.take(len).read_to_end(out).map_err(|e| Error::from(e).in_file(path))?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -31,6 +31,17 @@ pub fn check(bsp: &Bsp) -> Vec<Problem> {
 
 /// Run every check on a map.
 pub fn check_with(bsp: &Bsp, opts: &CheckOptions) -> Vec<Problem> {
+    check_inner(bsp, opts, None)
+}
+
+/// [`check_with`] given the map's entity lump as [`Bsp::entities`] parsed it, for a caller that
+/// reads the entities too (`bsp scan --out` writes every entity as a row): the lump is parsed
+/// once. The same problems as [`check_with`].
+pub fn check_parsed(bsp: &Bsp, opts: &CheckOptions, ents: &crate::error::Result<crate::lumps::entities::Entities<'_>>) -> Vec<Problem> {
+    check_inner(bsp, opts, Some(ents))
+}
+
+fn check_inner(bsp: &Bsp, opts: &CheckOptions, ents: Option<&crate::error::Result<crate::lumps::entities::Entities<'_>>>) -> Vec<Problem> {
     let family = any::of(bsp.family());
     let reads = family.check_reads();
     let entity_lump = bsp.entities_index();
@@ -71,7 +82,10 @@ pub fn check_with(bsp: &Bsp, opts: &CheckOptions) -> Vec<Problem> {
             }
         }
     }
-    entities(bsp, family, &mut problems);
+    match ents {
+        Some(ents) => entities(bsp, ents, family, &mut problems),
+        None => entities(bsp, &bsp.entities(), family, &mut problems),
+    }
     family.check(bsp, &mut problems);
     orphan_temps(bsp, &mut problems);
     interrupted_set(bsp, &mut problems);
@@ -127,10 +141,15 @@ fn orphan_temps(bsp: &Bsp, problems: &mut Vec<Problem>) {
 /// family's server spawns the world from the first entity). Genesis3D's first entity is the
 /// world too, but GBSPLib writes it without a classname (its keys are the world's: `TextureLib`,
 /// `Sky*`), so there only its presence is checked ([`FamilyOps::world_needs_classname`]).
-fn entities(bsp: &Bsp, family: &dyn FamilyOps, problems: &mut Vec<Problem>) {
+fn entities(
+    bsp: &Bsp,
+    ents: &crate::error::Result<crate::lumps::entities::Entities<'_>>,
+    family: &dyn FamilyOps,
+    problems: &mut Vec<Problem>,
+) {
     let Some(index) = bsp.entities_index() else { return };
     let lump = bsp.entry(index).map(|e| format!("{} ({})", e.index, e.name)).unwrap_or_else(|| "entities".into());
-    match bsp.entities() {
+    match ents {
         Err(err) => problems.push(Problem::error(Code::ENTITIES_UNREADABLE, err.lump.clone().unwrap_or(lump), None, err.kind.to_string())),
         Ok(ents) => match ents.list.first() {
             None => problems.push(Problem::error(Code::NO_ENTITIES, lump, None, "the entity lump holds no entity (not even worldspawn)")),
