@@ -140,7 +140,7 @@ pub fn titanfall_room() -> Vec<u8> {
     prop.lighting_origin = prop.origin;
     prop.diffuse_modulation = [255; 4];
     let sprp = crate::branches::respawn::sprp::build(RespawnPropLayout::R1, &["models/crate.mdl"], &[], &[prop.as_bytes().to_vec()], None);
-    crate::build::BspBuilder::new(&TITANFALL)
+    crate::build::builder::BspBuilder::new(&TITANFALL)
         .lump(LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
         .lump(LUMP_VERTICES, floats(&[[0., 0., 0.], [64., 0., 0.], [0., 64., 0.], [64., 64., 0.]]))
         .lump(LUMP_VERTEX_NORMALS, floats(&[[0., 0., 1.]]))
