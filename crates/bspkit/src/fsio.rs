@@ -58,8 +58,9 @@ pub const STALE_MARK: &str = ".bspkit-stale";
 
 /// A set write's journal left beside `main` by a write that stopped on its way (a crash, `kill
 /// -9`). Its first line is the inode and device of the main file that write put in place, then
-/// one line per file: `old\tNAME` (a file of the set before the write, removed after the switch)
-/// or `new\tNAME` (a file the write created, linked in before the switch).
+/// one line per file: `old\tNAME` (a file of the set before the write, removed after the switch),
+/// `new\tNAME` (a file the write created, linked in before the switch) or `replaced\tNAME` (a
+/// file of the set the write replaces under its own name before the switch).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetJournal {
     pub path: PathBuf,
@@ -67,6 +68,7 @@ pub struct SetJournal {
     pub switched: bool,
     pub old: Vec<String>,
     pub new: Vec<String>,
+    pub replaced: Vec<String>,
 }
 
 impl SetJournal {
@@ -85,15 +87,30 @@ impl SetJournal {
         let id = lines.next().unwrap_or("");
         let switched = std::fs::metadata(main).is_ok_and(|m| id == format!("{} {}", m.ino(), m.dev()));
         let plain = |n: &str| !n.is_empty() && n != "." && n != ".." && n != name && !n.contains(['/', '\\', ':', '%', '\0']);
-        let (mut old, mut new) = (Vec::new(), Vec::new());
+        let (mut old, mut new, mut replaced) = (Vec::new(), Vec::new(), Vec::new());
         for (kind, n) in lines.filter_map(|l| l.split_once('\t')).filter(|(_, n)| plain(n)) {
             match kind {
                 "old" => old.push(n.to_string()),
                 "new" => new.push(n.to_string()),
+                "replaced" => replaced.push(n.to_string()),
                 _ => {}
             }
         }
-        Some(SetJournal { path, switched, old, new })
+        Some(SetJournal { path, switched, old, new, replaced })
+    }
+
+    /// Before the switch, the files it lists as replaced under their own name that already
+    /// are the write's (modified after the journal was written, which precedes every one of
+    /// the write's temporaries): the set on disk mixes them with the old main file. Their old
+    /// bytes are gone, so no reader can leave them out; `check` reports them and the next
+    /// write of the set makes it whole again. Empty once the switch happened.
+    pub fn replaced_before_switch(&self, dir: &Path) -> Vec<String> {
+        let time = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let Some(written) = time(&self.path) else { return Vec::new() };
+        if self.switched {
+            return Vec::new();
+        }
+        self.replaced.iter().filter(|n| time(&dir.join(n)).is_some_and(|t| t >= written)).cloned().collect()
     }
 
     /// The files it lists that are no part of the set on disk: the old set's files once the

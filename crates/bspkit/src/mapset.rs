@@ -189,12 +189,21 @@ fn read_back(tmp: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Write `bytes` to `target` with `files` staged inside its write ([`stage`]): every temporary
-/// file written and read back before the first rename, `target` renamed last.
+/// file written and read back before the first rename, `target` renamed last, under the set's
+/// [`Journal`] (what an earlier write cut off by a crash left is removed first).
 fn write_with_files(target: &Path, bytes: &[u8], files: &[(PathBuf, Vec<u8>)]) -> Result<SetReport> {
+    let dir = dir_of(target);
+    write::set::recover_stale(&dir, target);
+    let journal = Journal::new(&dir, target, &[], files);
     write::write_atomic(target, bytes, |tmp| {
         read_back(tmp, bytes)?;
+        journal.write(tmp)?;
+        write::set::step_done();
         stage(files)
-    })?;
+    })
+    .inspect_err(|_| journal.failed())?;
+    write::set::step_done();
+    journal.done();
     Ok(SetReport::written(files, target))
 }
 
@@ -532,18 +541,7 @@ pub fn split_external(bsp: &Bsp, target: &Path, lumps: &[SplitLump]) -> Result<S
         return Err(Error::malformed(format!("{} beside the target would override lumps; remove first", stale.join(", "))).in_file(target));
     }
     let before: Vec<String> = crate::check::check(bsp).iter().map(|p| shape(&p.to_string(), &old_stem)).collect();
-    let bytes = bsp.data().to_vec();
-    let journal = Journal::new(&dir, target, &[], &files);
-    write::write_atomic(target, &bytes, |tmp| {
-        read_back(tmp, &bytes)?;
-        journal.write(tmp)?;
-        write::set::step_done();
-        stage(&files)
-    })
-    .inspect_err(|_| journal.failed())?;
-    write::set::step_done();
-    journal.done();
-    let report = SetReport::written(&files, target);
+    let report = write_with_files(target, bsp.data(), &files)?;
 
     // The set as the game will load it.
     let written = Bsp::open_with(target, &OpenOptions { branch: Some(branch.to_string()), ..Default::default() })?;
@@ -600,30 +598,45 @@ pub fn write_converted(bsp: &Bsp, bytes: &[u8], branch: &str, target: &Path) -> 
 /// Written, synced, before the first rename; removed when the write is done. A crash in
 /// between leaves it: a reader leaves out the files it lists as no part of the set on disk
 /// (the old ones once the `.bsp` is the new one, else the created ones), `check` reports them
-/// and the next write of the set removes them. Files replaced under their own name cannot be
-/// listed (the old bytes are gone); a `.bsp_lump` newer than its `.bsp` marks those.
+/// and the next write of the set removes them. Files replaced under their own name are listed
+/// as such: their old bytes are gone, but one newer than the journal while the `.bsp` is still
+/// the old one marks the set as mixed, which `check` reports and the next write makes whole
+/// ([`crate::fsio::SetJournal::replaced_before_switch`]).
 struct Journal {
     path: PathBuf,
+    main: PathBuf,
     old: Vec<String>,
     created: Vec<String>,
+    replaced: Vec<String>,
 }
 
 impl Journal {
     fn new(dir: &Path, target: &Path, removed: &[PathBuf], files: &[(PathBuf, Vec<u8>)]) -> Journal {
-        let created = files.iter().filter(|(p, _)| std::fs::symlink_metadata(p).is_err()).map(|(p, _)| file_name(p)).collect();
-        Journal { path: write::set::journal_path(dir, target), old: removed.iter().map(|p| file_name(p)).collect(), created }
+        let (new, replaced): (Vec<_>, Vec<_>) = files.iter().partition(|(p, _)| std::fs::symlink_metadata(p).is_err());
+        let names = |v: Vec<&(PathBuf, Vec<u8>)>| v.into_iter().map(|(p, _)| file_name(p)).collect();
+        Journal {
+            path: write::set::journal_path(dir, target),
+            main: target.to_path_buf(),
+            old: removed.iter().map(|p| file_name(p)).collect(),
+            created: names(new),
+            replaced: names(replaced),
+        }
     }
 
     /// Written with the inode of the `.bsp`'s temporary file `tmp` (kept by its rename).
     fn write(&self, tmp: &Path) -> Result<()> {
-        write::set::write_journal(&self.path, tmp, &self.old, &self.created).map(drop).map_err(|e| Error::from(e).in_file(&self.path))
+        write::set::write_journal(&self.path, tmp, &self.old, &self.created, &self.replaced)
+            .map(drop)
+            .map_err(|e| Error::from(e).in_file(&self.path))
     }
 
     /// The write failed before its switch: the journal stays only while a file it created is
-    /// there (the next write removes it); otherwise it lists nothing left and goes.
+    /// there (the next write removes it) or a file it replaced already is the new one (the set
+    /// is mixed); otherwise it lists nothing left and goes.
     fn failed(&self) {
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        if !self.created.iter().any(|n| std::fs::symlink_metadata(dir.join(n)).is_ok()) {
+        let mixed = crate::fsio::SetJournal::find(dir, &self.main).is_some_and(|j| !j.replaced_before_switch(dir).is_empty());
+        if !mixed && !self.created.iter().any(|n| std::fs::symlink_metadata(dir.join(n)).is_ok()) {
             let _ = std::fs::remove_file(&self.path);
         }
     }

@@ -183,3 +183,53 @@ fn split_over_an_older_map_killed_at_every_step() {
     assert!(seen[switch..].iter().all(|t| *t == "new"), "{seen:?}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `ents set … --in-place` of the external entity lump to a value of the same length, killed
+/// after each step. The `.bsp_lump` is replaced under its own name before the `.bsp`: a crash
+/// between the two renames left a mixed set that nothing reported (the size rule of
+/// `branches::respawn::check` needs sizes that disagree). Now the journal lists the file as
+/// replaced; while the `.bsp` is the old one and the file is newer than the journal, `check`
+/// reports the mix as `interrupted_set` and the next write makes the set whole.
+#[test]
+fn same_size_edit_in_place_killed_at_every_step() {
+    let d = scratch("mapset-crash-same-size");
+    let mut seen: Vec<&str> = Vec::new();
+    for k in 0.. {
+        let dir = d.join(format!("k{k}"));
+        let map = make_set(&dir, "m");
+        let o =
+            killed_at(k, &["ents", "set", s(&map), "--classname", "worldspawn", "--key", "message", "--value", "edited__", "--in-place"]);
+        let journal = dir.join(".m.bsp.bspkit-stale");
+        let (code, text) = check(&map);
+        let state = match message(&map, &OpenOptions::default()) {
+            (m, true) if m == "external" => {
+                assert_eq!(code, Some(0), "crash after step {k}: the old set is whole\n{text}");
+                "old"
+            }
+            (m, true) if m == "edited__" && code == Some(0) => "new",
+            (m, true) if m == "edited__" => {
+                assert!(journal.is_file(), "crash after step {k}: {text}");
+                assert_eq!(code, Some(1), "{text}");
+                assert!(text.contains("interrupted_set") && text.contains("m.bsp.0000.bsp_lump") && text.contains("replaced"), "{text}");
+                let o = run(&["rewrite", s(&map), "--in-place"]);
+                assert!(o.status.success(), "{}", err(&o));
+                assert!(!journal.exists(), "the next write left the journal");
+                assert_eq!(message(&map, &OpenOptions::default()), ("edited__".to_string(), true));
+                assert_eq!(check(&map).0, Some(0));
+                "mixed"
+            }
+            other => panic!("crash after step {k}: {other:?}\n{text}"),
+        };
+        seen.push(state);
+        if o.status.success() {
+            assert!(!journal.exists(), "a finished write left its journal");
+            break;
+        }
+        assert!(k < 20, "the hook never let the write finish");
+    }
+    eprintln!("same-size edit in place killed after each step: {seen:?}");
+    assert_eq!(seen.first(), Some(&"old"));
+    assert_eq!(seen.last(), Some(&"new"));
+    assert!(seen.contains(&"mixed"), "{seen:?}");
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -114,6 +114,16 @@ fn interrupted_set(bsp: &Bsp, problems: &mut Vec<Problem>) {
             ),
         ));
     }
+    for name in journal.replaced_before_switch(dir) {
+        problems.push(Problem::error(
+            Code::INTERRUPTED_SET,
+            "(file)",
+            None,
+            format!(
+                "{name}: replaced by a set write cut off by a crash before the .bsp was (journal {journal_name}): the set mixes the new file with the old .bsp; the next write of the map makes it whole (`bsp rewrite MAP --in-place`)"
+            ),
+        ));
+    }
 }
 
 /// Temporaries beside the map file left by a write killed before its rename (`kill -9`, a

@@ -218,17 +218,18 @@ pub(crate) fn recover_stale(dir: &Path, main: &Path) -> Vec<String> {
 
 /// Write the journal of a set write (see [`crate::fsio::SetJournal`]) before its switch: `tmp`
 /// is the main file's temporary (renamed, it keeps its inode), `old` the files removed after the
-/// switch, `new` the files created before it. Returns whether it was written (nothing to list:
-/// no journal).
-pub(crate) fn write_journal(journal: &Path, tmp: &Path, old: &[String], new: &[String]) -> std::io::Result<bool> {
+/// switch, `new` the files created before it, `replaced` the files replaced under their own name
+/// before it. Returns whether it was written (nothing to list: no journal).
+pub(crate) fn write_journal(journal: &Path, tmp: &Path, old: &[String], new: &[String], replaced: &[String]) -> std::io::Result<bool> {
     use std::os::unix::fs::MetadataExt;
-    if old.is_empty() && new.is_empty() {
+    if old.is_empty() && new.is_empty() && replaced.is_empty() {
         return Ok(false);
     }
     let m = std::fs::metadata(tmp)?;
     let mut text = format!("{} {}\n", m.ino(), m.dev());
     old.iter().for_each(|n| text.push_str(&format!("old\t{n}\n")));
     new.iter().for_each(|n| text.push_str(&format!("new\t{n}\n")));
+    replaced.iter().for_each(|n| text.push_str(&format!("replaced\t{n}\n")));
     // Synced: the renames that follow must not reach the disk before it.
     let mut f = File::create(journal)?;
     f.write_all(text.as_bytes())?;
@@ -391,7 +392,7 @@ impl<'b> SetWriter<'b> {
         // the switch, they belong to no set, and the next write removes them.
         let journal = journal_path(&self.dir, &self.main);
         let new_names: Vec<String> = self.sidecars.iter().map(|s| s.name.clone()).collect();
-        let journalled = write_journal(&journal, &main_tmp.tmp, &stale, &new_names).unwrap_or(false);
+        let journalled = write_journal(&journal, &main_tmp.tmp, &stale, &new_names, &[]).unwrap_or(false);
         let unjournal = || {
             if journalled {
                 let _ = std::fs::remove_file(&journal);
