@@ -16,8 +16,14 @@ SAMPLE = REPO / "samples" / "sample_quake1.bsp"
 
 def run_child_with_peak(code, timeout=300):
     """Run `code` in a child interpreter, which must exit normally: the lines it printed and its
-    peak resident memory in MiB (its own ru_maxrss, printed after `code` has run)."""
-    code = code + "import resource\nprint('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    peak resident memory in MiB (its own VmHWM, printed after `code` has run). Not ru_maxrss:
+    Linux keeps a process's maximum across fork and exec, so a child's ru_maxrss is at least
+    what the pytest process held when it forked."""
+    code = code + (
+        "for _line in open('/proc/self/status'):\n"
+        "    if _line.startswith('VmHWM:'):\n"
+        "        print('peak', int(_line.split()[1]))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
     assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
     *lines, peak = out.stdout.splitlines() or [""]

@@ -651,7 +651,7 @@ def test_scene_budget_stops_source_and_respawn_without_abort(tmp_path, family, b
     """Issue 23: Source faces of numedges 32,767 sharing one surfedge run, Titanfall 2 meshes
     sharing one 65,145-triangle index run. Before, `model(0)` / `numpy()` on such maps aborted
     the interpreter (SIGABRT). Now each is LimitExceededError naming the budget's flag, in a
-    child interpreter that exits normally, at a peak memory (its own ru_maxrss) far below
+    child interpreter that exits normally, at a peak memory (its own VmHWM) far below
     what the file asks for; the same file with one such face or mesh builds."""
     data = build()
     assert len(data) < 500_000, len(data)
@@ -766,17 +766,6 @@ def test_fold_external_killed_at_every_step(tmp_path):
     assert seen[0] == "old" and seen[-1] == "new" and "new+stale" in seen, seen
 
 
-# The child interpreter's own peak resident memory (VmHWM, KiB). Not ru_maxrss: Linux keeps a
-# process's maximum across fork and exec, so a child's ru_maxrss is at least what the pytest
-# process held when it forked.
-_PEAK_KIB = (
-    "def _peak_kib():\n"
-    "    for line in open('/proc/self/status'):\n"
-    "        if line.startswith('VmHWM:'):\n"
-    "            return int(line.split()[1])\n"
-)
-
-
 def _quake1_big_lightmaps(copies, luxels=1024):
     """The sample room with `copies` more faces: copies of its first lit face whose texinfo is
     scaled so that the face is about `luxels` luxels wide (one style), all sharing one run of
@@ -840,20 +829,16 @@ def test_stored_lightmap_atlases_over_the_budget_are_a_typed_error(tmp_path):
     path = tmp_path / "big_lightmaps.bsp"
     path.write_bytes(data)
     code = (
-        _PEAK_KIB + "import bspkit\n"
+        "import bspkit\n"
         f"b = bspkit.load({str(path)!r})\n"
         "for kw in (dict(stored=True), dict(stored=True, hdr=True), dict()):\n"
         "    try:\n        b.lightmap_atlases(**kw)\n        print('built')\n"
         "    except bspkit.LimitExceededError as e:\n        print(e.kind, '|', e)\n"
-        "print('peak', _peak_kib())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
-    lines = out.stdout.splitlines()
-    assert len(lines) == 4, out.stdout
-    for line in lines[:3]:
+    lines, peak_mib = run_child_with_peak(code)
+    assert len(lines) == 3, lines
+    for line in lines:
         assert line.startswith("limit_exceeded |") and "--max-atlas-pixels" in line, line
-    peak_mib = int(lines[3].split()[1]) / 1024
     asked = copies * w * h
     print(f"lightmap_atlases(stored=True): {len(data)} bytes, {copies} faces of {w}x{h} luxels (>= {asked} pixels asked);"
           f" LimitExceededError at peak {peak_mib:.1f} MiB")
@@ -891,17 +876,13 @@ def test_oversized_vtfs_in_a_pakfile_are_budget_misses(tmp_path):
     path.write_bytes(_lumps_file(b"VBSP" + struct.pack("<i", 20), 64, lumps))
     assert path.stat().st_size < 1_000_000
     code = (
-        _PEAK_KIB + "import bspkit\n"
+        "import bspkit\n"
         f"b = bspkit.load({str(path)!r})\n"
         "for t in b.texture_arrays():\n    print(t['name'], '|', t.get('missing', 'decoded'))\n"
-        "print('peak', _peak_kib())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
-    lines = out.stdout.splitlines()
-    assert len(lines) == 4, out.stdout
-    for line in lines[:3]:
+    lines, peak_mib = run_child_with_peak(code)
+    assert len(lines) == 3, lines
+    for line in lines:
         assert "max_image_pixels" in line and str(16384 * 16376) in line, line
-    peak_mib = int(lines[3].split()[1]) / 1024
     print(f"3 VTFs of 16384x16376 in a {path.stat().st_size}-byte map: budget misses at peak {peak_mib:.1f} MiB")
     assert peak_mib < 400, peak_mib

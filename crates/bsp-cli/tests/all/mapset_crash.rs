@@ -58,6 +58,25 @@ fn check(map: &Path) -> (Option<i32>, String) {
     (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned())
 }
 
+/// Run a set write killed after step 0, 1, 2, … (each in its own folder `d/kK`) until it
+/// finishes: `step(k, dir)` makes the set, runs the write killed after step `k` and names the
+/// state it left. A finished write must leave no journal (`.MAP.bspkit-stale`). The states in
+/// order.
+fn every_step(d: &Path, journal: &str, mut step: impl FnMut(u64, &Path) -> (Output, &'static str)) -> Vec<&'static str> {
+    let mut seen = Vec::new();
+    for k in 0.. {
+        let dir = d.join(format!("k{k}"));
+        let (o, state) = step(k, &dir);
+        seen.push(state);
+        if o.status.success() {
+            assert!(!dir.join(journal).exists(), "a finished write left its journal");
+            break;
+        }
+        assert!(k < 20, "the hook never let the write finish");
+    }
+    seen
+}
+
 /// `ents set … --in-place --fold-external` killed after each step. Before, a crash between
 /// the folded `.bsp`'s rename and the removal of `m.bsp.0000.bsp_lump` left that file beside
 /// the folded map, overriding its entity lump (`bsp` read the old message from it, `check`
@@ -71,10 +90,8 @@ fn fold_in_place_killed_at_every_step() {
         ["ents", "set", s(map), "--classname", "worldspawn", "--key", "message", "--value", "folded", "--in-place", "--fold-external"]
             .map(str::to_string)
     };
-    let mut seen: Vec<&str> = Vec::new();
-    for k in 0.. {
-        let dir = d.join(format!("k{k}"));
-        let map = make_set(&dir, "m");
+    let seen = every_step(&d, ".m.bsp.bspkit-stale", |k, dir| {
+        let map = make_set(dir, "m");
         let a = args(&map);
         let o = killed_at(k, &a.iter().map(String::as_str).collect::<Vec<_>>());
         let lump = dir.join("m.bsp.0000.bsp_lump");
@@ -110,13 +127,8 @@ fn fold_in_place_killed_at_every_step() {
             }
             other => panic!("crash after step {k}: a mixed set {other:?}"),
         };
-        seen.push(state);
-        if o.status.success() {
-            assert!(!journal.exists(), "a finished write left its journal");
-            break;
-        }
-        assert!(k < 20, "the hook never let the write finish");
-    }
+        (o, state)
+    });
     eprintln!("fold in place killed after each step: {seen:?}");
     assert_eq!(seen.first(), Some(&"old"));
     assert_eq!(seen.last(), Some(&"new"));
@@ -135,11 +147,9 @@ fn fold_in_place_killed_at_every_step() {
 #[test]
 fn split_over_an_older_map_killed_at_every_step() {
     let d = scratch("mapset-crash-split");
-    let mut seen: Vec<&str> = Vec::new();
-    for k in 0.. {
-        let dir = d.join(format!("k{k}"));
+    let seen = every_step(&d, ".o.bsp.bspkit-stale", |k, dir| {
         // A folded map to split: `m.bsp` holding the external message in the file.
-        let set = make_set(&dir, "m");
+        let set = make_set(dir, "m");
         let o = run(&["rewrite", s(&set), "-o", s(&dir.join("f.bsp")), "--fold-external"]);
         assert!(o.status.success(), "{}", err(&o));
         // The older `o.bsp`: its own entity lump (message `inside__`), no external file.
@@ -168,13 +178,8 @@ fn split_over_an_older_map_killed_at_every_step() {
             (m, true) if m == "external" => "new",
             other => panic!("crash after step {k}: a mixed set {other:?}"),
         };
-        seen.push(state);
-        if o.status.success() {
-            assert!(!journal.exists(), "a finished write left its journal");
-            break;
-        }
-        assert!(k < 20, "the hook never let the write finish");
-    }
+        (o, state)
+    });
     eprintln!("split over an older map killed after each step: {seen:?}");
     assert_eq!(seen.first(), Some(&"old"));
     assert_eq!(seen.last(), Some(&"new"));
@@ -193,10 +198,8 @@ fn split_over_an_older_map_killed_at_every_step() {
 #[test]
 fn same_size_edit_in_place_killed_at_every_step() {
     let d = scratch("mapset-crash-same-size");
-    let mut seen: Vec<&str> = Vec::new();
-    for k in 0.. {
-        let dir = d.join(format!("k{k}"));
-        let map = make_set(&dir, "m");
+    let seen = every_step(&d, ".m.bsp.bspkit-stale", |k, dir| {
+        let map = make_set(dir, "m");
         let o =
             killed_at(k, &["ents", "set", s(&map), "--classname", "worldspawn", "--key", "message", "--value", "edited__", "--in-place"]);
         let journal = dir.join(".m.bsp.bspkit-stale");
@@ -220,13 +223,8 @@ fn same_size_edit_in_place_killed_at_every_step() {
             }
             other => panic!("crash after step {k}: {other:?}\n{text}"),
         };
-        seen.push(state);
-        if o.status.success() {
-            assert!(!journal.exists(), "a finished write left its journal");
-            break;
-        }
-        assert!(k < 20, "the hook never let the write finish");
-    }
+        (o, state)
+    });
     eprintln!("same-size edit in place killed after each step: {seen:?}");
     assert_eq!(seen.first(), Some(&"old"));
     assert_eq!(seen.last(), Some(&"new"));
