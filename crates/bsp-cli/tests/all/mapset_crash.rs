@@ -9,8 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use bspkit::branches::respawn::{self, LUMP_ENTITIES, LUMP_ENTITY_PARTITIONS};
-use bspkit::build::BspBuilder;
+use bspkit::branches::respawn::LUMP_ENTITIES;
 use bspkit::directory::LumpOrigin;
 use bspkit::write::set::SET_ABORT_HOOK_ENV;
 use bspkit::{Bsp, OpenOptions};
@@ -26,17 +25,7 @@ const ENV: &[u8] = b"ENTITIES01\n{\n\"classname\" \"info_target\"\n}\n\0";
 /// `<dir>/<name>.bsp` with its entity lump in a `.bsp_lump` (message `external`, the `.bsp`'s
 /// own copy says `inside__`) and an `env` partition.
 fn make_set(dir: &Path, name: &str) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let bytes = BspBuilder::new(&respawn::TITANFALL2)
-        .version(37)
-        .lump(LUMP_ENTITIES, INSIDE.to_vec())
-        .lump(LUMP_ENTITY_PARTITIONS, b"01* env\0".to_vec())
-        .build();
-    let map = dir.join(format!("{name}.bsp"));
-    std::fs::write(&map, bytes).unwrap();
-    std::fs::write(dir.join(format!("{name}.bsp.0000.bsp_lump")), EXTERNAL).unwrap();
-    std::fs::write(dir.join(format!("{name}_env.ent")), ENV).unwrap();
-    map
+    crate::common::respawn_external_set(dir, name, INSIDE, EXTERNAL, ENV)
 }
 
 /// The worldspawn `message` of the map as `bsp` opens it (with its external files), and

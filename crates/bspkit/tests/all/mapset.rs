@@ -31,16 +31,7 @@ fn make_set(dir: &std::path::Path) -> PathBuf {
 
 /// `<name>.bsp`, as [`make_set`] makes `m.bsp`.
 fn make_set_named(dir: &std::path::Path, name: &str) -> PathBuf {
-    let bytes = BspBuilder::new(&respawn::TITANFALL2)
-        .version(37)
-        .lump(LUMP_ENTITIES, INSIDE.to_vec())
-        .lump(LUMP_ENTITY_PARTITIONS, b"01* env\0".to_vec())
-        .build();
-    let map = dir.join(format!("{name}.bsp"));
-    std::fs::write(&map, bytes).unwrap();
-    std::fs::write(dir.join(format!("{name}.bsp.0000.bsp_lump")), EXTERNAL).unwrap();
-    std::fs::write(dir.join(format!("{name}_env.ent")), ENV).unwrap();
-    map
+    common::respawn_external_set(dir, name, INSIDE, EXTERNAL, ENV)
 }
 
 fn edit_message(ed: &mut Editor, value: &str) {

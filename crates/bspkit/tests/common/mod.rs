@@ -290,3 +290,21 @@ pub fn peak_rss_of(cmd: &mut std::process::Command, limit: std::time::Duration) 
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
 }
+
+/// A builder-made Titanfall 2 set `<dir>/<name>.bsp` whose entity lump lives in
+/// `<name>.bsp.0000.bsp_lump` (`external`; the `.bsp`'s own copy is `inside`), with an `env`
+/// entity partition `<name>_env.ent` holding `env`. The set tests of both crates start from it.
+pub fn respawn_external_set(dir: &Path, name: &str, inside: &[u8], external: &[u8], env: &[u8]) -> PathBuf {
+    use bspkit::branches::respawn::{self, LUMP_ENTITIES, LUMP_ENTITY_PARTITIONS};
+    std::fs::create_dir_all(dir).unwrap();
+    let bytes = bspkit::build::BspBuilder::new(&respawn::TITANFALL2)
+        .version(37)
+        .lump(LUMP_ENTITIES, inside.to_vec())
+        .lump(LUMP_ENTITY_PARTITIONS, b"01* env\0".to_vec())
+        .build();
+    let map = dir.join(format!("{name}.bsp"));
+    std::fs::write(&map, bytes).unwrap();
+    std::fs::write(dir.join(format!("{name}.bsp.0000.bsp_lump")), external).unwrap();
+    std::fs::write(dir.join(format!("{name}_env.ent")), env).unwrap();
+    map
+}
