@@ -71,12 +71,24 @@ pub struct SetJournal {
     pub replaced: Vec<String>,
 }
 
+/// A plain file name in the same directory (a set's sidecars, the names its journal lists): no
+/// separator, not `.`/`..`, no URI scheme or escape.
+pub fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '%', '\0'])
+}
+
 impl SetJournal {
+    /// Where the journal of the set whose main file is `main` lives: `.MAIN.bspkit-stale` in `dir`.
+    pub fn path_for(dir: &Path, main: &Path) -> PathBuf {
+        let name = main.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        dir.join(format!(".{name}{STALE_MARK}"))
+    }
+
     /// The journal beside `main` in `dir`, if there is one (a regular file).
     pub fn find(dir: &Path, main: &Path) -> Option<SetJournal> {
         use std::os::unix::fs::MetadataExt;
         let name = main.file_name()?.to_string_lossy().into_owned();
-        let path = dir.join(format!(".{name}{STALE_MARK}"));
+        let path = Self::path_for(dir, main);
         if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             return None;
         }
@@ -86,7 +98,7 @@ impl SetJournal {
         let mut lines = text.lines();
         let id = lines.next().unwrap_or("");
         let switched = std::fs::metadata(main).is_ok_and(|m| id == format!("{} {}", m.ino(), m.dev()));
-        let plain = |n: &str| !n.is_empty() && n != "." && n != ".." && n != name && !n.contains(['/', '\\', ':', '%', '\0']);
+        let plain = |n: &str| plain_name(n) && n != name;
         let (mut old, mut new, mut replaced) = (Vec::new(), Vec::new(), Vec::new());
         for (kind, n) in lines.filter_map(|l| l.split_once('\t')).filter(|(_, n)| plain(n)) {
             match kind {

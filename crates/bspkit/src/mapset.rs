@@ -615,7 +615,7 @@ impl Journal {
         let (new, replaced): (Vec<_>, Vec<_>) = files.iter().partition(|(p, _)| std::fs::symlink_metadata(p).is_err());
         let names = |v: Vec<&(PathBuf, Vec<u8>)>| v.into_iter().map(|(p, _)| file_name(p)).collect();
         Journal {
-            path: write::set::journal_path(dir, target),
+            path: crate::fsio::SetJournal::path_for(dir, target),
             main: target.to_path_buf(),
             old: removed.iter().map(|p| file_name(p)).collect(),
             created: names(new),

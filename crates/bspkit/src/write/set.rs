@@ -183,16 +183,7 @@ pub struct SetWriter<'b> {
     owned: Option<String>,
 }
 
-/// A plain file name in the same directory: no separator, not `.`/`..`, no URI scheme or escape.
-fn plain_name(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '%', '\0'])
-}
-
-/// The journal of the old sidecars a set write removes after its switch (step 5).
-pub(crate) fn journal_path(dir: &Path, main: &Path) -> PathBuf {
-    let name = main.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    dir.join(format!(".{name}{STALE_MARK}"))
-}
+use crate::fsio::plain_name;
 
 /// Suffix of a set's journal of old sidecars ([`SetWriter::commit`]).
 pub use crate::fsio::STALE_MARK;
@@ -390,7 +381,7 @@ impl<'b> SetWriter<'b> {
         }
         // The journal also names the new sidecars: linked in before a crash that came before
         // the switch, they belong to no set, and the next write removes them.
-        let journal = journal_path(&self.dir, &self.main);
+        let journal = crate::fsio::SetJournal::path_for(&self.dir, &self.main);
         let new_names: Vec<String> = self.sidecars.iter().map(|s| s.name.clone()).collect();
         let journalled = write_journal(&journal, &main_tmp.tmp, &stale, &new_names, &[]).unwrap_or(false);
         let unjournal = || {
