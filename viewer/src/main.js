@@ -8,7 +8,7 @@ import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 const $ = (id) => document.getElementById(id);
 const t0 = performance.now();
 // What the browser tests read (state, first-frame time); nothing else depends on it.
-const status = { state: "loading", map: -1, frames: 0, firstFrameMs: null, loadMs: null, error: null, triangles: 0 };
+const status = { state: "loading", map: -1, frames: 0, firstFrameMs: null, texturesReadyMs: null, loadMs: null, error: null, triangles: 0 };
 window.bspview = status;
 
 const renderer = new THREE.WebGLRenderer({ canvas: $("canvas"), antialias: true, preserveDrawingBuffer: true });
@@ -97,6 +97,90 @@ ${sum}        c.rgb *= light * bright;
   }`;
 }
 
+// Images do not hold up the first frame (issue 25: decoding a map's PNGs was the largest share
+// of the time to it). The GLTFLoader plugin below hands every glTF texture out at once as a 1×1
+// stand-in with the texture's sampler and starts the loader's own decode (createImageBitmap, off
+// the main thread) beside it. Until a texture's image is in, the surfaces using it are drawn
+// without it: grey for a missing colour texture, shaded from the normals for missing light, as
+// with those switches off. Each decoded image's source then replaces the stand-in's in every
+// texture object of the map (the loader's clones share the stand-in's source), so the final
+// picture is the one drawn when everything was decoded first.
+const pendingSources = new WeakSet(); // stand-ins still waiting for their image
+const failedSources = new WeakSet(); // stand-ins whose image did not decode (drawn as absent)
+let swaps = []; // [{from, to}]: decoded sources not yet put in place
+let loadGen = 0; // which load an image belongs to (a map switched away from drops its late images)
+const STANDIN = new ImageData(new Uint8ClampedArray([255, 255, 255, 255]), 1, 1);
+// The glTF sampler constants (glTF 2.0, 3.8.4 "Samplers") as three.js's.
+const FILTERS = { 9728: THREE.NearestFilter, 9729: THREE.LinearFilter, 9984: THREE.NearestMipmapNearestFilter, 9985: THREE.LinearMipmapNearestFilter, 9986: THREE.NearestMipmapLinearFilter, 9987: THREE.LinearMipmapLinearFilter };
+const WRAPS = { 33071: THREE.ClampToEdgeWrapping, 33648: THREE.MirroredRepeatWrapping, 10497: THREE.RepeatWrapping };
+
+function deferredImages(parser, images, gen) {
+  return {
+    name: "bspkit_deferred_images",
+    loadTexture(index) {
+      const def = (parser.json.textures || [])[index];
+      // Textures in an image extension (KTX2, WebP, …: not what bspkit writes) load as usual.
+      if (!def || def.source === undefined || def.extensions) return null;
+      const sampler = (parser.json.samplers || [])[def.sampler] || {};
+      const t = new THREE.Texture(STANDIN);
+      t.flipY = false;
+      t.magFilter = FILTERS[sampler.magFilter] || THREE.LinearFilter;
+      t.minFilter = FILTERS[sampler.minFilter] || THREE.LinearMipmapLinearFilter;
+      t.wrapS = WRAPS[sampler.wrapS] || THREE.RepeatWrapping;
+      t.wrapT = WRAPS[sampler.wrapT] || THREE.RepeatWrapping;
+      t.generateMipmaps = t.minFilter !== THREE.NearestFilter && t.minFilter !== THREE.LinearFilter;
+      t.needsUpdate = true;
+      const from = t.source;
+      pendingSources.add(from);
+      images.total++;
+      images.pending++;
+      const done = (real) => {
+        if (gen !== loadGen) return;
+        images.pending--;
+        if (real && real.image) swaps.push({ from, to: real.source });
+        else {
+          images.failed++;
+          pendingSources.delete(from);
+          failedSources.add(from);
+          texturesChanged = true;
+        }
+        dirty = true;
+      };
+      parser.loadTexture(index).then(done, () => done(null));
+      return Promise.resolve(t);
+    },
+  };
+}
+
+// Put decoded images in place of their stand-ins (once a frame, all that came in since).
+let texturesChanged = false;
+function applySwaps() {
+  if (!swaps.length && !texturesChanged) return;
+  const by = new Map(swaps.map((s) => [s.from, s.to]));
+  swaps = [];
+  texturesChanged = false;
+  const swap = (t) => {
+    const to = t && t.isTexture && by.get(t.source);
+    if (!to) return;
+    t.source = to;
+    t.version++;
+  };
+  root.traverse((o) => {
+    if (!o.isMesh) return;
+    for (const u of Object.values(o.material.uniforms || {})) swap(u.value);
+    for (const t of o.material.userData.layerMaps || []) swap(t);
+  });
+  for (const from of by.keys()) pendingSources.delete(from);
+  applyKinds();
+}
+
+// "none", "pending", "failed" or "ready": where a material's texture is.
+function imageState(t) {
+  if (!t) return "none";
+  if (pendingSources.has(t.source)) return "pending";
+  return failedSources.has(t.source) ? "failed" : "ready";
+}
+
 // Light styles of the current map: style -> {on, gain}; the panel's switches set them.
 const styleState = new Map();
 const gainOf = (style) => {
@@ -148,7 +232,8 @@ function shaderFor(std, geometry, styles, bump) {
     vertexColors: hasColor,
   });
   mat.name = std.name;
-  mat.userData = { ...std.userData, styleList: [lm ? lm.style : 0, ...extra.map((s) => s.style)] };
+  // `lit`: drawn with its lightmap once the images are in (applyKinds).
+  mat.userData = { ...std.userData, lit: hasLight, styleList: [lm ? lm.style : 0, ...extra.map((s) => s.style)] };
   // Only materials whose faces are all bump-mapped (extras.bump_layers) have their light there.
   if (hasLight && bump.length && std.userData && std.userData.bump_layers) {
     const layers = [lightMap];
@@ -326,7 +411,11 @@ function applyKinds() {
     o.visible = flags.every((f) => KINDS[f] !== false);
     const u = o.material.uniforms;
     const checker = o.material.userData && o.material.userData.placeholder_texture;
-    u.useTex.value = look.textures && (look.checkers || !checker) ? 1 : 0;
+    // A texture whose image is still decoding is drawn as one switched off; one that failed to
+    // decode as none.
+    const map = imageState(u.map.value);
+    u.hasMap.value = map === "ready" || map === "pending" ? 1 : 0;
+    u.useTex.value = look.textures && (look.checkers || !checker) && map === "ready" ? 1 : 0;
     // Without its texture a surface is grey under its light.
     u.tint.value.setScalar(u.hasMap.value && !u.useTex.value ? 0.75 : u.hasMap.value ? 1 : 0.7);
     u.useLight.value = look.lighting ? 1 : 0;
@@ -335,6 +424,9 @@ function applyKinds() {
     list.forEach((st, k) => (u.gains.value[k] = gainOf(st)));
     const layers = o.material.userData.layerMaps;
     if (layers) u.lightMap.value = layers[look.layer] || layers[0];
+    // Light waits for every image it adds (the page's base image and its other styles').
+    const light = [u.lightMap.value, ...list.slice(1).map((_, k) => u[`styleMap${k}`].value)].map(imageState);
+    u.hasLight.value = o.material.userData.lit && light[0] !== "failed" && !light.includes("pending") ? 1 : 0;
   });
   if (markers) markers.visible = look.markers;
   if (links) links.visible = look.links;
@@ -351,6 +443,7 @@ async function loadMap(i) {
   status.state = "loading";
   status.map = i;
   status.firstFrameMs = null;
+  status.texturesReadyMs = null;
   status.error = null;
   clearMap();
   showError("");
@@ -388,7 +481,12 @@ async function loadMap(i) {
   const buf = await glb.arrayBuffer();
   timings.glbBytes = buf.byteLength;
   timings.glbReceivedMs = performance.now() - start;
-  const gltf = await new Promise((ok, fail) => new GLTFLoader().parse(buf, "", ok, fail)).catch((e) => {
+  const gen = ++loadGen;
+  const images = { total: 0, pending: 0, failed: 0, pendingAtFirstFrame: null };
+  status.images = images;
+  swaps = [];
+  const loader = new GLTFLoader().register((parser) => deferredImages(parser, images, gen));
+  const gltf = await new Promise((ok, fail) => loader.parse(buf, "", ok, fail)).catch((e) => {
     showError(`The GLB did not load: ${e.message || e}`);
     status.error = String(e.message || e);
     status.state = "error";
@@ -632,13 +730,22 @@ function tick(now) {
   }
   if (dirty) {
     dirty = false;
+    if (root && status.state === "ready") applySwaps();
     cull();
     renderer.render(scene, camera);
     status.frames++;
     if (status.state === "ready" && status.firstFrameMs === null) {
       status.firstFrameMs = performance.now() - t0;
       if (status.timings) status.timings.firstFrameMs = performance.now() - t0 - (status.loadStartMs || 0);
+      if (status.images) status.images.pendingAtFirstFrame = status.images.pending + swaps.length;
       $("timing").textContent = `first frame ${Math.round(status.firstFrameMs)} ms after the page started`;
+    }
+    // Every image decoded, put in place and drawn (uploaded to the GPU by this render).
+    const im = status.images;
+    if (status.state === "ready" && status.texturesReadyMs === null && (!im || (im.pending === 0 && !swaps.length))) {
+      status.texturesReadyMs = performance.now() - t0;
+      if (status.timings) status.timings.texturesReadyMs = status.texturesReadyMs - (status.loadStartMs || 0);
+      if (im && im.total) $("timing").textContent += `, textures ${Math.round(status.texturesReadyMs)} ms`;
     }
   }
   requestAnimationFrame(tick);

@@ -87,6 +87,8 @@ try {
       { timeout, polling: 50 },
     );
     const wallMs = Date.now() - started;
+    // Images come in after the first frame: what follows looks at the finished picture.
+    await page.waitForFunction(() => window.bspview.state === "error" || window.bspview.texturesReadyMs !== null, null, { timeout, polling: 50 });
     const status = await page.evaluate(() => ({ ...window.bspview }));
     // The canvas as drawn (the page keeps its drawing buffer): mean and variance of its pixels.
     const pixels = await page.evaluate(() => {
