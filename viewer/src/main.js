@@ -162,6 +162,9 @@ function applySwaps() {
   const swap = (t) => {
     const to = t && t.isTexture && by.get(t.source);
     if (!to) return;
+    // The stand-in's GPU texture has immutable 1×1 storage (WebGL 2 texStorage2D): released
+    // here, the renderer makes a new one of the image's size at the next draw.
+    t.dispose();
     t.source = to;
     t.version++;
   };
@@ -745,7 +748,8 @@ function tick(now) {
     if (status.state === "ready" && status.texturesReadyMs === null && (!im || (im.pending === 0 && !swaps.length))) {
       status.texturesReadyMs = performance.now() - t0;
       if (status.timings) status.timings.texturesReadyMs = status.texturesReadyMs - (status.loadStartMs || 0);
-      if (im && im.total) $("timing").textContent += `, textures ${Math.round(status.texturesReadyMs)} ms`;
+      // In the tooltip: a longer footer would wrap and change the canvas's size.
+      if (im && im.total) $("timing").title = `${im.total} images drawn ${Math.round(status.texturesReadyMs)} ms after the page started`;
     }
   }
   requestAnimationFrame(tick);
