@@ -4,7 +4,8 @@
 //      first frame, capture the canvas and the page's image counts;
 //   2. release the decodes, wait until the page says every image is drawn, capture again;
 //   3. load the page again without holding anything and capture the finished picture.
-// One JSON line per map: whether a first frame came while the images were held, the counts, how
+// One JSON line per map: whether a first frame came while the images were held, the counts (of
+// the page's images, and of decodes held: at the first frame and in all), how
 // many pixels changed when the images came in and how many differ from the unheld load.
 //
 //   node test/deferred.mjs URL OUT_DIR [--chromium /usr/bin/chromium] [--hold-timeout S]
@@ -92,7 +93,7 @@ try {
       })
       .catch(() => (firstFrameWhileHeld = false));
     const atFirst = await held.evaluate(() => ({ status: { ...window.bspview, images: { ...window.bspview.images } }, heldImages: window.heldImages }));
-    let changedPixels = null, sameAsUnheld = null, texturesReadyMs = null, imagesAfter = null;
+    let changedPixels = null, sameAsUnheld = null, texturesReadyMs = null, imagesAfter = null, heldInAll = null;
     if (firstFrameWhileHeld) {
       const first = await luma(held);
       await held.screenshot({ path: join(out, `${stem}-first-frame.png`) });
@@ -101,6 +102,7 @@ try {
       const done = await settled(held);
       await held.screenshot({ path: join(out, `${stem}-textured.png`) });
       ({ texturesReadyMs, images: imagesAfter } = await held.evaluate(() => ({ ...window.bspview })));
+      heldInAll = await held.evaluate(() => window.heldImages);
       changedPixels = first.filter((v, k) => v !== done[k]).length / first.length;
       const plain = await context.newPage();
       await plain.goto(`${url}#map=${m.index}`);
@@ -118,6 +120,7 @@ try {
         firstFrameWhileHeld,
         state: atFirst.status.state,
         heldImages: atFirst.heldImages,
+        heldInAll,
         imagesAtFirstFrame: atFirst.status.images,
         texturesReadyMs,
         firstFrameMs: atFirst.status.firstFrameMs,
