@@ -7,6 +7,21 @@ import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 
 const $ = (id) => document.getElementById(id);
 const t0 = performance.now();
+// The requests for the map the page opens on go out first, before the WebGL context is made
+// (under SwiftShader its start-up is a good part of the time to the first frame): the list, and
+// the map the URL names (or the first). loadMap takes them if it loads that map; a map number
+// the list does not have leaves them unused.
+const DOCS = ["summary", "entities", "info", "check", "vis"];
+function requests(i) {
+  const dir = `api/map/${i}/`;
+  return { glb: fetch(dir + "map.glb"), ...Object.fromEntries(DOCS.map((d) => [d, fetch(dir + d + ".json")])) };
+}
+const hashMap = () => {
+  const n = Number(new URLSearchParams(location.hash.slice(1)).get("map") || 0);
+  return Number.isInteger(n) && n >= 0 ? n : 0;
+};
+let early = { index: hashMap(), maps: fetch("api/maps.json") };
+early.docs = requests(early.index);
 // What the browser tests read (state, first-frame time); nothing else depends on it.
 const status = { state: "loading", map: -1, frames: 0, firstFrameMs: null, texturesReadyMs: null, loadMs: null, error: null, triangles: 0 };
 window.bspview = status;
@@ -99,8 +114,9 @@ ${sum}        c.rgb *= light * bright;
 
 // Images do not hold up the first frame (issue 25: decoding a map's PNGs was the largest share
 // of the time to it). The GLTFLoader plugin below hands every glTF texture out at once as a 1×1
-// stand-in with the texture's sampler and starts the loader's own decode (createImageBitmap, off
-// the main thread) beside it. Until a texture's image is in, the surfaces using it are drawn
+// stand-in with the texture's sampler, and the loader's own decodes (createImageBitmap, off the
+// main thread) start once the first frame is drawn: on a machine with few cores they would
+// otherwise take CPU from the parse and the first draw. Until a texture's image is in, the surfaces using it are drawn
 // without it: grey for a missing colour texture, shaded from the normals for missing light, as
 // with those switches off. Each decoded image's source then replaces the stand-in's in every
 // texture object of the map (the loader's clones share the stand-in's source), so the final
@@ -108,6 +124,7 @@ ${sum}        c.rgb *= light * bright;
 const pendingSources = new WeakSet(); // stand-ins still waiting for their image
 const failedSources = new WeakSet(); // stand-ins whose image did not decode (drawn as absent)
 let swaps = []; // [{from, to}]: decoded sources not yet put in place
+let decodes = []; // decodes to start after the first frame
 let loadGen = 0; // which load an image belongs to (a map switched away from drops its late images)
 const STANDIN = new ImageData(new Uint8ClampedArray([255, 255, 255, 255]), 1, 1);
 // The glTF sampler constants (glTF 2.0, 3.8.4 "Samplers") as three.js's.
@@ -146,7 +163,7 @@ function deferredImages(parser, images, gen) {
         }
         dirty = true;
       };
-      parser.loadTexture(index).then(done, () => done(null));
+      decodes.push(() => parser.loadTexture(index).then(done, () => done(null)));
       return Promise.resolve(t);
     },
   };
@@ -384,11 +401,6 @@ function key(e, k) {
   return p ? p[1] : undefined;
 }
 
-async function json(url) {
-  const r = await fetch(url);
-  return r.json();
-}
-
 function clearMap() {
   for (const o of [root, markers, links, selection]) {
     if (!o) continue;
@@ -454,13 +466,12 @@ async function loadMap(i) {
   status.loadStartMs = start - t0;
   status.styles = [];
   status.vis = null;
-  const dir = `api/map/${i}/`;
-  const glbReq = fetch(dir + "map.glb");
-  const visReq = json(dir + "vis.json").catch((e) => ({ available: false, reason: String(e) }));
+  const req = early && early.index === i ? early.docs : requests(i);
+  early = null;
+  const glbReq = req.glb;
+  const visReq = req.vis.then((r) => r.json()).catch((e) => ({ available: false, reason: String(e) }));
   vis = null;
-  const [summary, entities, info, check] = await Promise.all(
-    ["summary", "entities", "info", "check"].map((d) => json(dir + d + ".json")),
-  );
+  const [summary, entities, info, check] = await Promise.all(["summary", "entities", "info", "check"].map((d) => req[d].then((r) => r.json())));
   current = { summary, entities, info, check, scale: summary.scale || 0.0254, positions: new Map() };
   const base = summary.name.split(/[\\/]/).pop();
   $("title").textContent = (maps.length > 1 ? "" : base + " — ") + (summary.branch ? `${summary.title} (${summary.branch})` : "");
@@ -488,6 +499,7 @@ async function loadMap(i) {
   const images = { total: 0, pending: 0, failed: 0, pendingAtFirstFrame: null };
   status.images = images;
   swaps = [];
+  decodes = [];
   const loader = new GLTFLoader().register((parser) => deferredImages(parser, images, gen));
   const gltf = await new Promise((ok, fail) => loader.parse(buf, "", ok, fail)).catch((e) => {
     showError(`The GLB did not load: ${e.message || e}`);
@@ -742,6 +754,9 @@ function tick(now) {
       if (status.timings) status.timings.firstFrameMs = performance.now() - t0 - (status.loadStartMs || 0);
       if (status.images) status.images.pendingAtFirstFrame = status.images.pending + swaps.length;
       $("timing").textContent = `first frame ${Math.round(status.firstFrameMs)} ms after the page started`;
+      const start = decodes;
+      decodes = [];
+      for (const d of start) d();
     }
     // Every image decoded, put in place and drawn (uploaded to the GPU by this render).
     const im = status.images;
@@ -1046,7 +1061,7 @@ async function main() {
   $("frame").onclick = () => current && root && frameAll();
   $("mode").onclick = () => setMode(mode === "orbit" ? "fly" : "orbit");
   requestAnimationFrame(tick);
-  maps = await json("api/maps.json");
+  maps = await early.maps.then((r) => r.json());
   const sel = $("maps");
   for (const m of maps) {
     const opt = new Option(m.name.split(/[\\/]/).pop(), m.index);
@@ -1054,7 +1069,7 @@ async function main() {
     sel.add(opt);
   }
   sel.hidden = maps.length < 2;
-  const want = Number(new URLSearchParams(location.hash.slice(1)).get("map") || 0);
+  const want = hashMap();
   const first = maps.some((m) => m.index === want) ? want : 0;
   sel.value = String(first);
   sel.onchange = () => {
