@@ -14,6 +14,11 @@ export CARGO_INCREMENTAL=0
 # The library's modules form layers without import cycles (README, "Shape of the code").
 python3 scripts/layers.py crates/bspkit/src
 
+# The crates built alone (`cargo run -p bsp-cli`, maturin's build of bspkit-py) resolve the
+# library's dependency features as this test build does, so the library and the Arrow crates are
+# compiled once (README, "Set-up cost"); fails naming the package whose features drifted.
+python3 scripts/feature_drift.py
+
 # Python oracles: srctools' VTF reader (MIT, PyPI) checks bspkit's VTF decoding
 # (crates/bspkit/tests/texture_oracle.rs). A venv under target/ keeps it out of the system.
 VENV=target/oracle-venv

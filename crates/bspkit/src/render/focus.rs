@@ -25,6 +25,7 @@
 //!    ground plane.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use super::camera::Bounds;
 
@@ -34,6 +35,13 @@ pub const GRID_CELLS: f32 = 24.0;
 pub const MIN_CLUSTER_SHARE: f64 = 0.2;
 /// Area share cut from each end of each axis of the focus box.
 pub const QUANTILE: f64 = 0.01;
+/// Most points all triangles together put on the grid (step 2). A triangle spanning `n` cells
+/// puts about `n² / 2` points there (at most 64 steps an edge); past this total every
+/// triangle's steps are halved until the points fit. Corpus maps stay far below it (the
+/// `budgets` tests check), so their frames are as without it; 50,000 overlapping copies of a
+/// room's wall (issue 23's render-work case) asked for 32 million points, and were that long
+/// in this step before the render work budget was ever consulted.
+pub const MAX_GRID_POINTS: u64 = 4 << 20;
 
 /// One drawn triangle, placed: its corners and area.
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +78,57 @@ pub struct Focus {
     /// player starts (the rest of `points`).
     pub fitted: Vec<usize>,
     pub starts: Vec<[f32; 3]>,
+    /// Points the triangles would put on the grid without [`MAX_GRID_POINTS`] (what a map asks
+    /// of this step).
+    pub grid_points: u64,
+}
+
+/// A grid cell's key hashed by a multiply–rotate over its three coordinates. The standard
+/// map's SipHash (keyed against chosen-key floods, which cells computed from a map's
+/// coordinates do not need: the cell count is bounded by the points above) was a third of this
+/// step's time. The key's order of iteration is never used: clusters are walked from sorted
+/// keys and the dense box is a minimum and a maximum.
+#[derive(Default)]
+struct CellHasher(u64);
+
+impl Hasher for CellHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+/// A cell's coordinates, hashed one `i64` at a time (an array of integers is hashed as one
+/// byte string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Cell([i64; 3]);
+
+impl Hash for Cell {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_i64(self.0[0]);
+        state.write_i64(self.0[1]);
+        state.write_i64(self.0[2]);
+    }
+}
+
+type CellMap<V> = HashMap<Cell, V, BuildHasherDefault<CellHasher>>;
+
+/// Points a triangle of `n` steps an edge puts on the grid.
+fn points_of(n: u64) -> u64 {
+    (n + 1) * (n + 2) / 2
 }
 
 /// The value below which `q` of the total weight lies, of `(value, weight)` pairs.
@@ -129,8 +188,6 @@ fn weight_cap(tris: &[Tri]) -> f64 {
     }
 }
 
-type Cell = [i64; 3];
-
 /// See the module documentation. `starts` are the player starts' origins; `toward` the view's
 /// direction: the camera is fitted to the triangles facing it (`None`: every one).
 pub fn focus(tris: &[Tri], starts: &[[f32; 3]], toward: Option<[f32; 3]>) -> Option<Focus> {
@@ -140,33 +197,51 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]], toward: Option<[f32; 3]>) -> Opt
     let widest = spread.size().into_iter().fold(0.0f32, f32::max);
     let side = (widest / GRID_CELLS).max(16.0);
     let origin = spread.min;
-    let cell = |p: [f32; 3]| -> Cell { [0, 1, 2].map(|k| ((p[k] - origin[k]) / side).floor().clamp(-1e15, 1e15) as i64) };
+    // Written out per axis (not `[0, 1, 2].map`): this runs for every point below, and the
+    // array adaptor is slow in unoptimised (test) builds. The same arithmetic.
+    let axis = |x: f32, k: usize| ((x - origin[k]) / side).floor().clamp(-1e15, 1e15) as i64;
+    let cell = |p: [f32; 3]| -> Cell { Cell([axis(p[0], 0), axis(p[1], 1), axis(p[2], 2)]) };
     // Weight per occupied cell: each triangle occupies the cells of points spread over it no
     // further apart than a cell (up to 64 steps an edge), so a long wall or a wide floor links
     // the cells it spans, and shares its (capped) weight among those points; its centroid's
-    // cell is occupied too.
-    let mut cells: HashMap<Cell, f64> = HashMap::new();
-    for (t, (c, w)) in tris.iter().zip(&items) {
+    // cell is occupied too. Past MAX_GRID_POINTS in all, the steps are halved (fewer points,
+    // further apart) until they fit.
+    let steps: Vec<u64> = tris
+        .iter()
+        .map(|t| {
+            let longest = [(0, 1), (1, 2), (2, 0)]
+                .into_iter()
+                .map(|(i, j)| {
+                    let d = super::camera::sub(t.p[i], t.p[j]);
+                    super::camera::dot(d, d).sqrt()
+                })
+                .fold(0.0f32, f32::max);
+            (longest / side).ceil().clamp(1.0, 64.0) as u64
+        })
+        .collect();
+    let grid_points: u64 = steps.iter().map(|&n| points_of(n)).sum();
+    let mut most = 64;
+    while most > 1 && steps.iter().map(|&n| points_of(n.min(most))).sum::<u64>() > MAX_GRID_POINTS {
+        most /= 2;
+    }
+    let mut cells: CellMap<f64> = CellMap::default();
+    for ((t, (c, w)), &n) in tris.iter().zip(&items).zip(&steps) {
         cells.entry(cell(*c)).or_default();
-        let longest = [(0, 1), (1, 2), (2, 0)]
-            .into_iter()
-            .map(|(i, j)| {
-                let d = super::camera::sub(t.p[i], t.p[j]);
-                super::camera::dot(d, d).sqrt()
-            })
-            .fold(0.0f32, f32::max);
-        let n = (longest / side).ceil().clamp(1.0, 64.0) as usize;
+        let n = n.min(most) as usize;
         let (u, v) = (super::camera::sub(t.p[1], t.p[0]), super::camera::sub(t.p[2], t.p[0]));
         let share = w / ((n + 1) * (n + 2) / 2) as f64;
+        let p0 = t.p[0];
         for i in 0..=n {
             for j in 0..=n - i {
                 let (a, b) = (i as f32 / n as f32, j as f32 / n as f32);
-                *cells.entry(cell([0, 1, 2].map(|k| t.p[0][k] + u[k] * a + v[k] * b))).or_default() += share;
+                let p = [p0[0] + u[0] * a + v[0] * b, p0[1] + u[1] * a + v[1] * b, p0[2] + u[2] * a + v[2] * b];
+                *cells.entry(cell(p)).or_default() += share;
             }
         }
     }
     // Clusters of touching cells (26 neighbours), by flood fill.
-    let mut label: HashMap<Cell, usize> = HashMap::with_capacity(cells.len());
+    let mut label: CellMap<usize> = CellMap::default();
+    label.reserve(cells.len());
     let mut areas: Vec<f64> = Vec::new();
     let mut keys: Vec<Cell> = cells.keys().copied().collect();
     keys.sort_unstable();
@@ -183,7 +258,7 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]], toward: Option<[f32; 3]>) -> Opt
             for dx in -1..=1 {
                 for dy in -1..=1 {
                     for dz in -1..=1 {
-                        let n = [c[0] + dx, c[1] + dy, c[2] + dz];
+                        let n = Cell([c.0[0] + dx, c.0[1] + dy, c.0[2] + dz]);
                         if cells.contains_key(&n) && !label.contains_key(&n) {
                             label.insert(n, id);
                             stack.push(n);
@@ -201,7 +276,7 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]], toward: Option<[f32; 3]>) -> Opt
         // A start stands in a room: the cluster of a cell within two cells of it.
         let c = cell(s);
         let near = (-2..=2)
-            .flat_map(|dx| (-2..=2).flat_map(move |dy| (-2..=2).map(move |dz| [c[0] + dx, c[1] + dy, c[2] + dz])))
+            .flat_map(|dx| (-2..=2).flat_map(move |dy| (-2..=2).map(move |dz| Cell([c.0[0] + dx, c.0[1] + dy, c.0[2] + dz]))))
             .find_map(|n| label.get(&n).copied());
         if let Some(id) = near {
             keep[id] = true;
@@ -218,8 +293,8 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]], toward: Option<[f32; 3]>) -> Opt
     let densest = label.iter().filter(|(_, &id)| keep[id]).map(|(c, _)| cells[c]).fold(0.0, f64::max);
     let mut dense: Option<([i64; 3], [i64; 3])> = None;
     for (c, _) in label.iter().filter(|(c, &id)| keep[id] && cells[*c] >= densest * DENSE_SHARE) {
-        let d = dense.get_or_insert((*c, *c));
-        for (k, &x) in c.iter().enumerate() {
+        let d = dense.get_or_insert((c.0, c.0));
+        for (k, &x) in c.0.iter().enumerate() {
             d.0[k] = d.0[k].min(x);
             d.1[k] = d.1[k].max(x);
         }
@@ -257,7 +332,7 @@ pub fn focus(tris: &[Tri], starts: &[[f32; 3]], toward: Option<[f32; 3]>) -> Opt
     }
     let mut points: Vec<[f32; 3]> = fitted.iter().flat_map(|&i| tris[i].p).map(clamp).collect();
     points.extend(kept_starts.iter().copied());
-    Some(Focus { bounds, points, fitted, starts: kept_starts })
+    Some(Focus { bounds, points, fitted, starts: kept_starts, grid_points })
 }
 
 #[cfg(test)]
@@ -307,6 +382,21 @@ mod tests {
         let room = floor([0.0; 3], 4096.0, 2);
         let f = focus(&room, &[], None).unwrap();
         assert!(f.bounds.min[0] <= 0.0 && f.bounds.max[0] >= 4096.0, "{:?}", f.bounds);
+    }
+
+    #[test]
+    fn overlapping_copies_are_thinned_to_the_grid_limit() {
+        // A room's floor (two triangles whose long edges span 90 cells: 64 steps, 2,145 points
+        // apiece) and 2,500 copies of it over one another: 5.4 million points asked, thinned
+        // to MAX_GRID_POINTS, and the frame is still the room's.
+        let room = floor([0.0; 3], 1024.0, 1);
+        let one = focus(&room, &[], None).unwrap();
+        assert_eq!(one.grid_points, 2 * 2145);
+        let tris: Vec<Tri> = room.iter().copied().cycle().take(2 * 2500).collect();
+        let f = focus(&tris, &[], None).unwrap();
+        assert_eq!(f.grid_points, 2 * 2500 * 2145);
+        assert!(f.grid_points > MAX_GRID_POINTS);
+        assert_eq!(format!("{:?}", f.bounds), format!("{:?}", one.bounds));
     }
 
     #[test]

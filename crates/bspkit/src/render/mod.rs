@@ -227,8 +227,8 @@ fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
     })
 }
 
-/// Every drawn triangle of the scene, placed ([`focus::Tri`]).
-fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
+/// Every drawn triangle of the scene, placed ([`focus::Tri`]): what [`focus::focus`] frames.
+pub fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
     let mut out = Vec::new();
     for m in &scene.models {
         let place = Placement::of(m);

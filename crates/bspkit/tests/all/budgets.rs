@@ -231,6 +231,7 @@ fn corpus_maps_are_far_below_the_budgets() {
     let mut built = 0;
     let (mut atlas, mut work) = ((0u64, String::new()), (0u64, String::new()));
     let (mut texels, mut image) = ((0u64, String::new()), (0u64, String::new()));
+    let mut grid = (0u64, String::new());
     for m in common::maps(&corpus) {
         let Ok(bsp) = Bsp::open(&m.path) else { continue };
         built += 1;
@@ -243,6 +244,13 @@ fn corpus_maps_are_far_below_the_budgets() {
         }
         if t > tris.0 {
             tris = (t, name.clone());
+        }
+        // The points the render's framing puts on its grid (all models: at least what a render
+        // frames), which thins them past its limit.
+        let tri = bspkit::render::drawn_triangles(&scene);
+        let g = bspkit::render::focus::focus(&tri, &[], None).map_or(0, |f| f.grid_points);
+        if g > grid.0 {
+            grid = (g, name.clone());
         }
         if let Ok(lm) = bspkit::lightmap::build(&bsp, &bspkit::lightmap::LightOptions { hdr: true, ..Default::default() }) {
             let p = lm.atlases.iter().map(|a| a.width as u64 * a.height as u64).sum::<u64>();
@@ -272,6 +280,7 @@ fn corpus_maps_are_far_below_the_budgets() {
     eprintln!("{built} corpus maps built");
     far_below("lightmap atlas pixels (--hdr, every style and layer)", atlas, bspkit::lumps::lighting::DEFAULT_MAX_ATLAS_PIXELS);
     far_below("render work (iso, 512 px)", work, bspkit::render::DEFAULT_MAX_RENDER_WORK);
+    far_below("render framing grid points", grid, bspkit::render::focus::MAX_GRID_POINTS);
     far_below("scene vertices", verts, mesh::DEFAULT_MAX_SCENE_VERTICES);
     far_below("scene triangles", tris, mesh::DEFAULT_MAX_SCENE_TRIANGLES);
     far_below("decoded texture texels (every texture the map carries)", texels, bspkit::assets::DEFAULT_MAX_TEXTURE_PIXELS);

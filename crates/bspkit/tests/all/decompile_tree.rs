@@ -91,46 +91,49 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
 #[test]
 fn corpus_quake1_goldsrc() {
     let Some(corpus) = common::corpus("decompile_tree::corpus_quake1_goldsrc") else { return };
-    let (mut n, mut lists) = (0, 0);
-    let mut with_clip: Vec<String> = Vec::new();
-    for folder in ["quake1", "goldsrc"] {
-        for m in common::maps_in(&corpus, folder) {
-            let name = m.path.file_name().unwrap().to_string_lossy().to_string();
-            let (d, ms) = run(&m.path, &DecompileOptions::default());
-            let t = check(&name, &d, ms, false);
-            if t.clip_brushes > 0 {
-                with_clip.push(name.clone());
-            }
-            if t.source != "tree" {
-                // The BSPX brush list: the compiler's brushes; rebuilt from the tree as well.
-                lists += 1;
-                assert!(d.report.notes.iter().any(|n| n.contains("BRUSHLIST")), "{name}");
-                let (d, ms) = run(&m.path, &DecompileOptions { use_brushlist: false, ..Default::default() });
-                check(&format!("{name} (tree)"), &d, ms, true);
-            } else {
-                assert!(t.volume_error.unwrap() < 0.1, "{name}");
-            }
-            // Quake: the standard texture form, whose axes come back where texinfo is an axis
-            // projection (the figure is printed; the geometry checks are the same).
-            if folder == "quake1" {
-                let (s, ms) = run(&m.path, &DecompileOptions { quake_format: QuakeFormat::Standard, ..Default::default() });
-                assert_eq!(s.report.dialect, "quake-standard");
-                let q = s.report.quality.as_ref().unwrap();
-                let t = q.tree.as_ref().unwrap();
-                eprintln!(
-                    "    standard form: textures per face {}/{} ({:.4}%), {ms:.0} ms",
-                    t.faces_same_texture,
-                    t.faces,
-                    t.face_texture_fidelity.unwrap_or(f64::NAN)
-                );
-                assert!(q.entities_in_order && q.brushes_same == q.brushes, "{name}");
-                assert_eq!(s.report.brushes, d.report.brushes, "{name}");
-            } else {
-                assert_eq!(d.report.dialect, "goldsrc-valve220");
-            }
-            n += 1;
+    let maps: Vec<(&str, common::CorpusMap)> = ["quake1", "goldsrc"]
+        .into_iter()
+        .flat_map(|folder| common::maps_in(&corpus, folder).into_iter().map(move |m| (folder, m)))
+        .collect();
+    // The maps are independent cases: on every core (common::par_map; results in map order).
+    let each = common::par_map(&maps, |(folder, m)| {
+        let folder = *folder;
+        let name = m.path.file_name().unwrap().to_string_lossy().to_string();
+        let (d, ms) = run(&m.path, &DecompileOptions::default());
+        let t = check(&name, &d, ms, false);
+        let clip = (t.clip_brushes > 0).then(|| name.clone());
+        let list = t.source != "tree";
+        if list {
+            // The BSPX brush list: the compiler's brushes; rebuilt from the tree as well.
+            assert!(d.report.notes.iter().any(|n| n.contains("BRUSHLIST")), "{name}");
+            let (d, ms) = run(&m.path, &DecompileOptions { use_brushlist: false, ..Default::default() });
+            check(&format!("{name} (tree)"), &d, ms, true);
+        } else {
+            assert!(t.volume_error.unwrap() < 0.1, "{name}");
         }
-    }
+        // Quake: the standard texture form, whose axes come back where texinfo is an axis
+        // projection (the figure is printed; the geometry checks are the same).
+        if folder == "quake1" {
+            let (s, ms) = run(&m.path, &DecompileOptions { quake_format: QuakeFormat::Standard, ..Default::default() });
+            assert_eq!(s.report.dialect, "quake-standard");
+            let q = s.report.quality.as_ref().unwrap();
+            let t = q.tree.as_ref().unwrap();
+            eprintln!(
+                "    standard form: textures per face {}/{} ({:.4}%), {ms:.0} ms",
+                t.faces_same_texture,
+                t.faces,
+                t.face_texture_fidelity.unwrap_or(f64::NAN)
+            );
+            assert!(q.entities_in_order && q.brushes_same == q.brushes, "{name}");
+            assert_eq!(s.report.brushes, d.report.brushes, "{name}");
+        } else {
+            assert_eq!(d.report.dialect, "goldsrc-valve220");
+        }
+        (list, clip)
+    });
+    let n = each.len();
+    let lists = each.iter().filter(|(list, _)| *list).count();
+    let with_clip: Vec<String> = each.into_iter().filter_map(|(_, clip)| clip).collect();
     assert_eq!(n, 22);
     assert!(lists >= 3);
     // The LibreQuake maps have clip brushes (their hull 1 is more than the grown hull 0).

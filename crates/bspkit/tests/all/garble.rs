@@ -408,19 +408,21 @@ fn garbled_maps_under_low_budgets_fail_cleanly() {
     let render = bspkit::render::RenderOptions { size: 64, limits, max_work: 40_000, ..Default::default() };
     let budget = bspkit::texture::Budget { max_pixels: 100_000, max_image_pixels: 65_536, ..Default::default() };
     let textures = bspkit::texture::TextureOptions { budget, ..Default::default() };
-    let (mut cases, mut refused, mut texture_budget) = (0usize, 0usize, 0usize);
-    let mut check = |r: Result<(), bspkit::Error>, flag: &str| {
-        if let Err(e) = r {
-            if e.kind.name() == "limit_exceeded" && e.to_string().contains(flag) {
-                refused += 1;
+    let maps = common::maps(&corpus);
+    // The maps are independent cases (each with its own seed): on every core.
+    let each = common::par_map(&maps, |m| {
+        let (mut refused, mut texture_budget) = (0usize, 0usize);
+        let mut check = |r: Result<(), bspkit::Error>, flag: &str| {
+            if let Err(e) = r {
+                if e.kind.name() == "limit_exceeded" && e.to_string().contains(flag) {
+                    refused += 1;
+                }
             }
-        }
-    };
-    for m in &common::maps(&corpus) {
+        };
         let mut data = std::fs::read(&m.path).unwrap();
         let header = header_len(&data);
         let mut rng = Rng::new(&format!("budgets {}", m.path.file_name().unwrap().to_string_lossy()));
-        cases += garbled(&mut rng, &mut data, header, 4, |data| {
+        let cases = garbled(&mut rng, &mut data, header, 4, |data| {
             if let Ok(bsp) = Bsp::from_bytes(data) {
                 check(bspkit::mesh::build(&bsp, &MeshOptions { limits, ..Default::default() }).map(|_| ()), "--max-scene-");
                 check(bspkit::lightmap::build(&bsp, &light).map(|_| ()), "--max-atlas-pixels");
@@ -442,7 +444,9 @@ fn garbled_maps_under_low_budgets_fail_cleanly() {
                 assert!(counted <= textures.budget.max_pixels, "{counted} texels counted");
             }
         });
-    }
+        (cases, refused, texture_budget)
+    });
+    let (cases, refused, texture_budget) = each.into_iter().fold((0, 0, 0), |(c, r, t), (c1, r1, t1)| (c + c1, r + r1, t + t1));
     eprintln!("garbled maps under low budgets: {cases} cases, {refused} refusals by a budget, {texture_budget} textures refused by the texel budget");
     assert!(refused > 0, "the low budgets were never met");
 }
