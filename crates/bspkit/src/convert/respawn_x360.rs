@@ -16,9 +16,9 @@
 //!   here: copied as it is and reported `kept_unconverted`.
 //! - Text and archives are copied: entity text, `ENTITY_PARTITIONS`, texture names, and the
 //!   pakfile (a Zip archive, little-endian on every platform).
-//! - Lightmap texels (`LIGHTMAP_DATA_SKY`, `LIGHTMAP_DATA_REAL_TIME_LIGHTS`): on PC one byte per
-//!   channel, nothing to swap, but the console's texel format (tiling, compression) is not
-//!   known. They are kept as bytes and reported `kept_unconverted`, not dropped: dropping them
+//! - Lightmap texels (`LIGHTMAP_DATA_SKY`: RGBA8 pages, bytes with nothing to swap;
+//!   `LIGHTMAP_DATA_REAL_TIME_LIGHTS`: per-light masks no bspkit code reads): the console's texel
+//!   format (tiling, compression) is not known. They are kept as bytes and reported `kept_unconverted`, not dropped: dropping them
 //!   would unlight the map for every reader and break the round trip, and a reader of the
 //!   console form gets exactly the PC texels.
 //! - The physics lumps (`PHYSICS_COLLIDE`, `PHYSICS_LEVEL`, `PHYSICS_TRIANGLES`) and any non-empty
@@ -240,8 +240,10 @@ fn swap_lump(
     if COPIED.contains(&name) {
         return Ok("copied");
     }
-    let why = if TEXELS.contains(&name) {
-        "lightmap texels, one byte per channel on PC (nothing to swap); the console's texel format is not known, so they are copied as they are rather than dropped"
+    let why = if name == TEXELS[0] {
+        "lightmap pages of RGBA8 texels on PC (bytes: nothing to swap); the console's texel format (tiling, compression) is not known, so they are copied as they are rather than dropped"
+    } else if name == TEXELS[1] {
+        "real-time-light mask texels (8 or 9 bytes each, read by no bspkit code); the console's texel format is not known, so they are copied as they are rather than dropped"
     } else {
         "no known record layout; copied as it is (its multi-byte fields, if any, keep the source's byte order)"
     };
