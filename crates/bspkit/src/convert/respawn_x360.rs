@@ -98,8 +98,11 @@ pub fn convert_platform(bsp: &Bsp, to: &'static Branch, report: &mut Report) -> 
     Ok(out)
 }
 
+/// The map's bytes (still in the source's byte order) and each lump's `(offset, length)` in them.
+type Laid = (Vec<u8>, Vec<(usize, usize)>);
+
 /// Each lump's `(offset, length)` in the source file, whose bytes are copied as they are.
-fn in_file(bsp: &Bsp) -> Result<(Vec<u8>, Vec<(usize, usize)>)> {
+fn in_file(bsp: &Bsp) -> Result<Laid> {
     let data = bsp.data();
     if data.len() < HEADER_LEN {
         return Err(Error::truncated(HEADER_LEN as u64, data.len() as u64).in_lump("header"));
@@ -118,7 +121,7 @@ fn in_file(bsp: &Bsp) -> Result<(Vec<u8>, Vec<(usize, usize)>)> {
 /// The map folded into one file, still in its own byte order: each lump as the game reads it
 /// (a `.bsp_lump` file's bytes, [`super::respawn::in_file_if_longer`]), in the `.bsp`'s lump
 /// order, 4-byte aligned; the header's other words kept.
-fn fold(bsp: &Bsp, src: Endian) -> Result<(Vec<u8>, Vec<(usize, usize)>)> {
+fn fold(bsp: &Bsp, src: Endian) -> Result<Laid> {
     let data = bsp.data();
     if data.len() < 16 {
         return Err(Error::truncated(16, data.len() as u64).in_lump("header"));
