@@ -262,3 +262,52 @@ fn corpus_titanfall_maps_convert_to_xbox360_and_back() {
     }
     assert!(n >= 3, "{n} Titanfall 2 maps");
 }
+
+/// Garbled maps of both forms (the builder's room, and with the corpus each Titanfall 2 map
+/// taken to Titanfall) convert to the other form or fail with a typed error: never a panic.
+#[test]
+fn garbled_maps_convert_or_fail_cleanly() {
+    let mut sources = vec![titanfall_room()];
+    if let Some(corpus) = common::corpus("garbled_maps_convert_or_fail_cleanly") {
+        for m in common::maps_in(&corpus, "respawn") {
+            let bsp = Bsp::open(&m.path).unwrap();
+            if bsp.branch().id == "titanfall2" {
+                sources.push(convert::prepare(&bsp, &opts("titanfall", None), false).unwrap().bytes);
+            }
+        }
+    }
+    let (mut cases, mut converted) = (0, 0);
+    for pc in sources {
+        let x = titanfall_x360_from(&Bsp::from_bytes(&pc).unwrap()).unwrap();
+        for (data, to) in [(pc, "titanfall_x360"), (x, "titanfall")] {
+            for d in common::garbled(&data, 24) {
+                let Ok(bsp) = Bsp::from_bytes(&d) else { continue };
+                cases += 1;
+                converted += usize::from(convert::convert(&bsp, &opts(to, None)).is_ok());
+            }
+        }
+    }
+    eprintln!("{cases} garbled maps opened, {converted} converted");
+    assert!(cases >= 40, "{cases}");
+    // Counts that lie: the game lump's child count, the `sprp` prop count. Each conversion
+    // fails with an error naming the game lump, in both directions.
+    let pc = titanfall_room();
+    let x = titanfall_x360_map();
+    let mut lies = 0;
+    for (data, to, e) in [(pc, "titanfall_x360", Endian::Little), (x, "titanfall", Endian::Big)] {
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let gl = bsp.entry(respawn::LUMP_GAME_LUMP).unwrap().offset as usize;
+        let word = |v: u32| if e == Endian::Big { v.to_be_bytes() } else { v.to_le_bytes() };
+        // The child count, then the prop count (after the names count, one 128-byte name and the leaf count).
+        let sprp_start = gl + 4 + 16;
+        for at in [gl, sprp_start + 4 + 128 + 4] {
+            let mut lie = data.clone();
+            lie[at..at + 4].copy_from_slice(&word(0x4000_0000));
+            let Ok(b) = Bsp::from_bytes(&lie) else { continue };
+            let err = convert::convert(&b, &opts(to, None)).unwrap_err();
+            assert!(err.to_string().contains("GAME_LUMP"), "{to} at {at}: {err}");
+            lies += 1;
+        }
+    }
+    assert_eq!(lies, 4);
+}
