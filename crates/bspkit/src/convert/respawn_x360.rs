@@ -115,6 +115,19 @@ fn in_file(bsp: &Bsp) -> Result<Laid> {
         }
         places[e.index] = (e.offset as usize, e.length as usize);
     }
+    // Swapped in place, bytes two lumps share would be swapped twice: refused.
+    let mut spans: Vec<(usize, usize, usize)> =
+        places.iter().enumerate().filter(|(_, p)| p.1 > 0).map(|(i, p)| (p.0, p.0 + p.1, i)).collect();
+    spans.sort();
+    if let Some(w) = spans.windows(2).find(|w| w[1].0 < w[0].1) {
+        let name = |i: usize| bsp.entry(i).map_or("?", |e| e.name);
+        return Err(Error::new(ErrorKind::Unsupported(format!(
+            "lumps {} and {} share bytes; such a file cannot be swapped in place",
+            name(w[0].2),
+            name(w[1].2)
+        )))
+        .in_lump(name(w[1].2)));
+    }
     Ok((data.to_vec(), places))
 }
 

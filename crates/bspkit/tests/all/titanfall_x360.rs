@@ -184,6 +184,14 @@ fn convert_room_to_xbox360_and_back_is_byte_identical() {
     let tf2 = Bsp::from_bytes(&tf2_bytes).unwrap();
     let e = convert::prepare(&tf2, &opts("titanfall_x360", None), false).unwrap_err();
     assert!(e.to_string().contains("titanfall2 → titanfall_x360 is not done in one step"), "{e}");
+    // Two lumps over the same bytes would be swapped twice: refused, naming them.
+    let mut shared = pc_bytes.clone();
+    let (v, n) = (16 + 16 * respawn::LUMP_VERTICES, 16 + 16 * respawn::LUMP_VERTEX_NORMALS);
+    let vertices_at = shared[v..v + 4].to_vec();
+    shared[n..n + 4].copy_from_slice(&vertices_at);
+    let b = Bsp::from_bytes(&shared).unwrap();
+    let e = convert::convert(&b, &opts("titanfall_x360", None)).unwrap_err();
+    assert!(e.to_string().contains("share bytes") && e.to_string().contains("VERTEX_NORMALS"), "{e}");
     // A record lump that is not whole records: a typed error naming it, no panic.
     let mut bad = c.bytes.clone();
     let mi = 16 + 16 * respawn::LUMP_MESH_INDICES + 4;
