@@ -85,6 +85,8 @@ WRITTEN = (
     "old_csgo.bsp",
     "shack_l4d2.bsp",
     "mp_rr_box_tf1.bsp",
+    "mp_rr_box_x360.bsp",
+    "mp_rr_box_back.bsp",
     "old_back.bsp",
     "old_v19.bsp",
     "map_props5.bsp",

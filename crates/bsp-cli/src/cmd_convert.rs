@@ -12,9 +12,9 @@ use crate::{Fatal, OpenArgs};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum EndianArg {
-    /// The console form (Source `PSBV`: Xbox 360, PS3)
+    /// The console form (Source `PSBV`: Xbox 360, PS3; Titanfall's is the branch `titanfall_x360`)
     Big,
-    /// The PC form (Source `VBSP`)
+    /// The PC form (Source `VBSP`, Titanfall `rBSP`)
     Little,
 }
 

@@ -521,6 +521,39 @@ def test_convert_titanfall2_to_titanfall_matches_cli(path, cli, tmp_path):
     assert e.value.kind == "lossy" and not (tmp_path / "strict.bsp").exists()
 
 
+
+@pytest.mark.parametrize("path", respawn_sets())
+def test_convert_titanfall_to_xbox360_and_back(path, cli, tmp_path):
+    """`Bsp.convert("titanfall_x360")` on a corpus Titanfall 2 map taken to Titanfall writes what
+    `bsp convert` writes, with the same report; the console map loads as `titanfall_x360`, checks
+    clean, has the PC form's entities and `.ent` partitions, and converts back byte for byte."""
+    pc_path = tmp_path / "pc.bsp"
+    bspkit.load(path).convert("titanfall", pc_path)
+    pc = bspkit.load(pc_path)
+    out, cli_out, cli_report = tmp_path / "x.bsp", tmp_path / "cli" / "x.bsp", tmp_path / "cli.json"
+    cli_out.parent.mkdir()
+    report = pc.convert("titanfall_x360", out)
+    subprocess.run([cli, "convert", str(pc_path), "--to", "titanfall_x360", "-o", str(cli_out), "--report", str(cli_report)],
+                   capture_output=True, check=True)
+    assert out.read_bytes() == cli_out.read_bytes()
+    assert report == json.loads(cli_report.read_text())
+    assert (report["from"]["endian"], report["to"]["branch"], report["to"]["endian"]) == ("little", "titanfall_x360", "big")
+    assert {l["kind"] for l in report["losses"]} == {"kept_unconverted"}
+    x = bspkit.load(out)
+    assert x.branch == "titanfall_x360"
+    assert x.check()["counts"]["errors"] == 0
+    assert len(x.ENTITIES) == len(pc.ENTITIES)
+    assert sorted(x.ent_partitions()) == sorted(pc.ent_partitions())
+    back = tmp_path / "back.bsp"
+    x.convert("titanfall", back, endian="little")
+    assert back.read_bytes() == pc_path.read_bytes()
+    with pytest.raises(bspkit.BspError) as e:
+        pc.convert("titanfall_x360", tmp_path / "strict.bsp", strict=True)
+    assert e.value.kind == "lossy" and not (tmp_path / "strict.bsp").exists()
+    with pytest.raises(bspkit.BspError) as e:
+        x.convert("titanfall2", tmp_path / "two_steps.bsp")
+    assert e.value.kind == "unsupported" and "titanfall (its PC form) first" in str(e.value)
+
 QUAKE3_MAPS = [p for p in MAPS if p.id.startswith("quake3/")]
 QUAKE3_SIBLINGS = ["quake3", "ibsp47", "quakelive", "rbsp", "fbsp"]
 

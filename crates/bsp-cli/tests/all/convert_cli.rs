@@ -105,3 +105,72 @@ fn source_version_move_and_prop_version() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("static prop version 9"));
     assert!(!none.exists());
 }
+
+/// `bsp convert` between Titanfall and its Xbox 360 form on the 3 corpus Titanfall 2 maps:
+/// taken to Titanfall, then to `titanfall_x360` (the report says big-endian, every loss a lump
+/// kept as bytes), the console map is detected as `titanfall_x360` by `info`, checks clean,
+/// exports the same triangle count as the PC form, has its `.ent` partitions beside it, and
+/// converts back to the Titanfall map byte for byte.
+#[test]
+fn titanfall_to_xbox360_and_back() {
+    let Some(corpus) = common::corpus("titanfall_to_xbox360_and_back") else { return };
+    let d = scratch("cli-convert-tfx360");
+    let (mut n, mut with_props) = (0, 0);
+    for m in common::maps_in(&corpus, "respawn") {
+        let info: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&m.path)]).stdout).unwrap();
+        if info["format"]["branch"] != "titanfall2" {
+            continue;
+        }
+        let what = m.path.display().to_string();
+        let (a, b, c) = (d.join(format!("a{n}/m.bsp")), d.join(format!("b{n}/m.bsp")), d.join(format!("c{n}/m.bsp")));
+        for p in [&a, &b, &c] {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        }
+        let pc = run(&["convert", s(&m.path), "--to", "titanfall", "-o", s(&a)]);
+        assert!(pc.status.success(), "{what}: {}", String::from_utf8_lossy(&pc.stderr));
+        let x = run(&["convert", s(&a), "--to", "titanfall_x360", "-o", s(&b), "--json"]);
+        assert!(x.status.success(), "{what}: {}", String::from_utf8_lossy(&x.stderr));
+        let r: serde_json::Value = serde_json::from_slice(&x.stdout).unwrap();
+        assert_eq!(
+            (&r["to"]["branch"], &r["to"]["endian"], &r["from"]["endian"]),
+            (&"titanfall_x360".into(), &"big".into(), &"little".into())
+        );
+        for l in r["losses"].as_array().unwrap() {
+            assert_eq!(l["kind"], "kept_unconverted", "{what}: {l}");
+        }
+        // Every lump with records swapped (hippodrome has no game lump).
+        let lumps = r["lumps"].as_array().unwrap();
+        assert!(lumps.iter().any(|l| l["name"] == "VERTICES" && l["action"] == "swapped"), "{what}");
+        with_props += usize::from(lumps.iter().any(|l| l["name"] == "GAME_LUMP" && l["action"] == "swapped"));
+        let info: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&b)]).stdout).unwrap();
+        assert_eq!(info["format"]["branch"], "titanfall_x360", "{what}");
+        let check = run(&["check", s(&b)]);
+        assert!(check.status.success(), "{what}: {}", String::from_utf8_lossy(&check.stdout));
+        let tris = |p: &std::path::Path| -> u64 {
+            let glb = p.with_extension("glb");
+            let e = run(&["export", s(p), "-o", s(&glb), "--json"]);
+            assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
+            let v: serde_json::Value = serde_json::from_slice(&e.stdout).unwrap_or_default();
+            v["triangles"].as_u64().unwrap()
+        };
+        let t = tris(&b);
+        assert!(t > 0 && t == tris(&a), "{what}: {t} triangles");
+        let ents = |p: &std::path::Path| {
+            let mut v: Vec<_> = std::fs::read_dir(p.parent().unwrap())
+                .unwrap()
+                .map(|f| f.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "ent"))
+                .map(|p| (p.file_name().unwrap().to_owned(), std::fs::read(&p).unwrap()))
+                .collect();
+            v.sort();
+            v
+        };
+        assert!(!ents(&a).is_empty() && ents(&b) == ents(&a), "{what}: .ent partitions");
+        assert!(run(&["convert", s(&b), "--to", "titanfall", "-o", s(&c)]).status.success(), "{what}");
+        assert!(std::fs::read(&c).unwrap() == std::fs::read(&a).unwrap(), "{what}: the way back differs");
+        eprintln!("{what}: {t} triangles, {} lump(s) kept as bytes", r["losses"].as_array().unwrap().len());
+        n += 1;
+    }
+    assert!(n >= 3 && with_props >= 1, "{n} Titanfall 2 maps, {with_props} with a game lump");
+    let _ = std::fs::remove_dir_all(&d);
+}

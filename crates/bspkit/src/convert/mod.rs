@@ -11,7 +11,7 @@
 //! too, through its PC form, in one step) and static prop versions up and down
 //! ([`source_version`]); the Quake 1 containers BSP29, `BSP2` and `2PSB` among themselves
 //! ([`quake1`]), and Hexen II's model layout with each of them; Titanfall ↔ Titanfall 2
-//! ([`respawn`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
+//! ([`respawn`]) and Titanfall PC ↔ Xbox 360 (`rBSP` ↔ `PSBr`, [`respawn_x360`]); the Quake 3 family's IBSP 46, IBSP 47, Quake Live, RBSP and FBSP among
 //! themselves ([`quake3`]); Quake 2 IBSP 38 ↔ Qbism and GoldSrc ↔ Blue Shift
 //! ([`quake1`]). Every other pair is refused with [`ErrorKind::Unsupported`], whose message
 //! says why ([`refusal`]: the pairs covered and what differs between the two lump tables).
@@ -22,6 +22,7 @@ pub mod quake3;
 pub mod refusal;
 pub mod report;
 pub mod respawn;
+pub mod respawn_x360;
 pub mod source;
 pub mod source_version;
 
@@ -119,6 +120,34 @@ pub fn convert(bsp: &Bsp, opts: &ConvertOptions) -> Result<Converted> {
         {
             report.to.version = quake3::version(opts.to.id);
             quake3::convert_family(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        (Family::Respawn, Family::Respawn)
+            if respawn_x360::is_pair(from.id, opts.to.id)
+                && (opts.endian.is_none() || opts.endian == Some(respawn_x360::endian_of(opts.to.id))) =>
+        {
+            // The console form is its own branch: `--to` says the byte order (`--endian` may agree).
+            report.to.endian = endian_name(respawn_x360::endian_of(opts.to.id));
+            respawn_x360::convert_platform(bsp, opts.to, &mut report).map_err(|e| e.in_file_opt(bsp.path()))?
+        }
+        (Family::Respawn, Family::Respawn) if from.id == "titanfall_x360" || opts.to.id == "titanfall_x360" => {
+            let how = match (from.id, opts.to.id) {
+                ("titanfall_x360", "titanfall_x360") => "is not done: the map is already the console form".to_string(),
+                ("titanfall_x360", "titanfall") => {
+                    "is not done with --endian big: titanfall is little-endian (leave out --endian)".to_string()
+                }
+                ("titanfall", "titanfall_x360") => {
+                    "is not done with --endian little: titanfall_x360 is big-endian (leave out --endian)".to_string()
+                }
+                ("titanfall_x360", to) => format!("is not done in one step: convert to titanfall (its PC form) first, then that to {to}"),
+                (from, _) => format!("is not done in one step: convert {from} to titanfall first, then that to titanfall_x360"),
+            };
+            return Err(Error::new(ErrorKind::Unsupported(format!("{} → {} {how}", from.id, opts.to.id))).in_file_opt(bsp.path()));
+        }
+        (Family::Respawn, Family::Respawn) if from.id == "titanfall" && opts.to.id == "titanfall" && target_endian == Endian::Big => {
+            return Err(Error::new(ErrorKind::Unsupported(
+                "titanfall's console form is its own branch: convert with --to titanfall_x360".into(),
+            ))
+            .in_file_opt(bsp.path()))
         }
         (Family::Respawn, Family::Respawn) if from.id == "titanfall" && opts.to.id == "titanfall2" && target_endian == Endian::Little => {
             report.to.version = 37;

@@ -88,12 +88,12 @@ pub fn titanfall2_to_titanfall(bsp: &Bsp, to: &'static Branch, report: &mut Repo
 /// A lump read from a `.bsp_lump` file whose bytes are the start of the `.bsp`'s own copy
 /// (Titanfall 2's real-time-light lightmaps: the `.bsp` holds 9 bytes a texel, the file 8) is
 /// taken from the `.bsp`, as folding a set keeps it ([`crate::mapset`]): nothing is lost.
-fn in_file_if_longer<'a>(bsp: &'a Bsp, i: usize, external: &'a [u8]) -> &'a [u8] {
+pub(crate) fn in_file_if_longer<'a>(bsp: &'a Bsp, i: usize, external: &'a [u8]) -> &'a [u8] {
     if !matches!(bsp.entry(i).map(|e| &e.origin), Some(crate::directory::LumpOrigin::BspLump(_))) {
         return external;
     }
     let data = bsp.data();
-    let (Some(ofs), Some(len)) = (u32_at(data, 16 + 16 * i, Endian::Little), u32_at(data, 16 + 16 * i + 4, Endian::Little)) else {
+    let (Some(ofs), Some(len)) = (u32_at(data, 16 + 16 * i, bsp.endian()), u32_at(data, 16 + 16 * i + 4, bsp.endian())) else {
         return external;
     };
     match data.get(ofs as usize..(ofs as usize).saturating_add(len as usize)) {
