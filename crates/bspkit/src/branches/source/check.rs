@@ -173,8 +173,9 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
             let bump = usize::try_from(f.texinfo).ok().and_then(|t| texinfo.get(t)).is_some_and(|t| t.flags.get() & SURF_BUMPLIGHT != 0);
             let n = (f.num_styles as i64).saturating_mul(f.luxels).saturating_mul(if bump { 4 } else { 1 });
             let bytes = n.saturating_mul(4);
-            // The per-style average samples sit just before `lightofs` (A16).
-            let averages = 4 * f.num_styles as i64;
+            // The per-style average samples sit just before `lightofs` (A16), except in VTMB,
+            // whose faces hold them in the record (so its first lit face starts at 0).
+            let averages = if faces.averages_before_samples() { 4 * f.num_styles as i64 } else { 0 };
             if f.lightofs < averages || f.lightofs.saturating_add(bytes) > light_len {
                 c.error(
                     Code::RANGE_OUT_OF_RANGE,
