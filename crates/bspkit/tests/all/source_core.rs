@@ -474,6 +474,34 @@ fn vtmb_lightmaps_start_at_offset_0_with_averages_in_the_face() {
     assert!(text[0].contains("FACES[1]: lightofs 20 + 8 bytes"), "{text:?}");
 }
 
+/// Two real VTMB maps (ch_fulab_1, sp_giovanni_1; docs/real-maps.md) end their texinfo lump with
+/// unused texinfos whose texdata is -1, which the engine's loader gives its empty material: one
+/// note for all of them. Any other texdata outside TEXDATA stays an error.
+#[test]
+fn texinfo_with_texdata_minus_1_is_one_note() {
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let texinfo = |texdata: i32| {
+        let mut t = vec![0u8; 72];
+        t[68..72].copy_from_slice(&texdata.to_le_bytes());
+        t
+    };
+    let lump: Vec<u8> = [0, -1, -1, -5].into_iter().flat_map(texinfo).collect();
+    let f = BspBuilder::new(&source::SOURCE)
+        .version(20)
+        .lump(0, ents)
+        .lump(source::LUMP_TEXDATA, vec![0u8; 32])
+        .lump(source::LUMP_TEXINFO, lump)
+        .build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    let problems: Vec<_> = bspkit::check::check(&bsp).into_iter().filter(|p| p.lump == "TEXINFO").collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    let note = problems.iter().find(|p| p.code.as_str() == "no_texdata").expect("a no_texdata note");
+    assert_eq!((note.severity, note.index), (bspkit::check::Severity::Note, Some(1)));
+    assert!(note.message.starts_with("2 texinfo(s) have texdata -1"), "{}", note.message);
+    let error = problems.iter().find(|p| p.code.as_str() == "index_out_of_range").expect("texdata -5 reported");
+    assert_eq!((error.severity, error.index), (bspkit::check::Severity::Error, Some(3)));
+}
+
 /// Issue 22: real Alien Swarm maps store static props version 9, as Portal 2's do; their
 /// `asw_*` entity classes tell them apart, and the evidence is printed.
 #[test]

@@ -313,8 +313,20 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
     if let Some(ti) = ok(p, v.texinfo()) {
         let n = texdata.map_or(0, |t| t.len());
         let mut c = Checker::new(p, "TEXINFO");
+        // texdata -1: the engine's texinfo loader gives such a texinfo its empty material (a
+        // developer message, "Mod_LoadTexinfo: texdata < 0"); real VTMB maps end their texinfo
+        // lump with one or two of them that no face or brush side uses. One note for all.
+        let (mut empty, mut first_empty) = (0usize, None);
         for (i, t) in ti.iter().enumerate() {
-            c.index(i, "texdata", t.texdata.get() as i64, n, "TEXDATA");
+            if t.texdata.get() == -1 {
+                empty += 1;
+                first_empty.get_or_insert(i);
+            } else {
+                c.index(i, "texdata", t.texdata.get() as i64, n, "TEXDATA");
+            }
+        }
+        if let Some(i) = first_empty {
+            c.note(Code::NO_TEXDATA, Some(i), format!("{empty} texinfo(s) have texdata -1: the engine draws them with its empty material"));
         }
     }
     let table = ok(p, v.string_table());
