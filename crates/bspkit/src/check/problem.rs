@@ -108,6 +108,10 @@ codes! {
     FLARE_FOG = "flare_fog";
     /// FBSP: brush sides whose surface is out of range, one note for all (q3map2 leaves the field uninitialised; Warsow and Warfork never read it).
     UNREAD_SIDE_SURFACE = "unread_side_surface";
+    /// Quake 3 family: patch surfaces whose draw indexes are outside their vertices, one note for all (engines build patches from the control grid and never read a patch's indexes).
+    UNREAD_PATCH_INDEXES = "unread_patch_indexes";
+    /// Source: texinfos whose texdata is -1, one note for all (the engine gives them its empty material).
+    NO_TEXDATA = "no_texdata";
     /// Source: the pakfile lump is not a readable Zip archive.
     BAD_PAKFILE = "bad_pakfile";
     /// Source: the game lump directory has a negative count or children outside the lump.

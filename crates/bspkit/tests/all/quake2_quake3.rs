@@ -663,3 +663,33 @@ fn fbsp_side_surfaces_past_a_growth_boundary_are_one_note() {
         }
     }
 }
+
+/// A real Quake 3 map (mvctf01, docs/real-maps.md) has 42 patch surfaces whose draw indexes hold
+/// 1098907648 (the bits of the float 16.0). Engines build a patch from its control grid and never
+/// read its indexes, so those are one note; the same indexes on a planar surface stay an error.
+#[test]
+fn patch_indexes_outside_the_patch_are_one_note() {
+    use quake3::*;
+    let bytes = q3_map(&quake3::QUAKE3, false);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let garbage = i32s(&[0x4180_0000, 0, 0, 0, 0, 0x4180_0000]);
+    for (kind, expect_note) in [(2, true), (1, false)] {
+        let mut s = bsp.records::<Surface>(LUMP_SURFACES).unwrap()[0];
+        s.surface_type = I32::new(kind);
+        (s.patch_width, s.patch_height) = (I32::new(2), I32::new(2));
+        let mut ed = bspkit::edit::Editor::new(&bsp).unwrap();
+        ed.set_lump(LUMP_SURFACES, s.as_bytes().to_vec()).unwrap();
+        ed.set_lump(LUMP_DRAW_INDICES, garbage.clone()).unwrap();
+        let edited = ed.to_bytes().unwrap();
+        let problems = bspkit::check::check(&Bsp::from_bytes(&edited).unwrap());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let p = &problems[0];
+        if expect_note {
+            assert_eq!((p.code.as_str(), p.severity), ("unread_patch_indexes", bspkit::check::Severity::Note));
+            assert_eq!(p.index, Some(0));
+            assert!(p.message.starts_with("1 patch surface(s)") && p.message.contains("drawindex 0 = 1098907648"), "{}", p.message);
+        } else {
+            assert_eq!((p.code.as_str(), p.severity), ("index_out_of_range", bspkit::check::Severity::Error));
+        }
+    }
+}

@@ -419,6 +419,89 @@ fn old_leaf_and_vtmb_face_forms_decode() {
     assert_eq!(source::triangle_count(&bsp).unwrap(), 3);
 }
 
+/// Issue 22: VTMB's compiler packs each face's samples back to back from offset 0 of the
+/// lighting lump, with the per-style averages in the 104-byte face record (8 of the game's maps,
+/// docs/real-maps.md). `check` reported the first lit face of every one of them, because it
+/// expected the averages before `lightofs` as later Source versions store them.
+#[test]
+fn vtmb_lightmaps_start_at_offset_0_with_averages_in_the_face() {
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    // One VTMB face: average colours, texinfo and dispinfo -1, styles, lightofs, size (§7.5).
+    let face = |avg: [u8; 4], styles: [u8; 8], lightofs: i32, size: [i32; 2]| {
+        let mut f = vec![0u8; 104];
+        f[0..4].copy_from_slice(&avg);
+        f[42..44].copy_from_slice(&(-1i16).to_le_bytes());
+        f[44..46].copy_from_slice(&(-1i16).to_le_bytes());
+        f[48..56].copy_from_slice(&styles);
+        f[72..76].copy_from_slice(&lightofs.to_le_bytes());
+        f[88..92].copy_from_slice(&size[0].to_le_bytes());
+        f[92..96].copy_from_slice(&size[1].to_le_bytes());
+        f
+    };
+    let one = [0, 255, 255, 255, 255, 255, 255, 255];
+    let two = [0, 1, 255, 255, 255, 255, 255, 255];
+    let build = |second_ofs: i32| {
+        // Face 0: 2 × 2 luxels, one style = 16 bytes at 0; face 1: 1 luxel, two styles = 8 bytes.
+        let mut faces = face([9, 8, 7, 0], one, 0, [1, 1]);
+        faces.extend(face([1, 2, 3, 0], two, second_ofs, [0, 0]));
+        let light: Vec<u8> = (0..24u8).collect();
+        BspBuilder::new(&source::SOURCE)
+            .version(17)
+            .lump(0, ents.clone())
+            .lump(source::LUMP_FACES, faces)
+            .lump(source::LUMP_LIGHTING, light)
+            .build()
+    };
+    let lighting_problems = |bsp: &Bsp| -> Vec<String> {
+        bspkit::check::check(bsp).iter().map(|p| p.to_string()).filter(|t| t.contains("lighting lump")).collect()
+    };
+    let f = build(16);
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    assert_eq!(bsp.branch().id, "vtmb");
+    assert_eq!(lighting_problems(&bsp), Vec::<String>::new());
+    let v = View::<LittleEndian>::new(&bsp).unwrap();
+    let samples = v.face_lightmap(0, false).unwrap().unwrap();
+    assert_eq!((samples.len(), samples[0].r), (4, 0));
+    assert_eq!(v.face_lightmap(1, false).unwrap().unwrap()[0].r, 16);
+    // The averages are the record's, in style order, one per style used.
+    let avg = v.face_average_colors(0, false).unwrap().unwrap();
+    assert_eq!((avg.len(), avg[0].r, avg[0].g, avg[0].b), (1, 9, 8, 7));
+    assert_eq!(v.face_average_colors(1, false).unwrap().unwrap().len(), 2);
+    // Samples running past the lump are still reported.
+    let f = build(20);
+    let text = lighting_problems(&Bsp::from_bytes(&f).unwrap());
+    assert_eq!(text.len(), 1, "{text:?}");
+    assert!(text[0].contains("FACES[1]: lightofs 20 + 8 bytes"), "{text:?}");
+}
+
+/// Two real VTMB maps (ch_fulab_1, sp_giovanni_1; docs/real-maps.md) end their texinfo lump with
+/// unused texinfos whose texdata is -1, which the engine's loader gives its empty material: one
+/// note for all of them. Any other texdata outside TEXDATA stays an error.
+#[test]
+fn texinfo_with_texdata_minus_1_is_one_note() {
+    let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
+    let texinfo = |texdata: i32| {
+        let mut t = vec![0u8; 72];
+        t[68..72].copy_from_slice(&texdata.to_le_bytes());
+        t
+    };
+    let lump: Vec<u8> = [0, -1, -1, -5].into_iter().flat_map(texinfo).collect();
+    let f = BspBuilder::new(&source::SOURCE)
+        .version(20)
+        .lump(0, ents)
+        .lump(source::LUMP_TEXDATA, vec![0u8; 32])
+        .lump(source::LUMP_TEXINFO, lump)
+        .build();
+    let bsp = Bsp::from_bytes(&f).unwrap();
+    let problems: Vec<_> = bspkit::check::check(&bsp).into_iter().filter(|p| p.lump == "TEXINFO").collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    let note = problems.iter().find(|p| p.code.as_str() == "no_texdata").expect("a no_texdata note");
+    assert_eq!((note.severity, note.index), (bspkit::check::Severity::Note, Some(1)));
+    assert!(note.message.starts_with("2 texinfo(s) have texdata -1"), "{}", note.message);
+    let error = problems.iter().find(|p| p.code.as_str() == "index_out_of_range").expect("texdata -5 reported");
+    assert_eq!((error.severity, error.index), (bspkit::check::Severity::Error, Some(3)));
+}
+
 /// Issue 22: real Alien Swarm maps store static props version 9, as Portal 2's do; their
 /// `asw_*` entity classes tell them apart, and the evidence is printed.
 #[test]

@@ -135,6 +135,7 @@ fn len<T>(r: &Result<&[T]>) -> Option<usize> {
 
 /// Surface types q3map2 writes: 0 bad, 1 planar, 2 patch, 3 triangle soup, 4 flare, 5 foliage.
 const MAX_SURFACE_TYPE: i64 = 5;
+const SURFACE_PATCH: i64 = 2;
 const SURFACE_FLARE: i64 = 4;
 
 /// Every cross-reference of a Quake 3-family map in range (quake_family.md A.4).
@@ -268,6 +269,8 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let pages = len(&lightmaps).filter(|&n| n > 0);
     // Flares whose fog is out of range: one warning for all of them (below).
     let (mut flare_fogs, mut first_flare) = (0usize, None);
+    // Patches whose draw indexes are out of range: one note for all of them (below).
+    let (mut patch_indexes, mut first_patch) = (0usize, None);
     for (i, s) in surfaces.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "shader", s.shader(), len(&shaders), "shaders");
         let t = s.surface_type();
@@ -296,7 +299,11 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         // Each index is relative to the surface's first vertex.
         if first >= 0 && count >= 0 {
             let within = index_list.get(first as usize..).map(|x| &x[..x.len().min(count as usize)]).unwrap_or(&[]);
-            if let Some((k, bad)) = within.iter().enumerate().find(|(_, x)| !(0..num_verts).contains(&(x.get() as i64))) {
+            let bad = within.iter().enumerate().find(|(_, x)| !(0..num_verts).contains(&(x.get() as i64)));
+            if let Some((k, bad)) = bad.filter(|_| t == SURFACE_PATCH) {
+                patch_indexes += 1;
+                first_patch.get_or_insert((i, first as usize + k, bad.get()));
+            } else if let Some((k, bad)) = bad {
                 c.error(
                     Code::INDEX_OUT_OF_RANGE,
                     Some(i),
@@ -304,7 +311,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
                 );
             }
         }
-        if t == 2 {
+        if t == SURFACE_PATCH {
             let (w, h) = s.patch_size();
             if w.saturating_mul(h) != num_verts {
                 c.error(Code::BAD_GEOMETRY, Some(i), format!("patch {w}×{h} does not match its {num_verts} vertices"));
@@ -316,6 +323,20 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
                 index(&mut c, i, "lightmap", lm, pages, "lightmaps");
             }
         }
+    }
+    if let Some((i, k, value)) = first_patch {
+        // A patch is drawn and collided from its control grid (patchWidth × patchHeight vertices
+        // from firstVert): ioquake3's ParseMesh and its collision loader never read firstIndex /
+        // numIndexes of a patch, so whatever a compiler left there is harmless (a real Quake 3
+        // map, mvctf01, has 42 patches indexing 1098907648, the bits of the float 16.0).
+        c.note(
+            Code::UNREAD_PATCH_INDEXES,
+            Some(i),
+            format!(
+                "{patch_indexes} patch surface(s) have draw indexes outside their vertices, e.g. drawindex {k} = {value}: \
+                 the engines build a patch from its control grid and never read its indexes"
+            ),
+        );
     }
     if let Some((i, fog)) = first_flare {
         let n = len(&fogs).unwrap_or(0);

@@ -173,8 +173,9 @@ fn check_faces<O: ByteOrder>(v: &View<O>, p: &mut Vec<Problem>, name: &str, face
             let bump = usize::try_from(f.texinfo).ok().and_then(|t| texinfo.get(t)).is_some_and(|t| t.flags.get() & SURF_BUMPLIGHT != 0);
             let n = (f.num_styles as i64).saturating_mul(f.luxels).saturating_mul(if bump { 4 } else { 1 });
             let bytes = n.saturating_mul(4);
-            // The per-style average samples sit just before `lightofs` (A16).
-            let averages = 4 * f.num_styles as i64;
+            // The per-style average samples sit just before `lightofs` (A16), except in VTMB,
+            // whose faces hold them in the record (so its first lit face starts at 0).
+            let averages = if faces.averages_before_samples() { 4 * f.num_styles as i64 } else { 0 };
             if f.lightofs < averages || f.lightofs.saturating_add(bytes) > light_len {
                 c.error(
                     Code::RANGE_OUT_OF_RANGE,
@@ -312,8 +313,20 @@ fn check_as<O: ByteOrder>(bsp: &Bsp, p: &mut Vec<Problem>) -> crate::error::Resu
     if let Some(ti) = ok(p, v.texinfo()) {
         let n = texdata.map_or(0, |t| t.len());
         let mut c = Checker::new(p, "TEXINFO");
+        // texdata -1: the engine's texinfo loader gives such a texinfo its empty material (a
+        // developer message, "Mod_LoadTexinfo: texdata < 0"); real VTMB maps end their texinfo
+        // lump with one or two of them that no face or brush side uses. One note for all.
+        let (mut empty, mut first_empty) = (0usize, None);
         for (i, t) in ti.iter().enumerate() {
-            c.index(i, "texdata", t.texdata.get() as i64, n, "TEXDATA");
+            if t.texdata.get() == -1 {
+                empty += 1;
+                first_empty.get_or_insert(i);
+            } else {
+                c.index(i, "texdata", t.texdata.get() as i64, n, "TEXDATA");
+            }
+        }
+        if let Some(i) = first_empty {
+            c.note(Code::NO_TEXDATA, Some(i), format!("{empty} texinfo(s) have texdata -1: the engine draws them with its empty material"));
         }
     }
     let table = ok(p, v.string_table());

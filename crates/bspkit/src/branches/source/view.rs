@@ -71,6 +71,13 @@ impl<'a, O: ByteOrder> Faces<'a, O> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Whether each style's average sample sits in the lighting lump just before `lightofs`
+    /// (§19, A16). VTMB's faces carry their eight averages in the record (`avg_light_color`), and
+    /// its compiler packs the samples back to back from offset 0: in 8 shipped maps of the game
+    /// every lit face starts where the one before ends and the last ends at the lump's end.
+    pub fn averages_before_samples(&self) -> bool {
+        !matches!(self, Faces::Vtmb(_))
+    }
     pub fn get(&self, i: usize) -> Option<FaceInfo> {
         // The three face layouts share these field names; they differ in the primitive fields.
         macro_rules! face_info {
@@ -956,11 +963,19 @@ impl<'a, O: ByteOrder> View<'a, O> {
         Ok(usize::try_from(n).ok().and_then(|n| samples.get(first..first.checked_add(n)?)))
     }
     /// The per-style average samples stored just before a face's lightmap, in reverse style
-    /// order (§19, A16).
+    /// order (§19, A16); for VTMB the record's own `avg_light_color`, in style order.
     pub fn face_average_colors(&self, face: usize, hdr: bool) -> Result<Option<&'a [ColorRGBExp32]>> {
-        let Some(f) = self.lit_faces(hdr)?.get(face) else { return Ok(None) };
+        let faces = self.lit_faces(hdr)?;
+        let Some(f) = faces.get(face) else { return Ok(None) };
         if f.lightofs < 0 || f.num_styles == 0 || f.lightofs % 4 != 0 {
             return Ok(None);
+        }
+        if let Faces::Vtmb(_) = faces {
+            // `avg_light_color` opens each 104-byte record of lump 7 (the only VTMB face lump).
+            let size = std::mem::size_of::<FaceVtmb<O>>();
+            let at = face.saturating_mul(size);
+            let bytes = self.bsp.lump(LUMP_FACES)?.get(at..at.saturating_add(4 * f.num_styles));
+            return Ok(bytes.and_then(|b| <[ColorRGBExp32]>::ref_from_bytes(b).ok()));
         }
         let samples = self.lighting(hdr)?;
         let end = (f.lightofs / 4) as usize;
