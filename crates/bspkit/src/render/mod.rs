@@ -303,7 +303,7 @@ impl Hull {
     fn face_of(&self, p: &[[f32; 3]; 3], wall: bool) -> Option<(usize, usize)> {
         let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
         let len = dot(n, n).sqrt();
-        if !(len > 0.0) {
+        if len.is_nan() || len <= 0.0 {
             return None;
         }
         let near =
@@ -746,6 +746,10 @@ struct Ctx<'a, 't> {
     hull: Option<&'a Hull>,
 }
 
+/// Share of the light of a face without a lightmap that a face whose lightmap is black
+/// everywhere ([`dark_face`]) is drawn with.
+pub const DARK_FACE_SHADE: f32 = 0.45;
+
 /// Whether every luxel of face `f` is black ([`BLACK_LIGHTMAP`] or less) on each of `pages`
 /// (its light styles).
 fn dark_face(f: &lightmap::FaceEntry, pages: &[&LightPage]) -> bool {
@@ -786,12 +790,15 @@ impl Ctx<'_, '_> {
         let vx = &m.vertices;
         let n = vx.positions.len();
         let mut lights = light_pages(self.lightmaps, self.pages, m, si);
-        // A face whose every luxel is black is drawn as a face without a lightmap (shaded from
-        // its normal), as its light tool stores it for Quake: LibreQuake e0m2's start cave,
-        // lit by no light the compile knew, has no lightmap in the Quake build and a black one
-        // in the Quake 2 build, which drew it as a large black mass in front of the level.
+        // A face whose every luxel is black is shaded from its normal, as a face without a
+        // lightmap but dimmed ([`DARK_FACE_SHADE`]): dark, yet its shape shows. LibreQuake
+        // e0m2's start cave, lit by no light the compile knew, has no lightmap in the Quake build
+        // and a black one in the Quake 2 build, which drew it as a large black mass in front of
+        // the level.
+        let mut dim = 1.0;
         if self.lightmaps.and_then(|lm| lm.face(s.lump, s.index)).is_some_and(|f| dark_face(f, &lights)) {
             lights.clear();
+            dim = DARK_FACE_SHADE;
         }
         let scale = self.lightmaps.map_or(1.0, |lm| lm.png_overbright()) / 255.0;
         let flags = s.flags | self.scene.material(s.material).map_or(SurfaceFlags::NONE, |x| x.flags);
@@ -833,12 +840,12 @@ impl Ctx<'_, '_> {
                 let uv = vx.uv0.get(i).copied().unwrap_or([0.0; 2]);
                 let lm = if lights.is_empty() { [0.0; 2] } else { vx.uv1[i] };
                 let light = if !lights.is_empty() || fullbright {
-                    [1.0; 3]
+                    [dim; 3]
                 } else if let Some(c) = colours.and_then(|c| c.get(i)) {
-                    [c[0], c[1], c[2]].map(|x| x as f32 / 255.0)
+                    [c[0], c[1], c[2]].map(|x| x as f32 / 255.0 * dim)
                 } else {
                     let nrm = vx.normals.get(i).map_or(geometric, |&nv| normalize(place.vector(nv)));
-                    [shade::directional(nrm); 3]
+                    [shade::directional(nrm) * dim; 3]
                 };
                 verts[k] = ViewVertex { v: cam.view(p[k]), a: [uv[0], uv[1], lm[0], lm[1], light[0], light[1], light[2]] };
             }
