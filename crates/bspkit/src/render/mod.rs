@@ -42,7 +42,12 @@
 //!   [`Scene::colours_alpha_only`]), else (unlit maps, unlit faces) [`shade::directional`] shading from the
 //!   normal; water without a lightmap is fullbright. A map whose lightmap texels are all black
 //!   ([`BLACK_LIGHTMAP`]: placeholders, or a compile without lights) is drawn as if it had
-//!   none, with a warning.
+//!   none, with a warning. A face of a lit map whose own luxels are all that black is shaded
+//!   from its normal at [`DARK_FACE_SHADE`] (dark, yet its shape shows).
+//! * A map sealed in one box (faces pointing out of the scene's box cover each of its six
+//!   sides, [`HULL_COVER`]: a compile that kept the outside) has the box's walls left out of the
+//!   picture and the frame: their outer faces, and axis-aligned faces within [`HULL_WALL`] of a
+//!   side. Seen from outside they hid the whole level.
 //! * Water and translucent surfaces (flags, or a texture whose alpha mode is blend) are drawn
 //!   after everything else, depth-tested, blended ([`WATER_ALPHA`] or the texture's alpha), in
 //!   scene order.
@@ -216,10 +221,11 @@ fn drawn(scene: &Scene, flags: SurfaceFlags, material: u32) -> bool {
 }
 
 /// Least share of each of the six faces of a scene's box that outward-facing triangles lying on
-/// it must cover for the scene to count as sealed in one box ([`Hull`]).
+/// it must cover for the scene to count as sealed in one box, whose walls the picture and the
+/// frame then leave out (see "What is drawn" in the module documentation).
 pub const HULL_COVER: f64 = 0.9;
 /// Depth of a sealing box's walls, game units or this share of the box's longest side, the
-/// larger: axis-aligned triangles this near a face of the box are its wall ([`Hull`]).
+/// larger: axis-aligned triangles this near a face of the box are its wall ([`HULL_COVER`]).
 pub const HULL_WALL: f32 = 0.005;
 /// Least depth of a sealing box's walls, game units ([`HULL_WALL`]).
 pub const HULL_WALL_UNITS: f32 = 64.0;
@@ -747,7 +753,7 @@ struct Ctx<'a, 't> {
 }
 
 /// Share of the light of a face without a lightmap that a face whose lightmap is black
-/// everywhere ([`dark_face`]) is drawn with.
+/// everywhere (every luxel of every style at most [`BLACK_LIGHTMAP`]) is drawn with.
 pub const DARK_FACE_SHADE: f32 = 0.45;
 
 /// Whether every luxel of face `f` is black ([`BLACK_LIGHTMAP`] or less) on each of `pages`
