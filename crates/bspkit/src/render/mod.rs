@@ -294,7 +294,9 @@ impl Hull {
                     let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
                     cover[k][side] += 0.5 * (dot(n, n) as f64).sqrt();
                 }
-                None => inner_drawn |= is_drawn,
+                // Something drawn must be left once the walls are cut away (a box room kept
+                // with both sides of its walls is all wall).
+                None => inner_drawn |= is_drawn && hull.face_of(&p, true).is_none(),
             }
         }
         let sealed = (0..3).all(|k| {
@@ -1359,6 +1361,12 @@ mod tests {
         assert!(Hull::of(&scene).is_none());
         let ((cam, size), _, _) = frame(View::Iso, &scene, None, 100);
         assert!(render_scene(&scene, &looks(&scene), None, &cam, size).coverage() > 0.3);
+        // A box whose walls are kept on both sides, with nothing else: all wall, drawn.
+        let mut shell = room();
+        shell.models[0] = Model { name: "world".into(), ..Default::default() };
+        add_box(&mut shell.models[0], [0.0; 3], [256.0, 192.0, 128.0], 1, true);
+        add_box(&mut shell.models[0], [16.0; 3], [240.0, 176.0, 112.0], 1, false);
+        assert!(Hull::of(&shell).is_none());
         let mut open = sealed();
         // Without the outer top face (the last but one outward face: +z), the box does not seal.
         let top = open.models[0].surfaces.iter().position(|s| s.lump == 99).unwrap() + 5;
