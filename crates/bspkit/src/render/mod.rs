@@ -42,7 +42,12 @@
 //!   [`Scene::colours_alpha_only`]), else (unlit maps, unlit faces) [`shade::directional`] shading from the
 //!   normal; water without a lightmap is fullbright. A map whose lightmap texels are all black
 //!   ([`BLACK_LIGHTMAP`]: placeholders, or a compile without lights) is drawn as if it had
-//!   none, with a warning.
+//!   none, with a warning. A face of a lit map whose own luxels are all that black is shaded
+//!   from its normal at [`DARK_FACE_SHADE`] (dark, yet its shape shows).
+//! * A map sealed in one box (faces pointing out of the scene's box cover each of its six
+//!   sides, [`HULL_COVER`]: a compile that kept the outside) has the box's walls left out of the
+//!   picture and the frame: their outer faces, and axis-aligned faces within [`HULL_WALL`] of a
+//!   side. Seen from outside they hid the whole level.
 //! * Water and translucent surfaces (flags, or a texture whose alpha mode is blend) are drawn
 //!   after everything else, depth-tested, blended ([`WATER_ALPHA`] or the texture's alpha), in
 //!   scene order.
@@ -179,6 +184,7 @@ impl Look {
 }
 
 /// A model's placement: rotation (columns: where local X, Y, Z go) and translation.
+#[derive(Clone, Copy)]
 struct Placement {
     rot: [[f32; 3]; 3],
     origin: [f32; 3],
@@ -214,6 +220,131 @@ fn drawn(scene: &Scene, flags: SurfaceFlags, material: u32) -> bool {
     !all.intersects(SKIP)
 }
 
+/// Least share of each of the six faces of a scene's box that outward-facing triangles lying on
+/// it must cover for the scene to count as sealed in one box, whose walls the picture and the
+/// frame then leave out (see "What is drawn" in the module documentation).
+pub const HULL_COVER: f64 = 0.9;
+/// Depth of a sealing box's walls, game units or this share of the box's longest side, the
+/// larger: axis-aligned triangles this near a face of the box are its wall ([`HULL_COVER`]).
+pub const HULL_WALL: f32 = 0.005;
+/// Least depth of a sealing box's walls, game units ([`HULL_WALL`]).
+pub const HULL_WALL_UNITS: f32 = 64.0;
+
+/// The outside of a box that seals the whole map: triangles lying on a face of the scene's
+/// box (every surface, drawn or not, of every placed model) and facing out of it. No point
+/// inside the map sees them. Compilers remove such faces (Quake's outside filling); a map
+/// compiled without it keeps them, and seen from outside (the `iso` and `top` views) they hide
+/// the whole level: Titanfall 2 `mp_hippodrome` (MRVN-Radiant) is sealed in a 16-unit-thick
+/// box of `dev_orange_512` whose outer faces were the only thing in its picture. A scene counts
+/// as sealed when the outward triangles on each of the six faces cover [`HULL_COVER`] of it and
+/// some drawn triangle is not on them (a lone brush in the void keeps its faces). Then the
+/// box's walls are cut away: their inner sides and brush ends too (axis-aligned triangles
+/// within [`HULL_WALL`] of a face of the box), which would else stand behind the level, larger than it, and
+/// join what is inside into one island for the frame ([`focus`]).
+#[derive(Debug, Clone, Copy)]
+struct Hull {
+    min: [f32; 3],
+    max: [f32; 3],
+    /// How far from a box face a corner may lie and still be on it.
+    eps: f32,
+    /// How far from a box face a corner may lie and be on the inner side of its wall.
+    wall: f32,
+}
+
+impl Hull {
+    /// The placed triangles of every surface of `scene`, with whether each is drawn.
+    fn triangles(scene: &Scene) -> impl Iterator<Item = ([[f32; 3]; 3], bool)> + '_ {
+        scene.models.iter().flat_map(move |m| {
+            let place = Placement::of(m);
+            let n = m.vertices.positions.len();
+            m.surfaces.iter().flat_map(move |s| {
+                let is_drawn = drawn(scene, s.flags, s.material);
+                let idx = m.indices.get(s.indices.start as usize..s.indices.end as usize).unwrap_or(&[]);
+                idx.chunks_exact(3)
+                    .filter(move |t| t.iter().all(|&i| (i as usize) < n))
+                    .map(move |t| ([0, 1, 2].map(|k| place.point(m.vertices.positions[t[k] as usize])), is_drawn))
+                    .filter(|(p, _)| p.iter().flatten().all(|c| c.is_finite()))
+            })
+        })
+    }
+
+    /// The sealing box of `scene`, if it has one (see [`Hull`]).
+    fn of(scene: &Scene) -> Option<Hull> {
+        let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
+        for (p, _) in Hull::triangles(scene) {
+            for c in p {
+                for k in 0..3 {
+                    (min[k], max[k]) = (min[k].min(c[k]), max[k].max(c[k]));
+                }
+            }
+        }
+        if (0..3).any(|k| min[k] >= max[k]) {
+            return None;
+        }
+        let size = [0, 1, 2].map(|k| max[k] - min[k]);
+        let longest = size.iter().copied().fold(0.0f32, f32::max);
+        let eps = (longest * 1e-4).max(1.0);
+        let hull = Hull { min, max, eps, wall: (longest * HULL_WALL).max(HULL_WALL_UNITS).max(eps) };
+        // Area of each box face (axis, side) covered by outward triangles on it.
+        let mut cover = [[0.0f64; 2]; 3];
+        let mut inner_drawn = false;
+        for (p, is_drawn) in Hull::triangles(scene) {
+            match hull.face_of(&p, false) {
+                Some((k, side)) => {
+                    let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+                    cover[k][side] += 0.5 * (dot(n, n) as f64).sqrt();
+                }
+                // Something drawn must be left once the walls are cut away (a box room kept
+                // with both sides of its walls is all wall).
+                None => inner_drawn |= is_drawn && hull.face_of(&p, true).is_none(),
+            }
+        }
+        let sealed = (0..3).all(|k| {
+            let face = (size[(k + 1) % 3] as f64) * (size[(k + 2) % 3] as f64);
+            cover[k].iter().all(|&c| c >= face * HULL_COVER)
+        });
+        (sealed && inner_drawn).then_some(hull)
+    }
+
+    /// The box face (axis, 0 for min / 1 for max) triangle `p` lies on and faces out of; with
+    /// `wall`, also the face whose wall's inner side it is (parallel, facing in, near it).
+    fn face_of(&self, p: &[[f32; 3]; 3], wall: bool) -> Option<(usize, usize)> {
+        let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+        let len = dot(n, n).sqrt();
+        if len.is_nan() || len <= 0.0 {
+            return None;
+        }
+        let near =
+            |k: usize, side: usize, d: f32| p.iter().all(|c| if side == 1 { c[k] >= self.max[k] - d } else { c[k] <= self.min[k] + d });
+        (0..3)
+            .find_map(|k| {
+                let along = n[k] / len;
+                if along.abs() < 0.99 {
+                    return None;
+                }
+                // Facing out of the box through side `out`.
+                let out = usize::from(along > 0.0);
+                near(k, out, self.eps).then_some((k, out))
+            })
+            .or_else(|| {
+                // Within a wall's depth of any face of the box: the wall's inner side, or the ends
+                // of its brushes.
+                let aligned = (0..3).any(|k| (n[k] / len).abs() >= 0.99);
+                let mut faces = (0..3).flat_map(|k| [(k, 0), (k, 1)]);
+                if wall && aligned {
+                    faces.find(|&(k, side)| near(k, side, self.wall))
+                } else {
+                    None
+                }
+            })
+    }
+
+    /// Whether `p` is part of the sealing box's walls (see [`Hull`]).
+    fn outside(hull: Option<&Hull>, p: &[[f32; 3]; 3]) -> bool {
+        hull.is_some_and(|h| h.face_of(p, true).is_some())
+    }
+}
+
 /// The positions of every vertex of every drawn surface, placed.
 #[cfg(test)]
 fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
@@ -227,8 +358,10 @@ fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
     })
 }
 
-/// Every drawn triangle of the scene, placed ([`focus::Tri`]): what [`focus::focus`] frames.
+/// Every drawn triangle of the scene, placed ([`focus::Tri`]), but the outside of a sealing
+/// box ([`Hull`]).
 pub fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
+    let hull = Hull::of(scene);
     let mut out = Vec::new();
     for m in &scene.models {
         let place = Placement::of(m);
@@ -237,7 +370,10 @@ pub fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
             let Some(idx) = m.indices.get(s.indices.start as usize..s.indices.end as usize) else { continue };
             for t in idx.chunks_exact(3) {
                 if t.iter().all(|&i| (i as usize) < n) {
-                    out.extend(focus::Tri::new([0, 1, 2].map(|k| place.point(m.vertices.positions[t[k] as usize]))));
+                    let p = [0, 1, 2].map(|k| place.point(m.vertices.positions[t[k] as usize]));
+                    if !Hull::outside(hull.as_ref(), &p) {
+                        out.extend(focus::Tri::new(p));
+                    }
                 }
             }
         }
@@ -581,7 +717,8 @@ pub fn render_scene_within(
         let i = material as usize;
         looks.get(i).or_else(|| fallback.get(i - looks.len().min(i))).unwrap_or(&missing)
     };
-    let mut ctx = Ctx { scene, lightmaps, pages: &pages, camera, target: &mut target };
+    let hull = Hull::of(scene);
+    let mut ctx = Ctx { scene, lightmaps, pages: &pages, camera, target: &mut target, hull: hull.as_ref() };
     let mut deferred = Vec::new();
     for (mi, m) in scene.models.iter().enumerate() {
         let place = Placement::of(m);
@@ -613,6 +750,25 @@ struct Ctx<'a, 't> {
     pages: &'a [Option<LightPage<'a>>],
     camera: &'a Camera,
     target: &'t mut Target,
+    /// The outside of a sealing box, not drawn ([`Hull`]).
+    hull: Option<&'a Hull>,
+}
+
+/// Share of the light of a face without a lightmap that a face whose lightmap is black
+/// everywhere (every luxel of every style at most [`BLACK_LIGHTMAP`]) is drawn with.
+pub const DARK_FACE_SHADE: f32 = 0.45;
+
+/// Whether every luxel of face `f` is black ([`BLACK_LIGHTMAP`] or less) on each of `pages`
+/// (its light styles).
+fn dark_face(f: &lightmap::FaceEntry, pages: &[&LightPage]) -> bool {
+    !pages.is_empty()
+        && pages.iter().all(|p| {
+            (f.y as usize..f.y as usize + f.height as usize).all(|y| {
+                let row = y * p.w as usize;
+                (f.x as usize..f.x as usize + f.width as usize)
+                    .all(|x| p.rgb.get((row + x) * 3..(row + x) * 3 + 3).map_or(true, |t| t.iter().all(|&b| b <= BLACK_LIGHTMAP)))
+            })
+        })
 }
 
 /// The lightmap pages (one per light style, at most 4) of surface `si` of `m`.
@@ -641,7 +797,17 @@ impl Ctx<'_, '_> {
         let s = &m.surfaces[si];
         let vx = &m.vertices;
         let n = vx.positions.len();
-        let lights = light_pages(self.lightmaps, self.pages, m, si);
+        let mut lights = light_pages(self.lightmaps, self.pages, m, si);
+        // A face whose every luxel is black is shaded from its normal, as a face without a
+        // lightmap but dimmed ([`DARK_FACE_SHADE`]): dark, yet its shape shows. LibreQuake
+        // e0m2's start cave, lit by no light the compile knew, has no lightmap in the Quake build
+        // and a black one in the Quake 2 build, which drew it as a large black mass in front of
+        // the level.
+        let mut dim = 1.0;
+        if self.lightmaps.and_then(|lm| lm.face(s.lump, s.index)).is_some_and(|f| dark_face(f, &lights)) {
+            lights.clear();
+            dim = DARK_FACE_SHADE;
+        }
         let scale = self.lightmaps.map_or(1.0, |lm| lm.png_overbright()) / 255.0;
         let flags = s.flags | self.scene.material(s.material).map_or(SurfaceFlags::NONE, |x| x.flags);
         let fullbright = flags.contains(SurfaceFlags::WATER) && lights.is_empty();
@@ -668,6 +834,9 @@ impl Ctx<'_, '_> {
                 continue;
             }
             let p = ix.map(|i| place.point(vx.positions[i]));
+            if Hull::outside(self.hull, &p) {
+                continue;
+            }
             let normal = cross(sub(p[1], p[0]), sub(p[2], p[0]));
             let facing = if ortho { dot(normal, cam.forward) } else { dot(normal, sub(p[0], cam.eye)) };
             if facing.is_nan() || facing >= 0.0 {
@@ -679,12 +848,12 @@ impl Ctx<'_, '_> {
                 let uv = vx.uv0.get(i).copied().unwrap_or([0.0; 2]);
                 let lm = if lights.is_empty() { [0.0; 2] } else { vx.uv1[i] };
                 let light = if !lights.is_empty() || fullbright {
-                    [1.0; 3]
+                    [dim; 3]
                 } else if let Some(c) = colours.and_then(|c| c.get(i)) {
-                    [c[0], c[1], c[2]].map(|x| x as f32 / 255.0)
+                    [c[0], c[1], c[2]].map(|x| x as f32 / 255.0 * dim)
                 } else {
                     let nrm = vx.normals.get(i).map_or(geometric, |&nv| normalize(place.vector(nv)));
-                    [shade::directional(nrm); 3]
+                    [shade::directional(nrm) * dim; 3]
                 };
                 verts[k] = ViewVertex { v: cam.view(p[k]), a: [uv[0], uv[1], lm[0], lm[1], light[0], light[1], light[2]] };
             }
@@ -1073,6 +1242,191 @@ mod tests {
                 .unwrap();
         assert_eq!(spawn_point(&ents), Some(([1.0, 2.0, 3.0], [-90.0, 0.0, 0.0])));
         assert_eq!(spawn_point(&crate::lumps::entities::parse(b"{\n\"classname\" \"worldspawn\"\n}\n").unwrap()), None);
+    }
+
+    /// Adds to `m` a box from `a` to `b` of `material` (surface lump 99), its faces pointing out
+    /// (`out`) or in.
+    fn add_box(m: &mut Model, a: [f32; 3], b: [f32; 3], material: u32, out: bool) {
+        for k in 0..3 {
+            for side in [a[k], b[k]] {
+                let (u, w) = ((k + 1) % 3, (k + 2) % 3);
+                let corner = |cu: f32, cw: f32| {
+                    let mut p = [0.0; 3];
+                    (p[k], p[u], p[w]) = (side, cu, cw);
+                    p
+                };
+                let mut q = [corner(a[u], a[w]), corner(b[u], a[w]), corner(b[u], b[w]), corner(a[u], b[w])];
+                // (u, w) counter-clockwise has its normal along +k: flip for the side and way.
+                let mut normal = [0.0; 3];
+                normal[k] = if (side == b[k]) == out { 1.0 } else { -1.0 };
+                if normal[k] < 0.0 {
+                    q.reverse();
+                }
+                let (v0, i0) = (m.vertices.positions.len() as u32, m.indices.len() as u32);
+                m.vertices.positions.extend(q);
+                m.vertices.normals.extend([normal; 4]);
+                m.vertices.uv0.extend(q.map(|c| [(c[u] + c[w]) / 64.0, c[k] / 64.0]));
+                m.indices.extend([v0, v0 + 1, v0 + 2, v0, v0 + 2, v0 + 3]);
+                m.surfaces.push(Surface {
+                    lump: 99,
+                    index: m.surfaces.len() as u32,
+                    material,
+                    flags: SurfaceFlags::NONE,
+                    kind: SurfaceKind::Polygon,
+                    vertex_kind: None,
+                    vertices: v0..v0 + 4,
+                    indices: i0..i0 + 6,
+                });
+            }
+        }
+    }
+
+    /// Looks for [`sealed`]: the level's materials a grey checker, the hull's pure red.
+    fn sealed_looks(scene: &Scene) -> Vec<Look> {
+        let grey = checker();
+        let red = Texture::new("hull", "test", AlphaMode::Opaque, crate::assets::ImageRgba::new(1, 1, vec![255, 0, 0, 255]).unwrap(), None);
+        scene
+            .materials
+            .iter()
+            .map(|m| if m.name == "hull" { Look::textured(&m.name, &red) } else { Look::textured(&m.name, &grey) })
+            .collect()
+    }
+
+    /// Shares of the picture showing the level (grey) and the hull (red).
+    fn level_and_hull(f: &Frame) -> (f64, f64) {
+        let n = (f.width * f.height) as f64;
+        let px = || f.rgb.chunks_exact(3).filter(|p| *p != BACKGROUND);
+        let red = px().filter(|p| p[0] > 0 && p[1] == 0 && p[2] == 0).count() as f64;
+        let level = px().filter(|p| !(p[0] > 0 && p[1] == 0 && p[2] == 0)).count() as f64;
+        (level / n, red / n)
+    }
+
+    /// The [`room`] (the level) inside a box far larger than it whose 16-unit walls have both
+    /// sides drawn (Titanfall 2 `mp_hippodrome`, compiled by MRVN-Radiant).
+    fn sealed() -> Scene {
+        let mut scene = room();
+        scene.materials.push(Material { name: "hull".into(), flags: SurfaceFlags::NONE, size: Some([64, 64]) });
+        let hull = scene.materials.len() as u32 - 1;
+        let m = &mut scene.models[0];
+        let (lo, hi) = ([-2000.0, -2000.0, -600.0], [2256.0, 2192.0, 3000.0]);
+        add_box(m, lo, hi, hull, true);
+        add_box(m, lo.map(|c| c + 16.0), hi.map(|c| c - 16.0), hull, false);
+        scene
+    }
+
+    /// A level sealed in one box: the iso and top pictures show the level, not the box's
+    /// outside (which was all the picture showed), and cut the box's walls away.
+    #[test]
+    fn a_level_sealed_in_a_box_is_seen() {
+        let scene = sealed();
+        let looks = sealed_looks(&scene);
+        let hull = Hull::of(&scene).expect("sealed");
+        assert_eq!((hull.min, hull.max), ([-2000.0, -2000.0, -600.0], [2256.0, 2192.0, 3000.0]));
+        for view in [View::Iso, View::Top] {
+            let ((cam, size), _, _) = frame(view, &scene, None, 200);
+            let f = render_scene(&scene, &looks, None, &cam, size);
+            let (level, red) = level_and_hull(&f);
+            assert!(level > 0.3, "{view:?}: the level covers {:.1} % of the picture", level * 100.0);
+            assert_eq!(red, 0.0, "{view:?}: the hull is drawn");
+            // The same picture as the room alone: the frame is the level's.
+            let alone = room();
+            let ((cam2, size2), _, _) = frame(view, &alone, None, 200);
+            assert_eq!((cam, size), (cam2, size2), "{view:?}");
+        }
+        // From a camera framing the whole box (as the frame did), the box drawn whole hides the
+        // level behind its outside; cut away, the level shows.
+        let (cam, size) = camera::iso(&Bounds { min: hull.min, max: hull.max }, 200);
+        let draw = |hull: Option<&Hull>| {
+            let mut t = Target::new(size[0], size[1], BACKGROUND);
+            let mut ctx = Ctx { scene: &scene, lightmaps: None, pages: &[], camera: &cam, target: &mut t, hull };
+            let m = &scene.models[0];
+            for (si, s) in m.surfaces.iter().enumerate().filter(|(_, s)| drawn(&scene, s.flags, s.material)) {
+                ctx.surface(m, &Placement::of(m), si, &looks[s.material as usize], Mode::Opaque);
+            }
+            level_and_hull(&Frame { width: size[0], height: size[1], rgb: t.rgb, covered: 0, work: 0 })
+        };
+        let (level, red) = draw(None);
+        assert!(level == 0.0 && red > 0.3, "drawn whole: level {level}, hull {red}");
+        let (level, red) = draw(Some(&hull));
+        assert!(level > 0.0 && red == 0.0, "cut away: level {level}, hull {red}");
+    }
+
+    /// A box in the void (its faces pointing out, the map leaked) is not a sealing hull: it is
+    /// all there is, and it stays in the picture. Nor is a box whose top is open.
+    #[test]
+    fn a_lone_box_is_not_a_hull() {
+        let mut scene = room();
+        scene.models[0] = Model { name: "world".into(), ..Default::default() };
+        add_box(&mut scene.models[0], [0.0; 3], [256.0, 192.0, 128.0], 1, true);
+        assert!(Hull::of(&scene).is_none());
+        let ((cam, size), _, _) = frame(View::Iso, &scene, None, 100);
+        assert!(render_scene(&scene, &looks(&scene), None, &cam, size).coverage() > 0.3);
+        // A box whose walls are kept on both sides, with nothing else: all wall, drawn.
+        let mut shell = room();
+        shell.models[0] = Model { name: "world".into(), ..Default::default() };
+        add_box(&mut shell.models[0], [0.0; 3], [256.0, 192.0, 128.0], 1, true);
+        add_box(&mut shell.models[0], [16.0; 3], [240.0, 176.0, 112.0], 1, false);
+        assert!(Hull::of(&shell).is_none());
+        let mut open = sealed();
+        // Without the outer top face (the last but one outward face: +z), the box does not seal.
+        let top = open.models[0].surfaces.iter().position(|s| s.lump == 99).unwrap() + 5;
+        open.models[0].surfaces.remove(top);
+        assert!(Hull::of(&open).is_none());
+    }
+
+    /// A lit map where every face but one is lit black (LibreQuake e0m2's start cave in its
+    /// Quake 2 build): those faces are shaded from their normals, as the faces the Quake build
+    /// stores without a lightmap, not drawn as a black mass. The builder's box room (six faces,
+    /// each lit 96 + 24 × k).
+    #[test]
+    fn faces_lit_black_are_shaded_as_unlit() {
+        let mut bytes = crate::build::sample_quake1();
+        let lit = |bytes: &[u8]| {
+            let bsp = Bsp::from_bytes(bytes).unwrap();
+            let r = render_map(&bsp, &RenderOptions { size: 160, ..Default::default() }).unwrap();
+            let px: Vec<&[u8]> = r.frame.rgb.chunks_exact(3).filter(|p| *p != BACKGROUND).collect();
+            let dark = px.iter().filter(|p| p.iter().all(|&c| c <= 8)).count() as f64 / px.len().max(1) as f64;
+            (r, dark)
+        };
+        let (plain, dark) = lit(&bytes);
+        assert!(plain.lit_faces == 6 && dark < 0.05, "{} lit faces, {:.1} % black", plain.lit_faces, dark * 100.0);
+        let (start, faces) = {
+            let bsp = Bsp::from_bytes(&bytes).unwrap();
+            let li = bsp.lump_index("LIGHTING").unwrap();
+            let faces: Vec<(u64, usize)> = lightmap::build(&bsp, &Default::default())
+                .unwrap()
+                .faces
+                .iter()
+                .map(|f| (f.sample_offsets()[0], (f.width * f.height) as usize))
+                .collect();
+            (bsp.entry(li).unwrap().offset as usize, faces)
+        };
+        for &(off, n) in &faces[..5] {
+            bytes[start + off as usize..start + off as usize + n].fill(0);
+        }
+        let (black, dark) = lit(&bytes);
+        // Still a lit map (one face is), every face drawn, none black.
+        assert!(black.warnings.iter().all(|w| !w.contains("every texel")), "{:?}", black.warnings);
+        assert_eq!(black.frame.covered, plain.frame.covered);
+        assert!(dark < 0.05, "{:.1} % of the drawn pixels are black", dark * 100.0);
+        assert_ne!(black.frame.rgb, plain.frame.rgb);
+    }
+
+    #[test]
+    fn dark_face_reads_only_its_luxels() {
+        let rgb: Vec<u8> = [[0u8, 0, 0], [0, 0, 0], [200, 0, 0], [0, 0, 0]].concat();
+        let page = LightPage { w: 2, h: 2, rgb: rgb.into() };
+        let bsp_bytes = crate::build::sample_quake1();
+        let bsp = Bsp::from_bytes(&bsp_bytes).unwrap();
+        let mut f = lightmap::build(&bsp, &Default::default()).unwrap().faces[0];
+        (f.x, f.y, f.width, f.height) = (0, 0, 2, 1);
+        assert!(dark_face(&f, &[&page]));
+        f.height = 2;
+        assert!(!dark_face(&f, &[&page]));
+        assert!(!dark_face(&f, &[]));
+        // Luxels outside the page count as black, not as a panic.
+        (f.x, f.y) = (5, 5);
+        assert!(dark_face(&f, &[&page]));
     }
 
     #[test]

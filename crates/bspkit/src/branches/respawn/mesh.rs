@@ -47,15 +47,18 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     }
 }
 
-/// Flags a material name implies (Respawn keeps Source's `tools/` names).
+/// Flags a material name implies (Respawn keeps Source's `tools/` names). MRVN-Radiant's maps
+/// (Titanfall 2 `mp_hippodrome`) name Quake 3-style shaders: a material in a `skybox/` folder
+/// is sky (`skybox\sky_lightblue`), and `common/caulk` and `common/nodraw` are not drawn, as in
+/// Quake 3.
 pub fn name_flags(name: &str) -> SurfaceFlags {
     let n = name.to_ascii_lowercase().replace('\\', "/");
     let base = n.rsplit('/').next().unwrap_or(&n);
     let mut f = SurfaceFlags::NONE;
-    if base.contains("skybox") || base == "toolssky" {
+    if base.contains("skybox") || base == "toolssky" || n.split('/').rev().skip(1).any(|dir| dir == "skybox") {
         f |= SurfaceFlags::SKY;
     }
-    if base.contains("nodraw") {
+    if base.contains("nodraw") || n.strip_prefix("common/").is_some_and(|c| c.starts_with("caulk")) {
         f |= SurfaceFlags::NODRAW;
     }
     if base.contains("trigger") {
@@ -301,4 +304,22 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
         }
     }
     Ok(scene)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn material_names_give_flags() {
+        assert_eq!(name_flags("TOOLS\\TOOLSSKYBOX"), SurfaceFlags::SKY);
+        assert_eq!(name_flags("tools/toolsnodraw"), SurfaceFlags::NODRAW | SurfaceFlags::TOOL);
+        // MRVN-Radiant's names (Titanfall 2 mp_hippodrome).
+        assert_eq!(name_flags("skybox\\sky_lightblue"), SurfaceFlags::SKY);
+        assert_eq!(name_flags("common\\caulk"), SurfaceFlags::NODRAW);
+        assert_eq!(name_flags("world\\dev\\dev_orange_512"), SurfaceFlags::NONE);
+        // A `skybox` word elsewhere than a folder does not make sky.
+        assert_eq!(name_flags("world/skyboxes_poster/wall"), SurfaceFlags::NONE);
+        assert_eq!(name_flags("skybox"), SurfaceFlags::SKY);
+    }
 }
