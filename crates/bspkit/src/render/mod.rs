@@ -358,8 +358,8 @@ fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
     })
 }
 
-/// Every drawn triangle of the scene, placed ([`focus::Tri`]), but the outside of a sealing
-/// box ([`Hull`]).
+/// Every drawn triangle of the scene, placed ([`focus::Tri`]), but the outside of a box that
+/// seals the map (the walls `bsp render` cuts away).
 pub fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
     let hull = Hull::of(scene);
     let mut out = Vec::new();
