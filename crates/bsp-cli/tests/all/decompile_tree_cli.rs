@@ -40,3 +40,39 @@ fn decompile_tree_families() {
     assert!(tree.contains("// Format: Quake, standard texture axes, brushes rebuilt from the BSP tree"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// LibreQuake e0m4 (no texture names stored): each name given its region's contents' prefix is
+/// printed once, with its sides, and is one row of the report's `contents_names` (the sky's
+/// `miptex21 -> sky_miptex21` was printed four times, three with 0 sides, one per texinfo entry).
+#[test]
+fn decompile_tree_contents_names_once() {
+    let Some(corpus) = crate::common::corpus("decompile_tree_contents_names_once") else { return };
+    let dir = std::env::temp_dir().join(format!("bspkit-decompile-names-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, report) = (dir.join("e0m4.map"), dir.join("e0m4.json"));
+    let map = corpus.join("quake1/qbsp__lq_e0m4.bsp");
+    let (ok, stderr) = bsp(&[map.as_os_str(), "-o".as_ref(), out.as_os_str(), "--report".as_ref(), report.as_os_str()]);
+    assert!(ok, "{stderr}");
+    let line = stderr.lines().find(|l| l.contains("names given their contents' prefix:")).unwrap_or_else(|| panic!("{stderr}"));
+    assert_eq!(line.matches("miptex21 -> sky_miptex21 (sky, ").count(), 1, "{line}");
+    assert!(!line.contains(" 0 sides)"), "{line}");
+    let rep: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let rows = rep["quality"]["tree"]["contents_names"].as_array().unwrap();
+    let mut written: Vec<&str> = rows.iter().map(|r| r["written"].as_str().unwrap()).collect();
+    written.sort_unstable();
+    written.dedup();
+    assert_eq!(written.len(), rows.len(), "{rows:?}");
+    assert!(rows.iter().all(|r| r["sides"].as_u64().unwrap() > 0), "{rows:?}");
+    // The printed list is the report's, row for row.
+    for r in rows {
+        let shown = format!(
+            "{} -> {} ({}, {} sides)",
+            r["original"].as_str().unwrap(),
+            r["written"].as_str().unwrap(),
+            r["contents"].as_str().unwrap(),
+            r["sides"]
+        );
+        assert!(line.contains(&shown), "{shown}: {line}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

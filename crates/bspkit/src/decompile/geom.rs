@@ -111,6 +111,45 @@ pub fn clip_behind(w: &[[f64; 3]], plane: &Plane, out: &mut Vec<[f64; 3]>) {
     }
 }
 
+/// The parts of `w` behind `plane` and in front of it, into `back` and `front` (cleared
+/// first): the same points as [`clip_behind`] by `plane` and by `plane.flipped()`, with each
+/// corner's distance taken once (the flipped plane's distances are these negated, exactly, and
+/// so are the crossing points).
+pub fn split_polygon(w: &[[f64; 3]], plane: &Plane, back: &mut Vec<[f64; 3]>, front: &mut Vec<[f64; 3]>) {
+    back.clear();
+    front.clear();
+    let n = w.len();
+    if n == 0 {
+        return;
+    }
+    let mut da = plane.distance(w[0]);
+    let first = da;
+    for i in 0..n {
+        let a = w[i];
+        let b = w[(i + 1) % n];
+        let db = if i + 1 == n { first } else { plane.distance(b) };
+        if da <= ON_EPSILON {
+            back.push(a);
+        }
+        if -da <= ON_EPSILON {
+            front.push(a);
+        }
+        if (da > ON_EPSILON && db < -ON_EPSILON) || (da < -ON_EPSILON && db > ON_EPSILON) {
+            let t = da / (da - db);
+            let p = add(a, scale(sub(b, a), t));
+            back.push(p);
+            front.push(p);
+        }
+        da = db;
+    }
+    if back.len() < 3 {
+        back.clear();
+    }
+    if front.len() < 3 {
+        front.clear();
+    }
+}
+
 /// Area of a planar polygon.
 pub fn area(w: &[[f64; 3]]) -> f64 {
     if w.len() < 3 {
@@ -267,6 +306,37 @@ mod tests {
         let plane = Plane { normal: n, dist: 100.25 };
         let p = Plane::from_points(three_points(&plane, &[])).unwrap();
         assert!(p.same_as(&plane, 1e-12, 1e-9));
+    }
+
+    /// `split_polygon` gives bit for bit what clipping by the plane and by the flipped plane
+    /// gives (the decompile's output must not change with it).
+    #[test]
+    fn split_polygon_is_both_clips() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0
+        };
+        let (mut back, mut front, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for i in 0..2000 {
+            let plane = Plane { normal: normalize([rnd(), rnd(), rnd()]).unwrap(), dist: rnd() * 0.5 };
+            let other = Plane { normal: normalize([rnd(), rnd(), rnd()]).unwrap(), dist: rnd() };
+            // A side polygon of a random slab, and every fourth one on a plane through a corner.
+            let mut w = base_winding(&other);
+            for _ in 0..3 {
+                let cut = Plane { normal: normalize([rnd(), rnd(), rnd()]).unwrap(), dist: rnd().abs() };
+                clip_behind(&w.clone(), &cut, &mut w);
+            }
+            let plane = if i % 4 == 0 && !w.is_empty() { Plane { normal: plane.normal, dist: dot(plane.normal, w[0]) } } else { plane };
+            split_polygon(&w, &plane, &mut back, &mut front);
+            clip_behind(&w, &plane, &mut a);
+            clip_behind(&w, &plane.flipped(), &mut b);
+            let bits = |v: &[[f64; 3]]| v.iter().flatten().map(|c| c.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&back), bits(&a), "{i}");
+            assert_eq!(bits(&front), bits(&b), "{i}");
+        }
     }
 
     #[test]

@@ -962,13 +962,17 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                             let nt = match name_for_contents(&tex.names[t as usize], r.contents, goldsrc) {
                                 Some(name) => {
                                     let original = tex.names[t as usize].clone();
-                                    renamed.insert(name.clone(), original.clone());
-                                    tq.contents_names.push(ContentsName {
-                                        original,
-                                        written: name.clone(),
-                                        contents: contents_word(r.contents),
-                                        sides: 0,
-                                    });
+                                    // Texinfo entries of one miptex share its name (and so the
+                                    // name written): one row per name, its sides counted below.
+                                    if !tq.contents_names.iter().any(|c| c.written == name) {
+                                        tq.contents_names.push(ContentsName {
+                                            original: original.clone(),
+                                            written: name.clone(),
+                                            contents: contents_word(r.contents),
+                                            sides: 0,
+                                        });
+                                    }
+                                    renamed.insert(name.clone(), original);
                                     Some(tex.renamed(t, name))
                                 }
                                 None => None,

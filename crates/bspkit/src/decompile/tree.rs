@@ -130,12 +130,15 @@ pub(crate) fn split(mut faces: Vec<Face>, plane: &Plane, work: &mut u64) -> (Opt
     *work += faces.len() as u64 * 2;
     let flipped = plane.flipped();
     let (mut back, mut front) = (Vec::with_capacity(faces.len() + 1), Vec::with_capacity(faces.len() + 1));
-    let mut w = Vec::new();
+    let (mut wb, mut wf) = (Vec::new(), Vec::new());
     for f in &faces {
-        for (side, out) in [(plane, &mut back), (&flipped, &mut front)] {
-            geom::clip_behind(&f.winding, side, &mut w);
-            if geom::area(&w) >= MIN_FACE_AREA {
-                out.push(Face { plane: f.plane, winding: std::mem::take(&mut w), origin: f.origin, tex: f.tex });
+        // Both sides in one pass (as clipping by `plane` and by `flipped`, each distance once).
+        geom::split_polygon(&f.winding, plane, &mut wb, &mut wf);
+        for (w, out) in [(&mut wb, &mut back), (&mut wf, &mut front)] {
+            if geom::area(w) >= MIN_FACE_AREA {
+                // A copy of its exact size; the buffer stays for the next face (one allocation
+                // per face kept, not a buffer grown from empty each time).
+                out.push(Face { plane: f.plane, winding: w.clone(), origin: f.origin, tex: f.tex });
             }
         }
     }

@@ -69,6 +69,12 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
     assert_eq!(q.sides_same_texture, q.sides, "{name}");
     assert_eq!(d.report.mismatches_total, 0, "{name}: {:?}", d.report.mismatches.first());
     assert!(d.report.brushes > 0, "{name}");
+    // Each name given its contents' prefix is one row, with the sides written with it.
+    let mut written: Vec<&str> = t.contents_names.iter().map(|c| c.written.as_str()).collect();
+    written.sort_unstable();
+    written.dedup();
+    assert_eq!(written.len(), t.contents_names.len(), "{name}: {:?}", t.contents_names);
+    assert!(t.contents_names.iter().all(|c| c.sides > 0), "{name}: {:?}", t.contents_names);
     // Clip hull 1: the grown hull-0 brushes and the clip brushes give back its solid volume.
     // Maps whose hull 1 the grown hull-0 brushes alone do not give back (more than 10⁻⁴ %
     // missing) have clip brushes; the others get none.
@@ -138,6 +144,38 @@ fn corpus_quake1_goldsrc() {
     assert!(lists >= 3);
     // The LibreQuake maps have clip brushes (their hull 1 is more than the grown hull 0).
     assert_eq!(with_clip, ["qbsp__lq_e0m1.bsp", "qbsp__lq_e0m2.bsp", "qbsp__lq_e0m3.bsp", "qbsp__lq_e0m4.bsp"]);
+}
+
+/// LibreQuake e0m4 is stored without texture names (`miptexN`); its water, lava and sky get
+/// names with their contents' prefix. One miptex is drawn through several texinfo entries (the
+/// sky's `miptex21` through four), and each entry once made its own row of
+/// `quality.tree.contents_names`, three of the four with 0 sides. Now each rename is one row
+/// holding every side written with it, and the note's totals are the rows'.
+#[test]
+fn contents_names_one_row_per_rename() {
+    let Some(corpus) = common::corpus("decompile_tree::contents_names_one_row_per_rename") else { return };
+    let (d, _) = run(&corpus.join("quake1/qbsp__lq_e0m4.bsp"), &DecompileOptions::default());
+    let t = d.report.quality.as_ref().unwrap().tree.clone().unwrap();
+    for c in &t.contents_names {
+        eprintln!("{} -> {} ({}, {} sides)", c.original, c.written, c.contents, c.sides);
+    }
+    let sky: Vec<_> = t.contents_names.iter().filter(|c| c.written == "sky_miptex21").collect();
+    assert_eq!(sky.len(), 1, "{:?}", t.contents_names);
+    assert_eq!((sky[0].original.as_str(), sky[0].contents), ("miptex21", "sky"));
+    assert!(sky[0].sides > 0);
+    let mut pairs: Vec<(&str, &str)> = t.contents_names.iter().map(|c| (c.original.as_str(), c.written.as_str())).collect();
+    let rows = pairs.len();
+    pairs.sort_unstable();
+    pairs.dedup();
+    assert_eq!(pairs.len(), rows, "{:?}", t.contents_names);
+    assert!(t.contents_names.iter().all(|c| c.sides > 0), "{:?}", t.contents_names);
+    // Water, lava and sky are all renamed on this map.
+    for c in ["water", "lava", "sky"] {
+        assert!(t.contents_names.iter().any(|n| n.contents == c), "{c}: {:?}", t.contents_names);
+    }
+    let sides: usize = t.contents_names.iter().map(|c| c.sides).sum();
+    let note = format!("{rows} texture names given a liquid or sky prefix on {sides} sides");
+    assert!(d.report.notes.iter().any(|n| n.contains(&note)), "{note}: {:?}", d.report.notes);
 }
 
 fn xorshift(mut s: u64) -> impl FnMut() -> f64 {
