@@ -48,6 +48,7 @@ pub mod bsp;
 pub mod build;
 pub mod bytes;
 pub mod catalog;
+mod cellhash;
 pub mod check;
 pub mod compression;
 pub mod convert;

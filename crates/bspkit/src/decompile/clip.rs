@@ -140,38 +140,7 @@ fn carve(piece: Vec<Face>, bounds: Bounds, c: &Convex, out: &mut Vec<(Vec<Face>,
     }
 }
 
-/// The grid's cell hash: a multiply-rotate over the three cell coordinates. SipHash (the std
-/// default) was 2–3 % of a LibreQuake e0m2 decompile (perf) for keys no one chooses; the
-/// lookups' results are sorted, so the hash never changes an output.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct CellHasher(u64);
-
-impl std::hash::Hasher for CellHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        // `[i64; 3]` hashes as its length, then its 24 bytes in one call.
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-        }
-        for b in chunks.remainder() {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_i64(&mut self, v: i64) {
-        self.write_u64(v as u64);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type Cells = HashMap<[i64; 3], Vec<usize>, std::hash::BuildHasherDefault<CellHasher>>;
+type Cells = crate::cellhash::CellMap<[i64; 3], Vec<usize>>;
 
 /// A spatial list of convex sets, found by bounds (a uniform grid over their extents).
 pub(crate) struct Grid {

@@ -24,8 +24,7 @@
 //!    what the picture shows of the level, not culled back faces nor the far reaches of a
 //!    ground plane.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use super::camera::Bounds;
 
@@ -83,34 +82,6 @@ pub struct Focus {
     pub grid_points: u64,
 }
 
-/// A grid cell's key hashed by a multiply–rotate over its three coordinates. The standard
-/// map's SipHash (keyed against chosen-key floods, which cells computed from a map's
-/// coordinates do not need: the cell count is bounded by the points above) was a third of this
-/// step's time. The key's order of iteration is never used: clusters are walked from sorted
-/// keys and the dense box is a minimum and a maximum.
-#[derive(Default)]
-struct CellHasher(u64);
-
-impl Hasher for CellHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn write_i64(&mut self, x: i64) {
-        self.write_u64(x as u64);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 29)
-    }
-}
-
 /// A cell's coordinates, hashed one `i64` at a time (an array of integers is hashed as one
 /// byte string).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,7 +95,7 @@ impl Hash for Cell {
     }
 }
 
-type CellMap<V> = HashMap<Cell, V, BuildHasherDefault<CellHasher>>;
+type CellMap<V> = crate::cellhash::CellMap<Cell, V>;
 
 /// Points a triangle of `n` steps an edge puts on the grid.
 fn points_of(n: u64) -> u64 {
