@@ -4,19 +4,12 @@
 // panel's count and save a screenshot. One JSON line per map on stdout.
 //
 //   node test/browser.mjs URL OUT_DIR [--size 960x540] [--chromium /usr/bin/chromium]
-import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { canvasLuma, openChromium, runThenExit, servedMaps, settledLuma, stemOf, takeOption } from "./harness.mjs";
 
 const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  if (i < 0) return dflt;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const opt = (name, dflt) => takeOption(args, name, dflt);
 const size = opt("--size", "960x540").split("x").map(Number);
 const exe = opt("--chromium", "/usr/bin/chromium");
 const timeout = Number(opt("--timeout", "120")) * 1000;
@@ -27,24 +20,8 @@ if (!url || !out) {
 }
 mkdirSync(out, { recursive: true });
 
-const profile = mkdtempSync(join(tmpdir(), "bspkit-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: exe,
-  headless: true,
-  viewport: { width: size[0], height: size[1] },
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    // WebGL without a GPU: ANGLE on SwiftShader, the software renderer Chromium ships.
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-  ],
-});
+const session = await openChromium(exe, size);
+const { context } = session;
 // The page may only talk to the server it came from.
 const origin = new URL(url).origin;
 const foreign = [];
@@ -53,25 +30,8 @@ context.on("request", (r) => {
   if (!u.startsWith(origin) && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
 });
 
-// R + G + B of every pixel of the canvas as drawn.
-function canvasLuma(page) {
-  return page.evaluate(() => {
-    const src = document.getElementById("canvas");
-    const c = document.createElement("canvas");
-    c.width = src.width;
-    c.height = src.height;
-    const g = c.getContext("2d");
-    g.drawImage(src, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const y = [];
-    for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
-    return y;
-  });
-}
-
-let failed = false;
-try {
-  const maps = await (await fetch(new URL("api/maps.json", url))).json();
+await runThenExit("browser test", session, async () => {
+  const maps = await servedMaps(url);
   for (const m of maps) {
     const page = await context.newPage();
     const logs = [];
@@ -151,17 +111,8 @@ try {
     };
     // The picture once it stops changing: images still arriving after the first frame, or a
     // frame drawn between two of the switches, must not count (on a loaded machine both
-    // happen). Two captures 200 ms apart that agree, for at most 10 s.
-    const settled = async () => {
-      let a = await luma();
-      for (let i = 0; i < 50; i++) {
-        await page.waitForTimeout(200);
-        const b = await luma();
-        if (a.every((v, k) => v === b[k])) return b;
-        a = b;
-      }
-      return a;
-    };
+    // happen).
+    const settled = () => settledLuma(page, 200);
     // Light styles: every style but the lowest switched off must change the picture where
     // their faces show (the luma of every pixel compared), and switching them on again restores it.
     let styleChangedPixels = null, styleRestored = null;
@@ -193,7 +144,7 @@ try {
     }
     const entityText = await page.textContent("#entity-count");
     const errorText = (await page.isVisible("#error")) ? await page.textContent("#error") : null;
-    const stem = m.name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
+    const stem = stemOf(m.name);
     const shot = join(out, `${stem}.png`);
     await page.screenshot({ path: shot });
     // The entity search, and a jump to the first spawn point (a second screenshot, from there).
@@ -256,15 +207,5 @@ try {
     );
     await page.close();
   }
-} catch (e) {
-  console.error(`browser test: ${e.stack || e}`);
-  failed = true;
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-if (foreign.length) {
-  console.error(`requests outside the server: ${foreign.join(", ")}`);
-  failed = true;
-}
-process.exit(failed ? 1 : 0);
+  if (foreign.length) throw new Error(`requests outside the server: ${foreign.join(", ")}`);
+});

@@ -9,19 +9,12 @@
 // many pixels changed when the images came in and how many differ from the unheld load.
 //
 //   node test/deferred.mjs URL OUT_DIR [--chromium /usr/bin/chromium] [--hold-timeout S]
-import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { canvasLuma, openChromium, runThenExit, servedMaps, settledLuma, stemOf, takeOption } from "./harness.mjs";
 
 const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  if (i < 0) return dflt;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const opt = (name, dflt) => takeOption(args, name, dflt);
 const exe = opt("--chromium", "/usr/bin/chromium");
 const holdTimeout = Number(opt("--hold-timeout", "60")) * 1000;
 const [url, out] = args;
@@ -30,46 +23,18 @@ if (!url || !out) {
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });
-const profile = mkdtempSync(join(tmpdir(), "bspkit-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: exe,
-  headless: true,
-  viewport: { width: 640, height: 360 },
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
-});
+const session = await openChromium(exe, [640, 360]);
+const { context } = session;
 
-// R + G + B of every pixel of the canvas as drawn (the page keeps its drawing buffer).
-const luma = (page) =>
-  page.evaluate(() => {
-    const src = document.getElementById("canvas");
-    const c = document.createElement("canvas");
-    c.width = src.width;
-    c.height = src.height;
-    const g = c.getContext("2d");
-    g.drawImage(src, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const y = [];
-    for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
-    return y;
-  });
+const luma = canvasLuma;
 // The picture once it stops changing: two captures 300 ms apart that agree (at most 15 s).
-async function settled(page) {
-  let a = await luma(page);
-  for (let i = 0; i < 50; i++) {
-    await page.waitForTimeout(300);
-    const b = await luma(page);
-    if (a.every((v, k) => v === b[k])) return b;
-    a = b;
-  }
-  return a;
-}
+const settled = (page) => settledLuma(page, 300);
 const ready = () => window.bspview && (window.bspview.state === "error" || window.bspview.texturesReadyMs !== null);
 
-let failed = false;
-try {
-  const maps = await (await fetch(new URL("api/maps.json", url))).json();
+await runThenExit("deferred", session, async () => {
+  const maps = await servedMaps(url);
   for (const m of maps) {
-    const stem = m.name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
+    const stem = stemOf(m.name);
     const held = await context.newPage();
     // Every image decode (GLTFLoader's ImageBitmapLoader calls createImageBitmap) waits for
     // window.releaseImages(); window.heldImages counts the decodes asked for meanwhile.
@@ -131,11 +96,4 @@ try {
     );
     await held.close();
   }
-} catch (e) {
-  console.error(`deferred: ${e.stack || e}`);
-  failed = true;
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+});

@@ -5,19 +5,11 @@
 // machine's load average when the load ended.
 //
 //   node test/first_frame.mjs URL [--runs 5] [--map N] [--chromium /usr/bin/chromium] [--size 960x540]
-import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
+import { openChromium, runThenExit, servedMaps, takeOption } from "./harness.mjs";
 
 const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  if (i < 0) return dflt;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const opt = (name, dflt) => takeOption(args, name, dflt);
 const runs = Number(opt("--runs", "5"));
 const only = opt("--map", null);
 const exe = opt("--chromium", "/usr/bin/chromium");
@@ -27,16 +19,10 @@ if (!url) {
   console.error("usage: node test/first_frame.mjs URL [--runs N] [--map N] [--chromium PATH] [--size WxH]");
   process.exit(2);
 }
-const profile = mkdtempSync(join(tmpdir(), "bspkit-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: exe,
-  headless: true,
-  viewport: { width: size[0], height: size[1] },
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
-});
-let failed = false;
-try {
-  const maps = await (await fetch(new URL("api/maps.json", url))).json();
+const session = await openChromium(exe, size);
+const { context } = session;
+await runThenExit("first_frame", session, async () => {
+  const maps = await servedMaps(url);
   for (const m of maps) {
     if (only !== null && String(m.index) !== only) continue;
     for (let run = 0; run < runs; run++) {
@@ -67,11 +53,4 @@ try {
       await page.close();
     }
   }
-} catch (e) {
-  console.error(`first_frame: ${e.stack || e}`);
-  failed = true;
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+});

@@ -1,0 +1,94 @@
+// What the headless-Chromium scripts beside this file share: their option parsing, one
+// Chromium (Debian's package through playwright-core, WebGL on SwiftShader), the list of maps a
+// `bsp view` server serves, reading the canvas back, and the run's exit status.
+import { chromium } from "playwright-core";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// Removes `name VALUE` from `args` and returns VALUE (or `dflt` where the option is absent).
+export function takeOption(args, name, dflt) {
+  const i = args.indexOf(name);
+  if (i < 0) return dflt;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+}
+
+// A fresh profile in a temporary folder; `close()` ends Chromium and removes the profile.
+export async function openChromium(exe, [width, height]) {
+  const profile = mkdtempSync(join(tmpdir(), "bspkit-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: exe,
+    headless: true,
+    viewport: { width, height },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      // WebGL without a GPU: ANGLE on SwiftShader, the software renderer Chromium ships.
+      "--use-angle=swiftshader",
+      "--enable-unsafe-swiftshader",
+    ],
+  });
+  const close = async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return { context, close };
+}
+
+// The maps the server at `url` serves: `[{ index, name, ... }]`.
+export async function servedMaps(url) {
+  return (await fetch(new URL("api/maps.json", url))).json();
+}
+
+// The page's file stem of a map name (`maps/e1m1.bsp` -> `e1m1`), for screenshot names.
+export const stemOf = (name) => name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
+
+// R + G + B of every pixel of the canvas as drawn (the page keeps its drawing buffer).
+export function canvasLuma(page) {
+  return page.evaluate(() => {
+    const src = document.getElementById("canvas");
+    const c = document.createElement("canvas");
+    c.width = src.width;
+    c.height = src.height;
+    const g = c.getContext("2d");
+    g.drawImage(src, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const y = [];
+    for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
+    return y;
+  });
+}
+
+// The picture once it stops changing: two captures `stepMs` apart that agree, for at most 50
+// steps (images still arriving, or a frame drawn between two switches, must not count).
+export async function settledLuma(page, stepMs) {
+  let a = await canvasLuma(page);
+  for (let i = 0; i < 50; i++) {
+    await page.waitForTimeout(stepMs);
+    const b = await canvasLuma(page);
+    if (a.every((v, k) => v === b[k])) return b;
+    a = b;
+  }
+  return a;
+}
+
+// Runs `body`, then closes Chromium whatever happened, and exits 1 where `body` threw.
+export async function runThenExit(label, chromiumSession, body) {
+  let failed = false;
+  try {
+    await body();
+  } catch (e) {
+    console.error(`${label}: ${e.stack || e}`);
+    failed = true;
+  } finally {
+    await chromiumSession.close();
+  }
+  process.exit(failed ? 1 : 0);
+}
