@@ -195,6 +195,26 @@ impl Grid {
         out
     }
 
+    /// One piece less the sets `near` names, in turn: the parts left with their bounds.
+    /// `None` once the work passes `limit` (checked after each set, as every caller counts it).
+    fn carve_by(&self, faces: Vec<Face>, bounds: Bounds, near: &[usize], work: &mut u64, limit: u64) -> Option<Vec<(Vec<Face>, Bounds)>> {
+        let mut cur = vec![(faces, bounds)];
+        for &i in near {
+            let mut next = Vec::with_capacity(cur.len());
+            for (q, qb) in cur {
+                carve(q, qb, &self.items[i], &mut next, work);
+            }
+            cur = next;
+            if *work > limit {
+                return None;
+            }
+            if cur.is_empty() {
+                break;
+            }
+        }
+        Some(cur)
+    }
+
     /// `pieces` less every set of the grid; the volume left. Stops (returns `None`) past `limit`
     /// work units.
     pub(crate) fn subtract(&self, pieces: Vec<Vec<Face>>, work: &mut u64, limit: u64) -> Option<Vec<Vec<Face>>> {
@@ -202,20 +222,7 @@ impl Grid {
         for p in pieces {
             let b = tree::bounds(&p);
             let near = self.near(&b);
-            let mut cur = vec![(p, b)];
-            for i in near {
-                let mut next = Vec::with_capacity(cur.len());
-                for (q, qb) in cur {
-                    carve(q, qb, &self.items[i], &mut next, work);
-                }
-                cur = next;
-                if *work > limit {
-                    return None;
-                }
-                if cur.is_empty() {
-                    break;
-                }
-            }
+            let cur = self.carve_by(p, b, &near, work, limit)?;
             done.extend(cur.into_iter().map(|(q, _)| q));
         }
         Some(done)
@@ -274,20 +281,7 @@ impl Grid {
                 done.push(Kept::Same(pi));
                 continue;
             }
-            let mut cur = vec![(p.faces.clone(), p.bounds)];
-            for i in near {
-                let mut next = Vec::with_capacity(cur.len());
-                for (q, qb) in cur {
-                    carve(q, qb, &self.items[i], &mut next, work);
-                }
-                cur = next;
-                if *work > limit {
-                    return None;
-                }
-                if cur.is_empty() {
-                    break;
-                }
-            }
+            let cur = self.carve_by(p.faces.clone(), p.bounds, &near, work, limit)?;
             done.extend(cur.into_iter().map(|(faces, bounds)| {
                 let volume = tree::volume(&faces);
                 Kept::New(Piece { faces, bounds, volume })
