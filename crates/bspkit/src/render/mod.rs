@@ -240,7 +240,10 @@ pub const HULL_WALL_UNITS: f32 = 64.0;
 /// some drawn triangle is not on them (a lone brush in the void keeps its faces). Then the
 /// box's walls are cut away: their inner sides and brush ends too (axis-aligned triangles
 /// within [`HULL_WALL`] of a face of the box), which would else stand behind the level, larger than it, and
-/// join what is inside into one island for the frame ([`focus`]).
+/// join what is inside into one island for the frame ([`focus`]). But the floor stays where the
+/// level stands on it: the upward inner faces of the bottom wall are kept when a drawn triangle
+/// that is not part of the walls has a corner at their height (CoD4 `mp_test` decompiled into
+/// brushes: its walls and floor are the box, and its floor is where the player stands).
 #[derive(Debug, Clone, Copy)]
 struct Hull {
     min: [f32; 3],
@@ -249,6 +252,8 @@ struct Hull {
     eps: f32,
     /// How far from a box face a corner may lie and be on the inner side of its wall.
     wall: f32,
+    /// The level stands on the bottom wall's inner side: its upward faces are not cut.
+    keep_floor: bool,
 }
 
 impl Hull {
@@ -284,7 +289,7 @@ impl Hull {
         let size = [0, 1, 2].map(|k| max[k] - min[k]);
         let longest = size.iter().copied().fold(0.0f32, f32::max);
         let eps = (longest * 1e-4).max(1.0);
-        let hull = Hull { min, max, eps, wall: (longest * HULL_WALL).max(HULL_WALL_UNITS).max(eps) };
+        let mut hull = Hull { min, max, eps, wall: (longest * HULL_WALL).max(HULL_WALL_UNITS).max(eps), keep_floor: false };
         // Area of each box face (axis, side) covered by outward triangles on it.
         let mut cover = [[0.0f64; 2]; 3];
         let mut inner_drawn = false;
@@ -303,7 +308,18 @@ impl Hull {
             let face = (size[(k + 1) % 3] as f64) * (size[(k + 2) % 3] as f64);
             cover[k].iter().all(|&c| c >= face * HULL_COVER)
         });
-        (sealed && inner_drawn).then_some(hull)
+        if !(sealed && inner_drawn) {
+            return None;
+        }
+        // Heights of the bottom wall's upward inner faces, then whether anything else drawn
+        // has a corner at one of them.
+        let mut floors: Vec<f32> = Hull::triangles(scene).filter(|(p, _)| hull.floor_face(p)).map(|(p, _)| p[0][2]).collect();
+        floors.sort_by(f32::total_cmp);
+        floors.dedup_by(|a, b| (*a - *b).abs() <= hull.eps);
+        hull.keep_floor = Hull::triangles(scene).any(|(p, is_drawn)| {
+            is_drawn && hull.face_of(&p, true).is_none() && p.iter().any(|c| floors.iter().any(|&z| (c[2] - z).abs() <= hull.eps))
+        });
+        Some(hull)
     }
 
     /// The box face (axis, 0 for min / 1 for max) triangle `p` lies on and faces out of; with
@@ -339,9 +355,16 @@ impl Hull {
             })
     }
 
+    /// Whether `p` faces up from the inner side of the bottom wall (within its depth, flat).
+    fn floor_face(&self, p: &[[f32; 3]; 3]) -> bool {
+        let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+        let len = dot(n, n).sqrt();
+        len > 0.0 && n[2] / len >= 0.99 && p.iter().all(|c| c[2] <= self.min[2] + self.wall && c[2] > self.min[2] + self.eps)
+    }
+
     /// Whether `p` is part of the sealing box's walls (see [`Hull`]).
     fn outside(hull: Option<&Hull>, p: &[[f32; 3]; 3]) -> bool {
-        hull.is_some_and(|h| h.face_of(p, true).is_some())
+        hull.is_some_and(|h| !(h.keep_floor && h.floor_face(p)) && h.face_of(p, true).is_some())
     }
 }
 
@@ -1312,6 +1335,33 @@ mod tests {
         add_box(m, lo, hi, hull, true);
         add_box(m, lo.map(|c| c + 16.0), hi.map(|c| c - 16.0), hull, false);
         scene
+    }
+
+    /// The box's floor stays where the level stands on it (a map decompiled into brushes, CoD4
+    /// `mp_test`: its walls and floor are the box): the room's walls reach down to the inner
+    /// side of the bottom wall, so that side is kept in the picture; the other walls are cut.
+    /// A level floating above the floor (the [`sealed`] scene) has its floor cut as before.
+    #[test]
+    fn the_floor_a_level_stands_on_is_kept() {
+        let mut scene = sealed();
+        let hull = scene.materials.len() as u32 - 1;
+        let m = &mut scene.models[0];
+        // Replace the box by one whose bottom wall's inner side is the room's floor height.
+        let keep = m.surfaces.iter().filter(|s| s.material != hull).count();
+        m.surfaces.truncate(keep);
+        let (lo, hi) = ([-2000.0, -2000.0, -16.0], [2256.0, 2192.0, 3000.0]);
+        add_box(m, lo, hi, hull, true);
+        add_box(m, lo.map(|c| c + 16.0), hi.map(|c| c - 16.0), hull, false);
+        let h = Hull::of(&scene).expect("sealed");
+        assert!(h.keep_floor);
+        let floor = [[-1984.0, -1984.0, 0.0], [2240.0, -1984.0, 0.0], [2240.0, 2176.0, 0.0]];
+        let wall = [[-1984.0, -1984.0, 0.0], [-1984.0, 2176.0, 0.0], [-1984.0, 2176.0, 100.0]];
+        assert!(!Hull::outside(Some(&h), &floor), "the floor is cut");
+        assert!(Hull::outside(Some(&h), &wall), "a wall's inner side is kept");
+        let floating = Hull::of(&sealed()).expect("sealed");
+        assert!(!floating.keep_floor);
+        let low = [[-1984.0, -1984.0, -584.0], [2240.0, -1984.0, -584.0], [2240.0, 2176.0, -584.0]];
+        assert!(Hull::outside(Some(&floating), &low), "a floor nothing stands on is kept");
     }
 
     /// A level sealed in one box: the iso and top pictures show the level, not the box's
