@@ -1127,7 +1127,7 @@ mod tests {
         tris.extend(slab([-512.0, 1536.0], [-1024.0, 0.0], 0.0, 1));
         let f = focus::focus(&tris, &[], Some(camera::iso_forward())).unwrap();
         assert!(f.bounds.min[1] < -800.0, "the focus box takes the buried boxes in: {:?}", f.bounds);
-        let (((cam, _), view, _), points) = framed(View::Iso, &tris, Some(&f), None, 512);
+        let (((cam, _), view, _), points) = framed(View::Iso, &tris, Some(&f), &Starts::default(), 512);
         assert_eq!(view, View::Iso);
         assert!(points.iter().all(|p| p[2] > -90.0), "a buried point was fitted to");
         // The level's corners are centred in the picture and reach its margin.
@@ -1222,7 +1222,7 @@ mod tests {
         let scene = room();
         let looks = looks(&scene);
         for view in View::ALL {
-            let ((cam, size), used, _) = frame(view, &scene, None, 200);
+            let ((cam, size), used, _) = frame(view, &scene, &Starts::default(), 200);
             assert_eq!(used, if view == View::Top { View::Top } else { View::Iso });
             let a = render_scene(&scene, &looks, None, &cam, size);
             let b = render_scene(&scene, &looks, None, &cam, size);
@@ -1236,7 +1236,7 @@ mod tests {
     #[test]
     fn from_above_the_floor_shows_through_the_sky_ceiling() {
         let scene = room();
-        let ((cam, size), _, _) = frame(View::Top, &scene, None, 128);
+        let ((cam, size), _, _) = frame(View::Top, &scene, &Starts::default(), 128);
         let f = render_scene(&scene, &looks(&scene), None, &cam, size);
         // The centre pixel is the floor's checker (white or black texels, lit from straight
         // above: ambient + Lambert), not the background.
@@ -1368,14 +1368,14 @@ mod tests {
         let hull = Hull::of(&scene).expect("sealed");
         assert_eq!((hull.min, hull.max), ([-2000.0, -2000.0, -600.0], [2256.0, 2192.0, 3000.0]));
         for view in [View::Iso, View::Top] {
-            let ((cam, size), _, _) = frame(view, &scene, None, 200);
+            let ((cam, size), _, _) = frame(view, &scene, &Starts::default(), 200);
             let f = render_scene(&scene, &looks, None, &cam, size);
             let (level, red) = level_and_hull(&f);
             assert!(level > 0.3, "{view:?}: the level covers {:.1} % of the picture", level * 100.0);
             assert_eq!(red, 0.0, "{view:?}: the hull is drawn");
             // The same picture as the room alone: the frame is the level's.
             let alone = room();
-            let ((cam2, size2), _, _) = frame(view, &alone, None, 200);
+            let ((cam2, size2), _, _) = frame(view, &alone, &Starts::default(), 200);
             assert_eq!((cam, size), (cam2, size2), "{view:?}");
         }
         // From a camera framing the whole box (as the frame did), the box drawn whole hides the
@@ -1404,7 +1404,7 @@ mod tests {
         scene.models[0] = Model { name: "world".into(), ..Default::default() };
         add_box(&mut scene.models[0], [0.0; 3], [256.0, 192.0, 128.0], 1, true);
         assert!(Hull::of(&scene).is_none());
-        let ((cam, size), _, _) = frame(View::Iso, &scene, None, 100);
+        let ((cam, size), _, _) = frame(View::Iso, &scene, &Starts::default(), 100);
         assert!(render_scene(&scene, &looks(&scene), None, &cam, size).coverage() > 0.3);
         // A box whose walls are kept on both sides, with nothing else: all wall, drawn.
         let mut shell = room();
@@ -1483,7 +1483,7 @@ mod tests {
         scene.models[0].vertices.positions[0] = [f32::NAN, f32::INFINITY, 1e38];
         scene.models[0].surfaces[3].material = 77;
         scene.models[0].lightmap_pages = vec![0; 6];
-        let ((cam, size), _, _) = frame(View::Iso, &scene, None, 64);
+        let ((cam, size), _, _) = frame(View::Iso, &scene, &Starts::default(), 64);
         let _ = render_scene(&scene, &[], None, &cam, size);
         let _ = render_scene(&Scene::default(), &[], None, &cam, [0, 0]);
     }
