@@ -113,8 +113,10 @@ pub fn map_view(bsp: &Bsp, name: &str, opts: &ExportOptions) -> MapView {
     // The initial camera: `bsp render`'s iso frame of the playable area, on the scene the GLB
     // is written from.
     let mut frame = None;
+    // Partition problems are `check`'s to report; the frame just has fewer starts.
+    let starts = crate::render::Starts::of_map(bsp, &mut Vec::new());
     let exported = export_glb_inspect(bsp, opts, &mut |scene| {
-        frame = crate::render::view_frame(scene, bsp.entities().ok().as_ref());
+        frame = crate::render::view_frame(scene, &starts);
     });
     let (glb, summary) = match exported {
         Ok((glb, s)) => (Ok(glb), json!({ "export": s, "frame": frame })),
@@ -230,7 +232,8 @@ mod tests {
         // The initial camera is `bsp render`'s iso camera of the same map.
         let f = &head["frame"];
         let scene = crate::mesh::build(&bsp, &Default::default()).unwrap();
-        let ((cam, _), ..) = crate::render::frame(crate::render::View::Iso, &scene, bsp.entities().ok().as_ref(), 512);
+        let ((cam, _), ..) =
+            crate::render::frame(crate::render::View::Iso, &scene, &crate::render::Starts::of_map(&bsp, &mut Vec::new()), 512);
         let eye: Vec<f32> = f["eye"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
         assert!(eye.iter().zip(cam.eye).all(|(a, b)| (a - b).abs() < 1e-3), "{f} vs {:?}", cam.eye);
         assert!(f["near"].as_f64().unwrap() <= f["far"].as_f64().unwrap() && f["fov_y"] == 50.0, "{f}");

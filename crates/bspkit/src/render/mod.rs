@@ -109,7 +109,9 @@ impl View {
 }
 
 /// Entity classes whose origin and angles the `spawn` view uses, in order of preference.
-pub const SPAWN_CLASSES: [&str; 14] = [
+/// Respawn maps keep theirs (`info_spawnpoint_human…`) in the `_spawn.ent` partition
+/// ([`Starts::of_map`]).
+pub const SPAWN_CLASSES: [&str; 16] = [
     "info_player_start",
     "info_player_deathmatch",
     "info_player_coop",
@@ -124,6 +126,8 @@ pub const SPAWN_CLASSES: [&str; 14] = [
     "team_ctf_redplayer",
     "team_ctf_blueplayer",
     "mp_dm_spawn",
+    "info_spawnpoint_human_start",
+    "info_spawnpoint_human",
 ];
 
 /// The rendered image.
@@ -404,6 +408,49 @@ pub fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
     out
 }
 
+/// The player starts a picture is framed on: every start's origin (kept in the `top` and `iso`
+/// frames) and the first start's eye ([`spawn_point`], the `spawn` view).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Starts {
+    pub origins: Vec<[f32; 3]>,
+    /// Origin and (pitch, yaw, roll) of the start the `spawn` view looks from.
+    pub first: Option<([f32; 3], [f32; 3])>,
+}
+
+impl Starts {
+    /// The player starts of `entities`.
+    pub fn of(entities: &Entities) -> Starts {
+        Starts { origins: spawn_origins(entities), first: spawn_point(entities) }
+    }
+
+    /// The player starts of `bsp`: its entity lump's; for a Respawn map, when the lump has no
+    /// start, the first start of the `<map>_<kind>.ent` partitions beside it (Respawn keeps
+    /// spawn points in `_spawn.ent`, not in the `.bsp`), read by
+    /// [`crate::branches::respawn::entity_partitions`] with its size bound, is the `spawn`
+    /// view's eye. The partitions' origins are not added to the frame: Titanfall 2
+    /// `mp_hippodrome` starts on a platform 20,000 units above its rooms, and a frame holding
+    /// both covered 3 % of the picture. A partition that cannot be read or parsed adds a
+    /// warning and no start.
+    pub fn of_map(bsp: &Bsp, warnings: &mut Vec<String>) -> Starts {
+        let mut starts = bsp.entities().map(|e| Starts::of(&e)).unwrap_or_default();
+        if bsp.family() != crate::Family::Respawn {
+            return starts;
+        }
+        match crate::branches::respawn::entity_partitions(bsp) {
+            Ok(parts) => {
+                for part in &parts {
+                    match part.entities() {
+                        Ok(ents) => starts.first = starts.first.or_else(|| spawn_point(&ents)),
+                        Err(e) => warnings.push(format!("player starts: {e}")),
+                    }
+                }
+            }
+            Err(e) => warnings.push(format!("player starts: entity partitions: {e}")),
+        }
+        starts
+    }
+}
+
 /// The origins of every player start ([`SPAWN_CLASSES`]) of `entities`.
 pub fn spawn_origins(entities: &Entities) -> Vec<[f32; 3]> {
     entities
@@ -474,8 +521,8 @@ const INSIDE_RAYS: usize = 9;
 /// neither a wall at arm's length nor open void. `None` when nothing is drawn or no point has
 /// a floor. Seen from outside, a decompile's sealing brushes (which the compiler removed from
 /// the original) hide the map; from inside both show the same rooms.
-pub fn inside(scene: &Scene, entities: Option<&Entities>, size: u32) -> Option<(Camera, [u32; 2])> {
-    if let Some((origin, angles)) = entities.and_then(spawn_point) {
+pub fn inside(scene: &Scene, starts: &Starts, size: u32) -> Option<(Camera, [u32; 2])> {
+    if let Some((origin, angles)) = starts.first {
         return Some(camera::eye(origin, angles, size));
     }
     let all = drawn_triangles(scene);
@@ -536,18 +583,17 @@ pub fn inside(scene: &Scene, entities: Option<&Entities>, size: u32) -> Option<(
     best.map(|(_, origin, yaw)| camera::eye(origin, [0.0, yaw, 0.0], size))
 }
 
-/// The camera and image size for `view` of `scene` (`entities` for the spawn view, and for
-/// the player starts the `top` and `iso` views keep in the frame), and a warning when the view
+/// The camera and image size for `view` of `scene` (`starts`: the spawn view's eye, and the
+/// player starts the `top` and `iso` views keep in the frame; [`Starts::of_map`]), and a warning when the view
 /// asked for could not be used (then the view used is `Iso`). `top` and `iso` frame the
 /// playable area ([`focus`]), not the whole map.
-pub fn frame(view: View, scene: &Scene, entities: Option<&Entities>, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
-    let starts = entities.map(spawn_origins).unwrap_or_default();
+pub fn frame(view: View, scene: &Scene, starts: &Starts, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
     // `top` keeps every triangle (its box is the whole playable area); `iso` (and `spawn`,
     // which falls back to it) frames what faces its camera.
     let toward = (view != View::Top).then(camera::iso_forward);
     let tris = drawn_triangles(scene);
-    let f = focus::focus(&tris, &starts, toward);
-    framed(view, &tris, f.as_ref(), entities, size).0
+    let f = focus::focus(&tris, &starts.origins, toward);
+    framed(view, &tris, f.as_ref(), starts, size).0
 }
 
 /// The camera of `view` (see [`frame`]) and the points the `iso` camera was fitted to.
@@ -556,7 +602,7 @@ fn framed(
     view: View,
     tris: &[focus::Tri],
     f: Option<&focus::Focus>,
-    entities: Option<&Entities>,
+    starts: &Starts,
     size: u32,
 ) -> (((Camera, [u32; 2]), View, Option<String>), Vec<[f32; 3]>) {
     let b = f.map_or(Bounds { min: [-64.0; 3], max: [64.0; 3] }, |f| f.bounds);
@@ -574,7 +620,7 @@ fn framed(
             let (cam, points) = iso();
             ((cam, View::Iso, None), points)
         }
-        View::Spawn => match entities.and_then(spawn_point) {
+        View::Spawn => match starts.first {
             Some((origin, angles)) => ((camera::eye(origin, angles, size), View::Spawn, None), Vec::new()),
             None => {
                 let why = format!("no player start entity ({} …) with an origin: drawing the iso view", SPAWN_CLASSES[..3].join(", "));
@@ -688,11 +734,10 @@ pub struct ViewFrame {
 
 /// [`frame`]'s `iso` camera of `scene` as a [`ViewFrame`]; `None` when nothing is drawn (no
 /// triangle outside sky, nodraw, trigger, clip and tool surfaces).
-pub fn view_frame(scene: &Scene, entities: Option<&Entities>) -> Option<ViewFrame> {
-    let starts = entities.map(spawn_origins).unwrap_or_default();
+pub fn view_frame(scene: &Scene, starts: &Starts) -> Option<ViewFrame> {
     let tris = drawn_triangles(scene);
-    let f = focus::focus(&tris, &starts, Some(camera::iso_forward()))?;
-    let (((cam, [w, h]), _, _), points) = framed(View::Iso, &tris, Some(&f), entities, DEFAULT_SIZE);
+    let f = focus::focus(&tris, &starts.origins, Some(camera::iso_forward()))?;
+    let (((cam, [w, h]), _, _), points) = framed(View::Iso, &tris, Some(&f), starts, DEFAULT_SIZE);
     let Projection::Perspective { tan_y, .. } = cam.projection else { return None };
     let depth = |p: [f32; 3]| dot(sub(p, cam.eye), cam.forward);
     let (near, far) = points.iter().fold((f32::MAX, 0.0f32), |(a, b), &p| (a.min(depth(p)), b.max(depth(p))));
@@ -1055,8 +1100,8 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
     if lit_faces == 0 {
         warnings.push("no baked lighting: shaded from the surface normals".into());
     }
-    let entities = bsp.entities().ok();
-    let ((camera, dims), view, why) = frame(opts.view, &scene, entities.as_ref(), size);
+    let starts = Starts::of_map(bsp, &mut warnings);
+    let ((camera, dims), view, why) = frame(opts.view, &scene, &starts, size);
     warnings.extend(why);
     let frame = render_scene_within(&scene, &looks, lm.as_ref(), &camera, dims, opts.max_work);
     if frame.work > opts.max_work {
@@ -1105,7 +1150,7 @@ mod tests {
         tris.extend(slab([-512.0, 1536.0], [-1024.0, 0.0], 0.0, 1));
         let f = focus::focus(&tris, &[], Some(camera::iso_forward())).unwrap();
         assert!(f.bounds.min[1] < -800.0, "the focus box takes the buried boxes in: {:?}", f.bounds);
-        let (((cam, _), view, _), points) = framed(View::Iso, &tris, Some(&f), None, 512);
+        let (((cam, _), view, _), points) = framed(View::Iso, &tris, Some(&f), &Starts::default(), 512);
         assert_eq!(view, View::Iso);
         assert!(points.iter().all(|p| p[2] > -90.0), "a buried point was fitted to");
         // The level's corners are centred in the picture and reach its margin.
@@ -1179,11 +1224,11 @@ mod tests {
     /// inside the room, looking along its longer axis (x) and level.
     #[test]
     fn inside_camera_stands_on_the_floor() {
-        let (cam, _) = inside(&room(), None, 64).unwrap();
+        let (cam, _) = inside(&room(), &Starts::default(), 64).unwrap();
         assert!((cam.eye[2] - camera::EYE_HEIGHT).abs() < 1e-3, "{cam:?}");
         assert!(cam.eye[0] > 0.0 && cam.eye[0] < 256.0 && cam.eye[1] > 0.0 && cam.eye[1] < 192.0, "{cam:?}");
         assert!(cam.forward[0].abs() > 0.999 && cam.forward[2].abs() < 1e-6, "{cam:?}");
-        assert!(inside(&Scene::default(), None, 64).is_none());
+        assert!(inside(&Scene::default(), &Starts::default(), 64).is_none());
     }
 
     fn checker() -> Texture {
@@ -1200,7 +1245,7 @@ mod tests {
         let scene = room();
         let looks = looks(&scene);
         for view in View::ALL {
-            let ((cam, size), used, _) = frame(view, &scene, None, 200);
+            let ((cam, size), used, _) = frame(view, &scene, &Starts::default(), 200);
             assert_eq!(used, if view == View::Top { View::Top } else { View::Iso });
             let a = render_scene(&scene, &looks, None, &cam, size);
             let b = render_scene(&scene, &looks, None, &cam, size);
@@ -1214,7 +1259,7 @@ mod tests {
     #[test]
     fn from_above_the_floor_shows_through_the_sky_ceiling() {
         let scene = room();
-        let ((cam, size), _, _) = frame(View::Top, &scene, None, 128);
+        let ((cam, size), _, _) = frame(View::Top, &scene, &Starts::default(), 128);
         let f = render_scene(&scene, &looks(&scene), None, &cam, size);
         // The centre pixel is the floor's checker (white or black texels, lit from straight
         // above: ambient + Lambert), not the background.
@@ -1373,14 +1418,14 @@ mod tests {
         let hull = Hull::of(&scene).expect("sealed");
         assert_eq!((hull.min, hull.max), ([-2000.0, -2000.0, -600.0], [2256.0, 2192.0, 3000.0]));
         for view in [View::Iso, View::Top] {
-            let ((cam, size), _, _) = frame(view, &scene, None, 200);
+            let ((cam, size), _, _) = frame(view, &scene, &Starts::default(), 200);
             let f = render_scene(&scene, &looks, None, &cam, size);
             let (level, red) = level_and_hull(&f);
             assert!(level > 0.3, "{view:?}: the level covers {:.1} % of the picture", level * 100.0);
             assert_eq!(red, 0.0, "{view:?}: the hull is drawn");
             // The same picture as the room alone: the frame is the level's.
             let alone = room();
-            let ((cam2, size2), _, _) = frame(view, &alone, None, 200);
+            let ((cam2, size2), _, _) = frame(view, &alone, &Starts::default(), 200);
             assert_eq!((cam, size), (cam2, size2), "{view:?}");
         }
         // From a camera framing the whole box (as the frame did), the box drawn whole hides the
@@ -1409,7 +1454,7 @@ mod tests {
         scene.models[0] = Model { name: "world".into(), ..Default::default() };
         add_box(&mut scene.models[0], [0.0; 3], [256.0, 192.0, 128.0], 1, true);
         assert!(Hull::of(&scene).is_none());
-        let ((cam, size), _, _) = frame(View::Iso, &scene, None, 100);
+        let ((cam, size), _, _) = frame(View::Iso, &scene, &Starts::default(), 100);
         assert!(render_scene(&scene, &looks(&scene), None, &cam, size).coverage() > 0.3);
         // A box whose walls are kept on both sides, with nothing else: all wall, drawn.
         let mut shell = room();
@@ -1488,7 +1533,7 @@ mod tests {
         scene.models[0].vertices.positions[0] = [f32::NAN, f32::INFINITY, 1e38];
         scene.models[0].surfaces[3].material = 77;
         scene.models[0].lightmap_pages = vec![0; 6];
-        let ((cam, size), _, _) = frame(View::Iso, &scene, None, 64);
+        let ((cam, size), _, _) = frame(View::Iso, &scene, &Starts::default(), 64);
         let _ = render_scene(&scene, &[], None, &cam, size);
         let _ = render_scene(&Scene::default(), &[], None, &cam, [0, 0]);
     }

@@ -10,7 +10,7 @@ use crate::common;
 
 use bspkit::decompile::{decompile, mapfile, mapfile::MapPrimitive, scene::brush_scene, DecompileOptions};
 use bspkit::mesh::Scene;
-use bspkit::render::{frame, inside, render_scene, Frame, Look, View};
+use bspkit::render::{frame, inside, render_scene, Frame, Look, Starts, View};
 use bspkit::Bsp;
 
 /// A tint per material name. A Quake map whose texture lump lacks a name is drawn by the scene as
@@ -63,10 +63,12 @@ fn side_by_side(path: &std::path::Path, size: u32, cam: Cam) -> (Frame, Frame, f
     }
     let dec = brush_scene(bsp.family(), &back).unwrap();
     let orig = bspkit::mesh::build(&bsp, &Default::default()).unwrap();
-    let ents = bsp.entities().ok();
+    // The entity lump's starts only: the decompile carries no `.ent` partitions, and crossfire's
+    // camera stays `inside` (its starts are in `_spawn.ent`).
+    let starts = bsp.entities().map(|e| Starts::of(&e)).unwrap_or_default();
     let (camera, dims) = match cam {
-        Cam::View(view) => frame(view, &orig, ents.as_ref(), size).0,
-        Cam::Inside => inside(&orig, ents.as_ref(), size).expect("a floor inside the map"),
+        Cam::View(view) => frame(view, &orig, &starts, size).0,
+        Cam::Inside => inside(&orig, &starts, size).expect("a floor inside the map"),
     };
     let look: fn(&Scene) -> Vec<Look> = if matches!(cam, Cam::Inside) { uniform } else { looks };
     let a = render_scene(&orig, &look(&orig), None, &camera, dims);

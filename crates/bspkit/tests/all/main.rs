@@ -49,6 +49,7 @@ mod quake2_quake3;
 mod quake64;
 mod regressions;
 mod render;
+mod render_starts;
 mod respawn_cod;
 mod ritual;
 mod rtcw;
