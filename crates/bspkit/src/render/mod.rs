@@ -7,7 +7,7 @@
 //!
 //! ```
 //! # fn main() -> bspkit::Result<()> {
-//! use bspkit::render::{render_scene, Look, View};
+//! use bspkit::render::{render_scene, Look, Starts, View};
 //! # use bspkit::mesh::*;
 //! # let mut m = Model { name: "world".into(), ..Default::default() };
 //! # m.vertices.positions = vec![[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [64.0, 64.0, 0.0]];
@@ -18,7 +18,7 @@
 //! # let scene = Scene { models: vec![m], materials: vec![Material { name: "floor".into(), flags: SurfaceFlags::NONE, size: None }], ..Default::default() };
 //! // A scene built by hand (or by `bspkit::mesh::build`), drawn from above without textures or light.
 //! let looks: Vec<Look> = scene.materials.iter().map(|m| Look::untextured(&m.name)).collect();
-//! let (camera, size) = bspkit::render::frame(View::Top, &scene, None, 256).0;
+//! let (camera, size) = bspkit::render::frame(View::Top, &scene, &Starts::default(), 256).0;
 //! let frame = render_scene(&scene, &looks, None, &camera, size);
 //! assert!(frame.coverage() > 0.1);
 //! let _png: Vec<u8> = frame.to_png()?;
