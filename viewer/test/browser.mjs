@@ -52,13 +52,7 @@ await runThenExit("browser test", session, async () => {
     const status = await page.evaluate(() => ({ ...window.bspview }));
     // The canvas as drawn (the page keeps its drawing buffer): mean and variance of its pixels.
     const pixels = await page.evaluate(() => {
-      const src = document.getElementById("canvas");
-      const c = document.createElement("canvas");
-      c.width = src.width;
-      c.height = src.height;
-      const g = c.getContext("2d");
-      g.drawImage(src, 0, 0);
-      const d = g.getImageData(0, 0, c.width, c.height).data;
+      const { width, height, data: d } = window.bspkitCanvasRgba();
       let n = 0, sum = 0, sq = 0, dark = 0;
       const colours = new Set();
       for (let i = 0; i < d.length; i += 4) {
@@ -71,7 +65,7 @@ await runThenExit("browser test", session, async () => {
         if (i % 64 === 0) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
       }
       const mean = sum / n;
-      return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean, colours: colours.size, dark: dark / n };
+      return { width, height, mean, variance: sq / n - mean * mean, colours: colours.size, dark: dark / n };
     });
     const luma = () => canvasLuma(page);
     // Coverage of the initial camera's picture: the share of pixels not the background, with
@@ -84,13 +78,7 @@ await runThenExit("browser test", session, async () => {
       await page.setChecked("#look-links", false);
       await page.waitForFunction((n) => window.bspview.frames > n, before, { timeout, polling: 50 });
       coverage = await page.evaluate(() => {
-        const src = document.getElementById("canvas");
-        const c = document.createElement("canvas");
-        c.width = src.width;
-        c.height = src.height;
-        const g = c.getContext("2d");
-        g.drawImage(src, 0, 0);
-        const d = g.getImageData(0, 0, c.width, c.height).data;
+        const d = window.bspkitCanvasRgba().data;
         const bg = window.bspview.background;
         let covered = 0;
         for (let i = 0; i < d.length; i += 4) {

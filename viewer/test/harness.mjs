@@ -35,6 +35,19 @@ export async function openChromium(exe, [width, height]) {
       "--enable-unsafe-swiftshader",
     ],
   });
+  // Every page gets one function that copies the canvas as drawn (the page keeps its drawing
+  // buffer) into RGBA bytes; the scripts' pixel measures run inside the page and call it.
+  await context.addInitScript(() => {
+    window.bspkitCanvasRgba = () => {
+      const src = document.getElementById("canvas");
+      const c = document.createElement("canvas");
+      c.width = src.width;
+      c.height = src.height;
+      const g = c.getContext("2d");
+      g.drawImage(src, 0, 0);
+      return { width: c.width, height: c.height, data: g.getImageData(0, 0, c.width, c.height).data };
+    };
+  });
   const close = async () => {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -50,16 +63,10 @@ export async function servedMaps(url) {
 // The page's file stem of a map name (`maps/e1m1.bsp` -> `e1m1`), for screenshot names.
 export const stemOf = (name) => name.split(/[\\/]/).pop().replace(/\.[^.]*$/, "");
 
-// R + G + B of every pixel of the canvas as drawn (the page keeps its drawing buffer).
+// R + G + B of every pixel of the canvas as drawn.
 export function canvasLuma(page) {
   return page.evaluate(() => {
-    const src = document.getElementById("canvas");
-    const c = document.createElement("canvas");
-    c.width = src.width;
-    c.height = src.height;
-    const g = c.getContext("2d");
-    g.drawImage(src, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const d = window.bspkitCanvasRgba().data;
     const y = [];
     for (let i = 0; i < d.length; i += 4) y.push(d[i] + d[i + 1] + d[i + 2]);
     return y;
