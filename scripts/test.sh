@@ -16,7 +16,7 @@ python3 scripts/layers.py crates/bspkit/src
 
 # The crates built alone (`cargo run -p bsp-cli`, maturin's build of bspkit-py) resolve the
 # library's dependency features as this test build does, so the library and the Arrow crates are
-# compiled once (README, "Set-up cost"); fails naming the package whose features drifted.
+# compiled once (docs/setup-test-time.md, "Set-up cost"); fails naming the package whose features drifted.
 python3 scripts/feature_drift.py
 
 # Python oracles: srctools' VTF reader (MIT, PyPI) checks bspkit's VTF decoding

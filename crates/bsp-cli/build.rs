@@ -1,4 +1,4 @@
-//! Link options of the `bsp` executable (README, "Start-up").
+//! Link options of the `bsp` executable (docs/setup-test-time.md, "Start-up").
 //!
 //! A position-independent executable is relocated by the dynamic loader at every start: the
 //! release `bsp` carries about 11,000 relative relocations (vtables and string tables point into

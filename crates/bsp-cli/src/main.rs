@@ -386,7 +386,7 @@ fn fast_parse(args: &[std::ffi::OsString]) -> Option<Cli> {
 
 /// `bsp --version` / `bsp -V` alone: the line clap prints (`bsp 0.1.0`), without building
 /// clap's command tree or installing the signal handlers — start-up is all that command costs
-/// (README, "Start-up"). Any other argument goes through clap as before.
+/// (docs/setup-test-time.md, "Start-up"). Any other argument goes through clap as before.
 fn version_only(args: &[std::ffi::OsString]) -> Option<String> {
     match args {
         [_, a] if a == "--version" || a == "-V" => Some(format!("bsp {}\n", env!("CARGO_PKG_VERSION"))),

@@ -1,6 +1,6 @@
 //! The integration tests of `bsp-cli`, one test binary: each former `tests/NAME.rs` is the module
 //! `NAME` here (one binary links the crate and its dependencies once instead of once per file,
-//! which cut the debug build of the tests and `target/` to a fraction — README, "Set-up cost").
+//! which cut the debug build of the tests and `target/` to a fraction — docs/setup-test-time.md, "Set-up cost").
 //! A new test file goes in this folder and gets a `mod NAME;` line below; its helpers come from
 //! `use crate::common;` / `use crate::cli;`. `every_test_file_is_a_module` checks that none is forgotten.
 
