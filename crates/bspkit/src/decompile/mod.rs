@@ -49,6 +49,7 @@ use serde::Serialize;
 use self::geom::Plane;
 use self::mapfile::{Dialect, MapPrimitive, TexProjection};
 use self::original::{Budget, Original, TexTruth};
+use self::snapcover::{bounds, Bounds};
 use crate::branch::Family;
 use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
@@ -321,8 +322,6 @@ pub fn decompile_to(bsp: &Bsp, out: &Path, opts: &DecompileOptions) -> Result<De
     Ok(d)
 }
 
-use self::snapcover::{bounds, Bounds};
-
 /// Bounds that meet, with a margin for points on the boundary.
 fn overlaps(a: &Bounds, b: &Bounds) -> bool {
     (0..3).all(|k| a.0[k] <= b.1[k] + 0.1 && b.0[k] <= a.1[k] + 0.1)
@@ -461,8 +460,9 @@ fn measure_parsed(
         }
     }
     // Families whose compiler rounds drawn vertices to a grid (Quake 3: q3map2's 1/8 unit)
-    // also pair a face left uncovered with the sides its vertices lie within the snap of
-    // (module `snapcover`); built on the first such face.
+    // also pair a face the same-plane test leaves partly uncovered with the sides its vertices
+    // lie within the snap of (module `snapcover`, its index built on the first such face); the
+    // face counts the larger of the two covered areas.
     let mut snapped: Option<snapcover::SideGrid> = None;
     let mut uncovered: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
     for f in &orig.faces {
