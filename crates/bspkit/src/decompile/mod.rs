@@ -14,7 +14,8 @@
 //! it was made from:
 //! - **face coverage**: the area of the original drawn faces (Quake 2 faces, Quake 3 planar
 //!   surfaces' triangles) covered by the decompiled brushes' side polygons on the same plane and
-//!   facing, per face the sum of its overlaps with those polygons, capped at its area;
+//!   facing, per face the sum of its overlaps with those polygons, capped at its area (Quake 3
+//!   also within q3map2's vertex snap, module `snapcover`);
 //! - **brush fidelity**: brushes whose sides (bevels left out) come back as the same planes with
 //!   the same contents (Quake 2) or shaders (Quake 3, where contents come from shaders);
 //! - **texture fidelity**: sides whose texture name, and where the map records them, axes come
@@ -34,6 +35,7 @@ mod quake;
 pub mod quake1;
 mod respawn;
 pub mod scene;
+mod snapcover;
 mod source;
 mod tree;
 pub mod vmf;
@@ -47,6 +49,7 @@ use serde::Serialize;
 use self::geom::Plane;
 use self::mapfile::{Dialect, MapPrimitive, TexProjection};
 use self::original::{Budget, Original, TexTruth};
+use self::snapcover::{bounds, Bounds};
 use crate::branch::Family;
 use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
@@ -319,15 +322,6 @@ pub fn decompile_to(bsp: &Bsp, out: &Path, opts: &DecompileOptions) -> Result<De
     Ok(d)
 }
 
-/// Axis-aligned bounds (min, max) of a polygon.
-type Bounds = ([f64; 3], [f64; 3]);
-
-fn bounds(w: &[[f64; 3]]) -> Bounds {
-    w.iter().fold(([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]), |(lo, hi), p| {
-        (std::array::from_fn(|k| lo[k].min(p[k])), std::array::from_fn(|k| hi[k].max(p[k])))
-    })
-}
-
 /// Bounds that meet, with a margin for points on the boundary.
 fn overlaps(a: &Bounds, b: &Bounds) -> bool {
     (0..3).all(|k| a.0[k] <= b.1[k] + 0.1 && b.0[k] <= a.1[k] + 0.1)
@@ -439,10 +433,10 @@ fn measure_parsed(
     }
 
     // Face coverage: side polygons of the parsed brushes, by entity and plane.
-    // (entity, quantised normal, quantised distance) -> side polygons.
+    // (entity, quantised normal, quantised distance) -> indexes into `polys`.
     type PlaneKey = (usize, [i64; 3], i64);
-    type Polygons = Vec<(Bounds, Vec<[f64; 3]>)>;
-    let mut by_plane: std::collections::HashMap<PlaneKey, Polygons> = std::collections::HashMap::new();
+    let mut polys: Vec<snapcover::SidePoly> = Vec::new();
+    let mut by_plane: std::collections::HashMap<PlaneKey, Vec<usize>> = std::collections::HashMap::new();
     let key = |p: &Plane| (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64);
     let mut scratch = Vec::new();
     for (ei, e) in parsed.iter().enumerate() {
@@ -459,11 +453,17 @@ fn measure_parsed(
                 let w = geom::side_polygon(&planes, i, &mut scratch, &mut steps);
                 if w.len() >= 3 {
                     let (n, d) = key(&planes[i]);
-                    by_plane.entry((ei, n, d)).or_default().push((bounds(&w), w));
+                    by_plane.entry((ei, n, d)).or_default().push(polys.len());
+                    polys.push(snapcover::SidePoly { entity: ei, plane: planes[i], bounds: bounds(&w), poly: w });
                 }
             }
         }
     }
+    // Families whose compiler rounds drawn vertices to a grid (Quake 3: q3map2's 1/8 unit)
+    // also pair a face the same-plane test leaves partly uncovered with the sides its vertices
+    // lie within the snap of (module `snapcover`, its index built on the first such face); the
+    // face counts the larger of the two covered areas.
+    let mut snapped: Option<snapcover::SideGrid> = None;
     let mut uncovered: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
     for f in &orig.faces {
         let (n, d) = key(&f.plane);
@@ -475,7 +475,8 @@ fn measure_parsed(
             for dd in [d, d.saturating_sub(1), d.saturating_add(1)] {
                 let Some(cands) = by_plane.get(&(f.entity, n, dd)) else { continue };
                 budget.spend(cands.len() as u64)?;
-                for (cb, c) in cands {
+                for &ci in cands {
+                    let (cb, c) = (&polys[ci].bounds, &polys[ci].poly);
                     // Most polygons on a shared plane (a floor) are far from this face.
                     if !overlaps(&fb, cb) {
                         continue;
@@ -484,6 +485,14 @@ fn measure_parsed(
                         continue;
                     }
                     covered += geom::area(&geom::intersect(poly, c, f.plane.normal));
+                }
+            }
+            if orig.vertex_snap > 0.0 && covered < a * (1.0 - 1e-9) {
+                if snapped.is_none() {
+                    snapped = Some(snapcover::SideGrid::new(&polys, orig.vertex_snap, budget)?);
+                }
+                if let Some(g) = snapped.as_mut() {
+                    covered = covered.max(g.covered(&polys, f.entity, poly, f.plane.normal, budget)?);
                 }
             }
             q.covered_area += covered.min(a);

@@ -140,6 +140,9 @@ pub(crate) struct Original {
     /// Per output entity, the entity whose model its brushes were compiled into, where that is
     /// another one (Source: a func_detail's brushes are in the world model); others are their own.
     pub entity_group: Vec<usize>,
+    /// The grid the compiler rounded drawn vertices to (units; 0 where none is known): faces
+    /// are also paired with sides within that snap (module `snapcover`).
+    pub vertex_snap: f64,
 }
 
 /// Brush `brush`'s sides `first..first + count` of `sides`, or a malformed-data error naming the

@@ -324,7 +324,8 @@ where
         normal: [f64; 3],
         surface: i64,
     }
-    let mut orig = Original::default();
+    // q3map2 rounds drawn brush-side vertices to 1/8 unit (module `snapcover`).
+    let mut orig = Original { vertex_snap: super::snapcover::Q3MAP2_VERTEX_GRID, ..Original::default() };
     let mut tris_by_model: Vec<Vec<Tri>> = Vec::with_capacity(models.len());
     for (m, model) in models.iter().enumerate() {
         let mut tris = Vec::new();

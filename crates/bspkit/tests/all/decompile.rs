@@ -47,14 +47,13 @@ fn corpus_quake2_quake3() {
                 eprintln!("    {mm:?}");
             }
             let name = m.path.file_name().unwrap().to_string_lossy().to_string();
-            // Every brush, side texture and entity comes back; the faces are covered (per map
-            // floors below 99.9 % where the compiler drew faces no brush side has, named in the
-            // report's `uncovered_by_texture`).
-            let coverage_floor = match name.as_str() {
-                "turtlearena__sp1boss.bsp" => 97.0,
-                "turtlearena__test_smash.bsp" => 99.85,
-                _ => 99.9,
-            };
+            // Every brush, side texture and entity comes back; the faces are covered (Quake 3:
+            // triangles q3map2 snapped to its 1/8-unit grid pair with their side within the
+            // snap, `decompile::snapcover`).
+            let coverage_floor = 99.9;
+            if q.face_coverage.unwrap() < 100.0 {
+                eprintln!("    uncovered by texture: {:?}", q.uncovered_by_texture);
+            }
             assert!(q.face_coverage.unwrap() >= coverage_floor, "{name}: coverage {:?}", q.face_coverage);
             assert_eq!(q.brushes_same, q.brushes, "{name}");
             assert!(q.brushes > 0, "{name}");
