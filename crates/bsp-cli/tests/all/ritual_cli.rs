@@ -48,7 +48,7 @@ fn ritual_rooms_info_check_rewrite_export() {
         }
         if branch.id == "mohaa" {
             // OpenMoHAA's `%6i   %-22s%7i` columns.
-            assert!(text.contains("\n     1   sideequations              32\n"), "{text}");
+            assert!(text.contains("\n     2   sideequations              64\n"), "{text}");
         }
         let json: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", s(&map)]).stdout).unwrap();
         assert_eq!(json["format"]["branch"], branch.id);

@@ -255,9 +255,10 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
         match set {
             RecordSet::Fakk => cat(&(0..6).map(|k| BrushSide { plane: I32::new(2 * k), shader: I32::new(0) }).collect::<Vec<_>>()),
             RecordSet::Ef2 => cat(&(0..6).map(|k| BrushSideEf2 { shader: I32::new(0), plane: I32::new(2 * k) }).collect::<Vec<_>>()),
-            // The top side carries side equation 0; the others none (−1).
+            // The top side carries side equation 1; the others none (0: the engine reads 0 as
+            // no equation, and the retail compiler writes 0 there, never −1).
             _ => cat(&(0..6)
-                .map(|k| BrushSideMohaa { plane: I32::new(2 * k), shader: I32::new(0), equation: I32::new(if k == 5 { 0 } else { -1 }) })
+                .map(|k| BrushSideMohaa { plane: I32::new(2 * k), shader: I32::new(0), equation: I32::new(if k == 5 { 1 } else { 0 }) })
                 .collect::<Vec<_>>()),
         },
     );
@@ -301,7 +302,9 @@ pub fn ritual_room(branch: &'static Branch) -> Option<Vec<u8>> {
     put("LIGHT_GRID_PALETTE", vec![64u8; 768]);
     put("LIGHT_GRID_OFFSETS", cat(&[I16::<zerocopy::LittleEndian>::new(0)]));
     put("LIGHT_GRID_DATA", vec![0u8; 4]);
-    put("SIDE_EQUATIONS", cat(&[SideEquation { s: [1.0, 0.0, 0.0, 0.0].map(F32::new), t: [0.0, 1.0, 0.0, 0.0].map(F32::new) }]));
+    // Equation 0 is never read (a side's 0 means none), so the compiler writes it as zeros.
+    let unused = SideEquation { s: [0.0; 4].map(F32::new), t: [0.0; 4].map(F32::new) };
+    put("SIDE_EQUATIONS", cat(&[unused, SideEquation { s: [1.0, 0.0, 0.0, 0.0].map(F32::new), t: [0.0, 1.0, 0.0, 0.0].map(F32::new) }]));
     let mut patch = TerrainPatch::new_zeroed();
     patch.shader = U16::new(0);
     patch.lightmap = I16::new(-1);

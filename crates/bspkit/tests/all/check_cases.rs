@@ -35,6 +35,30 @@ fn q3_global_fog_is_a_note() {
     assert_eq!(Counts::of(&p).errors, 0);
 }
 
+/// Raven's renderer reads brush −1 as the global fog (OpenJK `R_LoadFogs`), so an RBSP map's
+/// global fog is no problem at all (found on the JKA map duel_rift, which had the Quake 3 note).
+#[test]
+fn rbsp_global_fog_is_no_problem() {
+    let q3_map = q3(&[fog(-1, -1)], &[surface(1, 0)]);
+    let opts = bspkit::convert::ConvertOptions {
+        to: bspkit::branches::by_id("rbsp").unwrap(),
+        endian: None,
+        lzma: bspkit::convert::Lzma::Auto,
+        static_props: None,
+    };
+    let rbsp = bspkit::convert::convert(&Bsp::from_bytes(&q3_map).unwrap(), &opts).unwrap().bytes;
+    let bsp = Bsp::from_bytes(&rbsp).unwrap();
+    assert_eq!(bsp.branch().id, "rbsp");
+    assert_eq!(bsp.raw_lump(quake3::lumps::LUMP_FOGS).unwrap().len(), 72, "the fog is carried over");
+    let p = check(&bsp);
+    assert_eq!(p, vec![], "{p:?}");
+    // A brush −1 with a visible side stays an error there too.
+    let q3_side = q3(&[fog(-1, 0)], &[]);
+    let rbsp = bspkit::convert::convert(&Bsp::from_bytes(&q3_side).unwrap(), &opts).unwrap().bytes;
+    let p = check(&Bsp::from_bytes(&rbsp).unwrap());
+    assert_eq!(with_code(&p, Code::INDEX_OUT_OF_RANGE).len(), 1, "{p:?}");
+}
+
 #[test]
 fn q3_fog_brush_out_of_range_is_an_error() {
     // Brush 5 of none, and brush −1 with a visible side (not the global-fog pair).

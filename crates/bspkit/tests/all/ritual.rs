@@ -102,7 +102,7 @@ fn records_are_typed_and_views_find_ritual_slots() {
     let leaves: &[LeafMohaa] = v.leaves().unwrap();
     assert_eq!(leaves[1].num_static_models.get(), 1);
     let sides: &[BrushSideMohaa] = v.brush_sides().unwrap();
-    assert_eq!(sides[5].equation.get(), 0);
+    assert_eq!((sides[0].equation.get(), sides[5].equation.get()), (0, 1));
     assert_eq!(v.shaders().unwrap()[0].q3.name(), "textures/bspkit/grey");
     let surfaces: &[SurfaceRitual] = v.surfaces().unwrap();
     assert_eq!(surfaces.len(), 7);
@@ -287,4 +287,35 @@ fn elite_force_2_reads_its_own_field_orders() {
     let mut demo = room("fakk2");
     demo[4..8].copy_from_slice(&19u32.to_le_bytes());
     assert!(Bsp::from_bytes(&demo).is_err());
+}
+
+/// Medal of Honor's side equation 0 means none (OpenMoHAA's CMod_LoadBrushSides), as the retail
+/// compiler writes it: real Allied Assault maps (pstngh/moh-maps, docs/real-maps.md) have every
+/// side at 0 and an empty SIDE_EQUATIONS lump, which `check` had reported as thousands of
+/// equations out of range. −1, which the engine would index, is an error.
+#[test]
+fn mohaa_side_equation_0_is_none() {
+    for id in ["mohaa", "mohaa_bt", "mohaa_demo"] {
+        let bytes = room(id);
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let (sides_at, eq_at) = (bsp.branch().lump_index("BRUSH_SIDES").unwrap(), bsp.branch().lump_index("SIDE_EQUATIONS").unwrap());
+        let mut sides = bsp.lump(sides_at).unwrap().to_vec();
+        for side in sides.chunks_exact_mut(12) {
+            BrushSideMohaa::mut_from_bytes(side).unwrap().equation.set(0);
+        }
+        let mut ed = Editor::new(&bsp).unwrap();
+        ed.set_lump(sides_at, sides.clone()).unwrap();
+        ed.set_lump(eq_at, Vec::new()).unwrap();
+        let none = ed.to_bytes().unwrap();
+        let problems = bspkit::check::check(&Bsp::from_bytes(&none).unwrap());
+        assert!(problems.is_empty(), "{id}: {problems:#?}");
+        // The same map with one side at −1: an error naming the equation.
+        BrushSideMohaa::mut_from_bytes(&mut sides[..12]).unwrap().equation.set(-1);
+        let mut ed = Editor::new(&bsp).unwrap();
+        ed.set_lump(sides_at, sides).unwrap();
+        ed.set_lump(eq_at, Vec::new()).unwrap();
+        let problems = bspkit::check::check(&Bsp::from_bytes(&ed.to_bytes().unwrap()).unwrap());
+        assert_eq!(problems.len(), 1, "{id}: {problems:#?}");
+        assert!(problems[0].lump.contains("BRUSH_SIDES") && problems[0].message.contains("equation -1"), "{id}: {problems:#?}");
+    }
 }

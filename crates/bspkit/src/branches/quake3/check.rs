@@ -74,8 +74,10 @@ fn check_mohaa<Lf: MohaaLeaf>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         let l = label(bsp, i);
         let mut c = Checker::new(problems, &l);
         for (k, s) in sides.iter().enumerate() {
-            // −1: no side equation.
-            if s.equation.get() != -1 {
+            // 0: no side equation. OpenMoHAA's CMod_LoadBrushSides takes `equationNum` only when
+            // it is not 0, and the retail compiler writes 0 on every side without one, with an
+            // empty SIDE_EQUATIONS lump when no side has one (real maps: docs/real-maps.md).
+            if s.equation.get() != 0 {
                 index(&mut c, k, "equation", s.equation.get() as i64, equations, "side equations");
             }
         }
@@ -208,7 +210,16 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     // the field holds whatever the heap held (18 of 28 Warfork maps, from side 0, 1024 or 2048
     // on). The qfusion engines (Warsow, Warfork) never read it: their collision loader takes the
     // plane and shader of a side, the renderer no brush side at all. One note for all of them.
-    let unread_surface = bsp.branch().id == "fbsp";
+    // RBSP: the same garbage is in real Jedi Academy maps (cmp_ctf_kothis, from side 0 or 1024
+    // on), and Raven's engines never read the field either: OpenJK's collision loader
+    // (`CMod_LoadBrushSides`, cm_load.cpp) takes a side's plane and shader, its renderer only the
+    // planes of a fog brush's sides (`R_LoadFogs`).
+    let unread_by = match bsp.branch().id {
+        "fbsp" => Some("the qfusion engines (Warsow, Warfork) never read it"),
+        "rbsp" => Some("Raven's engines (Jedi Outcast, Jedi Academy, SoF2: OpenJK's CMod_LoadBrushSides) never read it"),
+        _ => None,
+    };
+    let unread_surface = unread_by.is_some();
     let (mut stale, mut first_stale) = (0usize, None);
     for (i, s) in sides.as_deref().unwrap_or(&[]).iter().enumerate() {
         index(&mut c, i, "plane", s.plane(), len(&planes), "planes");
@@ -230,7 +241,8 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
             Some(i),
             format!(
                 "{stale} brush side(s) have a surface outside surfaces (count {n}), e.g. this one's {surf}: q3map2 leaves the field \
-                 uninitialised past a growth of its side array, and the qfusion engines (Warsow, Warfork) never read it"
+                 uninitialised past a growth of its side array, and {}",
+                unread_by.unwrap_or_default()
             ),
         );
     }
@@ -238,6 +250,9 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let l = label(bsp, slot.fogs.unwrap_or(LUMP_FOGS));
     let mut c = Checker::new(problems, &l);
     let brush_list = brushes.as_deref().unwrap_or(&[]);
+    // Raven's renderer (JK2, JA, SoF2: R_LoadFogs in OpenJK's tr_bsp.cpp) reads brushNum −1 as
+    // the map's global fog over the whole world, so for RBSP it is the format, not a problem.
+    let raven_global_fog = bsp.branch().id == "rbsp";
     for (i, f) in fogs.as_deref().unwrap_or(&[]).iter().enumerate() {
         let b = f.brush.get() as i64;
         let side = f.visible_side.get() as i64;
@@ -245,11 +260,13 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         // `_fog` / `fog`): DarkPlaces and ET:Legacy draw it, stock ioquake3's R_LoadFogs
         // refuses a brush out of range. A note about that engine; any other brush must exist.
         if b == -1 && side == -1 {
-            c.note(
-                Code::GLOBAL_FOG,
-                Some(i),
-                "global fog (brush -1, visibleSide -1): stock ioquake3 refuses it, DarkPlaces and ET:Legacy draw it",
-            );
+            if !raven_global_fog {
+                c.note(
+                    Code::GLOBAL_FOG,
+                    Some(i),
+                    "global fog (brush -1, visibleSide -1): stock ioquake3 refuses it, DarkPlaces and ET:Legacy draw it",
+                );
+            }
             continue;
         }
         index(&mut c, i, "brush", b, len(&brushes), "brushes");
