@@ -775,12 +775,18 @@ pub fn verify_written(path: &Path, branch: &str, before: &[String]) -> Result<()
 /// Open `bytes` as `branch` and read every lump (an error if any fails), then return the
 /// `check` problems that are not in `before`.
 pub fn new_problems_in(bytes: &[u8], branch: &str, before: &[String]) -> Result<Vec<String>> {
+    Ok(new_problem_list_in(bytes, branch, before)?.iter().map(|p| p.to_string()).collect())
+}
+
+/// [`new_problems_in`] with each problem whole (its severity and code), for callers that treat
+/// notes apart from warnings and errors.
+pub fn new_problem_list_in(bytes: &[u8], branch: &str, before: &[String]) -> Result<Vec<crate::check::Problem>> {
     let opts = crate::bsp::OpenOptions { branch: Some(branch.to_string()), external_lumps: false, ..Default::default() };
     let bsp = Bsp::from_bytes_with(bytes, &opts)?;
     for e in bsp.lumps() {
         bsp.raw_lump(e.index)?;
     }
-    Ok(crate::check::check(&bsp).iter().map(|p| p.to_string()).filter(|p| !before.contains(p)).collect())
+    Ok(crate::check::check(&bsp).into_iter().filter(|p| !before.contains(&p.to_string())).collect())
 }
 
 /// Reopen a written file as `branch` and read every lump (an error if any fails), then return

@@ -179,16 +179,29 @@ fn pc_form(bsp: &Bsp, report: &mut Report) -> Result<Bsp<'static>> {
 
 /// Convert and check, ready to write: with `strict`, a lossy conversion is refused
 /// ([`ErrorKind::Lossy`]); the result must reopen as the target branch with every lump
-/// readable, and `check` must find no problem the source lacks ([`ErrorKind::NewProblems`]).
+/// readable, and `check` must find no warning or error the source lacks
+/// ([`ErrorKind::NewProblems`]). A new note is a loss of kind `target_note`, not a refusal:
+/// notes say how engines differ on a valid map (a Jedi Academy global fog, which Raven's
+/// renderer draws, taken to Quake 3, whose stock engine refuses it), which is what the target
+/// engine will do with the converted bytes, not a fault in them.
 pub fn prepare(bsp: &Bsp, opts: &ConvertOptions, strict: bool) -> Result<Converted> {
-    let c = convert(bsp, opts)?;
-    refuse_lossy(&c.report, strict)?;
+    let mut c = convert(bsp, opts)?;
     let before: Vec<String> = crate::check::check(bsp).iter().map(|p| p.to_string()).collect();
-    let new = crate::write::new_problems_in(&c.bytes, opts.to.id, &before)
+    let new = crate::write::new_problem_list_in(&c.bytes, opts.to.id, &before)
         .map_err(|e| Error::malformed(format!("the converted map does not read back: {e}")))?;
-    if !new.is_empty() {
-        return Err(Error::new(ErrorKind::NewProblems(new)));
+    let (notes, faults): (Vec<_>, Vec<_>) = new.into_iter().partition(|p| p.severity == crate::check::Severity::Note);
+    if !faults.is_empty() {
+        return Err(Error::new(ErrorKind::NewProblems(faults.iter().map(|p| p.to_string()).collect())));
     }
+    for p in &notes {
+        c.report.loss(
+            p.index,
+            Some(p.lump.clone()),
+            "target_note",
+            format!("the converted map has a note the source lacks: {}", p.message),
+        );
+    }
+    refuse_lossy(&c.report, strict)?;
     Ok(c)
 }
 

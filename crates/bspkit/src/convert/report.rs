@@ -55,7 +55,8 @@ pub struct Loss {
     pub lump: Option<String>,
     /// `dropped` (not in the output), `kept_unconverted` (copied as it was: the target reads it
     /// as the source's form), `defaulted` (a field given the target's default), `truncated`
-    /// (records or values that do not fit).
+    /// (records or values that do not fit), `target_note` (a `check` note of the output that the
+    /// source's check lacks: how the target's engines treat it).
     pub kind: &'static str,
     pub message: String,
 }

@@ -59,6 +59,31 @@ fn rbsp_global_fog_is_no_problem() {
     assert_eq!(with_code(&p, Code::INDEX_OUT_OF_RANGE).len(), 1, "{p:?}");
 }
 
+/// Taken back to Quake 3, the global fog Raven's renderer draws gets Quake 3's note again:
+/// `convert::prepare` reports it as a `target_note` loss instead of refusing, and `--strict`
+/// (lossless only) refuses it as lossy.
+#[test]
+fn a_note_only_the_target_has_is_a_target_note_loss() {
+    let q3_map = q3(&[fog(-1, -1)], &[surface(1, 0)]);
+    let to = |id: &str| bspkit::convert::ConvertOptions {
+        to: bspkit::branches::by_id(id).unwrap(),
+        endian: None,
+        lzma: bspkit::convert::Lzma::Auto,
+        static_props: None,
+    };
+    let rbsp = bspkit::convert::convert(&Bsp::from_bytes(&q3_map).unwrap(), &to("rbsp")).unwrap().bytes;
+    let rbsp = Bsp::from_bytes(&rbsp).unwrap();
+    let back = bspkit::convert::prepare(&rbsp, &to("quake3"), false).expect("a new note does not refuse the conversion");
+    let notes: Vec<_> = back.report.losses.iter().filter(|l| l.kind == "target_note").collect();
+    assert_eq!(notes.len(), 1, "{:?}", back.report.losses);
+    assert!(notes[0].lump.as_deref().unwrap_or("").contains("FOGS") && !back.report.lossless, "{:?}", back.report);
+    let p = check(&Bsp::from_bytes(&back.bytes).unwrap());
+    assert_eq!(with_code(&p, Code::GLOBAL_FOG).len(), 1, "{p:?}");
+    let strict = bspkit::convert::prepare(&rbsp, &to("quake3"), true).unwrap_err();
+    assert!(matches!(strict.kind, bspkit::ErrorKind::Lossy(_)), "{strict}");
+    assert!(check(&rbsp).is_empty(), "the source has no problem, so the note is new");
+}
+
 #[test]
 fn q3_fog_brush_out_of_range_is_an_error() {
     // Brush 5 of none, and brush −1 with a visible side (not the global-fog pair).
