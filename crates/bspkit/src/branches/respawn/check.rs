@@ -10,7 +10,7 @@ use super::lumps::*;
 use super::records::*;
 use super::view::{Apex, Game, IndexRecord, Titanfall, Titanfall2, TitanfallX360, View};
 use crate::bsp::Bsp;
-use crate::check::problem::{Checker, Code, Problem};
+use crate::check::problem::{Checker, Code, Problem, Severity};
 use crate::directory::LumpOrigin;
 
 /// Every check of a Respawn map.
@@ -717,12 +717,10 @@ fn lighting<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, texture_data: usi
             }
         }
     }
-    // Titanfall 2 lightmap texels: sky 8 bytes per texel (two RGBA pages), real-time lights 9
-    // in the `.bsp` (8 in a `.bsp_lump`, see `files`), summed over LIGHTMAP_HEADERS. Checked
-    // on the three corpus maps; other games' byte counts are not known.
     // Apex: pages of texel type 1 hold 8 bytes per texel in LIGHTMAP_DATA_SKY (two RGBA8
-    // planes, `super::lighting`); real-time lights follow `apex_rtl_bytes`. Other texel types'
-    // sizes are not known, so a map with one is not counted.
+    // planes, `super::lighting`): another size is an error. Real-time lights follow
+    // `apex_rtl_bytes`, a rule from third-party notes checked on one real map: another size is
+    // a warning. Other texel types' sizes are not known, so a map with one is not counted.
     if bsp.branch().id == APEX.id {
         if let Ok(headers) = v.lightmap_headers() {
             if headers.iter().all(|h| super::lighting::apex_type(h) == super::lighting::APEX_TYPE_RGBA_PLANES) {
@@ -732,13 +730,19 @@ fn lighting<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, texture_data: usi
                     .iter()
                     .map(apex_rtl_bytes)
                     .fold(0u64, |sum, (inside, outside)| sum.saturating_add(if external { outside } else { inside }));
-                for (lump, want, how) in [
-                    (LUMP_LIGHTMAP_DATA_SKY, texels.saturating_mul(8), format!("{texels} texels at 8 bytes")),
-                    (LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS, rtl, format!("{} page(s) of real-time-light masks", headers.len())),
+                for (lump, want, how, severity) in [
+                    (LUMP_LIGHTMAP_DATA_SKY, texels.saturating_mul(8), format!("{texels} texels at 8 bytes"), Severity::Error),
+                    (
+                        LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS,
+                        rtl,
+                        format!("{} page(s) of real-time-light masks", headers.len()),
+                        Severity::Warning,
+                    ),
                 ] {
                     let len = bsp.lump(lump).map(|l| l.len() as u64).unwrap_or(0);
                     if len != 0 && len != want {
-                        problems.push(Problem::error(
+                        problems.push(Problem::with(
+                            severity,
                             Code::COUNT_MISMATCH,
                             label(bsp, lump),
                             None,
@@ -749,6 +753,9 @@ fn lighting<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, texture_data: usi
             }
         }
     }
+    // Titanfall 2 lightmap texels: sky 8 bytes per texel (two RGBA pages), real-time lights 9
+    // in the `.bsp` (8 in a `.bsp_lump`, see `files`), summed over LIGHTMAP_HEADERS. Checked
+    // on the three corpus maps; Titanfall's and the console's byte counts are not known.
     if bsp.branch().id == TITANFALL2.id {
         if let Ok(headers) = v.lightmap_headers() {
             let texels = texels(headers);
