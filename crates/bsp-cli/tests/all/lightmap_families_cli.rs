@@ -2,7 +2,8 @@
 //! Call of Duty 4 corpus maps: lit pages written as PNGs with their manifest, the GLB's lit
 //! primitives carrying `TEXCOORD_1` with the lightmap as their occlusion texture (vertex mode:
 //! `COLOR_0` on every primitive), every GLB 0 errors / 0 warnings in the Khronos validator
-//! (skipped without it), and `render` naming its lit faces.
+//! (skipped without it), and `render` naming its lit faces. The same on a builder-made Apex
+//! map with one type-1 page (issue 25).
 
 use std::path::Path;
 use std::process::Command;
@@ -78,4 +79,38 @@ fn titanfall2_and_cod4_maps_get_lightmaps_in_every_output() {
         assert!(Path::new(&png).is_file());
     }
     validate(&glbs);
+}
+
+/// Apex (issue 25): `bspkit::build::apex_room` with one 8 × 4 type-1 page through `lightmaps`
+/// (one lit face, its two layers as PNGs), `export` (the page as a lightmap image on the lit
+/// primitive's occlusion slot, `TEXCOORD_1`; validator-clean when the validator is installed) and
+/// `render` (1 lit face).
+#[test]
+fn apex_builder_map_gets_lightmaps_in_every_output() {
+    use bspkit::build::{apex_room, apex_sky_pattern, ApexPage};
+    let out = scratch("lightmap-apex");
+    let pages = [ApexPage::rgba(8, 4)];
+    let map = out.join("apex_room.bsp");
+    std::fs::write(&map, apex_room(&pages, apex_sky_pattern(&pages))).unwrap();
+    let dir = out.join("lm");
+    let said = run(&["lightmaps".as_ref(), map.as_os_str(), "--out".as_ref(), dir.as_os_str()]);
+    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("lightmaps.json")).unwrap()).unwrap();
+    assert_eq!(manifest["faces"].as_array().unwrap().len(), 1, "{said}");
+    let atlases = manifest["atlases"].as_array().unwrap();
+    assert_eq!(atlases.len(), 2, "sky A and sky B: {atlases:?}");
+    for a in atlases {
+        assert!(std::fs::read(dir.join(a["png"].as_str().unwrap())).unwrap().starts_with(b"\x89PNG"));
+    }
+    let glb = out.join("apex_room.glb");
+    run(&["export".as_ref(), map.as_os_str(), "-o".as_ref(), glb.as_os_str()]);
+    let doc = glb_json(&glb);
+    let p = &doc["meshes"][0]["primitives"][0];
+    assert!(p["attributes"]["TEXCOORD_1"].is_u64(), "{p}");
+    let occ = &doc["materials"][p["material"].as_u64().unwrap() as usize]["occlusionTexture"];
+    let source = doc["textures"][occ["index"].as_u64().unwrap() as usize]["source"].as_u64().unwrap() as usize;
+    assert!(doc["images"][source]["name"].as_str().unwrap().starts_with("lightmap"), "{doc}");
+    let png = out.join("apex_room.png");
+    let said = run(&["render".as_ref(), map.as_os_str(), "-o".as_ref(), png.as_os_str(), "--size".as_ref(), "64".as_ref()]);
+    assert!(said.contains("1 lit faces"), "{said}");
+    validate(&[glb]);
 }

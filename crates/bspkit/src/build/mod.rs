@@ -2,6 +2,7 @@
 //! synthetic maps of branches that have no real file in the corpus; `bsp` uses them for the
 //! committed sample map.
 
+pub mod apex;
 pub mod builder;
 pub mod cod12;
 pub mod cso2;
@@ -14,6 +15,7 @@ pub mod source_xbox;
 pub mod titanfall_x360;
 pub mod vindictus;
 
+pub use apex::{apex_lit_room, apex_room, apex_room_with, apex_sky_pattern, ApexPage};
 pub use builder::{default_version, BspBuilder};
 pub use cod12::cod12_room;
 pub use cso2::{cso2_from_valve, cso2_map, Cso2Form};

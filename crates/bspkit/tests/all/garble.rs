@@ -278,7 +278,7 @@ fn random_bytes_behind_every_magic_never_panic() {
 
 /// Builder maps of the branches without a map in the corpus (Ritual's: F.A.K.K.2, Alice, Medal
 /// of Honor demo / retail / Breakthrough; Call of Duty 1 demo / 1 / 2; the Source forks told by
-/// their static props: The Ship, Zeno Clash, Fairy Tale Busters, Black Mesa; Dark Messiah; Quake 64; Nightfire; original-Xbox Half-Life 2; Titanfall on Xbox 360; Vindictus 1.69 and later; Counter-Strike Online 2 in both layouts), truncated at every 1/80 and garbled, open and decode
+/// their static props: The Ship, Zeno Clash, Fairy Tale Busters, Black Mesa; Dark Messiah; Quake 64; Nightfire; original-Xbox Half-Life 2; Titanfall on Xbox 360; Apex Legends with a lightmap page; Vindictus 1.69 and later; Counter-Strike Online 2 in both layouts), truncated at every 1/80 and garbled, open and decode
 /// to `Ok` or a typed error; garbled copies also export.
 #[cfg(unix)]
 #[test]
@@ -293,7 +293,8 @@ fn builder_maps_of_new_branches_never_panic() {
     let quake64 = std::iter::once((&bspkit::branches::quake1::lumps::QUAKE64, bspkit::build::quake64_room()));
     let nightfire = std::iter::once((&bspkit::branches::nightfire::NIGHTFIRE, bspkit::build::nightfire_room()));
     let xbox = std::iter::once((&bspkit::branches::source::SOURCE_XBOX, bspkit::build::source_xbox_map()))
-        .chain(std::iter::once((&bspkit::branches::respawn::TITANFALL_X360, bspkit::build::titanfall_x360_map())));
+        .chain(std::iter::once((&bspkit::branches::respawn::TITANFALL_X360, bspkit::build::titanfall_x360_map())))
+        .chain(std::iter::once((&bspkit::branches::respawn::APEX, bspkit::build::apex_lit_room())));
     let vindictus = [(1, bspkit::build::VindictusForm::V69), (2, bspkit::build::VindictusForm::Later)]
         .into_iter()
         .map(|(fv, form)| (form.branch(), bspkit::build::vindictus_map(fv, form)));

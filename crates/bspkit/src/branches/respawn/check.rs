@@ -10,7 +10,7 @@ use super::lumps::*;
 use super::records::*;
 use super::view::{Apex, Game, IndexRecord, Titanfall, Titanfall2, TitanfallX360, View};
 use crate::bsp::Bsp;
-use crate::check::problem::{Checker, Code, Problem};
+use crate::check::problem::{Checker, Code, Problem, Severity};
 use crate::directory::LumpOrigin;
 
 /// Every check of a Respawn map.
@@ -40,7 +40,7 @@ fn files(bsp: &Bsp, problems: &mut Vec<Problem>) {
     for e in bsp.lumps() {
         let LumpOrigin::BspLump(p) = &e.origin else { continue };
         let Some(stored) = directory_length(bsp, e.index) else { continue };
-        if stored == e.length || rtl_without_third_page(bsp, e.index, stored) {
+        if stored == e.length || rtl_without_third_page(bsp, e.index, stored) || apex_rtl_without_tail(bsp, e.index, stored, e.length) {
             continue;
         }
         let file = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -105,6 +105,29 @@ fn rtl_without_third_page(bsp: &Bsp, index: usize, stored: u64) -> bool {
     let (Ok(external), Some(e)) = (bsp.lump(index), bsp.entry(index)) else { return false };
     let inside = crate::bytes::slice(bsp.data(), e.offset, stored).unwrap_or(&[]);
     Some(stored) == texels.checked_mul(9) && Some(external.len() as u64) == texels.checked_mul(8) && inside.starts_with(external)
+}
+
+/// Apex real-time-light bytes of one page `(in the .bsp, in a .bsp_lump)`: `2 × (a + 2 × t)` in
+/// a `.bsp_lump` and `a / 2` more in the `.bsp`, for `t` texels and `a` texels of the page with
+/// both sides rounded up to a multiple of 4 (MRVN-Radiant's notes on the engine's loader;
+/// season 13's `mp_lobby`, one 384 × 304 page, holds exactly 758,784 / 700,416 bytes).
+pub fn apex_rtl_bytes<O: zerocopy::ByteOrder>(h: &LightmapHeader<O>) -> (u64, u64) {
+    let (w, hh) = (h.width.get() as u64, h.height.get() as u64);
+    let aligned = w.div_ceil(4) * 4 * (hh.div_ceil(4) * 4);
+    let external = 2 * (aligned + 2 * w * hh);
+    (external + aligned / 2, external)
+}
+
+/// Apex's real-time-light lightmaps: a `.bsp_lump` without the `a / 2` tail the `.bsp`
+/// directory counts ([`apex_rtl_bytes`], summed over LIGHTMAP_HEADERS).
+fn apex_rtl_without_tail(bsp: &Bsp, index: usize, stored: u64, external: u64) -> bool {
+    if index != LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS || bsp.branch().id != APEX.id {
+        return false;
+    }
+    let Ok(headers) = bsp.records::<LightmapHeader>(LUMP_LIGHTMAP_HEADERS) else { return false };
+    let (inside, outside) =
+        headers.iter().map(apex_rtl_bytes).fold((0u64, 0u64), |(a, b), (x, y)| (a.saturating_add(x), b.saturating_add(y)));
+    stored == inside && external == outside
 }
 
 /// Texels of all lightmap pages (saturating: a hostile header list cannot overflow).
@@ -694,9 +717,45 @@ fn lighting<G: Game>(v: &View<G>, problems: &mut Vec<Problem>, texture_data: usi
             }
         }
     }
+    // Apex: pages of texel type 1 hold 8 bytes per texel in LIGHTMAP_DATA_SKY (two RGBA8
+    // planes, `super::lighting`): another size is an error. Real-time lights follow
+    // `apex_rtl_bytes`, a rule from third-party notes checked on one real map: another size is
+    // a warning. Other texel types' sizes are not known, so a map with one is not counted.
+    if bsp.branch().id == APEX.id {
+        if let Ok(headers) = v.lightmap_headers() {
+            if headers.iter().all(|h| super::lighting::apex_type(h) == super::lighting::APEX_TYPE_RGBA_PLANES) {
+                let texels = texels(headers);
+                let external = matches!(bsp.entry(LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS).map(|e| &e.origin), Some(LumpOrigin::BspLump(_)));
+                let rtl = headers
+                    .iter()
+                    .map(apex_rtl_bytes)
+                    .fold(0u64, |sum, (inside, outside)| sum.saturating_add(if external { outside } else { inside }));
+                for (lump, want, how, severity) in [
+                    (LUMP_LIGHTMAP_DATA_SKY, texels.saturating_mul(8), format!("{texels} texels at 8 bytes"), Severity::Error),
+                    (
+                        LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS,
+                        rtl,
+                        format!("{} page(s) of real-time-light masks", headers.len()),
+                        Severity::Warning,
+                    ),
+                ] {
+                    let len = bsp.lump(lump).map(|l| l.len() as u64).unwrap_or(0);
+                    if len != 0 && len != want {
+                        problems.push(Problem::with(
+                            severity,
+                            Code::COUNT_MISMATCH,
+                            label(bsp, lump),
+                            None,
+                            format!("{len} bytes, LIGHTMAP_HEADERS' {how} make {want}"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
     // Titanfall 2 lightmap texels: sky 8 bytes per texel (two RGBA pages), real-time lights 9
     // in the `.bsp` (8 in a `.bsp_lump`, see `files`), summed over LIGHTMAP_HEADERS. Checked
-    // on the three corpus maps; other games' byte counts are not known.
+    // on the three corpus maps; Titanfall's and the console's byte counts are not known.
     if bsp.branch().id == TITANFALL2.id {
         if let Ok(headers) = v.lightmap_headers() {
             let texels = texels(headers);
