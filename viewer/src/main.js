@@ -23,7 +23,7 @@ const hashMap = () => {
 let early = { index: hashMap(), maps: fetch("api/maps.json") };
 early.docs = requests(early.index);
 // What the browser tests read (state, first-frame time); nothing else depends on it.
-const status = { state: "loading", map: -1, frames: 0, firstFrameMs: null, texturesReadyMs: null, loadMs: null, error: null, triangles: 0 };
+const status = { state: "loading", map: -1, frames: 0, firstFrameMs: null, texturesReadyMs: null, loadMs: null, error: null, triangles: 0, kinds: {} };
 window.bspview = status;
 
 const renderer = new THREE.WebGLRenderer({ canvas: $("canvas"), antialias: true, preserveDrawingBuffer: true });
@@ -50,8 +50,11 @@ let current = null; // {summary, entities, info, check, positions, scale}
 const keys = new Set();
 let maps = [];
 
-// Surface kinds (the export's material extras.surface_flags) and whether they show.
-const KINDS = { sky: false, nodraw: false, trigger: false, clip: false, tool: false, water: true, translucent: true, alphatest: true };
+// Surface kinds (the export's material extras.surface_flags) and whether they show. `hull`: the
+// walls of a box sealing the whole map (bspkit's mesh::hull, as `bsp render` cuts them), whose
+// outside would hide the level.
+const KINDS = { sky: false, nodraw: false, trigger: false, clip: false, tool: false, hull: false, water: true, translucent: true, alphatest: true };
+const KIND_TITLES = { hull: "walls of a box sealing the whole map (cut away, as bsp render does)" };
 // A missing texture is the export's checker (extras.placeholder_texture): drawn plain unless asked.
 // `layer`: the lightmap layer drawn on Source bump-mapped faces (0 flat, 1–3 the bump basis
 // directions: the export's extras.lightmap images of the base style with layer > 0).
@@ -420,10 +423,17 @@ function clearMap() {
 
 function applyKinds() {
   if (!root) return;
+  // Per surface kind: the map's meshes of that kind and how many are shown (for the tests).
+  const kinds = {};
   root.traverse((o) => {
     if (!o.isMesh) return;
     const flags = (o.material.userData && o.material.userData.surface_flags) || [];
     o.visible = flags.every((f) => KINDS[f] !== false);
+    for (const f of flags) {
+      const k = (kinds[f] = kinds[f] || { meshes: 0, shown: 0 });
+      k.meshes++;
+      k.shown += o.visible ? 1 : 0;
+    }
     const u = o.material.uniforms;
     const checker = o.material.userData && o.material.userData.placeholder_texture;
     // A texture whose image is still decoding is drawn as one switched off; one that failed to
@@ -443,6 +453,7 @@ function applyKinds() {
     const light = [u.lightMap.value, ...list.slice(1).map((_, k) => u[`styleMap${k}`].value)].map(imageState);
     u.hasLight.value = o.material.userData.lit && light[0] !== "failed" && !light.includes("pending") ? 1 : 0;
   });
+  status.kinds = kinds;
   if (markers) markers.visible = look.markers;
   if (links) links.visible = look.links;
   dirty = true;
@@ -1004,6 +1015,7 @@ function buildToggles() {
     c.type = "checkbox";
     c.checked = KINDS[k];
     c.id = `kind-${k}`;
+    if (KIND_TITLES[k]) l.title = KIND_TITLES[k];
     c.onchange = () => {
       KINDS[k] = c.checked;
       applyKinds();

@@ -1,6 +1,7 @@
 //! What the local web viewer (`bsp view`) serves for one map, built in memory: the map's GLB
 //! (made by [`crate::export::export_glb`], every surface kind kept so the page can toggle sky,
-//! nodraw, triggers and clips by the materials' `extras.surface_flags`) and JSON documents for
+//! nodraw, triggers, clips and the walls of a box sealing the map, [`crate::mesh::hull`], by the
+//! materials' `extras.surface_flags`) and JSON documents for
 //! the summary, the entities, `bsp info`'s data (format, lump table, statistics) and `bsp
 //! check`'s problems. Nothing here touches the network or writes a file; the server lives in
 //! the CLI.
@@ -116,7 +117,13 @@ pub fn map_view(bsp: &Bsp, name: &str, opts: &ExportOptions) -> MapView {
     // Partition problems are `check`'s to report; the frame just has fewer starts.
     let starts = crate::render::Starts::of_map(bsp, &mut Vec::new());
     let exported = export_glb_inspect(bsp, opts, &mut |scene| {
-        frame = crate::render::view_frame(scene, &starts);
+        // The walls of a box sealing the map, as `bsp render` decides them, become surfaces of
+        // kind `hull` (their own materials, `extras.surface_flags`), which the page hides.
+        let hull = crate::mesh::hull::Hull::of(scene, crate::render::SKIP);
+        if let Some(h) = &hull {
+            crate::mesh::hull::mark(scene, h, crate::render::SKIP);
+        }
+        frame = crate::render::view_frame_with_hull(scene, hull.as_ref(), &starts);
     });
     let (glb, summary) = match exported {
         Ok((glb, s)) => (Ok(glb), json!({ "export": s, "frame": frame })),

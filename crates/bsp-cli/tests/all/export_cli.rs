@@ -268,6 +268,34 @@ fn skip_leaves_out_surfaces_by_kind() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--skip hull` leaves out the walls of a box sealing the map, as `bsp render` cuts them
+/// (`mesh::hull`): Titanfall 2 `mp_hippodrome` loses its box's faces and nothing else, and the
+/// file is valid; LibreQuake e0m1, which no box seals, is written byte for byte as without it.
+#[test]
+fn skip_hull_leaves_out_the_sealing_box() {
+    let Some(corpus) = common::corpus("skip_hull_leaves_out_the_sealing_box") else { return };
+    let dir = tmp("skip-hull");
+    let kinds = ["--skip", "sky,nodraw,trigger,clip,tool"];
+    let with_hull = ["--skip", "sky,nodraw,trigger,clip,tool,hull"];
+    let hippo = corpus.join("respawn/catornot__mp_hippodrome.bsp");
+    let (a, _) = export(&hippo, &dir.join("a.glb"), &kinds);
+    let (b, _) = export(&hippo, &dir.join("b.glb"), &with_hull);
+    let cut = b["skipped_by_flag"]["hull"].as_u64().unwrap_or(0);
+    assert!(cut > 0 && a["skipped_by_flag"].get("hull").is_none(), "{a}\n{b}");
+    // Only the walls went: every other kind is skipped as before, and fewer triangles are left.
+    for k in ["sky", "nodraw", "trigger", "clip", "tool"] {
+        assert_eq!(a["skipped_by_flag"][k], b["skipped_by_flag"][k], "{k}");
+    }
+    let (ta, tb) = (a["triangles"].as_u64().unwrap(), b["triangles"].as_u64().unwrap());
+    assert!(tb < ta && tb > 0, "{ta} -> {tb} triangles");
+    validate(&[dir.join("b.glb")]);
+    let e0m1 = corpus.join("quake1/qbsp__lq_e0m1.bsp");
+    export(&e0m1, &dir.join("c.glb"), &kinds);
+    export(&e0m1, &dir.join("d.glb"), &with_hull);
+    assert!(std::fs::read(dir.join("c.glb")).unwrap() == std::fs::read(dir.join("d.glb")).unwrap(), "e0m1 changed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn strict_fails_on_warnings() {
     let dir = tmp("strict");

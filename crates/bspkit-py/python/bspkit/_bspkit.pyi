@@ -47,7 +47,8 @@ def load(
 
 SURFACE_FLAGS: Dict[str, int]
 """Bit values of ``Model.numpy()["flags"]`` by the names ``Mesh.flags`` uses (``sky``,
-``nodraw``, ``trigger``, ``water``, ``translucent``, ``clip``, ``tool``, ``alphatest``)."""
+``nodraw``, ``trigger``, ``water``, ``translucent``, ``clip``, ``tool``, ``alphatest``, ``hull``:
+the walls of a box sealing the map, set only where an export's skip set names ``hull``)."""
 
 def archive_maps(archive: PathLike) -> List[str]:
     """The maps (``.bsp`` / ``.d3dbsp`` entries) inside a ``.pk3`` / ``.zip`` archive, sorted;

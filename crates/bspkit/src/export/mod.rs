@@ -35,7 +35,9 @@
 //!   shade such a map from its normals (`bsp view` and the Blender add-on do). In
 //!   [`LightmapMode::Vertex`] the placeholders are not baked into `COLOR_0`.
 //! * Skipping: surfaces whose flags meet [`ExportOptions::skip`] (default
-//!   [`DEFAULT_SKIP`]: sky, nodraw, trigger, clip, tool) are left out and counted per flag.
+//!   [`DEFAULT_SKIP`]: sky, nodraw, trigger, clip, tool) are left out and counted per flag. A
+//!   skip set naming [`SurfaceFlags::HULL`] first flags the walls of a box sealing the map
+//!   ([`mesh::hull`], the walls `bsp render` cuts away), so they are left out too.
 //! * Memory: the scene is built once; the binary chunk is streamed to the file in one pass
 //!   from it (only each primitive's vertex list and re-numbered indices are kept besides).
 
@@ -183,9 +185,10 @@ pub fn export_glb(bsp: &Bsp, opts: &ExportOptions) -> Result<(Vec<u8>, Summary)>
 }
 
 /// [`export_glb`], handing the scene it writes to `inspect` once it is built (before it is
-/// written), so that a caller can learn something of it without building it a second time
-/// (`bsp view` frames its initial camera on it with [`crate::render::view_frame`]).
-pub fn export_glb_inspect(bsp: &Bsp, opts: &ExportOptions, inspect: &mut dyn FnMut(&mesh::Scene)) -> Result<(Vec<u8>, Summary)> {
+/// written), so that a caller can learn something of it without building it a second time, or
+/// amend it (`bsp view` flags the sealing box's walls, [`mesh::hull::mark`], and frames its
+/// initial camera on the scene with [`crate::render::view_frame_with_hull`]).
+pub fn export_glb_inspect(bsp: &Bsp, opts: &ExportOptions, inspect: &mut dyn FnMut(&mut mesh::Scene)) -> Result<(Vec<u8>, Summary)> {
     let mut bytes = Vec::new();
     let opts = ExportOptions { format: Some(Format::Glb), ..opts.clone() };
     let summary = export_to(bsp, Path::new("map.glb"), Some((&mut bytes, inspect)), &opts)?;
@@ -193,7 +196,7 @@ pub fn export_glb_inspect(bsp: &Bsp, opts: &ExportOptions, inspect: &mut dyn FnM
 }
 
 /// Where an in-memory GLB goes, and who sees its scene.
-type Memory<'a> = (&'a mut Vec<u8>, &'a mut dyn FnMut(&mesh::Scene));
+type Memory<'a> = (&'a mut Vec<u8>, &'a mut dyn FnMut(&mut mesh::Scene));
 
 fn export_to(bsp: &Bsp, path: &Path, memory: Option<Memory<'_>>, opts: &ExportOptions) -> Result<Summary> {
     let (memory, inspect) = match memory {
@@ -309,9 +312,16 @@ fn export_to(bsp: &Bsp, path: &Path, memory: Option<Memory<'_>>, opts: &ExportOp
         no_props: format == Format::Obj,
         limits: opts.limits,
     };
-    let scene = mesh::build(bsp, &mesh_opts)?;
+    let mut scene = mesh::build(bsp, &mesh_opts)?;
+    // `--skip hull`: the walls of a box sealing the map are surfaces of their own kind, as the
+    // renderer decides them (drawn surfaces: not in DEFAULT_SKIP, its skip set).
+    if opts.skip.intersects(SurfaceFlags::HULL) {
+        if let Some(h) = mesh::hull::Hull::of(&scene, DEFAULT_SKIP) {
+            mesh::hull::mark(&mut scene, &h, DEFAULT_SKIP);
+        }
+    }
     if let Some(f) = inspect {
-        f(&scene);
+        f(&mut scene);
     }
     // The scene carries every face's lightmap UVs now: the faces' places (a few hundred bytes a
     // face) go before the writer's own buffers are made.

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod geom;
+pub mod hull;
 pub mod place;
 pub mod scene;
 

@@ -39,9 +39,12 @@ impl SurfaceFlags {
     pub const TOOL: SurfaceFlags = SurfaceFlags(1 << 6);
     /// Alpha-tested (Quake `{` textures, `SURF_ALPHATEST`, `$alphatest`).
     pub const ALPHA_TEST: SurfaceFlags = SurfaceFlags(1 << 7);
+    /// A wall of the box a map is sealed in ([`crate::mesh::hull`]): set only by
+    /// [`crate::mesh::hull::mark`] (`bsp view`, `bsp export --skip hull`), never by a family.
+    pub const HULL: SurfaceFlags = SurfaceFlags(1 << 8);
 
     /// Names for `--skip` and the JSON summary, in bit order.
-    pub const NAMES: [(&'static str, SurfaceFlags); 8] = [
+    pub const NAMES: [(&'static str, SurfaceFlags); 9] = [
         ("sky", Self::SKY),
         ("nodraw", Self::NODRAW),
         ("trigger", Self::TRIGGER),
@@ -50,6 +53,7 @@ impl SurfaceFlags {
         ("clip", Self::CLIP),
         ("tool", Self::TOOL),
         ("alphatest", Self::ALPHA_TEST),
+        ("hull", Self::HULL),
     ];
 
     pub fn contains(self, other: SurfaceFlags) -> bool {

@@ -47,7 +47,9 @@
 //! * A map sealed in one box (faces pointing out of the scene's box cover each of its six
 //!   sides, [`HULL_COVER`]: a compile that kept the outside) has the box's walls left out of the
 //!   picture and the frame: their outer faces, and axis-aligned faces within [`HULL_WALL`] of a
-//!   side. Seen from outside they hid the whole level.
+//!   side. Seen from outside they hid the whole level. The box ([`Hull`], decided in
+//!   [`crate::mesh::hull`], which `bsp view` uses too) is found once per picture and serves the
+//!   frame and the drawing.
 //! * Water and translucent surfaces (flags, or a texture whose alpha mode is blend) are drawn
 //!   after everything else, depth-tested, blended ([`WATER_ALPHA`] or the texture's alpha), in
 //!   scene order.
@@ -62,6 +64,8 @@ use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lightmap::{self, Lightmaps};
 use crate::lumps::entities::Entities;
+use crate::mesh::hull::Place as Placement;
+pub use crate::mesh::hull::{Hull, HULL_COVER, HULL_WALL, HULL_WALL_UNITS};
 use crate::mesh::{self, MeshOptions, Model, Scene, SurfaceFlags};
 use crate::texture::{TextureCache, TextureSource};
 
@@ -187,189 +191,9 @@ impl Look {
     }
 }
 
-/// A model's placement: rotation (columns: where local X, Y, Z go) and translation.
-#[derive(Clone, Copy)]
-struct Placement {
-    rot: [[f32; 3]; 3],
-    origin: [f32; 3],
-    identity: bool,
-}
-
-impl Placement {
-    fn of(m: &Model) -> Placement {
-        let finite = |v: [f32; 3]| v.map(|c| if c.is_finite() { c } else { 0.0 });
-        let (origin, angles) = (finite(m.origin), finite(m.angles));
-        let (f, r, u) = camera::basis(angles);
-        let identity = origin == [0.0; 3] && angles == [0.0; 3];
-        Placement { rot: [f, r.map(|c| -c), u], origin, identity }
-    }
-    fn point(&self, p: [f32; 3]) -> [f32; 3] {
-        if self.identity {
-            return p;
-        }
-        let r = &self.rot;
-        std::array::from_fn(|k| self.origin[k] + r[0][k] * p[0] + r[1][k] * p[1] + r[2][k] * p[2])
-    }
-    fn vector(&self, v: [f32; 3]) -> [f32; 3] {
-        if self.identity {
-            return v;
-        }
-        let r = &self.rot;
-        std::array::from_fn(|k| r[0][k] * v[0] + r[1][k] * v[1] + r[2][k] * v[2])
-    }
-}
-
 fn drawn(scene: &Scene, flags: SurfaceFlags, material: u32) -> bool {
     let all = flags | scene.material(material).map_or(SurfaceFlags::NONE, |m| m.flags);
     !all.intersects(SKIP)
-}
-
-/// Least share of each of the six faces of a scene's box that outward-facing triangles lying on
-/// it must cover for the scene to count as sealed in one box, whose walls the picture and the
-/// frame then leave out (see "What is drawn" in the module documentation).
-pub const HULL_COVER: f64 = 0.9;
-/// Depth of a sealing box's walls, game units or this share of the box's longest side, the
-/// larger: axis-aligned triangles this near a face of the box are its wall ([`HULL_COVER`]).
-pub const HULL_WALL: f32 = 0.005;
-/// Least depth of a sealing box's walls, game units ([`HULL_WALL`]).
-pub const HULL_WALL_UNITS: f32 = 64.0;
-
-/// The outside of a box that seals the whole map: triangles lying on a face of the scene's
-/// box (every surface, drawn or not, of every placed model) and facing out of it. No point
-/// inside the map sees them. Compilers remove such faces (Quake's outside filling); a map
-/// compiled without it keeps them, and seen from outside (the `iso` and `top` views) they hide
-/// the whole level: Titanfall 2 `mp_hippodrome` (MRVN-Radiant) is sealed in a 16-unit-thick
-/// box of `dev_orange_512` whose outer faces were the only thing in its picture. A scene counts
-/// as sealed when the outward triangles on each of the six faces cover [`HULL_COVER`] of it and
-/// some drawn triangle is not on them (a lone brush in the void keeps its faces). Then the
-/// box's walls are cut away: their inner sides and brush ends too (axis-aligned triangles
-/// within [`HULL_WALL`] of a face of the box), which would else stand behind the level, larger than it, and
-/// join what is inside into one island for the frame ([`focus`]). But the floor stays where the
-/// level stands on it: the upward inner faces of the bottom wall are kept when a drawn triangle
-/// that is not part of the walls has a corner at their height (CoD4 `mp_test` decompiled into
-/// brushes: its walls and floor are the box, and its floor is where the player stands).
-#[derive(Debug, Clone, Copy)]
-struct Hull {
-    min: [f32; 3],
-    max: [f32; 3],
-    /// How far from a box face a corner may lie and still be on it.
-    eps: f32,
-    /// How far from a box face a corner may lie and be on the inner side of its wall.
-    wall: f32,
-    /// The level stands on the bottom wall's inner side: its upward faces are not cut.
-    keep_floor: bool,
-}
-
-impl Hull {
-    /// The placed triangles of every surface of `scene`, with whether each is drawn.
-    fn triangles(scene: &Scene) -> impl Iterator<Item = ([[f32; 3]; 3], bool)> + '_ {
-        scene.models.iter().flat_map(move |m| {
-            let place = Placement::of(m);
-            let n = m.vertices.positions.len();
-            m.surfaces.iter().flat_map(move |s| {
-                let is_drawn = drawn(scene, s.flags, s.material);
-                let idx = m.indices.get(s.indices.start as usize..s.indices.end as usize).unwrap_or(&[]);
-                idx.chunks_exact(3)
-                    .filter(move |t| t.iter().all(|&i| (i as usize) < n))
-                    .map(move |t| ([0, 1, 2].map(|k| place.point(m.vertices.positions[t[k] as usize])), is_drawn))
-                    .filter(|(p, _)| p.iter().flatten().all(|c| c.is_finite()))
-            })
-        })
-    }
-
-    /// The sealing box of `scene`, if it has one (see [`Hull`]).
-    fn of(scene: &Scene) -> Option<Hull> {
-        let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
-        for (p, _) in Hull::triangles(scene) {
-            for c in p {
-                for k in 0..3 {
-                    (min[k], max[k]) = (min[k].min(c[k]), max[k].max(c[k]));
-                }
-            }
-        }
-        if (0..3).any(|k| min[k] >= max[k]) {
-            return None;
-        }
-        let size = [0, 1, 2].map(|k| max[k] - min[k]);
-        let longest = size.iter().copied().fold(0.0f32, f32::max);
-        let eps = (longest * 1e-4).max(1.0);
-        let mut hull = Hull { min, max, eps, wall: (longest * HULL_WALL).max(HULL_WALL_UNITS).max(eps), keep_floor: false };
-        // Area of each box face (axis, side) covered by outward triangles on it.
-        let mut cover = [[0.0f64; 2]; 3];
-        let mut inner_drawn = false;
-        for (p, is_drawn) in Hull::triangles(scene) {
-            match hull.face_of(&p, false) {
-                Some((k, side)) => {
-                    let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
-                    cover[k][side] += 0.5 * (dot(n, n) as f64).sqrt();
-                }
-                // Something drawn must be left once the walls are cut away (a box room kept
-                // with both sides of its walls is all wall).
-                None => inner_drawn |= is_drawn && hull.face_of(&p, true).is_none(),
-            }
-        }
-        let sealed = (0..3).all(|k| {
-            let face = (size[(k + 1) % 3] as f64) * (size[(k + 2) % 3] as f64);
-            cover[k].iter().all(|&c| c >= face * HULL_COVER)
-        });
-        if !(sealed && inner_drawn) {
-            return None;
-        }
-        // Heights of the bottom wall's upward inner faces, then whether anything else drawn
-        // has a corner at one of them.
-        let mut floors: Vec<f32> = Hull::triangles(scene).filter(|(p, _)| hull.floor_face(p)).map(|(p, _)| p[0][2]).collect();
-        floors.sort_by(f32::total_cmp);
-        floors.dedup_by(|a, b| (*a - *b).abs() <= hull.eps);
-        hull.keep_floor = Hull::triangles(scene).any(|(p, is_drawn)| {
-            is_drawn && hull.face_of(&p, true).is_none() && p.iter().any(|c| floors.iter().any(|&z| (c[2] - z).abs() <= hull.eps))
-        });
-        Some(hull)
-    }
-
-    /// The box face (axis, 0 for min / 1 for max) triangle `p` lies on and faces out of; with
-    /// `wall`, also the face whose wall's inner side it is (parallel, facing in, near it).
-    fn face_of(&self, p: &[[f32; 3]; 3], wall: bool) -> Option<(usize, usize)> {
-        let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
-        let len = dot(n, n).sqrt();
-        if len.is_nan() || len <= 0.0 {
-            return None;
-        }
-        let near =
-            |k: usize, side: usize, d: f32| p.iter().all(|c| if side == 1 { c[k] >= self.max[k] - d } else { c[k] <= self.min[k] + d });
-        (0..3)
-            .find_map(|k| {
-                let along = n[k] / len;
-                if along.abs() < 0.99 {
-                    return None;
-                }
-                // Facing out of the box through side `out`.
-                let out = usize::from(along > 0.0);
-                near(k, out, self.eps).then_some((k, out))
-            })
-            .or_else(|| {
-                // Within a wall's depth of any face of the box: the wall's inner side, or the ends
-                // of its brushes.
-                let aligned = (0..3).any(|k| (n[k] / len).abs() >= 0.99);
-                let mut faces = (0..3).flat_map(|k| [(k, 0), (k, 1)]);
-                if wall && aligned {
-                    faces.find(|&(k, side)| near(k, side, self.wall))
-                } else {
-                    None
-                }
-            })
-    }
-
-    /// Whether `p` faces up from the inner side of the bottom wall (within its depth, flat).
-    fn floor_face(&self, p: &[[f32; 3]; 3]) -> bool {
-        let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
-        let len = dot(n, n).sqrt();
-        len > 0.0 && n[2] / len >= 0.99 && p.iter().all(|c| c[2] <= self.min[2] + self.wall && c[2] > self.min[2] + self.eps)
-    }
-
-    /// Whether `p` is part of the sealing box's walls (see [`Hull`]).
-    fn outside(hull: Option<&Hull>, p: &[[f32; 3]; 3]) -> bool {
-        hull.is_some_and(|h| !(h.keep_floor && h.floor_face(p)) && h.face_of(p, true).is_some())
-    }
 }
 
 /// The positions of every vertex of every drawn surface, placed.
@@ -388,7 +212,11 @@ fn drawn_points(scene: &Scene) -> impl Iterator<Item = [f32; 3]> + '_ {
 /// Every drawn triangle of the scene, placed ([`focus::Tri`]), but the outside of a box that
 /// seals the map (the walls `bsp render` cuts away).
 pub fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
-    let hull = Hull::of(scene);
+    drawn_triangles_with_hull(scene, Hull::of(scene, SKIP).as_ref())
+}
+
+/// [`drawn_triangles`] with the scene's sealing box already found (`Hull::of(scene, SKIP)`).
+pub fn drawn_triangles_with_hull(scene: &Scene, hull: Option<&Hull>) -> Vec<focus::Tri> {
     let mut out = Vec::new();
     for m in &scene.models {
         let place = Placement::of(m);
@@ -398,7 +226,7 @@ pub fn drawn_triangles(scene: &Scene) -> Vec<focus::Tri> {
             for t in idx.chunks_exact(3) {
                 if t.iter().all(|&i| (i as usize) < n) {
                     let p = [0, 1, 2].map(|k| place.point(m.vertices.positions[t[k] as usize]));
-                    if !Hull::outside(hull.as_ref(), &p) {
+                    if !hull.is_some_and(|h| h.cuts(&p)) {
                         out.extend(focus::Tri::new(p));
                     }
                 }
@@ -588,10 +416,22 @@ pub fn inside(scene: &Scene, starts: &Starts, size: u32) -> Option<(Camera, [u32
 /// asked for could not be used (then the view used is `Iso`). `top` and `iso` frame the
 /// playable area ([`focus`]), not the whole map.
 pub fn frame(view: View, scene: &Scene, starts: &Starts, size: u32) -> ((Camera, [u32; 2]), View, Option<String>) {
+    frame_with_hull(view, scene, Hull::of(scene, SKIP).as_ref(), starts, size)
+}
+
+/// [`frame`] with the scene's sealing box already found (`Hull::of(scene, SKIP)`), as
+/// [`render_map`] finds it once for the frame and the picture.
+pub fn frame_with_hull(
+    view: View,
+    scene: &Scene,
+    hull: Option<&Hull>,
+    starts: &Starts,
+    size: u32,
+) -> ((Camera, [u32; 2]), View, Option<String>) {
     // `top` keeps every triangle (its box is the whole playable area); `iso` (and `spawn`,
     // which falls back to it) frames what faces its camera.
     let toward = (view != View::Top).then(camera::iso_forward);
-    let tris = drawn_triangles(scene);
+    let tris = drawn_triangles_with_hull(scene, hull);
     let f = focus::focus(&tris, &starts.origins, toward);
     framed(view, &tris, f.as_ref(), starts, size).0
 }
@@ -735,7 +575,12 @@ pub struct ViewFrame {
 /// [`frame`]'s `iso` camera of `scene` as a [`ViewFrame`]; `None` when nothing is drawn (no
 /// triangle outside sky, nodraw, trigger, clip and tool surfaces).
 pub fn view_frame(scene: &Scene, starts: &Starts) -> Option<ViewFrame> {
-    let tris = drawn_triangles(scene);
+    view_frame_with_hull(scene, Hull::of(scene, SKIP).as_ref(), starts)
+}
+
+/// [`view_frame`] with the scene's sealing box already found (`Hull::of(scene, SKIP)`).
+pub fn view_frame_with_hull(scene: &Scene, hull: Option<&Hull>, starts: &Starts) -> Option<ViewFrame> {
+    let tris = drawn_triangles_with_hull(scene, hull);
     let f = focus::focus(&tris, &starts.origins, Some(camera::iso_forward()))?;
     let (((cam, [w, h]), _, _), points) = framed(View::Iso, &tris, Some(&f), starts, DEFAULT_SIZE);
     let Projection::Perspective { tan_y, .. } = cam.projection else { return None };
@@ -772,6 +617,20 @@ pub fn render_scene_within(
     size: [u32; 2],
     max_work: u64,
 ) -> Frame {
+    render_scene_with_hull(scene, Hull::of(scene, SKIP).as_ref(), looks, lightmaps, camera, size, max_work)
+}
+
+/// [`render_scene_within`] with the scene's sealing box already found (`Hull::of(scene, SKIP)`),
+/// as [`render_map`] finds it once for the frame and the picture.
+pub fn render_scene_with_hull(
+    scene: &Scene,
+    hull: Option<&Hull>,
+    looks: &[Look],
+    lightmaps: Option<&Lightmaps>,
+    camera: &Camera,
+    size: [u32; 2],
+    max_work: u64,
+) -> Frame {
     let [w, h] = size.map(|s| s.clamp(1, MAX_SIZE));
     let mut target = Target::new(w, h, BACKGROUND);
     target.max_work = max_work;
@@ -785,8 +644,7 @@ pub fn render_scene_within(
         let i = material as usize;
         looks.get(i).or_else(|| fallback.get(i - looks.len().min(i))).unwrap_or(&missing)
     };
-    let hull = Hull::of(scene);
-    let mut ctx = Ctx { scene, lightmaps, pages: &pages, camera, target: &mut target, hull: hull.as_ref() };
+    let mut ctx = Ctx { scene, lightmaps, pages: &pages, camera, target: &mut target, hull };
     let mut deferred = Vec::new();
     for (mi, m) in scene.models.iter().enumerate() {
         let place = Placement::of(m);
@@ -902,7 +760,7 @@ impl Ctx<'_, '_> {
                 continue;
             }
             let p = ix.map(|i| place.point(vx.positions[i]));
-            if Hull::outside(self.hull, &p) {
+            if self.hull.is_some_and(|h| h.cuts(&p)) {
                 continue;
             }
             let normal = cross(sub(p[1], p[0]), sub(p[2], p[0]));
@@ -1101,9 +959,11 @@ pub fn render_map(bsp: &Bsp, opts: &RenderOptions) -> Result<Rendered> {
         warnings.push("no baked lighting: shaded from the surface normals".into());
     }
     let starts = Starts::of_map(bsp, &mut warnings);
-    let ((camera, dims), view, why) = frame(opts.view, &scene, &starts, size);
+    // The sealing box, found once for the frame and the picture.
+    let hull = Hull::of(&scene, SKIP);
+    let ((camera, dims), view, why) = frame_with_hull(opts.view, &scene, hull.as_ref(), &starts, size);
     warnings.extend(why);
-    let frame = render_scene_within(&scene, &looks, lm.as_ref(), &camera, dims, opts.max_work);
+    let frame = render_scene_with_hull(&scene, hull.as_ref(), &looks, lm.as_ref(), &camera, dims, opts.max_work);
     if frame.work > opts.max_work {
         return Err(Error::new(ErrorKind::LimitExceeded { what: RENDER_WORK, requested: frame.work, limit: opts.max_work }));
     }
@@ -1397,16 +1257,16 @@ mod tests {
         let (lo, hi) = ([-2000.0, -2000.0, -16.0], [2256.0, 2192.0, 3000.0]);
         add_box(m, lo, hi, hull, true);
         add_box(m, lo.map(|c| c + 16.0), hi.map(|c| c - 16.0), hull, false);
-        let h = Hull::of(&scene).expect("sealed");
-        assert!(h.keep_floor);
+        let h = Hull::of(&scene, SKIP).expect("sealed");
+        assert!(h.keeps_floor());
         let floor = [[-1984.0, -1984.0, 0.0], [2240.0, -1984.0, 0.0], [2240.0, 2176.0, 0.0]];
         let wall = [[-1984.0, -1984.0, 0.0], [-1984.0, 2176.0, 0.0], [-1984.0, 2176.0, 100.0]];
-        assert!(!Hull::outside(Some(&h), &floor), "the floor is cut");
-        assert!(Hull::outside(Some(&h), &wall), "a wall's inner side is kept");
-        let floating = Hull::of(&sealed()).expect("sealed");
-        assert!(!floating.keep_floor);
+        assert!(!h.cuts(&floor), "the floor is cut");
+        assert!(h.cuts(&wall), "a wall's inner side is kept");
+        let floating = Hull::of(&sealed(), SKIP).expect("sealed");
+        assert!(!floating.keeps_floor());
         let low = [[-1984.0, -1984.0, -584.0], [2240.0, -1984.0, -584.0], [2240.0, 2176.0, -584.0]];
-        assert!(Hull::outside(Some(&floating), &low), "a floor nothing stands on is kept");
+        assert!(floating.cuts(&low), "a floor nothing stands on is kept");
     }
 
     /// A level sealed in one box: the iso and top pictures show the level, not the box's
@@ -1415,8 +1275,8 @@ mod tests {
     fn a_level_sealed_in_a_box_is_seen() {
         let scene = sealed();
         let looks = sealed_looks(&scene);
-        let hull = Hull::of(&scene).expect("sealed");
-        assert_eq!((hull.min, hull.max), ([-2000.0, -2000.0, -600.0], [2256.0, 2192.0, 3000.0]));
+        let hull = Hull::of(&scene, SKIP).expect("sealed");
+        assert_eq!((hull.min(), hull.max()), ([-2000.0, -2000.0, -600.0], [2256.0, 2192.0, 3000.0]));
         for view in [View::Iso, View::Top] {
             let ((cam, size), _, _) = frame(view, &scene, &Starts::default(), 200);
             let f = render_scene(&scene, &looks, None, &cam, size);
@@ -1430,7 +1290,7 @@ mod tests {
         }
         // From a camera framing the whole box (as the frame did), the box drawn whole hides the
         // level behind its outside; cut away, the level shows.
-        let (cam, size) = camera::iso(&Bounds { min: hull.min, max: hull.max }, 200);
+        let (cam, size) = camera::iso(&Bounds { min: hull.min(), max: hull.max() }, 200);
         let draw = |hull: Option<&Hull>| {
             let mut t = Target::new(size[0], size[1], BACKGROUND);
             let mut ctx = Ctx { scene: &scene, lightmaps: None, pages: &[], camera: &cam, target: &mut t, hull };
@@ -1446,6 +1306,67 @@ mod tests {
         assert!(level > 0.0 && red == 0.0, "cut away: level {level}, hull {red}");
     }
 
+    /// `mesh::hull::mark` (what `bsp view` shows as the `hull` kind) flags exactly the triangles
+    /// the picture cuts: a surface all wall gets the flag, a surface part wall and part level is
+    /// split (the level's part keeps its place, the wall's goes to a new surface over copies of
+    /// its vertices), and the scene's placed triangles are the same before and after.
+    #[test]
+    fn marking_flags_what_the_render_cuts() {
+        let mut scene = sealed();
+        // One surface holding a room wall (drawn, not cut) and the box's first outer face.
+        let m = &mut scene.models[0];
+        let first_box = m.surfaces.iter().position(|s| s.lump == 99).unwrap();
+        let joined = Surface {
+            vertices: m.surfaces[first_box - 1].vertices.start..m.surfaces[first_box].vertices.end,
+            indices: m.surfaces[first_box - 1].indices.start..m.surfaces[first_box].indices.end,
+            ..m.surfaces[first_box - 1].clone()
+        };
+        m.surfaces.splice(first_box - 1..=first_box, [joined]);
+        let hull = Hull::of(&scene, SKIP).expect("sealed");
+        let placed = |scene: &Scene| {
+            let mut v: Vec<([[u32; 3]; 3], bool, bool)> = Vec::new();
+            for m in &scene.models {
+                let place = Placement::of(m);
+                for s in &m.surfaces {
+                    for t in m.indices[s.indices.start as usize..s.indices.end as usize].chunks_exact(3) {
+                        assert!(t.iter().all(|i| s.vertices.contains(i)), "a surface indexes another's vertices");
+                        let p = [0, 1, 2].map(|k| place.point(m.vertices.positions[t[k] as usize]));
+                        let cut = drawn(scene, s.flags, s.material) && hull.cuts(&p);
+                        v.push((p.map(|c| c.map(f32::to_bits)), cut, s.flags.contains(SurfaceFlags::HULL)));
+                    }
+                }
+            }
+            v.sort();
+            v
+        };
+        let before = placed(&scene);
+        let cut = before.iter().filter(|t| t.1).count();
+        let surfaces = scene.models[0].surfaces.len();
+        let mut marked = scene.clone();
+        assert_eq!(crate::mesh::hull::mark(&mut marked, &hull, SKIP), cut);
+        let after = placed(&marked);
+        // The same triangles; flagged exactly where cut.
+        assert_eq!(before.iter().map(|t| (t.0, t.1)).collect::<Vec<_>>(), after.iter().map(|t| (t.0, t.1)).collect::<Vec<_>>());
+        assert!(cut > 0 && after.iter().all(|t| t.1 == t.2), "{cut} cut");
+        // One surface was split: the room wall keeps its place, the box face is the new one.
+        let m = &marked.models[0];
+        assert_eq!(m.surfaces.len(), surfaces + 1);
+        assert!(!m.surfaces[first_box - 1].flags.contains(SurfaceFlags::HULL));
+        assert!(m.surfaces.last().unwrap().flags.contains(SurfaceFlags::HULL));
+        assert!(m.surfaces.windows(2).all(|w| w[0].vertices.end <= w[1].vertices.start), "vertex runs overlap");
+        assert_eq!((m.vertices.normals.len(), m.vertices.uv0.len()), (m.vertices.positions.len(), m.vertices.positions.len()));
+        // Drawn without the flagged surfaces, the picture is the one the render makes.
+        let looks = sealed_looks(&scene);
+        let ((cam, size), _, _) = frame(View::Iso, &scene, &Starts::default(), 160);
+        let mut unflagged = marked.clone();
+        for m in &mut unflagged.models {
+            m.surfaces.retain(|s| !s.flags.contains(SurfaceFlags::HULL));
+        }
+        let a = render_scene(&scene, &looks, None, &cam, size);
+        let b = render_scene_with_hull(&unflagged, None, &looks, None, &cam, size, u64::MAX);
+        assert_eq!(a.rgb, b.rgb);
+    }
+
     /// A box in the void (its faces pointing out, the map leaked) is not a sealing hull: it is
     /// all there is, and it stays in the picture. Nor is a box whose top is open.
     #[test]
@@ -1453,7 +1374,7 @@ mod tests {
         let mut scene = room();
         scene.models[0] = Model { name: "world".into(), ..Default::default() };
         add_box(&mut scene.models[0], [0.0; 3], [256.0, 192.0, 128.0], 1, true);
-        assert!(Hull::of(&scene).is_none());
+        assert!(Hull::of(&scene, SKIP).is_none());
         let ((cam, size), _, _) = frame(View::Iso, &scene, &Starts::default(), 100);
         assert!(render_scene(&scene, &looks(&scene), None, &cam, size).coverage() > 0.3);
         // A box whose walls are kept on both sides, with nothing else: all wall, drawn.
@@ -1461,12 +1382,12 @@ mod tests {
         shell.models[0] = Model { name: "world".into(), ..Default::default() };
         add_box(&mut shell.models[0], [0.0; 3], [256.0, 192.0, 128.0], 1, true);
         add_box(&mut shell.models[0], [16.0; 3], [240.0, 176.0, 112.0], 1, false);
-        assert!(Hull::of(&shell).is_none());
+        assert!(Hull::of(&shell, SKIP).is_none());
         let mut open = sealed();
         // Without the outer top face (the last but one outward face: +z), the box does not seal.
         let top = open.models[0].surfaces.iter().position(|s| s.lump == 99).unwrap() + 5;
         open.models[0].surfaces.remove(top);
-        assert!(Hull::of(&open).is_none());
+        assert!(Hull::of(&open, SKIP).is_none());
     }
 
     /// A lit map where every face but one is lit black (LibreQuake e0m2's start cave in its
