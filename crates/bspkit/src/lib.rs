@@ -75,6 +75,7 @@ pub mod stats;
 pub mod stripper;
 pub mod texture;
 pub mod tree;
+mod vec3;
 pub mod view;
 pub mod write;
 

@@ -6,7 +6,7 @@
 //! both: [`Hull::of`] finds the box and [`Hull::cuts`] says whether a triangle is its wall.
 
 use crate::mesh::{Model, Scene, Surface, SurfaceFlags};
-use crate::render::camera::{basis, cross, dot, sub};
+use crate::vec3::{basis, cross, dot, sub};
 
 /// Least share of each of the six faces of a scene's box that outward-facing triangles lying on
 /// it must cover for the scene to count as sealed in one box ([`Hull`]).

@@ -212,25 +212,9 @@ pub fn eye(origin: [f32; 3], angles: [f32; 3], size: u32) -> (Camera, [u32; 2]) 
     (Camera { eye, right, up, forward, projection: Projection::Perspective { tan_x, tan_y }, near: 2.0 }, [w, h])
 }
 
-/// Forward, right and up of Quake's `AngleVectors` for (pitch, yaw, roll) in degrees.
-pub fn basis(angles: [f32; 3]) -> ([f32; 3], [f32; 3], [f32; 3]) {
-    let [p, y, r] = angles.map(|a| if a.is_finite() { a.to_radians() } else { 0.0 });
-    let (sp, cp, sy, cy, sr, cr) = (p.sin(), p.cos(), y.sin(), y.cos(), r.sin(), r.cos());
-    let forward = [cp * cy, cp * sy, -sp];
-    let right = [-sr * sp * cy + cr * sy, -sr * sp * sy - cr * cy, -sr * cp];
-    let up = [cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp];
-    (forward, right, up)
-}
+pub use crate::vec3::basis;
+pub(crate) use crate::vec3::{cross, dot, sub};
 
-pub(crate) fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-pub(crate) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-pub(crate) fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
 pub(crate) fn normalize(a: [f32; 3]) -> [f32; 3] {
     let l = dot(a, a).sqrt();
     if l > 0.0 && l.is_finite() {

@@ -34,6 +34,7 @@ use crate::mesh::scene::{
     try_reserve, Material, MaterialTable, MeshOptions, Model, ModelSelect, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
     FALLBACK_TEXTURE_SIZE,
 };
+use crate::vec3::{cross, dot, sub};
 use zerocopy::little_endian::U32;
 
 /// Face surface flag: sky (the compiler's `SURF_SKY`).
@@ -64,16 +65,6 @@ fn face_flags(face: &Face, name: &str) -> SurfaceFlags {
         f |= SurfaceFlags::NODRAW;
     }
     f
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// The scene of a Nightfire map.

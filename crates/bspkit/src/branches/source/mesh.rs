@@ -73,6 +73,7 @@ use crate::mesh::scene::{
     Material, MaterialTable, MeshOptions, Model, ModelSelect, Prop, Scene, SceneBudget, Skipped, Surface, SurfaceFlags, SurfaceKind,
     FALLBACK_TEXTURE_SIZE,
 };
+use crate::vec3::{cross, dot, sub};
 
 /// Texinfo surface flags (source.md §10.1).
 pub const SURF_SKY2D: i32 = 0x2;
@@ -255,15 +256,6 @@ fn build_with<O: ByteOrder>(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     Ok(scene)
 }
 
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
 fn lerp(a: [f32; 3], b: [f32; 3], t: f32) -> [f32; 3] {
     [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
 }
