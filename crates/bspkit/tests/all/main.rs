@@ -33,6 +33,7 @@ mod error_locations;
 mod garble;
 mod genesis3d;
 mod lightmaps;
+mod lightmaps_cod12;
 mod lightmaps_respawn_cod;
 mod mapset;
 mod mesh_audit;
