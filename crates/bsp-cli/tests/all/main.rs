@@ -20,6 +20,7 @@ mod info_native;
 mod json_schema;
 mod library_cli;
 mod light_styles_cli;
+mod lightmap_cod12_cli;
 mod lightmap_families_cli;
 mod lightmap_mode_cli;
 mod lightmaps_cli;

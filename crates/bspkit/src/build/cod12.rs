@@ -23,7 +23,55 @@ fn cat<T: IntoBytes + Immutable>(items: &[T]) -> Vec<u8> {
 }
 
 /// The room written for `branch` (`cod1_demo`, `cod1` or `cod2`); `None` for another branch.
+/// Its soup names no lightmap and the lightmap lump is empty.
 pub fn cod12_room(branch: &'static Branch) -> Option<Vec<u8>> {
+    room(branch, 0)
+}
+
+/// The room with `pages` lightmap pages in lump 1 (each texel [`cod12_texel`]) and its soup on
+/// page 0: wall `k` (the order of the walls: −X, +X, −Y, +Y, −Z, +Z) covers cell
+/// `(k mod 3, k div 3)` of a 3 × 2 grid over the page, its corners' lightmap coordinates at the
+/// cell's corners. Call of Duty 1 stores a page as 512 × 512 RGB; Call of Duty 2 as three
+/// 512 × 512 images of B G R A texels (image `k` is layer `k`) and a 1024 × 1024 one-byte sun
+/// image (written as zeros).
+pub fn cod12_room_lit(branch: &'static Branch, pages: usize) -> Option<Vec<u8>> {
+    room(branch, pages.max(1))
+}
+
+/// Lightmap texel (`x`, `y`) of `page`, image `layer`, as R G B (a gradient per image, with
+/// every channel different, so swapped channels or rows show).
+pub fn cod12_texel(page: usize, layer: u8, x: u32, y: u32) -> [u8; 3] {
+    let (x, y) = (x as usize, y as usize);
+    [(x / 2 + page * 16) as u8, (y / 2 + layer as usize * 40) as u8, ((x + y) / 4 + 3) as u8]
+}
+
+/// The lightmap lump of `pages` pages in `branch`'s layout.
+fn lightmap_lump(cod2: bool, pages: usize) -> Vec<u8> {
+    use crate::branches::cod::lighting::{COD1_LIGHTMAP_BYTES, COD2_IMAGES, COD2_LIGHTMAP_BYTES, PAGE};
+    let side = PAGE as usize;
+    let mut out = Vec::with_capacity(pages * if cod2 { COD2_LIGHTMAP_BYTES } else { COD1_LIGHTMAP_BYTES });
+    for page in 0..pages {
+        let start = out.len();
+        for layer in 0..if cod2 { COD2_IMAGES } else { 1 } {
+            for y in 0..side as u32 {
+                for x in 0..side as u32 {
+                    let [r, g, b] = cod12_texel(page, layer, x, y);
+                    if cod2 {
+                        out.extend_from_slice(&[b, g, r, 255]);
+                    } else {
+                        out.extend_from_slice(&[r, g, b]);
+                    }
+                }
+            }
+        }
+        if cod2 {
+            out.resize(start + COD2_LIGHTMAP_BYTES, 0);
+        }
+    }
+    out
+}
+
+fn room(branch: &'static Branch, pages: usize) -> Option<Vec<u8>> {
     if !is_cod12(branch) {
         return None;
     }
@@ -53,6 +101,7 @@ pub fn cod12_room(branch: &'static Branch) -> Option<Vec<u8>> {
     // a min wall (facing +axis) takes them reversed.
     let corner = |c: usize| -> [f32; 3] { std::array::from_fn(|a| if c >> a & 1 == 1 { MAXS[a] } else { MINS[a] }) };
     let (mut pos, mut normals, mut uvs, mut indices) = (Vec::new(), Vec::new(), Vec::new(), Vec::<U16>::new());
+    let mut lm_uvs: Vec<[f32; 2]> = Vec::new();
     for k in 0..6 {
         let (axis, max) = (k / 2, k % 2 == 1);
         let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
@@ -63,6 +112,10 @@ pub fn cod12_room(branch: &'static Branch) -> Option<Vec<u8>> {
             pos.push(corner((max as usize) << axis | a << u | c << v));
             normals.push(n);
             uvs.push([[0.0, 1.0, 1.0, 0.0][j], [0.0, 0.0, 1.0, 1.0][j]]);
+            // Zeros without pages, as before lightmaps were written (the room's bytes unchanged).
+            let cell = [(k % 3) as f32 / 3.0, (k / 3) as f32 / 2.0];
+            let lm = [cell[0] + [0.0, 1.0, 1.0, 0.0][j] / 3.0, cell[1] + [0.0, 0.0, 1.0, 1.0][j] / 2.0];
+            lm_uvs.push(if pages > 0 { lm } else { [0.0; 2] });
         }
         let tris: [u16; 6] = if max { [0, 1, 2, 0, 2, 3] } else { [0, 2, 1, 0, 3, 2] };
         indices.extend(tris.map(|t| U16::new(first + t)));
@@ -74,7 +127,7 @@ pub fn cod12_room(branch: &'static Branch) -> Option<Vec<u8>> {
                 normal: f3(normals[i]),
                 colour: [255; 4],
                 tex_coord: uvs[i].map(F32::new),
-                lightmap_coord: [F32::new(0.0); 2],
+                lightmap_coord: lm_uvs[i].map(F32::new),
                 tangent: f3([0.0; 3]),
                 binormal: f3([0.0; 3]),
             })
@@ -84,7 +137,7 @@ pub fn cod12_room(branch: &'static Branch) -> Option<Vec<u8>> {
             .map(|i| DrawVert1 {
                 xyz: f3(pos[i]),
                 tex_coord: uvs[i].map(F32::new),
-                lightmap_coord: [F32::new(0.0); 2],
+                lightmap_coord: lm_uvs[i].map(F32::new),
                 normal: f3(normals[i]),
                 colour: [255; 4],
             })
@@ -92,14 +145,17 @@ pub fn cod12_room(branch: &'static Branch) -> Option<Vec<u8>> {
     };
     let soup = TriSoup12 {
         material: U16::new(0),
-        // No lightmap page (0xFFFF, as the real maps' unlit soups).
-        lightmap: U16::new(0xFFFF),
+        // Page 0, or none (0xFFFF, as the real maps' unlit soups).
+        lightmap: U16::new(if pages > 0 { 0 } else { 0xFFFF }),
         first_vertex: U32::new(0),
         vertex_count: U16::new(pos.len() as u16),
         index_count: U16::new(indices.len() as u16),
         first_index: U32::new(0),
     };
     b = b.lump(id(c1::TRIANGLESOUPS, c2::TRIANGLES), cat(&[soup]));
+    if pages > 0 {
+        b = b.lump(id(c1::LIGHTMAPS, c2::LIGHTBYTES), lightmap_lump(cod2, pages));
+    }
     b = b.lump(id(c1::DRAWVERTS, c2::DRAWVERTS), verts);
     b = b.lump(id(c1::DRAWINDICES, c2::DRAWINDICES), cat(&indices));
 

@@ -17,7 +17,7 @@ pub mod vindictus;
 
 pub use apex::{apex_lit_room, apex_room, apex_room_with, apex_sky_pattern, ApexPage};
 pub use builder::{default_version, BspBuilder};
-pub use cod12::cod12_room;
+pub use cod12::{cod12_room, cod12_room_lit, cod12_texel};
 pub use cso2::{cso2_from_valve, cso2_map, Cso2Form};
 pub use dark_messiah::{dark_messiah_from_valve, dark_messiah_map};
 pub use nightfire::nightfire_room;

@@ -28,8 +28,9 @@
 //!   position (game units, map space; Genesis3D: the scene's Z-up frame).
 //! * Quake 3 (all surface types): [`Lightmaps::uv_native`] of the draw vertex's own lightmap
 //!   coordinate (page-relative 0..1; RBSP: style 0's).
-//! * Respawn (Titanfall, Titanfall 2) and Call of Duty 4: each lightmap page of the map is one
-//!   entry (lump 0x53 / lump 1, the page's number: what a material sort / soup names), and
+//! * Respawn (Titanfall, Titanfall 2) and Call of Duty (1, United Offensive, 2, 4): each
+//!   lightmap page of the map is one entry (lump 0x53 / lump 1, the page's number: what a
+//!   material sort / soup names), and
 //!   [`Lightmaps::uv_native`] maps the lit vertex's stored page coordinate.
 //! * Source displacements: [`Lightmaps::uv_grid`] of the vertex's place in the displacement
 //!   grid — for a grid of side `n` with vertex `k = row × n + column` (rows from the corner

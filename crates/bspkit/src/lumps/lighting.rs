@@ -18,6 +18,8 @@
 //! | GoldSrc | 8-bit RGB | 1 (the engine's `lightgamma` brightening is not modelled) |
 //! | Quake 2 | 8-bit RGB | 1 (`gl_modulate` 1) |
 //! | Quake 3 | 8-bit RGB pages | 4 (`r_mapOverBrightBits` 2, the default: the engine shifts by one bit and the hardware overbright doubles again) |
+//! | Call of Duty 1 / United Offensive | 8-bit RGB pages | 2 (opencod1's `R_ColorShiftLightingBytes` shifts by `1 − overbrightBits` and the hardware overbright doubles again) |
+//! | Call of Duty 2, 4; Respawn | 8-bit RGB pages | 1 (taken: the engines' scale is not published) |
 //! | Source | `ColorRGBExp32` | linear already: `c × 2^exponent / 255` (VRAD's scale, where 255 is full brightness: lit rooms of the corpus's TF2 maps have a median of about 218) |
 
 use std::ops::Range;
@@ -193,7 +195,7 @@ pub enum Mapping {
     /// by the luxel size minus the snapped mins, BSPX `DECOUPLED_LM`'s matrix, Source's lightmap
     /// vectors minus the face's luxel mins.
     Planar { s: [f64; 4], t: [f64; 4] },
-    /// Quake 3, Respawn, Call of Duty 4: per-vertex lightmap coordinates normalised to a page of
+    /// Quake 3, Respawn, Call of Duty: per-vertex lightmap coordinates normalised to a page of
     /// `page_size` (width, height) texels; the face's rectangle starts at texel `origin` of that
     /// page (style 0's page for RBSP).
     Page { origin: [u32; 2], page_size: [u32; 2] },
@@ -273,6 +275,25 @@ impl LightSet<'_> {
     /// whose use is not documented, is not kept), layer after layer, as style 0. A page whose
     /// images run past the end of `src` is left out with the reason in the `Err`.
     pub fn push_rgba_page(&mut self, lump: usize, index: usize, src: &[u8], at: usize, size: [u32; 2], layers: u8) -> Result<(), String> {
+        self.push_page4(lump, index, src, at, size, layers, [0, 1, 2])
+    }
+    /// [`LightSet::push_rgba_page`] for texels stored B G R A (Direct3D's `A8R8G8B8` in memory:
+    /// Call of Duty 2's LIGHTBYTES); the samples kept are R G B.
+    pub fn push_bgra_page(&mut self, lump: usize, index: usize, src: &[u8], at: usize, size: [u32; 2], layers: u8) -> Result<(), String> {
+        self.push_page4(lump, index, src, at, size, layers, [2, 1, 0])
+    }
+    /// A page of 4-byte texels whose red, green and blue are at bytes `order` of each texel.
+    #[allow(clippy::too_many_arguments)]
+    fn push_page4(
+        &mut self,
+        lump: usize,
+        index: usize,
+        src: &[u8],
+        at: usize,
+        size: [u32; 2],
+        layers: u8,
+        order: [usize; 3],
+    ) -> Result<(), String> {
         let [w, h] = size;
         if w == 0 || h == 0 || w > MAX_FACE_SIDE || h > MAX_FACE_SIDE {
             return Err(format!("page size {w}×{h} is outside 1..={MAX_FACE_SIDE}"));
@@ -290,7 +311,7 @@ impl LightSet<'_> {
         let offset = data.len();
         data.try_reserve_exact(texels * 3 * layers as usize)
             .map_err(|_| format!("no memory for {} lightmap bytes", texels * 3 * layers as usize))?;
-        data.extend(rgba.chunks_exact(4).flat_map(|t| [t[0], t[1], t[2]]));
+        data.extend(rgba.chunks_exact(4).flat_map(|t| order.map(|k| t[k])));
         let first = self.slots.len();
         self.slots.push(StyleSlot { style: 0, offset });
         self.faces.push(FaceLight {

@@ -230,3 +230,27 @@ fn real_united_offensive_map_reads_checks_rewrites_and_draws() {
     assert!(bspkit::check::check(&back).is_empty());
     assert_eq!(cod::COD1.lumps.len(), 33);
 }
+
+#[test]
+fn soups_keep_only_the_vertices_their_indices_use() {
+    // Call of Duty 2's compiler lets soups name long shared vertex runs (real-maps.md,
+    // surf_concept): ten more vertices in the run, unused, are not copied into the scene.
+    for (id, _) in CASES {
+        let (soups, size) = if id == "cod2" { ("TRIANGLES", 68) } else { ("TRIANGLESOUPS", 44) };
+        let grown = with_lump(&room(id), "DRAWVERTS", |l| {
+            let first = l[..size].to_vec();
+            (0..10).for_each(|_| l.extend_from_slice(&first));
+        });
+        let bytes = with_lump(&grown, soups, |l| {
+            TriSoup12::mut_from_prefix(l).unwrap().0.vertex_count.set(34);
+        });
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let scene = mesh::build(&bsp, &MeshOptions::default()).unwrap();
+        let world = &scene.models[0];
+        assert_eq!((world.vertices.positions.len(), world.indices.len() / 3), (24, 12), "{id}");
+        assert_eq!(world.surfaces[0].vertices, 0..24, "{id}");
+        // The same triangles as the room's own.
+        let plain = mesh::build(&Bsp::from_bytes(&room(id)).unwrap(), &MeshOptions::default()).unwrap();
+        assert_eq!(world.indices, plain.models[0].indices, "{id}");
+    }
+}

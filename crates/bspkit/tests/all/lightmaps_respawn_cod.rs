@@ -11,7 +11,8 @@ use bspkit::mesh::{self, MeshOptions};
 use bspkit::render::{render_map, RenderOptions};
 use bspkit::{Bsp, Family};
 
-/// The corpus maps of the two families (CoD4 only: Call of Duty 1 / 2 pages are not decoded).
+/// The corpus maps of the two families (CoD4 only: the corpus holds no Call of Duty 1 / 2 map;
+/// those are tested on builder maps in `lightmaps_cod12`).
 fn maps() -> Vec<(String, std::path::PathBuf)> {
     let Some(corpus) = common::corpus("lightmaps_respawn_cod") else { return Vec::new() };
     let mut out = Vec::new();

@@ -34,6 +34,7 @@ mod garble;
 mod genesis3d;
 mod lightmaps;
 mod lightmaps_apex;
+mod lightmaps_cod12;
 mod lightmaps_respawn_cod;
 mod mapset;
 mod mesh_audit;

@@ -3,9 +3,10 @@
 //! lies in, as the engines' loaders read them (opencod1 `CMod_Load*` / `R_Load*` for CoD1, the
 //! cod2map reconstruction's disk structs for CoD2; sources in [`super::records12`]).
 //!
-//! Not checked, for lack of evidence: triangle soups' lightmap numbers (the sentinel for
-//! "none" is not known; Call of Duty 2 maps compiled without light have soups naming pages the
-//! map lacks), the AABB trees' child links, the light grid and the shadow lumps.
+//! Not checked: triangle soups' lightmap numbers (maps compiled without light name page 0 of an
+//! empty lump, on both games' real maps; `bsp lightmaps` names soups past the pages other than
+//! the games' "none", [`super::lighting`]), and, for lack of evidence, the AABB trees' child
+//! links, the light grid and the shadow lumps.
 
 use super::lumps::{cod1_ids as c1, cod2_ids as c2};
 use super::records::{AabbTree, Brush, BrushSide, CullGroup, Node, Portal};

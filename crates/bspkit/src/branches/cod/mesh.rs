@@ -13,11 +13,11 @@
 //! normals (normalised; zero ones become +Z), `uv0` (the vertex texture coordinate) and colours
 //! as stored. Triangles are wound as stored after swapping their last two corners, so that they
 //! run counter-clockwise around the stored vertex normals (checked on the corpus by the test).
-//! CoD4 lightmaps ([`super::lighting`]): with `opts.lightmaps` given, every vertex gets `uv1`
-//! from its stored lightmap coordinate through
-//! [`crate::lightmap::Lightmaps::uv_native`] of its soup's lightmap (`[0, 0]` for soups
-//! without one) and each surface its atlas page in `lightmap_pages`. Call of Duty 1 / 2
-//! lightmaps are not decoded, so their `uv1` stays empty.
+//! Lightmaps ([`super::lighting`], every branch): with `opts.lightmaps` given, every vertex
+//! gets `uv1` from its stored lightmap coordinate (CoD1's 44-byte vertex at +20, the 68-byte
+//! one at +36) through [`crate::lightmap::Lightmaps::uv_native`] of its soup's lightmap
+//! (`[0, 0]` for soups without one, or naming one past the pages) and each surface its atlas
+//! page in `lightmap_pages`.
 //!
 //! Material flags come from the name only ([`name_flags`]): the compiler's surface and content
 //! bits are not documented in the format notes.
@@ -76,6 +76,14 @@ fn reserve(model: &mut Model, nv: usize, ni: usize) -> Result<()> {
     try_reserve(&mut v.uv0, nv)?;
     try_reserve(&mut v.colours, nv)?;
     try_reserve(&mut model.indices, ni)
+}
+
+/// The vertices of a run of `nv` that `indices` use, ascending, when that is not all of them.
+fn used_vertices(indices: &[U16], nv: usize) -> Option<Vec<u16>> {
+    let mut u: Vec<u16> = indices.iter().map(|i| i.get()).collect();
+    u.sort_unstable();
+    u.dedup();
+    (u.len() < nv).then_some(u)
 }
 
 /// A triangle soup as the scene reads it: CoD4's 24-byte soup and Call of Duty 1 / 2's 16-byte
@@ -148,6 +156,8 @@ struct SoupSet<'a, S, V> {
     materials: &'a [CodMaterial],
     /// (first soup, soup count) of every model; empty for a map without models.
     model_runs: Vec<(i64, i64)>,
+    /// Copy only the vertices a soup's indices use (Call of Duty 1 / 2).
+    compact: bool,
 }
 
 /// The scene of a CoD4 map.
@@ -171,6 +181,7 @@ pub fn build(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
         indices: bsp.records(index_lump)?,
         materials: bsp.records(LUMP_MATERIALS)?,
         model_runs: models.iter().map(|m| (m.first_tri_soup[set].get() as i64, m.tri_soup_count[set].get() as i64)).collect(),
+        compact: false,
     };
     build_soups(bsp, opts, &set)
 }
@@ -192,10 +203,10 @@ fn build_cod12(bsp: &Bsp, opts: &MeshOptions) -> Result<Scene> {
     let (indices, materials) = (bsp.records(index_lump)?, bsp.records(c1::MATERIALS)?);
     if cod2 {
         let verts: &[DrawVert] = bsp.records(vert_lump)?;
-        build_soups(bsp, opts, &SoupSet { soup_lump, vert_lump, index_lump, soups, verts, indices, materials, model_runs })
+        build_soups(bsp, opts, &SoupSet { soup_lump, vert_lump, index_lump, soups, verts, indices, materials, model_runs, compact: true })
     } else {
         let verts: &[DrawVert1] = bsp.records(vert_lump)?;
-        build_soups(bsp, opts, &SoupSet { soup_lump, vert_lump, index_lump, soups, verts, indices, materials, model_runs })
+        build_soups(bsp, opts, &SoupSet { soup_lump, vert_lump, index_lump, soups, verts, indices, materials, model_runs, compact: true })
     }
 }
 
@@ -210,8 +221,7 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
     // The world model names no entity here (its entry is worldspawn's).
     places.remove(&0);
     let mut budget = SceneBudget::new(opts);
-    // CoD4 only: Call of Duty 1 / 2 lightmaps are not decoded.
-    let lightmaps = opts.lightmaps.filter(|_| !is_cod12(bsp.branch()));
+    let lightmaps = opts.lightmaps;
     // Soups some model's run names; with every model built, the others are reported.
     let mut covered = vec![false; soups.len()];
     let skip = |scene: &mut Scene, index: usize, reason: String| {
@@ -266,7 +276,18 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
                 skip(&mut scene, si, format!("index {k} is {} but the soup has {nv} vertices", bad.get()));
                 continue;
             }
-            if let Err(e) = budget.take(nv, ni / 3).and_then(|()| reserve(&mut model, nv, ni).map_err(|e| budget.fail(e))) {
+            // Call of Duty 2's compiler lets soups name a long shared vertex run of which they
+            // use a few (surf_concept, docs/real-maps.md: 3,498 soups name 34.5 M vertices of the
+            // lump's 52,255), so for CoD1 / CoD2 only the vertices a soup's indices use are
+            // copied, in run order. CoD4 keeps whole runs (its corpus soups leave a few unused;
+            // its scenes stay as they were).
+            let used = if set.compact { used_vertices(si_idx, nv) } else { None };
+            let kept: Vec<&V> = match &used {
+                Some(u) => u.iter().map(|&j| &sv[j as usize]).collect(),
+                None => sv.iter().collect(),
+            };
+            let nk = kept.len();
+            if let Err(e) = budget.take(nk, ni / 3).and_then(|()| reserve(&mut model, nk, ni).map_err(|e| budget.fail(e))) {
                 skip(&mut scene, si, e);
                 budget.stop()?;
                 continue;
@@ -276,23 +297,28 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
             let material = table.intern(&mut scene.materials, &name, || Material { name: name.to_string(), flags, size: None });
             let base = model.vertices.positions.len() as u32;
             let v = &mut model.vertices;
-            v.positions.extend(sv.iter().map(|d| d.xyz()));
-            v.normals.extend(sv.iter().map(|d| unit_f32(d.normal()).unwrap_or([0.0, 0.0, 1.0])));
-            v.uv0.extend(sv.iter().map(|d| d.uv()));
-            v.colours.extend(sv.iter().map(|d| d.colour()));
+            v.positions.extend(kept.iter().map(|d| d.xyz()));
+            v.normals.extend(kept.iter().map(|d| unit_f32(d.normal()).unwrap_or([0.0, 0.0, 1.0])));
+            v.uv0.extend(kept.iter().map(|d| d.uv()));
+            v.colours.extend(kept.iter().map(|d| d.colour()));
             if let Some(lms) = lightmaps {
                 let face = lms.face(LUMP_LIGHTBYTES as u16, s.lightmap() as u32);
                 let uv1 = &mut model.vertices.uv1;
                 // Vertices before the first lit soup of the model get [0, 0] too.
                 uv1.resize(base as usize, [0.0; 2]);
-                try_reserve(uv1, nv)?;
-                uv1.extend(sv.iter().map(|d| face.and_then(|f| lms.uv_native(f, d.lightmap_coord())).unwrap_or([0.0; 2])));
+                try_reserve(uv1, nk)?;
+                uv1.extend(kept.iter().map(|d| face.and_then(|f| lms.uv_native(f, d.lightmap_coord())).unwrap_or([0.0; 2])));
                 model.lightmap_pages.resize(model.surfaces.len(), u32::MAX);
                 model.lightmap_pages.push(face.map_or(u32::MAX, |f| f.page));
             }
+            // A run index to its place among the kept vertices (every index is kept).
+            let local = |i: &U16| match &used {
+                Some(u) => base + u.binary_search(&i.get()).unwrap_or_default() as u32,
+                None => base + i.get() as u32,
+            };
             let first_index = model.indices.len() as u32;
             for t in si_idx.chunks_exact(3) {
-                model.indices.extend_from_slice(&[base + t[0].get() as u32, base + t[2].get() as u32, base + t[1].get() as u32]);
+                model.indices.extend_from_slice(&[local(&t[0]), local(&t[2]), local(&t[1])]);
             }
             model.surfaces.push(Surface {
                 lump: soup_lump as u16,
@@ -301,7 +327,7 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
                 flags,
                 kind: SurfaceKind::TriangleSoup,
                 vertex_kind: None,
-                vertices: base..base + nv as u32,
+                vertices: base..base + nk as u32,
                 indices: first_index..model.indices.len() as u32,
             });
         }
@@ -320,9 +346,6 @@ fn build_soups<S: Soup, V: Vertex>(bsp: &Bsp, opts: &MeshOptions, set: &SoupSet<
         for si in (0..soups.len()).filter(|&i| !covered[i]) {
             skip(&mut scene, si, "no model's soup run includes it".into());
         }
-    }
-    if opts.lightmaps.is_some() && lightmaps.is_none() {
-        scene.warnings.push(format!("{} lightmaps are not decoded: no lightmap UVs", bsp.branch().id));
     }
     Ok(scene)
 }
