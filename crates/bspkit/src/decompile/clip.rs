@@ -58,8 +58,8 @@ const AXES: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 /// perpendicular to it and to a box axis, that direction (the compilers' edge bevels).
 pub(crate) fn grow(faces: &[Face], b: &HullBox) -> Convex {
     // Each corner is in about three faces' windings: the largest dot product is the same over
-    // the distinct points (bit for bit), at a third of the cost (perf: `grow` was a tenth of
-    // LibreQuake e0m2's decompile, mostly `reach`).
+    // the distinct points (bit for bit), at about a third of the cost (`grow` was a tenth of
+    // LibreQuake e0m2's decompile in perf).
     let mut pts: Vec<[f64; 3]> = faces.iter().flat_map(|f| f.winding.iter().copied()).collect();
     pts.sort_unstable_by_key(|p| p.map(f64::to_bits));
     pts.dedup_by_key(|p| p.map(f64::to_bits));

@@ -129,7 +129,8 @@ const BOUNDS_CLEAR: f64 = 1e-6;
 /// bounds lie wholly on one side of `plane`, so do the corners, and the pass over them is
 /// skipped: the box's extreme `dot(n, corner) − dist`, summed in the order [`Plane::distance`]
 /// sums, bounds every corner's (rounding is monotonic), so the answer is the same bit for bit.
-/// Perf: the corner pass was most of `split`'s time in the clip brushes' carving.
+/// Perf on LibreQuake e0m2: `split` was a third of the decompile, nearly all of it called from
+/// the clip brushes' carving, and its corner pass about a fifth of that.
 pub(crate) fn split_within(
     faces: Vec<Face>,
     bounds: &([f64; 3], [f64; 3]),
