@@ -57,13 +57,21 @@ const AXES: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 /// faces moved out by the region, and for every region edge that is extreme along a direction
 /// perpendicular to it and to a box axis, that direction (the compilers' edge bevels).
 pub(crate) fn grow(faces: &[Face], b: &HullBox) -> Convex {
-    let pts: Vec<[f64; 3]> = faces.iter().flat_map(|f| f.winding.iter().copied()).collect();
+    // Each corner is in about three faces' windings: the largest dot product is the same over
+    // the distinct points (bit for bit), at about a third of the cost (`grow` was a tenth of
+    // LibreQuake e0m2's decompile in perf).
+    let mut pts: Vec<[f64; 3]> = faces.iter().flat_map(|f| f.winding.iter().copied()).collect();
+    pts.sort_unstable_by_key(|p| p.map(f64::to_bits));
+    pts.dedup_by_key(|p| p.map(f64::to_bits));
     let reach = |n: [f64; 3]| pts.iter().map(|p| geom::dot(n, *p)).fold(f64::NEG_INFINITY, f64::max);
     let key = |n: [f64; 3]| n.map(|c| (c * 1e6).round() as i64);
-    let mut seen: std::collections::HashSet<[i64; 3]> = Default::default();
+    // The directions taken: a few dozen, so a list beats a hashed set.
+    let mut seen: Vec<[i64; 3]> = Vec::new();
     let mut planes = Vec::new();
-    let add = |n: [f64; 3], planes: &mut Vec<Plane>, seen: &mut std::collections::HashSet<[i64; 3]>| {
-        if seen.insert(key(n)) {
+    let add = |n: [f64; 3], planes: &mut Vec<Plane>, seen: &mut Vec<[i64; 3]>| {
+        let k = key(n);
+        if !seen.contains(&k) {
+            seen.push(k);
             planes.push(Plane { normal: n, dist: reach(n) + b.support(n) });
         }
     };
@@ -124,17 +132,24 @@ fn carve(piece: Vec<Face>, bounds: Bounds, c: &Convex, out: &mut Vec<(Vec<Face>,
         out.push((piece, bounds));
         return;
     }
-    let mut rest = piece;
+    // The bounds of what is left, kept exact (taken again after each cut) for `split_within`.
+    let (mut rest, mut rest_bounds) = (piece, bounds);
     for p in &c.planes {
-        let (back, front) = tree::split(rest, p, work);
+        let (back, front, cut) = tree::split_within(rest, &rest_bounds, p, work);
         if let Some(f) = front {
             if tree::volume(&f) >= tree::MIN_VOLUME {
-                let b = tree::bounds(&f);
+                // Uncut, its bounds are those of what was left (the same fold of the same corners).
+                let b = if cut { tree::bounds(&f) } else { rest_bounds };
                 out.push((f, b));
             }
         }
         match back {
-            Some(b) => rest = b,
+            Some(b) => {
+                if cut {
+                    rest_bounds = tree::bounds(&b);
+                }
+                rest = b
+            }
             None => return,
         }
     }

@@ -199,7 +199,7 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         if opts.measure {
             let read = vmf::read(s.text.as_bytes())?;
             let parsed = source::to_map_entities(&read);
-            let (mut q, mism, total) = measure_parsed(&parsed, &s.orig, Dialect::Quake2Valve, &mut budget)?;
+            let (mut q, mism, total, _) = measure_parsed(&parsed, &s.orig, Dialect::Quake2Valve, &mut budget)?;
             q.source = Some(s.check(&read));
             report.quality = Some(q);
             report.mismatches = mism;
@@ -306,8 +306,10 @@ fn decompile_tree(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Re
         notes: x.orig.notes.clone(),
     };
     if opts.measure {
-        let (mut q, mism, total) = measure(&text, &x.orig, Dialect::Quake2Valve, budget)?;
-        q.tree = Some(quake1::measure_tree(&text, &x, budget)?);
+        // Read back once: both measures work on the same entities and side polygons.
+        let parsed = mapfile::read_map(text.as_bytes())?;
+        let (mut q, mism, total, polygons) = measure_parsed(&parsed, &x.orig, Dialect::Quake2Valve, budget)?;
+        q.tree = Some(quake1::measure_tree(&parsed, &polygons, &x, budget)?);
         report.quality = Some(q);
         report.mismatches = mism;
         report.mismatches_total = total;
@@ -334,7 +336,30 @@ fn pct(a: f64, b: f64) -> Option<f64> {
 /// Read `text` back and compare it with `orig`.
 fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -> Result<(Quality, Vec<Mismatch>, usize)> {
     let parsed = mapfile::read_map(text.as_bytes())?;
-    measure_parsed(&parsed, orig, dialect, budget)
+    let (q, mism, total, _) = measure_parsed(&parsed, orig, dialect, budget)?;
+    Ok((q, mism, total))
+}
+
+/// The planes and side polygons ([`geom::side_polygon`]) of each parsed brush, by entity and
+/// primitive index; `None` for a patch or a brush with a side whose points give no plane.
+/// Worked out once by [`measure_parsed`] and used again by [`quake1::measure_tree`], which
+/// parsed the text and clipped every side a second time (4 % of LibreQuake e0m2's decompile in
+/// perf).
+pub(crate) type SidePolygons = Vec<Vec<Option<(Vec<Plane>, Vec<Vec<[f64; 3]>>)>>>;
+
+/// Every side polygon of `polygons` as [`snapcover`] takes them, each with its entity after
+/// grouping (built only for a map where a face needs the snap pairing).
+fn snap_sides(polygons: &SidePolygons, entity_group: &[usize]) -> Vec<snapcover::SidePoly> {
+    let mut out = Vec::new();
+    for (pi, of_entity) in polygons.iter().enumerate() {
+        let entity = entity_group.get(pi).copied().unwrap_or(pi);
+        for (planes, polys) in of_entity.iter().flatten() {
+            for (plane, poly) in planes.iter().zip(polys).filter(|(_, poly)| poly.len() >= 3) {
+                out.push(snapcover::SidePoly { entity, plane: *plane, bounds: bounds(poly), poly: poly.clone() });
+            }
+        }
+    }
+    out
 }
 
 /// Compare the entities read back from the output with `orig`.
@@ -343,7 +368,7 @@ fn measure_parsed(
     orig: &Original,
     dialect: Dialect,
     budget: &mut Budget,
-) -> Result<(Quality, Vec<Mismatch>, usize)> {
+) -> Result<(Quality, Vec<Mismatch>, usize, SidePolygons)> {
     let mut q = Quality { entities: orig.entities.len(), ..Default::default() };
     let mut mism = Vec::new();
     let mut total = 0usize;
@@ -433,37 +458,48 @@ fn measure_parsed(
     }
 
     // Face coverage: side polygons of the parsed brushes, by entity and plane.
-    // (entity, quantised normal, quantised distance) -> indexes into `polys`.
+    // (entity, quantised normal, quantised distance) -> side polygons.
     type PlaneKey = (usize, [i64; 3], i64);
-    let mut polys: Vec<snapcover::SidePoly> = Vec::new();
-    let mut by_plane: std::collections::HashMap<PlaneKey, Vec<usize>> = std::collections::HashMap::new();
+    // A side polygon: its bounds and where it is in `polygons` (entity, primitive, side).
+    type Polygons = Vec<(Bounds, [usize; 3])>;
+    let mut by_plane: std::collections::HashMap<PlaneKey, Polygons> = std::collections::HashMap::new();
     let key = |p: &Plane| (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64);
     let mut scratch = Vec::new();
-    for (ei, e) in parsed.iter().enumerate() {
+    let mut polygons: SidePolygons = Vec::with_capacity(parsed.len());
+    for (pi, e) in parsed.iter().enumerate() {
         // Brushes the compiler merged into another entity's model are measured with it.
-        let ei = orig.entity_group.get(ei).copied().unwrap_or(ei);
-        for sides in e.brushes() {
+        let ei = orig.entity_group.get(pi).copied().unwrap_or(pi);
+        let mut of_entity = Vec::with_capacity(e.primitives.len());
+        for prim in &e.primitives {
+            let MapPrimitive::Brush(sides) = prim else {
+                of_entity.push(None);
+                continue;
+            };
             let planes: Vec<Plane> = sides.iter().filter_map(|s| s.plane()).collect();
             if planes.len() != sides.len() {
+                of_entity.push(None);
                 continue;
             }
             budget.spend((planes.len() * planes.len()) as u64)?;
+            let mut polys = Vec::with_capacity(planes.len());
             for i in 0..planes.len() {
                 let mut steps = u64::MAX;
                 let w = geom::side_polygon(&planes, i, &mut scratch, &mut steps);
                 if w.len() >= 3 {
                     let (n, d) = key(&planes[i]);
-                    by_plane.entry((ei, n, d)).or_default().push(polys.len());
-                    polys.push(snapcover::SidePoly { entity: ei, plane: planes[i], bounds: bounds(&w), poly: w });
+                    by_plane.entry((ei, n, d)).or_default().push((bounds(&w), [pi, of_entity.len(), i]));
                 }
+                polys.push(w);
             }
+            of_entity.push(Some((planes, polys)));
         }
+        polygons.push(of_entity);
     }
     // Families whose compiler rounds drawn vertices to a grid (Quake 3: q3map2's 1/8 unit)
     // also pair a face the same-plane test leaves partly uncovered with the sides its vertices
     // lie within the snap of (module `snapcover`, its index built on the first such face); the
     // face counts the larger of the two covered areas.
-    let mut snapped: Option<snapcover::SideGrid> = None;
+    let mut snapped: Option<(Vec<snapcover::SidePoly>, snapcover::SideGrid)> = None;
     let mut uncovered: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
     for f in &orig.faces {
         let (n, d) = key(&f.plane);
@@ -475,12 +511,13 @@ fn measure_parsed(
             for dd in [d, d.saturating_sub(1), d.saturating_add(1)] {
                 let Some(cands) = by_plane.get(&(f.entity, n, dd)) else { continue };
                 budget.spend(cands.len() as u64)?;
-                for &ci in cands {
-                    let (cb, c) = (&polys[ci].bounds, &polys[ci].poly);
+                for (cb, [pe, pb, ps]) in cands {
                     // Most polygons on a shared plane (a floor) are far from this face.
                     if !overlaps(&fb, cb) {
                         continue;
                     }
+                    let Some((_, polys)) = &polygons[*pe][*pb] else { continue };
+                    let c = &polys[*ps];
                     if geom::dot(f.plane.normal, geom::sub(c[0], geom::scale(f.plane.normal, f.plane.dist))).abs() > 0.1 {
                         continue;
                     }
@@ -489,10 +526,12 @@ fn measure_parsed(
             }
             if orig.vertex_snap > 0.0 && covered < a * (1.0 - 1e-9) {
                 if snapped.is_none() {
-                    snapped = Some(snapcover::SideGrid::new(&polys, orig.vertex_snap, budget)?);
+                    let sides = snap_sides(&polygons, &orig.entity_group);
+                    let grid = snapcover::SideGrid::new(&sides, orig.vertex_snap, budget)?;
+                    snapped = Some((sides, grid));
                 }
-                if let Some(g) = snapped.as_mut() {
-                    covered = covered.max(g.covered(&polys, f.entity, poly, f.plane.normal, budget)?);
+                if let Some((sides, g)) = snapped.as_mut() {
+                    covered = covered.max(g.covered(sides, f.entity, poly, f.plane.normal, budget)?);
                 }
             }
             q.covered_area += covered.min(a);
@@ -508,7 +547,7 @@ fn measure_parsed(
     q.face_coverage = pct(q.covered_area, q.face_area);
     q.brush_fidelity = pct(q.brushes_same as f64, q.brushes as f64);
     q.texture_fidelity = pct(q.sides_same_texture as f64, q.sides as f64);
-    Ok((q, mism, total))
+    Ok((q, mism, total, polygons))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::clip::{self, HullBox};
 use super::geom::{self, Plane};
-use super::mapfile::{self, MapPrimitive, MapSide, TexProjection};
+use super::mapfile::{MapEntity, MapPrimitive, MapSide, TexProjection};
 use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
 use super::tree::{self, Face, Origin, Region};
@@ -883,7 +883,7 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                 plane = plane.flipped();
             }
             let polygon = pts.clone();
-            let bounds = tree::bounds(&[Face { plane, winding: polygon.clone(), origin: Origin::Plane, tex: None }]);
+            let bounds = tree::point_bounds(polygon.iter());
             draw.push(DrawFace { plane, polygon, bounds, tex: ti });
         }
         let mut by_plane: HashMap<tree::PlaneKey, Vec<usize>> = HashMap::new();
@@ -1145,15 +1145,19 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
 
 /// Read the written text back: the tree brushes' volume per entity and, per drawn face, whether
 /// the side covering it most has its texture name and axes.
-pub(super) fn measure_tree(text: &str, x: &Extracted, budget: &mut Budget) -> Result<TreeQuality> {
+pub(super) fn measure_tree(
+    parsed: &[MapEntity],
+    polygons: &super::SidePolygons,
+    x: &Extracted,
+    budget: &mut Budget,
+) -> Result<TreeQuality> {
     let mut q = x.tree.clone();
-    let parsed = mapfile::read_map(text.as_bytes())?;
     // Side polygons of every parsed brush, by entity and plane.
     type Key = (usize, [i64; 3], i64);
     let qkey = |p: &Plane| (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64);
     struct Side<'a> {
         plane: Plane,
-        poly: Vec<[f64; 3]>,
+        poly: &'a [[f64; 3]],
         bounds: ([f64; 3], [f64; 3]),
         side: &'a MapSide,
     }
@@ -1164,19 +1168,24 @@ pub(super) fn measure_tree(text: &str, x: &Extracted, budget: &mut Budget) -> Re
     for (ei, e) in parsed.iter().enumerate() {
         for (bi, prim) in e.primitives.iter().enumerate() {
             let MapPrimitive::Brush(sides) = prim else { continue };
-            let planes: Option<Vec<(Plane, Origin, Option<u32>)>> =
-                sides.iter().enumerate().map(|(k, s)| s.plane().map(|p| (p, Origin::Plane, Some(k as u32)))).collect();
-            let Some(planes) = planes else { continue };
+            // The polygons `measure_parsed` clipped: the faces `tree::from_planes` would give
+            // (the same planes clipped in the same order), slivers left out as it does.
+            let Some(Some((planes, polys))) = polygons.get(ei).and_then(|p| p.get(bi)) else { continue };
             budget.spend((planes.len() * planes.len()) as u64)?;
-            let faces = tree::from_planes(&planes);
+            let faces: Vec<(usize, &Plane, &[[f64; 3]])> = planes
+                .iter()
+                .zip(polys)
+                .enumerate()
+                .filter(|(_, (_, w))| geom::area(w) >= tree::MIN_FACE_AREA)
+                .map(|(k, (p, w))| (k, p, w.as_slice()))
+                .collect();
             if tree_set.contains(&(ei, bi)) {
-                *volume_by_entity.entry(ei).or_default() += tree::volume(&faces);
+                *volume_by_entity.entry(ei).or_default() += tree::volume_of(faces.iter().map(|f| (f.1, f.2)));
             }
-            for f in faces {
-                let (n, d) = qkey(&f.plane);
-                let bounds = tree::bounds(std::slice::from_ref(&f));
-                let side = &sides[f.tex.unwrap_or(0) as usize];
-                by_plane.entry((ei, n, d)).or_default().push(Side { plane: f.plane, poly: f.winding, bounds, side });
+            for (k, plane, poly) in faces {
+                let (n, d) = qkey(plane);
+                let bounds = tree::point_bounds(poly.iter());
+                by_plane.entry((ei, n, d)).or_default().push(Side { plane: *plane, poly, bounds, side: &sides[k] });
             }
         }
     }
@@ -1188,7 +1197,7 @@ pub(super) fn measure_tree(text: &str, x: &Extracted, budget: &mut Budget) -> Re
         let (n, d) = qkey(&f.plane);
         let Some(poly) = f.polygons.first() else { continue };
         q.faces += 1;
-        let fb = tree::bounds(&[Face { plane: f.plane, winding: poly.clone(), origin: Origin::Plane, tex: None }]);
+        let fb = tree::point_bounds(poly.iter());
         let mut best: (f64, Option<&Side>) = (0.0, None);
         for dd in [d, d.saturating_sub(1), d.saturating_add(1)] {
             let Some(cands) = by_plane.get(&(f.entity, n, dd)) else { continue };
@@ -1197,7 +1206,7 @@ pub(super) fn measure_tree(text: &str, x: &Extracted, budget: &mut Budget) -> Re
                 if !overlaps(&fb, &s.bounds) || !s.plane.same_as(&f.plane, 1e-4, 0.05) {
                     continue;
                 }
-                let a = geom::area(&geom::intersect(poly, &s.poly, f.plane.normal));
+                let a = geom::area(&geom::intersect(poly, s.poly, f.plane.normal));
                 if a > best.0 {
                     best = (a, Some(s));
                 }
@@ -1219,6 +1228,7 @@ pub(super) fn measure_tree(text: &str, x: &Extracted, budget: &mut Budget) -> Re
 
 #[cfg(test)]
 mod tests {
+    use super::super::mapfile;
     use super::*;
 
     #[test]

@@ -241,7 +241,7 @@ mod tests {
     fn coverage(sides: Vec<MapSide>, snap: f64) -> f64 {
         let e = MapEntity { pairs: vec![("classname".into(), "worldspawn".into())], primitives: vec![MapPrimitive::Brush(sides)] };
         let orig = Original { entities: vec![e.clone()], faces: snapped_faces(), vertex_snap: snap, ..Original::default() };
-        let (q, _, _) = super::super::measure_parsed(&[e], &orig, Dialect::Quake3BrushDef, &mut Budget::new(1_000_000)).unwrap();
+        let (q, ..) = super::super::measure_parsed(&[e], &orig, Dialect::Quake3BrushDef, &mut Budget::new(1_000_000)).unwrap();
         q.face_coverage.unwrap()
     }
 
