@@ -7,6 +7,7 @@
 use crate::common;
 
 use bspkit::decompile::{decompile, to_map_entities, vmf, DecompileOptions, Decompiled};
+use bspkit::build::BspBuilder;
 use bspkit::Bsp;
 
 fn run(path: &std::path::Path) -> (Decompiled, f64) {
@@ -202,4 +203,100 @@ for path in sys.argv[1:]:
         assert_eq!(v["outputs"], *outputs, "{}", path.display());
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A builder-made Source map (v20): one brush, the box 0..64³, whose +x and −z side records name
+/// plane 0 (an unrelated plane) with no texinfo, as Dota 2's lump has them. The world tree is a
+/// chain of the box's six planes ending in one solid leaf; `list_brush` says whether that
+/// leaf's brush list names the brush.
+fn box_with_plane0_sides(list_brush: bool) -> Vec<u8> {
+    let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let i32s = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    // Plane 0: x = 1000 (no side of the box); 1..=6: +x, −x, +y, −y, +z, −z outward.
+    let box_planes: [([f32; 3], f32); 6] = [
+        ([1.0, 0.0, 0.0], 64.0),
+        ([-1.0, 0.0, 0.0], 0.0),
+        ([0.0, 1.0, 0.0], 64.0),
+        ([0.0, -1.0, 0.0], 0.0),
+        ([0.0, 0.0, 1.0], 64.0),
+        ([0.0, 0.0, -1.0], 0.0),
+    ];
+    let mut planes = f32s(&[1.0, 0.0, 0.0, 1000.0]);
+    planes.extend(i32s(&[0]));
+    for (n, d) in box_planes {
+        planes.extend(f32s(&[n[0], n[1], n[2], d]));
+        planes.extend(i32s(&[0]));
+    }
+    // Sides in the order −x, +x, −y, +y, +z, −z; +x and −z name plane 0.
+    let side_planes = [2u16, 0, 4, 3, 5, 0];
+    let sides: Vec<u8> = side_planes
+        .iter()
+        .flat_map(|&p| [p.to_le_bytes(), (-1i16).to_le_bytes(), 0i16.to_le_bytes(), 0i16.to_le_bytes()].concat())
+        .collect();
+    // Node i splits by box plane i: in front is empty space (leaf 0), behind is node i + 1; the
+    // last node's back is the solid leaf 1.
+    let mut nodes = Vec::new();
+    for i in 0..6i32 {
+        let back = if i == 5 { -2 } else { i + 1 };
+        nodes.extend(i32s(&[i + 1, -1, back]));
+        nodes.extend([0u8; 20]);
+    }
+    let mut leaves = Vec::new();
+    for (contents, brushes) in [(0i32, 0u16), (1, u16::from(list_brush))] {
+        leaves.extend(i32s(&[contents]));
+        leaves.extend([0u8; 16]);
+        leaves.extend([0u16, 0, 0, brushes].iter().flat_map(|x| x.to_le_bytes()));
+        leaves.extend([0u8; 4]);
+    }
+    let mut model = f32s(&[-128.0, -128.0, -128.0, 128.0, 128.0, 128.0, 0.0, 0.0, 0.0]);
+    model.extend(i32s(&[0, 0, 0]));
+    BspBuilder::new(&bspkit::branches::source::SOURCE)
+        .version(20)
+        .lump(0, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
+        .lump(1, planes)
+        .lump(5, nodes)
+        .lump_v(10, leaves, 1)
+        .lump(14, model)
+        .lump(17, 0u16.to_le_bytes().to_vec())
+        .lump(18, i32s(&[0, 6, 1]))
+        .lump(19, sides)
+        .build()
+}
+
+#[test]
+fn sides_naming_plane_0_come_back_from_the_tree() {
+    let bytes = box_with_plane0_sides(true);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+    let x = d.report.quality.as_ref().unwrap().source.clone().unwrap();
+    assert_eq!((x.open_brushes, x.recovered_sides), (0, 2), "{:?}\n{}", d.report.notes, d.text);
+    // The brush's six planes, exactly: −x, +x, −y, +y, +z, −z (Hammer's three points per side).
+    let ents = vmf::read(d.text.as_bytes()).unwrap();
+    let solids = to_map_entities(&ents);
+    let sides: Vec<_> = solids[0].brushes().next().unwrap().iter().map(|s| s.plane().unwrap()).collect();
+    let want = [
+        ([-1.0, 0.0, 0.0], 0.0),
+        ([1.0, 0.0, 0.0], 64.0),
+        ([0.0, -1.0, 0.0], 0.0),
+        ([0.0, 1.0, 0.0], 64.0),
+        ([0.0, 0.0, 1.0], 64.0),
+        ([0.0, 0.0, -1.0], 0.0),
+    ];
+    assert_eq!(sides.len(), 6, "{}", d.text);
+    for (p, (n, dist)) in sides.iter().zip(want) {
+        assert!(
+            p.normal.iter().zip(n).all(|(a, b)| (a - b).abs() < 1e-9) && (p.dist - dist).abs() < 1e-9,
+            "{p:?} != {n:?} {dist}\n{}",
+            d.text
+        );
+    }
+    assert!(d.report.notes.iter().any(|n| n.contains("recovered from the tree")), "{:?}", d.report.notes);
+
+    // The leaf does not name the brush: nothing proves the sides, the brush stays open.
+    let bytes = box_with_plane0_sides(false);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+    let x = d.report.quality.as_ref().unwrap().source.clone().unwrap();
+    assert_eq!((x.open_brushes, x.recovered_sides), (1, 0), "{:?}", d.report.notes);
+    assert!(d.report.notes.iter().any(|n| n.contains("not recovered")), "{:?}", d.report.notes);
 }
