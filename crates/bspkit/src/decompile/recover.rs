@@ -1,13 +1,15 @@
 //! Brush sides a brush lump does not hold, recovered from the BSP tree.
 //!
 //! Dota 2's brush-side lump names plane 0 (with only a texinfo) for some sides, so the brushes
-//! do not close. The tree still holds them: a brush's solid leaves (the leaves whose brush list
-//! names it) are convex regions bounded by node planes, and their union is the brush. The walk
-//! of [`super::tree`] carries those regions; a plane that bounds every corner of every region
-//! and carries a region's face is a side of the union's hull. It is taken only when it is
-//! proven: every region lies inside the sides the lump does hold, and the brush those sides and
-//! the recovered ones bound has the regions' summed volume (so the union is that convex brush,
-//! not more, not less). Otherwise nothing is invented and the brush stays open.
+//! do not close. The tree still holds them: a brush's leaves (the leaves whose brush list names
+//! it) are convex regions bounded by node planes and the model's bounds, walked as in
+//! [`super::tree`]. A solid leaf holds every brush that overlaps it, so each region is cut down
+//! to the sides the lump does hold; the union of the cut regions is then the brush. A plane that
+//! bounds every corner of every cut region and carries one of their faces (a node plane, or the
+//! model's bounds, which vbsp sets to its brushes' extent) is a side of the union's hull. The
+//! planes are taken only when proven: the brush the held and recovered sides bound has the cut
+//! regions' summed volume (so the union is that convex brush, not more, not less). Otherwise
+//! nothing is invented and the brush stays open.
 
 use super::geom::{Plane, ON_EPSILON};
 use super::tree::{self, Face, Origin};
@@ -15,6 +17,10 @@ use super::tree::{self, Face, Origin};
 /// How far (units) a corner may stand in front of a plane and still count as behind it: vbsp
 /// stores vertices and planes as floats; leaf corners are recomputed from node planes.
 const CORNER_EPS: f64 = 0.05;
+/// Most regions and distinct face planes one brush's proof looks at (a hostile tree could
+/// otherwise make it quadratic); past them the brush stays open.
+const MAX_REGIONS: usize = 4096;
+const MAX_PLANES: usize = 1024;
 /// Relative volume difference allowed between the regions' union and the closed brush.
 const VOLUME_TOLERANCE: f64 = 1e-3;
 
@@ -76,6 +82,9 @@ pub(crate) fn closes(planes: &[Plane]) -> bool {
 /// The planes (outward) bounding the union of `regions` that are not among `known`, when the
 /// union is proven to be the convex brush `known` + those planes bound; `None` otherwise.
 pub(crate) fn missing_planes(known: &[Plane], regions: &[Vec<Face>]) -> Option<Vec<Plane>> {
+    if regions.len() > MAX_REGIONS || known.len() > MAX_PLANES {
+        return None;
+    }
     // A solid leaf holds every brush that overlaps it (vbsp does not split solid space between
     // brushes), so each region is first cut down to the sides the lump does hold.
     let mut work = 0u64;
@@ -88,14 +97,18 @@ pub(crate) fn missing_planes(known: &[Plane], regions: &[Vec<Face>]) -> Option<V
         return None;
     }
     let corners = || regions.iter().flatten().flat_map(|f| f.winding.iter());
-    let mut found: Vec<Plane> = Vec::new();
+    // Distinct face planes first (few: the regions share their node planes), then each is
+    // checked against every corner once, so the cost is (planes × corners), not (faces × corners).
+    let mut seen: Vec<Plane> = Vec::new();
     for f in regions.iter().flatten() {
-        if known.iter().chain(&found).any(|p| p.same_as(&f.plane, 1e-4, ON_EPSILON)) || corners().any(|c| f.plane.distance(*c) > CORNER_EPS)
-        {
-            continue;
+        if !known.iter().chain(&seen).any(|p| p.same_as(&f.plane, 1e-4, ON_EPSILON)) {
+            seen.push(f.plane);
+            if seen.len() > MAX_PLANES {
+                return None;
+            }
         }
-        found.push(f.plane);
     }
+    let found: Vec<Plane> = seen.into_iter().filter(|p| corners().all(|c| p.distance(*c) <= CORNER_EPS)).collect();
     if found.is_empty() {
         return None;
     }

@@ -6,8 +6,8 @@
 
 use crate::common;
 
-use bspkit::decompile::{decompile, to_map_entities, vmf, DecompileOptions, Decompiled};
 use bspkit::build::BspBuilder;
+use bspkit::decompile::{decompile, to_map_entities, vmf, DecompileOptions, Decompiled};
 use bspkit::Bsp;
 
 fn run(path: &std::path::Path) -> (Decompiled, f64) {
