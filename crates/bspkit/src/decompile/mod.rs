@@ -33,6 +33,7 @@ pub mod mapfile;
 mod original;
 mod quake;
 pub mod quake1;
+mod recover;
 mod respawn;
 pub mod scene;
 mod snapcover;

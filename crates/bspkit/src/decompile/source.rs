@@ -34,9 +34,10 @@ use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide, TexProjection};
 use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake::{entity_models, model_offset, valve_from_vecs};
+use super::recover;
 use super::vmf::{self, num, vec3, Block, Item};
 use crate::branches::source::records::v3;
-use crate::branches::source::view::{AreaPortals, DispInfos, Overlays, View};
+use crate::branches::source::view::{AreaPortals, BrushSideInfo, DispInfos, Overlays, View};
 use crate::bsp::Bsp;
 use crate::bytes::Endian;
 use crate::error::{Error, Result};
@@ -100,6 +101,12 @@ pub struct SourceQuality {
     pub displacement_brushes_rebuilt: usize,
     /// Sides with no texinfo (§10.2), written with the tool material their contents imply.
     pub sides_without_texinfo: usize,
+    /// Sides the brush-side lump names plane 0 for in a brush that does not close (Dota 2),
+    /// whose planes were recovered from the brush's leaves in the tree (proven: the leaves fill
+    /// the closed brush exactly). Brush fidelity compares against the recovered planes.
+    pub recovered_sides: usize,
+    /// Of those, sides whose texinfo went by record order (no drawn face on the plane shows it).
+    pub recovered_sides_texinfo_by_order: usize,
 }
 
 /// A brush side as decompiled, with what the extra checks need.
@@ -334,6 +341,121 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
             .position(|e| e.pairs.iter().any(|(k, v)| k.eq_ignore_ascii_case(key) && v.trim().parse::<i64>().ok() == Some(value)))
     };
 
+    // A drawn face's polygon (model space), front plane, texinfo and dispinfo.
+    let (vertices, edges, surfedges) = (v.vertices()?, v.edges()?, v.surfedges()?);
+    let face_polygon = |fi: usize| -> Option<(Plane, Vec<[f64; 3]>, i64, i64)> {
+        let f = faces.get(fi)?;
+        let n = usize::try_from(f.numedges).ok()?;
+        let first = usize::try_from(f.firstedge).ok()?;
+        let mut pts = Vec::with_capacity(n.min(256));
+        for si in first..first.checked_add(n)? {
+            let se = surfedges.get(si)?.edge.get() as i64;
+            let e = edges.get(se.unsigned_abs() as usize)?;
+            let vi = if se < 0 { e[1] } else { e[0] } as usize;
+            pts.push(v3(&vertices.get(vi)?.pos).map(|c| c as f64));
+        }
+        let p = planes.get(usize::try_from(f.planenum).ok()?)?;
+        let mut plane = Plane { normal: v3(&p.normal).map(|c| c as f64), dist: p.dist.get() as f64 };
+        // Loops are clockwise seen from the front (§7.5): the front is against their winding.
+        // (The `side` byte does not say it: on the corpus maps it disagrees with the winding
+        // on half the faces, and the winding is what the brush sides cover.)
+        let mut acc = [0.0; 3];
+        for i in 1..pts.len().saturating_sub(1) {
+            acc = geom::add(acc, geom::cross(geom::sub(pts[i], pts[0]), geom::sub(pts[i + 1], pts[0])));
+        }
+        if geom::dot(acc, plane.normal) > 0.0 {
+            plane = plane.flipped();
+        }
+        Some((plane, pts, f.texinfo, f.dispinfo))
+    };
+    // Sides the lump does not hold: Dota 2's brush sides name plane 0 with only a texinfo for
+    // some sides (every brush lacks its +x and -z sides), so those brushes do not close. Such a
+    // brush's missing planes are recovered from its leaves in the tree (see `recover`), and
+    // each plane-0 record's texinfo goes to the recovered plane whose drawn faces carry it.
+    let raw_planes = |range: &[BrushSideInfo], skip_zero: bool| -> Result<Vec<Plane>> {
+        range.iter().filter(|s| !(skip_zero && s.planenum == 0)).map(|s| plane_of(s.planenum, LUMP_BRUSH_SIDES)).collect()
+    };
+    let mut wanted = vec![false; brushes.len()];
+    for (bi, brush) in brushes.iter().enumerate() {
+        let Ok(range) = super::original::side_range(&sides, bi, brush.firstside.get() as i64, brush.numsides.get() as i64) else {
+            continue;
+        };
+        if range.iter().any(|s| s.planenum == 0) {
+            let all = raw_planes(range, false)?;
+            budget.spend((all.len() * all.len()) as u64)?;
+            wanted[bi] = !recover::closes(&all);
+        }
+    }
+    // Per brush: (position in its side range, recovered plane, texinfo shown by a drawn face).
+    let mut recovered: HashMap<usize, Vec<(usize, Plane, bool)>> = HashMap::new();
+    if wanted.iter().any(|w| *w) {
+        let heads: Vec<_> =
+            models.iter().map(|m| (m.headnode.get() as i64, v3(&m.mins).map(|c| c as f64), v3(&m.maxs).map(|c| c as f64))).collect();
+        let node = |n: usize| {
+            let nd = nodes.get(n)?;
+            let p = planes.get(usize::try_from(nd.planenum).ok()?)?;
+            Some((Plane { normal: v3(&p.normal).map(|c| c as f64), dist: p.dist.get() as f64 }, nd.children))
+        };
+        let limit = 200 * (nodes.len() as u64 + 64);
+        let regions = recover::brush_regions(
+            &heads,
+            node,
+            |l| leaves.get(l).map(|leaf| (leaf.firstleafbrush, leaf.numleafbrushes)),
+            |i| leaf_brushes.get(i).map(i64::from),
+            &wanted,
+            limit,
+        );
+        budget.spend(limit / 16)?;
+        // Drawn faces (model space): front plane, centroid, texinfo.
+        let drawn: Vec<(Plane, [f64; 3], i64)> =
+            (0..faces.len()).filter_map(&face_polygon).map(|(p, pts, t, _)| (p, centroid(&pts), t)).collect();
+        for (bi, brush) in brushes.iter().enumerate().filter(|(bi, _)| wanted[*bi]) {
+            let range = super::original::side_range(&sides, bi, brush.firstside.get() as i64, brush.numsides.get() as i64)
+                .map_err(|e| bsp.lump_error(LUMP_BRUSHES, e))?;
+            let known = raw_planes(range, true)?;
+            let records: Vec<usize> = (0..range.len()).filter(|&i| range[i].planenum == 0).collect();
+            let Some(found) = recover::missing_planes(&known, &regions[bi]) else {
+                notes.push(format!("brush {bi}: sides naming plane 0 not recovered (its leaves do not prove them)"));
+                continue;
+            };
+            if found.len() != records.len() {
+                notes.push(format!(
+                    "brush {bi}: {} planes recovered from its leaves for {} sides naming plane 0; kept as stored",
+                    found.len(),
+                    records.len()
+                ));
+                continue;
+            }
+            budget.spend((drawn.len() * found.len()) as u64)?;
+            let all: Vec<Plane> = known.iter().chain(&found).copied().collect();
+            let mut free = records.clone();
+            let mut out = Vec::new();
+            let mut left = Vec::new();
+            for p in &found {
+                let shown = drawn
+                    .iter()
+                    .filter(|(fp, c, _)| fp.same_as(p, 1e-3, 0.1) && in_brush(&all, *c, 0.5))
+                    .find_map(|(_, _, t)| free.iter().position(|&r| range[r].texinfo == *t));
+                match shown {
+                    Some(k) => out.push((free.remove(k), *p, true)),
+                    None => left.push(*p),
+                }
+            }
+            // Planes no drawn face names (nodraw sides): the remaining records in order.
+            for (r, p) in free.into_iter().zip(left) {
+                out.push((r, p, false));
+            }
+            for (r, p, shown) in &out {
+                let evidence = if *shown { "its drawn faces carry the record's texinfo" } else { "no drawn face; texinfo by record order" };
+                notes.push(format!(
+                    "brush {bi}: side {r} (plane 0 in the lump) recovered from the tree as ({:.4} {:.4} {:.4}) {:.3}; {evidence}",
+                    p.normal[0], p.normal[1], p.normal[2], p.dist
+                ));
+            }
+            recovered.insert(bi, out);
+        }
+    }
+
     // Brushes.
     let mut sq = SourceQuality::default();
     let mut orig = Original::default();
@@ -363,10 +485,13 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         let off = model_offset(&entities[ei], m);
         let (first, count) = (brush.firstside.get() as i64, brush.numsides.get() as i64);
         let range = super::original::side_range(&sides, bi, first, count).map_err(|e| bsp.lump_error(LUMP_BRUSHES, e))?;
-        let bplanes: Vec<Plane> = range
-            .iter()
-            .map(|s| plane_of(s.planenum, LUMP_BRUSH_SIDES).map(|p| Plane { normal: p.normal, dist: p.dist + geom::dot(p.normal, off) }))
-            .collect::<Result<_>>()?;
+        let mut raw = raw_planes(range, false)?;
+        for (r, p, shown) in recovered.get(&bi).into_iter().flatten() {
+            raw[*r] = *p;
+            sq.recovered_sides += 1;
+            sq.recovered_sides_texinfo_by_order += usize::from(!shown);
+        }
+        let bplanes: Vec<Plane> = raw.iter().map(|p| Plane { normal: p.normal, dist: p.dist + geom::dot(p.normal, off) }).collect();
         budget.spend((bplanes.len() * bplanes.len()) as u64)?;
         let polys: Vec<Vec<[f64; 3]>> = (0..bplanes.len())
             .map(|i| {
@@ -475,32 +600,6 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     }
 
     // Drawn faces, for coverage and for finding the sides displacements and overlays are on.
-    let (vertices, edges, surfedges) = (v.vertices()?, v.edges()?, v.surfedges()?);
-    let face_polygon = |fi: usize| -> Option<(Plane, Vec<[f64; 3]>, i64, i64)> {
-        let f = faces.get(fi)?;
-        let n = usize::try_from(f.numedges).ok()?;
-        let first = usize::try_from(f.firstedge).ok()?;
-        let mut pts = Vec::with_capacity(n.min(256));
-        for si in first..first.checked_add(n)? {
-            let se = surfedges.get(si)?.edge.get() as i64;
-            let e = edges.get(se.unsigned_abs() as usize)?;
-            let vi = if se < 0 { e[1] } else { e[0] } as usize;
-            pts.push(v3(&vertices.get(vi)?.pos).map(|c| c as f64));
-        }
-        let p = planes.get(usize::try_from(f.planenum).ok()?)?;
-        let mut plane = Plane { normal: v3(&p.normal).map(|c| c as f64), dist: p.dist.get() as f64 };
-        // Loops are clockwise seen from the front (§7.5): the front is against their winding.
-        // (The `side` byte does not say it: on the corpus maps it disagrees with the winding
-        // on half the faces, and the winding is what the brush sides cover.)
-        let mut acc = [0.0; 3];
-        for i in 1..pts.len().saturating_sub(1) {
-            acc = geom::add(acc, geom::cross(geom::sub(pts[i], pts[0]), geom::sub(pts[i + 1], pts[0])));
-        }
-        if geom::dot(acc, plane.normal) > 0.0 {
-            plane = plane.flipped();
-        }
-        Some((plane, pts, f.texinfo, f.dispinfo))
-    };
     let mut face_group: HashMap<usize, usize> = HashMap::new();
     for (m, model) in models.iter().enumerate() {
         let Some(ei) = entity_of_model(m) else { continue };

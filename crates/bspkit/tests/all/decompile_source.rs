@@ -6,6 +6,7 @@
 
 use crate::common;
 
+use bspkit::build::BspBuilder;
 use bspkit::decompile::{decompile, to_map_entities, vmf, DecompileOptions, Decompiled};
 use bspkit::Bsp;
 
@@ -66,13 +67,20 @@ fn corpus_source() {
         assert_eq!(q.sides_same_texture, q.sides, "{name}: textures");
         assert!(q.entities_in_order, "{name}: entities");
         if name == "dotatesting__test.bsp" {
-            // Dota 2 (v23) stores brush sides in a form with no published layout (source.md §8.2):
-            // read as the standard one, its 7 brushes do not close, and the faces on the planes
-            // of their missing sides stay uncovered. Reported, not hidden.
-            assert_eq!(x.open_brushes, 7, "{name}");
+            // Dota 2 (v23): 15 brush-side records name plane 0 with only a texinfo (the lump does
+            // not hold those sides); their planes come back from the brushes' leaves in the tree.
+            assert_eq!((x.open_brushes, x.recovered_sides), (0, 15), "{name}");
+            // What stays uncovered is one drawn face on plane 0 (z = 0, the whole play area) that
+            // no brush has a side on; every other face is covered.
+            let cov = q.face_coverage.unwrap();
+            assert!(cov >= 83.67, "{name}: coverage {cov}");
+            assert_eq!(q.uncovered_by_texture.len(), 1, "{name}: {:?}", q.uncovered_by_texture);
+            assert_eq!(q.uncovered_by_texture[0].0, "BLENDS/TRENCH_DIRE000", "{name}");
+            assert!((q.uncovered_by_texture[0].1 - 12288.0 * 10240.0).abs() < 1.0, "{name}: {:?}", q.uncovered_by_texture);
         } else {
             assert!(q.face_coverage.unwrap_or(100.0) >= 99.9, "{name}: coverage {:?}", q.face_coverage);
             assert_eq!(x.open_brushes, 0, "{name}");
+            assert_eq!(x.recovered_sides, 0, "{name}");
         }
         assert_eq!(x.props_same, x.props, "{name}: props");
         assert_eq!(x.cubemaps_same, x.cubemaps, "{name}: cubemaps");
@@ -195,4 +203,100 @@ for path in sys.argv[1:]:
         assert_eq!(v["outputs"], *outputs, "{}", path.display());
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A builder-made Source map (v20): one brush, the box 0..64³, whose +x and −z side records name
+/// plane 0 (an unrelated plane) with no texinfo, as Dota 2's lump has them. The world tree is a
+/// chain of the box's six planes ending in one solid leaf; `list_brush` says whether that
+/// leaf's brush list names the brush.
+fn box_with_plane0_sides(list_brush: bool) -> Vec<u8> {
+    let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let i32s = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    // Plane 0: x = 1000 (no side of the box); 1..=6: +x, −x, +y, −y, +z, −z outward.
+    let box_planes: [([f32; 3], f32); 6] = [
+        ([1.0, 0.0, 0.0], 64.0),
+        ([-1.0, 0.0, 0.0], 0.0),
+        ([0.0, 1.0, 0.0], 64.0),
+        ([0.0, -1.0, 0.0], 0.0),
+        ([0.0, 0.0, 1.0], 64.0),
+        ([0.0, 0.0, -1.0], 0.0),
+    ];
+    let mut planes = f32s(&[1.0, 0.0, 0.0, 1000.0]);
+    planes.extend(i32s(&[0]));
+    for (n, d) in box_planes {
+        planes.extend(f32s(&[n[0], n[1], n[2], d]));
+        planes.extend(i32s(&[0]));
+    }
+    // Sides in the order −x, +x, −y, +y, +z, −z; +x and −z name plane 0.
+    let side_planes = [2u16, 0, 4, 3, 5, 0];
+    let sides: Vec<u8> = side_planes
+        .iter()
+        .flat_map(|&p| [p.to_le_bytes(), (-1i16).to_le_bytes(), 0i16.to_le_bytes(), 0i16.to_le_bytes()].concat())
+        .collect();
+    // Node i splits by box plane i: in front is empty space (leaf 0), behind is node i + 1; the
+    // last node's back is the solid leaf 1.
+    let mut nodes = Vec::new();
+    for i in 0..6i32 {
+        let back = if i == 5 { -2 } else { i + 1 };
+        nodes.extend(i32s(&[i + 1, -1, back]));
+        nodes.extend([0u8; 20]);
+    }
+    let mut leaves = Vec::new();
+    for (contents, brushes) in [(0i32, 0u16), (1, u16::from(list_brush))] {
+        leaves.extend(i32s(&[contents]));
+        leaves.extend([0u8; 16]);
+        leaves.extend([0u16, 0, 0, brushes].iter().flat_map(|x| x.to_le_bytes()));
+        leaves.extend([0u8; 4]);
+    }
+    let mut model = f32s(&[-128.0, -128.0, -128.0, 128.0, 128.0, 128.0, 0.0, 0.0, 0.0]);
+    model.extend(i32s(&[0, 0, 0]));
+    BspBuilder::new(&bspkit::branches::source::SOURCE)
+        .version(20)
+        .lump(0, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
+        .lump(1, planes)
+        .lump(5, nodes)
+        .lump_v(10, leaves, 1)
+        .lump(14, model)
+        .lump(17, 0u16.to_le_bytes().to_vec())
+        .lump(18, i32s(&[0, 6, 1]))
+        .lump(19, sides)
+        .build()
+}
+
+#[test]
+fn sides_naming_plane_0_come_back_from_the_tree() {
+    let bytes = box_with_plane0_sides(true);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+    let x = d.report.quality.as_ref().unwrap().source.clone().unwrap();
+    assert_eq!((x.open_brushes, x.recovered_sides), (0, 2), "{:?}\n{}", d.report.notes, d.text);
+    // The brush's six planes, exactly: −x, +x, −y, +y, +z, −z (Hammer's three points per side).
+    let ents = vmf::read(d.text.as_bytes()).unwrap();
+    let solids = to_map_entities(&ents);
+    let sides: Vec<_> = solids[0].brushes().next().unwrap().iter().map(|s| s.plane().unwrap()).collect();
+    let want = [
+        ([-1.0, 0.0, 0.0], 0.0),
+        ([1.0, 0.0, 0.0], 64.0),
+        ([0.0, -1.0, 0.0], 0.0),
+        ([0.0, 1.0, 0.0], 64.0),
+        ([0.0, 0.0, 1.0], 64.0),
+        ([0.0, 0.0, -1.0], 0.0),
+    ];
+    assert_eq!(sides.len(), 6, "{}", d.text);
+    for (p, (n, dist)) in sides.iter().zip(want) {
+        assert!(
+            p.normal.iter().zip(n).all(|(a, b)| (a - b).abs() < 1e-9) && (p.dist - dist).abs() < 1e-9,
+            "{p:?} != {n:?} {dist}\n{}",
+            d.text
+        );
+    }
+    assert!(d.report.notes.iter().any(|n| n.contains("recovered from the tree")), "{:?}", d.report.notes);
+
+    // The leaf does not name the brush: nothing proves the sides, the brush stays open.
+    let bytes = box_with_plane0_sides(false);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+    let x = d.report.quality.as_ref().unwrap().source.clone().unwrap();
+    assert_eq!((x.open_brushes, x.recovered_sides), (1, 0), "{:?}", d.report.notes);
+    assert!(d.report.notes.iter().any(|n| n.contains("not recovered")), "{:?}", d.report.notes);
 }
