@@ -1,5 +1,5 @@
 //! Call of Duty lightmaps, lump 1 of every branch. Each lightmap is one lit "face" of
-//! [`Mapping::Page`](crate::lumps::lighting::Mapping::Page) (identity: lump 1, the lightmap's
+//! [`Mapping::Page`] (identity: lump 1, the lightmap's
 //! number): triangle soups name their lightmap and draw vertices carry a lightmap coordinate
 //! 0..1 over the 512 × 512 page, origin top-left. A soup naming a number past the lump's
 //! lightmaps is drawn without one. Call of Duty 1 names none with 0xFFFF (opencod1 reads the
