@@ -1,11 +1,12 @@
 //! A small complete James Bond 007: Nightfire map (version 42), written for tests and fuzz
 //! seeds: a 256 × 256 × 128 box room of six inward faces (a 4-vertex, 2-triangle list each;
-//! the ceiling `special/sky`), one lit face (the floor, style 0, 64 bytes of LIGHTING), a floor
-//! brush with six sides, a one-node tree split on the floor plane (leaf 0 solid, leaf 1 the room
-//! with its visibility byte), one model and two entities. Every cross-reference the family's
-//! checks read holds ([`crate::branches::nightfire::check`]). Unlike the compiler, which writes
-//! sky and nodraw faces without vertices, the builder gives its sky ceiling its four corners,
-//! so the sky flag reaches the scene and its tests.
+//! the ceiling `special/sky`), one lit face (the floor, style 0, 64 bytes of LIGHTING, its own
+//! lightmap projection of 16 units a luxel), a floor brush with six sides, a one-node tree
+//! split on the floor plane (leaf 0 solid, leaf 1 the room with its visibility byte), one model
+//! and two entities. Every cross-reference the family's checks read holds
+//! ([`crate::branches::nightfire::check`]). Unlike the compiler, which writes sky and nodraw
+//! faces without vertices, the builder gives its sky ceiling its four corners, so the sky flag
+//! reaches the scene and its tests.
 
 use crate::branches::nightfire::lumps::*;
 use crate::branches::nightfire::records::*;
@@ -74,7 +75,9 @@ pub fn nightfire_room() -> Vec<u8> {
             texture: U32::new(u32::from(ceiling)),
             material: U32::new(0),
             texture_matrix: U32::new(k as u32),
-            lightmap_matrix: U32::new(k as u32),
+            // The lit floor has its own lightmap projection (TEXMATRIX 6, below); the others
+            // are unlit, their projection not read.
+            lightmap_matrix: U32::new(if floor { 6 } else { k as u32 }),
             styles: if floor { [0, 255, 255, 255] } else { [255; 4] },
             lightmap_offset: I32::new(if floor { 0 } else { -1 }),
         });
@@ -84,8 +87,13 @@ pub fn nightfire_room() -> Vec<u8> {
     b = b.lump(NORMALS, cat(&normals));
     b = b.lump(INDICES, cat(&indices));
     b = b.lump(FACES, cat(&faces));
+    // The floor's lightmap projection as the compiler makes it (`GetLightmapProjections`): for
+    // a floor, s = (0, -1, 0), t = normal × s = (1, 0, 0), over 16 units a luxel with offsets 0,
+    // so the 256-unit floor spans 16 × 16 luxels (-8..8 on both axes).
+    matrices.push(TexMatrix { s: [0.0, -1.0 / 16.0, 0.0, 0.0].map(F32::new), t: [1.0 / 16.0, 0.0, 0.0, 0.0].map(F32::new) });
     b = b.lump(TEXMATRIX, cat(&matrices));
-    // The floor's samples: an 8 × 8 grey block (one style).
+    // The floor's samples: 64 grey bytes (one style). How many bytes a luxel takes is not known
+    // (see `branches::nightfire::lightmap`); only the offset is checked.
     b = b.lump(LIGHTING, vec![128u8; 64]);
 
     // The floor brush under the room: six sides on the room's planes (the check reads planes only).

@@ -201,3 +201,51 @@ fn truncated_rooms_give_typed_errors() {
         }
     }
 }
+
+/// The lit floor's lightmap projection, as the compiler makes it (16 units a luxel), spans
+/// 16 × 16 luxels and checks clean; projections the compiler cannot have written (a face over
+/// 128 luxels an axis, a zero axis, a huge one) are warnings naming FACES, never a panic. The
+/// samples themselves are not decoded (their layout is not known).
+#[test]
+fn lightmap_extent_follows_the_projection_and_bad_ones_warn() {
+    use bspkit::branches::nightfire::lightmap::{luxel_extent, MAX_EXTENT};
+    use bspkit::branches::nightfire::{TexMatrix, Vec3};
+    let room = nightfire_room();
+    let bsp = Bsp::from_bytes(&room).unwrap();
+    let faces: &[Face] = bsp.records(nightfire::FACES).unwrap();
+    let points: &[Vec3] = bsp.records(nightfire::VERTEXES).unwrap();
+    let matrices: &[TexMatrix] = bsp.records(nightfire::TEXMATRIX).unwrap();
+    let floor = &faces[4];
+    let first = floor.first_vertex.get() as usize;
+    let corners: Vec<[f32; 3]> = points[first..first + 4].iter().map(|p| p.xyz.map(|x| x.get())).collect();
+    let e = luxel_extent(&corners, &matrices[floor.lightmap_matrix.get() as usize]).unwrap();
+    assert_eq!((e.mins, e.maxs, e.size(), e.units_per_luxel), ([-8, -8], [8, 8], [16, 16], [16.0, 16.0]));
+    assert!(bspkit::check::check(&bsp).is_empty());
+
+    let warned = |bytes: &[u8], text: &str| {
+        let problems = bspkit::check::check(&Bsp::from_bytes(bytes).unwrap());
+        let hit = problems.iter().any(|p| {
+            p.lump.contains("FACES")
+                && p.code.as_str() == "bad_value"
+                && p.severity == bspkit::check::Severity::Warning
+                && p.message.contains(text)
+        });
+        assert!(hit, "{text}: {problems:#?}");
+    };
+    let scaled = |k: f32| {
+        with_lump(&room, nightfire::TEXMATRIX, |l| {
+            let m = &mut <[TexMatrix]>::mut_from_bytes(l).unwrap()[6];
+            m.s = m.s.map(|x| zerocopy::little_endian::F32::new(x.get() * k));
+        })
+    };
+    // One luxel a unit: 256 luxels along s.
+    warned(&scaled(16.0), &format!("spans 256 × 16 luxels: the compiler keeps each axis under {MAX_EXTENT}"));
+    warned(&scaled(0.0), "zero or non-finite length");
+    warned(&scaled(f32::MAX), "luxels");
+    // The unlit walls' projections are not read, whatever they hold.
+    let bytes = with_lump(&room, nightfire::TEXMATRIX, |l| {
+        let m = &mut <[TexMatrix]>::mut_from_bytes(l).unwrap()[0];
+        m.s = [zerocopy::little_endian::F32::new(0.0); 4];
+    });
+    assert!(bspkit::check::check(&Bsp::from_bytes(&bytes).unwrap()).iter().all(|p| !p.message.contains("lightmap")));
+}

@@ -1,10 +1,15 @@
 //! Cross-reference checks of Nightfire maps: every index a record holds against the lump it
 //! names, every run against the lump it lies in (layouts in [`super::records`]).
 //!
+//! A lit face's lightmap extent is checked against the compiler's bound (under 128 luxels an
+//! axis, [`super::lightmap`]; one luxel of slack for the projection's rounding to `f32`): more,
+//! or a projection with a zero or non-finite axis, is a warning.
+//!
 //! Not checked, for lack of evidence: a brush side's `face` (its meaning is not confirmed), the
-//! lightmap's size per face (it follows from the lightmap projection and the face's extent, a
-//! rule no source states), the visibility bytes themselves.
+//! number of LIGHTING bytes a face's samples take (no source states a luxel's size or the
+//! rectangle's), the visibility bytes themselves.
 
+use super::lightmap::{luxel_extent, MAX_EXTENT};
 use super::lumps::*;
 use super::records::*;
 use crate::bsp::Bsp;
@@ -37,6 +42,9 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     if let Ok(list) = bsp.records::<Face>(FACES) {
         let l = label(bsp, FACES);
         let all_indices = bsp.records::<U32>(INDICES).unwrap_or(&[]);
+        let all_points = bsp.records::<Vec3>(VERTEXES).unwrap_or(&[]);
+        let all_matrices = bsp.records::<TexMatrix>(TEXMATRIX).unwrap_or(&[]);
+        let mut corners: Vec<[f32; 3]> = Vec::new();
         let (textures, materials, light) = (count(TEXTURES), count(MATERIALS), bytes(LIGHTING));
         let mut c = Checker::new(problems, &l);
         for (i, f) in list.iter().enumerate() {
@@ -62,6 +70,29 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
                 let ofs = f.lightmap_offset.get() as i64;
                 if ofs >= 0 {
                     c.index(i, "lightmap offset", ofs, light, "LIGHTING bytes");
+                }
+                let run = (fv as usize).checked_add(nv as usize).and_then(|end| all_points.get(fv as usize..end));
+                if let (Some(m), Some(run)) = (all_matrices.get(f.lightmap_matrix.get() as usize), run) {
+                    corners.clear();
+                    corners.extend(run.iter().map(|p| p.xyz.map(|x| x.get())));
+                    if corners.is_empty() {
+                        // The compiler writes no vertices for nodraw, sky and portal faces.
+                    } else if let Some(e) = luxel_extent(&corners, m) {
+                        let [w, h] = e.size();
+                        if w > MAX_EXTENT || h > MAX_EXTENT {
+                            c.warning(
+                                Code::BAD_VALUE,
+                                Some(i),
+                                format!("lightmap spans {w} × {h} luxels: the compiler keeps each axis under {MAX_EXTENT}"),
+                            );
+                        }
+                    } else {
+                        c.warning(
+                            Code::BAD_VALUE,
+                            Some(i),
+                            "lightmap projection has an axis of zero or non-finite length, or projects a corner to infinity",
+                        );
+                    }
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! James Bond 007: Nightfire as one [`FamilyOps`] value, [`FAMILY`]: what each cross-family
 //! layer calls (listed once for all families in [`crate::branches::any`]). Lightmaps keep the
-//! trait's default ("not decoded"): a face's lightmap size follows from its lightmap projection
-//! by a rule no source states.
+//! trait's default ("not decoded"): the sources give a face's luxel extent from its lightmap
+//! projection ([`super::lightmap`]), but not how many bytes a luxel takes nor whether a row holds
+//! `extent` or `extent + 1` luxels, so the samples cannot be placed.
 
 use super::{check, mesh, schema, stats, texture};
 use crate::assets::Missing;

@@ -19,10 +19,12 @@
 //! Git LFS), so the branch is tested on the builder's map (`crate::build::nightfire_room`).
 //!
 //! By concern: [`lumps`] (slots and descriptor), [`records`], [`check`], [`stats`] (the
-//! compiler's size chart), [`mesh`], [`schema`], [`texture`], [`family`].
+//! compiler's size chart), [`mesh`], [`schema`], [`texture`], [`family`], [`lightmap`] (what is
+//! known of the lightmaps: the projection's extent; the samples are not decoded).
 
 pub mod check;
 pub mod family;
+pub mod lightmap;
 pub mod lumps;
 pub mod mesh;
 pub mod records;
