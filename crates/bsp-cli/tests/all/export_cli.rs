@@ -69,6 +69,33 @@ pub(crate) fn validate(files: &[PathBuf]) {
 }
 
 /// The JSON chunk of a GLB.
+/// The primitives of an exported GLB's JSON whose material has the lightmap (its occlusion
+/// texture), each checked to read it through `TEXCOORD_1` from an image named `lightmap…`;
+/// `what` names the map in the failure messages.
+pub(crate) fn lit_primitives(doc: &Value, what: &str) -> usize {
+    let lightmap_images: Vec<usize> = doc["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|(_, im)| im["name"].as_str().is_some_and(|n| n.starts_with("lightmap")))
+        .map(|(k, _)| k)
+        .collect();
+    assert!(!lightmap_images.is_empty(), "{what}: a lightmap image");
+    let mut lit = 0;
+    for p in doc["meshes"].as_array().unwrap().iter().flat_map(|m| m["primitives"].as_array().unwrap()) {
+        let material = &doc["materials"][p["material"].as_u64().unwrap() as usize];
+        if let Some(occ) = material.get("occlusionTexture") {
+            assert_eq!(occ["texCoord"], 1, "{what}");
+            assert!(p["attributes"]["TEXCOORD_1"].is_u64(), "{what}: lit primitive without TEXCOORD_1");
+            let source = doc["textures"][occ["index"].as_u64().unwrap() as usize]["source"].as_u64().unwrap() as usize;
+            assert!(lightmap_images.contains(&source), "{what}: occlusion texture is not a lightmap");
+            lit += 1;
+        }
+    }
+    lit
+}
+
 pub(crate) fn glb_json(path: &Path) -> Value {
     let b = std::fs::read(path).unwrap();
     assert_eq!(&b[..4], b"glTF");
