@@ -119,10 +119,14 @@ pub fn map_view(bsp: &Bsp, name: &str, opts: &ExportOptions) -> MapView {
     let exported = export_glb_inspect(bsp, opts, &mut |scene| {
         // The walls of a box sealing the map, as `bsp render` decides them, become surfaces of
         // kind `hull` (their own materials, `extras.surface_flags`), which the page hides.
-        let hull = crate::mesh::hull::Hull::of(scene, crate::render::SKIP);
-        if let Some(h) = &hull {
-            crate::mesh::hull::mark(scene, h, crate::render::SKIP);
-        }
+        // An export with `--skip hull` has marked them already (same skip set): not again.
+        let hull = scene.hull.or_else(|| {
+            let hull = crate::mesh::hull::Hull::of(scene, crate::render::SKIP);
+            if let Some(h) = &hull {
+                crate::mesh::hull::mark(scene, h, crate::render::SKIP);
+            }
+            hull
+        });
         frame = crate::render::view_frame_with_hull(scene, hull.as_ref(), &starts);
     });
     let (glb, summary) = match exported {

@@ -143,3 +143,28 @@ fn viewer_vis_document_is_unchanged() {
         assert_eq!(served, serde_json::to_vec(&vis_document_by_fields(&bsp)).unwrap(), "{m}");
     }
 }
+
+/// `bsp view --skip hull` on a sealed map (Titanfall 2 `mp_hippodrome`, boxed in by MRVN-Radiant):
+/// the export leaves the box's walls out, and the page's first frame is the one it has without the
+/// flag: the box is found and marked once (`mesh::hull::mark` keeps it in `Scene::hull`), and the
+/// view's frame is taken on it, not on a box found again on the marked scene.
+#[test]
+fn skipping_the_sealing_box_keeps_the_first_frame() {
+    let Some(corpus) = common::corpus("skipping_the_sealing_box_keeps_the_first_frame") else { return };
+    let bytes = std::fs::read(corpus.join("respawn/catornot__mp_hippodrome.bsp")).unwrap();
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let summary = |skip_hull: bool| {
+        let mut opts = bspkit::view::export_options(None);
+        if skip_hull {
+            opts.skip |= mesh::SurfaceFlags::HULL;
+        }
+        let v = bspkit::view::map_view(&bsp, "mp_hippodrome.bsp", &opts);
+        assert!(v.glb.is_ok(), "{:?}", v.glb.err());
+        serde_json::from_slice::<serde_json::Value>(&v.summary).unwrap()
+    };
+    let (kept, skipped) = (summary(false), summary(true));
+    assert!(kept["frame"].is_object(), "{kept}");
+    assert_eq!(kept["frame"], skipped["frame"]);
+    let triangles = |s: &serde_json::Value| s["export"]["triangles"].as_u64().unwrap();
+    assert!(triangles(&skipped) < triangles(&kept), "{} / {}", triangles(&skipped), triangles(&kept));
+}
