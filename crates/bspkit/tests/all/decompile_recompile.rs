@@ -185,6 +185,14 @@ fn decompiled_quake1_maps_recompile_with_qbsp() {
         keep.is_some(),
     );
     std::fs::create_dir_all(&dir.0).unwrap();
+    // A real client: each recompiled map is loaded by DarkPlaces' dedicated server where it is
+    // installed (with a progs made for the map's entities, as engine_quake1.rs does).
+    let engine = crate::engine_quake1::server();
+    if engine.is_none() {
+        eprintln!("note: decompile_recompile: darkplaces-server is not installed; the recompiled maps are not loaded");
+    }
+    let engine_base = dir.0.join("engine");
+    std::fs::create_dir_all(engine_base.join("id1/maps")).unwrap();
     let mut done = 0;
     for m in common::maps_in(&corpus, "quake1") {
         let file = m.path.file_name().unwrap().to_string_lossy().to_string();
@@ -282,6 +290,12 @@ fn decompiled_quake1_maps_recompile_with_qbsp() {
             assert!((y as f64 - x as f64).abs() <= COUNT_TOLERANCE * x as f64, "{file}: {what} {x} -> {y}");
         }
         assert!((b.brushes as f64 - a.brushes as f64).abs() <= BRUSH_TOLERANCE * a.brushes as f64, "{file}: brushes");
+        if let Some(server) = &engine {
+            let bytes = std::fs::read(&out).unwrap();
+            crate::engine_quake1::load(server, &engine_base, &format!("bspkit_recompiled{done}"), &bytes)
+                .unwrap_or_else(|e| panic!("{file}: darkplaces-server did not load the recompiled map: {e}"));
+            eprintln!("{file}: the recompiled map loads in darkplaces-server");
+        }
         done += 1;
     }
     assert_eq!(done, CASES.len(), "every map named is in the corpus");

@@ -263,7 +263,7 @@ fn progs(names: &BTreeSet<String>) -> Vec<u8> {
     out
 }
 
-fn server() -> Option<PathBuf> {
+pub(crate) fn server() -> Option<PathBuf> {
     common::game_server("darkplaces-server")
 }
 
@@ -367,7 +367,7 @@ fn to(id: &str) -> ConvertOptions {
 
 /// Load `bytes` as `maps/NAME.bsp` with a progs made for its entities; the engine's entities
 /// must be the map's (less those the engine's skill rule inhibits).
-fn load(server: &Path, base: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn load(server: &Path, base: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     let bsp = Bsp::from_bytes(bytes).map_err(|e| e.to_string())?;
     let (mine, functions) = map_entities(&bsp);
     std::fs::write(base.join("id1/progs.dat"), progs(&functions)).unwrap();
