@@ -7,9 +7,10 @@
 //! compared with the original: models, shaders, brushes, brush sides, entities and every
 //! model's bounds equal, draw surfaces within what is measured, and the recompile decompiled
 //! again gives back every brush with the same plane set and side textures. The recompile is
-//! decompiled and compiled a second time (the second generation must equal the first), and both
-//! generations are loaded in ioquake3's dedicated server (`openarena-server`, helpers of
-//! `engine_quake3`) when it is installed. Every figure is printed; README's table is this output.
+//! decompiled and compiled a second time (the second generation must equal the first), the
+//! first is also vis'd and lit (`-fast`), and all three are loaded in ioquake3's dedicated server
+//! (`openarena-server`, helpers of `engine_quake3`) when it is installed. Every figure is
+//! printed; README's tables are this output.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -92,6 +93,12 @@ fn figures(bsp: &Bsp, name: &str) -> Figures {
 /// compile that has not ended after 300 s is a failure, not a stuck test). `base`: the game
 /// data folder, or none (no shader scripts).
 fn compile(q3map2: &Path, base: Option<&Path>, map: &Path) -> Result<String, String> {
+    stage(q3map2, base, &["-bsp", "-meta"], map)
+}
+
+/// Run one q3map2 stage (`-bsp …`, `-vis …`, `-light …`) on `file` (a `.map` for the BSP stage,
+/// else the `.bsp`), as [`compile`].
+fn stage(q3map2: &Path, base: Option<&Path>, args: &[&str], map: &Path) -> Result<String, String> {
     let dir = map.parent().unwrap();
     let mut cmd = Command::new(q3map2);
     // An empty home, so that no user's q3map2 settings or game folders are read.
@@ -102,7 +109,7 @@ fn compile(q3map2: &Path, base: Option<&Path>, map: &Path) -> Result<String, Str
     };
     // One thread: the test shares the machine with others, and these maps compile in
     // milliseconds.
-    cmd.args(["-game", "quake3", "-threads", "1", "-bsp", "-meta"]).arg(map);
+    cmd.args(["-game", "quake3", "-threads", "1"]).args(args).arg(map);
     let mut child = cmd
         .current_dir(dir)
         .stdin(Stdio::null())
@@ -251,6 +258,36 @@ fn decompiled_quake3_maps_recompile_with_q3map2() {
             drop(re);
             gens.push((bytes, f, ms, warnings));
         }
+        // The first generation lit and vis'd too (`-vis -fast`, `-light -fast`): the light grid
+        // has the original's cells where the original has one (they follow the world bounds),
+        // and the map has clusters and lightmaps.
+        let lit = dir.0.join(format!("{stem}.lit.bsp"));
+        std::fs::write(&lit, &gens[0].0).unwrap();
+        // The BSP stage's portal file (for vis), surface file and `.map` (light reads both) go
+        // with it.
+        for ext in ["prt", "srf", "map"] {
+            std::fs::copy(dir.0.join(format!("{stem}.g1.{ext}")), lit.with_extension(ext)).unwrap();
+        }
+        for args in [&["-vis", "-fast"][..], &["-light", "-fast"][..]] {
+            stage(&q3map2, Some(&base), args, &lit).unwrap_or_else(|e| panic!("{file} {args:?}: {e}"));
+        }
+        let lit_bytes = std::fs::read(&lit).unwrap();
+        // (light grid cells, clusters, lightmap pages)
+        let counts = |b: &Bsp| {
+            let v = quake3::View::<quake3::Ibsp>::new(b).unwrap();
+            (v.light_grid().unwrap().len(), v.visibility().unwrap().n_vecs, v.lightmaps().unwrap().len())
+        };
+        let (before, after) = (counts(&bsp), counts(&Bsp::from_bytes(&lit_bytes).unwrap()));
+        eprintln!("    lit and vis'd: light grid cells, clusters, lightmap pages {before:?} -> {after:?}");
+        if before.0 > 0 {
+            assert_eq!(after.0, before.0, "{file}: light grid cells");
+        }
+        assert!(after.1 > 0 && after.2 > 0, "{file}: clusters and lightmaps {after:?}");
+        if before.1 > 0 {
+            // Clusters follow the BSP tree, which follows the order of the brushes (README).
+            assert!(after.1.abs_diff(before.1) <= 1, "{file}: clusters {} -> {}", before.1, after.1);
+        }
+
         let a = figures(&bsp, &file);
         let b = &gens[0].1;
         let (brushes, back, textured) = same_brushes(&texts[0], &texts[1]);
@@ -341,11 +378,12 @@ fn decompiled_quake3_maps_recompile_with_q3map2() {
             assert_eq!(gens[1].1, gens[0].1, "{file}: the second generation compiles to the same figures");
         }
         if let Some(server) = &server {
-            for (g, gen) in gens.iter().enumerate() {
-                let name = format!("bspkit_recompile{n}_g{}", g + 1);
-                std::fs::write(home.path().join(format!("baseoa/maps/{name}.bsp")), &gen.0).unwrap();
+            let maps = gens.iter().map(|g| &g.0).chain([&lit_bytes]);
+            for (g, bytes) in maps.enumerate() {
+                let name = if g < 2 { format!("bspkit_recompile{n}_g{}", g + 1) } else { format!("bspkit_recompile{n}_lit") };
+                std::fs::write(home.path().join(format!("baseoa/maps/{name}.bsp")), bytes).unwrap();
                 let log = engine_quake3::run(server, home.path(), &name);
-                assert!(engine_quake3::loaded(&log, &name), "{file} generation {}: not loaded:\n{log}", g + 1);
+                assert!(engine_quake3::loaded(&log, &name), "{file} {name}: not loaded:\n{log}");
                 assert!(!log.contains("Couldn't load"), "{file}: {log}");
                 loaded += 1;
             }
@@ -354,7 +392,7 @@ fn decompiled_quake3_maps_recompile_with_q3map2() {
     }
     assert_eq!(done, 6, "the six IBSP 46 / 47 corpus maps");
     match server {
-        Some(_) => eprintln!("{test}: {loaded} recompiled maps (two generations of {done}) loaded in openarena-server"),
+        Some(_) => eprintln!("{test}: {loaded} recompiled maps (two generations of {done}, and the first lit) loaded in openarena-server"),
         None => eprintln!("note: {test}: openarena-server is not installed; the recompiled maps were not loaded"),
     }
 }
