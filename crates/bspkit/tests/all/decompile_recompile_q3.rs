@@ -4,9 +4,11 @@
 //! file — CI does not build it, README "Recompile test (q3map2)" says how) with the `common/`
 //! shaders of OpenArena's game data (Debian's `openarena-data`, which `openarena-server` pulls
 //! in; `BSPKIT_Q3MAP2_BASEPATH` names another folder holding `baseoa/`), and the compiled map is
-//! compared with the original: models, shaders, brushes, brush sides, entities and every
-//! model's bounds equal, draw surfaces within what is measured, and the recompile decompiled
-//! again gives back every brush with the same plane set and side textures. The recompile is
+//! compared with the original: models, shader names, brushes, brush sides and entities equal,
+//! every model's bounds within 10⁻³, draw surfaces and triangles equal to the original's or to
+//! the mapper's source (where it is beside the map) compiled by the same q3map2, and the
+//! recompile decompiled again gives back every brush with the same plane set and side textures
+//! (but the one [`brushes_changed`] names). The recompile is
 //! decompiled and compiled a second time (the second generation must equal the first), the
 //! first is also vis'd and lit (`-fast`), and all three are loaded in ioquake3's dedicated server
 //! (`openarena-server`, helpers of `engine_quake3`) when it is installed. Every figure is
