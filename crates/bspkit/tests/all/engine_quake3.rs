@@ -11,12 +11,12 @@ use crate::common;
 use bspkit::convert::{self, ConvertOptions, Lzma};
 use bspkit::Bsp;
 
-fn server() -> Option<PathBuf> {
+pub(crate) fn server() -> Option<PathBuf> {
     common::game_server("openarena-server")
 }
 
 /// Run the dedicated server on `home/baseoa/maps/NAME.bsp` and return its log.
-fn run(server: &Path, home: &Path, name: &str) -> String {
+pub(crate) fn run(server: &Path, home: &Path, name: &str) -> String {
     let child = Command::new(server)
         .env("HOME", home)
         .args(["+set", "fs_homepath"])
@@ -32,16 +32,16 @@ fn run(server: &Path, home: &Path, name: &str) -> String {
 }
 
 /// The map loaded: the game initialised on it and the server quit on request, with no error.
-fn loaded(log: &str, name: &str) -> bool {
+pub(crate) fn loaded(log: &str, name: &str) -> bool {
     log.lines().any(|l| l.starts_with("InitGame: ") && l.contains(&format!("\\mapname\\{name}\\")))
         && log.contains("----- Server Shutdown (Server quit) -----")
         && !log.lines().any(|l| l.contains("ERROR") || l.contains("crashed") || l.contains("Fatal"))
 }
 
 /// A folder removed when the test ends (passed or not).
-struct TempHome(PathBuf);
+pub(crate) struct TempHome(pub(crate) PathBuf);
 impl TempHome {
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0
     }
 }

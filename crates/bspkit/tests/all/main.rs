@@ -25,6 +25,7 @@ mod decompile;
 mod decompile_cod_respawn;
 mod decompile_picture;
 mod decompile_recompile;
+mod decompile_recompile_q3;
 mod decompile_source;
 mod decompile_tree;
 mod engine_quake1;
