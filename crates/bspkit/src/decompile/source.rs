@@ -17,6 +17,7 @@
 //! - **Displacements** (§15): a `dispinfo` block on the brush side whose face the displacement
 //!   was built on, with power, start position, normals, distances, alphas, triangle tags and
 //!   allowed vertices as stored (triangle tags in Hammer's bits, [`vmf_tag`]).
+//!   Dota 2's records (no layout in §15) are read where the map proves them ([`super::dispdota`]).
 //! - **Entity pairs** stay in order; outputs (`target,input,parameter,delay,times`, comma or
 //!   ESC separated) go to a `connections` block in place, one block per run of outputs.
 //!
