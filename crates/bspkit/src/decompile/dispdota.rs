@@ -22,6 +22,8 @@
 //! A layout taken from another tool is not trusted on its own: a record is used only when the
 //! map proves it (see [`read`]), and one record that fails leaves the whole lump out (a wrong
 //! layout would fail everywhere, so a partial read would only hide it).
+//! The `dota2` branch also opens INFRA (v22), whose records may be Valve's 176-byte form: read
+//! as 180 bytes they fail the proof (a torn lump or a face that does not name them back).
 
 use zerocopy::byteorder::{ByteOrder, F32, I32, U16, U32};
 
