@@ -28,6 +28,7 @@
 
 mod clip;
 mod cod;
+mod dispdota;
 pub mod geom;
 pub mod mapfile;
 mod original;
