@@ -2,7 +2,9 @@
 //! detection with its evidence, `--branch`, typed records and their schemas, the compiler's
 //! info rows, check, byte-identical rewrite and edits, a texture rename, the scene (inward
 //! walls, sky flags, UVs from the projections), and typed errors for truncated files and lying
-//! counts. No real Nightfire map was found (docs/real-maps-new-branches.md).
+//! counts. No shipped Nightfire map was found (docs/real-maps-new-branches.md); maps compiled by
+//! the compiler reconstruction are measured in docs/real-maps.md, and the unlit, unvised form
+//! they have is rebuilt here from the room.
 
 use bspkit::branches::nightfire::{self, Face, Leaf, Model, NIGHTFIRE};
 use bspkit::build::nightfire_room;
@@ -248,4 +250,51 @@ fn lightmap_extent_follows_the_projection_and_bad_ones_warn() {
         m.s = [zerocopy::little_endian::F32::new(0.0); 4];
     });
     assert!(bspkit::check::check(&Bsp::from_bytes(&bytes).unwrap()).iter().all(|p| !p.message.contains("lightmap")));
+}
+
+/// The room as the compiler writes it before its light and visibility tools run (measured on
+/// maps compiled by the reconstruction of Gearbox's `bbsp`, docs/real-maps.md): no LIGHTING,
+/// no VISIBILITY, every face with styles 0 and lightmap offset 0, leaf 0 with visibility
+/// offset 0. It checks clean; the same offsets into a lump that has bytes stay errors.
+#[test]
+fn an_unlit_unvised_compile_stores_offset_0_and_checks_clean() {
+    let room = nightfire_room();
+    let unlit = with_lump(&room, nightfire::FACES, |l| {
+        for f in <[Face]>::mut_from_bytes(l).unwrap() {
+            f.styles = [0; 4];
+            f.lightmap_offset.set(0);
+        }
+    });
+    // The compiler gives every face a lightmap projection; the walls' (shared with their
+    // texture projections in the room) become 16 units a luxel, as the floor's.
+    let unlit = with_lump(&unlit, nightfire::TEXMATRIX, |l| {
+        use zerocopy::little_endian::F32;
+        for m in &mut <[bspkit::branches::nightfire::TexMatrix]>::mut_from_bytes(l).unwrap()[..6] {
+            m.s = m.s.map(|x| F32::new(x.get() / 16.0));
+            m.t = m.t.map(|x| F32::new(x.get() / 16.0));
+        }
+    });
+    let unlit = with_lump(&unlit, nightfire::LEAFS, |l| {
+        let leaves = <[Leaf]>::mut_from_bytes(l).unwrap();
+        leaves[0].vis_offset.set(0);
+        leaves[1].vis_offset.set(-1);
+    });
+    let bare = with_lump(&with_lump(&unlit, nightfire::LIGHTING, |l| l.clear()), nightfire::VISIBILITY, |l| l.clear());
+    let bsp = Bsp::from_bytes(&bare).unwrap();
+    assert_eq!(bsp.branch().id, "nightfire");
+    assert!(bsp.lump(nightfire::LIGHTING).unwrap().is_empty() && bsp.lump(nightfire::VISIBILITY).unwrap().is_empty());
+    let problems = bspkit::check::check(&bsp);
+    assert!(problems.is_empty(), "{problems:#?}");
+    // With samples present, an offset past them is still an error; so is a visibility offset
+    // past the visibility bytes.
+    let past = with_lump(&unlit, nightfire::FACES, |l| <[Face]>::mut_from_bytes(l).unwrap()[1].lightmap_offset.set(64));
+    let problems = bspkit::check::check(&Bsp::from_bytes(&past).unwrap());
+    assert!(problems.iter().any(|p| p.lump.contains("FACES") && p.message.contains("lightmap offset 64")), "{problems:#?}");
+    let past = with_lump(&unlit, nightfire::LEAFS, |l| <[Leaf]>::mut_from_bytes(l).unwrap()[0].vis_offset.set(5));
+    let problems = bspkit::check::check(&Bsp::from_bytes(&past).unwrap());
+    assert!(problems.iter().any(|p| p.lump.contains("LEAFS") && p.message.contains("visibility offset 5")), "{problems:#?}");
+    // Without visibility bytes only offset 0 is read as none.
+    let past = with_lump(&bare, nightfire::LEAFS, |l| <[Leaf]>::mut_from_bytes(l).unwrap()[0].vis_offset.set(1));
+    let problems = bspkit::check::check(&Bsp::from_bytes(&past).unwrap());
+    assert!(problems.iter().any(|p| p.lump.contains("LEAFS") && p.message.contains("visibility offset 1")), "{problems:#?}");
 }

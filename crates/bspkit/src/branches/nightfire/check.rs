@@ -5,6 +5,13 @@
 //! axis, [`super::lightmap`]; one luxel of slack for the projection's rounding to `f32`): more,
 //! or a projection with a zero or non-finite axis, is a warning.
 //!
+//! A map the compiler wrote before lighting and visibility (no LIGHTING, no VISIBILITY bytes)
+//! stores lightmap offset 0 with styles 0 on every face and visibility offset 0 on leaf 0 (the
+//! compiler reconstruction's `WriteFace` leaves both zero-filled, its `WriteDrawLeaf` sets -1
+//! on the leaves it writes): those offsets point into nothing and are not errors, as on GoldSrc
+//! maps compiled without RAD or VIS. Measured on maps compiled by that reconstruction
+//! (docs/real-maps.md).
+//!
 //! Not checked, for lack of evidence: a brush side's `face` (its meaning is not confirmed), the
 //! number of LIGHTING bytes a face's samples take (no source states a luxel's size or the
 //! rectangle's), the visibility bytes themselves.
@@ -68,7 +75,9 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
             if f.styles[0] != 255 {
                 c.index(i, "lightmap matrix", f.lightmap_matrix.get() as i64, matrices, "TEXMATRIX");
                 let ofs = f.lightmap_offset.get() as i64;
-                if ofs >= 0 {
+                // With no LIGHTING at all the map was not lit: the compiler writes offset 0
+                // and styles 0 on every face until the light tool fills them.
+                if ofs >= 0 && light > 0 {
                     c.index(i, "lightmap offset", ofs, light, "LIGHTING bytes");
                 }
                 let run = (fv as usize).checked_add(nv as usize).and_then(|end| all_points.get(fv as usize..end));
@@ -121,7 +130,9 @@ pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
             c.range(i, "mark surfaces", (f.first_mark_surface.get() as i64, f.mark_surface_count.get() as i64), marks, "MARKSURFACES");
             c.range(i, "mark brushes", (f.first_mark_brush.get() as i64, f.mark_brush_count.get() as i64), markb, "MARKBRUSHES");
             let v = f.vis_offset.get() as i64;
-            if v >= 0 {
+            // With no VISIBILITY the compiler's leaf 0 keeps offset 0 (its record is
+            // zero-filled; the leaves it writes get -1).
+            if v >= 0 && !(vis == 0 && v == 0) {
                 c.index(i, "visibility offset", v, vis, "VISIBILITY bytes");
             }
         }

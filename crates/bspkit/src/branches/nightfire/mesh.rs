@@ -9,7 +9,8 @@
 //!   every vertex the plane's normal; which way the winding runs is not stated, so each
 //!   triangle is wound to run counter-clockwise around its vertices' stored normals (the
 //!   scene's convention): a triangle whose geometric normal points against the sum of its
-//!   three normals has its last two corners swapped.
+//!   three normals has its last two corners swapped. On maps compiled by the reconstruction
+//!   every stored triangle runs clockwise (Quake's order) and is swapped (docs/real-maps.md).
 //! * **UVs.** `dot(position, s.xyz) + s.w` and the same for `t` from the face's texture
 //!   projection (TEXMATRIX), in texels, divided by the texture's size from
 //!   [`MeshOptions::texture_size`]; the images are the game's files, not the map's, so without

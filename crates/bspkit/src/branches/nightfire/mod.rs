@@ -15,8 +15,10 @@
 //! layout: mark surfaces before mark brushes); bsp_tool's `gearbox/nightfire.py` lump list
 //! (GPL: read for facts). Where they disagree — bsp_tool puts a leaf's mark brushes before its
 //! mark surfaces and a brush side's plane before its face — the two others are followed. No
-//! real map was found to settle it (the open reimplementation nightfire-open keeps its maps in
-//! Git LFS), so the branch is tested on the builder's map (`crate::build::nightfire_room`).
+//! shipped map was found to settle it (the open reimplementation nightfire-open keeps its maps
+//! in Git LFS). Maps compiled by the reconstruction itself (docs/real-maps.md) read, check,
+//! rewrite and export cleanly, which confirms the reading of what it writes; the builder's map
+//! (`crate::build::nightfire_room`) carries the tests.
 //!
 //! By concern: [`lumps`] (slots and descriptor), [`records`], [`check`], [`stats`] (the
 //! compiler's size chart), [`mesh`], [`schema`], [`texture`], [`family`], [`lightmap`] (what is
