@@ -53,6 +53,7 @@ mod quake64;
 mod regressions;
 mod render;
 mod render_starts;
+mod respawn_aabb;
 mod respawn_cod;
 mod ritual;
 mod rtcw;

@@ -535,9 +535,13 @@ record! {
 }
 record! {
     /// CELL_AABB_NODES and CSM_AABB_NODES, 32 bytes, v47+: bounds and two packed words. For
-    /// cell nodes `children` is bits 24–31 count, 8–23 first, 0–7 flags; CSM nodes put the
-    /// flags on top (v47–49) or drop them for a 24-bit first child (v50+).
-    pub struct AabbNodeR5<O: ByteOrder = LE> { pub mins: [F32<O>; 3], pub children: U32<O>, pub maxs: [F32<O>; 3], pub unknown: U32<O>, }
+    /// cell nodes `children` is bits 0–7 count, 8–23 first, 24–31 flags, and `obj_refs` the same
+    /// split over OBJ_REFERENCES (count, first, flags); CSM nodes put the flags on top (v47–49)
+    /// or drop them for a 24-bit first child (v50+). The cell order is measured on a real map
+    /// (docs/real-maps.md, Apex `mp_lobby`): the top bytes are 0 on all 1,081 nodes, and read
+    /// with the count in the low byte every node but 11 roots is one node's child exactly once
+    /// and the object-reference runs end exactly at OBJ_REFERENCES' 795 entries.
+    pub struct AabbNodeR5<O: ByteOrder = LE> { pub mins: [F32<O>; 3], pub children: U32<O>, pub maxs: [F32<O>; 3], pub obj_refs: U32<O>, }
 }
 record! {
     /// LEVEL_INFO, 36 bytes (one record), v47+: the static prop count, the sun direction and
@@ -856,10 +860,11 @@ impl<O: ByteOrder> AabbNodeR1<O> {
     }
 }
 impl<O: ByteOrder> AabbNodeR5<O> {
-    /// A CELL_AABB_NODES entry's runs (bsp_tool: count 8, first 16, flags 8 bits).
+    /// A CELL_AABB_NODES entry's runs: count in bits 0–7, first in 8–23 (flags on top), for
+    /// both the children and the object references.
     pub fn cell_runs(&self) -> AabbRuns {
-        let c = self.children.get();
-        AabbRuns { first_child: (c >> 8) & 0xFFFF, num_children: c >> 24, obj_refs: None }
+        let (c, o) = (self.children.get(), self.obj_refs.get());
+        AabbRuns { first_child: (c >> 8) & 0xFFFF, num_children: c & 0xFF, obj_refs: Some(((o >> 8) & 0xFFFF, o & 0xFF)) }
     }
     /// A CSM_AABB_NODES entry's runs: v47–49 flags 8, first 16, count 8 bits; v50+ first 24,
     /// count 8 bits.
@@ -1026,8 +1031,14 @@ mod tests {
         assert_eq!((t.a(), t.b(), t.c(), t.flags()), (1000, 6, 5, 3));
         assert_eq!(VertexKind::from_flags(0x200 | 0x10), VertexKind::LitBump);
         assert_eq!(VertexKind::from_flags(0x600).lump(), LUMP_VERTEX_UNLIT_TS);
-        let n = AabbNodeR5::<LE> { mins: [F32::ZERO; 3], children: U32::new(0x0300_1040), maxs: [F32::ZERO; 3], unknown: U32::ZERO };
-        assert_eq!(n.cell_runs(), AabbRuns { first_child: 0x10, num_children: 3, obj_refs: None });
-        assert_eq!(n.csm_runs(50).first_child, 0x0003_0010);
+        // Words as a real Apex map stores them (mp_lobby's node 1: 0x2a902, two children from 681).
+        let n = AabbNodeR5::<LE> {
+            mins: [F32::ZERO; 3],
+            children: U32::new(0x4002_a902),
+            maxs: [F32::ZERO; 3],
+            obj_refs: U32::new(0x4000_0501),
+        };
+        assert_eq!(n.cell_runs(), AabbRuns { first_child: 0x2a9, num_children: 2, obj_refs: Some((5, 1)) });
+        assert_eq!(n.csm_runs(50).first_child, 0x0040_02a9);
     }
 }
