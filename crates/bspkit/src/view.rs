@@ -116,17 +116,16 @@ pub fn map_view(bsp: &Bsp, name: &str, opts: &ExportOptions) -> MapView {
     let mut frame = None;
     // Partition problems are `check`'s to report; the frame just has fewer starts.
     let starts = crate::render::Starts::of_map(bsp, &mut Vec::new());
+    let skip_hull = opts.skip.intersects(SurfaceFlags::HULL);
     let exported = export_glb_inspect(bsp, opts, &mut |scene| {
         // The walls of a box sealing the map, as `bsp render` decides them, become surfaces of
         // kind `hull` (their own materials, `extras.surface_flags`), which the page hides.
-        // An export with `--skip hull` has marked them already (same skip set): not again.
-        let hull = scene.hull.or_else(|| {
-            let hull = crate::mesh::hull::Hull::of(scene, crate::render::SKIP);
-            if let Some(h) = &hull {
-                crate::mesh::hull::mark(scene, h, crate::render::SKIP);
-            }
-            hull
-        });
+        // An export with `--skip hull` has marked them already (same skip set): not again. The
+        // box found on the marked scene is the same (marking only flags triangles).
+        let hull = crate::mesh::hull::Hull::of(scene, crate::render::SKIP);
+        if let Some(h) = hull.as_ref().filter(|_| !skip_hull) {
+            crate::mesh::hull::mark(scene, h, crate::render::SKIP);
+        }
         frame = crate::render::view_frame_with_hull(scene, hull.as_ref(), &starts);
     });
     let (glb, summary) = match exported {

@@ -224,10 +224,8 @@ impl Hull {
 /// wall triangles moved to a new surface (same lump, record, material and lightmap page,
 /// flagged, appended to the model) over copies of the vertices they use, so every surface still
 /// owns its own run of vertices and the rest keeps its order. The triangles' corners and
-/// attributes are unchanged. The box is kept in [`Scene::hull`]. Returns how many triangles were
-/// flagged.
+/// attributes are unchanged. Returns how many triangles were flagged.
 pub fn mark(scene: &mut Scene, hull: &Hull, skip: SurfaceFlags) -> usize {
-    scene.hull = Some(*hull);
     let mut marked = 0;
     let is_drawn: Vec<Vec<bool>> = scene.models.iter().map(|m| m.surfaces.iter().map(|s| drawn(scene, skip, s)).collect()).collect();
     for (m, is_drawn) in scene.models.iter_mut().zip(is_drawn) {

@@ -355,10 +355,6 @@ pub struct Scene {
     /// RGB white, and white on the model's other vertices): a renderer shades surfaces without
     /// a lightmap from their normals rather than taking these colours as their light.
     pub colours_alpha_only: bool,
-    /// The box sealing the map whose walls [`crate::mesh::hull::mark`] has flagged
-    /// [`SurfaceFlags::HULL`], once it has: later steps (`bsp view`'s frame after an export with
-    /// `--skip hull`) take it from here instead of finding and marking it again.
-    pub hull: Option<crate::mesh::hull::Hull>,
 }
 
 impl Scene {

@@ -146,8 +146,8 @@ fn viewer_vis_document_is_unchanged() {
 
 /// `bsp view --skip hull` on a sealed map (Titanfall 2 `mp_hippodrome`, boxed in by MRVN-Radiant):
 /// the export leaves the box's walls out, and the page's first frame is the one it has without the
-/// flag: the box is found and marked once (`mesh::hull::mark` keeps it in `Scene::hull`), and the
-/// view's frame is taken on it, not on a box found again on the marked scene.
+/// flag: the walls are marked once (by the export), and the view's frame is taken on the box
+/// found on the marked scene, which is the same box.
 #[test]
 fn skipping_the_sealing_box_keeps_the_first_frame() {
     let Some(corpus) = common::corpus("skipping_the_sealing_box_keeps_the_first_frame") else { return };
