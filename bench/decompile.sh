@@ -52,7 +52,7 @@ for _ in "${builds[@]}" "${builds[@]}"; do printf -- '---|'; done
 [ $# -ge 2 ] && printf -- '---|'
 printf '\n'
 for m in $MAPS; do
-    bytes=$(stat -c %s "$BSPKIT_CORPUS/$m")
+    bytes=$(stat -L -c %s "$BSPKIT_CORPUS/$m")
     meds=()
     for a in "${builds[@]}"; do meds+=("$(median "$out/$(basename "$m").${a%%=*}")"); done
     printf '| %s | %s |' "$(basename "${m%.*}")" "$(awk -v b="$bytes" 'BEGIN { printf "%.2f MB", b / 1e6 }')"

@@ -105,27 +105,87 @@ pub fn base_axes(normal: [f64; 3]) -> ([f64; 3], [f64; 3]) {
 
 /// A number as `.map` text: integers without a fraction, others in Rust's shortest exact form
 /// (reads back to the same `f64`).
-fn num(out: &mut String, v: f64) {
+pub(crate) fn num(out: &mut String, v: f64) {
     let v = if v == 0.0 { 0.0 } else { v };
     if v.fract() == 0.0 && v.abs() < 1e15 {
-        let _ = write!(out, "{}", v as i64);
+        out.push_str(itoa::Buffer::new().format(v as i64));
     } else {
-        let _ = write!(out, "{v}");
+        push_float(out, v);
     }
+}
+
+/// Append `v` as `format!("{v}")` writes it, with no string of its own. (zmij, whose shortest
+/// digits are faster, was tried: on a tie between two shortest forms it rounds to even where
+/// `Display` rounds away from zero, e.g. the `f32` −8.9967803955078125 came out …812 for
+/// `Display`'s …813, which would change the output.)
+pub(crate) fn push_float<F: std::fmt::Display>(out: &mut String, v: F) {
+    let _ = write!(out, "{v}");
+}
+
+/// `t` as a number, as `t.parse::<f64>()` reads it. A plain decimal of at most 15 digits
+/// (`-12.5`, `1024`) is read directly: its digits as an integer are exact in an `f64`, and so
+/// is the power of ten dividing them (up to 10²²), and one division rounds correctly, so the
+/// result is the correctly rounded value `parse` gives. Anything else goes to `parse`.
+pub(crate) fn parse_f64(t: &str) -> Option<f64> {
+    const POW10: [f64; 23] =
+        [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+    let b = t.as_bytes();
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    let mut m: u64 = 0;
+    let mut n = 0usize;
+    let mut frac: Option<usize> = None;
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(c - b'0');
+                n += 1;
+                if n > 15 {
+                    return t.parse().ok();
+                }
+                if let Some(f) = frac.as_mut() {
+                    *f += 1;
+                }
+            }
+            b'.' if frac.is_none() => frac = Some(0),
+            _ => return t.parse().ok(),
+        }
+    }
+    if n == 0 {
+        return t.parse().ok();
+    }
+    let v = m as f64 / POW10[frac.unwrap_or(0)];
+    Some(if neg { -v } else { v })
 }
 
 fn quoted(out: &mut String, s: &str) {
     // Map files have no escapes: a quote inside a value cannot be written, so it is replaced.
     out.push('"');
-    out.extend(s.chars().map(|c| if c == '"' { '\'' } else { c }));
+    if s.contains('"') {
+        out.extend(s.chars().map(|c| if c == '"' { '\'' } else { c }));
+    } else {
+        out.push_str(s);
+    }
     out.push('"');
 }
 
 fn texture_token(s: &str) -> String {
+    let mut out = String::new();
+    push_texture_token(&mut out, s);
+    out
+}
+
+/// [`texture_token`] appended to `out` (no string of its own per side).
+fn push_texture_token(out: &mut String, s: &str) {
     if s.is_empty() {
-        return "NULL".into();
+        out.push_str("NULL");
+    } else if s.contains(|c: char| c.is_whitespace() || c == '"' || c == '(' || c == ')') {
+        out.extend(s.chars().map(|c| if c.is_whitespace() || c == '"' || c == '(' || c == ')' { '_' } else { c }));
+    } else {
+        out.push_str(s);
     }
-    s.chars().map(|c| if c.is_whitespace() || c == '"' || c == '(' || c == ')' { '_' } else { c }).collect()
 }
 
 /// Write `entities` as `.map` text in `dialect`, after `header` comment lines.
@@ -155,7 +215,10 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
         let _ = writeln!(out, "// {h}");
     }
     for (ei, e) in entities.iter().enumerate() {
-        let _ = writeln!(out, "// entity {ei}\n{{");
+        let mut itoa_buf = itoa::Buffer::new();
+        out.push_str("// entity ");
+        out.push_str(itoa_buf.format(ei));
+        out.push_str("\n{\n");
         for (k, v) in &e.pairs {
             quoted(&mut out, k);
             out.push(' ');
@@ -163,7 +226,9 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
             out.push('\n');
         }
         for (bi, prim) in e.primitives.iter().enumerate() {
-            let _ = writeln!(out, "// brush {bi}\n{{");
+            out.push_str("// brush ");
+            out.push_str(itoa_buf.format(bi));
+            out.push_str("\n{\n");
             match prim {
                 MapPrimitive::Brush(sides) => {
                     if dialect == Dialect::Quake3BrushDef {
@@ -190,10 +255,10 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
                                     out.push_str(") ");
                                 }
                                 out.push_str(") ");
-                                out.push_str(&texture_token(&s.texture));
+                                push_texture_token(&mut out, &s.texture);
                             }
                             TexProjection::Valve { u, v, rotation, scale } => {
-                                out.push_str(&texture_token(&s.texture));
+                                push_texture_token(&mut out, &s.texture);
                                 for axis in [u, v] {
                                     out.push_str(" [ ");
                                     for c in axis {
@@ -208,7 +273,7 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
                                 }
                             }
                             TexProjection::Standard { offset, rotation, scale } if dialect == Dialect::CodRadiant => {
-                                out.push_str(&texture_token(&s.texture));
+                                push_texture_token(&mut out, &s.texture);
                                 for c in [scale[0], scale[1], offset[0], offset[1], *rotation] {
                                     out.push(' ');
                                     num(&mut out, c);
@@ -216,7 +281,7 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
                                 out.push_str(COD_LIGHTMAP_TAIL);
                             }
                             TexProjection::Standard { offset, rotation, scale } => {
-                                out.push_str(&texture_token(&s.texture));
+                                push_texture_token(&mut out, &s.texture);
                                 for c in [offset[0], offset[1], *rotation, scale[0], scale[1]] {
                                     out.push(' ');
                                     num(&mut out, c);
@@ -224,7 +289,11 @@ pub fn write_map(entities: &[MapEntity], dialect: Dialect, header: &[String]) ->
                             }
                         }
                         if let (Some(f), false) = (s.flags, dialect == Dialect::CodRadiant) {
-                            let _ = write!(out, " {} {} {}", f[0], f[1], f[2]);
+                            let mut b = itoa::Buffer::new();
+                            for v in f {
+                                out.push(' ');
+                                out.push_str(b.format(v));
+                            }
                         }
                         out.push('\n');
                     }
@@ -272,6 +341,10 @@ struct Lexer<'a> {
     line: usize,
     /// A Call of Duty Radiant file (`iwmap` header): its face lines are read in that form.
     cod: bool,
+    /// The token [`Lexer::peek`] read last: the position it starts from, the position and line
+    /// after it, and the token. The reader peeks before most tokens it then takes, which
+    /// tokenised them twice.
+    peeked: Option<(usize, usize, usize, Option<&'a str>)>,
 }
 
 impl<'a> Lexer<'a> {
@@ -305,11 +378,18 @@ impl<'a> Lexer<'a> {
     }
     /// The next token: a quoted string (without quotes), a single bracket, or a bare word.
     fn next(&mut self) -> Option<&'a str> {
+        if let Some((from, to, line, t)) = self.peeked {
+            if from == self.at {
+                self.at = to;
+                self.line = line;
+                return t;
+            }
+        }
         self.skip();
         let start = self.at;
         let c = *self.s.get(self.at)?;
         if c == b'"' {
-            let end = self.s[start + 1..].iter().position(|&b| b == b'"').map(|p| start + 1 + p).unwrap_or(self.s.len());
+            let end = memchr::memchr(b'"', &self.s[start + 1..]).map(|p| start + 1 + p).unwrap_or(self.s.len());
             self.at = (end + 1).min(self.s.len());
             return self.slice(start + 1, end);
         }
@@ -338,6 +418,7 @@ impl<'a> Lexer<'a> {
     fn peek(&mut self) -> Option<&'a str> {
         let (at, line) = (self.at, self.line);
         let t = self.next();
+        self.peeked = Some((at, self.at, self.line, t));
         self.at = at;
         self.line = line;
         t
@@ -350,7 +431,7 @@ impl<'a> Lexer<'a> {
     }
     fn number(&mut self) -> Result<f64> {
         let t = self.next().ok_or_else(|| self.err("expected a number, found the end"))?;
-        t.parse::<f64>().map_err(|_| self.err(&format!("expected a number, found {t:?}")))
+        parse_f64(t).ok_or_else(|| self.err(&format!("expected a number, found {t:?}")))
     }
     fn numbers<const N: usize>(&mut self) -> Result<[f64; N]> {
         let mut a = [0.0; N];
@@ -369,7 +450,7 @@ impl<'a> Lexer<'a> {
 
 /// Read `.map` text (any of the dialects above; comments skipped).
 pub fn read_map(text: &[u8]) -> Result<Vec<MapEntity>> {
-    let mut lx = Lexer { s: text, text: std::str::from_utf8(text).ok(), at: 0, line: 1, cod: false };
+    let mut lx = Lexer { s: text, text: std::str::from_utf8(text).ok(), at: 0, line: 1, cod: false, peeked: None };
     let mut out = Vec::new();
     if lx.peek() == Some("iwmap") {
         lx.next();
@@ -500,7 +581,7 @@ fn read_flags(lx: &mut Lexer) -> Result<Option<[i64; 3]>> {
             break;
         }
         lx.next();
-        v.push(t.parse::<f64>().map_err(|_| lx.err(&format!("expected a number, found {t:?}")))? as i64);
+        v.push(parse_f64(t).ok_or_else(|| lx.err(&format!("expected a number, found {t:?}")))? as i64);
     }
     Ok(match v.as_slice() {
         [] => None,
@@ -580,6 +661,67 @@ mod tests {
         let (x, y) = base_axes([1.0, 0.0, 0.0]);
         assert_eq!(x.map(|c| c.round()), [0.0, 1.0, 0.0]);
         assert_eq!(y.map(|c| c.round()), [0.0, 0.0, -1.0]);
+    }
+
+    /// The fast paths write and read numbers exactly as `Display` and `parse` do.
+    #[test]
+    fn number_text_is_std() {
+        // xorshift: a fixed sequence, no dependency.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut values: Vec<f64> = vec![0.0, -0.0, 0.1, 1.0 / 3.0, 1e-5, 9.99e-6, 1e15, 1e16, 123456.789, -8.996_780_395_507_813, 5e-324];
+        for _ in 0..100_000 {
+            let r = next();
+            values.push(f64::from_bits(r));
+            // Map-like: multiples of powers of two and of a thousandth, whole numbers, f32 values.
+            values.push((r % 2_000_000) as f64 / (1u64 << (r >> 59)) as f64 - 1000.0);
+            values.push((r % 10_000_000) as f64 / 1000.0 - 5000.0);
+            values.push((r % 100_000_000) as f64 - 5e7);
+            values.push(f32::from_bits(r as u32) as f64);
+        }
+        let mut a = String::new();
+        for v in values {
+            a.clear();
+            num(&mut a, v);
+            let w = if v == 0.0 { 0.0 } else { v };
+            let old = if w.fract() == 0.0 && w.abs() < 1e15 { format!("{}", w as i64) } else { format!("{w}") };
+            assert_eq!(a, old, "{:#x}", v.to_bits());
+            if v.is_finite() {
+                let t = format!("{v}");
+                assert_eq!(parse_f64(&t).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
+                assert_eq!(parse_f64(&a).map(f64::to_bits), a.parse::<f64>().ok().map(f64::to_bits), "{a}");
+            }
+        }
+        for t in [
+            "",
+            "-",
+            ".",
+            "-.",
+            "1.",
+            ".5",
+            "-.5",
+            "-0",
+            "-0.0",
+            "007",
+            "1e3",
+            "+1",
+            "1.2.3",
+            "123456789012345",
+            "1234567890123456",
+            "0.0000000000000000000001",
+            "0.00000000000000000000001",
+            "nan",
+            "inf",
+            "-12.5x",
+            "-8.996780395507813",
+        ] {
+            assert_eq!(parse_f64(t).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{t:?}");
+        }
     }
 
     #[test]

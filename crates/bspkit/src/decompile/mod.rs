@@ -200,9 +200,11 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         };
         if opts.measure {
             let read = vmf::read(s.text.as_bytes())?;
-            let parsed = source::to_map_entities(&read);
+            // The Source checks first: the measure then takes the blocks' pairs.
+            let checked = s.check(&read);
+            let parsed = source::into_map_entities(read);
             let (mut q, mism, total, _) = measure_parsed(&parsed, &s.orig, Dialect::Quake2Valve, &mut budget)?;
-            q.source = Some(s.check(&read));
+            q.source = Some(checked);
             report.quality = Some(q);
             report.mismatches = mism;
             report.mismatches_total = total;

@@ -154,3 +154,32 @@ pub(crate) fn side_range<T>(sides: &[T], brush: impl std::fmt::Display, first: i
         .and_then(|(f, n)| sides.get(f..f.checked_add(n)?))
         .ok_or_else(|| crate::error::Error::malformed(format!("brush {brush}: sides {first}+{count} out of range")))
 }
+
+/// The first entity naming each brush model, looked up in constant time: a scan of every
+/// entity per brush was quadratic on maps with thousands of entities (srctools' `rot_main`:
+/// 3,073 entities). Models past `models` (which no brush names) fall back to the scan, so the
+/// answer is always the first entity whose model is `m`.
+pub(crate) struct ModelEntities<'a> {
+    first: Vec<Option<usize>>,
+    ent_models: &'a [Option<usize>],
+}
+
+impl<'a> ModelEntities<'a> {
+    /// `ent_models[e]` is the model entity `e` names; `models` the number of brush models.
+    pub(crate) fn new(ent_models: &'a [Option<usize>], models: usize) -> Self {
+        let mut first = vec![None; models];
+        for (e, m) in ent_models.iter().enumerate() {
+            if let Some(slot) = m.and_then(|m| first.get_mut(m)) {
+                slot.get_or_insert(e);
+            }
+        }
+        ModelEntities { first, ent_models }
+    }
+    /// The first entity whose model is `m`.
+    pub(crate) fn get(&self, m: usize) -> Option<usize> {
+        match self.first.get(m) {
+            Some(e) => *e,
+            None => self.ent_models.iter().position(|x| *x == Some(m)),
+        }
+    }
+}

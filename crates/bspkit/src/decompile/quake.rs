@@ -169,7 +169,8 @@ where
         |i| leaf_brushes.get(i).map(|b| b.value()),
         budget,
     )?;
-    let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
+    let model_entities = super::original::ModelEntities::new(&ent_models, models.len());
+    let entity_of_model = |m: usize| model_entities.get(m);
 
     let mut orig = Original::default();
     for (bi, brush) in brushes.iter().enumerate() {
@@ -313,7 +314,8 @@ where
             .ok_or_else(|| bsp.lump_error(LUMP_PLANES, Error::malformed(format!("plane {i} is not a finite unit-length plane"))))
     };
     let shader_name = |i: i64| usize::try_from(i).ok().and_then(|i| shaders.get(i)).map(|s| s.name().into_owned());
-    let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
+    let model_entities = super::original::ModelEntities::new(&ent_models, models.len());
+    let entity_of_model = |m: usize| model_entities.get(m);
 
     // Drawn triangles of planar surfaces by model, with their texture coordinates: the faces
     // for coverage and the samples brush-primitive matrices are fitted to.
@@ -396,8 +398,13 @@ where
         let Some(ei) = entity_of_model(m) else { continue };
         let off = model_offset(&entities[ei], m);
         let (first, count) = (model.first_brush.get() as i64, model.num_brushes.get() as i64);
-        // Triangles of this model by the plane they lie on.
+        // Triangles of this model by shader, in order: a side looks only at its shader's
+        // (every triangle per side was quadratic on large maps: a side's samples are the same).
         let tris = &tris_by_model[m];
+        let mut by_shader: std::collections::HashMap<i64, Vec<usize>> = std::collections::HashMap::new();
+        for (i, t) in tris.iter().enumerate() {
+            by_shader.entry(t.shader).or_default().push(i);
+        }
         for bi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
             let Some(bu) = usize::try_from(bi).ok().filter(|&b| b < brushes.len()) else { break };
             if std::mem::replace(&mut used[bu], true) {
@@ -421,7 +428,8 @@ where
                 // the matrix is fitted to one surface and checked on all modulo 1.
                 let mut fit_from: Option<(i64, usize, usize)> = None;
                 budget.spend(tris.len() as u64 / 8 + 1)?;
-                for t in tris.iter().filter(|t| t.shader == s.shader() && geom::dot(t.normal, p.normal) > 0.9999) {
+                let of_shader = by_shader.get(&s.shader()).map(Vec::as_slice).unwrap_or(&[]);
+                for t in of_shader.iter().map(|&i| &tris[i]).filter(|t| geom::dot(t.normal, p.normal) > 0.9999) {
                     if t.pts.iter().any(|q| p.distance(*q).abs() > 0.1) {
                         continue;
                     }

@@ -132,7 +132,12 @@ fn is_output(k: &str, v: &str) -> bool {
     if ["classname", "targetname", "origin", "angles", "model", "parentname", "target"].iter().any(|x| k.eq_ignore_ascii_case(x)) {
         return false;
     }
-    let parts: Vec<&str> = if v.contains('\x1b') { v.split('\x1b').collect() } else { v.split(',').collect() };
+    let sep = if v.contains('\x1b') { '\x1b' } else { ',' };
+    // Five parts or none: counted before they are collected (most values are not outputs).
+    if v.matches(sep).count() != 4 {
+        return false;
+    }
+    let parts: Vec<&str> = v.split(sep).collect();
     // An input is a name: a numeric list such as "0,1,2,3,4" is a value, not an output.
     parts.len() == 5
         && !parts[0].trim().is_empty()
@@ -189,11 +194,20 @@ fn tool_material(contents: i64) -> &'static str {
 /// An `f32` field as text: the shortest form that reads back to the same `f32`.
 fn numf(v: f32) -> String {
     let v = if v == 0.0 { 0.0 } else { v };
-    format!("{v}")
+    let mut s = String::new();
+    super::mapfile::push_float(&mut s, v);
+    s
 }
 
 fn vec3f(v: [f32; 3]) -> String {
-    format!("{} {} {}", numf(v[0]), numf(v[1]), numf(v[2]))
+    let mut s = String::with_capacity(32);
+    for (i, c) in v.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        super::mapfile::push_float(&mut s, if *c == 0.0 { 0.0 } else { *c });
+    }
+    s
 }
 
 /// A displacement triangle's tags as Hammer writes them: the BSP's walkable (0x2) and buildable
@@ -291,7 +305,8 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         |i| leaf_brushes.get(i).map(i64::from),
         budget,
     )?;
-    let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
+    let model_entities = super::original::ModelEntities::new(&ent_models, models.len());
+    let entity_of_model = |m: usize| model_entities.get(m);
 
     // Area portals: (portal key, polygon) — the func_areaportal with that portalnumber owns
     // the area portal brush the polygon lies on.
@@ -1109,30 +1124,38 @@ fn find_side(index: &SideIndex, sides: &[SideOut], group: usize, plane: &Plane, 
 /// `connections` blocks expanded in place (the `id` dropped), solids as Valve 220 sides whose
 /// first flag is the contents the document implies (`CONTENTS_DETAIL` in a `func_detail`).
 pub fn to_map_entities(blocks: &[Block]) -> Vec<MapEntity> {
+    into_map_entities(blocks.to_vec())
+}
+
+/// [`to_map_entities`] taking the blocks: their pairs are moved, not copied (the measure of a
+/// map with thousands of entities copied every pair).
+pub(crate) fn into_map_entities(blocks: Vec<Block>) -> Vec<MapEntity> {
     let mut out = Vec::new();
-    for b in blocks.iter().filter(|b| b.name == "world" || b.name == "entity") {
+    for b in blocks.into_iter().filter(|b| b.name == "world" || b.name == "entity") {
         let mut e = MapEntity::default();
         let mut first = true;
-        for it in &b.items {
+        let mut solids = Vec::new();
+        for it in b.items {
             match it {
                 Item::Pair(k, v) => {
                     if !(first && k == "id") {
-                        e.pairs.push((k.clone(), v.clone()));
+                        e.pairs.push((k, v));
                     }
                     first = false;
                 }
                 Item::Block(c) if c.name == "connections" => {
-                    for ci in &c.items {
+                    for ci in c.items {
                         if let Item::Pair(k, v) = ci {
-                            e.pairs.push((k.clone(), v.clone()));
+                            e.pairs.push((k, v));
                         }
                     }
                 }
+                Item::Block(c) if c.name.eq_ignore_ascii_case("solid") => solids.push(c),
                 _ => {}
             }
         }
         let detail = e.pairs.iter().any(|(k, v)| k == "classname" && v == "func_detail");
-        for s in b.blocks("solid") {
+        for s in &solids {
             let mut sides = Vec::new();
             for side in s.blocks("side") {
                 let p = vmf::numbers(side.get("plane").unwrap_or(""));

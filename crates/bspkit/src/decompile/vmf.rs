@@ -56,9 +56,14 @@ impl Block {
 }
 
 fn quote(out: &mut String, s: &str) {
-    // KeyValues text has no escapes that Hammer honours: a quote cannot be written.
+    // KeyValues text has no escapes that Hammer honours: a quote cannot be written. (Copied
+    // whole where it has none: char by char was most of writing a `.vmf` of many entities.)
     out.push('"');
-    out.extend(s.chars().map(|c| if c == '"' { '\'' } else { c }));
+    if s.contains('"') {
+        out.extend(s.chars().map(|c| if c == '"' { '\'' } else { c }));
+    } else {
+        out.push_str(s);
+    }
     out.push('"');
 }
 
@@ -85,30 +90,50 @@ fn write_block(out: &mut String, b: &Block, depth: usize) {
     out.push_str("}\n");
 }
 
+/// The bytes [`write_block`] writes for `b` at `depth` (quotes replaced one for one, so the
+/// count is exact): the text is allocated once, not grown by doubling and copied.
+fn block_len(b: &Block, depth: usize) -> usize {
+    // Name line and both brace lines, each indented by `depth` tabs.
+    let mut n = 3 * depth + b.name.len() + 1 + 2 + 2;
+    for i in &b.items {
+        n += match i {
+            Item::Pair(k, v) => depth + 1 + k.len() + v.len() + 6,
+            Item::Block(c) => block_len(c, depth + 1),
+        };
+    }
+    n
+}
+
 /// Top-level blocks as `.vmf` text, after `//` comment lines.
 pub fn write(blocks: &[Block], header: &[String]) -> String {
-    let mut out = String::new();
+    let size = header.iter().map(|h| h.len() + 4).sum::<usize>() + blocks.iter().map(|b| block_len(b, 0)).sum::<usize>();
+    let mut out = String::with_capacity(size);
     for h in header {
         let _ = writeln!(out, "// {h}");
     }
     for b in blocks {
         write_block(&mut out, b, 0);
     }
+    debug_assert_eq!(out.len(), size, "block_len counts what write_block writes");
     out
 }
 
 /// A number as text: integers without a fraction, others in Rust's shortest exact form.
 pub fn num(v: f64) -> String {
-    let v = if v == 0.0 { 0.0 } else { v };
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
+    let mut s = String::new();
+    super::mapfile::num(&mut s, v);
+    s
 }
 
 pub fn vec3(v: [f64; 3]) -> String {
-    format!("{} {} {}", num(v[0]), num(v[1]), num(v[2]))
+    let mut s = String::with_capacity(32);
+    for (i, c) in v.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        super::mapfile::num(&mut s, *c);
+    }
+    s
 }
 
 /// Parse `.vmf` text into its top-level blocks. Pairs at the top level are an error; a
@@ -126,7 +151,7 @@ pub fn read(text: &[u8]) -> Result<Vec<Block>> {
                 if stack.len() > 64 {
                     return Err(Error::malformed("vmf: blocks nested deeper than 64").at(toks.at as u64));
                 }
-                stack.push(Block::new(&name));
+                stack.push(Block { name, items: Vec::new() });
             }
             Tok::Close => {
                 if pending.is_some() {
@@ -185,9 +210,7 @@ impl Tokens<'_> {
             b'}' => Tok::Close,
             b'"' => {
                 let start = self.at;
-                let end = self.s[start..]
-                    .iter()
-                    .position(|&b| b == b'"')
+                let end = memchr::memchr(b'"', &self.s[start..])
                     .map(|p| start + p)
                     .ok_or_else(|| Error::malformed("vmf: unterminated string").at(start as u64))?;
                 self.at = end + 1;
@@ -208,7 +231,7 @@ impl Tokens<'_> {
 pub fn numbers(v: &str) -> Vec<f64> {
     v.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '{' | '}'))
         .filter(|t| !t.is_empty())
-        .filter_map(|t| t.parse::<f64>().ok())
+        .filter_map(super::mapfile::parse_f64)
         .collect()
 }
 

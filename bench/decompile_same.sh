@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Do two `bsp` builds decompile alike? (issue 26: speed changes must not change the output.)
+# Every corpus map of the brush-lump families and Quake 1 (the `.map` reader and writer are
+# shared) is decompiled by both builds with `--report`; the `.map`/`.vmf`, the report JSON,
+# stdout, stderr and the exit status are compared byte for byte. Quake 1 and GoldSrc maps also
+# run with `--standard` and `--no-brushlist`. Both builds write to the same output path (the
+# summary line names it), moved aside after each run.
+#
+#   BSPKIT_CORPUS=/path/to/maps bench/decompile_same.sh /tmp/before/bsp target/release/bsp
+#
+# FAMILIES (space-separated corpus folders) overrides the default list. Exit 1 on any difference.
+set -euo pipefail
+: "${BSPKIT_CORPUS:?set BSPKIT_CORPUS to the corpus directory}"
+[ $# -eq 2 ] || { echo "usage: $0 BEFORE_BSP AFTER_BSP" >&2; exit 2; }
+FAMILIES=${FAMILIES:-"quake1 goldsrc quake2 quake3 source source_x360 cod respawn"}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+runs=0 files=0 diffs=0
+for fam in $FAMILIES; do
+    for m in "$BSPKIT_CORPUS/$fam"/*.bsp "$BSPKIT_CORPUS/$fam"/*.d3dbsp; do
+        [ -e "$m" ] || continue
+        variants=("")
+        case $fam in quake1 | goldsrc) variants=("" --standard --no-brushlist) ;; esac
+        ext=map
+        case $fam in source | source_x360) ext=vmf ;; esac
+        for v in "${variants[@]}"; do
+            name="$(basename "$m")${v}"
+            for side in a b; do
+                bin=$1
+                [ $side = b ] && bin=$2
+                rm -f "$work/out.$ext" "$work/report.json"
+                set +e
+                # shellcheck disable=SC2086
+                "$bin" decompile "$m" -o "$work/out.$ext" --report "$work/report.json" $v >"$work/stdout" 2>"$work/stderr"
+                echo $? >"$work/exit"
+                set -e
+                mkdir -p "$work/$side/$name"
+                for f in "out.$ext" report.json stdout stderr exit; do
+                    if [ -e "$work/$f" ]; then mv "$work/$f" "$work/$side/$name/$f"; else : >"$work/$side/$name/$f.absent"; fi
+                done
+            done
+            runs=$((runs + 1))
+            for f in "$work/a/$name"/*; do
+                files=$((files + 1))
+                if ! cmp -s "$f" "$work/b/$name/$(basename "$f")"; then
+                    echo "DIFFERS: $fam/$name $(basename "$f")"
+                    diffs=$((diffs + 1))
+                fi
+            done
+            [ "$(ls "$work/a/$name")" = "$(ls "$work/b/$name")" ] || { echo "DIFFERS: $fam/$name file set"; diffs=$((diffs + 1)); }
+            rm -rf "$work/a/$name" "$work/b/$name"
+        done
+    done
+done
+echo "$runs runs, $files files compared, $diffs differences"
+[ $diffs -eq 0 ]
