@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::common;
 
@@ -91,7 +90,7 @@ fn figures(bsp: &Bsp, name: &str) -> Figures {
 /// Run `qbsp` on `map`, writing `bsp`; its log, or why it failed (a compile that has not ended
 /// after 300 s is a failure, not a stuck test).
 fn compile(qbsp: &Path, map: &Path, bsp: &Path) -> Result<String, String> {
-    let mut child = Command::new(qbsp)
+    let child = Command::new(qbsp)
         .arg("-nopercent")
         .arg(map)
         .arg(bsp)
@@ -101,29 +100,11 @@ fn compile(qbsp: &Path, map: &Path, bsp: &Path) -> Result<String, String> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("start {}: {e}", qbsp.display()))?;
-    let start = Instant::now();
-    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
-        if start.elapsed() > Duration::from_secs(300) {
-            child.kill().ok();
-            return Err("qbsp did not end in 300 s".into());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    if !out.status.success() || !bsp.is_file() {
-        return Err(format!("qbsp exited with {}:\n{log}", out.status));
+    let (status, log) = common::output_within(child, 300, "qbsp")?;
+    if !status.success() || !bsp.is_file() {
+        return Err(format!("qbsp exited with {status}:\n{log}"));
     }
     Ok(log)
-}
-
-struct TempDir(PathBuf, bool);
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if !self.1 {
-            std::fs::remove_dir_all(&self.0).ok();
-        }
-    }
 }
 
 /// The world's start box of a hull walk (the model's bounds grown by the decompiler's 8-unit
@@ -180,18 +161,18 @@ fn decompiled_quake1_maps_recompile_with_qbsp() {
     };
     // `BSPKIT_RECOMPILE_KEEP=DIR` keeps the `.map`, the recompiled `.bsp` and qbsp's log there.
     let keep = std::env::var_os("BSPKIT_RECOMPILE_KEEP").map(PathBuf::from);
-    let dir = TempDir(
-        keep.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("bspkit-recompile-{}", std::process::id()))),
-        keep.is_some(),
-    );
-    std::fs::create_dir_all(&dir.0).unwrap();
+    let dir = common::TempDir {
+        path: keep.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("bspkit-recompile-{}", std::process::id()))),
+        keep: keep.is_some(),
+    };
+    std::fs::create_dir_all(&dir.path).unwrap();
     // A real client: each recompiled map is loaded by DarkPlaces' dedicated server where it is
     // installed (with a progs made for the map's entities, as engine_quake1.rs does).
     let engine = crate::engine_quake1::server();
     if engine.is_none() {
         eprintln!("note: decompile_recompile: darkplaces-server is not installed; the recompiled maps are not loaded");
     }
-    let engine_base = dir.0.join("engine");
+    let engine_base = dir.path.join("engine");
     std::fs::create_dir_all(engine_base.join("id1/maps")).unwrap();
     let mut done = 0;
     for m in common::maps_in(&corpus, "quake1") {
@@ -200,8 +181,8 @@ fn decompiled_quake1_maps_recompile_with_qbsp() {
         let bsp = Bsp::open(&m.path).unwrap();
         let d = decompile(&bsp, &DecompileOptions { measure: false, ..Default::default() }).unwrap();
         let stem = file.trim_end_matches(".bsp");
-        let map = dir.0.join(format!("{stem}.map"));
-        let out = dir.0.join(format!("{stem}.bsp"));
+        let map = dir.path.join(format!("{stem}.map"));
+        let out = dir.path.join(format!("{stem}.bsp"));
         std::fs::write(&map, &d.text).unwrap();
         let log = compile(&qbsp, &map, &out).unwrap_or_else(|e| panic!("{file}: {e}"));
         // qbsp's warnings by kind (the text after the number), with counts.
@@ -270,7 +251,7 @@ fn decompiled_quake1_maps_recompile_with_qbsp() {
             b.liquid_sky,
         );
         if keep.is_some() {
-            std::fs::write(dir.0.join(format!("{stem}.qbsp.txt")), &log).unwrap();
+            std::fs::write(dir.path.join(format!("{stem}.qbsp.txt")), &log).unwrap();
         }
         assert_eq!(b.entities, a.entities, "{file}: every entity compiles back");
         assert_eq!(a.models - b.models.min(a.models), case.models_lost, "{file}: models {} -> {}", a.models, b.models);
@@ -311,8 +292,8 @@ fn nameless_water_and_sky_keep_their_leaves() {
         eprintln!("note: decompile_recompile::nameless_water_and_sky_keep_their_leaves skipped: no qbsp (BSPKIT_QBSP or PATH)");
         return;
     };
-    let dir = TempDir(std::env::temp_dir().join(format!("bspkit-recompile-pool-{}", std::process::id())), false);
-    std::fs::create_dir_all(&dir.0).unwrap();
+    let dir = common::TempDir { path: std::env::temp_dir().join(format!("bspkit-recompile-pool-{}", std::process::id())), keep: false };
+    std::fs::create_dir_all(&dir.path).unwrap();
     let bytes = quake1::room::box_room_with_water_and_sky(&quake1::QUAKE1, false);
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     let before = liquid_sky_leaves(&bsp);
@@ -323,8 +304,8 @@ fn nameless_water_and_sky_keep_their_leaves() {
     for (stem, text) in
         [("pool", d.text.clone()), ("pool_unprefixed", d.text.replace("*miptex1", "miptex1").replace("sky_miptex2", "miptex2"))]
     {
-        let map = dir.0.join(format!("{stem}.map"));
-        let out = dir.0.join(format!("{stem}.bsp"));
+        let map = dir.path.join(format!("{stem}.map"));
+        let out = dir.path.join(format!("{stem}.bsp"));
         std::fs::write(&map, text).unwrap();
         compile(&qbsp, &map, &out).unwrap_or_else(|e| panic!("{stem}: {e}"));
         let re = Bsp::open(&out).unwrap();

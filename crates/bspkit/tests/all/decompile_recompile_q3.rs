@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::common;
 use crate::engine_quake3;
@@ -112,46 +112,18 @@ fn stage(q3map2: &Path, base: Option<&Path>, args: &[&str], map: &Path) -> Resul
     // One thread: the test shares the machine with others, and these maps compile in
     // milliseconds.
     cmd.args(["-game", "quake3", "-threads", "1"]).args(args).arg(map);
-    let mut child = cmd
+    let child = cmd
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("start {}: {e}", q3map2.display()))?;
-    // q3map2 prints a line per shader script it reads: both pipes are read while it runs.
-    let drain = |mut r: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut s = Vec::new();
-            r.read_to_end(&mut s).ok();
-            s
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
-        if start.elapsed() > Duration::from_secs(300) {
-            child.kill().ok();
-            return Err("q3map2 did not end in 300 s".into());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let status = child.wait().map_err(|e| e.to_string())?;
-    let log = format!("{}{}", String::from_utf8_lossy(&out.join().unwrap()), String::from_utf8_lossy(&err.join().unwrap()));
+    let (status, log) = common::output_within(child, 300, "q3map2")?;
     if !status.success() || !map.with_extension("bsp").is_file() || log.to_lowercase().contains("leaked") {
         return Err(format!("q3map2 exited with {status}:\n{log}"));
     }
     Ok(log)
-}
-
-struct TempDir(PathBuf, bool);
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if !self.1 {
-            std::fs::remove_dir_all(&self.0).ok();
-        }
-    }
 }
 
 /// Per entity, each brush's planes (bevels are not written by the decompile).
@@ -210,11 +182,11 @@ fn decompiled_quake3_maps_recompile_with_q3map2() {
     };
     // `BSPKIT_RECOMPILE_KEEP=DIR` keeps the `.map`s, the recompiled `.bsp`s and q3map2's logs there.
     let keep = std::env::var_os("BSPKIT_RECOMPILE_KEEP").map(PathBuf::from);
-    let dir = TempDir(
-        keep.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("bspkit-recompile-q3-{}", std::process::id()))),
-        keep.is_some(),
-    );
-    std::fs::create_dir_all(&dir.0).unwrap();
+    let dir = common::TempDir {
+        path: keep.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("bspkit-recompile-q3-{}", std::process::id()))),
+        keep: keep.is_some(),
+    };
+    std::fs::create_dir_all(&dir.path).unwrap();
     let server = engine_quake3::server();
     let home = engine_quake3::TempHome(std::env::temp_dir().join(format!("bspkit-recompile-q3-oa-{}", std::process::id())));
     std::fs::create_dir_all(home.path().join("baseoa/maps")).unwrap();
@@ -231,7 +203,7 @@ fn decompiled_quake3_maps_recompile_with_q3map2() {
         let mut texts = vec![d0.text.clone()];
         let mut gens = Vec::new();
         for g in 1..=2 {
-            let map = dir.0.join(format!("{stem}.g{g}.map"));
+            let map = dir.path.join(format!("{stem}.g{g}.map"));
             std::fs::write(&map, texts.last().unwrap()).unwrap();
             let t = Instant::now();
             let log = compile(&q3map2, Some(&base), &map).unwrap_or_else(|e| panic!("{file} generation {g}: {e}"));
@@ -263,12 +235,12 @@ fn decompiled_quake3_maps_recompile_with_q3map2() {
         // The first generation lit and vis'd too (`-vis -fast`, `-light -fast`): the light grid
         // has the original's cells where the original has one (they follow the world bounds),
         // and the map has clusters and lightmaps.
-        let lit = dir.0.join(format!("{stem}.lit.bsp"));
+        let lit = dir.path.join(format!("{stem}.lit.bsp"));
         std::fs::write(&lit, &gens[0].0).unwrap();
         // The BSP stage's portal file (for vis), surface file and `.map` (light reads both) go
         // with it.
         for ext in ["prt", "srf", "map"] {
-            std::fs::copy(dir.0.join(format!("{stem}.g1.{ext}")), lit.with_extension(ext)).unwrap();
+            std::fs::copy(dir.path.join(format!("{stem}.g1.{ext}")), lit.with_extension(ext)).unwrap();
         }
         for args in [&["-vis", "-fast"][..], &["-light", "-fast"][..]] {
             stage(&q3map2, Some(&base), args, &lit).unwrap_or_else(|e| panic!("{file} {args:?}: {e}"));
@@ -362,7 +334,7 @@ fn decompiled_quake3_maps_recompile_with_q3map2() {
         // compilers split a few surfaces differently: README).
         let source = m.path.with_extension("map");
         let (want, against) = if source.is_file() {
-            let src = dir.0.join(format!("{stem}.source.map"));
+            let src = dir.path.join(format!("{stem}.source.map"));
             std::fs::copy(&source, &src).unwrap();
             compile(&q3map2, Some(&base), &src).unwrap_or_else(|e| panic!("{file}: the source: {e}"));
             let s = figures(&Bsp::open(src.with_extension("bsp")).unwrap(), &format!("{file} source"));
@@ -410,11 +382,11 @@ fn without_the_common_shaders_q3map2_draws_caulk() {
         eprintln!("note: {test} skipped: BSPKIT_Q3MAP2 does not name a q3map2");
         return;
     };
-    let dir = TempDir(std::env::temp_dir().join(format!("bspkit-recompile-q3-bare-{}", std::process::id())), false);
-    std::fs::create_dir_all(&dir.0).unwrap();
+    let dir = common::TempDir { path: std::env::temp_dir().join(format!("bspkit-recompile-q3-bare-{}", std::process::id())), keep: false };
+    std::fs::create_dir_all(&dir.path).unwrap();
     let path = corpus.join("quake3/bspconvert__test-push-horizontal.bsp");
     let bsp = Bsp::open(&path).unwrap();
-    let map = dir.0.join("push.map");
+    let map = dir.path.join("push.map");
     std::fs::write(&map, decompile(&bsp, &DecompileOptions { measure: false, ..Default::default() }).unwrap().text).unwrap();
     compile(&q3map2, None, &map).unwrap();
     let re = Bsp::open(map.with_extension("bsp")).unwrap();

@@ -212,6 +212,53 @@ pub fn log_within(mut child: std::process::Child, name: &str) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
+/// The exit status and log (stdout then stderr, both read while it runs, so a chatty program
+/// cannot fill a pipe) of a compiler `child` started with both piped; one that has not ended
+/// after `secs` seconds is killed and is an error naming `what`, not a stuck test.
+#[allow(dead_code)]
+pub fn output_within(mut child: std::process::Child, secs: u64, what: &str) -> Result<(std::process::ExitStatus, String), String> {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            if let Some(mut r) = r {
+                r.read_to_end(&mut s).ok();
+            }
+            s
+        })
+    };
+    let out = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let start = Instant::now();
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            child.kill().ok();
+            child.wait().ok();
+            return Err(format!("{what} did not end in {secs} s"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let text = |t: std::thread::JoinHandle<Vec<u8>>| String::from_utf8_lossy(&t.join().unwrap_or_default()).into_owned();
+    Ok((status, text(out) + &text(err)))
+}
+
+/// A folder removed when the test ends (passed or not), unless `keep` (a folder the user asked
+/// to keep the outputs in).
+#[allow(dead_code)]
+pub struct TempDir {
+    pub path: PathBuf,
+    pub keep: bool,
+}
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !self.keep {
+            std::fs::remove_dir_all(&self.path).ok();
+        }
+    }
+}
+
 /// A default render of a corpus map, or its error.
 pub type RenderResult = Result<bspkit::render::Rendered, String>;
 
