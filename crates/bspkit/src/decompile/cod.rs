@@ -75,7 +75,7 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
     let sides = bsp.records::<BrushSide>(ids.sides)?;
     let brushes = bsp.records::<Brush>(ids.brushes)?;
     let (mut entities, ent_models) = entity_models(bsp)?;
-    let model_entities = super::original::ModelEntities::new(&ent_models, brush_runs.len());
+    let model_entities = super::original::ModelEntities::new(&ent_models);
     let entity_of_model = |m: usize| model_entities.get(m);
     let material_name = |i: u64| usize::try_from(i).ok().and_then(|i| materials.get(i)).map(|m| m.name().into_owned());
 

@@ -122,6 +122,18 @@ pub(crate) fn push_float<F: std::fmt::Display>(out: &mut String, v: F) {
     let _ = write!(out, "{v}");
 }
 
+/// `values` as text, one space between them, each written by `push` (a `.vmf` vector).
+pub(crate) fn joined<T: Copy>(values: &[T], push: fn(&mut String, T)) -> String {
+    let mut s = String::with_capacity(12 * values.len());
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        push(&mut s, *v);
+    }
+    s
+}
+
 /// `t` as a number, as `t.parse::<f64>()` reads it. A plain decimal of at most 15 digits
 /// (`-12.5`, `1024`) is read directly: its digits as an integer are exact in an `f64`, and so
 /// is the power of ten dividing them (up to 10²²), and one division rounds correctly, so the
@@ -160,7 +172,8 @@ pub(crate) fn parse_f64(t: &str) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-fn quoted(out: &mut String, s: &str) {
+/// `s` in double quotes; the `.vmf` writer quotes its pairs the same way.
+pub(crate) fn quoted(out: &mut String, s: &str) {
     // Map files have no escapes: a quote inside a value cannot be written, so it is replaced.
     out.push('"');
     if s.contains('"') {

@@ -157,29 +157,22 @@ pub(crate) fn side_range<T>(sides: &[T], brush: impl std::fmt::Display, first: i
 
 /// The first entity naming each brush model, looked up in constant time: a scan of every
 /// entity per brush was quadratic on maps with thousands of entities (srctools' `rot_main`:
-/// 3,073 entities). Models past `models` (which no brush names) fall back to the scan, so the
-/// answer is always the first entity whose model is `m`.
-pub(crate) struct ModelEntities<'a> {
-    first: Vec<Option<usize>>,
-    ent_models: &'a [Option<usize>],
-}
+/// 3,073 entities).
+pub(crate) struct ModelEntities(std::collections::HashMap<usize, usize>);
 
-impl<'a> ModelEntities<'a> {
-    /// `ent_models[e]` is the model entity `e` names; `models` the number of brush models.
-    pub(crate) fn new(ent_models: &'a [Option<usize>], models: usize) -> Self {
-        let mut first = vec![None; models];
+impl ModelEntities {
+    /// `ent_models[e]` is the model entity `e` names.
+    pub(crate) fn new(ent_models: &[Option<usize>]) -> Self {
+        let mut first = std::collections::HashMap::new();
         for (e, m) in ent_models.iter().enumerate() {
-            if let Some(slot) = m.and_then(|m| first.get_mut(m)) {
-                slot.get_or_insert(e);
+            if let Some(m) = m {
+                first.entry(*m).or_insert(e);
             }
         }
-        ModelEntities { first, ent_models }
+        ModelEntities(first)
     }
     /// The first entity whose model is `m`.
     pub(crate) fn get(&self, m: usize) -> Option<usize> {
-        match self.first.get(m) {
-            Some(e) => *e,
-            None => self.ent_models.iter().position(|x| *x == Some(m)),
-        }
+        self.0.get(&m).copied()
     }
 }

@@ -169,7 +169,7 @@ where
         |i| leaf_brushes.get(i).map(|b| b.value()),
         budget,
     )?;
-    let model_entities = super::original::ModelEntities::new(&ent_models, models.len());
+    let model_entities = super::original::ModelEntities::new(&ent_models);
     let entity_of_model = |m: usize| model_entities.get(m);
 
     let mut orig = Original::default();
@@ -314,7 +314,7 @@ where
             .ok_or_else(|| bsp.lump_error(LUMP_PLANES, Error::malformed(format!("plane {i} is not a finite unit-length plane"))))
     };
     let shader_name = |i: i64| usize::try_from(i).ok().and_then(|i| shaders.get(i)).map(|s| s.name().into_owned());
-    let model_entities = super::original::ModelEntities::new(&ent_models, models.len());
+    let model_entities = super::original::ModelEntities::new(&ent_models);
     let entity_of_model = |m: usize| model_entities.get(m);
 
     // Drawn triangles of planar surfaces by model, with their texture coordinates: the faces

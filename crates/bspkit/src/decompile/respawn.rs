@@ -62,7 +62,7 @@ fn with<G: Game>(v: View<'_, G>, budget: &mut Budget) -> Result<Original> {
     if entities.is_empty() {
         return Err(Error::malformed("the map has no entities (no worldspawn to hold the brushes)".to_string()));
     }
-    let model_entities = super::original::ModelEntities::new(&ent_models, ent_models.len());
+    let model_entities = super::original::ModelEntities::new(&ent_models);
     let entity_of_model = |m: usize| model_entities.get(m);
 
     // Contents and owning model of each brush, from the primitives the grid cells name.

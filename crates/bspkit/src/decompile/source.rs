@@ -193,21 +193,18 @@ fn tool_material(contents: i64) -> &'static str {
 
 /// An `f32` field as text: the shortest form that reads back to the same `f32`.
 fn numf(v: f32) -> String {
-    let v = if v == 0.0 { 0.0 } else { v };
     let mut s = String::new();
-    super::mapfile::push_float(&mut s, v);
+    push_numf(&mut s, v);
     s
 }
 
+/// [`numf`] appended to `out` (negative zero written as 0).
+fn push_numf(out: &mut String, v: f32) {
+    super::mapfile::push_float(out, if v == 0.0 { 0.0 } else { v });
+}
+
 fn vec3f(v: [f32; 3]) -> String {
-    let mut s = String::with_capacity(32);
-    for (i, c) in v.iter().enumerate() {
-        if i > 0 {
-            s.push(' ');
-        }
-        super::mapfile::push_float(&mut s, if *c == 0.0 { 0.0 } else { *c });
-    }
-    s
+    super::mapfile::joined(&v, push_numf)
 }
 
 /// A displacement triangle's tags as Hammer writes them: the BSP's walkable (0x2) and buildable
@@ -305,7 +302,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         |i| leaf_brushes.get(i).map(i64::from),
         budget,
     )?;
-    let model_entities = super::original::ModelEntities::new(&ent_models, models.len());
+    let model_entities = super::original::ModelEntities::new(&ent_models);
     let entity_of_model = |m: usize| model_entities.get(m);
 
     // Area portals: (portal key, polygon) — the func_areaportal with that portalnumber owns

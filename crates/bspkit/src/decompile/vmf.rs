@@ -55,18 +55,6 @@ impl Block {
     }
 }
 
-fn quote(out: &mut String, s: &str) {
-    // KeyValues text has no escapes that Hammer honours: a quote cannot be written. (Copied
-    // whole where it has none: char by char was most of writing a `.vmf` of many entities.)
-    out.push('"');
-    if s.contains('"') {
-        out.extend(s.chars().map(|c| if c == '"' { '\'' } else { c }));
-    } else {
-        out.push_str(s);
-    }
-    out.push('"');
-}
-
 fn write_block(out: &mut String, b: &Block, depth: usize) {
     let tabs = |out: &mut String, d: usize| out.extend(std::iter::repeat('\t').take(d));
     tabs(out, depth);
@@ -78,9 +66,9 @@ fn write_block(out: &mut String, b: &Block, depth: usize) {
         match i {
             Item::Pair(k, v) => {
                 tabs(out, depth + 1);
-                quote(out, k);
+                super::mapfile::quoted(out, k);
                 out.push(' ');
-                quote(out, v);
+                super::mapfile::quoted(out, v);
                 out.push('\n');
             }
             Item::Block(c) => write_block(out, c, depth + 1),
@@ -126,14 +114,7 @@ pub fn num(v: f64) -> String {
 }
 
 pub fn vec3(v: [f64; 3]) -> String {
-    let mut s = String::with_capacity(32);
-    for (i, c) in v.iter().enumerate() {
-        if i > 0 {
-            s.push(' ');
-        }
-        super::mapfile::num(&mut s, *c);
-    }
-    s
+    super::mapfile::joined(&v, super::mapfile::num)
 }
 
 /// Parse `.vmf` text into its top-level blocks. Pairs at the top level are an error; a
