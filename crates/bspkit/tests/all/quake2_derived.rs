@@ -25,6 +25,11 @@ fn cat<T: IntoBytes + zerocopy::Immutable>(records: &[T]) -> Vec<u8> {
 /// two leaves, one brush, plus the branch's own lumps, each referenced where the branch
 /// references it.
 fn derived_map(branch: &'static Branch) -> Vec<u8> {
+    derived_builder(branch).build()
+}
+
+/// [`derived_map`]'s builder, for tests that replace a lump before building.
+fn derived_builder(branch: &'static Branch) -> BspBuilder {
     use quake2::*;
     let planes: Vec<Plane> =
         [[1., 0., 0., 64.], [-1., 0., 0., 64.], [0., 1., 0., 64.], [0., -1., 0., 64.], [0., 0., 1., 64.], [0., 0., -1., 64.]]
@@ -139,7 +144,7 @@ fn derived_map(branch: &'static Branch) -> Vec<u8> {
         }
         other => panic!("not a derived branch: {other}"),
     }
-    b.build()
+    b
 }
 
 /// A Quake 2 texinfo (Soldier of Fortune and Daikatana keep its 76 bytes).
@@ -320,4 +325,71 @@ fn daikatana_leaves_are_quake2s_28_bytes() {
     let other = ed.to_bytes().unwrap();
     let problems = bspkit::check::check(&forced(&other, "daikatana").unwrap());
     assert!(problems.iter().any(|p| p.code.as_str() == "bad_lump_length" && p.lump == "8 (LEAVES)"), "{problems:?}");
+}
+
+/// Issue 22, session 38: two conventions of the 41 shipped Soldier of Fortune maps that `check`
+/// took for broken references. Leaf 0 is the solid placeholder Quake 2's compiler reserves,
+/// zero-filled but for its contents, so its region is 0 even in a map without regions (all 41
+/// maps); and a model whose tree is one leaf names it as −(leaf + 1) (irqctb2's model 8). Both
+/// check clean; a real leaf's region and a negative head past the leaves are still errors.
+#[test]
+fn sof_placeholder_leaf_and_leaf_headed_model_check_clean() {
+    use quake2::*;
+    let leaf = |contents: i32, area: i16, region: i16, holds: u16| {
+        let mut l = LeafSof::new_zeroed();
+        l.contents = I32::new(contents);
+        l.cluster = I16::new(if contents == 0 { 0 } else { -1 });
+        l.area = I16::new(area);
+        l.region = I16::new(region);
+        l.num_leaf_faces = U16::new(holds);
+        l.num_leaf_brushes = U16::new(holds);
+        l
+    };
+    let model = |head: i32, faces: i32| {
+        let mut m = Model::new_zeroed();
+        m.head_node = I32::new(head);
+        m.num_faces = I32::new(faces);
+        m
+    };
+    // No regions: the face names none, the region lumps are empty.
+    let mut face = FaceSof::new_zeroed();
+    face.plane = U16::new(4);
+    face.num_edges = I16::new(4);
+    face.region = I16::new(-1);
+    face.styles = [0, 255, 255, 255];
+    face.light_offset = I32::new(-1);
+    let build = |leaves: &[LeafSof], models: &[Model]| -> Vec<String> {
+        let bytes = derived_builder(&SOF)
+            .lump(LUMP_FACES, face.as_bytes().to_vec())
+            .lump(LUMP_LEAVES, cat(leaves))
+            .lump(LUMP_MODELS, cat(models))
+            .lump(LUMP_SOF_REGION_FACES, Vec::new())
+            .lump(LUMP_SOF_REGIONS, Vec::new())
+            .build();
+        let bsp = forced(&bytes, "sof").unwrap();
+        assert_eq!(View::<Sof>::new(&bsp).unwrap().regions().unwrap().len(), 0);
+        bspkit::check::check(&bsp).iter().map(|p| p.to_string()).collect()
+    };
+    let placeholder = leaf(1, 0, 0, 0);
+    let open = leaf(0, 1, -1, 1);
+    let world_and_door = [model(0, 1), model(-2, 0)];
+
+    let p = build(&[placeholder, open], &world_and_door);
+    assert!(p.is_empty(), "{p:?}");
+
+    // The same 0 on a leaf that is not the placeholder is a reference to a region that is not there.
+    let p = build(&[placeholder, leaf(0, 1, 0, 1)], &world_and_door);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].contains("8 (LEAVES)[1]: region 0 is outside regions (count 0)"), "{p:?}");
+    // Leaf 0 with another region, or not solid, is not the placeholder.
+    let p = build(&[leaf(1, 0, 2, 0), open], &world_and_door);
+    assert!(p.iter().any(|p| p.contains("8 (LEAVES)[0]: region 2 is outside regions")), "{p:?}");
+    let p = build(&[leaf(0, 0, 0, 0), open], &world_and_door);
+    assert!(p.iter().any(|p| p.contains("8 (LEAVES)[0]: region 0 is outside regions")), "{p:?}");
+
+    // A negative head names a leaf; past the two leaves it is named as such.
+    let p = build(&[placeholder, open], &[model(0, 1), model(-3, 0)]);
+    assert!(p.iter().any(|p| p.contains("13 (MODELS)[1]: headnode leaf 2 is outside leaves (count 2)")), "{p:?}");
+    let p = build(&[placeholder, open], &[model(0, 1), model(5, 0)]);
+    assert!(p.iter().any(|p| p.contains("13 (MODELS)[1]: headnode 5 is outside nodes (count 1)")), "{p:?}");
 }

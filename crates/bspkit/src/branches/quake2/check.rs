@@ -160,7 +160,15 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let mut c = Checker::new(problems, &l);
     for (i, m) in models.as_deref().unwrap_or(&[]).iter().enumerate() {
         range(&mut c, i, "faces", (m.first_face.get() as i64, m.num_faces.get() as i64), len(&faces), "faces");
-        index(&mut c, i, "headnode", m.head_node.get() as i64, len(&nodes), "nodes");
+        // A model whose whole tree is one leaf names it as node children do, −(leaf + 1):
+        // Quake 2's compiler emits a leaf head that way and the engine's hull trace reads a
+        // negative head as that leaf (a shipped Soldier of Fortune map, irqctb2, has one).
+        let head = m.head_node.get() as i64;
+        if head >= 0 {
+            index(&mut c, i, "headnode", head, len(&nodes), "nodes");
+        } else {
+            index(&mut c, i, "headnode leaf", -(head + 1), len(&leaves), "leaves");
+        }
     }
 
     let l = label(bsp, LUMP_BRUSHES);
@@ -223,6 +231,9 @@ fn check_sin(bsp: &Bsp, problems: &mut Vec<Problem>) {
     }
 }
 
+/// Quake 2's solid contents bit (`CONTENTS_SOLID` in its `qfiles.h`).
+const CONTENTS_SOLID: i32 = 1;
+
 /// Soldier of Fortune: faces name a region (−1 = none) and a range of region faces, leaves a
 /// region; region faces are edge ranges.
 fn check_sof(bsp: &Bsp, problems: &mut Vec<Problem>) {
@@ -248,7 +259,12 @@ fn check_sof(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let l = label(bsp, LUMP_LEAVES);
     let mut c = Checker::new(problems, &l);
     for (i, leaf) in v.leaves().as_deref().unwrap_or(&[]).iter().enumerate() {
-        if leaf.region.get() != -1 {
+        // Leaf 0 is the solid placeholder Quake 2's compiler reserves (no node child names it),
+        // zero-filled but for its contents: Soldier of Fortune's compiler leaves its region 0
+        // even where the map has no regions (every one of 41 shipped maps), so that 0 is fill,
+        // not a reference, and nothing reads it.
+        let placeholder = i == 0 && leaf.region.get() == 0 && leaf.contents.get() & CONTENTS_SOLID != 0;
+        if leaf.region.get() != -1 && !placeholder {
             index(&mut c, i, "region", leaf.region.get() as i64, regions, "regions");
         }
     }
