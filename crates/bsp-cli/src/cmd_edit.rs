@@ -72,7 +72,7 @@ pub fn open_for_edit(path: &Path, o: &OpenArgs) -> Result<Bsp<'static>, Fatal> {
             path.display()
         )));
     }
-    let opts = OpenOptions { branch: o.branch.clone(), external_lumps: false, ..OpenOptions::default() };
+    let opts = OpenOptions { external_lumps: false, ..o.options() };
     let bsp = match Bsp::open_with(path, &opts) {
         Ok(bsp) => bsp,
         // An Apex streaming `.bsp` is the header alone: its lumps only read with their

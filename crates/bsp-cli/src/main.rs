@@ -56,6 +56,9 @@ pub(crate) struct OpenArgs {
     /// Ignore external lump files (.lmp / .bsp_lump) beside the map
     #[arg(long, global = true)]
     no_external: bool,
+    /// Most decompressed bytes of one map, all lumps together [default: 1073741824]
+    #[arg(long, global = true, value_name = "N")]
+    max_decompressed: Option<u64>,
 }
 
 /// Per-command budgets of what a command may build from one map (README, "Safe writes,
@@ -87,7 +90,11 @@ impl OpenArgs {
         self.no_external
     }
     pub(crate) fn options(&self) -> OpenOptions {
-        OpenOptions { branch: self.branch.clone(), external_lumps: !self.no_external, ..OpenOptions::default() }
+        let mut o = OpenOptions { branch: self.branch.clone(), external_lumps: !self.no_external, ..OpenOptions::default() };
+        if let Some(total) = self.max_decompressed {
+            o.max_decompressed_total = total;
+        }
+        o
     }
 }
 
