@@ -668,6 +668,8 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     };
     sq.displacements = disps.len();
     let (dverts, dtris) = (v.disp_verts().unwrap_or(&[]), v.disp_tris().unwrap_or(&[]));
+    // Dota 2's blend weights, one record per displacement vertex (lump 63).
+    let multiblend = v.disp_multiblend().ok().flatten();
     // The face a displacement was built on is in the faces lump as a displacement face; its
     // base quad is the brush side's polygon (or a part of it).
     let mut face_of_disp: HashMap<i64, usize> = HashMap::new();
@@ -772,6 +774,15 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         let mut allowed = Block::new("allowed_verts");
         allowed.pair("10", d.allowed.iter().map(|a| (*a as i32).to_string()).collect::<Vec<_>>().join(" "));
         block.block(allowed);
+        // Hammer's blocks for Dota 2's blend weights, in the order its `.vmf` has them.
+        if let Some(mb) = multiblend.and_then(|m| usize::try_from(d.vert_start).ok().and_then(|s| m.get(s..s.checked_add(n * n)?))) {
+            let floats = |f: &[zerocopy::byteorder::F32<O>]| f.iter().map(|x| numf(x.get())).collect::<Vec<_>>().join(" ");
+            block.block(named(rows(&|i| floats(&mb[i].multiblend), n, n), "multiblend"));
+            block.block(named(rows(&|i| floats(&mb[i].alpha_blend), n, n), "alphablend"));
+            for c in 0..4 {
+                block.block(named(rows(&|i| floats(&mb[i].colors[c]), n, n), &format!("multiblend_color_{c}")));
+            }
+        }
         disp_blocks.insert(si, block);
         disp_sides.push((si, di));
     }

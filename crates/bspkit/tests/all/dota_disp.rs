@@ -124,3 +124,61 @@ fn dotatesting_ground_displacement_is_built_and_rendered() {
         assert!(share > 0.2, "{view:?}: {:.1}% covered", share * 100.0);
     }
 }
+
+/// The rows of block `name` inside the first `dispinfo` of a decompiled `.vmf`.
+fn dispinfo_rows(text: &str, name: &str) -> Option<Vec<String>> {
+    let ents = bspkit::decompile::vmf::read(text.as_bytes()).unwrap();
+    let world = ents.iter().find(|b| b.name == "world")?;
+    let side = world.blocks("solid").flat_map(|s| s.blocks("side")).find(|s| s.blocks("dispinfo").next().is_some())?;
+    let block = side.blocks("dispinfo").next()?.blocks(name).next()?;
+    Some((0..).map_while(|r| block.get(&format!("row{r}")).map(str::to_string)).collect())
+}
+
+/// Lump 63 (one 80-byte record per displacement vertex) goes to Hammer's `multiblend`,
+/// `alphablend` and `multiblend_color_0..3` rows; without the lump (or with one of another
+/// size) no such block is written.
+#[test]
+fn dota_blend_records_are_written_as_hammer_blocks() {
+    use bspkit::decompile::{decompile, DecompileOptions};
+    let mut blend = Vec::new();
+    for k in 0..25 {
+        let w = k as f32 / 100.0;
+        for x in [w, 1.0 - w, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 1.0, 0.5, 0.25, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0] {
+            blend.extend(f32::to_le_bytes(x));
+        }
+    }
+    let bytes = common::fixtures::dota_ground_blended([128.0, 128.0, 0.0], 0, 23, &blend);
+    let d = decompile(&Bsp::from_bytes(&bytes).unwrap(), &DecompileOptions::default()).unwrap();
+    let mb = dispinfo_rows(&d.text, "multiblend").expect("a multiblend block");
+    assert_eq!(mb.len(), 5);
+    assert_eq!(mb[0], "0 1 0 0 0.01 0.99 0 0 0.02 0.98 0 0 0.03 0.97 0 0 0.04 0.96 0 0");
+    assert_eq!(dispinfo_rows(&d.text, "alphablend").unwrap()[4], ["0.5 0 0 0"; 5].join(" "));
+    assert_eq!(dispinfo_rows(&d.text, "multiblend_color_0").unwrap()[0], ["1 0.5 0.25"; 5].join(" "));
+    assert_eq!(dispinfo_rows(&d.text, "multiblend_color_3").unwrap()[2], ["1 1 2"; 5].join(" "));
+    // No lump 63, or one record short: no blend blocks.
+    for blend in [&[][..], &blend[..blend.len() - 80]] {
+        let bytes = common::fixtures::dota_ground_blended([128.0, 128.0, 0.0], 0, 23, blend);
+        let d = decompile(&Bsp::from_bytes(&bytes).unwrap(), &DecompileOptions::default()).unwrap();
+        assert!(dispinfo_rows(&d.text, "distances").is_some());
+        assert!(dispinfo_rows(&d.text, "multiblend").is_none() && !d.text.contains("multiblend"));
+    }
+}
+
+/// `dotatesting`'s blend rows come back as its source `.vmf` has them (Jay2645/DotaTesting
+/// `test.vmf`, MIT: the only non-default weights are 0.951835 and 0.934851 in row 0 and
+/// 0.95 / 0.05 at row 4, vertex 4; every alphablend 0, every colour 1).
+#[test]
+fn dotatesting_blend_rows_equal_its_source_vmf() {
+    let Some(corpus) = common::corpus("dota_disp::dotatesting_blend_rows_equal_its_source_vmf") else { return };
+    let map = common::maps_in(&corpus, "source").into_iter().find(|m| m.path.ends_with("dotatesting__test.bsp")).expect("dotatesting");
+    let d = bspkit::decompile::decompile(&Bsp::open(&map.path).unwrap(), &Default::default()).unwrap();
+    let plain = ["0 1 0 0"; 9].join(" ");
+    let mut want = vec![plain.clone(); 9];
+    want[0] = "0 1 0 0 0 1 0 0 0 1 0 0 0 0.951835 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.934851 0 0".into();
+    want[4] = "0 1 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.95 0.05 0 0 1 0 0 0 1 0 0 0 1 0 0 0 1 0 0".into();
+    assert_eq!(dispinfo_rows(&d.text, "multiblend").unwrap(), want);
+    assert_eq!(dispinfo_rows(&d.text, "alphablend").unwrap(), vec![["0"; 36].join(" "); 9]);
+    for c in 0..4 {
+        assert_eq!(dispinfo_rows(&d.text, &format!("multiblend_color_{c}")).unwrap(), vec![["1"; 27].join(" "); 9], "colour {c}");
+    }
+}

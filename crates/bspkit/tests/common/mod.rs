@@ -154,6 +154,12 @@ pub mod fixtures {
     /// 184-byte v23 form, or for 22 the 180-byte v22 form (no int after `contents`); `start` is its
     /// start position, `map_face` its `MapFace`.
     pub fn dota_ground(start: [f32; 3], map_face: u16, version: u32) -> Vec<u8> {
+        dota_ground_blended(start, map_face, version, &[])
+    }
+
+    /// [`dota_ground`] with `blend` as its lump 63 (Dota 2's per-vertex blend records, 80 bytes
+    /// for each of the 25 displacement vertices; empty: no lump).
+    pub fn dota_ground_blended(start: [f32; 3], map_face: u16, version: u32, blend: &[u8]) -> Vec<u8> {
         let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
         let i32s = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
         let u16s = |v: &[u16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
@@ -214,6 +220,7 @@ pub mod fixtures {
             .lump(43, b"BLENDS/TEST\0".to_vec())
             .lump(44, i32s(&[0]))
             .lump(48, dtris)
+            .lump(63, blend.to_vec())
             .build()
     }
 

@@ -403,6 +403,13 @@ record!(
     }
 );
 record!(
+    /// Dota 2's per-vertex blend record (lump 63 `DISP_MULTIBLEND`), 80 bytes: one per
+    /// displacement vertex (lump 33), in the same order. Fields as Hammer's `.vmf` names them
+    /// (`multiblend`, `alphablend`, `multiblend_color_0..3`): checked against `dotatesting`'s
+    /// source `.vmf` (Jay2645/DotaTesting `test.vmf`), whose 81 vertices' rows equal the lump's.
+    DispMultiBlend { multiblend: [F32<O>; 4], alpha_blend: [F32<O>; 4], colors: [Vec3<O>; 4] }
+);
+record!(
     /// `dDispVert`, 20 bytes (§15.2).
     DispVert { vec: Vec3<O>, dist: F32<O>, alpha: F32<O> }
 );
@@ -851,6 +858,8 @@ mod tests {
         // Dota 2 v23 / v22 (BSPSource's readers; dotatesting's lump is 184 bytes for one record)
         assert_eq!(size_of::<DispInfoDotaV23<LE>>(), 184);
         assert_eq!(size_of::<DispInfoDotaV22<LE>>(), 180);
+        // dotatesting: lump 63 is 6,480 bytes for its 81 displacement vertices
+        assert_eq!(size_of::<DispMultiBlend<LE>>(), 80);
         assert_eq!(size_of::<DispVert<LE>>(), 20);
         assert_eq!(size_of::<DispTri<LE>>(), 2);
         assert_eq!(size_of::<Cubemap<LE>>(), 16);

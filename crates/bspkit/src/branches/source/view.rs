@@ -905,6 +905,19 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn disp_verts_len(&self) -> Result<usize> {
         self.count::<DispVert<O>>(LUMP_DISP_VERTS)
     }
+    /// Dota 2's per-vertex blend records (lump 63), one per displacement vertex: `None` for
+    /// another branch, an empty lump, or a lump that is not exactly one 80-byte record per
+    /// record of lump 33 (the count is what ties the two lumps together).
+    pub fn disp_multiblend(&self) -> Result<Option<&'a [DispMultiBlend<O>]>> {
+        if self.bsp.branch().id != "dota2" || !self.has(LUMP_DISP_MULTIBLEND) {
+            return Ok(None);
+        }
+        let raw = self.bsp.lump(LUMP_DISP_MULTIBLEND)?;
+        if raw.len() != self.disp_verts_len()?.saturating_mul(std::mem::size_of::<DispMultiBlend<O>>()) {
+            return Ok(None);
+        }
+        Ok(<[DispMultiBlend<O>]>::ref_from_bytes(raw).ok())
+    }
     pub fn disp_tris(&self) -> Result<&'a [DispTri<O>]> {
         self.recs(LUMP_DISP_TRIS)
     }
