@@ -166,6 +166,34 @@ fn every_corpus_map_exports_valid_glb() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// `dotatesting` (Dota 2 v23): its ground is one power-3 displacement and every other surface a
+/// tool texture, so the GLB holds exactly the displacement's 128 triangles (none before Dota's
+/// dispinfo records were read by the branch layer: the face was skipped as unreadable), in one
+/// primitive, and the Khronos validator passes it with no error and no warning.
+#[test]
+fn dota_2_ground_displacement_is_exported() {
+    let Some(dir) = common::corpus("dota_2_ground_displacement_is_exported") else { return };
+    let map = common::maps_in(&dir, "source")
+        .into_iter()
+        .find(|m| m.path.ends_with("dotatesting__test.bsp"))
+        .expect("dotatesting in the manifest");
+    let out = tmp("dota");
+    let glb = out.join("dotatesting.glb");
+    let (v, _) = export(&map.path, &glb, &[]);
+    structure(&map.path, &glb, &v);
+    assert_eq!(v["triangles"], 128, "{v}");
+    assert_eq!(v["skipped"].as_array().map(Vec::len), Some(0), "{v}");
+    let doc = glb_json(&glb);
+    let primitives: Vec<&Value> = doc["meshes"].as_array().unwrap().iter().flat_map(|m| m["primitives"].as_array().unwrap()).collect();
+    assert_eq!(primitives.len(), 1);
+    // The grid's 9 × 9 vertices, with the blend alpha as vertex colour.
+    let accessor = |k: &str| &doc["accessors"][primitives[0]["attributes"][k].as_u64().unwrap() as usize];
+    assert_eq!(accessor("POSITION")["count"], 81);
+    assert_eq!(accessor("COLOR_0")["count"], 81);
+    validate(&[glb]);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The sample room written to `dir`, with its texture renamed to `texture` (same length or
 /// shorter, NUL-padded in the 16-byte miptex name).
 fn room(dir: &Path, texture: &str) -> PathBuf {

@@ -28,7 +28,6 @@
 
 mod clip;
 mod cod;
-mod dispdota;
 pub mod geom;
 pub mod mapfile;
 mod original;

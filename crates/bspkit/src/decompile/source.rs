@@ -17,7 +17,8 @@
 //! - **Displacements** (§15): a `dispinfo` block on the brush side whose face the displacement
 //!   was built on, with power, start position, normals, distances, alphas, triangle tags and
 //!   allowed vertices as stored (triangle tags in Hammer's bits, [`vmf_tag`]).
-//!   Dota 2's records (no layout in §15) are read where the map proves them ([`super::dispdota`]).
+//!   Dota 2's records (no layout in §15) come from the branch layer only where the map proves
+//!   them ([`View::disp_infos_dota`]).
 //! - **Entity pairs** stay in order; outputs (`target,input,parameter,delay,times`, comma or
 //!   ESC separated) go to a `connections` block in place, one block per run of outputs.
 //!
@@ -633,32 +634,17 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     }
 
     // Displacements: on the side whose polygon holds their face.
-    let disps: Vec<Disp> = match v.disp_infos() {
-        // Dota 2: the layout is read where the map proves it (see `dispdota`).
-        Ok(DispInfos::Unknown) if bsp.branch().id == "dota2" => {
-            let raw = bsp.lump(LUMP_DISP_INFO).unwrap_or(&[]);
-            let (nv, nt) = (v.disp_verts_len().unwrap_or(0), v.disp_tris_len().unwrap_or(0));
-            match super::dispdota::read::<O>(raw, bsp.header().version, nv, nt, |fi| face_polygon(fi).map(|(_, p, _, d)| (d, p))) {
-                Ok(d) => {
-                    if !d.is_empty() {
-                        notes.push(format!("displacements: {} Dota 2 dispinfo records read, each proven by its face (MapFace names a face whose dispinfo names it back, the start position is a corner of that face, the vertex and triangle counts fit its power)", d.len()));
-                    }
-                    d.into_iter()
-                        .map(|d| Disp {
-                            start: d.start.map(f64::from),
-                            power: d.power,
-                            vert_start: d.vert_start,
-                            tri_start: d.tri_start,
-                            allowed: d.allowed,
-                        })
-                        .collect()
-                }
-                Err(e) => {
-                    notes.push(format!("displacements: Dota 2 dispinfo not proven by the map ({e}); left out"));
-                    Vec::new()
-                }
-            }
+    let disp_infos = v.disp_infos();
+    // Dota 2's records come from the branch layer only when the map proves each one.
+    match &disp_infos {
+        Ok(d @ (DispInfos::DotaV22(_) | DispInfos::DotaV23(_))) if !d.is_empty() => {
+            notes.push(format!("displacements: {} Dota 2 dispinfo records read, each proven by its face (MapFace names a face whose dispinfo names it back, the start position is a corner of that face, the vertex and triangle counts fit its power)", d.len()));
         }
+        Ok(DispInfos::Unproven(e)) => notes.push(format!("displacements: Dota 2 dispinfo not proven by the map ({e}); left out")),
+        _ => {}
+    }
+    let disps: Vec<Disp> = match disp_infos {
+        Ok(DispInfos::Unproven(_)) => Vec::new(),
         Ok(DispInfos::Unknown) => {
             if bsp.entry(LUMP_DISP_INFO).is_some_and(|e| e.length > 0) {
                 notes.push("displacements: this branch's dispinfo layout is unknown; left out".into());
@@ -682,6 +668,8 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
     };
     sq.displacements = disps.len();
     let (dverts, dtris) = (v.disp_verts().unwrap_or(&[]), v.disp_tris().unwrap_or(&[]));
+    // Dota 2's blend weights, one record per displacement vertex (lump 63).
+    let multiblend = v.disp_multiblend().ok().flatten();
     // The face a displacement was built on is in the faces lump as a displacement face; its
     // base quad is the brush side's polygon (or a part of it).
     let mut face_of_disp: HashMap<i64, usize> = HashMap::new();
@@ -786,6 +774,15 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         let mut allowed = Block::new("allowed_verts");
         allowed.pair("10", d.allowed.iter().map(|a| (*a as i32).to_string()).collect::<Vec<_>>().join(" "));
         block.block(allowed);
+        // Hammer's blocks for Dota 2's blend weights, in the order its `.vmf` has them.
+        if let Some(mb) = multiblend.and_then(|m| usize::try_from(d.vert_start).ok().and_then(|s| m.get(s..s.checked_add(n * n)?))) {
+            let floats = |f: &[zerocopy::byteorder::F32<O>]| f.iter().map(|x| numf(x.get())).collect::<Vec<_>>().join(" ");
+            block.block(named(rows(&|i| floats(&mb[i].multiblend), n, n), "multiblend"));
+            block.block(named(rows(&|i| floats(&mb[i].alpha_blend), n, n), "alphablend"));
+            for c in 0..4 {
+                block.block(named(rows(&|i| floats(&mb[i].colors[c]), n, n), &format!("multiblend_color_{c}")));
+            }
+        }
         disp_blocks.insert(si, block);
         disp_sides.push((si, di));
     }

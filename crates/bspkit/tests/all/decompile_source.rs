@@ -298,78 +298,13 @@ fn sides_naming_plane_0_come_back_from_the_tree() {
     assert!(d.report.notes.iter().any(|n| n.contains("not recovered")), "{:?}", d.report.notes);
 }
 
-/// A builder-made Dota 2 map (v23): its one drawn face is a 128 × 128 quad on plane 0 (z = 0)
-/// built from displacement 0, and no brush has a side on it (vbsp leaves displacement brushes
-/// out of the brush lump and the tree, as on `dotatesting`). The dispinfo record is Dota 2's
-/// 184-byte form; `start` is its start position, `map_face` its `MapFace`.
-fn dota_ground(start: [f32; 3], map_face: u16) -> Vec<u8> {
-    let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
-    let i32s = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
-    let u16s = |v: &[u16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
-    let mut planes = f32s(&[0.0, 0.0, 1.0, 0.0]);
-    planes.extend(i32s(&[2]));
-    // Clockwise seen from +z (the face's front).
-    let verts = f32s(&[0.0, 0.0, 0.0, 0.0, 128.0, 0.0, 128.0, 128.0, 0.0, 128.0, 0.0, 0.0]);
-    let edges = u16s(&[0, 1, 1, 2, 2, 3, 3, 0]);
-    let surfedges = i32s(&[0, 1, 2, 3]);
-    let mut texinfo = f32s(&[0.25, 0.0, 0.0, 0.0, 0.0, -0.25, 0.0, 0.0, 0.0625, 0.0, 0.0, 0.0, 0.0, -0.0625, 0.0, 0.0]);
-    texinfo.extend(i32s(&[0, 0]));
-    let mut texdata = f32s(&[0.5, 0.5, 0.5]);
-    texdata.extend(i32s(&[0, 512, 512, 512, 512]));
-    // dface_t (56 bytes): plane 0, first edge 0, 4 edges, texinfo 0, dispinfo 0.
-    let mut face = u16s(&[0]);
-    face.extend([0u8, 0]);
-    face.extend(i32s(&[0]));
-    face.extend(u16s(&[4, 0, 0, u16::MAX]));
-    face.extend([255u8; 4]);
-    face.extend(i32s(&[-1]));
-    face.extend(f32s(&[128.0 * 128.0]));
-    face.extend(i32s(&[0, 0, 0, 0, 0]));
-    face.extend(u16s(&[0, 0]));
-    face.extend(i32s(&[0]));
-    assert_eq!(face.len(), 56);
-    let mut model = f32s(&[0.0, 0.0, 0.0, 128.0, 128.0, 0.0, 0.0, 0.0, 0.0]);
-    model.extend(i32s(&[0, 0, 1]));
-    // Power 2: 25 vertices, 32 triangles.
-    let mut disp = f32s(&start);
-    disp.extend(i32s(&[0, 0, 2, 0, 0, 1, 0]));
-    disp.extend(u16s(&[map_face, 0]));
-    disp.extend(i32s(&[-1, 0, 0]));
-    disp.extend([0xffu8, 0xff, 0, 0, 0, 0].repeat(8));
-    disp.extend([0u8; 40]);
-    disp.extend([0xffu8; 40]);
-    assert_eq!(disp.len(), 184);
-    let mut dverts = Vec::new();
-    for k in 0..25 {
-        dverts.extend(f32s(&[0.0, 0.0, 1.0, k as f32, (k * 10) as f32]));
-    }
-    let dtris = u16s(&[6; 32]);
-    BspBuilder::new(&bspkit::branches::source::DOTA2)
-        .version(23)
-        .lump(0, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
-        .lump(1, planes)
-        .lump(2, texdata)
-        .lump(3, verts)
-        .lump(6, texinfo)
-        .lump_v(7, face, 1)
-        .lump(12, edges)
-        .lump(13, surfedges)
-        .lump(14, model)
-        .lump(26, disp)
-        .lump(33, dverts)
-        .lump(43, b"BLENDS/TEST\0".to_vec())
-        .lump(44, i32s(&[0]))
-        .lump(48, dtris)
-        .build()
-}
-
 /// The ground face of a Dota 2 map comes back as its displacement when the map proves the
 /// record (its face names it, it names the face back, its start is the face's corner), with the
 /// rebuilt brush under it; a record the map does not prove gives nothing (the face stays
 /// uncovered, no brush is invented).
 #[test]
 fn a_dota_2_ground_displacement_comes_back_when_the_map_proves_it() {
-    let bytes = dota_ground([128.0, 128.0, 0.0], 0);
+    let bytes = common::fixtures::dota_ground([128.0, 128.0, 0.0], 0, 23);
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     assert_eq!(bsp.branch().id, "dota2");
     let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
@@ -397,7 +332,7 @@ fn a_dota_2_ground_displacement_comes_back_when_the_map_proves_it() {
     assert_eq!(di.blocks("distances").next().and_then(|b| b.get("row1")), Some("5 6 7 8 9"));
 
     // Not proven: the start is not a corner of the face, or MapFace names no such face.
-    for bytes in [dota_ground([64.0, 128.0, 0.0], 0), dota_ground([128.0, 128.0, 0.0], 7)] {
+    for bytes in [common::fixtures::dota_ground([64.0, 128.0, 0.0], 0, 23), common::fixtures::dota_ground([128.0, 128.0, 0.0], 7, 23)] {
         let bsp = Bsp::from_bytes(&bytes).unwrap();
         let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
         let q = d.report.quality.clone().unwrap();

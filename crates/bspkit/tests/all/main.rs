@@ -28,6 +28,7 @@ mod decompile_recompile;
 mod decompile_recompile_q3;
 mod decompile_source;
 mod decompile_tree;
+mod dota_disp;
 mod engine_quake1;
 mod engine_quake3;
 mod error_locations;

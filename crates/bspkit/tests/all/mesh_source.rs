@@ -43,6 +43,9 @@ fn power<O: ByteOrder>(d: &DispInfos<O>, i: usize) -> i32 {
         DispInfos::Standard(d) => d[i].power.get(),
         DispInfos::Strata(d) => d[i].power.get(),
         DispInfos::Vindictus(d) => d[i].power.get(),
+        DispInfos::DotaV22(d) => d[i].power.get(),
+        DispInfos::DotaV23(d) => d[i].power.get(),
+        DispInfos::Unproven(why) => panic!("unproven dispinfo: {why}"),
         DispInfos::Unknown => panic!("unknown dispinfo layout"),
     }
 }

@@ -148,6 +148,82 @@ pub mod fixtures {
         s
     }
 
+    /// A builder-made Dota 2 map of `version` (22 or 23): its one drawn face is a 128 × 128 quad on plane 0 (z = 0)
+    /// built from displacement 0, and no brush has a side on it (vbsp leaves displacement brushes
+    /// out of the brush lump and the tree, as on `dotatesting`). The dispinfo record is Dota 2's
+    /// 184-byte v23 form, or for 22 the 180-byte v22 form (no int after `contents`); `start` is its
+    /// start position, `map_face` its `MapFace`.
+    pub fn dota_ground(start: [f32; 3], map_face: u16, version: u32) -> Vec<u8> {
+        dota_ground_blended(start, map_face, version, &[])
+    }
+
+    /// [`dota_ground`] with `blend` as its lump 63 (Dota 2's per-vertex blend records, 80 bytes
+    /// for each of the 25 displacement vertices; empty: no lump).
+    pub fn dota_ground_blended(start: [f32; 3], map_face: u16, version: u32, blend: &[u8]) -> Vec<u8> {
+        let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let i32s = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let u16s = |v: &[u16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let mut planes = f32s(&[0.0, 0.0, 1.0, 0.0]);
+        planes.extend(i32s(&[2]));
+        // Clockwise seen from +z (the face's front).
+        let verts = f32s(&[0.0, 0.0, 0.0, 0.0, 128.0, 0.0, 128.0, 128.0, 0.0, 128.0, 0.0, 0.0]);
+        let edges = u16s(&[0, 1, 1, 2, 2, 3, 3, 0]);
+        let surfedges = i32s(&[0, 1, 2, 3]);
+        let mut texinfo = f32s(&[0.25, 0.0, 0.0, 0.0, 0.0, -0.25, 0.0, 0.0, 0.0625, 0.0, 0.0, 0.0, 0.0, -0.0625, 0.0, 0.0]);
+        texinfo.extend(i32s(&[0, 0]));
+        let mut texdata = f32s(&[0.5, 0.5, 0.5]);
+        texdata.extend(i32s(&[0, 512, 512, 512, 512]));
+        // dface_t (56 bytes): plane 0, first edge 0, 4 edges, texinfo 0, dispinfo 0.
+        let mut face = u16s(&[0]);
+        face.extend([0u8, 0]);
+        face.extend(i32s(&[0]));
+        face.extend(u16s(&[4, 0, 0, u16::MAX]));
+        face.extend([255u8; 4]);
+        face.extend(i32s(&[-1]));
+        face.extend(f32s(&[128.0 * 128.0]));
+        face.extend(i32s(&[0, 0, 0, 0, 0]));
+        face.extend(u16s(&[0, 0]));
+        face.extend(i32s(&[0]));
+        assert_eq!(face.len(), 56);
+        let mut model = f32s(&[0.0, 0.0, 0.0, 128.0, 128.0, 0.0, 0.0, 0.0, 0.0]);
+        model.extend(i32s(&[0, 0, 1]));
+        // Power 2: 25 vertices, 32 triangles.
+        let mut disp = f32s(&start);
+        disp.extend(i32s(&[0, 0, 2, 0, 0, 1, 0]));
+        disp.extend(u16s(&[map_face, 0]));
+        disp.extend(i32s(&[-1, 0, 0]));
+        disp.extend([0xffu8, 0xff, 0, 0, 0, 0].repeat(8));
+        disp.extend([0u8; 40]);
+        disp.extend([0xffu8; 40]);
+        assert_eq!(disp.len(), 184);
+        if version == 22 {
+            disp.drain(36..40);
+        }
+        let mut dverts = Vec::new();
+        for k in 0..25 {
+            dverts.extend(f32s(&[0.0, 0.0, 1.0, k as f32, (k * 10) as f32]));
+        }
+        let dtris = u16s(&[6; 32]);
+        bspkit::build::BspBuilder::new(&bspkit::branches::source::DOTA2)
+            .version(version)
+            .lump(0, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
+            .lump(1, planes)
+            .lump(2, texdata)
+            .lump(3, verts)
+            .lump(6, texinfo)
+            .lump_v(7, face, 1)
+            .lump(12, edges)
+            .lump(13, surfedges)
+            .lump(14, model)
+            .lump(26, disp)
+            .lump(33, dverts)
+            .lump(43, b"BLENDS/TEST\0".to_vec())
+            .lump(44, i32s(&[0]))
+            .lump(48, dtris)
+            .lump(63, blend.to_vec())
+            .build()
+    }
+
     /// A Quake 3 map: worldspawn, one shader, these fogs and surfaces.
     pub fn q3(fogs: &[Vec<u8>], surfaces: &[Vec<u8>]) -> Vec<u8> {
         BspBuilder::new(&quake3::QUAKE3)

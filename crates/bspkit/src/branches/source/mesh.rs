@@ -43,8 +43,9 @@
 //!   affine map); normals are the area-weighted average of the grid triangles' normals; the
 //!   per-vertex alpha (0–255) goes to the alpha of `colours` (RGB 255); the lightmap UV is the
 //!   grid point `[j/(n−1), i/(n−1)]` of the base face's luxel rectangle
-//!   ([`Lightmaps::uv_grid`]). Dota 2's dispinfo layout is not known ([`DispInfos::Unknown`]):
-//!   its displacement faces are skipped with that reason.
+//!   ([`Lightmaps::uv_grid`]). Dota 2's records are used as the others where the map proves them
+//!   ([`View::disp_infos_dota`]); where it does not ([`DispInfos::Unproven`]) its displacement
+//!   faces are skipped with the reason.
 //! * **Models** (§11, §13): model 0 is the world (placed at zero, entity `worldspawn`); model
 //!   `N` is placed by the first entity whose `model` is `*N` (its `origin`, its `angles` or
 //!   else its `angle` as yaw). Its name is `*N` followed by the entity's classname and
@@ -544,6 +545,7 @@ impl<'a, O: ByteOrder> Ctx<'a, O> {
         let (start, vstart, power) = match (rec, infos) {
             (Some(r), _) => r,
             (None, DispInfos::Unknown) => return Err(format!("dispinfo {di}: this branch's dispinfo layout is not known")),
+            (None, DispInfos::Unproven(why)) => return Err(format!("dispinfo {di}: Dota 2 dispinfo not proven by the map ({why})")),
             (None, _) => return Err(format!("dispinfo {di} is out of range (lump 26, {} dispinfos)", infos.len())),
         };
         if !(2..=4).contains(&power) {

@@ -358,6 +358,58 @@ record!(
     }
 );
 record!(
+    /// Dota 2 v23 `ddispinfo_t`, 184 bytes: Valve's record (§15.1) with an int of unknown use
+    /// after `contents` and another after `lightmap_sample_position_start` (BSPSource's v23
+    /// reader gives the order; the map proves each record before it is used, see
+    /// [`super::view::View::disp_infos`]).
+    DispInfoDotaV23 {
+        start_position: Vec3<O>,
+        disp_vert_start: I32<O>,
+        disp_tri_start: I32<O>,
+        power: I32<O>,
+        min_tess: I32<O>,
+        smoothing_angle: F32<O>,
+        contents: I32<O>,
+        unknown_after_contents: I32<O>,
+        map_face: U16<O>,
+        pad: [u8; 2],
+        lightmap_alpha_start: I32<O>,
+        lightmap_sample_position_start: I32<O>,
+        unknown_after_samples: I32<O>,
+        edge_neighbors: [DispNeighbor<O>; 4],
+        corner_neighbors: [DispCornerNeighbors<O>; 4],
+        allowed_verts: [U32<O>; 10],
+    }
+);
+record!(
+    /// Dota 2 v22 `ddispinfo_t`, 180 bytes: [`DispInfoDotaV23`] without the int after
+    /// `contents` (BSPSource's v22 reader; proven per map as v23's).
+    DispInfoDotaV22 {
+        start_position: Vec3<O>,
+        disp_vert_start: I32<O>,
+        disp_tri_start: I32<O>,
+        power: I32<O>,
+        min_tess: I32<O>,
+        smoothing_angle: F32<O>,
+        contents: I32<O>,
+        map_face: U16<O>,
+        pad: [u8; 2],
+        lightmap_alpha_start: I32<O>,
+        lightmap_sample_position_start: I32<O>,
+        unknown_after_samples: I32<O>,
+        edge_neighbors: [DispNeighbor<O>; 4],
+        corner_neighbors: [DispCornerNeighbors<O>; 4],
+        allowed_verts: [U32<O>; 10],
+    }
+);
+record!(
+    /// Dota 2's per-vertex blend record (lump 63 `DISP_MULTIBLEND`), 80 bytes: one per
+    /// displacement vertex (lump 33), in the same order. Fields as Hammer's `.vmf` names them
+    /// (`multiblend`, `alphablend`, `multiblend_color_0..3`): checked against `dotatesting`'s
+    /// source `.vmf` (Jay2645/DotaTesting `test.vmf`), whose 81 vertices' rows equal the lump's.
+    DispMultiBlend { multiblend: [F32<O>; 4], alpha_blend: [F32<O>; 4], colors: [Vec3<O>; 4] }
+);
+record!(
     /// `dDispVert`, 20 bytes (§15.2).
     DispVert { vec: Vec3<O>, dist: F32<O>, alpha: F32<O> }
 );
@@ -803,6 +855,11 @@ mod tests {
         assert_eq!(size_of::<DispNeighbor<LE>>(), 12);
         assert_eq!(size_of::<DispCornerNeighbors<LE>>(), 10);
         assert_eq!(size_of::<DispInfo<LE>>(), 176);
+        // Dota 2 v23 / v22 (BSPSource's readers; dotatesting's lump is 184 bytes for one record)
+        assert_eq!(size_of::<DispInfoDotaV23<LE>>(), 184);
+        assert_eq!(size_of::<DispInfoDotaV22<LE>>(), 180);
+        // dotatesting: lump 63 is 6,480 bytes for its 81 displacement vertices
+        assert_eq!(size_of::<DispMultiBlend<LE>>(), 80);
         assert_eq!(size_of::<DispVert<LE>>(), 20);
         assert_eq!(size_of::<DispTri<LE>>(), 2);
         assert_eq!(size_of::<Cubemap<LE>>(), 16);
@@ -836,6 +893,21 @@ mod tests {
         assert_eq!(size_of::<LeafAmbientIndex32<LE>>(), 8);
         assert_eq!(size_of::<AreaPortal32<LE>>(), 20);
         assert_eq!(size_of::<FaceBrushList<LE>>(), 8);
+    }
+
+    #[test]
+    fn dota_dispinfo_fields_sit_where_bspsource_puts_them() {
+        use std::mem::offset_of;
+        // v23: the extra int at 36 moves MapFace to 40; the neighbours start at 56.
+        assert_eq!(offset_of!(DispInfoDotaV23<LE>, unknown_after_contents), 36);
+        assert_eq!(offset_of!(DispInfoDotaV23<LE>, map_face), 40);
+        assert_eq!(offset_of!(DispInfoDotaV23<LE>, unknown_after_samples), 52);
+        assert_eq!(offset_of!(DispInfoDotaV23<LE>, edge_neighbors), 56);
+        assert_eq!(offset_of!(DispInfoDotaV23<LE>, allowed_verts), 144);
+        // v22: Valve's offsets up to MapFace (36), then 4 bytes on from the extra int at 48.
+        assert_eq!(offset_of!(DispInfoDotaV22<LE>, map_face), offset_of!(DispInfo<LE>, map_face));
+        assert_eq!(offset_of!(DispInfoDotaV22<LE>, unknown_after_samples), 48);
+        assert_eq!(offset_of!(DispInfoDotaV22<LE>, allowed_verts), 140);
     }
 
     #[test]

@@ -129,6 +129,11 @@ const VINDICTUS_SIZES: &[(&str, usize)] = &[
 /// `nexon/cso2_2018.py`; Nexon's tools' limits are not published: Valve's are shown).
 const CSO2_2018_SIZES: &[(&str, usize)] = &[("dispinfos", 242), ("cubemapsamples", 164)];
 
+/// Dota 2: the standard rows with its dispinfo records' size by map version (22: 180 bytes,
+/// 23: 184; [`super::records::DispInfoDotaV23`]). Overlays keep Valve's size: theirs is not known.
+const DOTA_V22_SIZES: &[(&str, usize)] = &[("dispinfos", 180)];
+const DOTA_V23_SIZES: &[(&str, usize)] = &[("dispinfos", 184)];
+
 /// Strata v25: the rows and limits its vbspinfo prints (momentum_mp_lobby.bsp.info.txt;
 /// limits also in bsp_tool strata.py `MAX`), record sizes from [`super::records`].
 static STRATA_ROWS: &[Row] = &[
@@ -215,6 +220,8 @@ fn stats_as<O: ByteOrder>(bsp: &Bsp) -> Vec<Stat> {
         Layout::Strata => (STRATA_ROWS, &[][..]),
         Layout::Vindictus => (STANDARD, VINDICTUS_SIZES),
         _ if bsp.branch().id == "cso2_2018" => (STANDARD, CSO2_2018_SIZES),
+        _ if bsp.branch().id == "dota2" && bsp.header().version == 22 => (STANDARD, DOTA_V22_SIZES),
+        _ if bsp.branch().id == "dota2" => (STANDARD, DOTA_V23_SIZES),
         _ => (STANDARD, &[][..]),
     };
     let view = View::<O>::new(bsp).ok();

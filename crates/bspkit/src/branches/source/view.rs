@@ -55,6 +55,53 @@ pub enum Faces<'a, O: ByteOrder> {
     VindictusV2(&'a [FaceVinV2<O>]),
 }
 
+/// How far (units) a Dota 2 displacement's start position may lie from its face's corner: both
+/// are the same stored floats, so this only absorbs the f32 → f64 widening.
+pub const DOTA_CORNER_EPS: f64 = 0.01;
+
+/// [`View::disp_infos_dota`]'s proof of `records`: `Err` names the first record the map does not
+/// prove and why. `face(i)`: face `i`'s dispinfo field and corner loop; `n_verts`, `n_tris`:
+/// the records in lumps 33 and 48.
+fn prove_dota_disps(
+    records: impl Iterator<Item = DispInfoSummary>,
+    n_verts: usize,
+    n_tris: usize,
+    face: impl Fn(usize) -> Option<(i64, Vec<[f64; 3]>)>,
+) -> std::result::Result<(), String> {
+    for (i, d) in records.enumerate() {
+        let why = |s: String| format!("dispinfo {i}: {s}");
+        if !(2..=4).contains(&d.power) {
+            return Err(why(format!("power {} (Hammer makes 2 to 4)", d.power)));
+        }
+        let nv = ((1usize << d.power) + 1).pow(2);
+        let nt = 2 * (1usize << d.power).pow(2);
+        let fits =
+            |start: i64, count: usize, len: usize| usize::try_from(start).ok().and_then(|s| s.checked_add(count)).is_some_and(|e| e <= len);
+        if !fits(d.disp_vert_start, nv, n_verts) || !fits(d.disp_tri_start, nt, n_tris) {
+            return Err(why(format!(
+                "vertices {}+{nv} or triangles {}+{nt} outside the lumps ({n_verts}, {n_tris})",
+                d.disp_vert_start, d.disp_tri_start
+            )));
+        }
+        let Some((back, corners)) = usize::try_from(d.map_face).ok().and_then(&face) else {
+            return Err(why(format!("MapFace {} names no face", d.map_face)));
+        };
+        if back != i as i64 {
+            return Err(why(format!("MapFace {} names a face whose dispinfo is {back}", d.map_face)));
+        }
+        let s = d.start_position.map(f64::from);
+        if corners.len() != 4 || !corners.iter().any(|c| (0..3).all(|k| (c[k] - s[k]).abs() <= DOTA_CORNER_EPS)) {
+            return Err(why(format!(
+                "start position {:?} is not a corner of face {} ({} corners)",
+                d.start_position,
+                d.map_face,
+                corners.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn styles_used(s: &[u8]) -> usize {
     s.iter().filter(|&&x| x != 255).count()
 }
@@ -339,7 +386,14 @@ pub enum DispInfos<'a, O: ByteOrder> {
     Standard(&'a [DispInfo<O>]),
     Strata(&'a [DispInfoStrata<O>]),
     Vindictus(&'a [DispInfoVin<O>]),
-    /// A form with no known layout (Dota 2): count unknown.
+    /// Dota 2 v22 records, every one proven by the map ([`View::disp_infos`]).
+    DotaV22(&'a [DispInfoDotaV22<O>]),
+    /// Dota 2 v23 records, every one proven by the map ([`View::disp_infos`]).
+    DotaV23(&'a [DispInfoDotaV23<O>]),
+    /// Dota 2 records the map does not prove: why. None is read (a wrong layout would fail
+    /// everywhere, so reading the records that pass would only hide it).
+    Unproven(String),
+    /// A form with no known fields (CSO2 2018): count unknown here.
     Unknown,
 }
 
@@ -363,19 +417,23 @@ impl<O: ByteOrder> DispInfos<'_, O> {
             DispInfos::Standard(d) => d.len(),
             DispInfos::Strata(d) => d.len(),
             DispInfos::Vindictus(d) => d.len(),
-            DispInfos::Unknown => 0,
+            DispInfos::DotaV22(d) => d.len(),
+            DispInfos::DotaV23(d) => d.len(),
+            DispInfos::Unproven(_) | DispInfos::Unknown => 0,
         }
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Record `i`, `None` past the end or in an unknown layout.
+    /// Record `i`, `None` past the end, in an unknown layout or in unproven Dota 2 records.
     pub fn get(&self, i: usize) -> Option<DispInfoSummary> {
         match self {
             DispInfos::Standard(d) => d.get(i).map(|d| disp_summary!(d)),
             DispInfos::Strata(d) => d.get(i).map(|d| disp_summary!(d)),
             DispInfos::Vindictus(d) => d.get(i).map(|d| disp_summary!(d)),
-            DispInfos::Unknown => None,
+            DispInfos::DotaV22(d) => d.get(i).map(|d| disp_summary!(d)),
+            DispInfos::DotaV23(d) => d.get(i).map(|d| disp_summary!(d)),
+            DispInfos::Unproven(_) | DispInfos::Unknown => None,
         }
     }
     pub fn iter(&self) -> impl Iterator<Item = DispInfoSummary> + '_ {
@@ -828,11 +886,13 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn models_dm(&self) -> Result<&'a [ModelDm]> {
         self.recs(LUMP_MODELS)
     }
+    /// The dispinfo records (§15.1) in the branch's layout. Dota 2's come back only when the
+    /// map proves every one ([`DispInfos::Unproven`] says why not; [`View::disp_infos_dota`]).
     pub fn disp_infos(&self) -> Result<DispInfos<'a, O>> {
         Ok(match (self.layout, self.bsp.branch().id) {
-            // Dota 2's and CSO2 2018's dispinfo fields are not known (CSO2 2018: only the
-            // record size, 242 bytes).
-            (_, "dota2" | "cso2_2018") => DispInfos::Unknown,
+            (_, "dota2") => self.disp_infos_dota()?,
+            // CSO2 2018's dispinfo fields are not known (only the record size, 242 bytes).
+            (_, "cso2_2018") => DispInfos::Unknown,
             (Layout::Strata, _) => DispInfos::Strata(self.recs(LUMP_DISP_INFO)?),
             (Layout::Vindictus, _) => DispInfos::Vindictus(self.recs(LUMP_DISP_INFO)?),
             _ => DispInfos::Standard(self.recs(LUMP_DISP_INFO)?),
@@ -844,6 +904,19 @@ impl<'a, O: ByteOrder> View<'a, O> {
     /// [`View::disp_verts`]'s length, without decompressing the lump.
     pub fn disp_verts_len(&self) -> Result<usize> {
         self.count::<DispVert<O>>(LUMP_DISP_VERTS)
+    }
+    /// Dota 2's per-vertex blend records (lump 63), one per displacement vertex: `None` for
+    /// another branch, an empty lump, or a lump that is not exactly one 80-byte record per
+    /// record of lump 33 (the count is what ties the two lumps together).
+    pub fn disp_multiblend(&self) -> Result<Option<&'a [DispMultiBlend<O>]>> {
+        if self.bsp.branch().id != "dota2" || !self.has(LUMP_DISP_MULTIBLEND) {
+            return Ok(None);
+        }
+        let raw = self.bsp.lump(LUMP_DISP_MULTIBLEND)?;
+        if raw.len() != self.disp_verts_len()?.saturating_mul(std::mem::size_of::<DispMultiBlend<O>>()) {
+            return Ok(None);
+        }
+        Ok(<[DispMultiBlend<O>]>::ref_from_bytes(raw).ok())
     }
     pub fn disp_tris(&self) -> Result<&'a [DispTri<O>]> {
         self.recs(LUMP_DISP_TRIS)
@@ -864,14 +937,74 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn cubemaps_cso2(&self) -> Result<&'a [CubemapCso2]> {
         self.recs(LUMP_CUBEMAPS)
     }
-    /// How many dispinfo records the map holds, where their size is known: the typed forms,
-    /// and CSO2 2018's opaque 242-byte records; `None` for a form with no known size (Dota 2).
+    /// How many dispinfo records the map holds, where their size is known: the typed forms
+    /// (Dota 2's when proven), and CSO2 2018's opaque 242-byte records; `None` for Dota 2
+    /// records the map does not prove.
     pub fn disp_info_count(&self) -> Result<Option<usize>> {
         Ok(match self.disp_infos()? {
             DispInfos::Unknown if self.bsp.branch().id == "cso2_2018" => Some(self.disp_infos_cso2()?.len()),
-            DispInfos::Unknown => None,
+            DispInfos::Unknown | DispInfos::Unproven(_) => None,
             d => Some(d.len()),
         })
+    }
+    /// Dota 2's dispinfo records (v22: 180 bytes, v23: 184; [`DispInfoDotaV23`]), each proven
+    /// by the map before any is handed out.
+    ///
+    /// source.md §15 gives no layout for them; BSPSource's v22/v23 readers give the field
+    /// order. A layout taken from another tool is not trusted on its own: every record must
+    /// show that the map agrees with it. Its `MapFace` names a four-sided face whose dispinfo
+    /// field names the record back, its start position is a corner of that face (the same
+    /// stored floats, so within [`DOTA_CORNER_EPS`]), its power is 2 to 4 (what Hammer makes),
+    /// and its vertex and triangle ranges lie in lumps 33 and 48 with the counts the power
+    /// implies. One record that fails gives [`DispInfos::Unproven`] naming it and why, and
+    /// none is read: a wrong layout would fail everywhere, so a partial read would only hide
+    /// it. The `dota2` branch also opens INFRA (v22), whose records may be Valve's 176-byte
+    /// form: read as 180 bytes they fail the proof (a torn lump or a face that does not name
+    /// them back). A lump the proof needs that does not read is a reason too, not an error:
+    /// the rest of the map stays readable.
+    pub fn disp_infos_dota(&self) -> Result<DispInfos<'a, O>> {
+        let raw = self.bsp.lump(LUMP_DISP_INFO)?;
+        let version = self.bsp.header().version;
+        let size = match version {
+            22 => std::mem::size_of::<DispInfoDotaV22<O>>(),
+            23 => std::mem::size_of::<DispInfoDotaV23<O>>(),
+            _ => return Ok(DispInfos::Unproven(format!("no Dota 2 dispinfo layout for version {version}"))),
+        };
+        if raw.len() % size != 0 {
+            return Ok(DispInfos::Unproven(format!("{} bytes is not a whole number of {size}-byte records", raw.len())));
+        }
+        let torn = || Error::malformed("dispinfo lump is not whole records").in_lump("DISP_INFO");
+        let infos = match version {
+            22 => DispInfos::DotaV22(<[DispInfoDotaV22<O>]>::ref_from_bytes(raw).map_err(|_| torn())?),
+            _ => DispInfos::DotaV23(<[DispInfoDotaV23<O>]>::ref_from_bytes(raw).map_err(|_| torn())?),
+        };
+        if infos.is_empty() {
+            return Ok(infos);
+        }
+        let lumps = (|| Ok::<_, Error>((self.faces()?, self.planes()?, self.vertices()?, self.edges()?, self.surfedges()?)))();
+        let counts = (|| Ok::<_, Error>((self.disp_verts_len()?, self.disp_tris_len()?)))();
+        let ((faces, planes, vertices, edges, surfedges), (n_verts, n_tris)) = match (lumps, counts) {
+            (Ok(l), Ok(c)) => (l, c),
+            (Err(e), _) | (_, Err(e)) => return Ok(DispInfos::Unproven(format!("a lump the proof needs is unreadable: {e}"))),
+        };
+        // Face `fi`'s dispinfo field and corner loop, `None` when a link is broken.
+        let face = |fi: usize| -> Option<(i64, Vec<[f64; 3]>)> {
+            let f = faces.get(fi)?;
+            planes.get(usize::try_from(f.planenum).ok()?)?;
+            let (first, n) = (usize::try_from(f.firstedge).ok()?, usize::try_from(f.numedges).ok()?);
+            let mut corners = Vec::with_capacity(n.min(256));
+            for se in surfedges.get(first..first.checked_add(n)?)? {
+                let se = se.edge.get() as i64;
+                let e = edges.get(se.unsigned_abs() as usize)?;
+                let vi = if se < 0 { e[1] } else { e[0] } as usize;
+                corners.push(v3(&vertices.get(vi)?.pos).map(f64::from));
+            }
+            Some((f.dispinfo, corners))
+        };
+        match prove_dota_disps(infos.iter(), n_verts, n_tris, face) {
+            Ok(()) => Ok(infos),
+            Err(why) => Ok(DispInfos::Unproven(why)),
+        }
     }
     /// CSO2 2018's dispinfo as stored (opaque 242-byte records).
     pub fn disp_infos_cso2(&self) -> Result<&'a [DispInfoCso2]> {
