@@ -1,6 +1,8 @@
 //! `bsp`: the bspkit command-line tool. A thin layer over the library: each subcommand opens
 //! maps through `bspkit::Bsp` and prints what the library reports. Data goes to stdout,
 //! messages to stderr. Exit codes: 0 success, 1 problems found (`check`), 2 error.
+// Linux with glibc: the C `main` below starts the program (see there).
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -401,8 +403,8 @@ fn version_only(args: &[std::ffi::OsString]) -> Option<String> {
     }
 }
 
-fn main() -> ExitCode {
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+/// The program once the process is set up: the version line, or parse and run a command.
+fn bsp_main(args: Vec<std::ffi::OsString>) -> ExitCode {
     if let Some(line) = version_only(&args) {
         // A closed stdout is not an error worth reporting for a version line.
         let _ = std::io::stdout().write_all(line.as_bytes());
@@ -417,6 +419,53 @@ fn main() -> ExitCode {
         Err(Fatal(msg)) => {
             eprintln!("bsp: error: {msg}");
             ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu", not(test))))]
+fn main() -> ExitCode {
+    bsp_main(std::env::args_os().collect())
+}
+
+/// Linux with glibc: `bsp` starts from C's `main` (`#![no_main]` above) instead of std's
+/// runtime start, which before a Rust `fn main` also installs the stack-overflow handler — on
+/// glibc that reads and parses `/proc/self/maps` to find the main thread's stack, and maps an
+/// alternate signal stack: about 0.3 ms of CPU time per process here, more than `bsp
+/// --version` itself (docs/setup-test-time.md, "Start-up"). What else std's start does is
+/// done here the same way: standard descriptors that are closed are reopened on `/dev/null`
+/// (so no file the program opens becomes its stdout), SIGPIPE is ignored (a closed pipe is a
+/// write error, reported as `BROKEN_PIPE`), a panic exits with 101, and `process::exit` flushes
+/// stdout. The arguments still come from std (glibc hands them to it before `main`). Given up:
+/// a stack overflow is a plain SIGSEGV without std's "has overflowed its stack" line, and a
+/// panic message names the main thread `<unnamed>` instead of `main`.
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+#[no_mangle]
+extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+    reopen_closed_standard_descriptors();
+    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+    let code = std::panic::catch_unwind(|| bsp_main(std::env::args_os().collect())).unwrap_or(ExitCode::from(101));
+    // `ExitCode` has no stable conversion to a number; every code `bsp` returns is made from a u8.
+    let status = (0..=u8::MAX).find(|&c| ExitCode::from(c) == code).unwrap_or(1);
+    // `exit`, not a return: it flushes stdout as std's start does after `fn main`.
+    std::process::exit(i32::from(status))
+}
+
+/// Standard descriptors 0–2 that are not open are opened on `/dev/null`, as std's start does.
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+fn reopen_closed_standard_descriptors() {
+    let mut fds = [0, 1, 2].map(|fd| libc::pollfd { fd, events: 0, revents: 0 });
+    // SAFETY: `fds` is a valid array of three pollfd; a zero timeout does not block.
+    if unsafe { libc::poll(fds.as_mut_ptr(), 3, 0) } == -1 {
+        return;
+    }
+    for fd in fds.iter().filter(|p| p.revents & libc::POLLNVAL != 0) {
+        // SAFETY: a NUL-terminated path; open returns the lowest free descriptor, which is
+        // this one as the lower ones are open (or were reopened just before).
+        let opened = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+        if opened != fd.fd {
+            std::process::abort();
         }
     }
 }
@@ -441,6 +490,32 @@ mod tests {
             assert!(!want.is_empty(), "{name}");
             assert_eq!(got, want, "{name}");
         }
+    }
+
+    /// build.rs links the unwinder statically (`libgcc_eh`, not `libgcc_s.so`): a panic still
+    /// unwinds — destructors run and `catch_unwind` (rayon's workers, the test harness) gets it.
+    #[test]
+    fn panics_unwind_with_the_static_unwinder() {
+        struct Guard<'a>(&'a std::cell::Cell<u32>);
+        impl Drop for Guard<'_> {
+            fn drop(&mut self) {
+                self.0.set(self.0.get() + 1);
+            }
+        }
+        #[inline(never)]
+        fn nested(depth: u32, dropped: &std::cell::Cell<u32>) -> u32 {
+            let _guard = Guard(dropped);
+            if depth == 0 {
+                panic!("unwind test");
+            }
+            nested(std::hint::black_box(depth - 1), dropped) + 1
+        }
+        let dropped = std::cell::Cell::new(0);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| nested(3, &dropped)));
+        assert!(caught.is_err());
+        assert_eq!(dropped.get(), 4, "every frame's destructor ran");
+        let thread = std::thread::spawn(|| -> u32 { std::panic::panic_any(7u8) });
+        assert_eq!(thread.join().unwrap_err().downcast_ref::<u8>(), Some(&7));
     }
 
     /// The short cut prints what clap prints for `--version` and `-V`, and nothing else takes it.

@@ -37,6 +37,7 @@ mod safe_writes;
 mod scan_cli;
 mod scan_tables;
 mod scene_budgets_cli;
+mod startup_cli;
 mod textures_cli;
 mod view_cli;
 mod write_cli;
