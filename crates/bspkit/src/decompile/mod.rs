@@ -39,6 +39,7 @@ pub mod scene;
 mod snapcover;
 mod source;
 mod tree;
+mod trigrid;
 pub mod vmf;
 
 pub use self::source::{to_map_entities, SourceQuality};

@@ -7,6 +7,7 @@
 use super::geom::{self, Plane};
 use super::mapfile::{base_axes, MapEntity, MapPatch, MapPrimitive, MapSide, TexProjection};
 use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::trigrid::{inside_bounds, TriGrid};
 use crate::branches::quake2::records::{
     self as q2, BrushSideRecord as _, FaceRecord as _, IndexRecord as _, LeafRecord as _, NodeRecord as _, TexInfoRecord,
 };
@@ -325,6 +326,7 @@ where
         shader: i64,
         normal: [f64; 3],
         surface: i64,
+        centroid: [f64; 3],
     }
     // q3map2 rounds drawn brush-side vertices to 1/8 unit (module `snapcover`).
     let mut orig = Original { vertex_snap: super::snapcover::Q3MAP2_VERTEX_GRID, ..Original::default() };
@@ -384,7 +386,8 @@ where
                         let Some(normal) = geom::normalize(geom::cross(geom::sub(pts[2], pts[0]), geom::sub(pts[1], pts[0]))) else {
                             continue;
                         };
-                        tris.push(Tri { pts, st: [c[0].st(), c[1].st(), c[2].st()], shader: surf.shader(), normal, surface: si });
+                        let centroid = geom::scale(geom::add(geom::add(pts[0], pts[1]), pts[2]), 1.0 / 3.0);
+                        tris.push(Tri { pts, st: [c[0].st(), c[1].st(), c[2].st()], shader: surf.shader(), normal, surface: si, centroid });
                     }
                 }
                 _ => {}
@@ -398,13 +401,18 @@ where
         let Some(ei) = entity_of_model(m) else { continue };
         let off = model_offset(&entities[ei], m);
         let (first, count) = (model.first_brush.get() as i64, model.num_brushes.get() as i64);
-        // Triangles of this model by shader, in order: a side looks only at its shader's
-        // (every triangle per side was quadratic on large maps: a side's samples are the same).
+        // Triangles of this model by shader, in order, on a grid of their centroids: a side
+        // looks only at its shader's near its polygon (every triangle per side was quadratic
+        // on large maps, then every triangle of the shader; a side's samples are the same).
         let tris = &tris_by_model[m];
         let mut by_shader: std::collections::HashMap<i64, Vec<usize>> = std::collections::HashMap::new();
         for (i, t) in tris.iter().enumerate() {
             by_shader.entry(t.shader).or_default().push(i);
         }
+        let centroid = |i: usize| tris[i].centroid;
+        let by_shader: std::collections::HashMap<i64, TriGrid> =
+            by_shader.into_iter().map(|(s, all)| (s, TriGrid::new(all, centroid))).collect();
+        let mut near = Vec::new();
         for bi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
             let Some(bu) = usize::try_from(bi).ok().filter(|&b| b < brushes.len()) else { break };
             if std::mem::replace(&mut used[bu], true) {
@@ -428,13 +436,15 @@ where
                 // the matrix is fitted to one surface and checked on all modulo 1.
                 let mut fit_from: Option<(i64, usize, usize)> = None;
                 budget.spend(tris.len() as u64 / 8 + 1)?;
-                let of_shader = by_shader.get(&s.shader()).map(Vec::as_slice).unwrap_or(&[]);
+                let of_shader = match by_shader.get(&s.shader()) {
+                    Some(g) => g.near(inside_bounds(poly, p.normal, p.dist, SAMPLE_INSIDE, SAMPLE_OFF_PLANE).as_ref(), centroid, &mut near),
+                    None => &[],
+                };
                 for t in of_shader.iter().map(|&i| &tris[i]).filter(|t| geom::dot(t.normal, p.normal) > 0.9999) {
-                    if t.pts.iter().any(|q| p.distance(*q).abs() > 0.1) {
+                    if t.pts.iter().any(|q| p.distance(*q).abs() > SAMPLE_OFF_PLANE) {
                         continue;
                     }
-                    let c = geom::scale(geom::add(geom::add(t.pts[0], t.pts[1]), t.pts[2]), 1.0 / 3.0);
-                    if !inside(poly, p.normal, c, 0.05) {
+                    if !inside(poly, p.normal, t.centroid, SAMPLE_INSIDE) {
                         continue;
                     }
                     match &mut fit_from {
@@ -483,6 +493,11 @@ where
     orig.entities = entities;
     Ok(orig)
 }
+
+/// A triangle is a side's texture sample when its corners lie within this distance of the
+/// side's plane and its centroid is [`inside`] the side's polygon within [`SAMPLE_INSIDE`].
+const SAMPLE_OFF_PLANE: f64 = 0.1;
+const SAMPLE_INSIDE: f64 = 0.05;
 
 /// `c` inside convex `poly` (on a plane with `normal`), within `eps`.
 pub(super) fn inside(poly: &[[f64; 3]], normal: [f64; 3], c: [f64; 3], eps: f64) -> bool {

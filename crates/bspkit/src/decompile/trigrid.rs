@@ -1,0 +1,187 @@
+//! Drawn triangles of one shader by grid cell of their centroid, for the brush-side search of the
+//! Quake 3 decompile ([`super::quake`]): a side takes as texture samples the triangles of its
+//! shader whose centroid lies inside its polygon (within [`super::quake::inside`]'s margin) and
+//! whose corners lie on its plane. Walking every triangle of the shader for every side was
+//! quadratic in a shader's use (54 % of a 10.6 MB OpenArena map's decompile in perf); the grid
+//! hands a side only the triangles whose centroid lies in a box around its polygon that
+//! contains every centroid the two tests can accept, in the triangles' order, so the samples and
+//! the fitted matrices are the same.
+
+use super::geom;
+use crate::cellhash::CellMap;
+
+/// Grid cell edge, units: a wall panel or a room's floor tile, so most sides touch a few cells.
+const CELL: f64 = 64.0;
+
+/// Axis-aligned bounds (min, max).
+pub(crate) type Bounds = ([f64; 3], [f64; 3]);
+
+/// Triangle indices (into the model's list, ascending) by cell of their centroid.
+pub(crate) struct TriGrid {
+    all: Vec<usize>,
+    cells: CellMap<[i64; 3], Vec<usize>>,
+}
+
+fn cell_of(c: [f64; 3]) -> [i64; 3] {
+    c.map(|x| (x / CELL).floor() as i64)
+}
+
+impl TriGrid {
+    /// Index the triangles `all` (ascending) whose centroids `centroid(i)` gives.
+    pub(crate) fn new(all: Vec<usize>, centroid: impl Fn(usize) -> [f64; 3]) -> TriGrid {
+        let mut cells: CellMap<[i64; 3], Vec<usize>> = CellMap::default();
+        for &i in &all {
+            cells.entry(cell_of(centroid(i))).or_default().push(i);
+        }
+        TriGrid { all, cells }
+    }
+
+    /// The triangles whose centroid lies in `b` (and maybe a few outside it), ascending, into
+    /// `out`; all of them when `b` is `None` or spans more cells than there are triangles.
+    pub(crate) fn near<'a>(&'a self, b: Option<&Bounds>, centroid: impl Fn(usize) -> [f64; 3], out: &'a mut Vec<usize>) -> &'a [usize] {
+        let Some(b) = b else { return &self.all };
+        let (lo, hi) = (cell_of(b.0), cell_of(b.1));
+        let span = (0..3).try_fold(1i64, |acc, k| acc.checked_mul(hi[k].checked_sub(lo[k])?.checked_add(1)?));
+        out.clear();
+        match span {
+            Some(n) if n > 0 && (n as u64) <= self.cells.len() as u64 => {
+                for x in lo[0]..=hi[0] {
+                    for y in lo[1]..=hi[1] {
+                        for z in lo[2]..=hi[2] {
+                            if let Some(v) = self.cells.get(&[x, y, z]) {
+                                out.extend_from_slice(v);
+                            }
+                        }
+                    }
+                }
+                out.sort_unstable();
+            }
+            // A box wider than the grid: the list, filtered by the box.
+            _ => {
+                let inb = |c: [f64; 3]| (0..3).all(|k| c[k] >= b.0[k] && c[k] <= b.1[k]);
+                out.extend(self.all.iter().copied().filter(|&i| inb(centroid(i))));
+            }
+        }
+        out
+    }
+}
+
+/// A box holding every point `c` with `inside(poly, normal, c, eps)` true and within `slab` of
+/// the plane `(normal, dist)`; `None` (search everything) when the polygon is not a convex one
+/// with corners blunt enough for the bound below.
+///
+/// [`super::quake::inside`] accepts `c` when, for every edge, its in-plane distance outside
+/// the edge's line is at most `eps`: for a convex polygon that is the polygon grown by `eps`,
+/// whose corners move out by `eps / cos(φ / 2)` (`φ` the turn between the two edges' outward
+/// normals), as a prism along the normal. The slab adds `slab` along the normal, and the
+/// polygon's own distance from the plane is added too; the margin is then widened by a tenth
+/// plus 0.01 unit against rounding.
+pub(crate) fn inside_bounds(poly: &[[f64; 3]], normal: [f64; 3], dist: f64, eps: f64, slab: f64) -> Option<Bounds> {
+    let n = poly.len();
+    if n < 3 || !poly.iter().flatten().all(|c| c.is_finite()) {
+        return None;
+    }
+    let mid = geom::scale(poly.iter().fold([0.0; 3], |a, p| geom::add(a, *p)), 1.0 / n as f64);
+    // Outward edge normals, as `inside` orients them (from the first edge and the centroid).
+    let mut out_normals = Vec::with_capacity(n);
+    let mut sign = 0.0;
+    for i in 0..n {
+        let e = geom::sub(poly[(i + 1) % n], poly[i]);
+        // An edge `inside` skips: the corner bound below would not hold.
+        let en = geom::normalize(geom::cross(e, normal))?;
+        if sign == 0.0 {
+            sign = if geom::dot(en, geom::sub(mid, poly[i])) < 0.0 { 1.0 } else { -1.0 };
+        }
+        out_normals.push(geom::scale(en, sign));
+    }
+    // Convex, and oriented as `inside` takes it: every corner inside every edge's line.
+    let size = poly.iter().flatten().fold(1.0f64, |a, c| a.max(c.abs()));
+    let tol = 1e-9 * size;
+    for (i, u) in out_normals.iter().enumerate() {
+        if poly.iter().any(|v| geom::dot(*u, geom::sub(*v, poly[i])) > tol) {
+            return None;
+        }
+    }
+    // The sharpest corner: cos(φ / 2) = sqrt((1 + u·u') / 2).
+    let mut min_cos = f64::INFINITY;
+    for i in 0..n {
+        let c = ((1.0 + geom::dot(out_normals[i], out_normals[(i + 1) % n])) / 2.0).max(0.0).sqrt();
+        min_cos = min_cos.min(c);
+    }
+    if min_cos < 0.05 {
+        return None;
+    }
+    let off_plane = poly.iter().map(|v| (geom::dot(normal, *v) - dist).abs()).fold(0.0, f64::max);
+    let margin = (eps / min_cos + slab + off_plane) * 1.1 + 0.01;
+    let lo: [f64; 3] = std::array::from_fn(|k| poly.iter().map(|v| v[k]).fold(f64::INFINITY, f64::min));
+    let hi: [f64; 3] = std::array::from_fn(|k| poly.iter().map(|v| v[k]).fold(f64::NEG_INFINITY, f64::max));
+    Some((lo.map(|x| x - margin), hi.map(|x| x + margin)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::quake::inside;
+    use super::*;
+
+    /// Points on a fine lattice around polygons (sharp, blunt, either winding): every point
+    /// `inside` accepts, within the slab, lies in the box.
+    #[test]
+    fn box_holds_every_accepted_point() {
+        let up = [0.0, 0.0, 1.0];
+        let polys: Vec<Vec<[f64; 3]>> = vec![
+            vec![[0.0, 0.0, 8.0], [8.0, 0.0, 8.0], [8.0, 4.0, 8.0], [0.0, 4.0, 8.0]],
+            vec![[0.0, 4.0, 8.0], [8.0, 4.0, 8.0], [8.0, 0.0, 8.0], [0.0, 0.0, 8.0]],
+            // A sliver: a corner of about 11 degrees, whose grown corner moves out by 0.5 unit.
+            vec![[0.0, 0.0, 8.0], [20.0, 2.0, 8.0], [20.0, -2.0, 8.0]],
+        ];
+        for poly in &polys {
+            let b = inside_bounds(poly, up, 8.0, 0.05, 0.1).expect("convex polygon");
+            let mut accepted = 0;
+            for ix in -60..=460 {
+                for iy in -100..=140 {
+                    for z in [7.9, 8.0, 8.1] {
+                        let c = [ix as f64 * 0.05, iy as f64 * 0.05, z];
+                        if inside(poly, up, c, 0.05) {
+                            accepted += 1;
+                            assert!((0..3).all(|k| c[k] >= b.0[k] && c[k] <= b.1[k]), "{c:?} outside {b:?}");
+                        }
+                    }
+                }
+            }
+            assert!(accepted > 0);
+        }
+    }
+
+    #[test]
+    fn degenerate_polygons_search_everything() {
+        let up = [0.0, 0.0, 1.0];
+        // Collinear corners: `inside` accepts a strip without end along the line.
+        assert!(inside_bounds(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], up, 0.0, 0.05, 0.1).is_none());
+        // Not convex.
+        let dart = [[0.0, 0.0, 0.0], [10.0, 5.0, 0.0], [0.0, 1.0, 0.0], [-10.0, 5.0, 0.0]];
+        assert!(inside_bounds(&dart, up, 0.0, 0.05, 0.1).is_none());
+        // A repeated corner (an edge `inside` skips).
+        assert!(inside_bounds(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], up, 0.0, 0.05, 0.1).is_none());
+    }
+
+    #[test]
+    fn near_gives_the_triangles_in_the_box_in_order() {
+        let cents: Vec<[f64; 3]> = (0..200).map(|i| [(i * 37 % 500) as f64, (i * 11 % 300) as f64, 0.0]).collect();
+        let g = TriGrid::new((0..200).collect(), |i| cents[i]);
+        // A box around one centroid, holding some others.
+        let c = cents[7];
+        let b = ([c[0] - 60.0, c[1] - 60.0, -1.0], [c[0] + 60.0, c[1] + 60.0, 1.0]);
+        let mut buf = Vec::new();
+        let got = g.near(Some(&b), |i| cents[i], &mut buf).to_vec();
+        let inb = |c: [f64; 3]| (0..3).all(|k| c[k] >= b.0[k] && c[k] <= b.1[k]);
+        let want: Vec<usize> = (0..200).filter(|&i| inb(cents[i])).collect();
+        assert!(!want.is_empty());
+        // Every triangle in the box, ascending (extra ones from the box's cells are allowed).
+        assert!(got.windows(2).all(|w| w[0] < w[1]));
+        assert!(want.iter().all(|i| got.contains(i)));
+        // A box wider than the grid: filtered list.
+        let wide = ([-1e5, -1e5, -1e5], [1e5, 1e5, 1e5]);
+        assert_eq!(g.near(Some(&wide), |i| cents[i], &mut buf), &(0..200).collect::<Vec<_>>()[..]);
+        assert_eq!(g.near(None, |i| cents[i], &mut buf).len(), 200);
+    }
+}
