@@ -94,7 +94,14 @@ pub(crate) fn grow(faces: &[Face], b: &HullBox) -> Convex {
                     if seen.contains(&key(n)) {
                         continue;
                     }
-                    // A facet only where the edge itself is extreme along `n`.
+                    // A facet only where the edge itself is extreme along `n`. Most edges are
+                    // not, and a corner beyond the edge's lower end says so early: rounding is
+                    // monotonic, so `top − 1e-6 ≥ m` holds exactly when some corner's
+                    // `dot − 1e-6 ≥ m` does, and the full test below then fails too.
+                    let m = geom::dot(n, p).min(geom::dot(n, q));
+                    if pts.iter().any(|x| geom::dot(n, *x) - 1e-6 >= m) {
+                        continue;
+                    }
                     let top = reach(n);
                     if geom::dot(n, p) > top - 1e-6 && geom::dot(n, q) > top - 1e-6 {
                         add(n, &mut planes, &mut seen);
@@ -123,13 +130,17 @@ fn overlap(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3])) -> bool {
 
 type Bounds = ([f64; 3], [f64; 3]);
 
+/// A piece being carved: its faces, bounds and, where already measured, its volume (a part
+/// cut off is measured for the sliver test, and that figure travels with it).
+type Carved = (Vec<Face>, Bounds, Option<f64>);
+
 /// The parts of `piece` (with its bounds) outside the convex `c`, pushed to `out` with theirs
 /// (slivers dropped). Costs the planes clipped in `work`. The bounds travel with the pieces:
 /// a piece is tested against every set near it, and `tree::bounds` was 22 % of the samples of a
 /// debug run of the Quake 1 / GoldSrc corpus decompile (perf), recomputed here per piece and set.
-fn carve(piece: Vec<Face>, bounds: Bounds, c: &Convex, out: &mut Vec<(Vec<Face>, Bounds)>, work: &mut u64) {
+fn carve(piece: Vec<Face>, bounds: Bounds, volume: Option<f64>, c: &Convex, out: &mut Vec<Carved>, work: &mut u64) {
     if !overlap(&bounds, &c.bounds) {
-        out.push((piece, bounds));
+        out.push((piece, bounds, volume));
         return;
     }
     // The bounds of what is left, kept exact (taken again after each cut) for `split_within`.
@@ -137,10 +148,11 @@ fn carve(piece: Vec<Face>, bounds: Bounds, c: &Convex, out: &mut Vec<(Vec<Face>,
     for p in &c.planes {
         let (back, front, cut) = tree::split_within(rest, &rest_bounds, p, work);
         if let Some(f) = front {
-            if tree::volume(&f) >= tree::MIN_VOLUME {
+            let v = tree::volume(&f);
+            if v >= tree::MIN_VOLUME {
                 // Uncut, its bounds are those of what was left (the same fold of the same corners).
                 let b = if cut { tree::bounds(&f) } else { rest_bounds };
-                out.push((f, b));
+                out.push((f, b, Some(v)));
             }
         }
         match back {
@@ -212,12 +224,12 @@ impl Grid {
 
     /// One piece less the sets `near` names, in turn: the parts left with their bounds.
     /// `None` once the work passes `limit` (checked after each set, as every caller counts it).
-    fn carve_by(&self, faces: Vec<Face>, bounds: Bounds, near: &[usize], work: &mut u64, limit: u64) -> Option<Vec<(Vec<Face>, Bounds)>> {
-        let mut cur = vec![(faces, bounds)];
+    fn carve_by(&self, piece: Carved, near: &[usize], work: &mut u64, limit: u64) -> Option<Vec<Carved>> {
+        let mut cur = vec![piece];
         for &i in near {
             let mut next = Vec::with_capacity(cur.len());
-            for (q, qb) in cur {
-                carve(q, qb, &self.items[i], &mut next, work);
+            for (q, qb, qv) in cur {
+                carve(q, qb, qv, &self.items[i], &mut next, work);
             }
             cur = next;
             if *work > limit {
@@ -233,12 +245,20 @@ impl Grid {
     /// `pieces` less every set of the grid; the volume left. Stops (returns `None`) past `limit`
     /// work units.
     pub(crate) fn subtract(&self, pieces: Vec<Vec<Face>>, work: &mut u64, limit: u64) -> Option<Vec<Vec<Face>>> {
+        Some(self.subtract_measured(pieces, work, limit)?.into_iter().map(|(q, _)| q).collect())
+    }
+
+    /// [`Grid::subtract`], each part with its volume ([`tree::volume`], taken once).
+    fn subtract_measured(&self, pieces: Vec<Vec<Face>>, work: &mut u64, limit: u64) -> Option<Vec<(Vec<Face>, f64)>> {
         let mut done = Vec::new();
         for p in pieces {
             let b = tree::bounds(&p);
             let near = self.near(&b);
-            let cur = self.carve_by(p, b, &near, work, limit)?;
-            done.extend(cur.into_iter().map(|(q, _)| q));
+            let cur = self.carve_by((p, b, None), &near, work, limit)?;
+            done.extend(cur.into_iter().map(|(q, _, v)| {
+                let v = v.unwrap_or_else(|| tree::volume(&q));
+                (q, v)
+            }));
         }
         Some(done)
     }
@@ -296,9 +316,9 @@ impl Grid {
                 done.push(Kept::Same(pi));
                 continue;
             }
-            let cur = self.carve_by(p.faces.clone(), p.bounds, &near, work, limit)?;
-            done.extend(cur.into_iter().map(|(faces, bounds)| {
-                let volume = tree::volume(&faces);
+            let cur = self.carve_by((p.faces.clone(), p.bounds, Some(p.volume)), &near, work, limit)?;
+            done.extend(cur.into_iter().map(|(faces, bounds, volume)| {
+                let volume = volume.unwrap_or_else(|| tree::volume(&faces));
                 Kept::New(Piece { faces, bounds, volume })
             }));
         }
@@ -351,12 +371,12 @@ pub(crate) fn recover(
     r.hull_volume = solid1.iter().map(|s| tree::volume(&s.faces)).sum();
     let grown0 = Grid::new(solid0.iter().map(|s| grow(&s.faces, b)).collect());
     // Hull 1 less the grown hull 0: what the clip brushes must give back.
-    let Some(left) = grown0.subtract(solid1.iter().map(|s| s.faces.clone()).collect(), &mut work, limit) else {
+    let Some(left) = grown0.subtract_measured(solid1.iter().map(|s| s.faces.clone()).collect(), &mut work, limit) else {
         r.stopped = true;
         r.work = work;
         return r;
     };
-    let left_volume: f64 = left.iter().map(|p| tree::volume(p)).sum();
+    let left_volume: f64 = left.iter().map(|p| p.1).sum();
     r.covered_without = r.hull_volume - left_volume;
     r.covered_with = r.covered_without;
     if left_volume < 1.0 || !find {
@@ -365,7 +385,8 @@ pub(crate) fn recover(
     }
     // Candidates: the hull-1 solid leaves within a box's reach of uncovered volume (a clip
     // brush's erosion may sit in a leaf the grown hull 0 covers, next to the uncovered part).
-    let left_grid = Grid::new(left.iter().map(|p| Convex { planes: Vec::new(), bounds: grown_bounds(&tree::bounds(p), b) }).collect());
+    let left_bounds: Vec<Bounds> = left.iter().map(|p| tree::bounds(&p.0)).collect();
+    let left_grid = Grid::new(left_bounds.iter().map(|lb| Convex { planes: Vec::new(), bounds: grown_bounds(lb, b) }).collect());
     let start_planes: Vec<Plane> = start0.iter().map(|f| f.plane).collect();
     let own = reach(empty1, b);
     let solid0_grid = Grid::new(
@@ -418,14 +439,7 @@ pub(crate) fn recover(
     // a candidate's growth meets few of them, and the others were copied and measured again
     // per candidate (perf: most of the clip recovery's time on LibreQuake e0m2). The sums are
     // taken over the same volumes in the same order as before, so the figures are unchanged.
-    let mut left: Vec<Piece> = left
-        .into_iter()
-        .map(|faces| {
-            let bounds = tree::bounds(&faces);
-            let volume = tree::volume(&faces);
-            Piece { faces, bounds, volume }
-        })
-        .collect();
+    let mut left: Vec<Piece> = left.into_iter().zip(left_bounds).map(|((faces, volume), bounds)| Piece { faces, bounds, volume }).collect();
     let mut left_sum: f64 = left.iter().map(|p| p.volume).sum();
     for (_, m) in merged {
         let g = Grid::new(vec![grow(&m.faces, b)]);
@@ -468,12 +482,12 @@ mod tests {
         // A wedge: the sum of a right prism and the box has the diagonal's bevel.
         let n = geom::normalize([1.0, 1.0, 0.0]).unwrap();
         let mut wedge = cube([0.0; 3], [64.0; 3]);
-        wedge.push(Face {
-            plane: Plane { normal: n, dist: 64.0 / std::f64::consts::SQRT_2 },
-            winding: Vec::new(),
-            origin: Origin::Plane,
-            tex: None,
-        });
+        wedge.push(Face::new(
+            Plane { normal: n, dist: 64.0 / std::f64::consts::SQRT_2 },
+            tree::Winding::from_slice(&[]),
+            Origin::Plane,
+            None,
+        ));
         let planes: Vec<_> = wedge.iter().map(|f| (f.plane, Origin::Plane, None)).collect();
         let wedge = tree::from_planes(&planes);
         let g = grow(&wedge, &b);
@@ -483,7 +497,7 @@ mod tests {
         assert!((tree::volume(&back) - tree::volume(&wedge)).abs() < 1e-3, "{} {}", tree::volume(&back), tree::volume(&wedge));
         // And the sum holds every corner of the wedge moved by every corner of the box.
         for f in &wedge {
-            for p in &f.winding {
+            for p in f.winding.iter() {
                 for c in 0..8 {
                     let q: [f64; 3] = std::array::from_fn(|k| p[k] + if c >> k & 1 == 1 { b.maxs[k] } else { b.mins[k] });
                     assert!(g.planes.iter().all(|pl| pl.distance(q) <= 1e-6), "{q:?}");

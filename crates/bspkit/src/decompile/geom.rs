@@ -114,14 +114,17 @@ pub fn clip_behind(w: &[[f64; 3]], plane: &Plane, out: &mut Vec<[f64; 3]>) {
 /// The parts of `w` behind `plane` and in front of it, into `back` and `front` (cleared
 /// first): the same points as [`clip_behind`] by `plane` and by `plane.flipped()`, with each
 /// corner's distance taken once (the flipped plane's distances are these negated, exactly, and
-/// so are the crossing points).
-pub fn split_polygon(w: &[[f64; 3]], plane: &Plane, back: &mut Vec<[f64; 3]>, front: &mut Vec<[f64; 3]>) {
+/// so are the crossing points). Also says which side got `w` itself, corner for corner (no
+/// corner beyond the plane's tolerance on the other side: then every corner is kept and no
+/// edge crosses), so a caller can keep what it knows of `w`.
+pub fn split_polygon(w: &[[f64; 3]], plane: &Plane, back: &mut Vec<[f64; 3]>, front: &mut Vec<[f64; 3]>) -> (bool, bool) {
     back.clear();
     front.clear();
     let n = w.len();
     if n == 0 {
-        return;
+        return (false, false);
     }
+    let (mut back_whole, mut front_whole) = (true, true);
     let mut da = plane.distance(w[0]);
     let first = da;
     for i in 0..n {
@@ -130,9 +133,13 @@ pub fn split_polygon(w: &[[f64; 3]], plane: &Plane, back: &mut Vec<[f64; 3]>, fr
         let db = if i + 1 == n { first } else { plane.distance(b) };
         if da <= ON_EPSILON {
             back.push(a);
+        } else {
+            back_whole = false;
         }
         if -da <= ON_EPSILON {
             front.push(a);
+        } else {
+            front_whole = false;
         }
         if (da > ON_EPSILON && db < -ON_EPSILON) || (da < -ON_EPSILON && db > ON_EPSILON) {
             let t = da / (da - db);
@@ -144,10 +151,13 @@ pub fn split_polygon(w: &[[f64; 3]], plane: &Plane, back: &mut Vec<[f64; 3]>, fr
     }
     if back.len() < 3 {
         back.clear();
+        back_whole = false;
     }
     if front.len() < 3 {
         front.clear();
+        front_whole = false;
     }
+    (back_whole, front_whole)
 }
 
 /// Area of a planar polygon.
@@ -330,12 +340,18 @@ mod tests {
                 clip_behind(&w.clone(), &cut, &mut w);
             }
             let plane = if i % 4 == 0 && !w.is_empty() { Plane { normal: plane.normal, dist: dot(plane.normal, w[0]) } } else { plane };
-            split_polygon(&w, &plane, &mut back, &mut front);
+            let (back_whole, front_whole) = split_polygon(&w, &plane, &mut back, &mut front);
             clip_behind(&w, &plane, &mut a);
             clip_behind(&w, &plane.flipped(), &mut b);
             let bits = |v: &[[f64; 3]]| v.iter().flatten().map(|c| c.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&back), bits(&a), "{i}");
             assert_eq!(bits(&front), bits(&b), "{i}");
+            // A side said to be whole is `w` itself.
+            for (whole, part) in [(back_whole, &back), (front_whole, &front)] {
+                if whole {
+                    assert_eq!(bits(part), bits(&w), "{i}");
+                }
+            }
         }
     }
 
