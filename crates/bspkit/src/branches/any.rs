@@ -82,7 +82,7 @@ mod tests {
         let bytes = crate::build::sample_quake1();
         let bsp = Bsp::from_bytes(&bytes).unwrap();
         let f = NewFamily;
-        assert_eq!(f.check_reads(), None);
+        assert_eq!(f.check_reads(bsp.branch()), None);
         assert!(f.world_needs_classname());
         assert!(f.lump_schema(bsp.branch(), "PLANES", 20, Endian::Little).is_none());
         let set = f.lighting(&bsp, &Default::default()).unwrap();

@@ -66,7 +66,7 @@ pub trait FamilyOps: Sync {
 
     /// The lump indices [`FamilyOps::check`] reads beyond their length (`None`: any of them).
     /// Only a family with compressed lumps needs a list: the others' lumps cost nothing to read.
-    fn check_reads(&self) -> Option<&'static [usize]> {
+    fn check_reads(&self, _branch: &Branch) -> Option<&'static [usize]> {
         None
     }
 

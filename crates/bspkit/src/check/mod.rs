@@ -43,7 +43,7 @@ pub fn check_parsed(bsp: &Bsp, opts: &CheckOptions, ents: &crate::error::Result<
 
 fn check_inner(bsp: &Bsp, opts: &CheckOptions, ents: Option<&crate::error::Result<crate::lumps::entities::Entities<'_>>>) -> Vec<Problem> {
     let family = any::of(bsp.family());
-    let reads = family.check_reads();
+    let reads = family.check_reads(bsp.branch());
     let entity_lump = bsp.entities_index();
     let decode = |index: usize| opts.verify_lzma || Some(index) == entity_lump || reads.map_or(true, |r| r.contains(&index));
     // The lumps read below are decoded first, in parallel (largest first).

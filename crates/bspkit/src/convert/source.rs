@@ -207,6 +207,33 @@ fn swap_detail_lighting(data: &mut [u8], from: Endian) -> Result<std::result::Re
     Ok(Ok(()))
 }
 
+/// Dota 2's dispinfo (lump 26) and per-vertex blend records (lump 63) have no size in the
+/// branch's lump table: the dispinfo layout is only trusted where the map proves it
+/// ([`View::disp_infos_dota`]). Where it does, both lumps are swapped by their records;
+/// otherwise `None`, and the lump is dropped and reported as any lump without a layout.
+fn dota_schema(bsp: &Bsp, name: &str, from: Endian) -> Result<Option<&'static RecordSchema>> {
+    use crate::branches::source::records::{DispInfoDotaV22, DispInfoDotaV23, DispMultiBlend};
+    use crate::branches::source::view::{DispInfos, View};
+    use crate::schema::types::of;
+    use zerocopy::byteorder::{BigEndian, LittleEndian};
+    if bsp.branch().id != "dota2" || !matches!(name, "DISP_INFO" | "DISP_MULTIBLEND") {
+        return Ok(None);
+    }
+    fn pick<O: zerocopy::byteorder::ByteOrder>(bsp: &Bsp, name: &str) -> Result<Option<&'static RecordSchema>> {
+        let v = View::<O>::new(bsp)?;
+        Ok(match (name, v.disp_infos()?) {
+            ("DISP_INFO", DispInfos::DotaV22(_)) => of::<DispInfoDotaV22<O>>(),
+            ("DISP_INFO", DispInfos::DotaV23(_)) => of::<DispInfoDotaV23<O>>(),
+            ("DISP_MULTIBLEND", _) if v.disp_multiblend()?.is_some() => of::<DispMultiBlend<O>>(),
+            _ => None,
+        })
+    }
+    match from {
+        Endian::Little => pick::<LittleEndian>(bsp, name),
+        Endian::Big => pick::<BigEndian>(bsp, name),
+    }
+}
+
 /// The target form of one lump's data: `Ok(Some((bytes, action)))`, or `Ok(None)` with a loss
 /// recorded when the lump cannot be carried over.
 fn convert_lump(bsp: &Bsp, entry: &LumpEntry, data: &[u8], to: Endian, report: &mut Report) -> Result<Option<(Vec<u8>, &'static str)>> {
@@ -224,6 +251,10 @@ fn convert_lump(bsp: &Bsp, entry: &LumpEntry, data: &[u8], to: Endian, report: &
         let any_wide = schema_has_wide(schema);
         swap_records(&mut out, schema);
         return Ok(Some((out, if any_wide { "swapped" } else { "copied" })));
+    }
+    if let Some(schema) = dota_schema(bsp, name, from)? {
+        swap_records(&mut out, schema);
+        return Ok(Some((out, "swapped")));
     }
     match name {
         "ENTITIES" | "TEXDATA_STRING_DATA" | "DISP_LIGHTMAP_ALPHAS" | "DISP_LIGHTMAP_SAMPLE_POSITIONS" => Ok(Some((out, "copied"))),

@@ -54,6 +54,29 @@ pub const READS: &[usize] = &[
     LUMP_FACES_HDR,
 ];
 
+/// [`READS`] and the vertices: Dota 2's dispinfo records are read only where the map proves
+/// them, and the proof takes each displacement face's corners ([`super::view::View::disp_infos_dota`]).
+pub const READS_DOTA2: &[usize] = &with_vertices();
+
+const fn with_vertices() -> [usize; READS.len() + 1] {
+    let mut out = [LUMP_VERTICES; READS.len() + 1];
+    let mut i = 0;
+    while i < READS.len() {
+        out[i] = READS[i];
+        i += 1;
+    }
+    out
+}
+
+/// The lumps `check` reads on a map of `branch` ([`READS`], [`READS_DOTA2`]).
+pub fn reads(branch: &crate::branch::Branch) -> &'static [usize] {
+    if branch.id == "dota2" {
+        READS_DOTA2
+    } else {
+        READS
+    }
+}
+
 pub fn check(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let r = match bsp.endian() {
         Endian::Little => check_as::<LittleEndian>(bsp, problems),

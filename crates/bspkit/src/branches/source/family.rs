@@ -32,8 +32,8 @@ impl FamilyOps for SourceFamily {
         check::check(bsp, problems)
     }
 
-    fn check_reads(&self) -> Option<&'static [usize]> {
-        Some(check::READS)
+    fn check_reads(&self, branch: &Branch) -> Option<&'static [usize]> {
+        Some(check::reads(branch))
     }
 
     fn stats(&self, bsp: &Bsp) -> Vec<Stat> {
