@@ -265,6 +265,18 @@ pub fn three_points(plane: &Plane, polygon: &[[f64; 3]]) -> [[f64; 3]; 3] {
     pts
 }
 
+/// A fixed pseudo-random sequence (xorshift64) for the decompile's unit tests: repeatable, no
+/// dependency.
+#[cfg(test)]
+pub(crate) fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,13 +334,8 @@ mod tests {
     /// gives (the decompile's output must not change with it).
     #[test]
     fn split_polygon_is_both_clips() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut rnd = move || (next() >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0;
         let (mut back, mut front, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..2000 {
             let plane = Plane { normal: normalize([rnd(), rnd(), rnd()]).unwrap(), dist: rnd() * 0.5 };

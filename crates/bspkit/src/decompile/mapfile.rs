@@ -679,14 +679,7 @@ mod tests {
     /// The fast paths write and read numbers exactly as `Display` and `parse` do.
     #[test]
     fn number_text_is_std() {
-        // xorshift: a fixed sequence, no dependency.
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = super::super::geom::xorshift(0x9e37_79b9_7f4a_7c15);
         let mut values: Vec<f64> = vec![0.0, -0.0, 0.1, 1.0 / 3.0, 1e-5, 9.99e-6, 1e15, 1e16, 123456.789, -8.996_780_395_507_813, 5e-324];
         for _ in 0..100_000 {
             let r = next();

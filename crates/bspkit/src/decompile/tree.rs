@@ -472,13 +472,8 @@ mod tests {
     /// touching it at a corner, where the bounds test decides.
     #[test]
     fn split_within_is_split() {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0
-        };
+        let mut next = super::super::geom::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = move || (next() >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0;
         let bits = |v: &Option<Vec<Face>>| {
             v.as_ref().map(|faces| {
                 faces.iter().map(|f| (f.origin, f.winding.iter().flatten().map(|c| c.to_bits()).collect::<Vec<_>>())).collect::<Vec<_>>()
