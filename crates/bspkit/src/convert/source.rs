@@ -221,10 +221,13 @@ fn dota_schema(bsp: &Bsp, name: &str, from: Endian) -> Result<Option<&'static Re
     }
     fn pick<O: zerocopy::byteorder::ByteOrder>(bsp: &Bsp, name: &str) -> Result<Option<&'static RecordSchema>> {
         let v = View::<O>::new(bsp)?;
-        Ok(match (name, v.disp_infos()?) {
-            ("DISP_INFO", DispInfos::DotaV22(_)) => of::<DispInfoDotaV22<O>>(),
-            ("DISP_INFO", DispInfos::DotaV23(_)) => of::<DispInfoDotaV23<O>>(),
-            ("DISP_MULTIBLEND", _) if v.disp_multiblend()?.is_some() => of::<DispMultiBlend<O>>(),
+        // The blend records are floats only: their count ties them to lump 33, not the proof.
+        if name == "DISP_MULTIBLEND" {
+            return Ok(v.disp_multiblend()?.and_then(|_| of::<DispMultiBlend<O>>()));
+        }
+        Ok(match v.disp_infos()? {
+            DispInfos::DotaV22(_) => of::<DispInfoDotaV22<O>>(),
+            DispInfos::DotaV23(_) => of::<DispInfoDotaV23<O>>(),
             _ => None,
         })
     }

@@ -776,11 +776,11 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         block.block(allowed);
         // Hammer's blocks for Dota 2's blend weights, in the order its `.vmf` has them.
         if let Some(mb) = multiblend.and_then(|m| usize::try_from(d.vert_start).ok().and_then(|s| m.get(s..s.checked_add(n * n)?))) {
-            let floats = |f: &[zerocopy::byteorder::F32<O>]| f.iter().map(|x| numf(x.get())).collect::<Vec<_>>().join(" ");
-            block.block(named(rows(&|i| floats(&mb[i].multiblend), n, n), "multiblend"));
-            block.block(named(rows(&|i| floats(&mb[i].alpha_blend), n, n), "alphablend"));
+            let four = |f: &[zerocopy::byteorder::F32<O>; 4]| super::mapfile::joined(&f.map(|x| x.get()), push_numf);
+            block.block(named(rows(&|i| four(&mb[i].multiblend), n, n), "multiblend"));
+            block.block(named(rows(&|i| four(&mb[i].alpha_blend), n, n), "alphablend"));
             for c in 0..4 {
-                block.block(named(rows(&|i| floats(&mb[i].colors[c]), n, n), &format!("multiblend_color_{c}")));
+                block.block(named(rows(&|i| vec3f(v3(&mb[i].colors[c])), n, n), &format!("multiblend_color_{c}")));
             }
         }
         disp_blocks.insert(si, block);
