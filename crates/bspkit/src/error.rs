@@ -139,7 +139,7 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::UnknownFormat { seen } => write!(
                 f,
-                "not a known BSP format (first bytes {seen}); supported: int 29/30, BSP2, 2PSB, IBSP 38/46/47/22, QBSP, RBSP, FBSP, VBSP/PSBV 17-25/27/42/100, rBSP, PSBr 29"
+                "not a known BSP format (first bytes {seen}); supported: int 29/30/42, BSP2, 2PSB, \" 46Q\", IBSP 4/22/38/41/46/47/58/59, QBSP 38, RBSP 1, FBSP 1, FAKK 12/42, EF2! 20, 2015/EALA 17-21, VBSP/PSBV 17-25/27/42/100, rBSP, PSBr 29, GBSP"
             ),
             ErrorKind::UnsupportedVersion { magic, version } => {
                 write!(f, "{magic} version {version} is not supported")

@@ -121,3 +121,31 @@ fn bad_lzma_lump_names_file_lump_and_offset() {
     assert_located(&msg, "bad_lzma.bsp", "PLANES");
     assert!(msg.contains(&format!("offset {ofs}")), "{msg}");
 }
+
+/// The "not a known BSP format" message lists what is supported; every branch's magic must be
+/// in that list, so a new family cannot be left out of it (the Ritual magics and Quake 64's
+/// `" 46Q"` were, until session 39).
+#[test]
+fn unknown_format_message_names_every_registered_magic() {
+    use bspkit::branch::HeaderKind;
+    let err = match Bsp::from_bytes(b"ZZZZ\x01\x00\x00\x00 not a map at all, only some bytes") {
+        Err(e) => e,
+        Ok(_) => panic!("garbage opened as a map"),
+    };
+    assert!(matches!(err.kind, ErrorKind::UnknownFormat { .. }), "{err}");
+    let msg = err.to_string();
+    for branch in bspkit::branches::all() {
+        let magic: String = match branch.header {
+            HeaderKind::Quake { magic: Some(m) }
+            | HeaderKind::IdMagic { magic: m }
+            | HeaderKind::Ritual { magic: m }
+            | HeaderKind::IdLengthFirst { magic: m } => String::from_utf8_lossy(&m).into_owned(),
+            HeaderKind::Quake { magic: None } => "int 29".into(),
+            HeaderKind::Valve { .. } => "VBSP".into(),
+            HeaderKind::Respawn => "rBSP".into(),
+            HeaderKind::CodLumpList => "IBSP".into(),
+            HeaderKind::Chunks => "GBSP".into(),
+        };
+        assert!(msg.contains(&magic), "branch {} (magic {magic:?}) missing from {msg:?}", branch.id);
+    }
+}
