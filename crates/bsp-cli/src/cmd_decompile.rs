@@ -148,6 +148,9 @@ pub fn run(args: DecompileArgs, out: &mut impl Write) -> Result<ExitCode, Fatal>
         clip_brushes: !args.no_clip_brushes,
         ..Default::default()
     };
+    if let Some(path) = &args.report {
+        bspkit::decompile::refuse_input(&bsp, path).map_err(|e| e.in_file(&args.file))?;
+    }
     let d = decompile_to(&bsp, &args.output, &opts).map_err(|e| e.in_file(&args.file))?;
     if let Some(path) = &args.report {
         let mut text = serde_json::to_vec_pretty(&d.report)?;

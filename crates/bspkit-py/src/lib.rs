@@ -1159,12 +1159,13 @@ impl PyBsp {
     /// (`bspkit::decompile`): Quake 2 family to a Valve 220 `.map`, Quake 3 family to a
     /// `brushDef` / `patchDef2` `.map`, Source to a `.vmf`, Quake 1 / Hexen II / BSP2 / GoldSrc to a Valve 220 `.map`
     /// with brushes rebuilt from the BSP tree (`standard=True`: Quake's standard texture form;
-    /// `brushlist=False`: ignore a BSPX `BRUSHLIST`). With `path`, the source is written there
+    /// `brushlist=False`: ignore a BSPX `BRUSHLIST`; `clip_brushes=False`: no clip brushes from
+    /// clip hull 1, as `--no-clip-brushes`). With `path`, the source is written there
     /// (atomically); `measure` reads it back and measures face coverage, brush, texture and
     /// entity fidelity (and `quality["tree"]` for tree-rebuilt maps). Returns
     /// `{"text": str, "extension": str, "report": dict}` (the report as `bsp decompile --report`
     /// writes it).
-    #[pyo3(signature = (path=None, *, measure=true, standard=false, brushlist=true))]
+    #[pyo3(signature = (path=None, *, measure=true, standard=false, brushlist=true, clip_brushes=true))]
     fn decompile(
         &self,
         py: Python<'_>,
@@ -1172,10 +1173,12 @@ impl PyBsp {
         measure: bool,
         standard: bool,
         brushlist: bool,
+        clip_brushes: bool,
     ) -> PyResult<Py<PyAny>> {
         use bspkit::decompile::quake1::QuakeFormat;
         let quake_format = if standard { QuakeFormat::Standard } else { QuakeFormat::Valve220 };
-        let opts = bspkit::decompile::DecompileOptions { measure, quake_format, use_brushlist: brushlist, ..Default::default() };
+        let opts =
+            bspkit::decompile::DecompileOptions { measure, quake_format, use_brushlist: brushlist, clip_brushes, ..Default::default() };
         let d = py
             .detach(|| match &path {
                 Some(p) => bspkit::decompile::decompile_to(&self.inner, p, &opts).map_err(|e| e.in_file(p)),

@@ -618,6 +618,25 @@ def test_decompile_tree_matches_cli(path, cli, tmp_path):
     assert got["report"]["quality"]["entities_in_order"]
 
 
+CLIP_MAPS = [p for p in MAPS if p.id == "quake1/qbsp__lq_e0m4.bsp"]
+
+
+@pytest.mark.parametrize("path", CLIP_MAPS or MAPS[:1])
+def test_decompile_without_clip_brushes_matches_cli(path, cli, tmp_path):
+    """`clip_brushes=False` is `--no-clip-brushes`: the same text and report as the CLI, and
+    no clip brushes where the default recovers some from clip hull 1 (e0m4 has 2)."""
+    if path is None or path.parent.name != "quake1":
+        pytest.skip("no corpus")
+    got = bspkit.decompile(path, tmp_path / "out.map", clip_brushes=False)
+    report = subprocess.run([cli, "decompile", str(path), "-o", str(tmp_path / "cli.map"), "--json", "--no-clip-brushes"],
+                            capture_output=True, check=True).stdout
+    assert got["report"] == json.loads(report)
+    assert (tmp_path / "out.map").read_text() == got["text"] == (tmp_path / "cli.map").read_text()
+    assert got["report"]["quality"]["tree"]["clip_brushes"] == 0
+    with_clip = bspkit.decompile(path, measure=False)
+    assert with_clip["report"]["brushes"] > got["report"]["brushes"]
+
+
 SOURCE_VERSION_MAPS = [p for p in MAPS if p.id in ("source/bsp_tool__tf2_mp_lobby.bsp", "source/bsp_tool__tf2_test2.bsp")]
 
 

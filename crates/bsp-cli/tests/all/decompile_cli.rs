@@ -79,7 +79,7 @@ fn decompile_writes_map_and_report() {
         assert!(text.starts_with(head), "{map}: {}", &text[..text.len().min(200)]);
     }
 
-    // Genesis3D maps are not decompiled yet: exit 2 and nothing written.
+    // Genesis3D maps have no brush lump: exit 2, the reason on stderr, and nothing written.
     let none = dir.join("none.map");
     let r = Command::new(env!("CARGO_BIN_EXE_bsp"))
         .arg("decompile")
@@ -89,6 +89,8 @@ fn decompile_writes_map_and_report() {
         .output()
         .unwrap();
     assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("unsupported") && err.contains("no brush lump"), "{err}");
     assert!(!none.exists());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -567,3 +567,32 @@ fn folder_outputs_never_write_through_links() {
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 1);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Session 39 audit of issue 26: `decompile` never writes its source or its report over the map
+/// it reads ("commands that write take `-o OUT` or `--in-place`; they never overwrite the input
+/// otherwise"), also through a link to it; the same command writes normally elsewhere.
+#[test]
+fn decompile_never_overwrites_its_input() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample_quake1.bsp");
+    let d = scratch("safe-decompile-input");
+    let map = d.join("in.bsp");
+    std::fs::copy(&sample, &map).unwrap();
+    let original = std::fs::read(&map).unwrap();
+    let link = d.join("link.bsp");
+    std::os::unix::fs::symlink(&map, &link).unwrap();
+    for args in [
+        vec!["decompile", s(&map), "-o", s(&map)],
+        vec!["decompile", s(&map), "-o", s(&link)],
+        vec!["decompile", s(&map), "-o", s(&d.join("ok.map")), "--report", s(&map)],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("is the map being decompiled"), "{}", err(&o));
+        assert_eq!(std::fs::read(&map).unwrap(), original, "{args:?}");
+        assert!(temps(&d).is_empty());
+    }
+    let o = run(&["decompile", s(&map), "-o", s(&d.join("ok.map")), "--report", s(&d.join("ok.json"))]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(std::fs::read_to_string(d.join("ok.map")).unwrap().contains("worldspawn"));
+    std::fs::remove_dir_all(&d).unwrap();
+}

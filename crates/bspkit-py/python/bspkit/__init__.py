@@ -56,11 +56,14 @@ from ._tables import TABLES, scan
 __version__ = "0.1.0"
 
 
-def decompile(map_path, out=None, *, measure=True, standard=False, brushlist=True):
+def decompile(map_path, out=None, *, measure=True, standard=False, brushlist=True, clip_brushes=True):
     """Decompile the map at ``map_path`` to its editor source (``bsp decompile``); write it to
-    ``out`` when given. ``standard`` / ``brushlist``: Quake 1 family options (``--standard``,
-    ``--no-brushlist``). Returns ``{"text", "extension", "report"}``."""
-    return load(map_path).decompile(out, measure=measure, standard=standard, brushlist=brushlist)
+    ``out`` when given. ``standard`` / ``brushlist`` / ``clip_brushes``: Quake 1 family options
+    (``--standard``, ``--no-brushlist``, ``--no-clip-brushes``). Returns
+    ``{"text", "extension", "report"}``."""
+    return load(map_path).decompile(
+        out, measure=measure, standard=standard, brushlist=brushlist, clip_brushes=clip_brushes
+    )
 
 __all__ = [
     "TABLES",

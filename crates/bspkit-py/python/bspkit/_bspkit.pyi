@@ -210,7 +210,7 @@ class Bsp:
         ``rgba`` (read-only ``(height, width, 4)`` uint8, no copy) and ``hdr`` (``(height,
         width, 4)`` float32 for HDR sources, else None), ``alpha`` / ``alpha_cutoff`` as
         ``textures()``; or ``{"name", "missing"}``."""
-    def decompile(self, path: Optional[PathLike] = None, *, measure: bool = True, standard: bool = False, brushlist: bool = True) -> Dict[str, Any]: ...
+    def decompile(self, path: Optional[PathLike] = None, *, measure: bool = True, standard: bool = False, brushlist: bool = True, clip_brushes: bool = True) -> Dict[str, Any]: ...
     def export_gltf(
         self,
         path: PathLike,

@@ -219,9 +219,18 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         Family::Quake3 => (quake::quake3(bsp, &mut budget)?, Dialect::Quake3BrushDef),
         Family::Cod => (cod::extract(bsp, &mut budget)?, Dialect::CodRadiant),
         Family::Respawn => (respawn::extract(bsp, &mut budget)?, Dialect::Quake2Valve),
+        // Refused as `Unsupported` (the map is sound; `Malformed` would blame it), with the reason.
+        Family::Genesis3D => {
+            return Err(Error::new(ErrorKind::Unsupported(
+                "decompiling genesis3d maps: they have no brush lump (the GBSP chunks keep faces, the BSP tree and \
+                 each leaf's collision planes, LEAF_SIDES, bevels included), and their editor's source is not a .map; \
+                 the Quake 1, GoldSrc, Quake 2, Quake 3, Source, Call of Duty and Respawn families decompile"
+                    .to_string(),
+            )))
+        }
         f => {
-            return Err(Error::new(ErrorKind::Malformed(format!(
-                "decompiling {} maps is not supported yet (the Quake 1, GoldSrc, Quake 2, Quake 3, Source, Call of Duty and Respawn families are)",
+            return Err(Error::new(ErrorKind::Unsupported(format!(
+                "decompiling {} maps (the Quake 1, GoldSrc, Quake 2, Quake 3, Source, Call of Duty and Respawn families decompile)",
                 f.as_str()
             ))))
         }
@@ -323,9 +332,23 @@ fn decompile_tree(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Re
 
 /// Decompile and write the source to `out` through [`crate::write::atomic`].
 pub fn decompile_to(bsp: &Bsp, out: &Path, opts: &DecompileOptions) -> Result<Decompiled> {
+    refuse_input(bsp, out)?;
     let d = decompile(bsp, opts)?;
     crate::write::atomic::write_file(out, d.text.as_bytes(), &Default::default())?;
     Ok(d)
+}
+
+/// Writing a source over the map it comes from would destroy the map (the project's write
+/// rule: an input is never overwritten without `--in-place`, which a decompile has not): refused
+/// when `out` is the file `bsp` was opened from (the same path once links are resolved).
+pub fn refuse_input(bsp: &Bsp, out: &Path) -> Result<()> {
+    let Some(input) = bsp.path() else { return Ok(()) };
+    match (std::fs::canonicalize(input), std::fs::canonicalize(out)) {
+        (Ok(a), Ok(b)) if a == b => {
+            Err(Error::new(ErrorKind::Io(format!("{} is the map being decompiled; give another output path", out.display()))))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Bounds that meet, with a margin for points on the boundary.

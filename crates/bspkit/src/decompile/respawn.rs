@@ -29,7 +29,7 @@ use crate::branches::respawn::lumps::*;
 use crate::branches::respawn::records::{CmPrimitive, PRIMITIVE_BRUSH};
 use crate::branches::respawn::view::{Game, Titanfall, Titanfall2, TitanfallX360, View};
 use crate::bsp::Bsp;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 const BEVEL_AREA: f64 = 0.01;
 /// MRVN-Radiant's default texture scale for a face without stored vectors: 0.25 units per texel.
@@ -41,9 +41,9 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
         "titanfall" => with(View::<Titanfall>::new(bsp)?, budget),
         "titanfall_x360" => with(View::<TitanfallX360>::new(bsp)?, budget),
         "titanfall2" => with(View::<Titanfall2>::new(bsp)?, budget),
-        other => Err(Error::malformed(format!(
-            "decompiling {other} maps is not supported: Apex Legends maps keep BVH collision, no brush lumps"
-        ))),
+        other => Err(Error::new(ErrorKind::Unsupported(format!(
+            "decompiling {other} maps: Apex Legends maps keep BVH collision, no brush lumps"
+        )))),
     }
 }
 

@@ -109,6 +109,9 @@ pub struct SourceQuality {
     pub recovered_sides: usize,
     /// Of those, sides whose texinfo went by record order (no drawn face on the plane shows it).
     pub recovered_sides_texinfo_by_order: usize,
+    /// Sides of tool brushes whose stored tool material contradicts the brush's contents,
+    /// written with the tool material the contents imply (see `restored_tool`).
+    pub tool_sides_restored: usize,
 }
 
 /// A brush side as decompiled, with what the extra checks need.
@@ -190,6 +193,80 @@ fn tool_material(contents: i64) -> &'static str {
     } else {
         "TOOLS/TOOLSNODRAW"
     }
+}
+
+/// `SURF_NODRAW` (source.md §10.2).
+const SURF_NODRAW: i32 = 0x80;
+
+/// Tool materials and the brush contents each gives (source.md §8.1; the tool materials'
+/// `%compile*` keys), compared under [`tool_contents_mask`]. The `toolsclip_*` surface
+/// variants give what `toolsclip` gives.
+const TOOL_CONTENTS: [(&str, i64); 9] = [
+    ("tools/toolsclip", CONTENTS_PLAYERCLIP | CONTENTS_MONSTERCLIP),
+    ("tools/toolsplayerclip", CONTENTS_PLAYERCLIP),
+    ("tools/toolsnpcclip", CONTENTS_MONSTERCLIP),
+    ("tools/toolsblock_los", 0x40),
+    ("tools/toolsblocklight", 0x80),
+    ("tools/toolsinvisible", CONTENTS_GRATE),
+    ("tools/toolsblockbullets", CONTENTS_WINDOW),
+    ("tools/toolsinvisibleladder", CONTENTS_LADDER | CONTENTS_GRATE),
+    ("tools/toolsnodraw", CONTENTS_SOLID),
+];
+/// CS:GO's grenade and drone clips (contents 0x80000 and 0x100000 there).
+const TOOL_CONTENTS_CSGO: [(&str, i64); 2] = [("tools/toolsgrenadeclip", 0x8_0000), ("tools/toolsdroneclip", 0x10_0000)];
+/// Left 4 Dead 2's infected ladder (`tools/climb`: a ladder with contents bit 0x1000).
+const TOOL_CONTENTS_L4D2: [(&str, i64); 1] = [("tools/climb", CONTENTS_LADDER | CONTENTS_GRATE | 0x1000)];
+
+/// The contents bits that tell the tool materials of `branch` apart.
+fn tool_contents_mask(branch: &str) -> i64 {
+    let mut mask =
+        CONTENTS_SOLID | CONTENTS_WINDOW | CONTENTS_GRATE | 0x40 | 0x80 | CONTENTS_PLAYERCLIP | CONTENTS_MONSTERCLIP | CONTENTS_LADDER;
+    match branch {
+        "csgo" => mask |= 0x18_0000,
+        "l4d2" => mask |= 0x1000,
+        _ => {}
+    }
+    mask
+}
+
+/// The contents a tool material gives in `branch`, if it is one of the tools above.
+fn tool_contents(branch: &str, material: &str) -> Option<i64> {
+    let m = material.to_ascii_lowercase();
+    let m = if m.starts_with("tools/toolsclip_") { "tools/toolsclip" } else { m.as_str() };
+    let extra: &[(&str, i64)] = match branch {
+        "csgo" => &TOOL_CONTENTS_CSGO,
+        "l4d2" => &TOOL_CONTENTS_L4D2,
+        _ => &[],
+    };
+    TOOL_CONTENTS.iter().chain(extra).find(|(name, _)| *name == m).map(|(_, c)| *c)
+}
+
+/// The tool material to write on a brush whose every side draws nothing (`SURF_NODRAW`) and
+/// names one of the tools above, where the stored name contradicts the brush's contents.
+/// vbsp gives such sides a texinfo another nodraw tool brush of the same flags and axes
+/// already has (BSPSource's tool-texture test maps: `toolsplayerclip` brushes stored as
+/// `toolsinvisibleladder` or `toolsclip`, `toolsnpcclip` as `toolsclip`), while the contents
+/// are the brush's own. `None`: keep the stored names.
+fn restored_tool(branch: &str, contents: i64, stored: &[Option<(String, i32)>]) -> Option<&'static str> {
+    let mask = tool_contents_mask(branch);
+    let mut contradicts = false;
+    for side in stored {
+        let (name, flags) = side.as_ref()?;
+        let given = tool_contents(branch, name)?;
+        if flags & SURF_NODRAW == 0 {
+            return None;
+        }
+        contradicts |= given & mask != contents & mask;
+    }
+    if !contradicts {
+        return None;
+    }
+    let extra: &[(&'static str, i64)] = match branch {
+        "csgo" => &TOOL_CONTENTS_CSGO,
+        "l4d2" => &TOOL_CONTENTS_L4D2,
+        _ => &[],
+    };
+    TOOL_CONTENTS.iter().chain(extra).find(|(_, c)| c & mask == contents & mask).map(|(name, _)| *name)
 }
 
 /// An `f32` field as text: the shortest form that reads back to the same `f32`.
@@ -575,6 +652,26 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         };
         let group = if new_entity.is_some() { 0 } else { ei };
 
+        // A tool brush whose stored tool material its contents contradict (`restored_tool`).
+        let stored: Vec<Option<(String, i32)>> = range
+            .iter()
+            .zip(&polys)
+            .filter(|(_, poly)| !poly.is_empty())
+            .map(|(s, _)| {
+                let t = usize::try_from(s.texinfo).ok().filter(|&t| t < texinfo.len())?;
+                Some((material(t)?, texinfo[t].flags.get()))
+            })
+            .collect();
+        let restored = restored_tool(bsp.branch().id, contents, &stored);
+        if let Some(tool) = restored {
+            let names: std::collections::BTreeSet<&str> = stored.iter().flatten().map(|(n, _)| n.as_str()).collect();
+            let names: Vec<&str> = names.into_iter().collect();
+            notes.push(format!(
+                "brush {bi}: nodraw sides stored as {} written as {tool}, the tool its contents {contents:#x} give",
+                names.join(", ")
+            ));
+        }
+
         let mut solid = Block::new("solid");
         solid.pair("id", id().to_string());
         let mut orig_sides = Vec::new();
@@ -585,7 +682,11 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
             let ti = usize::try_from(s.texinfo).ok().filter(|&t| t < texinfo.len());
             let (name, projection, lmscale, truth) = match ti {
                 Some(t) => {
-                    let (name, projection, lms, rows) = tex_side(t, p.normal);
+                    let (mut name, projection, lms, rows) = tex_side(t, p.normal);
+                    if let Some(tool) = restored {
+                        name = tool.to_string();
+                        sq.tool_sides_restored += 1;
+                    }
                     (name.clone(), projection, lms, TexTruth::Axes { name, rows })
                 }
                 None => {
@@ -1300,6 +1401,28 @@ fn check_extras(read: &[Block], sq: &mut SourceQuality, truth: &Truth) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_brushes_take_the_material_their_contents_give() {
+        let nodraw = |n: &str| Some((n.to_string(), 0x480));
+        // Player clip stored as another brush's ladder texinfo; NPC clip stored as clip.
+        assert_eq!(restored_tool("tf2", 0x801_0000, &vec![nodraw("tools/toolsinvisibleladder"); 6]), Some("tools/toolsplayerclip"));
+        assert_eq!(restored_tool("l4d2", 0x802_0000, &vec![nodraw("TOOLS/TOOLSCLIP"); 6]), Some("tools/toolsnpcclip"));
+        assert_eq!(restored_tool("csgo", 0x808_0000, &vec![nodraw("tools/toolsclip"); 6]), Some("tools/toolsgrenadeclip"));
+        // Stored names the contents agree with stay (a clip surface variant, plain nodraw).
+        assert_eq!(restored_tool("tf2", 0x803_0000, &vec![nodraw("tools/toolsclip_wood"); 6]), None);
+        assert_eq!(restored_tool("tf2", 0x800_0001, &vec![nodraw("TOOLS/TOOLSNODRAW"); 6]), None);
+        // A brush with a drawn side, a side that is not one of the tools, or contents no tool
+        // gives: nothing is changed.
+        let mut glass = vec![nodraw("TOOLS/TOOLSNODRAW"); 5];
+        glass.push(Some(("GLASS/WINDOW001".to_string(), 0)));
+        assert_eq!(restored_tool("tf2", CONTENTS_WINDOW, &glass), None);
+        let mut drawn = vec![nodraw("TOOLS/TOOLSNODRAW"); 5];
+        drawn.push(Some(("tools/toolsinvisible".to_string(), 0)));
+        assert_eq!(restored_tool("tf2", CONTENTS_GRATE, &drawn), None);
+        assert_eq!(restored_tool("tf2", CONTENTS_WATER, &vec![nodraw("TOOLS/TOOLSNODRAW"); 6]), None);
+        assert_eq!(restored_tool("tf2", 0x801_0000, &[nodraw("tools/toolsinvisibleladder"), None]), None);
+    }
 
     #[test]
     fn outputs_go_to_connections_in_place_and_come_back_in_order() {

@@ -207,6 +207,11 @@ for path in sys.argv[1:]:
 /// chain of the box's six planes ending in one solid leaf; `list_brush` says whether that
 /// leaf's brush list names the brush.
 fn box_with_plane0_sides(list_brush: bool) -> Vec<u8> {
+    box_with_plane0_sides_and(list_brush, &[])
+}
+
+/// [`box_with_plane0_sides`] with `extra` lumps (index, bytes) added.
+fn box_with_plane0_sides_and(list_brush: bool, extra: &[(usize, Vec<u8>)]) -> Vec<u8> {
     let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let i32s = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     // Plane 0: x = 1000 (no side of the box); 1..=6: +x, −x, +y, −y, +z, −z outward.
@@ -247,7 +252,7 @@ fn box_with_plane0_sides(list_brush: bool) -> Vec<u8> {
     }
     let mut model = f32s(&[-128.0, -128.0, -128.0, 128.0, 128.0, 128.0, 0.0, 0.0, 0.0]);
     model.extend(i32s(&[0, 0, 0]));
-    BspBuilder::new(&bspkit::branches::source::SOURCE)
+    let mut b = BspBuilder::new(&bspkit::branches::source::SOURCE)
         .version(20)
         .lump(0, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec())
         .lump(1, planes)
@@ -256,8 +261,30 @@ fn box_with_plane0_sides(list_brush: bool) -> Vec<u8> {
         .lump(14, model)
         .lump(17, 0u16.to_le_bytes().to_vec())
         .lump(18, i32s(&[0, 6, 1]))
-        .lump(19, sides)
-        .build()
+        .lump(19, sides);
+    for (index, bytes) in extra {
+        b = b.lump(*index, bytes.clone());
+    }
+    b.build()
+}
+
+/// Cubemaps (lump 42, `dcubemapsample_t`: origin as three ints, size) come back as
+/// `env_cubemap` entities with their origin and size, and read back equal (session 39 audit of
+/// issue 26: no corpus map has a cubemap, so only this builder map shows it).
+#[test]
+fn cubemaps_come_back_as_env_cubemap() {
+    let samples: Vec<u8> = [[16i32, 16, 32, 0], [48, 40, -8, 6]].iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
+    let bytes = box_with_plane0_sides_and(true, &[(42, samples)]);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+    let x = d.report.quality.as_ref().unwrap().source.clone().unwrap();
+    assert_eq!((x.cubemaps, x.cubemaps_same), (2, 2), "{}", d.text);
+    let ents = vmf::read(d.text.as_bytes()).unwrap();
+    let cubemaps: Vec<_> = ents.iter().filter(|b| b.get("classname") == Some("env_cubemap")).collect();
+    assert_eq!(cubemaps.len(), 2, "{}", d.text);
+    assert_eq!(vmf::numbers(cubemaps[0].get("origin").unwrap()), [16.0, 16.0, 32.0]);
+    assert_eq!(vmf::numbers(cubemaps[1].get("origin").unwrap()), [48.0, 40.0, -8.0]);
+    assert_eq!(cubemaps[1].get("cubemapsize"), Some("6"));
 }
 
 #[test]
@@ -342,4 +369,64 @@ fn a_dota_2_ground_displacement_comes_back_when_the_map_proves_it() {
         assert!(!d.text.contains("dispinfo"), "{}", d.text);
         assert!(d.report.notes.iter().any(|n| n.contains("not proven by the map")), "{:?}", d.report.notes);
     }
+}
+
+/// Tool materials restored from the brush contents (session 39 audit of issue 26). BSPSource's
+/// three tool-texture maps say in their worldspawn what each brush was: `textureNames` lists
+/// the materials row by row (`;` between rows), one 16-unit cube per name centred at
+/// (32x + 16, 32y + 16, 16) (BSPSource's `ToolTextureMatcherTestHelper`). vbsp stores the
+/// nodraw sides of several of them with another tool brush's texinfo (player clip as
+/// `toolsinvisibleladder` or `toolsclip`, NPC clip as `toolsclip`, `toolsinvisible` as
+/// `toolsblockbullets`, ...): every cube must come back with its own material (before: 21 of
+/// 88 did not). `tf2_test2`'s four clip brushes stored as nodraw come back as the mapper's
+/// source has them (bsp_tool's `tests/mapsrc/test2.vmf`: 18 `toolsclip` and 6
+/// `toolsplayerclip` sides), with a note per brush.
+#[test]
+fn tool_materials_come_back_from_contents() {
+    let Some(corpus) = common::corpus("decompile_source::tool_materials_come_back_from_contents") else { return };
+    let mut cubes = 0;
+    for name in ["bspsrc__csgo_tooltextures.bsp", "bspsrc__gmod_tooltextures.bsp", "bspsrc__l4d2_tooltextures.bsp"] {
+        let (d, _) = run(&corpus.join("source").join(name));
+        let blocks = vmf::read(d.text.as_bytes()).unwrap();
+        let world = blocks.iter().find(|b| b.name == "world").unwrap();
+        let grid: Vec<Vec<String>> =
+            world.get("textureNames").unwrap().split(';').map(|row| row.split(' ').map(str::to_ascii_lowercase).collect()).collect();
+        // Every solid of the world and of the entities (func_detail, func_ladder).
+        let solids = blocks.iter().filter(|b| b.name == "world" || b.name == "entity").flat_map(|b| b.blocks("solid"));
+        let mut found = std::collections::HashSet::new();
+        for solid in solids {
+            let mut lo = [f64::MAX; 3];
+            let mut hi = [f64::MIN; 3];
+            let mut materials = std::collections::BTreeSet::new();
+            for side in solid.blocks("side") {
+                let v = vmf::numbers(side.get("plane").unwrap());
+                for p in v.chunks(3) {
+                    for k in 0..3 {
+                        lo[k] = lo[k].min(p[k]);
+                        hi[k] = hi[k].max(p[k]);
+                    }
+                }
+                materials.insert(side.get("material").unwrap().to_ascii_lowercase());
+            }
+            if hi[0] - lo[0] > 20.0 {
+                continue; // the room's walls
+            }
+            let cell = |k: usize| ((lo[k] + hi[k]) / 2.0 - 16.0) / 32.0;
+            let (x, y) = (cell(0).round() as usize, cell(1).round() as usize);
+            let want = &grid[y][x];
+            assert_eq!(materials.iter().collect::<Vec<_>>(), vec![want], "{name}: cube ({x}, {y})");
+            found.insert((x, y));
+        }
+        let all: usize = grid.iter().map(Vec::len).sum();
+        assert_eq!(found.len(), all, "{name}: every name has its cube");
+        cubes += found.len();
+        let x = d.report.quality.as_ref().unwrap().source.clone().unwrap();
+        assert!(x.tool_sides_restored > 0, "{name}");
+    }
+    assert_eq!(cubes, 88);
+    // tf2_test2: four clip brushes vbsp stored as nodraw.
+    let (d, _) = run(&corpus.join("source/bsp_tool__tf2_test2.bsp"));
+    let count = |m: &str| d.text.matches(&format!("\"material\" \"{m}\"")).count();
+    assert_eq!((count("tools/toolsclip"), count("tools/toolsplayerclip"), count("TOOLS/TOOLSNODRAW")), (18, 6, 27));
+    assert_eq!(d.report.notes.iter().filter(|n| n.contains("the tool its contents")).count(), 4);
 }
