@@ -1,11 +1,13 @@
 //! One hash for integer grid cells, shared by the grids that bin a map's geometry
-//! (`render::focus`, `decompile::clip`).
+//! (`render::focus`, `decompile::clip`, the Quake 3 decompile's triangle and side grids), and by
+//! the decompile's lookups keyed by a map's own numbers (shaders, quantised planes).
 //!
 //! The std map's default, SipHash, is keyed against chosen-key floods. Cell coordinates come
 //! from a map's own geometry and the grids bound how many there are, so that protection buys
 //! nothing here, and SipHash was a measurable share of both steps (perf: a third of the focus
-//! step, 2–3 % of a LibreQuake e0m2 decompile). Neither user iterates its map in hash order
-//! (results are sorted or reduced to minima and maxima), so the hash never changes an output.
+//! step, 2–3 % of a LibreQuake e0m2 decompile). No user's result depends on the hash order
+//! (results are sorted, reduced to minima and maxima, or only looked up), so the hash never
+//! changes an output.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -6,7 +6,7 @@
 
 use super::geom::{self, Plane};
 use super::mapfile::{base_axes, MapEntity, MapPatch, MapPrimitive, MapSide, TexProjection};
-use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::original::{Budget, OrigBrush, OrigFace, OrigSide, OrigTriangle, Original, TexTruth};
 use super::trigrid::{inside_bounds, TriGrid};
 use crate::branches::quake2::records::{
     self as q2, BrushSideRecord as _, FaceRecord as _, IndexRecord as _, LeafRecord as _, NodeRecord as _, TexInfoRecord,
@@ -374,10 +374,11 @@ where
                     for t in si_.chunks_exact(3) {
                         budget.spend(1)?;
                         let idx = [t[0].get(), t[1].get(), t[2].get()];
-                        let Some(c) = idx.iter().map(|&i| usize::try_from(i).ok().and_then(|i| sv.get(i))).collect::<Option<Vec<_>>>()
-                        else {
+                        // No vector per triangle: the three corners or none.
+                        let [Some(c0), Some(c1), Some(c2)] = idx.map(|i| usize::try_from(i).ok().and_then(|i| sv.get(i))) else {
                             continue;
                         };
+                        let c = [c0, c1, c2];
                         let pts = [c[0].xyz(), c[1].xyz(), c[2].xyz()].map(|p| geom::add(p, off));
                         if !pts.iter().flatten().all(|c| c.abs() < 1e6) {
                             continue;
@@ -405,12 +406,14 @@ where
         // looks only at its shader's near its polygon (every triangle per side was quadratic
         // on large maps, then every triangle of the shader; a side's samples are the same).
         let tris = &tris_by_model[m];
-        let mut by_shader: std::collections::HashMap<i64, Vec<usize>> = std::collections::HashMap::new();
+        // Shader numbers come from the map, as grid cells do: hashed as cells (`cellhash`), not
+        // SipHash (the maps are only looked up, their order never shows).
+        let mut by_shader: crate::cellhash::CellMap<i64, Vec<usize>> = Default::default();
         for (i, t) in tris.iter().enumerate() {
             by_shader.entry(t.shader).or_default().push(i);
         }
         let centroid = |i: usize| tris[i].centroid;
-        let by_shader: std::collections::HashMap<i64, TriGrid> =
+        let by_shader: crate::cellhash::CellMap<i64, TriGrid> =
             by_shader.into_iter().map(|(s, all)| (s, TriGrid::new(all, centroid))).collect();
         let mut near = Vec::new();
         for bi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
@@ -482,14 +485,18 @@ where
             orig.brushes.push(OrigBrush { source: bu, entity: ei, index, sides: orig_sides, contents: None });
         }
         for t in tris {
-            orig.faces.push(OrigFace {
+            // The shader's name by index (the last entry, empty, for an index out of range):
+            // one record per triangle, not a face with a name and two vectors of its own.
+            let texture = usize::try_from(t.shader).ok().filter(|&i| i < shaders.len()).unwrap_or(shaders.len());
+            orig.triangles.push(OrigTriangle {
                 entity: ei,
-                texture: shader_name(t.shader).unwrap_or_default(),
+                texture,
                 plane: Plane { normal: t.normal, dist: geom::dot(t.normal, t.pts[0]) },
-                polygons: vec![t.pts.to_vec()],
+                pts: t.pts,
             });
         }
     }
+    orig.triangle_textures = (0..shaders.len() as i64).map(|i| shader_name(i).unwrap_or_default()).chain([String::new()]).collect();
     orig.entities = entities;
     Ok(orig)
 }
@@ -568,9 +575,11 @@ fn tidy(m: [[f64; 3]; 2], normal: [f64; 3], samples: &[([f64; 3], [f64; 2])]) ->
             v
         }
     };
-    let fits = |m: &[[f64; 3]; 2]| {
-        samples.iter().all(|(p, st)| eval_brush_primitive(m, normal, *p).iter().zip(st).all(|(a, b)| (a - b).abs() < 1e-4))
-    };
+    // The plane's axes once, not per sample (`atan2` and `sincos` per sample were 4 % of a
+    // 10 MB Quake 3 decompile in perf); the values are the same.
+    let axes = base_axes(normal);
+    let fits =
+        |m: &[[f64; 3]; 2]| samples.iter().all(|(p, st)| eval_on_axes(m, axes, *p).iter().zip(st).all(|(a, b)| (a - b).abs() < 1e-4));
     let mut t = m;
     for row in &mut t {
         row[0] = snap(row[0], 1.0 / 65536.0, 2e-5);
@@ -578,7 +587,7 @@ fn tidy(m: [[f64; 3]; 2], normal: [f64; 3], samples: &[([f64; 3], [f64; 2])]) ->
     }
     for k in 0..2 {
         let lin = [[t[k][0], t[k][1], 0.0], [0.0; 3]];
-        let mean = samples.iter().map(|(p, st)| st[k] - eval_brush_primitive(&lin, normal, *p)[0]).sum::<f64>() / samples.len() as f64;
+        let mean = samples.iter().map(|(p, st)| st[k] - eval_on_axes(&lin, axes, *p)[0]).sum::<f64>() / samples.len() as f64;
         t[k][2] = snap(mean, 1.0 / 1024.0, 1e-4);
     }
     if fits(&t) {
@@ -606,8 +615,14 @@ fn invert3(a: [[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
 }
 
 /// Evaluate a brush-primitive matrix at `p`.
+#[cfg(test)]
 pub(super) fn eval_brush_primitive(m: &[[f64; 3]; 2], normal: [f64; 3], p: [f64; 3]) -> [f64; 2] {
-    let (bx, by) = base_axes(normal);
+    eval_on_axes(m, base_axes(normal), p)
+}
+
+/// A brush-primitive matrix evaluated at `p`, the plane's [`base_axes`] already worked out (the
+/// same value as working them out per point).
+pub(super) fn eval_on_axes(m: &[[f64; 3]; 2], (bx, by): ([f64; 3], [f64; 3]), p: [f64; 3]) -> [f64; 2] {
     let (x, y) = (geom::dot(p, bx), geom::dot(p, by));
     [m[0][0] * x + m[0][1] * y + m[0][2], m[1][0] * x + m[1][1] * y + m[1][2]]
 }
