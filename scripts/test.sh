@@ -74,8 +74,9 @@ VIRTUAL_ENV="$PWD/$PYVENV" PATH="$PWD/$PYVENV/bin:$PATH" maturin develop --quiet
 # (a separate `cargo build -p bsp-cli` would build the library once more: without the
 # dev-dependencies, some of its dependencies get other features).
 test -x target/debug/bsp
-# README.md as executable documentation: every `bsp` line of its `sh` examples runs against corpus
-# and sample maps and must exit as the README says (the table of stand-in files is in the script).
+# README.md as executable documentation: every `bsp` line of its `sh` examples, and every example
+# line of every command's `--help`, runs against corpus and sample maps and must exit as the README
+# (or the script's list for --help lines) says (the table of stand-in files is in the script).
 BSP="$PWD/target/debug/bsp" python3 scripts/readme_examples.py
 rc=0
 BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider -n 2 crates/bspkit-py/tests || rc=$?

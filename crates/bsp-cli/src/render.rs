@@ -42,14 +42,14 @@ pub fn problems_text(out: &mut (impl Write + ?Sized), prefix: &str, problems: &[
     Ok(())
 }
 
+/// The lump table: every column as wide as its widest cell (a 3 MB Call of Duty record or a long
+/// Respawn lump name would otherwise push the later columns out of line), names left-aligned,
+/// numbers right-aligned, no trailing spaces; `flags` last (`lzma`, `external:FILE`).
 pub fn lumps_text(out: &mut impl Write, lumps: &[LumpInfo]) -> io::Result<()> {
-    writeln!(
-        out,
-        "{:>5}  {:<32} {:>10} {:>10} {:>7} {:>6} {:>8}  flags",
-        "index", "name", "offset", "length", "version", "rsize", "count"
-    )?;
+    let opt = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_else(|| "-".into());
+    let header = ["index", "name", "offset", "length", "version", "rsize", "count", "flags"];
+    let mut rows: Vec<[String; 8]> = Vec::with_capacity(lumps.len());
     for l in lumps {
-        let opt = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_else(|| "-".into());
         let mut flags = Vec::new();
         if l.compressed {
             flags.push("lzma".to_string());
@@ -57,18 +57,46 @@ pub fn lumps_text(out: &mut impl Write, lumps: &[LumpInfo]) -> io::Result<()> {
         if l.source != "file" {
             flags.push(format!("external:{}", l.source));
         }
-        writeln!(
-            out,
-            "{:>5}  {:<32} {:>10} {:>10} {:>7} {:>6} {:>8}  {}",
-            l.index,
-            l.name,
-            l.offset,
-            l.length,
+        rows.push([
+            l.index.to_string(),
+            l.name.to_string(),
+            l.offset.to_string(),
+            l.length.to_string(),
             opt(l.version.map(u64::from)),
             opt(l.record_size.map(|x| x as u64)),
             opt(l.count),
-            flags.join(",")
-        )?;
+            flags.join(","),
+        ]);
+    }
+    let mut width = header.map(str::len);
+    for r in &rows {
+        for (w, c) in width.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |out: &mut dyn Write, cells: [&str; 8]| -> io::Result<()> {
+        let mut s = String::new();
+        for (k, (c, &w)) in cells.iter().zip(&width).enumerate() {
+            // Two spaces after the index and before the flags, one between the others.
+            s.push_str(match k {
+                0 => "",
+                1 | 7 => "  ",
+                _ => " ",
+            });
+            let pad = " ".repeat(w - c.chars().count());
+            if k == 1 || k == 7 {
+                s.push_str(c);
+                s.push_str(&pad);
+            } else {
+                s.push_str(&pad);
+                s.push_str(c);
+            }
+        }
+        writeln!(out, "{}", s.trim_end())
+    };
+    line(out, header)?;
+    for r in &rows {
+        line(out, r.each_ref().map(String::as_str))?;
     }
     Ok(())
 }

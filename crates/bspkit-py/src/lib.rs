@@ -1389,16 +1389,33 @@ fn field_value(py: Python<'_>, bsp: &Py<PyBsp>, lump: usize, ty: &Type, dims: &[
     }
 }
 
+/// A field type in words, with its range, for the error of a value that does not fit it.
+fn scalar_words(rust: &str) -> String {
+    let range = |lo: i128, hi: i128| format!("an integer from {lo} to {hi} ({rust})");
+    match rust {
+        "u8" => range(0, u8::MAX.into()),
+        "i8" => range(i8::MIN.into(), i8::MAX.into()),
+        "u16" => range(0, u16::MAX.into()),
+        "i16" => range(i16::MIN.into(), i16::MAX.into()),
+        "u32" => range(0, u32::MAX.into()),
+        "i32" => range(i32::MIN.into(), i32::MAX.into()),
+        "u64" => range(0, u64::MAX.into()),
+        "i64" => range(i64::MIN.into(), i64::MAX.into()),
+        _ => format!("a number ({rust})"),
+    }
+}
+
 /// One number as stored: `value` in the file's byte order, appended to `out`; an error naming
 /// `what` for a value that is not a number of the field's type or does not fit it.
 fn encode_scalar(value: &Bound<'_, PyAny>, s: Scalar, big: bool, what: &str, out: &mut Vec<u8>) -> PyResult<()> {
     macro_rules! put {
         ($t:ty) => {{
             let x: $t = value.extract().map_err(|e| {
+                // The range in words: "is not a i32" sent users to the Rust docs.
                 PyValueError::new_err(format!(
-                    "{what}: {} is not a {} ({e})",
+                    "{what}: {} is not {} ({e})",
                     value.repr().map(|r| r.to_string()).unwrap_or_default(),
-                    stringify!($t)
+                    scalar_words(stringify!($t))
                 ))
             })?;
             out.extend_from_slice(&if big { x.to_be_bytes() } else { x.to_le_bytes() });
@@ -1455,7 +1472,17 @@ fn encode(py: Python<'_>, value: &Bound<'_, PyAny>, ty: &Type, dims: &[usize], t
                 }
                 out.extend_from_slice(&b);
             } else {
-                let items: Vec<Bound<'_, PyAny>> = value.try_iter()?.collect::<PyResult<_>>()?;
+                // Not "'int' object is not iterable": say what the field takes.
+                let takes = if text {
+                    format!("str or bytes (at most {} bytes and a NUL)", n - 1)
+                } else {
+                    format!("bytes or a sequence of {n} ints")
+                };
+                let not = value.get_type().name().map(|t| t.to_string()).unwrap_or_default();
+                let items: Vec<Bound<'_, PyAny>> = value
+                    .try_iter()
+                    .map_err(|_| PyTypeError::new_err(format!("{what} takes {takes}, not {not}")))?
+                    .collect::<PyResult<_>>()?;
                 if items.len() != n {
                     return Err(PyValueError::new_err(format!("{what}: {} values for a field of {n}", items.len())));
                 }

@@ -111,6 +111,11 @@ def test_assignment_errors_say_what_is_wrong(sample):
     tex = sample.TEXINFO[0]
     with pytest.raises(ValueError, match="TexInfo.miptex"):
         tex.miptex = 2**33
+    # The range in words (it said "is not a i32").
+    with pytest.raises(ValueError, match="8589934592 is not an integer from -2147483648 to 2147483647 \\(i32\\)"):
+        tex.miptex = 2**33
+    with pytest.raises(TypeError, match="TexInfo.vecs takes a sequence of 2 values"):
+        tex.vecs = 3
     assert sample.to_bytes() == SAMPLE.read_bytes(), "failed assignments change nothing"
 
 
@@ -201,6 +206,9 @@ def test_names_on_the_corpus(path, tmp_path):
     assert getattr(rec, field) == "bspkit/y"
     with pytest.raises(ValueError, match=f"{len(raw) + 1} bytes for a field of {size}"):
         setattr(rec, field, b"x" * (size + 1))
+    # A value of the wrong type says what the field takes (it said "'int' object is not iterable").
+    with pytest.raises(TypeError, match=f"takes str or bytes \\(at most {size - 1} bytes and a NUL\\), not int"):
+        setattr(rec, field, 3)
     setattr(rec, field + "_bytes", raw)  # the stored bytes back, junk included
     assert bsp.to_bytes() == pathlib.Path(path).read_bytes()
 

@@ -153,6 +153,10 @@ impl fmt::Display for ErrorKind {
                 f,
                 "lump length {length} is not a multiple of the record size {record_size}"
             ),
+            // A lump name is one word; a longer text names something else that is missing (a
+            // pakfile entry, a model's node tree) and is printed as it is, not as
+            // "no lump pakfile entry X in this branch".
+            ErrorKind::NoSuchLump(l) if l.split_whitespace().nth(1).is_some() => write!(f, "no {l}"),
             ErrorKind::NoSuchLump(l) => write!(f, "no lump {l} in this branch"),
             ErrorKind::Decompress(m) => write!(f, "decompression failed: {m}"),
             ErrorKind::Malformed(m) => write!(f, "{m}"),

@@ -42,3 +42,37 @@ fn props_columns_are_aligned() {
     }
     assert!(tables > 0, "no corpus map with static props");
 }
+
+/// `bsp lumps` of every corpus map: each number column ends where its header ends and the name
+/// and flags columns start where theirs start, whatever the widths (Call of Duty 4's 3 MB
+/// lightmap record pushed `count` one column right), and no line ends in blanks.
+#[test]
+fn lumps_columns_are_aligned() {
+    let Some(corpus) = common::corpus("lumps_columns_are_aligned") else { return };
+    let mut wide = 0;
+    for m in common::maps(&corpus) {
+        let o = run(&["lumps", s(&m.path)]);
+        assert_eq!(o.status.code(), Some(0), "{}: {}", m.path.display(), err(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let (head_ends, head_starts) = (field_ends(lines[0]), field_starts(lines[0]));
+        assert_eq!(head_ends.len(), 8, "{}: {:?}", m.path.display(), lines[0]);
+        for l in &lines {
+            assert_eq!(l.trim_end(), *l, "{}: trailing blanks in {l:?}", m.path.display());
+        }
+        for l in &lines[1..] {
+            let (ends, starts) = (field_ends(l), field_starts(l));
+            // Lump names are one word; flags (the last column) may be absent.
+            assert!(ends.len() == 7 || ends.len() == 8, "{}: {l:?}", m.path.display());
+            assert_eq!(starts[1], head_starts[1], "{}: name column of {l:?}", m.path.display());
+            for k in [0, 2, 3, 4, 5, 6] {
+                assert_eq!(ends[k], head_ends[k], "{}: column {k} of {l:?}", m.path.display());
+            }
+            if ends.len() == 8 {
+                assert_eq!(starts[7], head_starts[7], "{}: flags column of {l:?}", m.path.display());
+            }
+            wide += usize::from(l.split_whitespace().nth(5).is_some_and(|rsize| rsize.len() > "rsize".len()));
+        }
+    }
+    assert!(wide > 0, "no corpus lump with a record size wider than its header");
+}

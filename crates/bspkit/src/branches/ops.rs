@@ -167,7 +167,7 @@ pub trait FamilyOps: Sync {
     /// The map's node tree as its nodes, planes, leaf count and model roots ([`crate::tree`]).
     /// By default [`ErrorKind::NoSuchLump`]: the family has no node tree bspkit reads.
     fn node_tree(&self, bsp: &Bsp) -> Result<TreeParts> {
-        Err(Error::new(ErrorKind::NoSuchLump(format!("node tree: not supported for the {} family", bsp.family().as_str()))))
+        Err(Error::new(ErrorKind::NoSuchLump(format!("node tree support for the {} family", bsp.family().as_str()))))
     }
 
     /// The reader of the map's leaves and visibility rows for the viewer's PVS culling

@@ -593,6 +593,16 @@ mod tests {
         }
     }
 
+    /// A missing entry reads as one (it read "no lump pakfile entry X in this branch").
+    #[test]
+    fn a_missing_entry_is_named_as_an_entry() {
+        let bytes = sample().build(PakCompression::Stored).unwrap();
+        let e = remove_entry(&bytes, "maps/none.txt", PakCompression::Stored, DEFAULT_MAX_ENTRY).unwrap_err();
+        assert_eq!(e.kind.to_string(), "no pakfile entry maps/none.txt");
+        let e = Error::new(ErrorKind::NoSuchLump("PLANEZ".into()));
+        assert_eq!(e.kind.to_string(), "no lump PLANEZ in this branch");
+    }
+
     #[test]
     fn edits() {
         let bytes = sample().build(PakCompression::Stored).unwrap();

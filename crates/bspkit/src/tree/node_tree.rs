@@ -104,7 +104,7 @@ impl<'a> NodeTree<'a> {
     pub fn head(&self, model: usize) -> Result<TreeChild> {
         match self.heads.get(model) {
             Some(Some(h)) => Ok(*h),
-            Some(None) => Err(Error::new(ErrorKind::NoSuchLump(format!("model {model} has no node tree of its own")))),
+            Some(None) => Err(Error::new(ErrorKind::NoSuchLump(format!("node tree of model {model} (it has none of its own)")))),
             None => Err(Error::new(ErrorKind::NoSuchLump(format!("model {model} (the map has {})", self.heads.len())))),
         }
     }

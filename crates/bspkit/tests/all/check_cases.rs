@@ -224,3 +224,30 @@ fn every_code_has_a_description_and_problems_serialise_with_it() {
     assert_eq!(v, serde_json::json!({"lump": "13 (SURFACES)", "index": 4, "message": "m", "severity": "warning", "code": "flare_fog"}));
     assert!(Code::ALL.iter().any(|(c, _)| *c == Code::FLARE_FOG));
 }
+
+/// Messages a user reads say what did not decode and give ranges in words (session 39 audit):
+/// not `Pvs row: …`, `leaf 1: …` or `(0..=4)`.
+#[test]
+fn decode_and_value_messages_read_as_sentences() {
+    let p = problems(&q3(&[], &[surface(9, -1)]));
+    let bad = with_code(&p, Code::BAD_VALUE);
+    assert_eq!(bad.len(), 1, "{p:?}");
+    assert_eq!(bad[0].message, "surface type 9 is unknown (the known types are 0 to 5)");
+
+    // Quake 1: leaf 1's PVS row starts with a zero run whose count byte is past the lump's end.
+    let mut map = bspkit::build::sample_quake1();
+    let entry = |lump: usize| {
+        let at = 4 + 8 * lump;
+        let word = |k: usize| u32::from_le_bytes(map[at + k..at + k + 4].try_into().unwrap()) as usize;
+        (word(0), word(4))
+    };
+    let (vis_ofs, vis_len) = entry(quake1::lumps::LUMP_VISIBILITY);
+    let (leaves_ofs, _) = entry(quake1::lumps::LUMP_LEAVES);
+    assert_eq!(vis_len, 1, "the sample's one-byte visibility lump");
+    map[vis_ofs] = 0;
+    map[leaves_ofs + 28 + 4..leaves_ofs + 28 + 8].copy_from_slice(&0i32.to_le_bytes());
+    let p = problems(&map);
+    let vis = with_code(&p, Code::BAD_VISIBILITY);
+    assert_eq!(vis.len(), 1, "{p:?}");
+    assert!(vis[0].message.starts_with("leaf 1's PVS row does not decode: "), "{p:?}");
+}

@@ -183,7 +183,7 @@ fn probe(c: &mut Checker, i: usize, p: u8, probes: usize) {
             Code::INDEX_OUT_OF_RANGE,
             c.lump,
             Some(i),
-            format!("reflection probe {p} is outside REFLECTION_PROBES (1..={probes})"),
+            format!("reflection probe {p} is outside REFLECTION_PROBES (count {probes}; probes are numbered from 1, 0 is none)"),
         ));
     }
 }

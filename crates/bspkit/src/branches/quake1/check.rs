@@ -165,7 +165,12 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
     let mut row = Vec::new();
     for i in 0..leaves.len() {
         if let Err(e) = v.leaf_pvs(i, &mut row) {
-            problems.push(Problem::error(Code::BAD_VISIBILITY, "VISIBILITY", Some(i), format!("leaf {i}: {}", e.kind)));
+            problems.push(Problem::error(
+                Code::BAD_VISIBILITY,
+                "VISIBILITY",
+                Some(i),
+                format!("leaf {i}'s PVS row does not decode: {}", e.kind),
+            ));
         }
     }
 }

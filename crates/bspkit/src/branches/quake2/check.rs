@@ -204,7 +204,19 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
         for cl in 0..vis.num_clusters {
             for kind in [VisKind::Pvs, VisKind::Pas] {
                 if let Err(e) = vis.row(cl, kind, &mut row) {
-                    problems.push(Problem::error(Code::BAD_VISIBILITY, &l, Some(cl), format!("{kind:?} row: {}", e.kind)));
+                    problems.push(Problem::error(
+                        Code::BAD_VISIBILITY,
+                        &l,
+                        Some(cl),
+                        format!(
+                            "cluster {cl}'s {} row does not decode: {}",
+                            match kind {
+                                VisKind::Pvs => "PVS (visible set)",
+                                VisKind::Pas => "PHS (audible set)",
+                            },
+                            e.kind
+                        ),
+                    ));
                 }
             }
         }

@@ -303,7 +303,7 @@ pub fn check_records<L: Layout>(bsp: &Bsp, problems: &mut Vec<Problem>) {
             }
         }
         if !(0..=MAX_SURFACE_TYPE).contains(&t) {
-            c.error(Code::BAD_VALUE, Some(i), format!("surface type {t} is unknown (0..={MAX_SURFACE_TYPE})"));
+            c.error(Code::BAD_VALUE, Some(i), format!("surface type {t} is unknown (the known types are 0 to {MAX_SURFACE_TYPE})"));
         }
         let (first_vert, num_verts) = s.vert_range();
         range(&mut c, i, "vertices", (first_vert, num_verts), len(&verts), "drawverts");

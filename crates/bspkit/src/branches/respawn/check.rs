@@ -165,7 +165,12 @@ fn references<G: Game>(v: &View<G>, problems: &mut Vec<Problem>) {
     let props = v.static_props();
     let num_props = props.as_ref().ok().map(|p| p.as_ref().map_or(0, |p| p.count));
     if let Err(e) = &props {
-        problems.push(Problem::error(Code::LUMP_UNREADABLE, label(bsp, LUMP_GAME_LUMP), None, format!("sprp: {}", e.kind)));
+        problems.push(Problem::error(
+            Code::LUMP_UNREADABLE,
+            label(bsp, LUMP_GAME_LUMP),
+            None,
+            format!("the static prop game lump (sprp) does not decode: {}", e.kind),
+        ));
     }
 
     same_count(bsp, problems, (LUMP_MESHES, meshes), (LUMP_MESH_BOUNDS, count(LUMP_MESH_BOUNDS, 32)));
