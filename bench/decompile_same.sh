@@ -3,8 +3,8 @@
 # Every corpus map of the brush-lump families and Quake 1 (the `.map` reader and writer are
 # shared) is decompiled by both builds with `--report`; the `.map`/`.vmf`, the report JSON,
 # stdout, stderr and the exit status are compared byte for byte. Quake 1 and GoldSrc maps also
-# run with `--standard` and `--no-brushlist`. Both builds write to the same output path (the
-# summary line names it), moved aside after each run.
+# run with `--standard`, `--no-brushlist` and `--no-clip-brushes`. Both builds write to the
+# same output path (the summary line names it), moved aside after each run.
 #
 #   BSPKIT_CORPUS=/path/to/maps bench/decompile_same.sh /tmp/before/bsp target/release/bsp
 #
@@ -20,7 +20,7 @@ for fam in $FAMILIES; do
     for m in "$BSPKIT_CORPUS/$fam"/*.bsp "$BSPKIT_CORPUS/$fam"/*.d3dbsp; do
         [ -e "$m" ] || continue
         variants=("")
-        case $fam in quake1 | goldsrc) variants=("" --standard --no-brushlist) ;; esac
+        case $fam in quake1 | goldsrc) variants=("" --standard --no-brushlist --no-clip-brushes) ;; esac
         ext=map
         case $fam in source | source_x360) ext=vmf ;; esac
         for v in "${variants[@]}"; do

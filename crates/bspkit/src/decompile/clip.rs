@@ -21,6 +21,7 @@
 //! brushes. Written here (see [`super::tree`] for why no crate): half-space polytopes with the
 //! decompiler's tolerances.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use super::geom::{self, Plane};
@@ -138,15 +139,16 @@ type Carved = (Vec<Face>, Bounds, Option<f64>);
 /// (slivers dropped). Costs the planes clipped in `work`. The bounds travel with the pieces:
 /// a piece is tested against every set near it, and `tree::bounds` was 22 % of the samples of a
 /// debug run of the Quake 1 / GoldSrc corpus decompile (perf), recomputed here per piece and set.
-fn carve(piece: Vec<Face>, bounds: Bounds, volume: Option<f64>, c: &Convex, out: &mut Vec<Carved>, work: &mut u64) {
-    if !overlap(&bounds, &c.bounds) {
+fn carve(piece: Vec<Face>, bounds: Bounds, volume: Option<f64>, c: (&[Plane], &Bounds), out: &mut Vec<Carved>, work: &mut u64) {
+    if !overlap(&bounds, c.1) {
         out.push((piece, bounds, volume));
         return;
     }
     // The bounds of what is left, kept exact (taken again after each cut) for `split_within`.
     let (mut rest, mut rest_bounds) = (piece, bounds);
-    for p in &c.planes {
-        let (back, front, cut) = tree::split_within(rest, &rest_bounds, p, work);
+    for p in c.0 {
+        // The pieces' face origins are never read (the brushes made of them get `Plane`).
+        let (back, front, cut) = tree::split_within(rest, &rest_bounds, p, work, false);
         if let Some(f) = front {
             let v = tree::volume(&f);
             if v >= tree::MIN_VOLUME {
@@ -169,22 +171,58 @@ fn carve(piece: Vec<Face>, bounds: Bounds, volume: Option<f64>, c: &Convex, out:
 
 type Cells = crate::cellhash::CellMap<[i64; 3], Vec<usize>>;
 
+/// The edge of a [`Grid`]'s cells (units).
+const CELL: f64 = 256.0;
+/// A set spanning more grid cells than this is listed in one catch-all cell (found by every
+/// look-up).
+const MAX_SPAN: i64 = 512;
+
+/// The grid cells `b` spans, from the lowest corner's to the highest's, and how many.
+fn cell_span(b: &Bounds) -> ([i64; 3], [i64; 3], i64) {
+    let (lo, hi) = (b.0.map(|v| (v / CELL).floor() as i64), b.1.map(|v| (v / CELL).floor() as i64));
+    let span: i64 = (0..3).map(|k| (hi[k] - lo[k] + 1).max(1)).product();
+    (lo, hi, span)
+}
+
 /// A spatial list of convex sets, found by bounds (a uniform grid over their extents).
-pub(crate) struct Grid {
-    items: Vec<Convex>,
-    cell: f64,
+///
+/// The sets of [`Grid::grown`] are grown only when a piece first meets their bounds: the
+/// clip recovery's reach grid (every empty hull-1 leaf grown) is looked up only around the
+/// uncovered volume, so most of its growths were never used.
+pub(crate) struct Grid<'a> {
+    bounds: Vec<Bounds>,
+    planes: Vec<OnceCell<Vec<Plane>>>,
+    /// Where unmade planes come from: each region grown by the box.
+    grow_from: Option<(&'a [Region], HullBox)>,
     cells: Cells,
 }
 
-impl Grid {
-    pub(crate) fn new(items: Vec<Convex>) -> Grid {
-        let cell = 256.0;
+impl<'a> Grid<'a> {
+    pub(crate) fn new(items: Vec<Convex>) -> Grid<'a> {
+        let bounds: Vec<Bounds> = items.iter().map(|c| c.bounds).collect();
+        let planes = items.into_iter().map(|c| OnceCell::from(c.planes)).collect();
+        Grid::with(bounds, planes, None)
+    }
+
+    /// The grid of `regions` each grown by `b` ([`grow`]), a set's growth made when first used:
+    /// its bounds are [`grow`]'s, taken the same way from the region's.
+    pub(crate) fn grown(regions: &'a [Region], b: HullBox) -> Grid<'a> {
+        let bounds = regions
+            .iter()
+            .map(|r| {
+                let (lo, hi) = tree::bounds(&r.faces);
+                (std::array::from_fn(|k| lo[k] + b.mins[k]), std::array::from_fn(|k| hi[k] + b.maxs[k]))
+            })
+            .collect();
+        let planes = regions.iter().map(|_| OnceCell::new()).collect();
+        Grid::with(bounds, planes, Some((regions, b)))
+    }
+
+    fn with(bounds: Vec<Bounds>, planes: Vec<OnceCell<Vec<Plane>>>, grow_from: Option<(&'a [Region], HullBox)>) -> Grid<'a> {
         let mut cells: Cells = HashMap::default();
-        for (i, c) in items.iter().enumerate() {
-            let (lo, hi) = (c.bounds.0.map(|v| (v / cell).floor() as i64), c.bounds.1.map(|v| (v / cell).floor() as i64));
-            // A set spanning more cells than this is listed in one catch-all cell.
-            let span: i64 = (0..3).map(|k| (hi[k] - lo[k] + 1).max(1)).product();
-            if span > 512 {
+        for (i, b) in bounds.iter().enumerate() {
+            let (lo, hi, span) = cell_span(b);
+            if span > MAX_SPAN {
                 cells.entry([i64::MIN; 3]).or_default().push(i);
                 continue;
             }
@@ -196,22 +234,30 @@ impl Grid {
                 }
             }
         }
-        Grid { items, cell, cells }
+        Grid { bounds, planes, grow_from, cells }
+    }
+
+    /// Set `i`: its planes (grown now if not yet) and bounds.
+    fn set(&self, i: usize) -> (&[Plane], &Bounds) {
+        let planes = self.planes[i].get_or_init(|| match self.grow_from {
+            Some((regions, b)) => grow(&regions[i].faces, &b).planes,
+            None => Vec::new(),
+        });
+        (planes, &self.bounds[i])
     }
 
     /// Indices of the sets whose bounds may overlap `b`, each once, in order.
     pub(crate) fn near(&self, b: &([f64; 3], [f64; 3])) -> Vec<usize> {
-        let (lo, hi) = (b.0.map(|v| (v / self.cell).floor() as i64), b.1.map(|v| (v / self.cell).floor() as i64));
+        let (lo, hi, span) = cell_span(b);
         let mut out: Vec<usize> = self.cells.get(&[i64::MIN; 3]).cloned().unwrap_or_default();
-        let span: i64 = (0..3).map(|k| (hi[k] - lo[k] + 1).max(1)).product();
         if span > 4096 {
-            out.extend((0..self.items.len()).filter(|&i| overlap(&self.items[i].bounds, b)));
+            out.extend((0..self.bounds.len()).filter(|&i| overlap(&self.bounds[i], b)));
         } else {
             for x in lo[0]..=hi[0] {
                 for y in lo[1]..=hi[1] {
                     for z in lo[2]..=hi[2] {
                         if let Some(v) = self.cells.get(&[x, y, z]) {
-                            out.extend(v.iter().copied().filter(|&i| overlap(&self.items[i].bounds, b)));
+                            out.extend(v.iter().copied().filter(|&i| overlap(&self.bounds[i], b)));
                         }
                     }
                 }
@@ -229,7 +275,13 @@ impl Grid {
         for &i in near {
             let mut next = Vec::with_capacity(cur.len());
             for (q, qb, qv) in cur {
-                carve(q, qb, qv, &self.items[i], &mut next, work);
+                // `carve` keeps a piece whole that does not meet the set's bounds: checked
+                // here first, so that a set is grown only when a piece meets it.
+                if !overlap(&qb, &self.bounds[i]) {
+                    next.push((q, qb, qv));
+                    continue;
+                }
+                carve(q, qb, qv, self.set(i), &mut next, work);
             }
             cur = next;
             if *work > limit {
@@ -299,24 +351,32 @@ impl Kept {
     }
 }
 
-impl Grid {
-    /// [`Grid::subtract`] on pieces that stay as they are (the result names the untouched ones
-    /// by index and copies only the pieces a set meets). The same parts in the same order, the
-    /// same work, and `None` at the same point.
+impl Convex {
+    /// `pieces` less this one set, on pieces that stay as they are (the result names the
+    /// untouched ones by index and copies only the pieces the set's bounds meet): what
+    /// [`Grid::subtract`] on a grid of this set alone gives, the same parts in the same order,
+    /// the same work, and `None` at the same point. Each piece is tested against the set's
+    /// bounds directly; a grid of one set made per candidate brush and looked up per piece
+    /// (hashing every cell the piece spans, a list per piece) was most of the candidates' test.
     fn subtract_kept(&self, pieces: &[Piece], work: &mut u64, limit: u64) -> Option<Vec<Kept>> {
+        // Such a grid would list a set this large in its catch-all cell, found by every piece.
+        let catch_all = cell_span(&self.bounds).2 > MAX_SPAN;
         let mut done = Vec::with_capacity(pieces.len());
         for (pi, p) in pieces.iter().enumerate() {
-            let near = self.near(&p.bounds);
             // `carve` keeps a piece whole unless its bounds overlap the set's.
-            if near.iter().all(|&i| !overlap(&p.bounds, &self.items[i].bounds)) {
+            if !overlap(&p.bounds, &self.bounds) {
                 // `subtract` checks the allowance after each set near the piece.
-                if !near.is_empty() && *work > limit {
+                if catch_all && *work > limit {
                     return None;
                 }
                 done.push(Kept::Same(pi));
                 continue;
             }
-            let cur = self.carve_by((p.faces.clone(), p.bounds, Some(p.volume)), &near, work, limit)?;
+            let mut cur = Vec::new();
+            carve(p.faces.clone(), p.bounds, Some(p.volume), (&self.planes, &self.bounds), &mut cur, work);
+            if *work > limit {
+                return None;
+            }
             done.extend(cur.into_iter().map(|(faces, bounds, volume)| {
                 let volume = volume.unwrap_or_else(|| tree::volume(&faces));
                 Kept::New(Piece { faces, bounds, volume })
@@ -343,8 +403,8 @@ pub(crate) struct ClipResult {
 
 /// Where a hull's player origin can reach: its empty leaves grown by the reflected box (what
 /// is left of the hull's solid without these is the hull eroded by the box).
-pub(crate) fn reach(empty: &[Region], b: &HullBox) -> Grid {
-    Grid::new(empty.iter().map(|e| grow(&e.faces, &b.reflected())).collect())
+pub(crate) fn reach<'a>(empty: &'a [Region], b: &HullBox) -> Grid<'a> {
+    Grid::grown(empty, b.reflected())
 }
 
 /// Clip brushes of one model from one clip hull: `solid1` / `empty1` are the hull's solid and
@@ -369,7 +429,7 @@ pub(crate) fn recover(
     let mut r = ClipResult::default();
     let mut work = 0u64;
     r.hull_volume = solid1.iter().map(|s| tree::volume(&s.faces)).sum();
-    let grown0 = Grid::new(solid0.iter().map(|s| grow(&s.faces, b)).collect());
+    let grown0 = Grid::grown(solid0, *b);
     // Hull 1 less the grown hull 0: what the clip brushes must give back.
     let Some(left) = grown0.subtract_measured(solid1.iter().map(|s| s.faces.clone()).collect(), &mut work, limit) else {
         r.stopped = true;
@@ -401,7 +461,7 @@ pub(crate) fn recover(
         let mut cur = Some(s.faces.clone());
         for p in &start_planes {
             let Some(c) = cur else { break };
-            cur = tree::split(c, p, &mut work).0;
+            cur = tree::split_unmarked(c, p, &mut work).0;
         }
         let Some(c) = cur else { continue };
         let mut eroded = Some(vec![c]);
@@ -442,8 +502,7 @@ pub(crate) fn recover(
     let mut left: Vec<Piece> = left.into_iter().zip(left_bounds).map(|((faces, volume), bounds)| Piece { faces, bounds, volume }).collect();
     let mut left_sum: f64 = left.iter().map(|p| p.volume).sum();
     for (_, m) in merged {
-        let g = Grid::new(vec![grow(&m.faces, b)]);
-        let Some(after) = g.subtract_kept(&left, &mut work, limit) else {
+        let Some(after) = grow(&m.faces, b).subtract_kept(&left, &mut work, limit) else {
             r.stopped = true;
             break;
         };

@@ -671,7 +671,8 @@ fn walk_clip<L: Layout>(
                         )
                     })?;
                 let mut work = 0;
-                let (back, front) = tree::split(faces, &p, &mut work);
+                // The clip hulls' regions' face origins are never read ([`clip`]).
+                let (back, front) = tree::split_unmarked(faces, &p, &mut work);
                 budget.spend(work)?;
                 if let Some(f) = back {
                     stack.push((node.child(1), f, depth + 1));
