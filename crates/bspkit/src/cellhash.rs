@@ -2,15 +2,17 @@
 //! (`render::focus`, `decompile::clip`, the Quake 3 decompile's triangle and side grids), and by
 //! the decompile's lookups keyed by a map's own numbers (shaders, quantised planes).
 //!
-//! The std map's default, SipHash, is keyed against chosen-key floods. Cell coordinates come
-//! from a map's own geometry and the grids bound how many there are, so that protection buys
-//! nothing here, and SipHash was a measurable share of both steps (perf: a third of the focus
-//! step, 2–3 % of a LibreQuake e0m2 decompile). No user's result depends on the hash order
-//! (results are sorted, reduced to minima and maxima, or only looked up), so the hash never
-//! changes an output.
+//! The std map's default, SipHash, was a measurable share of both steps (perf: a third of the
+//! focus step, 2–3 % of a LibreQuake e0m2 decompile). The keys come from the map, which may be
+//! hostile: an unkeyed multiply–rotate would let a crafted map choose coordinates or planes that
+//! all land in one bucket and make every lookup linear. So each process draws one random seed
+//! (from std's `RandomState`) that starts every hash: collisions worked out for one process do
+//! not hold in another. No user's result depends on the hash order (results are sorted, reduced
+//! to minima and maxima, or only looked up), so the seed never changes an output.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, Hasher};
+use std::sync::OnceLock;
 
 /// A multiply–rotate over the key's 64-bit words, with a final xor-shift to spread the high
 /// bits into the low ones the table indexes by.
@@ -43,8 +45,26 @@ impl Hasher for CellHasher {
     }
 }
 
-/// A hash map keyed by grid cells, hashed with [`CellHasher`].
-pub(crate) type CellMap<K, V> = HashMap<K, V, BuildHasherDefault<CellHasher>>;
+/// Builds [`CellHasher`]s that start from this process's seed.
+#[derive(Clone, Copy)]
+pub(crate) struct CellBuild(u64);
+
+impl Default for CellBuild {
+    fn default() -> Self {
+        static SEED: OnceLock<u64> = OnceLock::new();
+        CellBuild(*SEED.get_or_init(|| std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)))
+    }
+}
+
+impl BuildHasher for CellBuild {
+    type Hasher = CellHasher;
+    fn build_hasher(&self) -> CellHasher {
+        CellHasher(self.0)
+    }
+}
+
+/// A hash map keyed by grid cells, hashed with [`CellHasher`] from the process's seed.
+pub(crate) type CellMap<K, V> = HashMap<K, V, CellBuild>;
 
 #[cfg(test)]
 mod tests {
@@ -58,9 +78,7 @@ mod tests {
         for x in 0..16i64 {
             for y in 0..16i64 {
                 for z in 0..16i64 {
-                    let mut h = CellHasher::default();
-                    std::hash::Hash::hash(&[x, y, z], &mut h);
-                    buckets.insert(h.finish() & 4095);
+                    buckets.insert(CellBuild::default().hash_one([x, y, z]) & 4095);
                 }
             }
         }
