@@ -188,6 +188,17 @@ HELP_EXPECT = {
 }
 
 
+def help_section(text, header):
+    """The lines of a `--help` text after the line starting with `header`, up to the next line
+    that is neither blank nor indented."""
+    lines = text.splitlines()
+    start = next((i + 1 for i, line in enumerate(lines) if line.startswith(header)), len(lines))
+    for line in lines[start:]:
+        if line and not line.startswith(" "):
+            break
+        yield line
+
+
 def help_commands(bsp):
     """(where, command) of every `bsp ` example line in the "Examples:" section of `bsp --help`
     and of every command's and subcommand's `--help`, the description after the command (two or
@@ -198,29 +209,16 @@ def help_commands(bsp):
         path = todo.pop(0)
         text = subprocess.run([str(bsp), *path, "--help"], capture_output=True, text=True, check=True).stdout
         where = " ".join(["bsp", *path, "--help"])
-        inside = False
-        for line in text.splitlines():
-            if line.startswith("Examples:"):
-                inside = True
-                continue
-            if inside:
-                if line and not line.startswith(" "):
-                    inside = False
-                    continue
-                cmd = re.split(r"\s{2,}", strip_comment(line).strip())[0]
-                if cmd.startswith("bsp "):
-                    out.append((where, cmd))
-        listing = False
-        for line in text.splitlines():
-            if line.startswith("Commands:"):
-                listing = True
-                continue
-            if listing:
-                if not line.startswith("  "):
-                    break
-                name = line.split()[0]
-                if name != "help" and not line.startswith("   "):
-                    todo.append([*path, name])
+        for line in help_section(text, "Examples:"):
+            cmd = re.split(r"\s{2,}", strip_comment(line).strip())[0]
+            if cmd.startswith("bsp "):
+                out.append((where, cmd))
+        for line in help_section(text, "Commands:"):
+            if not line.strip():
+                break
+            name = line.split()[0]
+            if name != "help" and not line.startswith("   "):
+                todo.append([*path, name])
     return out
 
 
