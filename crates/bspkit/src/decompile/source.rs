@@ -229,16 +229,22 @@ fn tool_contents_mask(branch: &str) -> i64 {
     mask
 }
 
-/// The contents a tool material gives in `branch`, if it is one of the tools above.
-fn tool_contents(branch: &str, material: &str) -> Option<i64> {
-    let m = material.to_ascii_lowercase();
-    let m = if m.starts_with("tools/toolsclip_") { "tools/toolsclip" } else { m.as_str() };
-    let extra: &[(&str, i64)] = match branch {
+/// The tool materials of `branch` and the contents each gives: the common ones, then the
+/// branch's own.
+fn tool_table(branch: &str) -> impl Iterator<Item = &'static (&'static str, i64)> {
+    let extra: &'static [(&'static str, i64)] = match branch {
         "csgo" => &TOOL_CONTENTS_CSGO,
         "l4d2" => &TOOL_CONTENTS_L4D2,
         _ => &[],
     };
-    TOOL_CONTENTS.iter().chain(extra).find(|(name, _)| *name == m).map(|(_, c)| *c)
+    TOOL_CONTENTS.iter().chain(extra)
+}
+
+/// The contents a tool material gives in `branch`, if it is one of the tools above.
+fn tool_contents(branch: &str, material: &str) -> Option<i64> {
+    let m = material.to_ascii_lowercase();
+    let m = if m.starts_with("tools/toolsclip_") { "tools/toolsclip" } else { m.as_str() };
+    tool_table(branch).find(|(name, _)| *name == m).map(|(_, c)| *c)
 }
 
 /// The tool material to write on a brush whose every side draws nothing (`SURF_NODRAW`) and
@@ -261,12 +267,7 @@ fn restored_tool(branch: &str, contents: i64, stored: &[Option<(String, i32)>]) 
     if !contradicts {
         return None;
     }
-    let extra: &[(&'static str, i64)] = match branch {
-        "csgo" => &TOOL_CONTENTS_CSGO,
-        "l4d2" => &TOOL_CONTENTS_L4D2,
-        _ => &[],
-    };
-    TOOL_CONTENTS.iter().chain(extra).find(|(_, c)| c & mask == contents & mask).map(|(name, _)| *name)
+    tool_table(branch).find(|(_, c)| c & mask == contents & mask).map(|(name, _)| *name)
 }
 
 /// An `f32` field as text: the shortest form that reads back to the same `f32`.
@@ -653,16 +654,22 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         let group = if new_entity.is_some() { 0 } else { ei };
 
         // A tool brush whose stored tool material its contents contradict (`restored_tool`).
-        let stored: Vec<Option<(String, i32)>> = range
-            .iter()
-            .zip(&polys)
-            .filter(|(_, poly)| !poly.is_empty())
-            .map(|(s, _)| {
-                let t = usize::try_from(s.texinfo).ok().filter(|&t| t < texinfo.len())?;
-                Some((material(t)?, texinfo[t].flags.get()))
-            })
-            .collect();
-        let restored = restored_tool(bsp.branch().id, contents, &stored);
+        // Only a brush whose every kept side draws nothing can be one: the names are looked up
+        // (and copied) for those alone.
+        let kept_texinfo = || {
+            range
+                .iter()
+                .zip(&polys)
+                .filter(|(_, poly)| !poly.is_empty())
+                .map(|(s, _)| usize::try_from(s.texinfo).ok().filter(|&t| t < texinfo.len()))
+        };
+        let all_nodraw = kept_texinfo().all(|t| t.is_some_and(|t| texinfo[t].flags.get() & SURF_NODRAW != 0));
+        let stored: Vec<Option<(String, i32)>> = if all_nodraw {
+            kept_texinfo().map(|t| t.and_then(|t| Some((material(t)?, texinfo[t].flags.get())))).collect()
+        } else {
+            Vec::new()
+        };
+        let restored = if all_nodraw { restored_tool(bsp.branch().id, contents, &stored) } else { None };
         if let Some(tool) = restored {
             let names: std::collections::BTreeSet<&str> = stored.iter().flatten().map(|(n, _)| n.as_str()).collect();
             let names: Vec<&str> = names.into_iter().collect();
