@@ -22,11 +22,26 @@ pub fn info_text(out: &mut impl Write, bsp: &Bsp, info: &Info) -> io::Result<()>
     } else {
         native_table(out, bsp.family(), &info.stats, info.size)?;
     }
-    writeln!(out, "{:>8} entities", info.entities)?;
+    entities_line(out, bsp, info.entities)?;
     if let Some(c) = info.checksum {
         writeln!(out, "map checksum (CRC32, entities excluded): {c:08x}")?;
     }
     Ok(())
+}
+
+/// The entity count under the stats table, its number ending where the table's counts end (the
+/// native tools print no such line; a count one column off the rest reads as a misprint).
+fn entities_line(out: &mut impl Write, bsp: &Bsp, entities: usize) -> io::Result<()> {
+    use bspkit::Family;
+    if bspkit::branches::quake3::RITUAL.contains(&bsp.branch()) {
+        return writeln!(out, "{entities:>6}   entities");
+    }
+    match bsp.family() {
+        Family::Quake | Family::GoldSrc => writeln!(out, "{entities:>7} entities"),
+        Family::Quake2 => writeln!(out, "{:<12}{entities:>8}", "entities:"),
+        Family::Quake3 => writeln!(out, "{entities:>9} entities"),
+        _ => writeln!(out, "{entities:>8} entities"),
+    }
 }
 
 /// Problems of one kind (severity, code, lump) seen more often than this print as one line.

@@ -76,3 +76,52 @@ fn lumps_columns_are_aligned() {
     }
     assert!(wide > 0, "no corpus lump with a record size wider than its header");
 }
+
+/// `bsp info`'s entity count line ends where the stats table's counts end on the families whose
+/// table is count-first (Quake, GoldSrc, Quake 2, the Quake 3 family): it was one column off.
+#[test]
+fn info_entity_count_lines_up_with_the_table() {
+    let Some(corpus) = common::corpus("info_entity_count_lines_up_with_the_table") else { return };
+    let mut checked = 0;
+    for m in common::maps(&corpus) {
+        if !["quake1", "goldsrc", "quake2", "quake3"].contains(&m.folder.as_str()) {
+            continue;
+        }
+        let o = run(&["info", s(&m.path)]);
+        assert_eq!(o.status.code(), Some(0), "{}: {}", m.path.display(), err(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let table_start = lines.iter().position(|l| l.is_empty()).expect("blank line before the table");
+        let at = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("entities") || l.trim_end().ends_with(" entities"))
+            .expect("entities line");
+        // Where the first all-digit word of a line ends.
+        let number_end = |l: &str| {
+            let mut col = 0;
+            for word in l.split(' ') {
+                if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+                    return Some(col + word.len());
+                }
+                col += word.len() + 1;
+            }
+            None
+        };
+        let mut ends: std::collections::BTreeMap<usize, usize> = Default::default();
+        for l in &lines[table_start..at] {
+            if let Some(e) = number_end(l) {
+                *ends.entry(e).or_default() += 1;
+            }
+        }
+        let (&usual, _) = ends.iter().max_by_key(|(_, n)| **n).expect("a table with counts");
+        assert_eq!(
+            number_end(lines[at]),
+            Some(usual),
+            "{}: {:?} against the table's counts ending at column {usual}",
+            m.path.display(),
+            lines[at]
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} maps checked");
+}
