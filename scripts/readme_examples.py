@@ -49,6 +49,7 @@ MAPS = {
     "q2dm1.bsp": ("corpus", "quake2/bsp_tool__q2_mp_lobby.bsp"),  # Quake 2 (decompile)
     "q3dm17.bsp": ("corpus", "quake3/bsp_tool__q3_mp_lobby.bsp"),  # Quake 3 (decompile)
     "c1a0.bsp": ("corpus", "goldsrc/goldsrc-renderer__vis-test.bsp"),  # GoldSrc (decompile)
+    "genvs2.bsp": ("corpus", "genesis3d/genesis3d__genvs2.bsp"),  # Genesis3D (decompile)
     "shack.360.bsp": ("corpus", "source_x360/bsp_tool__shack.360.bsp"),  # Xbox 360 Source (convert)
     # Names only the --help examples use.
     "maps/e1m1.bsp": ("sample", "sample_quake1.bsp"),

@@ -23,7 +23,8 @@ use crate::{open, Fatal, OpenArgs};
 Families: Quake 2 (IBSP 38, Qbism, SiN, SoF, Daikatana), Quake 3 (IBSP 46/47, Quake Live, RBSP, FBSP),
 Source (every branch, console maps included; .vmf),
 Quake 1 / Hexen II / BSP2 / 2PSB / GoldSrc (brushes rebuilt from the BSP tree, or read from BSPX BRUSHLIST),
-Call of Duty 1 / UO / 2 / 4 (Radiant `iwmap 4`), Titanfall / Titanfall 2 (MRVN-Radiant Valve 220).
+Call of Duty 1 / UO / 2 / 4 (Radiant `iwmap 4`), Titanfall / Titanfall 2 (MRVN-Radiant Valve 220),
+Genesis3D (brushes rebuilt from the BSP tree; Valve 220 with contents flags value, turned Z-up).
 Each run prints the measured quality: face coverage, brush, texture and entity fidelity; for
 tree-rebuilt maps also the volume against the leaves', brushes before/after merging, textures per face.
 Exit status: 0 written; 1 written, but --strict and something did not come back the same; 2 error.")]

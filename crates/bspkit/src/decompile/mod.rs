@@ -9,6 +9,7 @@
 //! | Call of Duty 1 / 2 / 4 | `.map`, Call of Duty Radiant (`iwmap 4`) | brushes + brush sides (six box coordinates, then planes), materials (module `cod`); texture alignment not recovered |
 //! | Titanfall, Titanfall 2 (rBSP 29–37) | `.map`, Valve 220 with `contents flags value` (MRVN-Radiant) | CM_BRUSHES boxes + plane offsets, side properties and texture vectors, contents from CM_PRIMITIVES (module `respawn`) |
 //! | Quake 1, Hexen II, BSP2, 2PSB, GoldSrc | `.map`, Valve 220 (or the standard form for Quake) | brushes rebuilt from the hull-0 tree (`decompile/tree.rs`, [`quake1`]) or read from BSPX `BRUSHLIST`; textures from the drawn faces; clip brushes from clip hull 1 (module `clip`) |
+//! | Genesis3D (`GBSP` 15) | `.map`, Valve 220 with `contents flags value`, Z-up | brushes rebuilt from each model's tree as for Quake 1 (module `genesis3d`, fed to the rebuild through `treewalk::TreeSource`); textures from the drawn faces |
 //!
 //! Quality is measured on the written text read back ([`mapfile::read_map`]), not on the data
 //! it was made from:
@@ -28,6 +29,7 @@
 
 mod clip;
 mod cod;
+mod genesis3d;
 pub mod geom;
 pub mod mapfile;
 mod original;
@@ -39,6 +41,7 @@ pub mod scene;
 mod snapcover;
 mod source;
 mod tree;
+mod treewalk;
 mod trigrid;
 pub mod vmf;
 
@@ -219,18 +222,14 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         Family::Quake3 => (quake::quake3(bsp, &mut budget)?, Dialect::Quake3BrushDef),
         Family::Cod => (cod::extract(bsp, &mut budget)?, Dialect::CodRadiant),
         Family::Respawn => (respawn::extract(bsp, &mut budget)?, Dialect::Quake2Valve),
-        // Refused as `Unsupported` (the map is sound; `Malformed` would blame it), with the reason.
         Family::Genesis3D => {
-            return Err(Error::new(ErrorKind::Unsupported(
-                "decompiling genesis3d maps: they have no brush lump (the GBSP chunks keep faces, the BSP tree and \
-                 each leaf's collision planes, LEAF_SIDES, bevels included), and their editor's source is not a .map; \
-                 the Quake 1, GoldSrc, Quake 2, Quake 3, Source, Call of Duty and Respawn families decompile"
-                    .to_string(),
-            )))
+            let x = genesis3d::extract(bsp, &mut budget, opts.budget)?;
+            return write_tree(bsp, x, opts, &mut budget);
         }
         f => {
             return Err(Error::new(ErrorKind::Unsupported(format!(
-                "decompiling {} maps (the Quake 1, GoldSrc, Quake 2, Quake 3, Source, Call of Duty and Respawn families decompile)",
+                "decompiling {} maps (the Quake 1, GoldSrc, Genesis3D, Quake 2, Quake 3, Source, Call of Duty and Respawn families \
+                 decompile)",
                 f.as_str()
             ))))
         }
@@ -287,14 +286,26 @@ fn decompile_tree(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Re
             budget: opts.budget,
         },
     )?;
+    write_tree(bsp, x, opts, budget)
+}
+
+/// Write and measure what a tree family's extractor gave ([`quake1`], [`genesis3d`]).
+fn write_tree(bsp: &Bsp, x: quake1::Extracted, opts: &DecompileOptions, budget: &mut Budget) -> Result<Decompiled> {
     let standard = x.format == quake1::QuakeFormat::Standard;
+    let genesis = bsp.family() == Family::Genesis3D;
     let header = vec![
         format!("Decompiled by bspkit {} from a {} map", env!("CARGO_PKG_VERSION"), bsp.branch().id),
-        format!(
-            "Format: {}, brushes {}",
-            if standard { "Quake, standard texture axes" } else { "Valve 220 texture axes" },
-            if x.tree.source == "tree" { "rebuilt from the BSP tree" } else { "from the BSPX BRUSHLIST lump" }
-        ),
+        if genesis {
+            "Format: Valve 220 texture axes with contents flags value (Genesis3D contents and texinfo flags), Z-up (Genesis3D's \
+             (x, y, z) written as (x, -z, y)), brushes rebuilt from the BSP tree"
+                .to_string()
+        } else {
+            format!(
+                "Format: {}, brushes {}",
+                if standard { "Quake, standard texture axes" } else { "Valve 220 texture axes" },
+                if x.tree.source == "tree" { "rebuilt from the BSP tree" } else { "from the BSPX BRUSHLIST lump" }
+            )
+        },
     ];
     // Without brushDef the writer's Quake 2 dialect is plain Valve 220 / standard lines; the
     // sides carry no flags, so none are written.
@@ -305,6 +316,7 @@ fn decompile_tree(bsp: &Bsp, opts: &DecompileOptions, budget: &mut Budget) -> Re
         format: "map",
         dialect: match (bsp.family(), standard) {
             (Family::GoldSrc, _) => "goldsrc-valve220",
+            (Family::Genesis3D, _) => "genesis3d-valve220",
             (_, true) => "quake-standard",
             (_, false) => "quake-valve220",
         },

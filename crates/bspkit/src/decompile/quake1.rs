@@ -211,12 +211,12 @@ pub enum QuakeFormat {
 }
 
 /// One drawn face of a model, in model space.
-struct DrawFace {
+pub(super) struct DrawFace {
     /// Facing out of the region it belongs to.
-    plane: Plane,
-    polygon: Vec<[f64; 3]>,
-    bounds: ([f64; 3], [f64; 3]),
-    tex: u32,
+    pub plane: Plane,
+    pub polygon: Vec<[f64; 3]>,
+    pub bounds: ([f64; 3], [f64; 3]),
+    pub tex: u32,
 }
 
 /// The texture table: texinfo entries first, then names without texinfo (tool and fallback).
@@ -251,13 +251,13 @@ pub(super) struct Extracted {
     pub tree: TreeQuality,
     /// Per model: its entity, and the output brushes (entity primitive indices) rebuilt from
     /// the tree, whose volume is compared with `leaf_volume` per model.
-    tree_brushes: Vec<(usize, usize)>,
-    model_volumes: Vec<(usize, f64)>,
+    pub tree_brushes: Vec<(usize, usize)>,
+    pub model_volumes: Vec<(usize, f64)>,
     /// Per face in `orig.faces`: the texinfo rows it was drawn with.
-    face_rows: Vec<Option<[[f64; 4]; 2]>>,
+    pub face_rows: Vec<Option<[[f64; 4]; 2]>>,
     pub format: QuakeFormat,
     /// Names written for a region's contents → the map's name they were made from.
-    renamed: HashMap<String, String>,
+    pub renamed: HashMap<String, String>,
 }
 
 fn finite(p: Plane) -> Option<Plane> {
@@ -372,7 +372,7 @@ fn written_rows(p: &TexProjection, normal: [f64; 3]) -> Option<[[f64; 4]; 2]> {
     quake::vecs_from_valve(p).or_else(|| vecs_from_standard(p, normal))
 }
 
-fn overlaps(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3])) -> bool {
+pub(super) fn overlaps(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3])) -> bool {
     (0..3).all(|k| a.0[k] <= b.1[k] + 0.1 && b.0[k] <= a.1[k] + 0.1)
 }
 
@@ -498,7 +498,7 @@ fn find_cut(r: &Region, draw: &[DrawFace], by_plane: &HashMap<tree::PlaneKey, Ve
 
 /// Cut regions whose faces span drawn faces of several textures ([`find_cut`]), so each side
 /// can carry one; returns the pieces and the number of cuts.
-fn cut_by_texture(
+pub(super) fn cut_by_texture(
     regions: Vec<Region>,
     draw: &[DrawFace],
     by_plane: &HashMap<tree::PlaneKey, Vec<usize>>,

@@ -61,11 +61,33 @@ fn side_by_side(path: &std::path::Path, size: u32, cam: Cam) -> (Frame, Frame, f
             }
         }
     }
-    let dec = brush_scene(bsp.family(), &back).unwrap();
-    let orig = bspkit::mesh::build(&bsp, &Default::default()).unwrap();
+    // Genesis3D names no tool texture: the decompile's `skip` sides (inside solid, or on the
+    // area leaves' brushes in doorways) are left undrawn as in a Quake map, as the compiler
+    // draws no face there.
+    let family = if bsp.family() == bspkit::Family::Genesis3D { bspkit::Family::Quake } else { bsp.family() };
+    let dec = brush_scene(family, &back).unwrap();
+    let mut orig = bspkit::mesh::build(&bsp, &Default::default()).unwrap();
+    // Genesis3D's corner colours (white on lightmapped faces) would light the original fully
+    // where the decompile is shaded by direction: both shaded alike, by direction.
+    if bsp.family() == bspkit::Family::Genesis3D {
+        for m in orig.models.iter_mut() {
+            m.vertices.colours.clear();
+        }
+    }
     // The entity lump's starts only: the decompile carries no `.ent` partitions, and crossfire's
     // camera stays `inside` (its starts are in `_spawn.ent`).
-    let starts = bsp.entities().map(|e| Starts::of(&e)).unwrap_or_default();
+    let mut starts = bsp.entities().map(|e| Starts::of(&e)).unwrap_or_default();
+    // Genesis3D's start class is `DeathMatchStart`, its origin Y-up: turned as the scene is.
+    if bsp.family() == bspkit::Family::Genesis3D && starts.first.is_none() {
+        let ents = bsp.entities().unwrap();
+        let origin = ents.iter().filter(|e| e.classname().as_deref() == Some("DeathMatchStart")).skip(GENESIS3D_START).find_map(|e| {
+            let v: Vec<f32> = e.get("Origin").or_else(|| e.get("origin"))?.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+            (v.len() == 3).then(|| [v[0], -v[2], v[1]])
+        });
+        if let Some(o) = origin {
+            starts = Starts { origins: vec![o], first: Some((o, [0.0, GENESIS3D_YAW, 0.0])) };
+        }
+    }
     let (camera, dims) = match cam {
         Cam::View(view) => frame(view, &orig, &starts, size).0,
         Cam::Inside => inside(&orig, &starts, size).expect("a floor inside the map"),
@@ -76,6 +98,11 @@ fn side_by_side(path: &std::path::Path, size: u32, cam: Cam) -> (Frame, Frame, f
     let same = a.rgb.chunks_exact(3).zip(b.rgb.chunks_exact(3)).filter(|(x, y)| x == y).count() as f64 / (a.rgb.len() / 3) as f64;
     (a, b, same)
 }
+
+/// Which Genesis3D start the camera stands at (the level's first starts are in small rooms), and
+/// which way it looks (degrees about Z; the starts record no angle).
+const GENESIS3D_START: usize = 3;
+const GENESIS3D_YAW: f32 = 90.0;
 
 /// `a` and `b` next to each other with a white bar between.
 fn compose(a: &Frame, b: &Frame) -> Frame {
@@ -113,6 +140,7 @@ fn original_and_decompile_side_by_side() {
         // pixels and every one of them is the same in the decompile (59.3 %); the rest is the
         // sealing hull and sky brushes the decompile draws where the original shows nothing.
         ("respawn", "bsp_tool__tf2r_mp_crossfire.bsp", Cam::Inside, 0.57),
+        ("genesis3d", "genesis3d__genvs2.bsp", Cam::View(View::Spawn), 0.99),
     ] {
         let Some(m) = common::maps_in(&corpus, folder).into_iter().find(|m| m.path.ends_with(file)) else {
             panic!("{file} is not in the corpus")
