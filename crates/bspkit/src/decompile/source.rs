@@ -3,7 +3,8 @@
 //! - **Brushes** (source.md §8): each brush's sides are planes; a side's polygon is its plane
 //!   clipped by the others, and sides clipped away are the compiler's bevels. Which entity a
 //!   brush belongs to comes from the model trees (model head node → leaves → leaf brushes,
-//!   §9); brushes no tree reaches (occluders, brushes inside others) go with the brush before.
+//!   §9); brushes no tree reaches (occluders, brushes inside others) go with the brush before,
+//!   except occluder brushes (`source_facts.md` §3), which go to their `func_occluder`.
 //! - **Materials** from texinfo → texdata → string table (§10); `uaxis`/`vaxis` are the texinfo
 //!   `textureVecs` rows as `[axis offset] scale` with `scale = 1/|row|` (so the rows come back
 //!   exactly), `lightmapscale` is `1/|lightmapVecs row|`. Sides without texinfo (§10.2) get the
@@ -13,7 +14,9 @@
 //!   `func_areaportal` whose `portalnumber` is the portal key of the area portal lying on them,
 //!   occluder brushes into the `func_occluder` whose occluder polygons lie on them; static props
 //!   (`sprp`, §14.3) as `prop_static` with every field of the lump's version, cubemaps (§17) as
-//!   `env_cubemap`, overlays (§18) as `info_overlay` on the brush sides that made their faces.
+//!   `env_cubemap`, overlays (§18) as `info_overlay` on the brush sides that made their faces,
+//!   water overlays (lump 50, `source_facts.md` §1) as `info_overlay_transition` entities each
+//!   holding one `overlaydata` block (what vbsp reads them from).
 //! - **Displacements** (§15): a `dispinfo` block on the brush side whose face the displacement
 //!   was built on, with power, start position, normals, distances, alphas, triangle tags and
 //!   allowed vertices as stored (triangle tags in Hammer's bits, [`vmf_tag`]).
@@ -91,6 +94,13 @@ pub struct SourceQuality {
     pub overlay_faces_on_sides: usize,
     /// Overlays read back with their material, U/V range, basis and points equal.
     pub overlays_same: usize,
+    /// Water overlays (lump 50), written as `info_overlay_transition` entities each holding one
+    /// `overlaydata` block; their faces, those whose brush side was found, and those read back
+    /// with every key but `sides` equal (material, U/V range, basis, points).
+    pub water_overlays: usize,
+    pub water_overlay_faces: usize,
+    pub water_overlay_faces_on_sides: usize,
+    pub water_overlays_same: usize,
     /// Brushes written into the entities the compiler folded into the world.
     pub func_detail: usize,
     pub func_ladder: usize,
@@ -401,7 +411,9 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
                     (p.portal_key.get() as i64, p.first_clip_portal_vert.get() as usize, p.num_clip_portal_verts.get() as usize)
                 }
             };
-            if let Some(vs) = first.checked_add(count).and_then(|e| cpv.get(first..e)) {
+            // Record 0 is vbsp's empty placeholder ("leave 0 as an error", portals.cpp
+            // `EmitAreaPortals`): a polygon of no points would lie on every brush.
+            if let Some(vs) = first.checked_add(count).and_then(|e| cpv.get(first..e)).filter(|vs| vs.len() >= 3) {
                 portal_polys.push((key, vs.iter().map(|p| v3(&p.pos).map(|c| c as f64)).collect()));
             }
         }
@@ -574,10 +586,23 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
             notes.push(format!("brush {bi}: model {m} has no entity; left out"));
             continue;
         };
-        let off = model_offset(&entities[ei], m);
         let (first, count) = (brush.firstside.get() as i64, brush.numsides.get() as i64);
         let range = super::original::side_range(&sides, bi, first, count).map_err(|e| bsp.lump_error(LUMP_BRUSHES, e))?;
         let mut raw = raw_planes(range, false)?;
+        // vbsp keeps a func_occluder's brushes in the brush lump, in world space, but builds no
+        // model for them (vbsp.cpp `EmitOccluderBrushes`; source.md §21): no tree reaches them,
+        // and the brush before may be any entity's. Its occluder polygons lie on it.
+        let mut occluder_tied = false;
+        if unreached[bi] && !occluder_polys.is_empty() {
+            let on_brush = |pts: &[[f64; 3]]| pts.iter().all(|p| in_brush(&raw, *p, 0.5));
+            if let Some(e) = occluder_polys.iter().filter(|(_, p)| on_brush(p)).find_map(|(k, _)| find_entity("occludernumber", *k as i64))
+            {
+                ei = e;
+                occluder_tied = true;
+                sq.occluder_brushes_tied += 1;
+            }
+        }
+        let off = if occluder_tied { [0.0; 3] } else { model_offset(&entities[ei], m) };
         for (r, p, shown) in recovered.get(&bi).into_iter().flatten() {
             raw[*r] = *p;
             sq.recovered_sides += 1;
@@ -611,21 +636,15 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
 
         // Where the brush goes: an entity the compiler folded into the world, or its model's.
         let mut new_entity: Option<&str> = None;
-        if m == 0 {
+        if m == 0 && !occluder_tied {
             let inside = |pts: &[[f64; 3]]| pts.iter().all(|p| in_brush(&bplanes, *p, 0.5));
             if contents & CONTENTS_AREAPORTAL != 0 {
-                match portal_polys.iter().find(|(_, p)| inside(p)).and_then(|(k, _)| find_entity("portalnumber", *k)) {
+                match portal_polys.iter().filter(|(_, p)| inside(p)).find_map(|(k, _)| find_entity("portalnumber", *k)) {
                     Some(e) => {
                         ei = e;
                         sq.areaportal_brushes_tied += 1;
                     }
                     None => notes.push(format!("brush {bi}: area portal brush with no func_areaportal found; kept in the world")),
-                }
-            } else if unreached[bi] && !occluder_polys.is_empty() {
-                if let Some(e) = occluder_polys.iter().find(|(_, p)| inside(p)).and_then(|(k, _)| find_entity("occludernumber", *k as i64))
-                {
-                    ei = e;
-                    sq.occluder_brushes_tied += 1;
                 }
             }
             // A ladder material gives its brush CONTENTS_LADDER itself; other ladder brushes were
@@ -989,7 +1008,23 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         ));
     }
 
-    // Overlays.
+    // Overlays. The faces an overlay lies on go back to the ids of the written sides that made
+    // them (`sides`): (faces named, faces whose side was found, the side ids).
+    let overlay_sides = |face_ids: &mut dyn Iterator<Item = i64>| -> (usize, usize, String) {
+        let (mut seen, mut on_sides, mut side_ids) = (0, 0, Vec::new());
+        for fi in face_ids {
+            seen += 1;
+            let Some((plane, pts, _, _)) = usize::try_from(fi).ok().and_then(&face_polygon) else { continue };
+            let g = usize::try_from(fi).ok().and_then(|f| face_group.get(&f).copied()).unwrap_or(0);
+            if let Some(si) = find_side(&side_index, &side_out, g, &plane, &pts) {
+                on_sides += 1;
+                if !side_ids.contains(&side_out[si].id) {
+                    side_ids.push(side_out[si].id);
+                }
+            }
+        }
+        (seen, on_sides, side_ids.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "))
+    };
     let fades = v.overlay_fades().unwrap_or(&[]);
     let overlays = v.overlays();
     let mut overlay_truth: Vec<Vec<(String, String)>> = Vec::new();
@@ -999,7 +1034,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         }
         for i in 0..ov.len() {
             budget.spend(64)?;
-            let Some((ti, face_ids)) = ov.get(i) else { continue };
+            let Some((ti, mut face_ids)) = ov.get(i) else { continue };
             let (u, vv, uvp, origin, normal, order) = match ov {
                 Overlays::Standard(o) => {
                     let o = &o[i];
@@ -1025,41 +1060,17 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
                 }
                 Overlays::Unknown => continue,
             };
-            let mut side_ids = Vec::new();
-            for fi in face_ids {
-                sq.overlay_faces += 1;
-                let Some((plane, pts, _, _)) = usize::try_from(fi).ok().and_then(&face_polygon) else { continue };
-                let g = usize::try_from(fi).ok().and_then(|f| face_group.get(&f).copied()).unwrap_or(0);
-                if let Some(si) = find_side(&side_index, &side_out, g, &plane, &pts) {
-                    sq.overlay_faces_on_sides += 1;
-                    if !side_ids.contains(&side_out[si].id) {
-                        side_ids.push(side_out[si].id);
-                    }
-                }
-            }
-            let d = |x: [f32; 3]| x.map(|c| c as f64);
-            // The U basis is stored in the z of the first three UV points; V = normal × U
-            // (what the engine rebuilds).
-            let bu = [uvp[0][2], uvp[1][2], uvp[2][2]].map(|c| c as f64);
-            let bv = geom::cross(d(normal), bu);
+            let (faces_seen, on_sides, side_ids) = overlay_sides(&mut face_ids);
+            sq.overlay_faces += faces_seen;
+            sq.overlay_faces_on_sides += on_sides;
             let mut pairs: Vec<(String, String)> = vec![
                 ("classname".into(), "info_overlay".into()),
                 ("origin".into(), vec3f(origin)),
                 ("material".into(), usize::try_from(ti).ok().and_then(material).unwrap_or_default()),
-                ("sides".into(), side_ids.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")),
+                ("sides".into(), side_ids),
                 ("RenderOrder".into(), order.to_string()),
-                ("StartU".into(), num(u[0] as f64)),
-                ("EndU".into(), num(u[1] as f64)),
-                ("StartV".into(), num(vv[0] as f64)),
-                ("EndV".into(), num(vv[1] as f64)),
-                ("BasisOrigin".into(), vec3f(origin)),
-                ("BasisU".into(), vec3f(bu.map(|c| c as f32))),
-                ("BasisV".into(), vec3f(bv.map(|c| c as f32))),
-                ("BasisNormal".into(), vec3f(normal)),
             ];
-            for (k, p) in uvp.iter().enumerate() {
-                pairs.push((format!("uv{k}"), vec3([p[0] as f64, p[1] as f64, 0.0])));
-            }
+            pairs.extend(overlay_shape_keys(u, vv, uvp, origin, normal));
             if let Some(f) = fades.get(i) {
                 pairs.push(("fademindist".into(), num(f.min_dist.get() as f64)));
                 pairs.push(("fademaxdist".into(), num(f.max_dist.get() as f64)));
@@ -1069,11 +1080,47 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         }
     }
     sq.overlays = overlay_truth.len();
-    if let Ok(w) = v.water_overlays_raw() {
-        if !w.is_empty() {
-            notes.push(format!("water overlays (lump 50, {} bytes): no layout known; left out", w.len()));
+
+    // Water overlays (lump 50, source_facts.md §1): vbsp reads them from `overlaydata` blocks
+    // in an entity's `overlaytransition` block (Hammer saves them in `info_overlay_transition`,
+    // whose own keys vbsp drops), with the info_overlay keys but no render order or fades.
+    // Each comes back as one such entity with one `overlaydata` block.
+    let mut water_truth: Vec<Vec<(String, String)>> = Vec::new();
+    let mut added_blocks: HashMap<usize, Block> = HashMap::new(); // index into `added` → block
+    match v.water_overlays() {
+        Ok(Some(wo)) => {
+            for o in wo {
+                budget.spend(256)?;
+                let n = o.face_count().min(o.faces.len());
+                let (faces_seen, on_sides, side_ids) = overlay_sides(&mut o.faces[..n].iter().map(|f| f.get() as i64));
+                sq.water_overlay_faces += faces_seen;
+                sq.water_overlay_faces_on_sides += on_sides;
+                let origin = v3(&o.origin);
+                let mut keys: Vec<(String, String)> = vec![
+                    ("material".into(), usize::try_from(o.texinfo.get()).ok().and_then(material).unwrap_or_default()),
+                    ("sides".into(), side_ids),
+                ];
+                let uvp = o.uv_points.map(|p| v3(&p));
+                keys.extend(overlay_shape_keys(o.u.map(|x| x.get()), o.v.map(|x| x.get()), uvp, origin, v3(&o.basis_normal)));
+                let mut data = Block::new("overlaydata");
+                for (k, val) in &keys {
+                    data.pair(k, val.clone());
+                }
+                let mut transition = Block::new("overlaytransition");
+                transition.block(data);
+                water_truth.push(keys.into_iter().filter(|(k, _)| k != "sides").collect());
+                added_blocks.insert(added.len(), transition);
+                added.push((vec![("classname".into(), "info_overlay_transition".into()), ("origin".into(), vec3f(origin))], usize::MAX));
+            }
         }
+        Ok(None) => {
+            if let Some(w) = v.water_overlays_raw().ok().filter(|w| !w.is_empty()) {
+                notes.push(format!("water overlays (lump 50, {} bytes): this branch's layout is unknown; left out", w.len()));
+            }
+        }
+        Err(e) => notes.push(format!("water overlays (lump 50) not read: {e}; left out")),
     }
+    sq.water_overlays = water_truth.len();
 
     // Put the sides into their solids.
     for (si, (owner, solid, _)) in side_place.iter().enumerate() {
@@ -1115,6 +1162,9 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
             for s in std::mem::take(list) {
                 b.block(s);
             }
+        }
+        if let Some(extra) = i.checked_sub(entities.len()).and_then(|a| added_blocks.remove(&a)) {
+            b.block(extra);
         }
         if !is_world {
             b.block(editor("220 30 220"));
@@ -1168,6 +1218,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         props,
         cubemaps: cubemaps.iter().map(|c| (c.origin.iter().map(|x| x.get() as f64).collect(), c.size.get() as i64)).collect(),
         overlays: overlay_truth,
+        water_overlays: water_truth,
         disps: disp_truth,
     };
     Ok(SourceOut { text, orig, counts: sq, truth })
@@ -1196,6 +1247,7 @@ struct Truth {
     props: Vec<crate::lumps::staticprops::StaticProp>,
     cubemaps: Vec<(Vec<f64>, i64)>,
     overlays: Vec<Vec<(String, String)>>,
+    water_overlays: Vec<Vec<(String, String)>>,
     disps: Vec<DispTruth>,
 }
 
@@ -1209,6 +1261,28 @@ impl SourceOut {
 }
 
 type SideIndex = HashMap<(usize, [i64; 3], i64), Vec<usize>>;
+
+/// The keys vbsp reads for an overlay's shape (`StartU` … `uv3`), from the record: U/V range,
+/// basis origin, basis, and the four UV points. The U basis is stored in the z of the first
+/// three UV points (§18); V = normal × U (what the engine rebuilds).
+fn overlay_shape_keys(u: [f32; 2], v: [f32; 2], uvp: [[f32; 3]; 4], origin: [f32; 3], normal: [f32; 3]) -> Vec<(String, String)> {
+    let bu = [uvp[0][2], uvp[1][2], uvp[2][2]].map(|c| c as f64);
+    let bv = geom::cross(normal.map(|c| c as f64), bu);
+    let mut pairs: Vec<(String, String)> = vec![
+        ("StartU".into(), num(u[0] as f64)),
+        ("EndU".into(), num(u[1] as f64)),
+        ("StartV".into(), num(v[0] as f64)),
+        ("EndV".into(), num(v[1] as f64)),
+        ("BasisOrigin".into(), vec3f(origin)),
+        ("BasisU".into(), vec3f(bu.map(|c| c as f32))),
+        ("BasisV".into(), vec3f(bv.map(|c| c as f32))),
+        ("BasisNormal".into(), vec3f(normal)),
+    ];
+    for (k, p) in uvp.iter().enumerate() {
+        pairs.push((format!("uv{k}"), vec3([p[0] as f64, p[1] as f64, 0.0])));
+    }
+    pairs
+}
 
 /// The written side of entity group `group` on `plane` whose polygon holds `poly`'s centroid.
 fn find_side(index: &SideIndex, sides: &[SideOut], group: usize, plane: &Plane, poly: &[[f64; 3]]) -> Option<usize> {
@@ -1360,16 +1434,24 @@ fn check_extras(read: &[Block], sq: &mut SourceQuality, truth: &Truth) {
         sq.cubemaps_same += usize::from(&nums(e, "origin") == o && int(e, "cubemapsize") == Some(*size));
     }
 
-    for (truth, e) in overlays.iter().zip(of_class("info_overlay")) {
-        let ok = truth.iter().all(|(k, v)| {
+    // Each key as written: names equal, numbers close.
+    let keys_same = |truth: &[(String, String)], e: &Block| {
+        truth.iter().all(|(k, v)| {
             let (a, b) = (vmf::numbers(v), nums(e, k));
             if k == "material" || k == "classname" {
                 e.get(k) == Some(v.as_str())
             } else {
                 a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| close(*y, *x))
             }
-        });
-        sq.overlays_same += usize::from(ok);
+        })
+    };
+    for (truth, e) in overlays.iter().zip(of_class("info_overlay")) {
+        sq.overlays_same += usize::from(keys_same(truth, e));
+    }
+    // Water overlays: the `overlaydata` block of each `info_overlay_transition`, in order.
+    let water = of_class("info_overlay_transition").filter_map(|e| e.blocks("overlaytransition").next()?.blocks("overlaydata").next());
+    for (truth, data) in truth.water_overlays.iter().zip(water) {
+        sq.water_overlays_same += usize::from(keys_same(truth, data));
     }
 
     // Displacements: find the side by id in the read-back document.

@@ -430,3 +430,266 @@ fn tool_materials_come_back_from_contents() {
     assert_eq!((count("tools/toolsclip"), count("tools/toolsplayerclip"), count("TOOLS/TOOLSNODRAW")), (18, 6, 27));
     assert_eq!(d.report.notes.iter().filter(|n| n.contains("the tool its contents")).count(), 4);
 }
+
+/// A builder-made Source map (v20) holding what vbsp writes for a water overlay, an area portal
+/// and an occluder (`docs/format-notes/source_facts.md` §1–§3), for the decompile paths no
+/// corpus map reaches (session 39 audit of issue 26):
+/// - brush 0, the world's water (`CONTENTS_WATER`, 0..64 × 0..64 × 0..32): its top side is the
+///   map's one drawn face (face 0, `liquids/water`), the other sides nodraw;
+/// - brush 1, the area portal (`CONTENTS_AREAPORTAL`, 64..72 × 0..64 × 0..64, every side
+///   `TOOLS/TOOLSAREAPORTAL`): vbsp moves it into the world and gives the entity (of class
+///   `areaportal_class`) `portalnumber` 1, the portal key of both area portal records (one per
+///   area), whose clip polygon is its x = 64 side;
+/// - brush 2, a `func_door`'s (model 1, 200..208 × 0..64 × 0..64, nodraw);
+/// - brush 3, the occluder (100..108 × 0..64 × 0..64, its −x side `TOOLS/TOOLSOCCLUDER`, the rest
+///   nodraw): in the brush lump but in no model's tree (vbsp.cpp `EmitOccluderBrushes`), after
+///   the door's brush; the `func_occluder` has `occludernumber` 0, and occluder 0 (lump 9,
+///   version 1) has one polygon, that side;
+/// - one water overlay (lump 50) on face 0, id 513 (`MAX_MAP_OVERLAYS + 1`), texinfo 4
+///   (`overlays/shoreline`, vbsp's overlay texinfo: no axes, offsets −99999).
+///
+/// The world tree is one node whose back leaf lists brushes 0 and 1; the door's likewise, brush 2.
+pub(crate) fn portal_occluder_water_map(areaportal_class: &str) -> Vec<u8> {
+    let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let i32s = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let u16s = |v: &[u16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let i16s = |v: &[i16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    // Planes in vbsp's pairs (source.md §7.1): each plane at an even index with its flip after it,
+    // the one facing the positive axis first. Then a box's six sides, outward: +x, −x, +y, −y, +z, −z.
+    let mut plane_list: Vec<([f32; 3], f32)> = Vec::new();
+    let mut plane = |n: [f32; 3], d: f32| -> u16 {
+        let found = plane_list.iter().position(|&(pn, pd)| pn == n && pd == d);
+        found.unwrap_or_else(|| {
+            let positive = n.iter().sum::<f32>() > 0.0;
+            let (a, b) = if positive { ((n, d), (n.map(|c| -c), -d)) } else { ((n.map(|c| -c), -d), (n, d)) };
+            plane_list.push(a);
+            plane_list.push(b);
+            plane_list.len() - if positive { 2 } else { 1 }
+        }) as u16
+    };
+    let node_plane = plane([1.0, 0.0, 0.0], 1000.0);
+    let boxes: [([f32; 3], [f32; 3]); 4] = [
+        ([0.0, 0.0, 0.0], [64.0, 64.0, 32.0]),
+        ([64.0, 0.0, 0.0], [72.0, 64.0, 64.0]),
+        ([200.0, 0.0, 0.0], [208.0, 64.0, 64.0]),
+        ([100.0, 0.0, 0.0], [108.0, 64.0, 64.0]),
+    ];
+    let mut box_planes = Vec::new();
+    for (lo, hi) in boxes {
+        let mut sides = Vec::new();
+        for axis in 0..3 {
+            for (sign, d) in [(1.0f32, hi[axis]), (-1.0, -lo[axis])] {
+                let mut n = [0.0f32; 3];
+                n[axis] = sign;
+                sides.push(plane(n, d));
+            }
+        }
+        box_planes.push(sides);
+    }
+    let mut planes = Vec::new();
+    for (n, d) in &plane_list {
+        planes.extend(f32s(&[n[0], n[1], n[2], *d]));
+        let kind = n.iter().position(|c| c.abs() == 1.0).unwrap() as i32;
+        planes.extend(i32s(&[kind]));
+    }
+    // Texinfo: 0 water, 1 nodraw, 2 area portal, 3 occluder, 4 the overlay's.
+    let names = ["liquids/water", "TOOLS/TOOLSNODRAW", "TOOLS/TOOLSAREAPORTAL", "TOOLS/TOOLSOCCLUDER", "overlays/shoreline"];
+    let (surf_nodraw, surf_warp) = (0x80, 0x8);
+    let mut texinfo = Vec::new();
+    for (t, flags) in [(0, surf_warp), (1, surf_nodraw), (2, surf_nodraw), (3, 0), (4, 0)] {
+        if t == 4 {
+            texinfo.extend(f32s(&[0.0, 0.0, 0.0, -99999.0, 0.0, 0.0, 0.0, -99999.0]));
+            texinfo.extend(f32s(&[0.0, 0.0, 0.0, -99999.0, 0.0, 0.0, 0.0, -99999.0]));
+        } else {
+            texinfo.extend(f32s(&[0.25, 0.0, 0.0, 0.0, 0.0, -0.25, 0.0, 0.0]));
+            texinfo.extend(f32s(&[0.0625, 0.0, 0.0, 0.0, 0.0, -0.0625, 0.0, 0.0]));
+        }
+        texinfo.extend(i32s(&[flags, t]));
+    }
+    let (mut string_data, mut string_table, mut texdata) = (Vec::new(), Vec::new(), Vec::new());
+    for (t, name) in names.iter().enumerate() {
+        string_table.extend(i32s(&[string_data.len() as i32]));
+        string_data.extend(name.as_bytes());
+        string_data.push(0);
+        texdata.extend(f32s(&[0.5, 0.5, 0.5]));
+        texdata.extend(i32s(&[t as i32, 64, 64, 64, 64]));
+    }
+    // Brush sides in plane order; (brush, side) → texinfo.
+    let mut sides = Vec::new();
+    for b in 0..4u16 {
+        for s in 0..6u16 {
+            let texinfo: i16 = match (b, s) {
+                (0, 4) => 0,
+                (1, _) => 2,
+                (3, 1) => 3,
+                _ => 1,
+            };
+            sides.extend(u16s(&[box_planes[b as usize][s as usize]]));
+            sides.extend(i16s(&[texinfo, -1, 0]));
+        }
+    }
+    let brushes = i32s(&[0, 6, 0x20, 6, 6, 0x8000, 12, 6, 0x1, 18, 6, 0x1]);
+    // Vertices: the water's top face (0..3), clockwise seen from above (source.md §7.5), then
+    // the occluder polygon on x = 100 (4..7).
+    let verts: [[f32; 3]; 8] = [
+        [0.0, 0.0, 32.0],
+        [0.0, 64.0, 32.0],
+        [64.0, 64.0, 32.0],
+        [64.0, 0.0, 32.0],
+        [100.0, 0.0, 0.0],
+        [100.0, 0.0, 64.0],
+        [100.0, 64.0, 64.0],
+        [100.0, 64.0, 0.0],
+    ];
+    let vertices: Vec<u8> = verts.iter().flat_map(|v| f32s(v)).collect();
+    let edges = u16s(&[0, 0, 0, 1, 1, 2, 2, 3, 3, 0]);
+    let surfedges = i32s(&[1, 2, 3, 4]);
+    // dface_t (56 bytes): the water's top plane (z = 32, up), edges 0..4, texinfo 0, no
+    // displacement.
+    let mut face = u16s(&[box_planes[0][4]]);
+    face.extend([0u8, 0]);
+    face.extend(i32s(&[0]));
+    face.extend(i16s(&[4, 0, -1, -1]));
+    face.extend([0u8, 255, 255, 255]);
+    face.extend(i32s(&[-1]));
+    face.extend(f32s(&[4096.0]));
+    face.extend(i32s(&[0, 0, 0, 0, -1]));
+    face.extend(u16s(&[0, 0]));
+    face.extend(i32s(&[0]));
+    assert_eq!(face.len(), 56);
+    // Node 0 heads the world (leaf 1 lists brushes 0 and 1), node 1 the door (leaf 3, brush 2).
+    let mut nodes = Vec::new();
+    for children in [[-1, -2], [-3, -4]] {
+        nodes.extend(i32s(&[node_plane as i32, children[0], children[1]]));
+        nodes.extend([0u8; 20]);
+    }
+    let mut leaves = Vec::new();
+    for (contents, area, first_brush, brush_count) in [(0i32, 1i16, 0u16, 0u16), (0x20 | 0x8000, 1, 0, 2), (0, 1, 0, 0), (1, 1, 2, 1)] {
+        leaves.extend(i32s(&[contents]));
+        leaves.extend(i16s(&[-1, area]));
+        leaves.extend([0u8; 12]);
+        leaves.extend(u16s(&[0, 0, first_brush, brush_count]));
+        leaves.extend(i16s(&[-1, 0]));
+    }
+    let mut model = f32s(&[0.0, 0.0, 0.0, 108.0, 64.0, 64.0, 0.0, 0.0, 0.0]);
+    model.extend(i32s(&[0, 0, 1]));
+    model.extend(f32s(&[200.0, 0.0, 0.0, 208.0, 64.0, 64.0, 0.0, 0.0, 0.0]));
+    model.extend(i32s(&[1, 1, 0]));
+    // Areas 0 (unused), 1 and 2, each with one area portal record after vbsp's empty record 0
+    // (portals.cpp `EmitAreaPortals`): key 1, the other area, the four clip portal vertices
+    // (the x = 64 square) and the portal's plane, flipped (the pair's other index) for area 2.
+    let areas = i32s(&[0, 0, 1, 1, 1, 2]);
+    let mut portals = u16s(&[0, 0, 0, 0]);
+    portals.extend(i32s(&[0]));
+    let portal_plane = box_planes[1][1] as i32;
+    for (other, planenum) in [(2u16, portal_plane), (1, portal_plane ^ 1)] {
+        portals.extend(u16s(&[1, other, 0, 4]));
+        portals.extend(i32s(&[planenum]));
+    }
+    let clip_verts = f32s(&[64.0, 0.0, 0.0, 64.0, 64.0, 0.0, 64.0, 64.0, 64.0, 64.0, 0.0, 64.0]);
+    // Lump 9 at version 1: one occluder (40 bytes), one polygon, four vertex indices.
+    let mut occlusion = i32s(&[1, 0, 0, 1]);
+    occlusion.extend(f32s(&[100.0, 0.0, 0.0, 100.0, 64.0, 64.0]));
+    occlusion.extend(i32s(&[-1, 1, 0, 4, box_planes[3][1] as i32, 4, 4, 5, 6, 7]));
+    // dwateroverlay_t (1120 bytes): the U basis (1 0 0) in the z of uv0..uv2, uv3's z 0 (V not
+    // flipped), origin at the water's centre, normal up.
+    let mut water = i32s(&[513]);
+    water.extend(i16s(&[4]));
+    water.extend(u16s(&[1]));
+    let mut faces = vec![0i32; 256];
+    faces[0] = 0;
+    water.extend(i32s(&faces));
+    water.extend(f32s(&[0.0, 1.0, 0.25, 0.75]));
+    water.extend(f32s(&[-16.0, -8.0, 1.0, -16.0, 8.0, 0.0, 16.0, 8.0, 0.0, 16.0, -8.0, 0.0]));
+    water.extend(f32s(&[32.0, 32.0, 32.0, 0.0, 0.0, 1.0]));
+    assert_eq!(water.len(), 1120);
+    let entities = format!(
+        "{{\n\"classname\" \"worldspawn\"\n\"mapversion\" \"7\"\n}}\n\
+         {{\n\"targetname\" \"door_portal\"\n\"StartOpen\" \"1\"\n\"portalnumber\" \"1\"\n\"classname\" \"{areaportal_class}\"\n}}\n\
+         {{\n\"model\" \"*1\"\n\"classname\" \"func_door\"\n}}\n\
+         {{\n\"StartActive\" \"1\"\n\"occludernumber\" \"0\"\n\"classname\" \"func_occluder\"\n}}\n\0"
+    );
+    BspBuilder::new(&bspkit::branches::source::SOURCE)
+        .version(20)
+        .lump(0, entities.into_bytes())
+        .lump(1, planes)
+        .lump(2, texdata)
+        .lump(3, vertices)
+        .lump(5, nodes)
+        .lump(6, texinfo)
+        .lump(7, face)
+        .lump_v(9, occlusion, 1)
+        .lump_v(10, leaves, 1)
+        .lump(12, edges)
+        .lump(13, surfedges)
+        .lump(14, model)
+        .lump(17, u16s(&[0, 1, 2]))
+        .lump(18, brushes)
+        .lump(19, sides)
+        .lump(20, areas)
+        .lump(21, portals)
+        .lump(41, clip_verts)
+        .lump(43, string_data)
+        .lump(44, string_table)
+        .lump(50, water)
+        .build()
+}
+
+/// A water overlay (lump 50) comes back as an `info_overlay_transition` holding one
+/// `overlaydata` block with the keys vbsp reads (its `sides` the written water side), an area
+/// portal brush goes into its `func_areaportal` / `func_areaportalwindow` (by `portalnumber`),
+/// and the occluder brush no tree reaches into its `func_occluder` (by `occludernumber`), each
+/// with its stored tool materials.
+#[test]
+fn water_overlays_areaportals_and_occluders_come_back() {
+    for class in ["func_areaportal", "func_areaportalwindow"] {
+        let bytes = portal_occluder_water_map(class);
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+        let q = d.report.quality.as_ref().unwrap();
+        let x = q.source.clone().unwrap();
+        let why = format!("{:?}\n{}", d.report.notes, d.text);
+        assert_eq!((x.water_overlays, x.water_overlay_faces, x.water_overlay_faces_on_sides, x.water_overlays_same), (1, 1, 1, 1), "{why}");
+        assert_eq!((x.areaportal_brushes_tied, x.occluder_brushes_tied), (1, 1), "{why}");
+        assert_eq!((q.brushes, q.brushes_same), (4, 4), "{why}");
+        assert_eq!(q.entities, q.entities_same, "{why}");
+
+        let read = vmf::read(d.text.as_bytes()).unwrap();
+        let ents = to_map_entities(&read);
+        let class_of = |e: &bspkit::decompile::mapfile::MapEntity| e.pairs.iter().find(|(k, _)| k == "classname").map(|(_, v)| v.clone());
+        let materials = |e: &bspkit::decompile::mapfile::MapEntity| -> Vec<Vec<String>> {
+            e.brushes().map(|b| b.iter().map(|s| s.texture.clone()).collect()).collect()
+        };
+        // The world keeps the water brush alone.
+        assert_eq!(materials(&ents[0]).len(), 1, "{why}");
+        assert!(materials(&ents[0])[0].contains(&"liquids/water".to_string()), "{why}");
+        let portal = ents.iter().find(|e| class_of(e).as_deref() == Some(class)).unwrap();
+        assert_eq!(materials(portal), vec![vec!["TOOLS/TOOLSAREAPORTAL".to_string(); 6]], "{why}");
+        // The occluder's brush follows the door's in the lump but is not the door's.
+        let door = ents.iter().find(|e| class_of(e).as_deref() == Some("func_door")).unwrap();
+        assert_eq!(materials(door), vec![vec!["TOOLS/TOOLSNODRAW".to_string(); 6]], "{why}");
+        let occluder = ents.iter().find(|e| class_of(e).as_deref() == Some("func_occluder")).unwrap();
+        let occ = &materials(occluder)[..];
+        assert_eq!(occ.len(), 1, "{why}");
+        assert_eq!(occ[0].iter().filter(|m| *m == "TOOLS/TOOLSOCCLUDER").count(), 1, "{why}");
+        assert_eq!(occ[0].iter().filter(|m| *m == "TOOLS/TOOLSNODRAW").count(), 5, "{why}");
+
+        // The water overlay: its keys, and `sides` naming the water brush's top side.
+        let transition = read.iter().find(|b| b.get("classname") == Some("info_overlay_transition")).expect("info_overlay_transition");
+        let data = transition.blocks("overlaytransition").next().and_then(|t| t.blocks("overlaydata").next()).expect("overlaydata");
+        assert_eq!(data.get("material"), Some("overlays/shoreline"));
+        assert_eq!(vmf::numbers(data.get("BasisOrigin").unwrap()), [32.0, 32.0, 32.0]);
+        assert_eq!(vmf::numbers(data.get("BasisU").unwrap()), [1.0, 0.0, 0.0]);
+        assert_eq!(vmf::numbers(data.get("BasisV").unwrap()), [0.0, 1.0, 0.0]);
+        assert_eq!(vmf::numbers(data.get("uv0").unwrap()), [-16.0, -8.0, 0.0]);
+        assert_eq!((data.get("StartV"), data.get("EndV")), (Some("0.25"), Some("0.75")));
+        let world = read.iter().find(|b| b.name == "world").unwrap();
+        let top = world
+            .blocks("solid")
+            .flat_map(|s| s.blocks("side"))
+            .find(|s| s.get("material") == Some("liquids/water"))
+            .and_then(|s| s.get("id"))
+            .unwrap();
+        assert_eq!(data.get("sides"), Some(top), "{why}");
+    }
+}

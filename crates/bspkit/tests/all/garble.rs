@@ -454,3 +454,48 @@ fn garbled_maps_under_low_budgets_fail_cleanly() {
     eprintln!("garbled maps under low budgets: {cases} cases, {refused} refusals by a budget, {texture_budget} textures refused by the texel budget");
     assert!(refused > 0, "the low budgets were never met");
 }
+
+/// The Source decompile paths no corpus map reaches (water overlays, area portals, occluders:
+/// lumps 50, 21 + 41 and 9 are empty on every corpus map) on the builder map that has them
+/// ([`crate::decompile_source::portal_occluder_water_map`]), its bytes garbled: within those
+/// lumps and the records they point into (brushes, sides, planes, vertices, faces, texinfo)
+/// and anywhere: `Ok` or a typed error, never a panic, within the budget.
+#[test]
+fn garbled_water_overlay_portal_occluder_maps_decompile_or_fail_cleanly() {
+    use bspkit::decompile::{decompile, DecompileOptions};
+    let opts = DecompileOptions { budget: 20_000_000, ..Default::default() };
+    let mut data = crate::decompile_source::portal_occluder_water_map("func_areaportal");
+    let bsp = Bsp::from_bytes(&data).unwrap();
+    let x = decompile(&bsp, &opts).unwrap().report.quality.unwrap().source.unwrap();
+    assert_eq!((x.water_overlays, x.areaportal_brushes_tied, x.occluder_brushes_tied), (1, 1, 1), "the paths are reached");
+    let lumps: Vec<(usize, usize)> = [50usize, 21, 41, 9, 18, 19, 1, 3, 7, 6, 20]
+        .iter()
+        .filter_map(|&i| bsp.entry(i).map(|e| (e.offset as usize, e.length as usize)))
+        .filter(|(_, len)| *len > 0)
+        .collect();
+    drop(bsp);
+    let header = header_len(&data);
+    let mut rng = Rng::new("decompile water overlays, area portals, occluders");
+    let (mut cases, mut decompiled) = (0usize, 0usize);
+    for round in 0..600 {
+        // Two thirds of the cases hit one of the lumps, the rest the whole file.
+        let undo = if round % 3 == 2 {
+            mutate(&mut rng, &mut data, header)
+        } else {
+            let (offset, len) = lumps[rng.below(lumps.len())];
+            let mut lump = data[offset..offset + len].to_vec();
+            let undo: Vec<(usize, u8)> = mutate(&mut rng, &mut lump, 0).into_iter().map(|(i, b)| (offset + i, b)).collect();
+            data[offset..offset + len].copy_from_slice(&lump);
+            undo
+        };
+        if let Ok(bsp) = Bsp::from_bytes(&data) {
+            decompiled += usize::from(decompile(&bsp, &opts).is_ok());
+        }
+        cases += 1;
+        for (i, b) in undo.into_iter().rev() {
+            data[i] = b;
+        }
+    }
+    eprintln!("garbled water overlay / portal / occluder decompiles: {cases} cases, {decompiled} decompiled");
+    assert!(decompiled * 2 > cases, "{decompiled} of {cases} garbled maps decompiled");
+}

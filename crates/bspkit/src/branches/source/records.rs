@@ -476,6 +476,27 @@ impl<O: ByteOrder> OverlayStrata<O> {
     }
 }
 record!(
+    /// `dwateroverlay_t`, 1120 bytes (lump 50; `docs/format-notes/source_facts.md` §1): the
+    /// `doverlay_t` fields (§18) with room for 256 faces instead of 64.
+    WaterOverlay {
+        id: I32<O>,
+        texinfo: I16<O>,
+        face_count_and_render_order: U16<O>,
+        faces: [I32<O>; 256],
+        u: [F32<O>; 2],
+        v: [F32<O>; 2],
+        uv_points: [Vec3<O>; 4],
+        origin: Vec3<O>,
+        basis_normal: Vec3<O>,
+    }
+);
+impl<O: ByteOrder> WaterOverlay<O> {
+    /// The low 14 bits, as in `doverlay_t` (the top 2 are the render order).
+    pub fn face_count(&self) -> usize {
+        (self.face_count_and_render_order.get() & 0x3fff) as usize
+    }
+}
+record!(
     /// Overlay fade distances (lump 60), 8 bytes: one per overlay (observed: 16 bytes for the
     /// 2 overlays of tf2_test2).
     OverlayFade { min_dist: F32<O>, max_dist: F32<O> }
@@ -864,6 +885,8 @@ mod tests {
         assert_eq!(size_of::<DispTri<LE>>(), 2);
         assert_eq!(size_of::<Cubemap<LE>>(), 16);
         assert_eq!(size_of::<Overlay<LE>>(), 352);
+        // source_facts.md §1 (bspfile.h `dwateroverlay_t`)
+        assert_eq!(size_of::<WaterOverlay<LE>>(), 1120);
         // §19, §20, §21, §22, §23
         assert_eq!(size_of::<ColorRGBExp32>(), 4);
         assert_eq!(size_of::<CompressedLightCube>(), 24);

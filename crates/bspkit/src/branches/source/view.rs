@@ -1021,9 +1021,18 @@ impl<'a, O: ByteOrder> View<'a, O> {
     pub fn overlay_fades(&self) -> Result<&'a [OverlayFade<O>]> {
         self.recs(LUMP_OVERLAY_FADES)
     }
-    /// Water overlays (lump 50) have no layout in the seeds: raw bytes.
+    /// Water overlays (lump 50) as raw bytes.
     pub fn water_overlays_raw(&self) -> Result<&'a [u8]> {
         self.bsp.lump(LUMP_WATER_OVERLAYS)
+    }
+    /// Water overlays (lump 50, `dwateroverlay_t`, `docs/format-notes/source_facts.md` §1), or
+    /// `None` where the layout is not known: Strata and Vindictus widen `doverlay_t` and Dota 2
+    /// changes it (§18), so their water overlays are not assumed to keep the SDK layout.
+    pub fn water_overlays(&self) -> Result<Option<&'a [WaterOverlay<O>]>> {
+        Ok(match (self.layout, self.bsp.branch().id) {
+            (_, "dota2") | (Layout::Strata | Layout::Vindictus, _) => None,
+            _ => Some(self.recs(LUMP_WATER_OVERLAYS)?),
+        })
     }
     fn world_lights_at(&self, i: usize) -> Result<WorldLights<'a, O>> {
         Ok(if self.layout == Layout::Strata || self.version(i) == 1 {
