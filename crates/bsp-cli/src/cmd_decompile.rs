@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use bspkit::decompile::quake1::QuakeFormat;
 use bspkit::decompile::{decompile_to, DecompileOptions, Report};
 use clap::Args;
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
 
 use crate::{open, Fatal, OpenArgs};
 
@@ -54,6 +56,10 @@ pub struct DecompileArgs {
     /// Quake 1 family: no clip brushes from clip hull 1 (faster; hull 1 not measured)
     #[arg(long)]
     no_clip_brushes: bool,
+    /// Most rows in the report's brush_list and entity_list (every brush and entity measured;
+    /// the totals are counted past it); 0 for none
+    #[arg(long, value_name = "N", default_value_t = bspkit::decompile::DEFAULT_LIST_LIMIT)]
+    list_limit: usize,
     #[command(flatten)]
     open: OpenArgs,
 }
@@ -140,6 +146,115 @@ pub(crate) fn summary(file: &std::path::Path, r: &Report, out: &std::path::Path)
     s
 }
 
+/// The report as indented JSON, each element of a list nested in it (a brush or entity row, a
+/// mismatch) on one line: a 50,000-brush map's list stays a line a brush.
+fn report_json(r: &Report) -> Result<Vec<u8>, serde_json::Error> {
+    let mut text = Vec::new();
+    r.serialize(&mut serde_json::Serializer::with_formatter(&mut text, RowsFormatter::default()))?;
+    text.push(b'\n');
+    Ok(text)
+}
+
+/// serde_json's pretty layout, except that a container inside a list below the top level is
+/// written compact, on one line.
+#[derive(Default)]
+struct RowsFormatter {
+    pretty: PrettyFormatter<'static>,
+    /// Per open container: whether it is a list.
+    open: Vec<bool>,
+    /// The depth at which the one-line container began.
+    flat_at: Option<usize>,
+}
+
+impl RowsFormatter {
+    /// Open a container; whether it is written on one line.
+    fn enter(&mut self, list: bool) -> bool {
+        if self.flat_at.is_none() && self.open.len() >= 2 && self.open.last() == Some(&true) {
+            self.flat_at = Some(self.open.len());
+        }
+        self.open.push(list);
+        self.flat_at.is_some()
+    }
+    /// Close a container; whether it was on one line.
+    fn leave(&mut self) -> bool {
+        let flat = self.flat_at.is_some();
+        self.open.pop();
+        if self.flat_at == Some(self.open.len()) {
+            self.flat_at = None;
+        }
+        flat
+    }
+    fn flat(&self) -> bool {
+        self.flat_at.is_some()
+    }
+}
+
+impl Formatter for RowsFormatter {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.enter(true) {
+            w.write_all(b"[")
+        } else {
+            self.pretty.begin_array(w)
+        }
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.leave() {
+            w.write_all(b"]")
+        } else {
+            self.pretty.end_array(w)
+        }
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        match (self.flat(), first) {
+            (true, true) => Ok(()),
+            (true, false) => w.write_all(b","),
+            (false, _) => self.pretty.begin_array_value(w, first),
+        }
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.flat() {
+            Ok(())
+        } else {
+            self.pretty.end_array_value(w)
+        }
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.enter(false) {
+            w.write_all(b"{")
+        } else {
+            self.pretty.begin_object(w)
+        }
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.leave() {
+            w.write_all(b"}")
+        } else {
+            self.pretty.end_object(w)
+        }
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        match (self.flat(), first) {
+            (true, true) => Ok(()),
+            (true, false) => w.write_all(b","),
+            (false, _) => self.pretty.begin_object_key(w, first),
+        }
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.flat() {
+            w.write_all(b":")
+        } else {
+            self.pretty.begin_object_value(w)
+        }
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.flat() {
+            Ok(())
+        } else {
+            self.pretty.end_object_value(w)
+        }
+    }
+}
+
 pub fn run(args: DecompileArgs, out: &mut impl Write) -> Result<ExitCode, Fatal> {
     let bsp = open(&args.file, &args.open)?;
     let opts = DecompileOptions {
@@ -147,6 +262,8 @@ pub fn run(args: DecompileArgs, out: &mut impl Write) -> Result<ExitCode, Fatal>
         quake_format: if args.standard { QuakeFormat::Standard } else { QuakeFormat::Valve220 },
         use_brushlist: !args.no_brushlist,
         clip_brushes: !args.no_clip_brushes,
+        // The rows go only into a report someone reads.
+        list_limit: if args.report.is_some() || args.json { args.list_limit } else { 0 },
         ..Default::default()
     };
     if let Some(path) = &args.report {
@@ -154,13 +271,11 @@ pub fn run(args: DecompileArgs, out: &mut impl Write) -> Result<ExitCode, Fatal>
     }
     let d = decompile_to(&bsp, &args.output, &opts).map_err(|e| e.in_file(&args.file))?;
     if let Some(path) = &args.report {
-        let mut text = serde_json::to_vec_pretty(&d.report)?;
-        text.push(b'\n');
+        let text = report_json(&d.report)?;
         bspkit::write::atomic::write_file(path, &text, &Default::default())?;
     }
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &d.report)?;
-        writeln!(out)?;
+        out.write_all(&report_json(&d.report)?)?;
     }
     let mut msg = String::new();
     for n in d.report.notes.iter().take(20) {

@@ -1162,10 +1162,13 @@ impl PyBsp {
     /// `brushlist=False`: ignore a BSPX `BRUSHLIST`; `clip_brushes=False`: no clip brushes from
     /// clip hull 1, as `--no-clip-brushes`). With `path`, the source is written there
     /// (atomically); `measure` reads it back and measures face coverage, brush, texture and
-    /// entity fidelity (and `quality["tree"]` for tree-rebuilt maps). Returns
-    /// `{"text": str, "extension": str, "report": dict}` (the report as `bsp decompile --report`
-    /// writes it).
-    #[pyo3(signature = (path=None, *, measure=true, standard=false, brushlist=true, clip_brushes=true))]
+    /// entity fidelity (and `quality["tree"]` for tree-rebuilt maps), and lists every brush and
+    /// entity (`report["brush_list"]`, `report["entity_list"]`, at most `list_limit` rows each,
+    /// as `--list-limit`). Returns `{"text": str, "extension": str, "report": dict}` (the report
+    /// as `bsp decompile --report` writes it).
+    #[pyo3(signature = (path=None, *, measure=true, standard=false, brushlist=true, clip_brushes=true,
+        list_limit=bspkit::decompile::DEFAULT_LIST_LIMIT))]
+    #[allow(clippy::too_many_arguments)]
     fn decompile(
         &self,
         py: Python<'_>,
@@ -1174,11 +1177,18 @@ impl PyBsp {
         standard: bool,
         brushlist: bool,
         clip_brushes: bool,
+        list_limit: usize,
     ) -> PyResult<Py<PyAny>> {
         use bspkit::decompile::quake1::QuakeFormat;
         let quake_format = if standard { QuakeFormat::Standard } else { QuakeFormat::Valve220 };
-        let opts =
-            bspkit::decompile::DecompileOptions { measure, quake_format, use_brushlist: brushlist, clip_brushes, ..Default::default() };
+        let opts = bspkit::decompile::DecompileOptions {
+            measure,
+            quake_format,
+            use_brushlist: brushlist,
+            clip_brushes,
+            list_limit,
+            ..Default::default()
+        };
         let d = py
             .detach(|| match &path {
                 Some(p) => bspkit::decompile::decompile_to(&self.inner, p, &opts).map_err(|e| e.in_file(p)),

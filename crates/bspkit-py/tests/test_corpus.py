@@ -584,6 +584,22 @@ DECOMPILED_FOLDERS = ("quake2", "quake3", "source", "source_x360", "cod", "respa
 DECOMPILED = [p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in DECOMPILED_FOLDERS]
 
 
+def _check_rows(report, cli_report):
+    """The report's per-brush and per-entity rows are the CLI's and add up to the quality's totals."""
+    q = report["quality"]
+    every, ents = report["brush_list"], report["entity_list"]
+    assert every == cli_report["brush_list"] and ents == cli_report["entity_list"]
+    assert len(every) == report["brush_list_total"]
+    rows = [r for r in every if r["measured"]]
+    assert len(rows) == q["brushes"]
+    assert sum(r["same"] for r in rows) == q["brushes_same"]
+    for key in ("sides", "sides_same_texture", "sides_with_axes"):
+        assert sum(r[key] for r in rows) == q[key], key
+    assert len(ents) == report["entity_list_total"] >= q["entities"]
+    assert sum(e["same"] for e in ents) == q["entities_same"]
+    assert sum(e["brushes"] for e in ents) == len(every)
+
+
 @pytest.mark.parametrize("path", DECOMPILED or MAPS[-1:])
 def test_decompile_matches_cli(path, cli, tmp_path):
     """`bspkit.decompile` gives the CLI's report and text, and writes the same file."""
@@ -596,6 +612,12 @@ def test_decompile_matches_cli(path, cli, tmp_path):
     assert got["extension"] == ext
     assert out.read_text() == got["text"] == cli_out.read_text()
     assert got["report"]["quality"]["brushes"] == got["report"]["quality"]["brushes_same"]
+    _check_rows(got["report"], json.loads(report))
+    assert all(r["from"] in ("brush_lump", "displacement") for r in got["report"]["brush_list"])
+    # `list_limit` keeps the first rows and counts them all, as `--list-limit`.
+    cut = bspkit.decompile(path, list_limit=1)["report"]
+    assert cut["brush_list"] == got["report"]["brush_list"][:1]
+    assert cut["brush_list_total"] == got["report"]["brush_list_total"]
 
 
 TREE_DECOMPILED = [p for p in MAPS if p.values[0] is not None and p.values[0].parent.name in ("quake1", "goldsrc")]
@@ -612,6 +634,7 @@ def test_decompile_tree_matches_cli(path, cli, tmp_path):
                             capture_output=True, check=True).stdout
     assert got["report"] == json.loads(report)
     assert out.read_text() == got["text"] == cli_out.read_text()
+    _check_rows(got["report"], json.loads(report))
     tree = got["report"]["quality"]["tree"]
     assert tree["source"] == "tree"
     assert tree["volume_error"] < 0.1

@@ -83,3 +83,57 @@ fn decompile_writes_map_and_report() {
 
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--report` lists every brush and entity, one row a line (`--json` the same); `--list-limit`
+/// keeps the first rows in output order and still counts them all.
+#[test]
+fn decompile_report_rows() {
+    let Some(corpus) = corpus() else { return };
+    let dir = std::env::temp_dir().join(format!("bspkit-decompile-rows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = corpus.join("quake2/bsp_tool__q2_mp_lobby.bsp");
+    let run = |extra: &[&str]| {
+        let report = dir.join("r.json");
+        let r = Command::new(env!("CARGO_BIN_EXE_bsp"))
+            .arg("decompile")
+            .arg(&map)
+            .arg("-o")
+            .arg(dir.join("out.map"))
+            .arg("--report")
+            .arg(&report)
+            .arg("--json")
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let text = std::fs::read_to_string(&report).unwrap();
+        assert_eq!(text.as_bytes(), r.stdout, "--report and --json write the same");
+        (serde_json::from_str::<serde_json::Value>(&text).unwrap(), text)
+    };
+    let (full, text) = run(&[]);
+    let brushes = full["quality"]["brushes"].as_u64().unwrap();
+    assert!(brushes > 0);
+    let rows = full["brush_list"].as_array().unwrap();
+    assert_eq!((rows.len() as u64, full["brush_list_total"].as_u64()), (brushes, Some(brushes)));
+    let same = rows.iter().filter(|r| r["same"] == true).count() as u64;
+    assert_eq!(Some(same), full["quality"]["brushes_same"].as_u64());
+    let sides: u64 = rows.iter().map(|r| r["sides"].as_u64().unwrap()).sum();
+    assert_eq!(Some(sides), full["quality"]["sides"].as_u64());
+    assert!(rows.iter().all(|r| r["from"] == "brush_lump" && r["lump_index"].is_u64()), "{rows:?}");
+    let ents = full["entity_list"].as_array().unwrap();
+    assert_eq!(ents.len() as u64, full["entity_list_total"].as_u64().unwrap());
+    assert_eq!(ents[0]["classname"], "worldspawn");
+    // One line a row: the report stays a line a brush on a large map.
+    let row_lines = text.lines().filter(|l| l.trim_start().starts_with("{\"entity\":")).count() as u64;
+    let entity_lines = text.lines().filter(|l| l.trim_start().starts_with("{\"index\":")).count();
+    assert_eq!((row_lines, entity_lines), (brushes, ents.len()), "{text}");
+
+    let (cut, _) = run(&["--list-limit", "2"]);
+    assert_eq!(cut["brush_list"].as_array().unwrap()[..], rows[..2]);
+    assert_eq!(cut["brush_list_total"], full["brush_list_total"]);
+    assert_eq!(cut["entity_list"].as_array().unwrap()[..], ents[..ents.len().min(2)]);
+    assert_eq!(cut["quality"], full["quality"]);
+    let (none, _) = run(&["--list-limit", "0"]);
+    assert_eq!((none["brush_list"].as_array().unwrap().len(), none["brush_list_total"].as_u64()), (0, Some(0)));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -56,13 +56,16 @@ from ._tables import TABLES, scan
 __version__ = "0.1.0"
 
 
-def decompile(map_path, out=None, *, measure=True, standard=False, brushlist=True, clip_brushes=True):
+def decompile(map_path, out=None, *, measure=True, standard=False, brushlist=True, clip_brushes=True,
+              list_limit=100000):
     """Decompile the map at ``map_path`` to its editor source (``bsp decompile``); write it to
     ``out`` when given. ``standard`` / ``brushlist`` / ``clip_brushes``: Quake 1 family options
-    (``--standard``, ``--no-brushlist``, ``--no-clip-brushes``). Returns
+    (``--standard``, ``--no-brushlist``, ``--no-clip-brushes``); ``list_limit``: most rows in the
+    report's ``brush_list`` / ``entity_list`` (``--list-limit``). Returns
     ``{"text", "extension", "report"}``."""
     return load(map_path).decompile(
-        out, measure=measure, standard=standard, brushlist=brushlist, clip_brushes=clip_brushes
+        out, measure=measure, standard=standard, brushlist=brushlist, clip_brushes=clip_brushes,
+        list_limit=list_limit,
     )
 
 __all__ = [

@@ -210,7 +210,10 @@ class Bsp:
         ``rgba`` (read-only ``(height, width, 4)`` uint8, no copy) and ``hdr`` (``(height,
         width, 4)`` float32 for HDR sources, else None), ``alpha`` / ``alpha_cutoff`` as
         ``textures()``; or ``{"name", "missing"}``."""
-    def decompile(self, path: Optional[PathLike] = None, *, measure: bool = True, standard: bool = False, brushlist: bool = True, clip_brushes: bool = True) -> Dict[str, Any]: ...
+    def decompile(self, path: Optional[PathLike] = None, *, measure: bool = True, standard: bool = False, brushlist: bool = True, clip_brushes: bool = True, list_limit: int = 100000) -> Dict[str, Any]:
+        """Decompile as ``bsp decompile`` does; returns ``{"text", "extension", "report"}``, the
+        report with ``brush_list`` / ``entity_list`` (every brush and entity measured, at most
+        ``list_limit`` rows each, as ``--list-limit``)."""
     def export_gltf(
         self,
         path: PathLike,

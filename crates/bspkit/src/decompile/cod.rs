@@ -15,7 +15,7 @@
 
 use super::geom::{self, Plane};
 use super::mapfile::{MapPrimitive, MapSide, TexProjection};
-use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake::{entity_models, model_offset};
 use crate::branches::cod::lumps::{self as ids, cod1_ids, cod2_ids, is_cod12};
 use crate::branches::cod::records::{Brush, BrushSide, Material, Model, Plane as DPlane};
@@ -161,7 +161,8 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget) -> Result<Original> {
         let index = entities[ei].primitives.len();
         entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
         // Contents are the materials': compared through the side materials, not written.
-        orig.brushes.push(OrigBrush { source: bi, entity: ei, index, sides: orig_sides, contents: None });
+        let bevels = bplanes.len() - orig_sides.len();
+        orig.brushes.push(OrigBrush { source: bi, from: BrushFrom::Lump, bevels, entity: ei, index, sides: orig_sides, contents: None });
         Ok(())
     };
     for (m, &(first, count)) in brush_runs.iter().enumerate() {

@@ -53,7 +53,7 @@ use serde::Serialize;
 
 use self::geom::Plane;
 use self::mapfile::{Dialect, MapPrimitive, TexProjection};
-use self::original::{Budget, Original, TexTruth};
+use self::original::{BrushFrom, Budget, Original, TexTruth};
 use self::snapcover::{bounds, Bounds};
 use crate::branch::Family;
 use crate::bsp::Bsp;
@@ -77,7 +77,16 @@ pub struct DecompileOptions {
     pub use_brushlist: bool,
     /// Quake 1 family: recover clip brushes from clip hull 1 (and measure hull 1).
     pub clip_brushes: bool,
+    /// Most rows in each of the report's [`Report::brush_list`] and [`Report::entity_list`]
+    /// (the totals are counted past it); 0 leaves both lists empty. See [`DEFAULT_LIST_LIMIT`].
+    pub list_limit: usize,
 }
+
+/// Rows per list in a report by default: every brush and entity of any corpus map and of a
+/// 50,000-brush map, whose brush list is then about 10 MB (`bsp decompile` writes a row as one
+/// line of about 200 bytes; lq_e0m2's 2,911 brush rows are 0.64 MB); a map past it keeps its
+/// first rows in output order.
+pub const DEFAULT_LIST_LIMIT: usize = 100_000;
 
 impl Default for DecompileOptions {
     fn default() -> Self {
@@ -87,6 +96,7 @@ impl Default for DecompileOptions {
             quake_format: Default::default(),
             use_brushlist: true,
             clip_brushes: true,
+            list_limit: DEFAULT_LIST_LIMIT,
         }
     }
 }
@@ -137,6 +147,74 @@ pub struct Mismatch {
     pub reason: String,
 }
 
+/// One brush of the output and what came back of it (`brush_list`), from the comparison the
+/// quality figures count: over a full list, the `measured` rows' `same` add up to
+/// [`Quality::brushes_same`], their `sides` to [`Quality::sides`], `sides_same_texture` and
+/// `sides_with_axes` to the quality's.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BrushRow {
+    /// The output entity it is in (index in the written file).
+    pub entity: usize,
+    /// That entity's `classname` as written.
+    pub classname: String,
+    /// Its place among the entity's brushes and patches (`// brush N` of a `.map`; the N-th
+    /// `solid` of a `.vmf` entity).
+    pub primitive: usize,
+    /// Where it came from: `brush_lump` (Quake 2, Quake 3, Source, Call of Duty, Respawn),
+    /// `displacement` (Source: rebuilt under a displacement, which has no brush in the lump),
+    /// `tree` (hull-0 regions merged), `brushlist` (BSPX), `clip_hull` or `origin_brush`
+    /// (Quake 1 family, GoldSrc).
+    pub from: &'static str,
+    /// `brush_lump`: its index in the map's brush lump; `displacement`: the dispinfo index.
+    pub lump_index: Option<usize>,
+    /// `clip_hull`: the hull it was recovered from.
+    pub hull: Option<usize>,
+    /// Its contents word (Quake 1 family: the leaf contents, -1 … -15; Source: only the
+    /// detail bit, which the `.vmf` keeps as `func_detail`; `null` where contents come from
+    /// the shaders or materials).
+    pub contents: Option<i64>,
+    /// Sides written and compared with the original's (bevels left out); sides written where
+    /// not `measured`.
+    pub sides: usize,
+    /// Of those, the sides whose texture name (and axes where recorded) came back the same.
+    pub sides_same_texture: usize,
+    /// Of those, the sides whose texture axes the map records.
+    pub sides_with_axes: usize,
+    /// The same planes and contents came back (tree-rebuilt families: the rebuilt brush, as
+    /// written, read back the same).
+    pub same: bool,
+    /// Compared with an original brush (false: `displacement`, which has none; not in the
+    /// quality's counts).
+    pub measured: bool,
+    /// Its sides left out as the compiler's bevels.
+    pub bevels_dropped: usize,
+    /// The report's notes about this brush (brush-lump families: those naming its lump
+    /// index, e.g. a tool texture restored, a side's plane recovered from the tree), and
+    /// what did not come back.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// One entity of the output and what came back of it (`entity_list`); over a full list the
+/// rows' `same` add up to [`Quality::entities_same`].
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct EntityRow {
+    /// Index in the written file (the map's entities first, in their order).
+    pub index: usize,
+    pub classname: String,
+    /// Key/value pairs written.
+    pub keys: usize,
+    /// Pairs the map's entity has (`null` for an entity the decompiler added: Source's
+    /// `func_detail`, `func_ladder`, `prop_static`, `info_overlay`, `env_cubemap`, each
+    /// standing for the detail brushes, static prop, overlay or cubemap of its classname).
+    pub keys_original: Option<usize>,
+    /// Every pair came back, the same and in order.
+    pub same: bool,
+    /// Brushes and patches written in it.
+    pub brushes: usize,
+    pub patches: usize,
+}
+
 /// The report of one decompile (`--report FILE.json`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Report {
@@ -157,6 +235,14 @@ pub struct Report {
     pub mismatches: Vec<Mismatch>,
     pub mismatches_total: usize,
     pub notes: Vec<String>,
+    /// Every brush measured, in output order (at most [`DecompileOptions::list_limit`];
+    /// empty without the measure).
+    pub brush_list: Vec<BrushRow>,
+    pub brush_list_total: usize,
+    /// Every entity of the output and any of the map's missing from it, in order (at most
+    /// [`DecompileOptions::list_limit`]; empty without the measure).
+    pub entity_list: Vec<EntityRow>,
+    pub entity_list_total: usize,
 }
 
 /// Most mismatches listed in a report (the total is counted).
@@ -200,17 +286,20 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
             mismatches: Vec::new(),
             mismatches_total: 0,
             notes: s.orig.notes.clone(),
+            brush_list: Vec::new(),
+            brush_list_total: 0,
+            entity_list: Vec::new(),
+            entity_list_total: 0,
         };
         if opts.measure {
             let read = vmf::read(s.text.as_bytes())?;
             // The Source checks first: the measure then takes the blocks' pairs.
             let checked = s.check(&read);
             let parsed = source::into_map_entities(read);
-            let (mut q, mism, total, _) = measure_parsed(&parsed, &s.orig, Dialect::Quake2Valve, &mut budget)?;
+            let m = measure_listed(&parsed, &s.orig, Dialect::Quake2Valve, &mut budget, opts.list_limit)?;
+            let mut q = m.fill(&mut report);
             q.source = Some(checked);
             report.quality = Some(q);
-            report.mismatches = mism;
-            report.mismatches_total = total;
         }
         return Ok(Decompiled { text: s.text, extension: "vmf", report });
     }
@@ -264,12 +353,15 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         mismatches: Vec::new(),
         mismatches_total: 0,
         notes: orig.notes.clone(),
+        brush_list: Vec::new(),
+        brush_list_total: 0,
+        entity_list: Vec::new(),
+        entity_list_total: 0,
     };
     if opts.measure {
-        let (q, mism, total) = measure(&text, &orig, dialect, &mut budget)?;
-        report.quality = Some(q);
-        report.mismatches = mism;
-        report.mismatches_total = total;
+        let parsed = mapfile::read_map(text.as_bytes())?;
+        let m = measure_listed(&parsed, &orig, dialect, &mut budget, opts.list_limit)?;
+        report.quality = Some(m.fill(&mut report));
     }
     Ok(Decompiled { text, extension: "map", report })
 }
@@ -329,15 +421,19 @@ fn write_tree(bsp: &Bsp, x: quake1::Extracted, opts: &DecompileOptions, budget: 
         mismatches: Vec::new(),
         mismatches_total: 0,
         notes: x.orig.notes.clone(),
+        brush_list: Vec::new(),
+        brush_list_total: 0,
+        entity_list: Vec::new(),
+        entity_list_total: 0,
     };
     if opts.measure {
         // Read back once: both measures work on the same entities and side polygons.
         let parsed = mapfile::read_map(text.as_bytes())?;
-        let (mut q, mism, total, polygons) = measure_parsed(&parsed, &x.orig, Dialect::Quake2Valve, budget)?;
-        q.tree = Some(quake1::measure_tree(&parsed, &polygons, &x, budget)?);
+        let mut m = measure_listed(&parsed, &x.orig, Dialect::Quake2Valve, budget, opts.list_limit)?;
+        let tree = quake1::measure_tree(&parsed, &std::mem::take(&mut m.polygons), &x, budget)?;
+        let mut q = m.fill(&mut report);
+        q.tree = Some(tree);
         report.quality = Some(q);
-        report.mismatches = mism;
-        report.mismatches_total = total;
     }
     Ok(Decompiled { text, extension: "map", report })
 }
@@ -372,11 +468,82 @@ fn pct(a: f64, b: f64) -> Option<f64> {
     (b > 0.0).then(|| 100.0 * a / b)
 }
 
-/// Read `text` back and compare it with `orig`.
-fn measure(text: &str, orig: &Original, dialect: Dialect, budget: &mut Budget) -> Result<(Quality, Vec<Mismatch>, usize)> {
-    let parsed = mapfile::read_map(text.as_bytes())?;
-    let (q, mism, total, _) = measure_parsed(&parsed, orig, dialect, budget)?;
-    Ok((q, mism, total))
+/// What [`measure_listed`] gives: the quality, what did not come back, the side polygons it
+/// clipped and the report's per-brush and per-entity rows.
+struct Measured {
+    quality: Quality,
+    mismatches: Vec<Mismatch>,
+    mismatches_total: usize,
+    polygons: SidePolygons,
+    brush_list: Vec<BrushRow>,
+    brush_list_total: usize,
+    entity_list: Vec<EntityRow>,
+    entity_list_total: usize,
+}
+
+impl Measured {
+    /// Move the mismatches and rows into `report`; the quality is returned for the family's
+    /// own figures to be added.
+    fn fill(self, report: &mut Report) -> Quality {
+        report.mismatches = self.mismatches;
+        report.mismatches_total = self.mismatches_total;
+        report.brush_list = self.brush_list;
+        report.brush_list_total = self.brush_list_total;
+        report.entity_list = self.entity_list;
+        report.entity_list_total = self.entity_list_total;
+        self.quality
+    }
+}
+
+/// [`measure_listed`] without the rows (the snap-coverage tests' entry).
+#[cfg(test)]
+fn measure_parsed(
+    parsed: &[mapfile::MapEntity],
+    orig: &Original,
+    dialect: Dialect,
+    budget: &mut Budget,
+) -> Result<(Quality, Vec<Mismatch>, usize, SidePolygons)> {
+    let m = measure_listed(parsed, orig, dialect, budget, 0)?;
+    Ok((m.quality, m.mismatches, m.mismatches_total, m.polygons))
+}
+
+/// A written entity's `classname` (empty without one).
+fn classname(e: Option<&mapfile::MapEntity>) -> String {
+    e.and_then(|e| e.pairs.iter().find(|(k, _)| k == "classname")).map(|(_, v)| v.clone()).unwrap_or_default()
+}
+
+/// The notes naming a brush-lump index (`brush N: …`, as the extractors write them), by index.
+fn notes_by_brush(notes: &[String]) -> std::collections::HashMap<usize, Vec<&str>> {
+    let mut by: std::collections::HashMap<usize, Vec<&str>> = std::collections::HashMap::new();
+    for n in notes {
+        let Some((num, _)) = n.strip_prefix("brush ").and_then(|r| r.split_once(": ")) else { continue };
+        if let Ok(b) = num.parse() {
+            by.entry(b).or_default().push(n.as_str());
+        }
+    }
+    by
+}
+
+/// The per-entity rows: every written entity, then any of the map's the output lacks.
+fn entity_rows(parsed: &[mapfile::MapEntity], orig: &Original, same: &[bool], limit: usize) -> (Vec<EntityRow>, usize) {
+    let total = parsed.len().max(orig.entities.len());
+    let rows = (0..total.min(limit))
+        .map(|i| {
+            let p = parsed.get(i);
+            let count =
+                |patch: bool| p.map_or(0, |p| p.primitives.iter().filter(|x| matches!(x, MapPrimitive::Patch(..)) == patch).count());
+            EntityRow {
+                index: i,
+                classname: classname(p.or(orig.entities.get(i))),
+                keys: p.map_or(0, |p| p.pairs.len()),
+                keys_original: orig.entities.get(i).map(|e| e.pairs.len()),
+                same: same.get(i).copied().unwrap_or(false),
+                brushes: count(false),
+                patches: count(true),
+            }
+        })
+        .collect();
+    (rows, total)
 }
 
 /// The planes and side polygons ([`geom::side_polygon`]) of each parsed brush, by entity and
@@ -401,28 +568,42 @@ fn snap_sides<'a>(polygons: &'a SidePolygons, entity_group: &[usize]) -> Vec<sna
     out
 }
 
-/// Compare the entities read back from the output with `orig`.
-fn measure_parsed(
+/// Compare the entities read back from the output with `orig`; with `list_limit` > 0, also
+/// list each brush and entity compared (at most that many rows of each).
+fn measure_listed(
     parsed: &[mapfile::MapEntity],
     orig: &Original,
     dialect: Dialect,
     budget: &mut Budget,
-) -> Result<(Quality, Vec<Mismatch>, usize, SidePolygons)> {
+    list_limit: usize,
+) -> Result<Measured> {
     let mut q = Quality { entities: orig.entities.len(), ..Default::default() };
     let mut mism = Vec::new();
     let mut total = 0usize;
-    let mut note = |m: Mismatch| {
+    let listing = list_limit > 0;
+    // The brush being compared's mismatch reasons, for its row.
+    let mut row_notes: Vec<String> = Vec::new();
+    let mut note = |m: Mismatch, row_notes: &mut Vec<String>| {
         total += 1;
+        if listing && m.what != "entity" {
+            row_notes.push(m.reason.clone());
+        }
         if mism.len() < MAX_MISMATCHES {
             mism.push(m);
         }
     };
 
     // Entities, in order.
+    let mut entity_same = Vec::with_capacity(if listing { orig.entities.len() } else { 0 });
     for (i, e) in orig.entities.iter().enumerate() {
-        match parsed.get(i) {
-            Some(p) if p.pairs == e.pairs => q.entities_same += 1,
-            _ => note(Mismatch { what: "entity", index: i, entity: i, reason: "pairs differ".into() }),
+        let same = parsed.get(i).is_some_and(|p| p.pairs == e.pairs);
+        if same {
+            q.entities_same += 1;
+        } else {
+            note(Mismatch { what: "entity", index: i, entity: i, reason: "pairs differ".into() }, &mut row_notes);
+        }
+        if listing {
+            entity_same.push(same);
         }
     }
     // Entities the decompiler adds (Source: func_detail, prop_static, …) follow the map's own.
@@ -430,9 +611,47 @@ fn measure_parsed(
 
     // Brushes and textures.
     q.brushes = orig.brushes.len();
+    let brush_notes = if listing { notes_by_brush(&orig.notes) } else { Default::default() };
+    let mut brush_list: Vec<BrushRow> = Vec::with_capacity(if listing { orig.brushes.len() } else { 0 });
     for b in &orig.brushes {
+        // The quality's counts before this brush: the row takes what it adds.
+        let before = (q.sides, q.sides_same_texture, q.sides_with_axes, q.brushes_same);
+        let mut row = |q: &Quality, row_notes: &mut Vec<String>| {
+            if !listing {
+                return;
+            }
+            let mut notes: Vec<String> = match b.from {
+                BrushFrom::Lump => brush_notes.get(&b.source).into_iter().flatten().map(|n| n.to_string()).collect(),
+                _ => Vec::new(),
+            };
+            notes.append(row_notes);
+            let (from, lump_index, hull) = match b.from {
+                BrushFrom::Lump => ("brush_lump", Some(b.source), None),
+                BrushFrom::Tree => ("tree", None, None),
+                BrushFrom::BrushList => ("brushlist", None, None),
+                BrushFrom::ClipHull(h) => ("clip_hull", None, Some(h)),
+                BrushFrom::OriginBrush => ("origin_brush", None, None),
+            };
+            brush_list.push(BrushRow {
+                entity: b.entity,
+                classname: classname(parsed.get(b.entity)),
+                primitive: b.index,
+                from,
+                lump_index,
+                hull,
+                contents: b.contents,
+                sides: q.sides - before.0,
+                sides_same_texture: q.sides_same_texture - before.1,
+                sides_with_axes: q.sides_with_axes - before.2,
+                same: q.brushes_same > before.3,
+                measured: true,
+                bevels_dropped: b.bevels,
+                notes,
+            });
+        };
         let Some(MapPrimitive::Brush(sides)) = parsed.get(b.entity).and_then(|e| e.primitives.get(b.index)) else {
-            note(Mismatch { what: "brush", index: b.source, entity: b.entity, reason: "missing from the output".into() });
+            note(Mismatch { what: "brush", index: b.source, entity: b.entity, reason: "missing from the output".into() }, &mut row_notes);
+            row(&q, &mut row_notes);
             continue;
         };
         let mut same = sides.len() == b.sides.len();
@@ -441,7 +660,10 @@ fn measure_parsed(
             // f32 planes: normals within 1e-6, distances within 1e-3 units.
             if !plane.is_some_and(|p| p.same_as(&os.plane, 1e-6, 1e-3)) {
                 same = false;
-                note(Mismatch { what: "side", index: b.source, entity: b.entity, reason: format!("side {k}: plane differs") });
+                note(
+                    Mismatch { what: "side", index: b.source, entity: b.entity, reason: format!("side {k}: plane differs") },
+                    &mut row_notes,
+                );
             }
             if let (Some(c), Some(f)) = (b.contents, ps.flags) {
                 if c != f[0] {
@@ -490,15 +712,47 @@ fn measure_parsed(
             if tex_ok {
                 q.sides_same_texture += 1;
             } else {
-                note(Mismatch { what: "side", index: b.source, entity: b.entity, reason: format!("side {k}: texture differs") });
+                note(
+                    Mismatch { what: "side", index: b.source, entity: b.entity, reason: format!("side {k}: texture differs") },
+                    &mut row_notes,
+                );
             }
         }
         if same {
             q.brushes_same += 1;
         } else {
-            note(Mismatch { what: "brush", index: b.source, entity: b.entity, reason: "planes or contents differ".into() });
+            note(Mismatch { what: "brush", index: b.source, entity: b.entity, reason: "planes or contents differ".into() }, &mut row_notes);
         }
+        row(&q, &mut row_notes);
     }
+    // Brushes with no original (Source displacements'): listed, not compared.
+    for &(entity, index, di) in orig.rebuilt_brushes.iter().filter(|_| listing) {
+        let written = match parsed.get(entity).and_then(|e| e.primitives.get(index)) {
+            Some(MapPrimitive::Brush(sides)) => sides.len(),
+            _ => 0,
+        };
+        brush_list.push(BrushRow {
+            entity,
+            classname: classname(parsed.get(entity)),
+            primitive: index,
+            from: "displacement",
+            lump_index: Some(di),
+            hull: None,
+            contents: None,
+            sides: written,
+            sides_same_texture: 0,
+            sides_with_axes: 0,
+            same: false,
+            measured: false,
+            bevels_dropped: 0,
+            notes: vec![format!("rebuilt under displacement {di} (vbsp keeps no brush for it); not compared")],
+        });
+    }
+    // Output order (Source's brushes go to entities out of lump order).
+    brush_list.sort_by_key(|r| (r.entity, r.primitive));
+    let brush_list_total = brush_list.len();
+    brush_list.truncate(list_limit);
+    let (entity_list, entity_list_total) = if listing { entity_rows(parsed, orig, &entity_same, list_limit) } else { (Vec::new(), 0) };
 
     // Face coverage: side polygons of the parsed brushes, by entity and plane.
     // (entity, quantised normal, quantised distance) -> side polygons.
@@ -596,7 +850,16 @@ fn measure_parsed(
     q.face_coverage = pct(q.covered_area, q.face_area);
     q.brush_fidelity = pct(q.brushes_same as f64, q.brushes as f64);
     q.texture_fidelity = pct(q.sides_same_texture as f64, q.sides as f64);
-    Ok((q, mism, total, polygons))
+    Ok(Measured {
+        quality: q,
+        mismatches: mism,
+        mismatches_total: total,
+        polygons,
+        brush_list,
+        brush_list_total,
+        entity_list,
+        entity_list_total,
+    })
 }
 
 #[cfg(test)]
@@ -676,6 +939,48 @@ mod tests {
         assert!(d.text.contains("e1u1/floor1_3 [ 1 0 0 8 ] [ 0 -1 0 0 ] 0 1 2 1 4 7"), "{}", d.text);
         let back = mapfile::read_map(d.text.as_bytes()).unwrap();
         assert_eq!(back[0].pairs[0], ("message".to_string(), "a box".to_string()));
+    }
+
+    /// The report lists the cube brush and the worldspawn, from the comparison the totals count;
+    /// a side whose texture differs in what is read back shows in its brush's row.
+    #[test]
+    fn quake2_cube_rows() {
+        let bytes = cube_map();
+        let bsp = Bsp::from_bytes(&bytes).unwrap();
+        let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+        let r = &d.report;
+        assert_eq!((r.brush_list_total, r.entity_list_total), (1, 1));
+        let row = &r.brush_list[0];
+        assert_eq!(
+            (row.entity, row.classname.as_str(), row.primitive, row.from, row.lump_index, row.hull),
+            (0, "worldspawn", 0, "brush_lump", Some(0), None)
+        );
+        assert_eq!((row.contents, row.sides, row.sides_same_texture, row.sides_with_axes, row.same), (Some(1), 6, 6, 6, true));
+        assert_eq!((row.bevels_dropped, row.notes.len()), (1, 0), "{row:?}");
+        let e = &r.entity_list[0];
+        assert_eq!(
+            (e.index, e.classname.as_str(), e.keys, e.keys_original, e.same, e.brushes, e.patches),
+            (0, "worldspawn", 2, Some(2), true, 1, 0)
+        );
+        // No rows with a zero limit; the same figures.
+        let none = decompile(&bsp, &DecompileOptions { list_limit: 0, ..Default::default() }).unwrap();
+        assert!(none.report.brush_list.is_empty() && none.report.entity_list.is_empty());
+        assert_eq!((none.report.brush_list_total, none.report.quality.as_ref()), (0, r.quality.as_ref()));
+
+        // The output with side 2's texture changed and the entity's pairs too.
+        let mut parsed = mapfile::read_map(d.text.as_bytes()).unwrap();
+        let MapPrimitive::Brush(sides) = &mut parsed[0].primitives[0] else { panic!() };
+        sides[2].texture = "e1u1/other".into();
+        parsed[0].pairs.pop();
+        let orig = quake::quake2(&bsp, &mut Budget::new(DEFAULT_BUDGET)).unwrap();
+        let m = measure_listed(&parsed, &orig, Dialect::Quake2Valve, &mut Budget::new(DEFAULT_BUDGET), 10).unwrap();
+        assert_eq!(m.mismatches_total, 2);
+        let row = &m.brush_list[0];
+        assert_eq!((row.sides, row.sides_same_texture, row.same), (6, 5, true));
+        assert_eq!(row.notes, ["side 2: texture differs"]);
+        assert_eq!(m.quality.sides_same_texture, 5);
+        let e = &m.entity_list[0];
+        assert_eq!((e.keys, e.keys_original, e.same), (1, Some(2), false));
     }
 
     #[test]

@@ -102,11 +102,29 @@ pub(crate) struct OrigSide {
     pub truth: TexTruth,
 }
 
+/// Where a decompiled brush came from (the report's `brush_list[].from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BrushFrom {
+    /// The map's brush lump; [`OrigBrush::source`] is its index there.
+    Lump,
+    /// Convex regions of the hull-0 tree, merged (Quake 1 family, GoldSrc).
+    Tree,
+    /// The BSPX `BRUSHLIST` lump.
+    BrushList,
+    /// Recovered from this clip hull.
+    ClipHull(usize),
+    /// The origin brush written for a brush entity placed by its `origin` key.
+    OriginBrush,
+}
+
 /// An original brush, where its decompiled copy was put.
 #[derive(Debug, Clone)]
 pub(crate) struct OrigBrush {
-    /// Index in the BRUSHES lump.
+    /// Index in the BRUSHES lump ([`BrushFrom::Lump`]); elsewhere its number among the brushes.
     pub source: usize,
+    pub from: BrushFrom,
+    /// Its sides left out as the compiler's bevels.
+    pub bevels: usize,
     pub entity: usize,
     /// Index among the entity's primitives.
     pub index: usize,
@@ -143,6 +161,9 @@ pub(crate) struct OrigTriangle {
 pub(crate) struct Original {
     pub entities: Vec<MapEntity>,
     pub brushes: Vec<OrigBrush>,
+    /// Brushes written with no original to compare (Source: a displacement's brush, which vbsp
+    /// leaves out of the brush lump): entity, index among its primitives, dispinfo index.
+    pub rebuilt_brushes: Vec<(usize, usize, usize)>,
     pub faces: Vec<OrigFace>,
     /// Drawn triangles, measured as faces after [`Original::faces`].
     pub triangles: Vec<OrigTriangle>,

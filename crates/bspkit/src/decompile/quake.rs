@@ -6,7 +6,7 @@
 
 use super::geom::{self, Plane};
 use super::mapfile::{base_axes, MapEntity, MapPatch, MapPrimitive, MapSide, TexProjection};
-use super::original::{Budget, OrigBrush, OrigFace, OrigSide, OrigTriangle, Original, TexTruth};
+use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, OrigTriangle, Original, TexTruth};
 use super::trigrid::{inside_bounds, TriGrid};
 use crate::branches::quake2::records::{
     self as q2, BrushSideRecord as _, FaceRecord as _, IndexRecord as _, LeafRecord as _, NodeRecord as _, TexInfoRecord,
@@ -219,7 +219,15 @@ where
         }
         let index = entities[ei].primitives.len();
         entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
-        orig.brushes.push(OrigBrush { source: bi, entity: ei, index, sides: orig_sides, contents: Some(contents) });
+        orig.brushes.push(OrigBrush {
+            source: bi,
+            from: BrushFrom::Lump,
+            bevels: dropped,
+            entity: ei,
+            index,
+            sides: orig_sides,
+            contents: Some(contents),
+        });
     }
 
     // Drawn faces, for coverage.
@@ -482,7 +490,16 @@ where
             }
             let index = entities[ei].primitives.len();
             entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
-            orig.brushes.push(OrigBrush { source: bu, entity: ei, index, sides: orig_sides, contents: None });
+            let bevels = range.len() - orig_sides.len();
+            orig.brushes.push(OrigBrush {
+                source: bu,
+                from: BrushFrom::Lump,
+                bevels,
+                entity: ei,
+                index,
+                sides: orig_sides,
+                contents: None,
+            });
         }
         for t in tris {
             // The shader's name by index (the last entry, empty, for an index out of range):

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::clip::{self, HullBox};
 use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide, TexProjection};
-use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
 use super::tree::{self, Face, Origin, Region};
 use crate::branch::Family;
@@ -1007,6 +1007,8 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
         // inside hull 1's erosion, as a clip brush is in every clip hull) added none on any
         // corpus map (README), so it is not run: `find` is for hull 1 only.
         let mut clips: Vec<Region> = Vec::new();
+        // The hull each clip brush came from (the report's `brush_list`).
+        let mut clip_hulls: Vec<usize> = Vec::new();
         if let (None, Ok(false), true) = (listed, v.clipnodes().map(|c| c.is_empty()), opts.clip_brushes) {
             let start0 = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);
             let clip_tex = fallback(&mut tex, BRUSHLIST_CLIP);
@@ -1035,6 +1037,7 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                         f.tex = Some(clip_tex);
                     }
                     clips.push(c);
+                    clip_hulls.push(hull);
                 }
             }
             tq.clip_brushes += clips.len();
@@ -1068,7 +1071,14 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             if listed.is_none() && ri < tree_count {
                 tree_brushes.push((ei, index));
             }
-            orig.brushes.push(OrigBrush { source: orig.brushes.len(), entity: ei, index, sides: osides, contents: None });
+            let from = match clip_hulls.get(ri.wrapping_sub(tree_count)) {
+                Some(&hull) if ri >= tree_count => BrushFrom::ClipHull(hull),
+                _ if listed.is_some() => BrushFrom::BrushList,
+                _ => BrushFrom::Tree,
+            };
+            // Contents are compared only against written flags, which these sides have none of.
+            let contents = Some(r.contents as i64);
+            orig.brushes.push(OrigBrush { source: orig.brushes.len(), from, bevels: 0, entity: ei, index, sides: osides, contents });
         }
         if listed.is_none() {
             model_volumes.push((ei, leaf_volume));
@@ -1091,7 +1101,15 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             }
             let index = entities[ei].primitives.len();
             entities[ei].primitives.push(MapPrimitive::Brush(sides));
-            orig.brushes.push(OrigBrush { source: orig.brushes.len(), entity: ei, index, sides: osides, contents: None });
+            orig.brushes.push(OrigBrush {
+                source: orig.brushes.len(),
+                from: BrushFrom::OriginBrush,
+                bevels: 0,
+                entity: ei,
+                index,
+                sides: osides,
+                contents: None,
+            });
         }
 
         for d in draw {

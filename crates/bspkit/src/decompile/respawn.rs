@@ -23,7 +23,7 @@
 
 use super::geom::{self, Plane};
 use super::mapfile::{MapPrimitive, MapSide};
-use super::original::{Budget, OrigBrush, OrigSide, Original, TexTruth};
+use super::original::{BrushFrom, Budget, OrigBrush, OrigSide, Original, TexTruth};
 use super::quake::{default_valve, entity_models, valve_from_vecs};
 use crate::branches::respawn::lumps::*;
 use crate::branches::respawn::records::{CmPrimitive, PRIMITIVE_BRUSH};
@@ -161,7 +161,16 @@ fn with<G: Game>(v: View<'_, G>, budget: &mut Budget) -> Result<Original> {
         let ei = entity_of_model(owner[bi]).unwrap_or(0);
         let index = entities[ei].primitives.len();
         entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
-        orig.brushes.push(OrigBrush { source: bi, entity: ei, index, sides: orig_sides, contents: contents[bi] });
+        let bevels = bplanes.len() - orig_sides.len();
+        orig.brushes.push(OrigBrush {
+            source: bi,
+            from: BrushFrom::Lump,
+            bevels,
+            entity: ei,
+            index,
+            sides: orig_sides,
+            contents: contents[bi],
+        });
     }
     if !vecs.is_empty() || !brushes.is_empty() {
         orig.notes.push(format!(

@@ -37,7 +37,7 @@ use zerocopy::{BigEndian, LittleEndian};
 
 use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide, TexProjection};
-use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake::{entity_models, model_offset, valve_from_vecs};
 use super::recover;
 use super::vmf::{self, num, vec3, Block, Item};
@@ -733,6 +733,8 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
         solids[owner].push(solid);
         orig.brushes.push(OrigBrush {
             source: bi,
+            from: BrushFrom::Lump,
+            bevels: range.len() - kept,
             entity: owner_index,
             index,
             sides: orig_sides,
@@ -871,6 +873,7 @@ fn with<O: ByteOrder>(bsp: &Bsp, budget: &mut Budget) -> Result<SourceOut> {
             continue;
         };
         solids[0].push(solid);
+        orig.rebuilt_brushes.push((0, solid_index, di));
         sq.displacement_brushes_rebuilt += 1;
         let side_normal = plane.normal;
         let n = (1usize << d.power) + 1;

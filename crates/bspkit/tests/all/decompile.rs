@@ -60,6 +60,7 @@ fn corpus_quake2_quake3() {
             assert_eq!(q.sides_same_texture, q.sides, "{name}");
             assert!(q.entities_in_order, "{name}");
             assert_eq!(d.report.mismatches_total, 0, "{name}");
+            crate::decompile_report::check_rows(&name, &d);
             if folder == "quake2" {
                 // Every Quake 2 side has texinfo axes to compare.
                 assert_eq!(q.sides_with_axes, q.sides, "{name}");

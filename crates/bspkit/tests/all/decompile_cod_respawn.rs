@@ -127,6 +127,7 @@ fn corpus_cod_respawn_quality() {
             assert!(q.entities_in_order, "{name}");
             assert_eq!(d.report.mismatches_total, 0, "{name}");
             assert_eq!(boxes_match(&m.path, &d), q.brushes, "{name}");
+            crate::decompile_report::check_rows(&name, &d);
             // Drawn faces covered by brush sides: mp_looby's drawn world (a sky box and a
             // floor 6144 units wide) is not its collision (three brushes), so none is.
             let cov = q.face_coverage.unwrap();

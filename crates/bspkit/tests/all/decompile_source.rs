@@ -86,6 +86,15 @@ fn corpus_source() {
         assert_eq!(x.overlays_same, x.overlays, "{name}: overlays");
         assert_eq!(x.overlay_faces_on_sides, x.overlay_faces, "{name}: overlay faces");
         assert_eq!(d.report.mismatches_total, 0, "{name}");
+        let named = crate::decompile_report::check_rows(&name, &d);
+        // The added entities stand for what their classname says.
+        let added = |class: &str| d.report.entity_list.iter().filter(|e| e.keys_original.is_none() && e.classname == class).count();
+        assert_eq!((added("prop_static"), added("env_cubemap"), added("func_detail")), (x.props, x.cubemaps, x.func_detail), "{name}");
+        if name == "bsp_tool__tf2_test2.bsp" {
+            // Its four clip brushes stored as nodraw: the note in each one's row.
+            let rows: Vec<_> = d.report.brush_list.iter().filter(|b| b.notes.iter().any(|n| n.contains("the tool its contents"))).collect();
+            assert_eq!((rows.len(), named), (4, 4), "{name}");
+        }
     }
 }
 
@@ -285,6 +294,27 @@ fn cubemaps_come_back_as_env_cubemap() {
     assert_eq!(vmf::numbers(cubemaps[0].get("origin").unwrap()), [16.0, 16.0, 32.0]);
     assert_eq!(vmf::numbers(cubemaps[1].get("origin").unwrap()), [48.0, 40.0, -8.0]);
     assert_eq!(cubemaps[1].get("cubemapsize"), Some("6"));
+}
+
+/// The report's rows on a builder map (no corpus): the one brush, its notes (two sides whose
+/// planes came back from the tree) in its row, and the worldspawn.
+#[test]
+fn report_rows_on_a_builder_map() {
+    let bytes = box_with_plane0_sides(true);
+    let bsp = Bsp::from_bytes(&bytes).unwrap();
+    let d = decompile(&bsp, &DecompileOptions::default()).unwrap();
+    crate::decompile_report::check_rows("builder box", &d);
+    let r = &d.report;
+    assert_eq!((r.brush_list.len(), r.entity_list.len()), (1, 1));
+    let b = &r.brush_list[0];
+    assert_eq!((b.entity, b.classname.as_str(), b.from, b.lump_index, b.sides, b.same), (0, "worldspawn", "brush_lump", Some(0), 6, true));
+    assert_eq!(b.notes.iter().filter(|n| n.contains("recovered from the tree")).count(), 2, "{b:?}");
+    let e = &r.entity_list[0];
+    assert_eq!((e.classname.as_str(), e.keys_original, e.same, e.brushes), ("worldspawn", Some(1), true, 1));
+    // The tree did not prove the sides: the brush is left out, and so is its row.
+    let bytes = box_with_plane0_sides(false);
+    let d = decompile(&Bsp::from_bytes(&bytes).unwrap(), &DecompileOptions::default()).unwrap();
+    crate::decompile_report::check_rows("builder box, unproven", &d);
 }
 
 #[test]

@@ -69,6 +69,7 @@ fn check(name: &str, d: &Decompiled, ms: f64, tree_expected: bool) -> TreeQualit
     assert_eq!(q.sides_same_texture, q.sides, "{name}");
     assert_eq!(d.report.mismatches_total, 0, "{name}: {:?}", d.report.mismatches.first());
     assert!(d.report.brushes > 0, "{name}");
+    crate::decompile_report::check_rows(name, d);
     // Each name given its contents' prefix is one row, with the sides written with it.
     let mut written: Vec<&str> = t.contents_names.iter().map(|c| c.written.as_str()).collect();
     written.sort_unstable();

@@ -26,6 +26,7 @@ mod decompile_cod_respawn;
 mod decompile_picture;
 mod decompile_recompile;
 mod decompile_recompile_q3;
+mod decompile_report;
 mod decompile_source;
 mod decompile_tree;
 mod dota_disp;
