@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide};
-use super::original::{Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::original::{Budget, BrushFrom, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
 use super::quake1::{cut_by_texture, overlaps, DrawFace, Extracted, QuakeFormat, TreeQuality};
 use super::tree::{self, Origin, Region};
@@ -306,6 +306,8 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
             tree_brushes.push((ei, index));
             orig.brushes.push(OrigBrush {
                 source: orig.brushes.len(),
+                from: BrushFrom::Tree,
+                bevels: 0,
                 entity: ei,
                 index,
                 sides: osides,
