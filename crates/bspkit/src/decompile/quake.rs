@@ -218,6 +218,7 @@ where
             continue;
         }
         let index = entities[ei].primitives.len();
+        orig.keep_clipped(ei, index, &out_sides, bplanes, polys);
         entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
         orig.brushes.push(OrigBrush { source: bi, entity: ei, index, sides: orig_sides, contents: Some(contents) });
     }
@@ -255,7 +256,13 @@ where
 
 /// Shader names in a `.map` are below `textures/` (q3map2 adds the prefix back).
 pub(super) fn map_shader_name(name: &str) -> String {
-    name.strip_prefix("textures/").unwrap_or(name).to_string()
+    map_shader_str(name).to_string()
+}
+
+/// [`map_shader_name`] as a part of `name`, no string of its own (the measure compares one per
+/// side).
+pub(super) fn map_shader_str(name: &str) -> &str {
+    name.strip_prefix("textures/").unwrap_or(name)
 }
 
 trait Q3Vert {
@@ -481,6 +488,7 @@ where
                 continue;
             }
             let index = entities[ei].primitives.len();
+            orig.keep_clipped(ei, index, &out_sides, bplanes, polys);
             entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
             orig.brushes.push(OrigBrush { source: bu, entity: ei, index, sides: orig_sides, contents: None });
         }
