@@ -673,7 +673,7 @@ fn measure_listed(
             q.sides += 1;
             let tex_ok = match (&os.truth, dialect) {
                 (TexTruth::None, _) => ps.texture == "NULL",
-                (TexTruth::Name(n), _) => ps.texture == quake::map_shader_name(n),
+                (TexTruth::Name(n), _) => ps.texture == quake::map_shader_str(n),
                 (TexTruth::Axes { name, rows }, _) => {
                     q.sides_with_axes += 1;
                     let axes_ok = quake::vecs_from_valve(&ps.projection).is_some_and(|r| {
@@ -706,7 +706,7 @@ fn measure_listed(
                         }
                         _ => false,
                     };
-                    ps.texture == quake::map_shader_name(name) && axes_ok
+                    ps.texture == quake::map_shader_str(name) && axes_ok
                 }
             };
             if tex_ok {
@@ -780,15 +780,23 @@ fn measure_listed(
                 continue;
             }
             budget.spend((planes.len() * planes.len()) as u64)?;
-            let mut polys = Vec::with_capacity(planes.len());
-            for i in 0..planes.len() {
-                let mut steps = u64::MAX;
-                let w = geom::side_polygon(&planes, i, &mut scratch, &mut steps);
+            // The extraction's polygons where it clipped exactly these planes (a box brush on
+            // whole units, mostly): the same function of the same numbers, not clipped twice.
+            let reused = orig.clipped.borrow_mut().remove(&(pi, of_entity.len())).filter(|(p, _)| original::same_planes(p, &planes));
+            let polys = match reused {
+                Some((_, polys)) => polys,
+                None => (0..planes.len())
+                    .map(|i| {
+                        let mut steps = u64::MAX;
+                        geom::side_polygon(&planes, i, &mut scratch, &mut steps)
+                    })
+                    .collect(),
+            };
+            for (i, w) in polys.iter().enumerate() {
                 if w.len() >= 3 {
                     let (n, d) = key(&planes[i]);
-                    by_plane.entry((ei, n, d)).or_default().push((bounds(&w), [pi, of_entity.len(), i]));
+                    by_plane.entry((ei, n, d)).or_default().push((bounds(w), [pi, of_entity.len(), i]));
                 }
-                polys.push(w);
             }
             of_entity.push(Some((planes, polys)));
         }
@@ -981,6 +989,58 @@ mod tests {
         assert_eq!(m.quality.sides_same_texture, 5);
         let e = &m.entity_list[0];
         assert_eq!((e.keys, e.keys_original, e.same), (1, Some(2), false));
+    }
+
+    /// The read-back takes the extraction's side polygons only where the planes it reads are
+    /// the ones they were clipped from; otherwise it clips what it read. Where it takes them
+    /// they equal its own clip of what it read.
+    #[test]
+    fn read_back_reuses_polygons_of_identical_planes_only() {
+        let planes: Vec<Plane> = (0..6)
+            .map(|k| {
+                let mut normal = [0.0; 3];
+                normal[k / 2] = if k % 2 == 0 { 1.0 } else { -1.0 };
+                Plane { normal, dist: 32.0 }
+            })
+            .collect();
+        let clipped: Vec<Vec<[f64; 3]>> = (0..6)
+            .map(|i| {
+                let mut steps = u64::MAX;
+                geom::side_polygon(&planes, i, &mut Vec::new(), &mut steps)
+            })
+            .collect();
+        let sides: Vec<mapfile::MapSide> = planes
+            .iter()
+            .zip(&clipped)
+            .map(|(p, w)| mapfile::MapSide {
+                points: geom::three_points(p, w),
+                texture: "t".into(),
+                projection: TexProjection::BrushPrimitive { m: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] },
+                flags: None,
+            })
+            .collect();
+        let e = mapfile::MapEntity { pairs: vec![], primitives: vec![MapPrimitive::Brush(sides.clone())] };
+        let orig = Original { entities: vec![e.clone()], ..Default::default() };
+        let measure = |orig: &Original| {
+            let (.., polygons) =
+                measure_parsed(std::slice::from_ref(&e), orig, Dialect::Quake3BrushDef, &mut Budget::new(1_000_000)).unwrap();
+            polygons[0][0].clone().unwrap().1
+        };
+        // Marker polygons, to tell taken from clipped.
+        let marker = vec![vec![[1.0, 2.0, 3.0]; 3]; 6];
+        orig.keep_clipped(0, 0, &sides, planes.clone(), marker.clone());
+        assert_eq!(orig.clipped.borrow().len(), 1, "a box on whole units reads back as its planes");
+        assert_eq!(measure(&orig), marker);
+        assert!(orig.clipped.borrow().is_empty());
+        // What it takes is what it would clip (`==`: a zero's sign may differ).
+        assert_eq!(measure(&orig), clipped);
+        // One plane a unit in the last place away: not kept, and not taken if it were.
+        let mut off = planes.clone();
+        off[2].dist = f64::from_bits(off[2].dist.to_bits() + 1);
+        orig.keep_clipped(0, 0, &sides, off.clone(), marker.clone());
+        assert!(orig.clipped.borrow().is_empty());
+        orig.clipped.borrow_mut().insert((0, 0), (off, marker));
+        assert_eq!(measure(&orig), clipped);
     }
 
     #[test]

@@ -178,9 +178,44 @@ pub(crate) struct Original {
     /// Per output entity, the entity whose model its brushes were compiled into, where that is
     /// another one (Source: a func_detail's brushes are in the world model); others are their own.
     pub entity_group: Vec<usize>,
+    /// Brushes whose side polygons the extraction clipped from the very planes their written
+    /// sides give back (the same numbers, no side dropped), by entity and primitive index: the planes
+    /// and the polygons. The measure takes them instead of clipping those planes again when the
+    /// planes it reads back are these (it checks); it still reads every side back.
+    pub clipped: std::cell::RefCell<std::collections::HashMap<(usize, usize), ClippedBrush>>,
     /// The grid the compiler rounded drawn vertices to (units; 0 where none is known): faces
     /// are also paired with sides within that snap (module `snapcover`).
     pub vertex_snap: f64,
+}
+
+/// A brush's planes and the polygon of each side ([`super::geom::side_polygon`] of those planes).
+pub(crate) type ClippedBrush = (Vec<Plane>, Vec<Vec<[f64; 3]>>);
+
+/// `a` and `b` are the same numbers (`==`: a normal read back from three points has −0 where
+/// the map's has +0). Clipping such planes gives the same polygons, corner for corner, up to the
+/// sign of a zero coordinate: a zero component enters the clip only through products added to
+/// other terms (where it adds nothing) and through comparisons, and nothing the measure takes
+/// from a polygon (bounds, areas, intersections) depends on the sign of a zero.
+pub(crate) fn same_planes(a: &[Plane], b: &[Plane]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.dist == q.dist && p.normal == q.normal)
+}
+
+impl Original {
+    /// Keep `polys`, clipped from `planes`, for the brush at `entity`'s primitive `index` when
+    /// `sides` as written give back exactly `planes` (see [`Original::clipped`]).
+    pub(crate) fn keep_clipped(
+        &self,
+        entity: usize,
+        index: usize,
+        sides: &[super::mapfile::MapSide],
+        planes: Vec<Plane>,
+        polys: Vec<Vec<[f64; 3]>>,
+    ) {
+        let written: Vec<Plane> = sides.iter().filter_map(|s| s.plane()).collect();
+        if written.len() == sides.len() && polys.len() == planes.len() && same_planes(&written, &planes) {
+            self.clipped.borrow_mut().insert((entity, index), (planes, polys));
+        }
+    }
 }
 
 /// Brush `brush`'s sides `first..first + count` of `sides`, or a malformed-data error naming the

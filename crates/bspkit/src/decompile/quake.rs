@@ -218,6 +218,7 @@ where
             continue;
         }
         let index = entities[ei].primitives.len();
+        orig.keep_clipped(ei, index, &out_sides, bplanes, polys);
         entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
         orig.brushes.push(OrigBrush {
             source: bi,
@@ -263,7 +264,13 @@ where
 
 /// Shader names in a `.map` are below `textures/` (q3map2 adds the prefix back).
 pub(super) fn map_shader_name(name: &str) -> String {
-    name.strip_prefix("textures/").unwrap_or(name).to_string()
+    map_shader_str(name).to_string()
+}
+
+/// [`map_shader_name`] as a part of `name`, no string of its own (the measure compares one per
+/// side).
+pub(super) fn map_shader_str(name: &str) -> &str {
+    name.strip_prefix("textures/").unwrap_or(name)
 }
 
 trait Q3Vert {
@@ -489,6 +496,7 @@ where
                 continue;
             }
             let index = entities[ei].primitives.len();
+            orig.keep_clipped(ei, index, &out_sides, bplanes, polys);
             entities[ei].primitives.push(MapPrimitive::Brush(out_sides));
             let bevels = range.len() - orig_sides.len();
             orig.brushes.push(OrigBrush {
