@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide};
-use super::original::{Budget, BrushFrom, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
+use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
 use super::quake1::{cut_by_texture, overlaps, DrawFace, Extracted, QuakeFormat, TreeQuality};
 use super::tree::{self, Origin, Region};
