@@ -52,7 +52,7 @@ pub fn check_rows(name: &str, d: &Decompiled) -> usize {
     }
 
     // Where the brushes came from, by family.
-    let tree_family = matches!(r.family, "quake" | "goldsrc");
+    let tree_family = matches!(r.family, "quake" | "goldsrc" | "genesis3d");
     let mut lump_rows: HashMap<usize, &bspkit::decompile::BrushRow> = HashMap::new();
     for b in rows.iter().copied() {
         if tree_family {

@@ -308,6 +308,7 @@ fn corpus_genesis3d() {
         let name = m.path.file_name().unwrap().to_string_lossy().to_string();
         let (d, ms) = run(&m.path, &DecompileOptions::default());
         assert_eq!(d.report.dialect, "genesis3d-valve220");
+        crate::decompile_report::check_rows(&name, &d);
         let q = d.report.quality.as_ref().unwrap();
         let t = q.tree.clone().unwrap();
         eprintln!(
