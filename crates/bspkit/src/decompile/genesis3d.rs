@@ -29,7 +29,7 @@ use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide};
 use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
-use super::quake1::{cut_by_texture, overlaps, DrawFace, Extracted, QuakeFormat, TreeQuality};
+use super::quake1::{best_drawn_texture, cut_by_texture, DrawFace, Extracted, QuakeFormat, TreeQuality};
 use super::tree::{self, Origin, Region};
 use super::treewalk::{self, Child, TreeSource};
 use crate::branches::genesis3d::lumps::{CHUNK_LEAFS, CHUNK_NODES};
@@ -252,23 +252,8 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
         // Textures: the drawn face on each side's plane that the side overlaps most.
         for r in regions.iter_mut() {
             for f in r.faces.iter_mut().filter(|f| f.origin == Origin::Plane) {
-                let Some(cands) = by_plane.get(&tree::key(&f.plane)) else { continue };
-                budget.spend(cands.len() as u64)?;
-                let fb = tree::bounds(std::slice::from_ref(f));
-                let mut best = (0.0, None);
-                for &c in cands {
-                    let d = &draw[c];
-                    if !overlaps(&fb, &d.bounds) {
-                        continue;
-                    }
-                    budget.spend((d.polygon.len() * f.winding.len()) as u64)?;
-                    let a = geom::area(&geom::intersect(&d.polygon, &f.winding, f.plane.normal));
-                    if a > best.0 {
-                        best = (a, Some(d.tex));
-                    }
-                }
-                if best.0 > 1e-3 {
-                    f.tex = best.1;
+                if let Some((t, _)) = best_drawn_texture(f, &draw, &by_plane, budget)? {
+                    f.tex = Some(t);
                 }
             }
         }

@@ -372,6 +372,32 @@ fn written_rows(p: &TexProjection, normal: [f64; 3]) -> Option<[[f64; 4]; 2]> {
     quake::vecs_from_valve(p).or_else(|| vecs_from_standard(p, normal))
 }
 
+/// The texture of the drawn face on `f`'s plane that overlaps `f` most, and that area, where
+/// it is more than 10⁻³ square units (a side matched to its original face, §"Tree rebuild").
+pub(super) fn best_drawn_texture(
+    f: &Face,
+    draw: &[DrawFace],
+    by_plane: &HashMap<tree::PlaneKey, Vec<usize>>,
+    budget: &mut Budget,
+) -> Result<Option<(u32, f64)>> {
+    let Some(cands) = by_plane.get(&tree::key(&f.plane)) else { return Ok(None) };
+    budget.spend(cands.len() as u64)?;
+    let fb = tree::bounds(std::slice::from_ref(f));
+    let mut best = (0.0, None);
+    for &c in cands {
+        let d = &draw[c];
+        if !overlaps(&fb, &d.bounds) {
+            continue;
+        }
+        budget.spend((d.polygon.len() * f.winding.len()) as u64)?;
+        let a = geom::area(&geom::intersect(&d.polygon, &f.winding, f.plane.normal));
+        if a > best.0 {
+            best = (a, Some(d.tex));
+        }
+    }
+    Ok(best.1.filter(|_| best.0 > 1e-3).map(|t| (t, best.0)))
+}
+
 pub(super) fn overlaps(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3])) -> bool {
     (0..3).all(|k| a.0[k] <= b.1[k] + 0.1 && b.0[k] <= a.1[k] + 0.1)
 }
@@ -923,26 +949,9 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
         for r in regions.iter_mut() {
             let mut area_by_tex: HashMap<u32, f64> = HashMap::new();
             for f in r.faces.iter_mut().filter(|f| f.origin == Origin::Plane) {
-                let Some(cands) = by_plane.get(&tree::key(&f.plane)) else { continue };
-                budget.spend(cands.len() as u64)?;
-                let fb = tree::bounds(std::slice::from_ref(f));
-                let mut best = (0.0, None);
-                for &c in cands {
-                    let d = &draw[c];
-                    if !overlaps(&fb, &d.bounds) {
-                        continue;
-                    }
-                    budget.spend((d.polygon.len() * f.winding.len()) as u64)?;
-                    let a = geom::area(&geom::intersect(&d.polygon, &f.winding, f.plane.normal));
-                    if a > best.0 {
-                        best = (a, Some(d.tex));
-                    }
-                }
-                if best.0 > 1e-3 {
-                    f.tex = best.1;
-                    if let Some(t) = best.1 {
-                        *area_by_tex.entry(t).or_default() += best.0;
-                    }
+                if let Some((t, area)) = best_drawn_texture(f, &draw, &by_plane, budget)? {
+                    f.tex = Some(t);
+                    *area_by_tex.entry(t).or_default() += area;
                 }
             }
             // Liquids, sky and clip keep their contents through their texture: every side.
