@@ -220,25 +220,11 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
                 plane = plane.flipped();
             }
             let Some(ti) = u32::try_from(face.texinfo.get()).ok().filter(|&t| (t as usize) < texinfo.len()) else { continue };
-            // A face seen from inside a see-through region (water, a window) bounds that
-            // region on its other side: empty behind it, contents in front.
-            let n = pts.len() as f64;
-            let c = pts.iter().fold([0.0; 3], |a, p| geom::add(a, *p)).map(|x| x / n);
-            let mut steps = 0;
-            let behind = treewalk::contents_at(&tree_src, head, geom::sub(c, geom::scale(plane.normal, 0.1)), &mut steps);
-            let front = treewalk::contents_at(&tree_src, head, geom::add(c, geom::scale(plane.normal, 0.1)), &mut steps);
-            budget.spend(steps)?;
-            if behind == Some(0) && front.is_some_and(|f| f != 0) {
-                plane = plane.flipped();
-            }
-            let polygon = pts.clone();
-            let bounds = tree::point_bounds(polygon.iter());
-            draw.push(DrawFace { plane, polygon, bounds, tex: ti });
+            // A face seen from inside a see-through region (water, a window): contents 0 is empty.
+            let empty_at = |p, steps: &mut u64| treewalk::contents_at(&tree_src, head, p, steps).map(|c| c == 0);
+            draw.push(DrawFace::facing_out(plane, &pts, ti, empty_at, budget)?);
         }
-        let mut by_plane: HashMap<tree::PlaneKey, Vec<usize>> = HashMap::new();
-        for (i, d) in draw.iter().enumerate() {
-            by_plane.entry(tree::key(&d.plane)).or_default().push(i);
-        }
+        let by_plane = DrawFace::by_plane(&draw);
 
         // Regions: the leaves with contents.
         let start = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);

@@ -219,6 +219,43 @@ pub(super) struct DrawFace {
     pub tex: u32,
 }
 
+impl DrawFace {
+    /// The face on `plane` (its stored side) through `pts`, turned to face out of the region it
+    /// bounds: a face seen from inside a see-through region (a liquid's surface, drawn from both
+    /// sides; a window) bounds that region on its other side, so where the point just behind its
+    /// centre is empty and the point just in front is not, it is flipped. `empty_at` answers
+    /// "is this point in empty space" (`None`: outside the tree), counting its steps.
+    pub(super) fn facing_out(
+        mut plane: Plane,
+        pts: &[[f64; 3]],
+        tex: u32,
+        mut empty_at: impl FnMut([f64; 3], &mut u64) -> Option<bool>,
+        budget: &mut Budget,
+    ) -> Result<DrawFace> {
+        let n = pts.len() as f64;
+        let c = pts.iter().fold([0.0; 3], |a, p| geom::add(a, *p)).map(|x| x / n);
+        let mut steps = 0;
+        let behind = empty_at(geom::sub(c, geom::scale(plane.normal, 0.1)), &mut steps);
+        let front = empty_at(geom::add(c, geom::scale(plane.normal, 0.1)), &mut steps);
+        budget.spend(steps)?;
+        if behind == Some(true) && front == Some(false) {
+            plane = plane.flipped();
+        }
+        let polygon = pts.to_vec();
+        let bounds = tree::point_bounds(polygon.iter());
+        Ok(DrawFace { plane, polygon, bounds, tex })
+    }
+
+    /// The faces' indices by quantised plane, for the side-to-face lookups.
+    pub(super) fn by_plane(draw: &[DrawFace]) -> HashMap<tree::PlaneKey, Vec<usize>> {
+        let mut by_plane: HashMap<tree::PlaneKey, Vec<usize>> = HashMap::new();
+        for (i, d) in draw.iter().enumerate() {
+            by_plane.entry(tree::key(&d.plane)).or_default().push(i);
+        }
+        by_plane
+    }
+}
+
 /// The texture table: texinfo entries first, then names without texinfo (tool and fallback).
 struct Textures {
     names: Vec<String>,
@@ -898,25 +935,11 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                 plane = plane.flipped();
             }
             let Some(ti) = u32::try_from(face.texinfo()).ok().filter(|&t| (t as usize) < texinfo.len()) else { continue };
-            // A liquid's surface is drawn from both sides; the face seen from inside the liquid
-            // bounds the liquid's region on its other side (empty behind, liquid in front).
-            let n = pts.len() as f64;
-            let c = pts.iter().fold([0.0; 3], |a, p| geom::add(a, *p)).map(|x| x / n);
-            let mut steps = 0;
-            let behind = contents_at(&v, head, geom::sub(c, geom::scale(plane.normal, 0.1)), planes, &mut steps);
-            let front = contents_at(&v, head, geom::add(c, geom::scale(plane.normal, 0.1)), planes, &mut steps);
-            budget.spend(steps)?;
-            if behind == Some(CONTENTS_EMPTY) && front.is_some_and(|f| f != CONTENTS_EMPTY) {
-                plane = plane.flipped();
-            }
-            let polygon = pts.clone();
-            let bounds = tree::point_bounds(polygon.iter());
-            draw.push(DrawFace { plane, polygon, bounds, tex: ti });
+            // A liquid's surface is drawn from both sides (empty behind, liquid in front).
+            let empty_at = |p, steps: &mut u64| contents_at(&v, head, p, planes, steps).map(|c| c == CONTENTS_EMPTY);
+            draw.push(DrawFace::facing_out(plane, &pts, ti, empty_at, budget)?);
         }
-        let mut by_plane: HashMap<tree::PlaneKey, Vec<usize>> = HashMap::new();
-        for (i, d) in draw.iter().enumerate() {
-            by_plane.entry(tree::key(&d.plane)).or_default().push(i);
-        }
+        let by_plane = DrawFace::by_plane(&draw);
 
         // Regions: the tree's leaves (their volume is the reference either way).
         let start = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);
