@@ -29,12 +29,12 @@ use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide};
 use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
-use super::quake1::{best_drawn_texture, cut_by_texture, DrawFace, Extracted, QuakeFormat, TreeQuality};
+use super::quake1::{best_drawn_texture, cut_by_texture, finite, DrawFace, Extracted, QuakeFormat, TreeQuality};
 use super::tree::{self, Origin, Region};
 use super::treewalk::{self, Child, TreeSource};
 use crate::branches::genesis3d::lumps::{CHUNK_LEAFS, CHUNK_NODES};
 use crate::branches::genesis3d::records as g;
-use crate::branches::genesis3d::view::View;
+use crate::branches::genesis3d::view::{to_z_up, View};
 use crate::bsp::Bsp;
 use crate::error::{Error, Result};
 
@@ -46,20 +46,10 @@ const MERGE_WORK_PER_REGION: u64 = 20_000;
 /// Texture written on sides no drawn face lies on (inside solid, or at the model's bounds).
 pub(super) const TOOL_TEXTURE: &str = "skip";
 
-/// Genesis3D's Y-up vector in the `.map`'s Z-up frame (module documentation).
-fn z_up(v: [f64; 3]) -> [f64; 3] {
-    [v[0], -v[2], v[1]]
-}
-
-fn finite(p: Plane) -> Option<Plane> {
-    let ok = p.normal.iter().all(|c| c.is_finite()) && (geom::length(p.normal) - 1.0).abs() < 1e-3 && p.dist.abs() < 1e6;
-    ok.then_some(p)
-}
-
 /// Plane `i` of the level, turned to Z-up (`None`: out of range or not a unit plane).
 fn plane_at(planes: &[g::Plane], i: i64) -> Option<Plane> {
     let p = planes.get(usize::try_from(i).ok()?)?;
-    finite(Plane { normal: z_up(p.normal.map(|c| c.get() as f64)), dist: p.dist.get() as f64 })
+    finite(Plane { normal: to_z_up(p.normal.map(|c| c.get() as f64)), dist: p.dist.get() as f64 })
 }
 
 /// A negative child is leaf `-(child + 1)` (`GBSPFILE.H`, as in Quake 2).
@@ -115,7 +105,7 @@ fn entities(bsp: &Bsp, notes: &mut Vec<String>) -> Result<(Vec<MapEntity>, Vec<O
         for (_, v) in pairs.iter_mut().filter(|(k, _)| k.eq_ignore_ascii_case("origin")) {
             let xs: Vec<f64> = v.split_whitespace().filter_map(|t| t.parse::<f64>().ok()).filter(|x| x.is_finite()).collect();
             if xs.len() == 3 && v.split_whitespace().count() == 3 {
-                let p = z_up([xs[0], xs[1], xs[2]]);
+                let p = to_z_up([xs[0], xs[1], xs[2]]);
                 *v = format!("{} {} {}", p[0], p[1], p[2]);
                 turned += 1;
             }
@@ -158,7 +148,7 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
         let row = |k: usize| -> Option<[f64; 4]> {
             let s = t.draw_scale[k].get() as f64;
             let s = if s == 0.0 { 1.0 } else { s };
-            let a = z_up(t.vecs[k].map(|c| c.get() as f64 / s));
+            let a = to_z_up(t.vecs[k].map(|c| c.get() as f64 / s));
             let r = [a[0], a[1], a[2], t.shift[k].get() as f64];
             r.iter().all(|c| c.is_finite()).then_some(r)
         };
@@ -205,7 +195,7 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
             pts.clear();
             for i in list {
                 match usize::try_from(i.get()).ok().and_then(|i| verts.get(i)) {
-                    Some(p) => pts.push(z_up(p.point.map(|c| c.get() as f64))),
+                    Some(p) => pts.push(to_z_up(p.point.map(|c| c.get() as f64))),
                     None => {
                         pts.clear();
                         break;
@@ -317,14 +307,14 @@ mod tests {
         t.shift = [3.0f32, -5.0].map(zerocopy::byteorder::F32::new);
         let s = [0.08f64, 0.08];
         let rows: [[f64; 4]; 2] = std::array::from_fn(|k| {
-            let a = z_up(t.vecs[k].map(|c| c.get() as f64 / s[k]));
+            let a = to_z_up(t.vecs[k].map(|c| c.get() as f64 / s[k]));
             [a[0], a[1], a[2], t.shift[k].get() as f64]
         });
         let p = quake::valve_from_vecs(rows, [0.0, 0.0, 1.0]);
         let back = rows_of(&p).unwrap();
         for pos in [[10.0f32, 20.0, 30.0], [-64.0, 0.0, 128.0]] {
             let engine = t.texel(pos);
-            let q = z_up(pos.map(f64::from));
+            let q = to_z_up(pos.map(f64::from));
             for k in 0..2 {
                 let written = geom::dot([back[k][0], back[k][1], back[k][2]], q) + back[k][3];
                 assert!((written - engine[k] as f64).abs() < 1e-3, "{written} vs {}", engine[k]);
@@ -375,7 +365,7 @@ mod tests {
         for p in v.verts().unwrap() {
             let p = p.point.map(|c| c.get());
             let engine = tex.texel(p);
-            let q = z_up(p.map(f64::from));
+            let q = to_z_up(p.map(f64::from));
             for k in 0..2 {
                 let written = geom::dot([rows[k][0], rows[k][1], rows[k][2]], q) + rows[k][3];
                 assert!((written - engine[k] as f64).abs() < 1e-9, "{written} vs {}", engine[k]);

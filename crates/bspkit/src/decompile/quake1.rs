@@ -297,7 +297,9 @@ pub(super) struct Extracted {
     pub renamed: HashMap<String, String>,
 }
 
-fn finite(p: Plane) -> Option<Plane> {
+/// The plane if it is one: finite, of unit normal and within the map's range (`None`: a garbled
+/// record).
+pub(super) fn finite(p: Plane) -> Option<Plane> {
     let ok = p.normal.iter().all(|c| c.is_finite()) && (geom::length(p.normal) - 1.0).abs() < 1e-3 && p.dist.abs() < 1e6;
     ok.then_some(p)
 }

@@ -142,8 +142,9 @@ impl<'a> View<'a> {
 }
 
 /// A Genesis3D (Y-up) vector in the Z-up frame of the scene model and the lightmap mapping:
-/// a quarter turn about X, `(x, y, z)` → `(x, −z, y)` (see [`super::mesh`]).
-pub fn to_z_up(v: [f32; 3]) -> [f32; 3] {
+/// a quarter turn about X, `(x, y, z)` → `(x, −z, y)` (see [`super::mesh`]); in any precision
+/// (the decompile turns `f64` positions, planes and texture axes).
+pub fn to_z_up<T: Copy + std::ops::Neg<Output = T>>(v: [T; 3]) -> [T; 3] {
     [v[0], -v[2], v[1]]
 }
 
