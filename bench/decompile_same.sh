@@ -7,9 +7,9 @@
 # integer, boolean, key and list length of the report stays the same, and a float (volume,
 # area, percentage) may move by at most 1e-9 of its magnitude (1e-9 absolute near zero), which
 # `bench/report_close.py` checks field by field; every threshold verdict, being a boolean of the
-# report or text of stdout/stderr, is then the same too. Quake 1 and GoldSrc maps also
-# run with `--standard`, `--no-brushlist` and `--no-clip-brushes`. Both builds write to the
-# same output path (the summary line names it), moved aside after each run.
+# report or text of stdout/stderr, is then the same too. Quake 1, GoldSrc and Genesis3D maps
+# (the tree-rebuilt families) also run with `--standard`, `--no-brushlist` and
+# `--no-clip-brushes`. Both builds write to the same output path (the summary line names it), moved aside after each run.
 #
 #   BSPKIT_CORPUS=/path/to/maps bench/decompile_same.sh /tmp/before/bsp target/release/bsp
 #
@@ -17,7 +17,7 @@
 set -euo pipefail
 : "${BSPKIT_CORPUS:?set BSPKIT_CORPUS to the corpus directory}"
 [ $# -eq 2 ] || { echo "usage: $0 BEFORE_BSP AFTER_BSP" >&2; exit 2; }
-FAMILIES=${FAMILIES:-"quake1 goldsrc quake2 quake3 source source_x360 cod respawn"}
+FAMILIES=${FAMILIES:-"quake1 goldsrc genesis3d quake2 quake3 source source_x360 cod respawn"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +26,7 @@ for fam in $FAMILIES; do
     for m in "$BSPKIT_CORPUS/$fam"/*.bsp "$BSPKIT_CORPUS/$fam"/*.d3dbsp; do
         [ -e "$m" ] || continue
         variants=("")
-        case $fam in quake1 | goldsrc) variants=("" --standard --no-brushlist --no-clip-brushes) ;; esac
+        case $fam in quake1 | goldsrc | genesis3d) variants=("" --standard --no-brushlist --no-clip-brushes) ;; esac
         ext=map
         case $fam in source | source_x360) ext=vmf ;; esac
         for v in "${variants[@]}"; do

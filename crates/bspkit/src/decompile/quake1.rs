@@ -21,6 +21,7 @@ use super::mapfile::{MapEntity, MapPrimitive, MapSide, TexProjection};
 use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
 use super::tree::{self, Face, Origin, Region};
+use super::treewalk::{self, TreeSource, MAX_DEPTH};
 use crate::branch::Family;
 use crate::branches::quake1::records::{
     Child, ClipChild, ClipNodeRecord as _, EdgeRecord as _, FaceRecord as _, Layout, LeafRecord as _, ModelRecord as _, NodeRecord as _,
@@ -40,9 +41,6 @@ const CONTENTS_SKY: i32 = -6;
 /// ericw-tools' BRUSHLIST contents for a clip brush (its `CONTENTS_CLIP`, not a leaf value).
 const BRUSHLIST_CLIP: i32 = -8;
 
-/// Deepest node path walked: real trees are under a few hundred nodes deep; a garbled one with
-/// a cycle stops here instead of growing the walk's stack.
-const MAX_DEPTH: usize = 4096;
 /// The region starts as the model's bounds grown by this much, so a node plane on the bounds
 /// still cuts a closed region (id's qbsp stores brush models' bounds shrunk by one unit).
 const BOUNDS_MARGIN: f64 = 8.0;
@@ -595,191 +593,115 @@ pub(super) fn cut_by_texture(
     Ok((out, cuts))
 }
 
-/// Walk a model's hull-0 tree: the convex regions of its non-empty leaves, and their volume.
-#[allow(clippy::too_many_arguments)]
-fn walk<L: Layout>(
-    bsp: &Bsp,
-    v: &View<L>,
-    head: i64,
-    start: Vec<Face>,
-    planes: &[crate::branches::quake1::records::Plane],
-    budget: &mut Budget,
-    notes: &mut Vec<String>,
-    m: usize,
-) -> Result<(Vec<Region>, f64, usize)> {
-    let (nodes, leaves) = (v.nodes()?, v.leaves()?);
-    let slots = v.slots();
-    let mut regions = Vec::new();
-    let (mut volume, mut slivers) = (0.0, 0usize);
-    let first = if head >= 0 { Child::Node(head) } else { Child::Leaf(-(head + 1)) };
-    let mut stack = vec![(first, start, 0usize)];
-    let mut bad_contents = 0usize;
-    while let Some((child, faces, depth)) = stack.pop() {
-        budget.spend(1 + faces.len() as u64)?;
-        match child {
-            Child::Leaf(l) => {
-                let Some(leaf) = usize::try_from(l).ok().and_then(|l| leaves.get(l)) else {
-                    return Err(
-                        bsp.lump_error(slots.nodes, Error::malformed(format!("model {m}: leaf {l} is out of range 0..{}", leaves.len())))
-                    );
-                };
-                let c = leaf.contents();
-                if c == CONTENTS_EMPTY {
-                    continue;
-                }
-                if !(CONTENTS_MIN..=CONTENTS_SOLID).contains(&c) {
-                    bad_contents += 1;
-                    continue;
-                }
-                let vol = tree::volume(&faces);
-                volume += vol;
-                if vol < tree::MIN_VOLUME {
-                    slivers += 1;
-                    continue;
-                }
-                regions.push(Region { faces, contents: c });
-            }
-            Child::Node(n) => {
-                let Some(node) = usize::try_from(n).ok().and_then(|n| nodes.get(n)) else {
-                    return Err(
-                        bsp.lump_error(slots.nodes, Error::malformed(format!("model {m}: node {n} is out of range 0..{}", nodes.len())))
-                    );
-                };
-                if depth >= MAX_DEPTH {
-                    return Err(bsp.lump_error(
-                        slots.nodes,
-                        Error::malformed(format!("model {m}: the tree is deeper than {MAX_DEPTH} nodes (a cycle?)")),
-                    ));
-                }
-                let pi = node.plane();
-                let p = usize::try_from(pi)
-                    .ok()
-                    .and_then(|i| planes.get(i))
-                    .map(|p| Plane { normal: p.normal.map(|c| c.get() as f64), dist: p.dist.get() as f64 })
-                    .and_then(finite)
-                    .ok_or_else(|| {
-                        bsp.lump_error(slots.nodes, Error::malformed(format!("node {n}: plane {pi} is out of range or not a unit plane")))
-                    })?;
-                let mut work = 0;
-                let (back, front) = tree::split(faces, &p, &mut work);
-                budget.spend(work)?;
-                if let Some(f) = back {
-                    stack.push((node.child(1, nodes.len()), f, depth + 1));
-                }
-                if let Some(f) = front {
-                    stack.push((node.child(0, nodes.len()), f, depth + 1));
-                }
-            }
-        }
-    }
-    if bad_contents > 0 {
-        notes.push(format!("model {m}: {bad_contents} leaves with contents outside -15..-1 left out"));
-    }
-    Ok((regions, volume, slivers))
+/// Plane `pi` of the map, if it is one ([`finite`]).
+fn plane_at(planes: &[crate::branches::quake1::records::Plane], pi: i64) -> Option<Plane> {
+    usize::try_from(pi)
+        .ok()
+        .and_then(|i| planes.get(i))
+        .map(|p| Plane { normal: p.normal.map(|c| c.get() as f64), dist: p.dist.get() as f64 })
+        .and_then(finite)
 }
 
-/// Walk a model's clip-hull tree (hull 1): the convex regions of its solid and its empty
-/// leaves inside `start`. Other contents (liquids in some compilers' hulls) count as empty.
-#[allow(clippy::too_many_arguments)]
-fn walk_clip<L: Layout>(
-    bsp: &Bsp,
-    v: &View<L>,
-    head: i64,
-    start: Vec<Face>,
-    planes: &[crate::branches::quake1::records::Plane],
-    budget: &mut Budget,
-    m: usize,
-    hull: usize,
-) -> Result<(Vec<Region>, Vec<Region>)> {
-    let clipnodes = v.clipnodes()?;
-    let slots = v.slots();
-    let (mut solid, mut empty) = (Vec::new(), Vec::new());
-    let first = if head >= 0 { ClipChild::Node(head) } else { ClipChild::Contents(head as i32) };
-    let mut stack = vec![(first, start, 0usize)];
-    while let Some((child, faces, depth)) = stack.pop() {
-        budget.spend(1 + faces.len() as u64)?;
-        match child {
-            ClipChild::Contents(c) => {
-                if tree::volume(&faces) < tree::MIN_VOLUME {
-                    continue;
-                }
-                let r = Region { faces, contents: c };
-                if c == CONTENTS_SOLID {
-                    solid.push(r);
-                } else {
-                    empty.push(r);
-                }
-            }
-            ClipChild::Node(n) => {
-                let Some(node) = usize::try_from(n).ok().and_then(|n| clipnodes.get(n)) else {
-                    return Err(bsp.lump_error(
-                        slots.clipnodes,
-                        Error::malformed(format!("model {m}: hull {hull} clipnode {n} is out of range 0..{}", clipnodes.len())),
-                    ));
-                };
-                if depth >= MAX_DEPTH {
-                    return Err(bsp.lump_error(
-                        slots.clipnodes,
-                        Error::malformed(format!("model {m}: hull {hull} is deeper than {MAX_DEPTH} clipnodes (a cycle?)")),
-                    ));
-                }
-                let pi = node.plane();
-                let p = usize::try_from(pi)
-                    .ok()
-                    .and_then(|i| planes.get(i))
-                    .map(|p| Plane { normal: p.normal.map(|c| c.get() as f64), dist: p.dist.get() as f64 })
-                    .and_then(finite)
-                    .ok_or_else(|| {
-                        bsp.lump_error(
-                            slots.clipnodes,
-                            Error::malformed(format!("clipnode {n}: plane {pi} is out of range or not a unit plane")),
-                        )
-                    })?;
-                let mut work = 0;
-                // The clip hulls' regions' face origins are never read ([`clip`]).
-                let (back, front) = tree::split_unmarked(faces, &p, &mut work);
-                budget.spend(work)?;
-                if let Some(f) = back {
-                    stack.push((node.child(1), f, depth + 1));
-                }
-                if let Some(f) = front {
-                    stack.push((node.child(0), f, depth + 1));
-                }
-            }
+/// A record index as the walk's `usize` (the layouts' children are never negative; one that
+/// were would be out of range).
+fn index(i: i64) -> usize {
+    usize::try_from(i).unwrap_or(usize::MAX)
+}
+
+/// A model's hull-0 tree as [`TreeSource`]; errors name the model and the nodes lump.
+struct Hull0<'a, L: Layout> {
+    bsp: &'a Bsp<'a>,
+    nodes: &'a [L::Node],
+    leaves: &'a [L::Leaf],
+    planes: &'a [crate::branches::quake1::records::Plane],
+    lump: usize,
+    model: usize,
+}
+
+impl<L: Layout> Hull0<'_, L> {
+    fn head(head: i64) -> treewalk::Child {
+        if head >= 0 {
+            treewalk::Child::Node(index(head))
+        } else {
+            treewalk::Child::Leaf(index(-(head + 1)))
         }
     }
-    Ok((solid, empty))
+}
+
+impl<L: Layout> TreeSource for Hull0<'_, L> {
+    fn node(&self, n: usize) -> Result<(Plane, [treewalk::Child; 2])> {
+        let (m, len) = (self.model, self.nodes.len());
+        let node = self
+            .nodes
+            .get(n)
+            .ok_or_else(|| self.bsp.lump_error(self.lump, Error::malformed(format!("model {m}: node {n} is out of range 0..{len}"))))?;
+        let pi = node.plane();
+        let plane = plane_at(self.planes, pi).ok_or_else(|| {
+            self.bsp.lump_error(self.lump, Error::malformed(format!("node {n}: plane {pi} is out of range or not a unit plane")))
+        })?;
+        let child = |side| match node.child(side, len) {
+            Child::Node(n) => treewalk::Child::Node(index(n)),
+            Child::Leaf(l) => treewalk::Child::Leaf(index(l)),
+        };
+        Ok((plane, [child(0), child(1)]))
+    }
+    fn leaf_contents(&self, l: usize) -> Result<i32> {
+        let (m, len) = (self.model, self.leaves.len());
+        let leaf = self
+            .leaves
+            .get(l)
+            .ok_or_else(|| self.bsp.lump_error(self.lump, Error::malformed(format!("model {m}: leaf {l} is out of range 0..{len}"))))?;
+        Ok(leaf.contents())
+    }
+    fn too_deep(&self, _: usize) -> Error {
+        let m = self.model;
+        self.bsp.lump_error(self.lump, Error::malformed(format!("model {m}: the tree is deeper than {MAX_DEPTH} nodes (a cycle?)")))
+    }
+}
+
+/// A model's clip hull (clipnodes, whose leaves are contents values) as [`TreeSource`]; errors
+/// name the model, the hull and the clipnodes lump.
+struct ClipHull<'a, L: Layout> {
+    bsp: &'a Bsp<'a>,
+    clipnodes: &'a [L::ClipNode],
+    planes: &'a [crate::branches::quake1::records::Plane],
+    lump: usize,
+    model: usize,
+    hull: usize,
+}
+
+fn clip_child(c: ClipChild) -> treewalk::Child {
+    match c {
+        ClipChild::Node(n) => treewalk::Child::Node(index(n)),
+        ClipChild::Contents(c) => treewalk::Child::Contents(c),
+    }
+}
+
+impl<L: Layout> TreeSource for ClipHull<'_, L> {
+    fn node(&self, n: usize) -> Result<(Plane, [treewalk::Child; 2])> {
+        let (m, hull, len) = (self.model, self.hull, self.clipnodes.len());
+        let node = self.clipnodes.get(n).ok_or_else(|| {
+            self.bsp.lump_error(self.lump, Error::malformed(format!("model {m}: hull {hull} clipnode {n} is out of range 0..{len}")))
+        })?;
+        let pi = node.plane();
+        let plane = plane_at(self.planes, pi).ok_or_else(|| {
+            self.bsp.lump_error(self.lump, Error::malformed(format!("clipnode {n}: plane {pi} is out of range or not a unit plane")))
+        })?;
+        Ok((plane, [clip_child(node.child(0)), clip_child(node.child(1))]))
+    }
+    fn leaf_contents(&self, l: usize) -> Result<i32> {
+        // Clipnode children are contents values (`Child::Contents`), never leaf records.
+        Err(self.bsp.lump_error(self.lump, Error::malformed(format!("hull {}: leaf {l} asked of a clipnode tree", self.hull))))
+    }
+    fn too_deep(&self, _: usize) -> Error {
+        let (m, hull) = (self.model, self.hull);
+        self.bsp.lump_error(self.lump, Error::malformed(format!("model {m}: hull {hull} is deeper than {MAX_DEPTH} clipnodes (a cycle?)")))
+    }
 }
 
 /// Leaf contents the compilers keep solid in the clip hulls (liquids are not; sky is).
 fn hull1_solid(c: i32) -> bool {
     c == CONTENTS_SOLID || c == CONTENTS_SKY
-}
-
-/// The contents of the leaf at `p` in the tree from `head` (`None` when the walk fails).
-/// Adds the nodes visited to `steps`.
-fn contents_at<L: Layout>(
-    v: &View<L>,
-    head: i64,
-    p: [f64; 3],
-    planes: &[crate::branches::quake1::records::Plane],
-    steps: &mut u64,
-) -> Option<i32> {
-    let (nodes, leaves) = (v.nodes().ok()?, v.leaves().ok()?);
-    let mut c = if head >= 0 { Child::Node(head) } else { Child::Leaf(-(head + 1)) };
-    for _ in 0..MAX_DEPTH {
-        *steps += 1;
-        match c {
-            Child::Leaf(l) => return leaves.get(usize::try_from(l).ok()?).map(|l| l.contents()),
-            Child::Node(n) => {
-                let node = nodes.get(usize::try_from(n).ok()?)?;
-                let pl = planes.get(usize::try_from(node.plane()).ok()?)?;
-                let d = geom::dot(pl.normal.map(|c| c.get() as f64), p) - pl.dist.get() as f64;
-                c = node.child(usize::from(d < 0.0), nodes.len());
-            }
-        }
-    }
-    None
 }
 
 /// Extract the entities, rebuilt brushes and drawn faces.
@@ -894,7 +816,11 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             orig.notes.push(format!("model {m}: bounds {mins:?}..{maxs:?} are not a box; left out"));
             continue;
         }
-        let head = model.head_nodes().first().map_or(0, |h| h.get() as i64);
+        let head = Hull0::<L>::head(model.head_nodes().first().map_or(0, |h| h.get() as i64));
+        // A lump that cannot be read fails the walk below; the drawn faces' point lookups
+        // before it just find no leaf.
+        let hull0 =
+            Hull0::<L> { bsp, nodes: v.nodes().unwrap_or(&[]), leaves: v.leaves().unwrap_or(&[]), planes, lump: v.slots().nodes, model: m };
 
         // Drawn faces, facing out of the region they bound.
         let (first, count) = model.faces();
@@ -938,14 +864,29 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             }
             let Some(ti) = u32::try_from(face.texinfo()).ok().filter(|&t| (t as usize) < texinfo.len()) else { continue };
             // A liquid's surface is drawn from both sides (empty behind, liquid in front).
-            let empty_at = |p, steps: &mut u64| contents_at(&v, head, p, planes, steps).map(|c| c == CONTENTS_EMPTY);
+            let empty_at = |p, steps: &mut u64| treewalk::contents_at(&hull0, head, p, steps).map(|c| c == CONTENTS_EMPTY);
             draw.push(DrawFace::facing_out(plane, &pts, ti, empty_at, budget)?);
         }
         let by_plane = DrawFace::by_plane(&draw);
 
         // Regions: the tree's leaves (their volume is the reference either way).
         let start = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);
-        let (mut regions, leaf_volume, slivers) = walk(bsp, &v, head, start, planes, budget, &mut orig.notes, m)?;
+        v.nodes()?;
+        v.leaves()?;
+        let mut bad_contents = 0usize;
+        let keep = |c: i32| match c {
+            CONTENTS_EMPTY => false,
+            CONTENTS_MIN..=CONTENTS_SOLID => true,
+            _ => {
+                bad_contents += 1;
+                false
+            }
+        };
+        let walked = treewalk::walk(&hull0, head, start, keep, budget)?;
+        if bad_contents > 0 {
+            orig.notes.push(format!("model {m}: {bad_contents} leaves with contents outside -15..-1 left out"));
+        }
+        let (mut regions, leaf_volume, slivers) = (walked.regions, walked.volume, walked.slivers);
         tq.leaf_volume += leaf_volume;
         tq.slivers_dropped += slivers;
         let listed = brushlist.as_ref().and_then(|l| l.get(&m));
@@ -1048,10 +989,15 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
             let clip_tex = fallback(&mut tex, BRUSHLIST_CLIP);
             for hull in 1..model.head_nodes().len() {
                 let Some(hb) = hull_box(bsp, hull) else { break };
-                let head = model.head_nodes()[hull].get() as i64;
+                let head = match model.head_nodes()[hull].get() as i64 {
+                    n if n >= 0 => treewalk::Child::Node(index(n)),
+                    c => treewalk::Child::Contents(c as i32),
+                };
+                let clip_tree = ClipHull::<L> { bsp, clipnodes: v.clipnodes()?, planes, lump: v.slots().clipnodes, model: m, hull };
                 let lo: [f64; 3] = std::array::from_fn(|k| mins[k] - BOUNDS_MARGIN + hb.mins[k]);
                 let hi: [f64; 3] = std::array::from_fn(|k| maxs[k] + BOUNDS_MARGIN + hb.maxs[k]);
-                let (solid_h, empty_h) = walk_clip(bsp, &v, head, tree::box_faces(lo, hi, Origin::Bound), planes, budget, m, hull)?;
+                let (solid_h, empty_h) =
+                    treewalk::walk_hull(&clip_tree, head, tree::box_faces(lo, hi, Origin::Bound), |c| c == CONTENTS_SOLID, budget)?;
                 let mut solid0: Vec<Region> = regions.iter().filter(|r| hull1_solid(r.contents)).cloned().collect();
                 solid0.extend(clips.iter().cloned());
                 let limit = ((solid_h.len() + empty_h.len()) as u64)
