@@ -45,6 +45,12 @@ const BOUNDS_MARGIN: f64 = 8.0;
 const MERGE_WORK_PER_REGION: u64 = 20_000;
 /// Texture written on sides no drawn face lies on (inside solid, or at the model's bounds).
 pub(super) const TOOL_TEXTURE: &str = "skip";
+/// `BSP_CONTENTS_CLIP2` (`GBSPFILE.H`): a clip brush. The compiler keeps clip brushes in the
+/// node tree, as leaves with this bit (and `DETAIL2`) and no drawn faces; the collision tree
+/// (BNODES) holds none of them (docs/decompile.md, session 41).
+const CONTENTS_CLIP: i32 = 1 << 6;
+/// Texture written on every side of a clip region (its contents bits say what it is).
+const CLIP_TEXTURE: &str = "clip";
 
 /// Plane `i` of the level, turned to Z-up (`None`: out of range or not a unit plane).
 fn plane_at(planes: &[g::Plane], i: i64) -> Option<Plane> {
@@ -160,6 +166,10 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
     names.push(TOOL_TEXTURE.to_string());
     rows.push(None);
     tex_flags.push(0);
+    let clip = names.len() as u32;
+    names.push(CLIP_TEXTURE.to_string());
+    rows.push(None);
+    tex_flags.push(0);
 
     let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
     let (mut tree_brushes, mut model_volumes, mut face_rows) = (Vec::new(), Vec::new(), Vec::new());
@@ -241,12 +251,15 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
         tq.merged_brushes += merged.len();
         let regions: Vec<Region> = merged;
 
-        // Output brushes.
+        // Output brushes. A clip region has no drawn face of its own: every side is written
+        // with the clip texture.
         for r in &regions {
             let mut sides = Vec::with_capacity(r.faces.len());
             let mut osides = Vec::with_capacity(r.faces.len());
+            let is_clip = r.contents & CONTENTS_CLIP != 0;
+            tq.clip_brushes += usize::from(is_clip);
             for f in &r.faces {
-                let t = f.tex.unwrap_or(tool) as usize;
+                let t = if is_clip { clip } else { f.tex.unwrap_or(tool) } as usize;
                 if t == tool as usize {
                     tq.tool_sides += 1;
                 }
@@ -325,23 +338,59 @@ mod tests {
     /// The builder's small level (one textured quad over a solid leaf) with model bounds set to
     /// the box under the quad: one brush comes back, covering the quad, with the quad's
     /// texture, the leaf's contents, and axes giving every corner the engine's texel.
-    #[test]
-    fn builder_level_comes_back() {
-        let mut data = crate::branches::genesis3d::room::small_level();
-        // The MODELS chunk: chunk headers `{i32 type, i32 size, i32 count}` from the start.
+    /// Where chunk `kind`'s records start: chunk headers `{i32 type, i32 size, i32 count}`
+    /// follow each other from the start.
+    fn chunk_at(data: &[u8], kind: usize) -> usize {
         let mut at = 0;
-        let models = loop {
+        loop {
             let word = |k: usize| i32::from_le_bytes(data[at + 4 * k..at + 4 * k + 4].try_into().unwrap());
-            let (kind, size, count) = (word(0), word(1), word(2));
-            if kind == crate::branches::genesis3d::lumps::CHUNK_MODELS as i32 {
-                break at + 12;
+            let (k, size, count) = (word(0), word(1), word(2));
+            if k == kind as i32 {
+                return at + 12;
             }
             at += 12 + (size * count) as usize;
-        };
+        }
+    }
+
+    /// The builder's small level with its model bounds set to the box under the quad.
+    fn small_level_bounded() -> Vec<u8> {
+        let mut data = crate::branches::genesis3d::room::small_level();
+        let models = chunk_at(&data, crate::branches::genesis3d::lumps::CHUNK_MODELS);
         // Genesis3D's Y-up box under the quad (the quad lies at z = 0, facing +z).
         for (k, x) in [0.0f32, 0.0, -64.0, 64.0, 64.0, 0.0].iter().enumerate() {
             data[models + 8 + 4 * k..models + 12 + 4 * k].copy_from_slice(&x.to_le_bytes());
         }
+        data
+    }
+
+    /// The small level's solid leaf made a clip leaf (`CLIP2 | DETAIL2`, as the compiler stores
+    /// a clip brush): the brush comes back with the clip texture on every side, the leaf's
+    /// contents in every side's flags, and is counted as a clip brush.
+    #[test]
+    fn a_clip_leaf_comes_back_as_a_clip_brush() {
+        let mut data = small_level_bounded();
+        // Leaf 1 (60-byte records, contents first) is the solid leaf under the quad.
+        let leaf1 = chunk_at(&data, CHUNK_LEAFS) + 60;
+        data[leaf1..leaf1 + 4].copy_from_slice(&(CONTENTS_CLIP | 1 << 5).to_le_bytes());
+        let bsp = Bsp::from_bytes(&data).unwrap();
+        let d = crate::decompile::decompile(&bsp, &Default::default()).unwrap();
+        let t = d.report.quality.as_ref().unwrap().tree.as_ref().unwrap();
+        assert_eq!((t.merged_brushes, t.clip_brushes, t.tool_sides), (1, 1, 0));
+        let parsed = crate::decompile::mapfile::read_map(d.text.as_bytes()).unwrap();
+        let brushes: Vec<_> = parsed[0].brushes().collect();
+        assert_eq!(brushes.len(), 1);
+        assert_eq!(brushes[0].len(), 6);
+        assert!(brushes[0].iter().all(|s| s.texture == CLIP_TEXTURE && s.flags == Some([0x60, 0, 0])), "{:?}", brushes[0]);
+        // The solid leaf as built is no clip brush.
+        let d = crate::decompile::decompile(&Bsp::from_bytes(&small_level_bounded()).unwrap(), &Default::default()).unwrap();
+        assert_eq!(d.report.quality.as_ref().unwrap().tree.as_ref().unwrap().clip_brushes, 0);
+        let parsed = crate::decompile::mapfile::read_map(d.text.as_bytes()).unwrap();
+        assert!(parsed[0].brushes().flatten().all(|s| s.texture != CLIP_TEXTURE));
+    }
+
+    #[test]
+    fn builder_level_comes_back() {
+        let data = small_level_bounded();
         let bsp = Bsp::from_bytes(&data).unwrap();
         let d = crate::decompile::decompile(&bsp, &Default::default()).unwrap();
         assert_eq!(d.report.dialect, "genesis3d-valve220");

@@ -117,7 +117,8 @@ pub struct TreeQuality {
     pub face_texture_fidelity: Option<f64>,
     /// Sides written with the tool texture (no drawn face on them).
     pub tool_sides: usize,
-    /// Clip brushes recovered from clip hull 1 (solid there, not in hull 0).
+    /// Clip brushes recovered from clip hull 1 (solid there, not in hull 0); Genesis3D: the
+    /// brushes of leaves with the clip contents bit.
     pub clip_brushes: usize,
     /// Hull 1's solid volume (cubic units, inside the models' bounds grown by the hull), and the
     /// percent of it the decompiled hull-0 brushes grown by the hull cover, without and with the
