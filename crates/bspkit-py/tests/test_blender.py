@@ -5,6 +5,7 @@ Blender). Skips where `blender` is absent (BSPKIT_BLENDER names another binary);
 BSPKIT_BLENDER_PICTURES=DIR the renders are copied there (how docs/pictures/blender_*.png were
 made)."""
 
+import functools
 import json
 import os
 import pathlib
@@ -40,8 +41,10 @@ IN_PK3 = "quake3/turtlearena__test_smash.bsp"
 FAMILIES = {"quake", "goldsrc", "quake2", "quake3", "source", "respawn", "cod", "genesis3d"}
 
 
+@functools.lru_cache(maxsize=None)
 def blender_python():
-    """(major, minor) of the Python inside Blender."""
+    """(major, minor) of the Python inside Blender, asked once per test process (a Blender
+    start, about 1.2 s of CPU)."""
     p = subprocess.run(
         [BLENDER, "-b", "--factory-startup", "--python-expr", "import sys; print('PYVER', *sys.version_info[:2])"],
         capture_output=True, text=True, timeout=600,

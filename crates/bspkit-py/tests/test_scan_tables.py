@@ -34,6 +34,33 @@ def need_corpus():
     return root
 
 
+# moto's server accepts any credentials: these are its documented placeholders, not secrets.
+S3_TEST_ENV = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
+
+
+@pytest.fixture(scope="module")
+def corpus_scan():
+    """`bspkit.scan` of the whole corpus, made once for this file's tests that compare with it
+    (pyarrow tables are immutable; each scan took about 1.4 s of CPU, docs/setup-test-time.md,
+    session 41)."""
+    return bspkit.scan(need_corpus())
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """One local two-process Dask cluster for this file's distributed scans (its start-up, the
+    worker processes importing Dask and bspkit, was made once per test). Its workers start
+    with the S3 test server's fake credentials in their environment, as they had when the
+    object-store test started its own cluster after `s3_store` had set them."""
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] not installed")
+    with pytest.MonkeyPatch.context() as env:
+        for k, v in S3_TEST_ENV.items():
+            env.setenv(k, v)
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        yield client
+
+
 def without_timing(t):
     # scan_micros is the one column that differs between two scans of the same files.
     return t.drop_columns(["scan_micros"]) if "scan_micros" in t.column_names else t
@@ -76,9 +103,9 @@ def test_hostile_files_are_problem_rows(tmp_path):
         assert any(p["path"] and p["path"].endswith(name) and p["entry"] == entry and p["severity"] == "error" for p in problems)
 
 
-def test_corpus_tables_match_the_maps_and_the_cli(tmp_path):
+def test_corpus_tables_match_the_maps_and_the_cli(tmp_path, corpus_scan):
     root = need_corpus()
-    t = bspkit.scan(root)
+    t = corpus_scan
     maps = t["maps"].to_pylist()
     assert len(maps) >= 50
     # Hashes: hashlib over the file, and `sha256sum` where it exists.
@@ -117,11 +144,11 @@ def test_corpus_tables_match_the_maps_and_the_cli(tmp_path):
     assert before == {n: (tmp_path / f"{n}.parquet").read_bytes() for n in bspkit.TABLES}
 
 
-def test_duckdb_recipe(tmp_path):
+def test_duckdb_recipe(tmp_path, request):
     duckdb = pytest.importorskip("duckdb", reason="duckdb not installed")
     root = need_corpus()
     cli_scan(root, tmp_path)
-    t = bspkit.scan(root)
+    t = request.getfixturevalue("corpus_scan")
     con = duckdb.connect()
     con.execute(f"SET file_search_path = '{tmp_path}'")
     # README recipe 1: every map with an item_quad (a map found twice is listed at both places);
@@ -167,15 +194,14 @@ def test_duckdb_recipe(tmp_path):
     assert missing == expect and missing
 
 
-def test_dask_distributed_scan_equals_single_process(tmp_path):
-    distributed = pytest.importorskip("distributed", reason="dask[distributed] not installed")
+def test_dask_distributed_scan_equals_single_process(tmp_path, request):
+    pytest.importorskip("distributed", reason="dask[distributed] not installed")
     import bspkit.distributed
 
     root = need_corpus()
-    single = bspkit.scan(root)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
-            tables = bspkit.distributed.scan([root], client, out=tmp_path, chunks=7)
+    single = request.getfixturevalue("corpus_scan")
+    client = request.getfixturevalue("dask_client")
+    tables = bspkit.distributed.scan([root], client, out=tmp_path, chunks=7)
     for name in bspkit.TABLES:
         assert without_timing(tables[name]).equals(without_timing(single[name])), name
         back = pq.read_table(tmp_path / f"{name}.parquet")
@@ -197,7 +223,7 @@ def s3_store(monkeypatch):
     server = pytest.importorskip("moto.server", reason="moto[server] not installed")
     pytest.importorskip("s3fs", reason="s3fs not installed")
     boto3 = pytest.importorskip("boto3", reason="boto3 not installed")
-    for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
+    for k, v in S3_TEST_ENV.items():
         monkeypatch.setenv(k, v)
     port = free_port()
     moto = server.ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
@@ -224,7 +250,7 @@ def object_store_files(root):
     return sorted(files)
 
 
-def test_object_store_scan_equals_the_local_scan(tmp_path, s3_store):
+def test_object_store_scan_equals_the_local_scan(tmp_path, s3_store, request):
     root = need_corpus()
     client, options = s3_store
     files = object_store_files(root)
@@ -270,12 +296,11 @@ def test_object_store_scan_equals_the_local_scan(tmp_path, s3_store):
     assert any(p["path"] == "s3://maps/missing.bsp" and "cannot list" in p["message"] for p in problems)
 
     # The same scan as a Dask job: the workers fetch their chunks' objects themselves.
-    distributed = pytest.importorskip("distributed", reason="dask[distributed] not installed")
+    pytest.importorskip("distributed", reason="dask[distributed] not installed")
     from bspkit import distributed as bspkit_distributed
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as dclient:
-            tables = bspkit_distributed.scan(["s3://maps/lib/", "s3://maps/missing.bsp"], dclient, out=tmp_path / "out", chunks=5, storage_options=options)
+    dclient = request.getfixturevalue("dask_client")
+    tables = bspkit_distributed.scan(["s3://maps/lib/", "s3://maps/missing.bsp"], dclient, out=tmp_path / "out", chunks=5, storage_options=options)
     for name in bspkit.TABLES:
         assert without_timing(tables[name]).equals(without_timing(remote[name])), name
 

@@ -493,8 +493,9 @@ fn view_in_headless_chromium() {
 /// Images do not hold up the first frame (issue 25): with every image decode held back
 /// (`viewer/test/deferred.mjs` wraps the page's `createImageBitmap`), the page still draws its
 /// first frame, with all of the map's images pending; released, they come in, change the
-/// picture, and the finished picture is the one of a load where nothing was held. A page that
-/// decodes its images before drawing (as before this change) never draws while they are held.
+/// picture, and the finished picture is the one of a load where nothing was held, both loads
+/// having given every decoded image to WebGL. A page that decodes its images before drawing (as
+/// before this change) never draws while they are held.
 #[test]
 fn view_first_frame_does_not_wait_for_images() {
     let test = "view_first_frame_does_not_wait_for_images";
@@ -536,6 +537,14 @@ fn view_first_frame_does_not_wait_for_images() {
         // … and the finished picture is the one drawn without holding anything back.
         let same = r["sameAsUnheld"].as_f64().unwrap();
         assert!(same >= 0.999, "{name}: {:.2} % of the pixels match the unheld load", same * 100.0);
+        // Both finished pages show every image they decoded: each decoded bitmap was given to
+        // WebGL as a texture's pixels (recorded under the page). A page that drops its decoded
+        // images draws the same picture held or not, so the two checks above cannot see it.
+        for (load, key) in [("held", "uploads"), ("unheld", "unheldUploads")] {
+            let (decoded, uploaded) = (r[key]["decoded"].as_u64(), r[key]["uploaded"].as_u64());
+            assert_eq!(decoded, Some(total), "{name}: the {load} load decoded {decoded:?} of its {total} images: {r}");
+            assert_eq!(uploaded, Some(total), "{name}: the {load} load drew {uploaded:?} of its {total} decoded images: {r}");
+        }
     }
     server.stop();
 }
