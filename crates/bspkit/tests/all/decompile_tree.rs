@@ -326,7 +326,9 @@ fn corpus_genesis3d() {
         );
         assert!(q.face_coverage.unwrap() >= 99.9, "{name}: coverage {:?}", q.face_coverage);
         assert!(t.volume_error.unwrap() < 0.001, "{name}: volume {:?}", t.volume_error);
-        assert!(t.face_texture_fidelity.unwrap() >= 99.0, "{name}: textures {:?}", t.face_texture_fidelity);
+        // Measured 99.3738 % (5554/5589) with sides on near-equal plane records taking their
+        // face's texture (session 41); 99.3201 % without.
+        assert!(t.face_texture_fidelity.unwrap() >= 99.37, "{name}: textures {:?}", t.face_texture_fidelity);
         assert!(t.merged_brushes * 4 <= t.regions * 3, "{name}: {} regions -> {} brushes", t.regions, t.merged_brushes);
         assert!(t.faces > 5000, "{name}: {} faces", t.faces);
         assert!(q.entities_in_order && q.entities_same == q.entities, "{name}");
