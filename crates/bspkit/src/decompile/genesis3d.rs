@@ -29,7 +29,7 @@ use super::geom::{self, Plane};
 use super::mapfile::{MapEntity, MapPrimitive, MapSide};
 use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, Original, TexTruth};
 use super::quake;
-use super::quake1::{best_drawn_texture, cut_by_texture, finite, DrawFace, Extracted, QuakeFormat, TreeQuality};
+use super::quake1::{best_drawn_texture, cut_by_texture, finite, overlaps, DrawFace, Extracted, QuakeFormat, TreeQuality};
 use super::tree::{self, Origin, Region};
 use super::treewalk::{self, Child, TreeSource};
 use crate::branches::genesis3d::lumps::{CHUNK_LEAFS, CHUNK_NODES};
@@ -89,6 +89,53 @@ impl TreeSource for Tree<'_> {
         })?;
         Ok(leaf.contents.get())
     }
+}
+
+/// How far a drawn face's corners may lie from a side's plane for the face to count as on it
+/// when their plane records differ: the compiler keeps near-equal planes of sloped walls as
+/// separate records (genvs2: a node plane and a face's plane 0.05–0.18 units apart across the
+/// face, normals 10⁻⁵ apart), so a side on the node's plane finds no face on its exact plane.
+const NEAR_PLANE: f64 = 0.25;
+
+/// Drawn faces by their normal rounded to 10⁻² (the side's own cell and its neighbours are
+/// searched).
+fn by_direction(draw: &[DrawFace]) -> HashMap<[i64; 3], Vec<usize>> {
+    let mut out: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+    for (i, d) in draw.iter().enumerate() {
+        out.entry(d.plane.normal.map(|c| (c * 100.0).round() as i64)).or_default().push(i);
+    }
+    out
+}
+
+/// The texture of the drawn face a side overlaps most among those on a near-equal plane
+/// (normal within 10⁻⁴ per axis, every corner within [`NEAR_PLANE`] of the side's plane).
+fn near_plane_texture(f: &tree::Face, draw: &[DrawFace], near: &HashMap<[i64; 3], Vec<usize>>, budget: &mut Budget) -> Result<Option<u32>> {
+    let fb = tree::bounds(std::slice::from_ref(f));
+    let cell = f.plane.normal.map(|c| (c * 100.0).round() as i64);
+    let mut best = (0.0, None);
+    for dx in -1..=1 {
+        for dy in -1..=1 {
+            for dz in -1..=1 {
+                let Some(cands) = near.get(&[cell[0] + dx, cell[1] + dy, cell[2] + dz]) else { continue };
+                budget.spend(cands.len() as u64)?;
+                for &c in cands {
+                    let d = &draw[c];
+                    if !overlaps(&fb, &d.bounds)
+                        || (0..3).any(|k| (d.plane.normal[k] - f.plane.normal[k]).abs() > 1e-4)
+                        || d.polygon.iter().any(|p| f.plane.distance(*p).abs() > NEAR_PLANE)
+                    {
+                        continue;
+                    }
+                    budget.spend((d.polygon.len() * f.winding.len()) as u64)?;
+                    let a = geom::area(&geom::intersect(&d.polygon, &f.winding, f.plane.normal));
+                    if a > best.0 {
+                        best = (a, Some(d.tex));
+                    }
+                }
+            }
+        }
+    }
+    Ok(best.1.filter(|_| best.0 > 1e-3))
 }
 
 /// Each entity with its model: entity 0 is the world (model 0), a `%Model%` entity's `Model`
@@ -172,6 +219,7 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
     tex_flags.push(0);
 
     let entity_of_model = |m: usize| ent_models.iter().position(|x| *x == Some(m));
+    let mut near_plane_sides = 0usize;
     let (mut tree_brushes, mut model_volumes, mut face_rows) = (Vec::new(), Vec::new(), Vec::new());
     let mut pts: Vec<[f64; 3]> = Vec::new();
     for (m, model) in models.iter().enumerate() {
@@ -235,11 +283,16 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
         let (mut regions, cuts) = cut_by_texture(walked.regions, &draw, &by_plane, budget)?;
         tq.texture_cuts += cuts;
 
-        // Textures: the drawn face on each side's plane that the side overlaps most.
+        // Textures: the drawn face on each side's plane that the side overlaps most; where no
+        // face has the side's exact plane, one on a near-equal plane record.
+        let near = by_direction(&draw);
         for r in regions.iter_mut() {
             for f in r.faces.iter_mut().filter(|f| f.origin == Origin::Plane) {
                 if let Some((t, _)) = best_drawn_texture(f, &draw, &by_plane, budget)? {
                     f.tex = Some(t);
+                } else if let Some(t) = near_plane_texture(f, &draw, &near, budget)? {
+                    f.tex = Some(t);
+                    near_plane_sides += 1;
                 }
             }
         }
@@ -293,6 +346,11 @@ pub(super) fn extract(bsp: &Bsp, budget: &mut Budget, work_budget: u64) -> Resul
             face_rows.push(rows[d.tex as usize]);
             orig.faces.push(OrigFace { entity: ei, texture: names[d.tex as usize].clone(), plane: d.plane, polygons: vec![d.polygon] });
         }
+    }
+    if near_plane_sides > 0 {
+        orig.notes.push(format!(
+            "{near_plane_sides} sides took the texture of a drawn face on a near-equal plane record (none on their exact plane)"
+        ));
     }
     if tq.merge_stopped {
         orig.notes.push("merge work allowance spent: some regions stayed unmerged".into());

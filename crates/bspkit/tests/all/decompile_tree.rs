@@ -296,8 +296,8 @@ fn against_editor_sources() {
 /// Genesis3D (issue 26): the corpus level decompiles with brushes rebuilt from its tree, as a
 /// Valve 220 `.map` with `contents flags value`, above the tree families' floors: face coverage
 /// ≥ 99.9 % (measured 99.963 %), the brushes' volume within 0.001 % of the leaves' (measured
-/// 1.05e-6 %), per drawn face the covering side's texture name and axes ≥ 99 % (measured
-/// 99.32 %: 38 of 5589 faces), merging at least a quarter fewer brushes than regions
+/// 1.05e-6 %), per drawn face the covering side's texture name and axes ≥ 99.37 % (measured
+/// 99.3738 %: 35 of 5589 faces not; 99.3201 % before session 41), merging at least a quarter fewer brushes than regions
 /// (2202 → 1608), every entity back in order, and every side's contents its leaf's.
 #[test]
 fn corpus_genesis3d() {
@@ -326,7 +326,9 @@ fn corpus_genesis3d() {
         );
         assert!(q.face_coverage.unwrap() >= 99.9, "{name}: coverage {:?}", q.face_coverage);
         assert!(t.volume_error.unwrap() < 0.001, "{name}: volume {:?}", t.volume_error);
-        assert!(t.face_texture_fidelity.unwrap() >= 99.0, "{name}: textures {:?}", t.face_texture_fidelity);
+        // Measured 99.3738 % (5554/5589) with sides on near-equal plane records taking their
+        // face's texture (session 41); 99.3201 % without.
+        assert!(t.face_texture_fidelity.unwrap() >= 99.37, "{name}: textures {:?}", t.face_texture_fidelity);
         assert!(t.merged_brushes * 4 <= t.regions * 3, "{name}: {} regions -> {} brushes", t.regions, t.merged_brushes);
         assert!(t.faces > 5000, "{name}: {} faces", t.faces);
         assert!(q.entities_in_order && q.entities_same == q.entities, "{name}");
