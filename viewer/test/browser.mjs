@@ -100,7 +100,7 @@ await runThenExit("browser test", session, async () => {
     // The picture once it stops changing: images still arriving after the first frame, or a
     // frame drawn between two of the switches, must not count (on a loaded machine both
     // happen).
-    const settled = () => settledLuma(page, 200);
+    const settled = () => settledLuma(page);
     // Light styles: every style but the lowest switched off must change the picture where
     // their faces show (the luma of every pixel compared), and switching them on again restores it.
     let styleChangedPixels = null, styleRestored = null;

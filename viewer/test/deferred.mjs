@@ -29,8 +29,9 @@ const session = await openChromium(exe, [640, 360]);
 const { context } = session;
 
 const luma = canvasLuma;
-// The picture once it stops changing: two captures 300 ms apart that agree (at most 15 s).
-const settled = (page) => settledLuma(page, 300);
+// The picture once it stops changing (harness.mjs: two captures that agree, with the images and
+// the PVS document in).
+const settled = (page) => settledLuma(page);
 const ready = () => window.bspview && (window.bspview.state === "error" || window.bspview.texturesReadyMs !== null);
 
 // Every image the page decodes (createImageBitmap's results) and which of them reach WebGL as a

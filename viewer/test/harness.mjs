@@ -82,12 +82,24 @@ export async function canvasLuma(page) {
   return new Uint16Array(Uint8Array.from(Buffer.from(packed, "base64")).buffer);
 }
 
-// The picture once it stops changing: two captures `stepMs` apart that agree, for at most 50
-// steps (images still arriving, or a frame drawn between two switches, must not count).
-export async function settledLuma(page, stepMs) {
+// The picture once it stops changing: two captures that agree, for at most 50 steps. The page
+// draws only at an animation frame after something changed, and after its first frame only two
+// things change it on their own (it sets no timers): its images (`texturesReadyMs` once the last
+// is drawn) and the PVS document (`vis`). So: wait for both, then let two of the page's
+// animation frames pass before each capture (a redraw still due is drawn by then). This replaced
+// a fixed 200-300 ms sleep between captures, at least 28 of them over the four browser tests
+// (docs/setup-test-time.md, session 41).
+export async function settledLuma(page) {
+  await page.waitForFunction(
+    () => window.bspview.state === "error" || (window.bspview.texturesReadyMs !== null && window.bspview.vis != null),
+    null,
+    { timeout: 300000, polling: 50 },
+  );
+  const twoFrames = () => page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  await twoFrames();
   let a = await canvasLuma(page);
   for (let i = 0; i < 50; i++) {
-    await page.waitForTimeout(stepMs);
+    await twoFrames();
     const b = await canvasLuma(page);
     if (a.every((v, k) => v === b[k])) return b;
     a = b;

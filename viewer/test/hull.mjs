@@ -21,8 +21,8 @@ if (!url || !out) {
 mkdirSync(out, { recursive: true });
 const session = await openChromium(exe, viewport);
 const ready = () => window.bspview && (window.bspview.state === "error" || window.bspview.texturesReadyMs !== null);
-// The picture once it stops changing (captures 300 ms apart).
-const settled = (page) => settledLuma(page, 300);
+// The picture once it stops changing (harness.mjs: two captures that agree).
+const settled = (page) => settledLuma(page);
 const differ = (a, b) => a.filter((v, k) => v !== b[k]).length / a.length;
 
 await runThenExit("hull", session, async () => {
