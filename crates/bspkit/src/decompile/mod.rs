@@ -359,7 +359,7 @@ pub fn decompile(bsp: &Bsp, opts: &DecompileOptions) -> Result<Decompiled> {
         entity_list_total: 0,
     };
     if opts.measure {
-        let parsed = mapfile::read_map(text.as_bytes())?;
+        let parsed = mapfile::read_map_str(&text)?;
         let m = measure_listed(&parsed, &orig, dialect, &mut budget, opts.list_limit)?;
         report.quality = Some(m.fill(&mut report));
     }
@@ -700,7 +700,7 @@ fn measure_listed(
                                 let e = quake::eval_on_axes(m, axes, *p);
                                 (0..2).all(|k| {
                                     let d = e[k] - st[k];
-                                    (d - d.round()).abs() < 1e-3
+                                    (d - geom::round_nearest(d)).abs() < 1e-3
                                 })
                             })
                         }
@@ -762,7 +762,8 @@ fn measure_listed(
     // Hashed as grid cells are (`cellhash`: the keys come from the map's own planes; SipHash
     // was 2 % of a 10 MB Quake 3 decompile); only looked up, never iterated.
     let mut by_plane: crate::cellhash::CellMap<PlaneKey, Polygons> = Default::default();
-    let key = |p: &Plane| (p.normal.map(|c| (c * 1000.0).round() as i64), (p.dist * 2.0).round() as i64);
+    // `round_nearest` is `round` here (a zero's sign does not reach the integer).
+    let key = |p: &Plane| (p.normal.map(|c| geom::round_nearest(c * 1000.0) as i64), geom::round_nearest(p.dist * 2.0) as i64);
     let mut scratch = Vec::new();
     let mut polygons: SidePolygons = Vec::with_capacity(parsed.len());
     for (pi, e) in parsed.iter().enumerate() {
@@ -804,19 +805,24 @@ fn measure_listed(
     }
     // Families whose compiler rounds drawn vertices to a grid (Quake 3: q3map2's 1/8 unit)
     // also pair a face the same-plane test leaves partly uncovered with the sides its vertices
-    // lie within the snap of (module `snapcover`, its index built on the first such face); the
-    // face counts the larger of the two covered areas.
-    let mut snapped: Option<(Vec<snapcover::SidePoly>, snapcover::SideGrid)> = None;
+    // lie within the snap of (module `snapcover`); the face counts the larger of the two
+    // covered areas. The same-plane pass goes first and lists those faces, so that the snap
+    // index is built only where they look (`SideGrid::near`); the sums then run in face order.
     let mut uncovered: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
     // Every face polygon with its entity, texture and plane: the faces', then the triangles'.
     let face_polygons =
         orig.faces.iter().flat_map(|f| f.polygons.iter().map(move |p| (f.entity, f.texture.as_str(), f.plane, p.as_slice())));
     let triangles =
         orig.triangles.iter().map(|t| (t.entity, orig.triangle_textures.get(t.texture).map_or("", String::as_str), t.plane, &t.pts[..]));
+    // Per face: its entity, texture, plane, polygon, area and the same-plane cover.
+    let mut faces = Vec::with_capacity(orig.faces.len() + orig.triangles.len());
+    // The faces left short, for the snap pairing: index into `faces`, and bounds.
+    let mut short: Vec<(usize, Bounds)> = Vec::new();
+    // The intersection and its clipping buffer, reused (two allocations a pair before).
+    let mut cut = Vec::new();
     for (entity, texture, plane, poly) in face_polygons.chain(triangles) {
         let (n, d) = key(&plane);
         let a = geom::area(poly);
-        q.face_area += a;
         let fb = bounds(poly);
         let mut covered = 0.0;
         for dd in [d, d.saturating_sub(1), d.saturating_add(1)] {
@@ -832,25 +838,31 @@ fn measure_listed(
                 if geom::dot(plane.normal, geom::sub(c[0], geom::scale(plane.normal, plane.dist))).abs() > 0.1 {
                     continue;
                 }
-                covered += geom::area(&geom::intersect(poly, c, plane.normal));
+                geom::intersect_into(poly, c, plane.normal, &mut cut, &mut scratch);
+                covered += geom::area(&cut);
             }
         }
         if orig.vertex_snap > 0.0 && covered < a * (1.0 - 1e-9) {
-            if snapped.is_none() {
-                let sides = snap_sides(&polygons, &orig.entity_group);
-                let grid = snapcover::SideGrid::new(&sides, orig.vertex_snap, budget)?;
-                snapped = Some((sides, grid));
-            }
-            if let Some((sides, g)) = snapped.as_mut() {
-                covered = covered.max(g.covered(sides, entity, poly, plane.normal, budget)?);
-            }
+            short.push((faces.len(), fb));
         }
+        faces.push((entity, texture, plane, poly, a, covered));
+    }
+    if !short.is_empty() {
+        let sides = snap_sides(&polygons, &orig.entity_group);
+        let queries: Vec<(usize, Bounds)> = short.iter().map(|&(f, b)| (faces[f].0, b)).collect();
+        let mut grid = snapcover::SideGrid::near(&sides, orig.vertex_snap, budget, &queries)?;
+        for &(f, _) in &short {
+            let (entity, _, plane, poly, _, covered) = &mut faces[f];
+            *covered = covered.max(grid.covered(&sides, *entity, poly, plane.normal, budget)?);
+        }
+    }
+    for &(_, texture, _, _, a, covered) in &faces {
+        q.face_area += a;
         q.covered_area += covered.min(a);
         if covered < a * (1.0 - 1e-9) {
             *uncovered.entry(texture).or_default() += a - covered;
         }
     }
-    drop(snapped);
     let mut uncovered: Vec<(String, f64)> = uncovered.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     uncovered.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     uncovered.truncate(10);

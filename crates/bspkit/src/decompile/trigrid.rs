@@ -19,42 +19,61 @@ pub(crate) type Bounds = ([f64; 3], [f64; 3]);
 /// Triangle indices (into the model's list, ascending) by cell of their centroid.
 pub(crate) struct TriGrid {
     all: Vec<usize>,
-    cells: CellMap<[i64; 3], Vec<usize>>,
+    /// Per cell, positions in `all` (ascending) of the triangles whose centroid is in it.
+    cells: CellMap<[i64; 3], Vec<u32>>,
 }
 
 fn cell_of(c: [f64; 3]) -> [i64; 3] {
-    c.map(|x| (x / CELL).floor() as i64)
+    c.map(|x| geom::floor_i64(x / CELL))
 }
 
 impl TriGrid {
     /// Index the triangles `all` (ascending) whose centroids `centroid(i)` gives.
     pub(crate) fn new(all: Vec<usize>, centroid: impl Fn(usize) -> [f64; 3]) -> TriGrid {
-        let mut cells: CellMap<[i64; 3], Vec<usize>> = CellMap::default();
-        for &i in &all {
-            cells.entry(cell_of(centroid(i))).or_default().push(i);
+        let mut cells: CellMap<[i64; 3], Vec<u32>> = CellMap::default();
+        for (at, &i) in all.iter().enumerate() {
+            cells.entry(cell_of(centroid(i))).or_default().push(at as u32);
         }
         TriGrid { all, cells }
     }
 
     /// The triangles whose centroid lies in `b` (and maybe a few outside it), ascending, into
     /// `out`; all of them when `b` is `None` or spans more cells than there are triangles.
-    pub(crate) fn near<'a>(&'a self, b: Option<&Bounds>, centroid: impl Fn(usize) -> [f64; 3], out: &'a mut Vec<usize>) -> &'a [usize] {
+    /// `marks` is scratch (a bit per triangle of the grid).
+    pub(crate) fn near<'a>(
+        &'a self,
+        b: Option<&Bounds>,
+        centroid: impl Fn(usize) -> [f64; 3],
+        out: &'a mut Vec<usize>,
+        marks: &mut Vec<u64>,
+    ) -> &'a [usize] {
         let Some(b) = b else { return &self.all };
         let (lo, hi) = (cell_of(b.0), cell_of(b.1));
         let span = (0..3).try_fold(1i64, |acc, k| acc.checked_mul(hi[k].checked_sub(lo[k])?.checked_add(1)?));
         out.clear();
         match span {
             Some(n) if n > 0 && (n as u64) <= self.cells.len() as u64 => {
+                // Each triangle is in one cell: the cells' triangles marked by their position
+                // in `all` and read out in its order are the cells' lists merged, ascending
+                // (sorting the gathered list was 2 % of a 10 MB Quake 3 decompile in callgrind).
+                marks.clear();
+                marks.resize(self.all.len().div_ceil(64), 0);
                 for x in lo[0]..=hi[0] {
                     for y in lo[1]..=hi[1] {
                         for z in lo[2]..=hi[2] {
-                            if let Some(v) = self.cells.get(&[x, y, z]) {
-                                out.extend_from_slice(v);
+                            for &at in self.cells.get(&[x, y, z]).into_iter().flatten() {
+                                marks[at as usize / 64] |= 1 << (at % 64);
                             }
                         }
                     }
                 }
-                out.sort_unstable();
+                for (w, &word) in marks.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        out.push(self.all[w * 64 + bits.trailing_zeros() as usize]);
+                        bits &= bits - 1;
+                    }
+                }
             }
             // A box wider than the grid: the list, filtered by the box.
             _ => {
@@ -166,22 +185,30 @@ mod tests {
 
     #[test]
     fn near_gives_the_triangles_in_the_box_in_order() {
-        let cents: Vec<[f64; 3]> = (0..200).map(|i| [(i * 37 % 500) as f64, (i * 11 % 300) as f64, 0.0]).collect();
-        let g = TriGrid::new((0..200).collect(), |i| cents[i]);
+        let cents: Vec<[f64; 3]> = (0..600).map(|i| [(i * 37 % 500) as f64, (i * 11 % 300) as f64, 0.0]).collect();
+        // One shader's triangles: every third of the model's (positions in the list differ
+        // from the indices).
+        let all: Vec<usize> = (0..600).step_by(3).collect();
+        let g = TriGrid::new(all.clone(), |i| cents[i]);
         // A box around one centroid, holding some others.
-        let c = cents[7];
+        let c = cents[21];
         let b = ([c[0] - 60.0, c[1] - 60.0, -1.0], [c[0] + 60.0, c[1] + 60.0, 1.0]);
-        let mut buf = Vec::new();
-        let got = g.near(Some(&b), |i| cents[i], &mut buf).to_vec();
+        let (mut buf, mut marks) = (Vec::new(), Vec::new());
+        let got = g.near(Some(&b), |i| cents[i], &mut buf, &mut marks).to_vec();
         let inb = |c: [f64; 3]| (0..3).all(|k| c[k] >= b.0[k] && c[k] <= b.1[k]);
-        let want: Vec<usize> = (0..200).filter(|&i| inb(cents[i])).collect();
+        let want: Vec<usize> = all.iter().copied().filter(|&i| inb(cents[i])).collect();
         assert!(!want.is_empty());
-        // Every triangle in the box, ascending (extra ones from the box's cells are allowed).
-        assert!(got.windows(2).all(|w| w[0] < w[1]));
+        // Exactly the triangles of the box's cells, ascending.
+        let (lo, hi) = (cell_of(b.0), cell_of(b.1));
+        let of_cells: Vec<usize> =
+            all.iter().copied().filter(|&i| (0..3).all(|k| (lo[k]..=hi[k]).contains(&cell_of(cents[i])[k]))).collect();
+        assert_eq!(got, of_cells);
         assert!(want.iter().all(|i| got.contains(i)));
+        // Again with the scratch as the last call left it.
+        assert_eq!(g.near(Some(&b), |i| cents[i], &mut buf, &mut marks), &of_cells[..]);
         // A box wider than the grid: filtered list.
         let wide = ([-1e5, -1e5, -1e5], [1e5, 1e5, 1e5]);
-        assert_eq!(g.near(Some(&wide), |i| cents[i], &mut buf), &(0..200).collect::<Vec<_>>()[..]);
-        assert_eq!(g.near(None, |i| cents[i], &mut buf).len(), 200);
+        assert_eq!(g.near(Some(&wide), |i| cents[i], &mut buf, &mut marks), &all[..]);
+        assert_eq!(g.near(None, |i| cents[i], &mut buf, &mut marks).len(), 200);
     }
 }
