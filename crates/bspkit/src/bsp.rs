@@ -102,6 +102,11 @@ pub struct Bsp<'d> {
     budget_error: OnceLock<Error>,
     /// Entity text made from a binary entity lump (Genesis3D), on first access.
     entity_text: OnceLock<Result<Vec<u8>>>,
+    /// Where the entity text ends (its first NUL), on first access.
+    entity_text_end: OnceLock<usize>,
+    /// Where the entities and their pairs are in the entity text, lexed on first access:
+    /// the checks, info rows and statistics each ask for the entities.
+    entity_outline: OnceLock<Result<entities::Outline>>,
     options: OpenOptions,
     /// What [`Bsp::display_name`] says for a map without a path (e.g. `pak.pk3!maps/x.bsp`).
     name: Option<String>,
@@ -234,6 +239,8 @@ impl<'d> Bsp<'d> {
             decoded: (0..n).map(|_| OnceLock::new()).collect(),
             canonical,
             entity_text: OnceLock::new(),
+            entity_text_end: OnceLock::new(),
+            entity_outline: OnceLock::new(),
             options: options.clone(),
             name: None,
             fingerprint: None,
@@ -492,7 +499,8 @@ impl<'d> Bsp<'d> {
             }
             Some(i) => {
                 let raw = self.lump(i)?;
-                Ok(&raw[..memchr::memchr(0, raw).unwrap_or(raw.len())])
+                let end = *self.entity_text_end.get_or_init(|| memchr::memchr(0, raw).unwrap_or(raw.len()));
+                Ok(&raw[..end])
             }
             None => Ok(&[]),
         }
@@ -501,7 +509,12 @@ impl<'d> Bsp<'d> {
     /// The parsed entity lump.
     pub fn entities(&self) -> Result<Entities<'_>> {
         let text = self.entities_text()?;
-        entities::parse(text).map_err(|e| self.entity_error(e))
+        // Lexed once per map; what `entities::parse(text)` gives (the same text every time: the
+        // lump's bytes are decoded once and kept).
+        match self.entity_outline.get_or_init(|| entities::Outline::of(text)) {
+            Ok(outline) => Ok(outline.entities(text)),
+            Err(e) => Err(self.entity_error(e.clone())),
+        }
     }
 
     /// Locate an error from parsing the entity text, whose offset is within the text: the file,
@@ -548,6 +561,8 @@ impl<'d> Bsp<'d> {
             self.lumps[pos].origin = origin;
             self.external[pos] = Some(bytes);
             self.decoded[pos] = OnceLock::new();
+            self.entity_text_end = OnceLock::new();
+            self.entity_outline = OnceLock::new();
         }
     }
 

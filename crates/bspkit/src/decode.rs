@@ -134,6 +134,35 @@ fn word_sum(bytes: &[u8]) -> u64 {
     // loop is still one vectorised load and add per word.
     let (blocks, rest) = bytes.split_at(bytes.len() / 64 * 64);
     use zerocopy::FromBytes;
+    // On a little-endian machine, blocks at a 4-byte-aligned address (most lumps) are read as
+    // 32-bit halves: each word is its low half plus its high half times 2^32, so the sum is the
+    // sum of the low halves plus that of the high halves times 2^32 (modulo 2^64). Two loads
+    // and adds per word instead of eight byte loads, shifts and ors: the garble test's largest
+    // item of the library's own code, unoptimised.
+    if cfg!(target_endian = "little") {
+        if let Ok(halves) = <[u32]>::ref_from_bytes(blocks) {
+            let mut total = 0u64;
+            // Per GiB, fewer than 2^32 halves of less than 2^32 each: neither sum can overflow.
+            // The pieces and the whole 64-byte blocks are even counts of halves, so `i + 1` is
+            // in the piece.
+            for piece in halves.chunks(1 << 28) {
+                let (mut low, mut high) = (0u64, 0u64);
+                let mut i = 0;
+                while i < piece.len() {
+                    low += piece[i] as u64;
+                    high += piece[i + 1] as u64;
+                    i += 2;
+                }
+                total = total.wrapping_add(low).wrapping_add(high << 32);
+            }
+            let mut k = 0;
+            while k < rest.len() {
+                total = total.wrapping_add(rest[k] as u64);
+                k += 1;
+            }
+            return total;
+        }
+    }
     let words = <[[u8; 8]]>::ref_from_bytes(blocks).unwrap_or(&[]);
     let mut total = 0u128;
     let mut i = 0;
@@ -256,8 +285,13 @@ mod tests {
             blocks.remainder().iter().fold(s, |a, &b| a.wrapping_add(u64::from(b)))
         }
         let bytes: Vec<u8> = (0..1000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
-        for len in (0..200).chain([511, 512, 513, 999, 1000]) {
-            assert_eq!(word_sum(&bytes[..len]), lanes(&bytes[..len]), "length {len}");
+        // Every start within a word: the 32-bit path (4-byte-aligned starts on little-endian
+        // machines) and the byte path give the same sums.
+        for start in 0..8 {
+            for len in (0..200).chain([511, 512, 513, 900, 992]) {
+                let b = &bytes[start..start + len];
+                assert_eq!(word_sum(b), lanes(b), "start {start}, length {len}");
+            }
         }
         assert_eq!(word_sum(&[0xff; 128]), 0u64.wrapping_sub(16));
     }

@@ -341,6 +341,49 @@ mod tests {
     use super::*;
     use crate::lumps::lighting::stored;
 
+    /// `max_byte` and the placeholder test's early stop agree with the iterator's maximum over
+    /// the first layers (the form before), per page and for all pages, on atlases whose bytes
+    /// stay at or below the placeholder bound, pass it, or reach 255, in 8-bit and RGBExp32 form.
+    #[test]
+    fn max_byte_is_the_largest_first_layer_byte() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |top: u32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % (top as u64 + 1)) as u8
+        };
+        for case in 0..60u32 {
+            let top = [0, 3, PLACEHOLDER_MAX as u32, PLACEHOLDER_MAX as u32 + 1, 40, 255][case as usize % 6];
+            let format = if case % 4 == 3 { SampleFormat::RgbExp32 } else { SampleFormat::Rgb8 };
+            let atlases: Vec<Atlas> = (0..1 + case % 5)
+                .map(|k| {
+                    let (width, height) = (1 + k % 3, 2 + case % 4);
+                    let texels = (0..width * height * format.bytes() as u32).map(|_| next(top)).collect();
+                    Atlas { page: k % 2, style: (k / 2) as u8, layer: (k % 3 == 2) as u8, width, height, format, texels }
+                })
+                .collect();
+            let lm = Lightmaps {
+                family: crate::Family::Quake,
+                source: String::new(),
+                source_lump: None,
+                format: Some(format),
+                overbright: None,
+                pages: vec![[4, 4]; 2],
+                atlases,
+                faces: Vec::new(),
+                warnings: Vec::new(),
+            };
+            for page in [None, Some(0), Some(1), Some(7)] {
+                let first = lm.atlases.iter().filter(|a| a.layer == 0 && page.map_or(true, |p| a.page == p));
+                let want = first.map(|a| a.rgb8().iter().copied().max().unwrap_or(0)).max().unwrap_or(0);
+                assert_eq!(lm.max_byte(page), want, "case {case}, page {page:?}");
+                let past = lm.max_byte_past(page, PLACEHOLDER_MAX);
+                assert_eq!(past <= PLACEHOLDER_MAX, want <= PLACEHOLDER_MAX, "case {case}, page {page:?}");
+            }
+        }
+    }
+
     #[test]
     fn rgbexp32_tables_give_the_direct_bytes() {
         // Every exponent, every component byte in every channel.

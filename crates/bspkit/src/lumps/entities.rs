@@ -143,6 +143,64 @@ pub fn parse(text: &[u8]) -> Result<Entities<'_>> {
     Ok(Entities { text, list })
 }
 
+/// Where [`parse`] finds the entities of a text: each entity's span and its pairs as byte
+/// ranges of the text. A map keeps it ([`crate::Bsp::entities`]) so that the checks, the info
+/// rows and the statistics, which each ask for the entities, lex the text once;
+/// [`Outline::entities`] hands out what [`parse`] would give for the same text.
+#[derive(Debug, Clone)]
+pub(crate) struct Outline {
+    /// Length of the text parsed (up to the first NUL).
+    len: usize,
+    /// Per entity: its span, and the range of its pairs in `pairs`.
+    entities: Vec<(Range<usize>, Range<usize>)>,
+    /// Key start, key end, value start, value end: offsets in the text.
+    pairs: Vec<[usize; 4]>,
+}
+
+impl Outline {
+    /// Lex `text` as [`parse`] does; the same error where it fails.
+    pub(crate) fn of(text: &[u8]) -> Result<Outline> {
+        let text = up_to_nul(text);
+        let base = text.as_ptr() as usize;
+        // The lexer's keys and values are subslices of `text`: their offsets are the distance
+        // of their addresses from its start.
+        let at = |s: &[u8]| s.as_ptr() as usize - base;
+        let mut entities = Vec::new();
+        let mut pairs = Vec::new();
+        parse_each(text, |span, found| {
+            let first = pairs.len();
+            let mut i = 0;
+            while i < found.len() {
+                let (k, v) = found[i];
+                pairs.push([at(k), at(k) + k.len(), at(v), at(v) + v.len()]);
+                i += 1;
+            }
+            entities.push((span, first..pairs.len()));
+        })?;
+        Ok(Outline { len: text.len(), entities, pairs })
+    }
+
+    /// The entities of `text`, which must be the text this outline was made from.
+    pub(crate) fn entities<'a>(&self, text: &'a [u8]) -> Entities<'a> {
+        let text = &text[..self.len];
+        let mut list = Vec::with_capacity(self.entities.len());
+        let mut e = 0;
+        while e < self.entities.len() {
+            let (span, range) = &self.entities[e];
+            let mut pairs = Vec::with_capacity(range.len());
+            let mut p = range.start;
+            while p < range.end {
+                let [ks, ke, vs, ve] = self.pairs[p];
+                pairs.push((&text[ks..ke], &text[vs..ve]));
+                p += 1;
+            }
+            list.push(Entity { span: span.clone(), pairs });
+            e += 1;
+        }
+        Entities { text, list }
+    }
+}
+
 /// The entity text of a lump: up to its first NUL.
 fn up_to_nul(lump: &[u8]) -> &[u8] {
     &lump[..memchr::memchr(0, lump).unwrap_or(lump.len())]
@@ -720,6 +778,43 @@ mod tests {
         assert_eq!(e.list[0].get_all("classname").count(), 2);
         assert_eq!(e.list[1].get("a").as_deref(), Some("1"));
         assert_eq!(&e.text[e.list[1].span.clone()], b"{\"a\" \"1\"}");
+    }
+
+    /// The outline a map keeps hands out what `parse` gives, entity for entity and pair for pair
+    /// (the same subslices of the same text), and fails where `parse` fails, with its error.
+    #[test]
+    fn outline_gives_what_parse_gives() {
+        let texts: [&[u8]; 10] = [
+            b"{\n\"classname\" \"worldspawn\"\n\"wad\" \"a.wad\"\n\"classname\" \"worldspawn\"\n}\n{\"a\" \"1\"}\0junk",
+            b"",
+            b"\0{\"a\" \"b\"}",
+            b"{}{ }\n// comment\n{ bare word \"q\" \"\" }",
+            b"{ \"a\" \"b\" ",
+            b"{ \"a }",
+            b"}",
+            b"{ \"k\" }",
+            b"{ \"a\" \"b\" } junk",
+            b"{ \"long key past thirty-two bytes of text\" \"a value\nover lines\" }\r\n",
+        ];
+        for text in texts {
+            let outline = Outline::of(text);
+            match (parse(text), &outline) {
+                (Ok(want), Ok(o)) => {
+                    let got = o.entities(text);
+                    assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
+                    assert_eq!(got.text.as_ptr(), want.text.as_ptr());
+                    for (g, w) in got.list.iter().zip(&want.list) {
+                        for (gp, wp) in g.pairs.iter().zip(&w.pairs) {
+                            assert_eq!((gp.0.as_ptr(), gp.1.as_ptr()), (wp.0.as_ptr(), wp.1.as_ptr()));
+                        }
+                    }
+                }
+                (Err(want), Err(got)) => {
+                    assert_eq!((got.kind.clone(), got.offset, got.to_string()), (want.kind.clone(), want.offset, want.to_string()))
+                }
+                (want, got) => panic!("{:?}: parse {want:?}, outline {got:?}", String::from_utf8_lossy(text)),
+            }
+        }
     }
 
     #[test]
