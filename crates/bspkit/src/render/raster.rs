@@ -165,20 +165,23 @@ pub fn triangle(target: &mut Target, tri: &[ScreenVertex; 3], mode: Mode, mut sh
         let cy = py as f64 + 0.5;
         for px in min_x as u32..max_x as u32 {
             let cx = px as f64 + 0.5;
-            let mut l = [0f64; 3];
-            let mut inside = true;
-            for (k, e) in edges.iter().enumerate() {
-                let v = sign * (e.a * cx + e.b * cy + e.c);
-                if v < 0.0 || (v == 0.0 && !e.inclusive) {
-                    inside = false;
-                    break;
-                }
-                l[k] = v * inv;
-            }
-            if !inside {
+            // The three edges written out, and the attributes by an index loop (not an
+            // iterator, `map` or `from_fn`): this runs per pixel, and those adaptors are most of
+            // it in unoptimised (test) builds. The same arithmetic in the same order.
+            let (e0, e1, e2) = (&edges[0], &edges[1], &edges[2]);
+            let v0 = sign * (e0.a * cx + e0.b * cy + e0.c);
+            if v0 < 0.0 || (v0 == 0.0 && !e0.inclusive) {
                 continue;
             }
-            let l = l.map(|x| x as f32);
+            let v1 = sign * (e1.a * cx + e1.b * cy + e1.c);
+            if v1 < 0.0 || (v1 == 0.0 && !e1.inclusive) {
+                continue;
+            }
+            let v2 = sign * (e2.a * cx + e2.b * cy + e2.c);
+            if v2 < 0.0 || (v2 == 0.0 && !e2.inclusive) {
+                continue;
+            }
+            let l = [(v0 * inv) as f32, (v1 * inv) as f32, (v2 * inv) as f32];
             let z = l[0] * t[0].z + l[1] * t[1].z + l[2] * t[2].z;
             let i = py as usize * width + px as usize;
             if z.is_nan() || z <= target.depth[i] {
@@ -188,7 +191,12 @@ pub fn triangle(target: &mut Target, tri: &[ScreenVertex; 3], mode: Mode, mut sh
             if q.is_nan() || q == 0.0 {
                 continue;
             }
-            let attrs: [f32; ATTRS] = std::array::from_fn(|k| (l[0] * t[0].aq[k] + l[1] * t[1].aq[k] + l[2] * t[2].aq[k]) / q);
+            let mut attrs = [0f32; ATTRS];
+            let mut k = 0;
+            while k < ATTRS {
+                attrs[k] = (l[0] * t[0].aq[k] + l[1] * t[1].aq[k] + l[2] * t[2].aq[k]) / q;
+                k += 1;
+            }
             let Some((rgb, alpha)) = shade(&attrs) else { continue };
             let px_rgb = &mut target.rgb[i * 3..i * 3 + 3];
             match mode {
