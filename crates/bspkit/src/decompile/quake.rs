@@ -7,7 +7,7 @@
 use super::geom::{self, Plane};
 use super::mapfile::{base_axes, MapEntity, MapPatch, MapPrimitive, MapSide, TexProjection};
 use super::original::{BrushFrom, Budget, OrigBrush, OrigFace, OrigSide, OrigTriangle, Original, TexTruth};
-use super::trigrid::{inside_bounds, TriGrid};
+use super::trigrid::{inside_bounds_with, TriGrid};
 use crate::branches::quake2::records::{
     self as q2, BrushSideRecord as _, FaceRecord as _, IndexRecord as _, LeafRecord as _, NodeRecord as _, TexInfoRecord,
 };
@@ -346,10 +346,26 @@ where
     // q3map2 rounds drawn brush-side vertices to 1/8 unit (module `snapcover`).
     let mut orig = Original { vertex_snap: super::snapcover::Q3MAP2_VERTEX_GRID, ..Original::default() };
     let mut tris_by_model: Vec<Vec<Tri>> = Vec::with_capacity(models.len());
+    // Triangles the planar surfaces before each surface index (at most; a model's share is a
+    // difference of two entries).
+    let mut planar_before = Vec::with_capacity(surfaces.len() + 1);
+    planar_before.push(0usize);
+    for s in surfaces.iter() {
+        let n = if s.surface_type() == MST_PLANAR { usize::try_from(s.index_range().1).map_or(0, |n| n / 3) } else { 0 };
+        planar_before.push(planar_before.last().copied().unwrap_or(0).saturating_add(n));
+    }
+    let mut reserve_left = indices.len() / 3;
     for (m, model) in models.iter().enumerate() {
-        let mut tris = Vec::new();
         let off = entity_of_model(m).map(|ei| model_offset(&entities[ei], m)).unwrap_or([0.0; 3]);
         let (first, count) = (model.first_surface.get() as i64, model.num_surfaces.get() as i64);
+        // Room for every triangle the model's planar surfaces index, reserved once (no regrowth
+        // through a large model's list).
+        let in_range = |i: i64| usize::try_from(i).map_or(0, |i| i.min(surfaces.len()));
+        let most = planar_before[in_range(first.max(0).saturating_add(count.max(0)))] - planar_before[in_range(first.max(0))];
+        // All models' reservations together stay within the index lump's triangles (a hostile
+        // map's models may all claim every surface).
+        let mut tris = Vec::with_capacity(most.min(reserve_left));
+        reserve_left -= tris.capacity().min(reserve_left);
         for si in first.max(0)..first.max(0).saturating_add(count.max(0)) {
             budget.spend(1)?;
             let Some(surf) = usize::try_from(si).ok().and_then(|s| surfaces.get(s)) else { break };
@@ -412,6 +428,7 @@ where
         tris_by_model.push(tris);
     }
 
+    orig.triangles.reserve(tris_by_model.iter().map(Vec::len).sum());
     let mut used = vec![false; brushes.len()];
     for (m, model) in models.iter().enumerate() {
         let Some(ei) = entity_of_model(m) else { continue };
@@ -430,7 +447,7 @@ where
         let centroid = |i: usize| tris[i].centroid;
         let by_shader: crate::cellhash::CellMap<i64, TriGrid> =
             by_shader.into_iter().map(|(s, all)| (s, TriGrid::new(all, centroid))).collect();
-        let (mut near, mut marks, mut edges) = (Vec::new(), Vec::new(), Inside::default());
+        let (mut near, mut marks, mut edges, mut edge_normals) = (Vec::new(), Vec::new(), Inside::default(), Vec::new());
         for bi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
             let Some(bu) = usize::try_from(bi).ok().filter(|&b| b < brushes.len()) else { break };
             if std::mem::replace(&mut used[bu], true) {
@@ -441,8 +458,9 @@ where
             let range = super::original::side_range(sides, bi, f, n).map_err(|e| bsp.lump_error(LUMP_BRUSHES, e))?;
             let bplanes: Vec<Plane> = range.iter().map(|s| plane_of(s.plane()).map(|p| shifted(p, off))).collect::<Result<_>>()?;
             let polys = brush_polygons(&bplanes, budget)?;
-            let mut out_sides = Vec::new();
-            let mut orig_sides = Vec::new();
+            // Room for every side at once (a side per push regrew them).
+            let mut out_sides = Vec::with_capacity(range.len());
+            let mut orig_sides = Vec::with_capacity(range.len());
             for ((s, p), poly) in range.iter().zip(&bplanes).zip(&polys) {
                 if poly.is_empty() {
                     continue;
@@ -456,7 +474,7 @@ where
                 budget.spend(tris.len() as u64 / 8 + 1)?;
                 let of_shader = match by_shader.get(&s.shader()) {
                     Some(g) => g.near(
-                        inside_bounds(poly, p.normal, p.dist, SAMPLE_INSIDE, SAMPLE_OFF_PLANE).as_ref(),
+                        inside_bounds_with(poly, p.normal, p.dist, SAMPLE_INSIDE, SAMPLE_OFF_PLANE, &mut edge_normals).as_ref(),
                         centroid,
                         &mut near,
                         &mut marks,

@@ -16,25 +16,60 @@ const CELL: f64 = 64.0;
 /// Axis-aligned bounds (min, max).
 pub(crate) type Bounds = ([f64; 3], [f64; 3]);
 
-/// Triangle indices (into the model's list, ascending) by cell of their centroid.
+/// Triangle indices (into the model's list, ascending) by cell of their centroid, in flat
+/// arrays: no vector per cell, and a query may walk either the box's cells or the occupied
+/// ones, whichever is fewer.
 pub(crate) struct TriGrid {
     all: Vec<usize>,
-    /// Per cell, positions in `all` (ascending) of the triangles whose centroid is in it.
-    cells: CellMap<[i64; 3], Vec<u32>>,
+    /// The occupied cells, each with its range of `at`.
+    occupied: Vec<([i64; 3], u32, u32)>,
+    /// Per occupied cell (in `occupied` order), positions in `all` (ascending) of the triangles
+    /// whose centroid is in it.
+    at: Vec<u32>,
+    /// Cell → its index in `occupied`.
+    cells: CellMap<[i64; 3], u32>,
 }
 
 fn cell_of(c: [f64; 3]) -> [i64; 3] {
     c.map(|x| geom::floor_i64(x / CELL))
 }
 
+/// A hash lookup of a box cell costs about this many occupied cells compared against the box
+/// (a multiply–rotate hash and a probe against six comparisons).
+const LOOKUP_PER_SCAN: u64 = 6;
+
 impl TriGrid {
     /// Index the triangles `all` (ascending) whose centroids `centroid(i)` gives.
     pub(crate) fn new(all: Vec<usize>, centroid: impl Fn(usize) -> [f64; 3]) -> TriGrid {
-        let mut cells: CellMap<[i64; 3], Vec<u32>> = CellMap::default();
-        for (at, &i) in all.iter().enumerate() {
-            cells.entry(cell_of(centroid(i))).or_default().push(at as u32);
+        let mut cells: CellMap<[i64; 3], u32> = CellMap::default();
+        let mut occupied: Vec<([i64; 3], u32, u32)> = Vec::new();
+        // Each triangle's cell number, then a counting sort by it (stable: ascending within
+        // a cell, as pushing into a vector per cell gave).
+        let of: Vec<u32> = all
+            .iter()
+            .map(|&i| {
+                let cell = cell_of(centroid(i));
+                let k = *cells.entry(cell).or_insert_with(|| {
+                    occupied.push((cell, 0, 0));
+                    (occupied.len() - 1) as u32
+                });
+                occupied[k as usize].2 += 1;
+                k
+            })
+            .collect();
+        let mut start = 0u32;
+        for o in &mut occupied {
+            let n = o.2;
+            (o.1, o.2) = (start, start);
+            start += n;
         }
-        TriGrid { all, cells }
+        let mut at = vec![0u32; all.len()];
+        for (pos, &k) in of.iter().enumerate() {
+            let o = &mut occupied[k as usize];
+            at[o.2 as usize] = pos as u32;
+            o.2 += 1;
+        }
+        TriGrid { all, occupied, at, cells }
     }
 
     /// The triangles whose centroid lies in `b` (and maybe a few outside it), ascending, into
@@ -47,6 +82,20 @@ impl TriGrid {
         out: &'a mut Vec<usize>,
         marks: &mut Vec<u64>,
     ) -> &'a [usize] {
+        self.near_walking(b, centroid, out, marks, None)
+    }
+
+    /// [`TriGrid::near`], the box's occupied cells found by scanning the occupied cells
+    /// (`Some(true)`), by looking up each cell of the box (`Some(false)`), or by whichever is
+    /// cheaper for this box (`None`).
+    fn near_walking<'a>(
+        &'a self,
+        b: Option<&Bounds>,
+        centroid: impl Fn(usize) -> [f64; 3],
+        out: &'a mut Vec<usize>,
+        marks: &mut Vec<u64>,
+        scan: Option<bool>,
+    ) -> &'a [usize] {
         let Some(b) = b else { return &self.all };
         let (lo, hi) = (cell_of(b.0), cell_of(b.1));
         let span = (0..3).try_fold(1i64, |acc, k| acc.checked_mul(hi[k].checked_sub(lo[k])?.checked_add(1)?));
@@ -58,11 +107,22 @@ impl TriGrid {
                 // (sorting the gathered list was 2 % of a 10 MB Quake 3 decompile in callgrind).
                 marks.clear();
                 marks.resize(self.all.len().div_ceil(64), 0);
-                for x in lo[0]..=hi[0] {
-                    for y in lo[1]..=hi[1] {
-                        for z in lo[2]..=hi[2] {
-                            for &at in self.cells.get(&[x, y, z]).into_iter().flatten() {
-                                marks[at as usize / 64] |= 1 << (at % 64);
+                let mut mark = |&(_, from, to): &([i64; 3], u32, u32)| {
+                    for &at in &self.at[from as usize..to as usize] {
+                        marks[at as usize / 64] |= 1 << (at % 64);
+                    }
+                };
+                // The same cells either way: the box's that are occupied.
+                if scan.unwrap_or((self.occupied.len() as u64) < (n as u64).saturating_mul(LOOKUP_PER_SCAN)) {
+                    let inb = |c: &[i64; 3]| (0..3).all(|k| c[k] >= lo[k] && c[k] <= hi[k]);
+                    self.occupied.iter().filter(|o| inb(&o.0)).for_each(&mut mark);
+                } else {
+                    for x in lo[0]..=hi[0] {
+                        for y in lo[1]..=hi[1] {
+                            for z in lo[2]..=hi[2] {
+                                if let Some(&k) = self.cells.get(&[x, y, z]) {
+                                    mark(&self.occupied[k as usize]);
+                                }
                             }
                         }
                     }
@@ -95,14 +155,28 @@ impl TriGrid {
 /// normals), as a prism along the normal. The slab adds `slab` along the normal, and the
 /// polygon's own distance from the plane is added too; the margin is then widened by a tenth
 /// plus 0.01 unit against rounding.
+#[cfg(test)]
 pub(crate) fn inside_bounds(poly: &[[f64; 3]], normal: [f64; 3], dist: f64, eps: f64, slab: f64) -> Option<Bounds> {
+    inside_bounds_with(poly, normal, dist, eps, slab, &mut Vec::new())
+}
+
+/// [`inside_bounds`] with the edge normals in `out_normals` (scratch, cleared first): no
+/// allocation per side once it has room.
+pub(crate) fn inside_bounds_with(
+    poly: &[[f64; 3]],
+    normal: [f64; 3],
+    dist: f64,
+    eps: f64,
+    slab: f64,
+    out_normals: &mut Vec<[f64; 3]>,
+) -> Option<Bounds> {
+    out_normals.clear();
     let n = poly.len();
     if n < 3 || !poly.iter().flatten().all(|c| c.is_finite()) {
         return None;
     }
     let mid = geom::scale(poly.iter().fold([0.0; 3], |a, p| geom::add(a, *p)), 1.0 / n as f64);
     // Outward edge normals, as `inside` orients them (from the first edge and the centroid).
-    let mut out_normals = Vec::with_capacity(n);
     let mut sign = 0.0;
     for i in 0..n {
         let e = geom::sub(poly[(i + 1) % n], poly[i]);
@@ -210,5 +284,40 @@ mod tests {
         let wide = ([-1e5, -1e5, -1e5], [1e5, 1e5, 1e5]);
         assert_eq!(g.near(Some(&wide), |i| cents[i], &mut buf, &mut marks), &all[..]);
         assert_eq!(g.near(None, |i| cents[i], &mut buf, &mut marks).len(), 200);
+    }
+
+    /// Scanning the occupied cells and looking up the box's cells mark the same triangles, for
+    /// boxes from one cell to most of the grid, wherever they lie.
+    #[test]
+    fn both_cell_walks_give_the_box_cells() {
+        let cents: Vec<[f64; 3]> =
+            (0..900).map(|i| [(i * 37 % 700) as f64 - 200.0, (i * 11 % 500) as f64, (i * 7 % 130) as f64 - 64.0]).collect();
+        let all: Vec<usize> = (0..900).filter(|i| i % 4 != 1).collect();
+        let g = TriGrid::new(all.clone(), |i| cents[i]);
+        let (mut buf, mut marks) = (Vec::new(), Vec::new());
+        let (mut scanned, mut looked_up) = (0, 0);
+        for (k, &c) in cents.iter().enumerate().step_by(17) {
+            let r = [1.0, 30.0, 70.0, 150.0, 260.0][k % 5];
+            let b = ([c[0] - r, c[1] - r / 2.0, c[2] - 1.0], [c[0] + r, c[1] + r, c[2] + r / 3.0]);
+            let (lo, hi) = (cell_of(b.0), cell_of(b.1));
+            let of_cells: Vec<usize> =
+                all.iter().copied().filter(|&i| (0..3).all(|k| (lo[k]..=hi[k]).contains(&cell_of(cents[i])[k]))).collect();
+            let by_scan = g.near_walking(Some(&b), |i| cents[i], &mut buf, &mut marks, Some(true)).to_vec();
+            let by_lookup = g.near_walking(Some(&b), |i| cents[i], &mut buf, &mut marks, Some(false)).to_vec();
+            let chosen = g.near(Some(&b), |i| cents[i], &mut buf, &mut marks).to_vec();
+            let span = (0..3).map(|k| hi[k] - lo[k] + 1).product::<i64>() as usize;
+            if span <= g.cells.len() {
+                assert_eq!(by_scan, of_cells, "box {b:?}");
+                assert_eq!(by_lookup, of_cells, "box {b:?}");
+                assert_eq!(chosen, of_cells, "box {b:?}");
+                if g.occupied.len() < span * LOOKUP_PER_SCAN as usize {
+                    scanned += 1;
+                } else {
+                    looked_up += 1;
+                }
+            }
+        }
+        // Both walks were the chosen one for some box.
+        assert!(scanned > 0 && looked_up > 0, "{scanned} {looked_up}");
     }
 }
