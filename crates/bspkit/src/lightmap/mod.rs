@@ -53,8 +53,8 @@ use crate::branch::Family;
 use crate::branches::any;
 use crate::bsp::Bsp;
 use crate::error::{Error, ErrorKind, Result};
+use crate::lumps::lighting::{extend_zeroed, LightSet, GAMMA};
 pub use crate::lumps::lighting::{LightOptions, Mapping, SampleFormat};
-use crate::lumps::lighting::{LightSet, GAMMA};
 pub use maps::{encode_png, Atlas, FaceEntry, Lightmaps, PLACEHOLDER_MAX, PNG_OVERBRIGHT};
 
 /// Texels of border around every face's rectangle.
@@ -193,7 +193,8 @@ pub fn pack_limited(family: Family, set: LightSet, want: AtlasOptions, max_pixel
             let n = width as usize * height as usize * form.bytes();
             let mut texels = Vec::new();
             texels.try_reserve_exact(n).map_err(|_| Error::new(ErrorKind::OutOfMemory { what: "lightmap atlases", bytes: n as u64 }))?;
-            texels.resize(n, 0);
+            // Zeros copied in blocks: `resize` is a call per byte in an unoptimised build.
+            extend_zeroed(&mut texels, n);
             Ok(Atlas { page, style, layer, width, height, format: form, texels })
         })
         .collect::<Result<_>>()?;
@@ -284,12 +285,20 @@ impl LightPage<'_> {
         let (x0, y0) = (fx.floor() as usize, fy.floor() as usize);
         let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
         let (tx, ty) = (fx - x0 as f32, fy - y0 as f32);
-        let at = |x: usize, y: usize, k: usize| self.rgb[(y * w + x) * 3 + k] as f32;
-        std::array::from_fn(|k| {
-            let top = at(x0, y0, k) * (1.0 - tx) + at(x1, y0, k) * tx;
-            let bottom = at(x0, y1, k) * (1.0 - tx) + at(x1, y1, k) * tx;
-            top * (1.0 - ty) + bottom * ty
-        })
+        // The four texels' offsets found once and the channels by an index loop (not a closure
+        // and `from_fn` per channel): this runs per pixel, and those were most of it in
+        // unoptimised (test) builds. The same arithmetic in the same order.
+        let rgb: &[u8] = &self.rgb;
+        let (i00, i10, i01, i11) = ((y0 * w + x0) * 3, (y0 * w + x1) * 3, (y1 * w + x0) * 3, (y1 * w + x1) * 3);
+        let mut out = [0.0f32; 3];
+        let mut k = 0;
+        while k < 3 {
+            let top = rgb[i00 + k] as f32 * (1.0 - tx) + rgb[i10 + k] as f32 * tx;
+            let bottom = rgb[i01 + k] as f32 * (1.0 - tx) + rgb[i11 + k] as f32 * tx;
+            out[k] = top * (1.0 - ty) + bottom * ty;
+            k += 1;
+        }
+        out
     }
 }
 

@@ -547,7 +547,7 @@ impl LightSet<'_> {
 
 /// `n` zero bytes added to `data` (capacity reserved by the caller), copied from a block of
 /// zeros: `resize` is a loop of calls per byte in an unoptimised build.
-fn extend_zeroed(data: &mut Vec<u8>, n: usize) {
+pub(crate) fn extend_zeroed(data: &mut Vec<u8>, n: usize) {
     const ZEROS: [u8; 4096] = [0; 4096];
     let mut left = n;
     while left > 0 {

@@ -157,10 +157,25 @@ impl Frame {
     /// red, green and blue variances): near 0 for a flat picture.
     pub fn deviation(&self) -> f64 {
         let n = (self.rgb.len() / 3).max(1) as f64;
+        let rgb = &self.rgb;
         let mut var = 0.0;
+        // Index loops over one channel's bytes, summed in the same order from −0.0 as `Sum`
+        // does (the iterator adaptors were calls per byte in unoptimised builds).
         for c in 0..3 {
-            let mean = self.rgb.iter().skip(c).step_by(3).map(|&v| v as f64).sum::<f64>() / n;
-            var += self.rgb.iter().skip(c).step_by(3).map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / n;
+            let mut sum = -0.0f64;
+            let mut i = c;
+            while i < rgb.len() {
+                sum += rgb[i] as f64;
+                i += 3;
+            }
+            let mean = sum / n;
+            let mut squares = -0.0f64;
+            let mut i = c;
+            while i < rgb.len() {
+                squares += (rgb[i] as f64 - mean).powi(2);
+                i += 3;
+            }
+            var += squares / n;
         }
         (var / 3.0).sqrt()
     }
@@ -431,6 +446,11 @@ pub fn frame_with_hull(
     // `top` keeps every triangle (its box is the whole playable area); `iso` (and `spawn`,
     // which falls back to it) frames what faces its camera.
     let toward = (view != View::Top).then(camera::iso_forward);
+    // The `spawn` view from a player start is the start's eye: it needs neither the triangles
+    // nor their focus (`framed` reads neither then), the largest part of a render's framing.
+    if view == View::Spawn && starts.first.is_some() {
+        return framed(view, &[], None, starts, size).0;
+    }
     let tris = drawn_triangles_with_hull(scene, hull);
     let f = focus::focus(&tris, &starts.origins, toward);
     framed(view, &tris, f.as_ref(), starts, size).0
@@ -804,19 +824,24 @@ impl Ctx<'_, '_> {
                     if cutoff.is_some_and(|c| texel[3] < c) {
                         return None;
                     }
+                    // Index loops and channels written out (no `map`, no iterator): this runs per
+                    // pixel, and the adaptors are calls in unoptimised (test) builds. The same
+                    // arithmetic in the same order.
                     let light = if lights.is_empty() {
                         [a[4], a[5], a[6]]
                     } else {
                         let mut sum = [0.0f32; 3];
-                        for page in &lights {
-                            let s = page.sample(a[2], a[3]);
-                            for c in 0..3 {
-                                sum[c] += s[c];
-                            }
+                        let mut i = 0;
+                        while i < lights.len() {
+                            let s = lights[i].sample(a[2], a[3]);
+                            sum[0] += s[0];
+                            sum[1] += s[1];
+                            sum[2] += s[2];
+                            i += 1;
                         }
-                        sum.map(|x| x * scale)
+                        [sum[0] * scale, sum[1] * scale, sum[2] * scale]
                     };
-                    let rgb = [0, 1, 2].map(|c| texel[c] as f32 * light[c]);
+                    let rgb = [texel[0] as f32 * light[0], texel[1] as f32 * light[1], texel[2] as f32 * light[2]];
                     let alpha = if own_alpha { texel[3] as f32 / 255.0 } else { WATER_ALPHA };
                     Some((rgb, alpha))
                 });
@@ -1078,6 +1103,59 @@ mod tests {
             materials: vec![mat("floor", SurfaceFlags::NONE), mat("wall", SurfaceFlags::NONE), mat("sky", SurfaceFlags::SKY)],
             ..Default::default()
         }
+    }
+
+    /// The deviation as written before (iterator adaptors and `Sum`): the same bits, on random
+    /// pictures (lengths not a multiple of 3 among them), flat ones and an empty one.
+    #[test]
+    fn deviation_is_the_iterator_deviation() {
+        fn old(f: &Frame) -> f64 {
+            let n = (f.rgb.len() / 3).max(1) as f64;
+            let mut var = 0.0;
+            for c in 0..3 {
+                let mean = f.rgb.iter().skip(c).step_by(3).map(|&v| v as f64).sum::<f64>() / n;
+                var += f.rgb.iter().skip(c).step_by(3).map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / n;
+            }
+            (var / 3.0).sqrt()
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut frames: Vec<Vec<u8>> = vec![Vec::new(), vec![7], vec![0; 300], vec![255; 30_000]];
+        for len in [1, 2, 3, 4, 5, 299, 3 * 160 * 90, 3 * 512 * 512 + 2] {
+            frames.push(
+                (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        x as u8
+                    })
+                    .collect(),
+            );
+        }
+        for rgb in frames {
+            let f = Frame { width: 1, height: 1, rgb, covered: 0, work: 0 };
+            assert_eq!(f.deviation().to_bits(), old(&f).to_bits(), "{} bytes", f.rgb.len());
+        }
+    }
+
+    /// The `spawn` view from a player start no longer gathers the triangles nor finds their
+    /// focus: the same camera, view and warning as when both were handed to `framed`.
+    #[test]
+    fn spawn_frames_need_no_focus() {
+        let scene = room();
+        let starts = Starts { origins: vec![[100.0, 90.0, 24.0]], first: Some(([100.0, 90.0, 24.0], [10.0, 45.0, 0.0])) };
+        let tris = drawn_triangles(&scene);
+        let f = focus::focus(&tris, &starts.origins, Some(camera::iso_forward()));
+        assert!(f.is_some());
+        for size in [64, 160, 512] {
+            let before = framed(View::Spawn, &tris, f.as_ref(), &starts, size).0;
+            assert_eq!(frame(View::Spawn, &scene, &starts, size), before);
+            assert_eq!(before.1, View::Spawn);
+        }
+        // Without a start the view is still framed on the focus (the iso fallback).
+        let none = Starts { origins: Vec::new(), first: None };
+        let f = focus::focus(&tris, &[], Some(camera::iso_forward()));
+        assert_eq!(frame(View::Spawn, &scene, &none, 160), framed(View::Spawn, &tris, f.as_ref(), &none, 160).0);
     }
 
     /// Without a player start the inside camera stands on the room's floor, an eye height up,

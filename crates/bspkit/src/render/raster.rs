@@ -41,10 +41,8 @@ pub struct Target {
 impl Target {
     pub fn new(width: u32, height: u32, background: [u8; 3]) -> Self {
         let n = width as usize * height as usize;
-        let mut rgb = Vec::with_capacity(n * 3);
-        for _ in 0..n {
-            rgb.extend_from_slice(&background);
-        }
+        // `repeat` copies doubling blocks (a call per pixel before, in unoptimised builds).
+        let rgb = background.repeat(n);
         Target { width, height, rgb, depth: vec![f32::NEG_INFINITY; n], covered: vec![0; n], work: 0, max_work: u64::MAX }
     }
 }
@@ -258,6 +256,19 @@ mod tests {
             }
             assert!(count.iter().all(|&c| c <= 1), "a pixel drawn twice");
             assert!(count.iter().filter(|&&c| c == 1).count() > 100);
+        }
+    }
+
+    /// The background written by `repeat` is the background pushed pixel by pixel.
+    #[test]
+    fn targets_start_as_the_background() {
+        for (w, h) in [(0, 0), (1, 1), (3, 7), (160, 90)] {
+            let t = Target::new(w, h, [28, 31, 38]);
+            let mut want = Vec::new();
+            for _ in 0..w * h {
+                want.extend_from_slice(&[28u8, 31, 38]);
+            }
+            assert_eq!(t.rgb, want);
         }
     }
 

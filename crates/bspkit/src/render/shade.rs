@@ -22,23 +22,35 @@ impl Mips {
         if w == 0 || h == 0 || img.pixels.len() < w as usize * h as usize * 4 {
             return None;
         }
-        let px: Vec<[u8; 4]> = img.pixels.chunks_exact(4).take(w as usize * h as usize).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        // Index loops with the four texels and channels written out: a texture's chain is built
+        // for every render, and the chunk, array and closure adaptors this replaced were calls
+        // per texel in unoptimised (test) builds. The same integer arithmetic.
+        let n = w as usize * h as usize;
+        let mut px: Vec<[u8; 4]> = Vec::with_capacity(n);
+        let bytes = &img.pixels[..n * 4];
+        let mut i = 0;
+        while i < bytes.len() {
+            px.push([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+            i += 4;
+        }
         let mut levels = vec![Level { w, h, px }];
         while let Some(l) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
             let (nw, nh) = ((l.w / 2).max(1), (l.h / 2).max(1));
             let mut px = Vec::with_capacity(nw as usize * nh as usize);
+            let lw = l.w as usize;
             for y in 0..nh {
+                let (y0, y1) = ((y * 2).min(l.h - 1) as usize, (y * 2 + 1).min(l.h - 1) as usize);
                 for x in 0..nw {
-                    let mut sum = [0u32; 4];
-                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                        let sx = (x * 2 + dx).min(l.w - 1);
-                        let sy = (y * 2 + dy).min(l.h - 1);
-                        let p = l.px[(sy * l.w + sx) as usize];
-                        for k in 0..4 {
-                            sum[k] += p[k] as u32;
-                        }
+                    let (x0, x1) = ((x * 2).min(l.w - 1) as usize, (x * 2 + 1).min(l.w - 1) as usize);
+                    let (a, b, c, d) = (&l.px[y0 * lw + x0], &l.px[y0 * lw + x1], &l.px[y1 * lw + x0], &l.px[y1 * lw + x1]);
+                    let mut out = [0u8; 4];
+                    let mut k = 0;
+                    while k < 4 {
+                        let sum = a[k] as u32 + b[k] as u32 + c[k] as u32 + d[k] as u32;
+                        out[k] = ((sum + 2) / 4) as u8;
+                        k += 1;
                     }
-                    px.push(sum.map(|s| ((s + 2) / 4) as u8));
+                    px.push(out);
                 }
             }
             levels.push(Level { w: nw, h: nh, px });
@@ -137,6 +149,95 @@ mod tests {
         assert_eq!(m.level_for(0.5), 0);
         assert_eq!(m.level_for(3.0), 1);
         assert_eq!(m.level_for(1e9), 1);
+    }
+
+    /// A xorshift stream for the old-against-new comparisons.
+    fn stream(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// The chain as built before the index loops (chunks, array `map`, a pair list per texel):
+    /// the same levels, texel for texel, on random images of odd, even and 1-wide sizes.
+    #[test]
+    fn mips_are_the_adaptor_chain_mips() {
+        fn old(img: &ImageRgba) -> Vec<(u32, u32, Vec<[u8; 4]>)> {
+            let (w, h) = (img.width, img.height);
+            let px: Vec<[u8; 4]> = img.pixels.chunks_exact(4).take(w as usize * h as usize).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+            let mut levels = vec![(w, h, px)];
+            while let Some(l) = levels.last().filter(|l| l.0 > 1 || l.1 > 1) {
+                let (nw, nh) = ((l.0 / 2).max(1), (l.1 / 2).max(1));
+                let mut px = Vec::new();
+                for y in 0..nh {
+                    for x in 0..nw {
+                        let mut sum = [0u32; 4];
+                        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                            let p = l.2[((y * 2 + dy).min(l.1 - 1) * l.0 + (x * 2 + dx).min(l.0 - 1)) as usize];
+                            for k in 0..4 {
+                                sum[k] += p[k] as u32;
+                            }
+                        }
+                        px.push(sum.map(|s| ((s + 2) / 4) as u8));
+                    }
+                }
+                levels.push((nw, nh, px));
+            }
+            levels
+        }
+        let mut next = stream(0x2545_f491_4f6c_dd1d);
+        for (w, h) in [(1, 1), (1, 7), (9, 1), (2, 2), (3, 5), (16, 16), (17, 33), (64, 10)] {
+            // Extra bytes past w × h × 4 are ignored by both.
+            let pixels: Vec<u8> = (0..w * h * 4 + 8).map(|_| next() as u8).collect();
+            let img = ImageRgba { width: w, height: h, pixels };
+            let new = Mips::new(&img).unwrap();
+            let want = old(&img);
+            assert_eq!(new.levels.len(), want.len(), "{w}×{h}");
+            for (l, (ow, oh, opx)) in new.levels.iter().zip(&want) {
+                assert_eq!((l.w, l.h, &l.px), (*ow, *oh, opx), "{w}×{h}");
+            }
+        }
+    }
+
+    /// The bilinear read as written before (a closure per texel and `from_fn` per channel):
+    /// the same bits at random, edge, outside and non-finite UVs on random pages.
+    #[test]
+    fn page_samples_are_the_closure_form() {
+        fn old(p: &LightPage, u: f32, v: f32) -> [f32; 3] {
+            let (w, h) = (p.w as usize, p.h as usize);
+            if w == 0 || h == 0 || p.rgb.len() < w * h * 3 {
+                return [0.0; 3];
+            }
+            let fx = (u * p.w as f32 - 0.5).clamp(0.0, (w - 1) as f32);
+            let fy = (v * p.h as f32 - 0.5).clamp(0.0, (h - 1) as f32);
+            let (fx, fy) = if fx.is_finite() && fy.is_finite() { (fx, fy) } else { (0.0, 0.0) };
+            let (x0, y0) = (fx.floor() as usize, fy.floor() as usize);
+            let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+            let (tx, ty) = (fx - x0 as f32, fy - y0 as f32);
+            let at = |x: usize, y: usize, k: usize| p.rgb[(y * w + x) * 3 + k] as f32;
+            std::array::from_fn(|k| {
+                let top = at(x0, y0, k) * (1.0 - tx) + at(x1, y0, k) * tx;
+                let bottom = at(x0, y1, k) * (1.0 - tx) + at(x1, y1, k) * tx;
+                top * (1.0 - ty) + bottom * ty
+            })
+        }
+        let mut next = stream(0x9e37_79b9_7f4a_7c15);
+        let special = [0.0, 1.0, -0.25, 1.5, 0.5, f32::NAN, f32::INFINITY, -1e30];
+        for (w, h, short) in [(1, 1, 0), (2, 1, 0), (1, 3, 0), (5, 4, 0), (33, 17, 0), (4, 4, 1), (0, 3, 0)] {
+            let rgb: Vec<u8> = (0..(w * h * 3) as usize - short).map(|_| next() as u8).collect();
+            let page = LightPage { w, h, rgb: rgb.into() };
+            let mut uvs: Vec<(f32, f32)> =
+                (0..500).map(|_| ((next() % 20_000) as f32 / 10_000.0 - 0.5, (next() % 20_000) as f32 / 10_000.0 - 0.5)).collect();
+            uvs.extend(special.iter().flat_map(|&u| special.iter().map(move |&v| (u, v))));
+            for (u, v) in uvs {
+                let (a, b) = (page.sample(u, v), old(&page, u, v));
+                assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "{w}×{h} at ({u}, {v})");
+            }
+        }
     }
 
     #[test]
