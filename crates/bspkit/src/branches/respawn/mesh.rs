@@ -167,11 +167,9 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
                     continue;
                 }
             };
-            // The mesh's distinct vertices, in order: one allocation per mesh, bounded by its
-            // corner count whatever the indices say.
-            let mut used = corners.clone();
-            used.sort_unstable();
-            used.dedup();
+            // The mesh's distinct vertices, in order: allocations per mesh bounded by its
+            // corner count (or the 65,536 values its u16 indices span) whatever they say.
+            let (used, ranks) = distinct_ranks(&corners);
             let mut infos = Vec::with_capacity(used.len());
             let mut broken = None;
             for &v in &used {
@@ -247,9 +245,8 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
             any_lit |= face.is_some();
             pages.push(face.map_or(u32::MAX, |(_, f)| f.page));
             let start = model.indices.len() as u32;
-            let local = |c: u64| base + used.binary_search(&c).unwrap_or(0) as u32;
-            for t in corners.chunks_exact(3) {
-                model.indices.extend_from_slice(&[local(t[0]), local(t[2]), local(t[1])]);
+            for t in ranks.chunks_exact(3) {
+                model.indices.extend_from_slice(&[base + t[0], base + t[2], base + t[1]]);
             }
             model.surfaces.push(Surface {
                 lump: LUMP_MESHES as u16,
@@ -306,9 +303,74 @@ fn build_game<G: Game>(view: View<'_, G>, opts: &MeshOptions) -> Result<Scene> {
     Ok(scene)
 }
 
+/// The distinct values of `corners` in ascending order, and each corner's index in that list:
+/// what sorting, deduplicating and binary-searching each corner give. A mesh's corners are
+/// u16 indices plus one offset, so they span at most 65,536 values, and a table over the span
+/// does it in linear time: unoptimised (the debug builds the tests run), the sort and the
+/// searches were most of the CPU of building a scene with large meshes
+/// (docs/setup-test-time.md, session 42). Wider spans are sorted.
+fn distinct_ranks(corners: &[u64]) -> (Vec<u64>, Vec<u32>) {
+    let (Some(&lo), Some(&hi)) = (corners.iter().min(), corners.iter().max()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let span = hi - lo;
+    if span >= (corners.len() as u64).max(1 << 16) {
+        let mut used = corners.to_vec();
+        used.sort_unstable();
+        used.dedup();
+        let ranks = corners.iter().map(|c| used.binary_search(c).unwrap_or(0) as u32).collect();
+        return (used, ranks);
+    }
+    const UNUSED: u32 = u32::MAX;
+    let mut rank = vec![UNUSED; span as usize + 1];
+    for &c in corners {
+        rank[(c - lo) as usize] = 0;
+    }
+    let mut used = Vec::new();
+    for (k, r) in rank.iter_mut().enumerate() {
+        if *r != UNUSED {
+            *r = used.len() as u32;
+            used.push(lo + k as u64);
+        }
+    }
+    let ranks = corners.iter().map(|&c| rank[(c - lo) as usize]).collect();
+    (used, ranks)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The old form: sort, dedup, and a binary search per corner.
+    fn sorted_ranks(corners: &[u64]) -> (Vec<u64>, Vec<u32>) {
+        let mut used = corners.to_vec();
+        used.sort_unstable();
+        used.dedup();
+        let ranks = corners.iter().map(|c| used.binary_search(c).unwrap_or(0) as u32).collect();
+        (used, ranks)
+    }
+
+    #[test]
+    fn distinct_ranks_are_the_sorted_ranks() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        assert_eq!(distinct_ranks(&[]), (Vec::new(), Vec::new()));
+        for case in 0..600 {
+            let len = (next() % 400) as usize;
+            // Offsets near 0 and near u64::MAX, spans inside and outside the table's reach.
+            let base = [0, 7, 1 << 40, u64::MAX - (1 << 20)][case % 4];
+            let spread = [1, 3, 200, 65_535, 65_536, 70_000, 1 << 30][case % 7];
+            let corners: Vec<u64> = (0..len).map(|_| base.wrapping_add(next() % spread)).collect();
+            assert_eq!(distinct_ranks(&corners), sorted_ranks(&corners), "case {case}");
+        }
+        let wide = [5, u64::MAX, 5, 0, 1 << 20];
+        assert_eq!(distinct_ranks(&wide), sorted_ranks(&wide));
+    }
 
     #[test]
     fn material_names_give_flags() {
