@@ -264,7 +264,8 @@ def test_geometry_objects_match_buffers(path):
             pytest.skip(f"{bsp.family} geometry not built yet")
         raise
     assert scene.models
-    world = bsp.model(scene.models[0].index)
+    # The scene's own first model (`bsp.model(i)` would build the whole scene again).
+    world = scene.models[0]
     bufs = world.numpy()
     tris = sum(len(m.polygons) for m in world.meshes)
     assert tris == len(bufs["indices"])
