@@ -74,16 +74,23 @@ impl Plane {
 
 /// A large square on `plane`, wound so that its corners' `from_points` normal is the plane's.
 pub fn base_winding(plane: &Plane) -> Vec<[f64; 3]> {
+    let mut w = Vec::with_capacity(4);
+    base_winding_into(plane, &mut w);
+    w
+}
+
+/// [`base_winding`] into `w` (cleared first), for callers that reuse one buffer.
+pub fn base_winding_into(plane: &Plane, w: &mut Vec<[f64; 3]>) {
     let (u, v) = plane.basis();
     let o = scale(plane.normal, plane.dist);
     let e = BASE_EXTENT;
     // (p0 − p1) × (p2 − p1) with p0 = o+u·e+v·e… goes along the normal for this order.
     let corners = [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)];
-    let mut w: Vec<[f64; 3]> = corners.iter().map(|&(a, b)| add(o, add(scale(u, a * e), scale(v, b * e)))).collect();
+    w.clear();
+    w.extend(corners.iter().map(|&(a, b)| add(o, add(scale(u, a * e), scale(v, b * e)))));
     if Plane::from_points([w[0], w[1], w[2]]).is_some_and(|p| dot(p.normal, plane.normal) < 0.0) {
         w.reverse();
     }
-    w
 }
 
 /// Keep the part of `w` behind `plane` (distance ≤ 0), into `out` (cleared first).
