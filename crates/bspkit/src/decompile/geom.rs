@@ -219,6 +219,23 @@ pub fn intersect(a: &[[f64; 3]], b: &[[f64; 3]], normal: [f64; 3]) -> Vec<[f64; 
     w
 }
 
+/// Two polygon buffers: [`intersect_area`]'s result and its clipping scratch.
+type PolygonBuffers = (Vec<[f64; 3]>, Vec<[f64; 3]>);
+
+/// `area(&intersect(a, b, normal))` (the same figure) with buffers kept per thread instead of
+/// two new vectors per pair: the Quake 1 texture match and quality measure intersect tens of
+/// thousands of face pairs for their area alone (callgrind, LibreQuake e0m1: `intersect`
+/// 7.7 % of the decompile, much of it allocation).
+pub fn intersect_area(a: &[[f64; 3]], b: &[[f64; 3]], normal: [f64; 3]) -> f64 {
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<PolygonBuffers> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    BUFFERS.with_borrow_mut(|(w, scratch)| {
+        intersect_into(a, b, normal, w, scratch);
+        area(w)
+    })
+}
+
 /// [`intersect`] into `w` (cleared first), with `scratch` for the clips: no allocation once
 /// both have room (the coverage measure intersects tens of thousands of pairs).
 pub fn intersect_into(a: &[[f64; 3]], b: &[[f64; 3]], normal: [f64; 3], w: &mut Vec<[f64; 3]>, scratch: &mut Vec<[f64; 3]>) {
@@ -489,5 +506,34 @@ mod tests {
         let mut rev = sq(5.0, 20.0);
         rev.reverse();
         assert!((area(&intersect(&sq(0.0, 10.0), &rev, [0.0, 0.0, 1.0])) - 50.0).abs() < 1e-9);
+    }
+
+    /// `intersect_area` is `area(&intersect(..))` bit for bit, on random slanted polygons
+    /// (kept buffers of any earlier, larger polygon must not leak into a later answer).
+    #[test]
+    fn intersect_area_is_the_area_of_intersect() {
+        let mut next = xorshift(0x1234_5678_9abc_def1);
+        let mut rnd = move || (next() >> 11) as f64 / (1u64 << 53) as f64 * 100.0 - 50.0;
+        let mut overlapping = 0;
+        for _ in 0..2000 {
+            let normal = normalize([rnd(), rnd(), rnd()]).unwrap();
+            let plane = Plane { normal, dist: rnd() };
+            // Two random convex polygons on the plane: the base square clipped by random planes.
+            let mut poly = || {
+                let mut w = base_winding(&plane);
+                let mut out = Vec::new();
+                for _ in 0..3 + (rnd().abs() / 10.0) as usize {
+                    let n = normalize([rnd(), rnd(), rnd()]).unwrap();
+                    clip_behind(&w, &Plane { normal: n, dist: rnd().abs() }, &mut out);
+                    std::mem::swap(&mut w, &mut out);
+                }
+                w
+            };
+            let (a, b) = (poly(), poly());
+            let want = area(&intersect(&a, &b, normal));
+            assert_eq!(intersect_area(&a, &b, normal).to_bits(), want.to_bits());
+            overlapping += usize::from(want > 0.0);
+        }
+        assert!(overlapping > 200, "{overlapping}");
     }
 }

@@ -428,7 +428,7 @@ pub(super) fn best_drawn_texture(
             continue;
         }
         budget.spend((d.polygon.len() * f.winding.len()) as u64)?;
-        let a = geom::area(&geom::intersect(&d.polygon, &f.winding, f.plane.normal));
+        let a = geom::intersect_area(&d.polygon, &f.winding, f.plane.normal);
         if a > best.0 {
             best = (a, Some(d.tex));
         }
@@ -1212,7 +1212,7 @@ pub(super) fn measure_tree(
                 if !overlaps(&fb, &s.bounds) || !s.plane.same_as(&f.plane, 1e-4, 0.05) {
                     continue;
                 }
-                let a = geom::area(&geom::intersect(poly, s.poly, f.plane.normal));
+                let a = geom::intersect_area(poly, s.poly, f.plane.normal);
                 if a > best.0 {
                     best = (a, Some(s));
                 }
