@@ -58,6 +58,26 @@ const AXES: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 /// faces moved out by the region, and for every region edge that is extreme along a direction
 /// perpendicular to it and to a box axis, that direction (the compilers' edge bevels).
 pub(crate) fn grow(faces: &[Face], b: &HullBox) -> Convex {
+    grow_by(&growth(faces), faces, b)
+}
+
+/// A facet direction of a region's growth and how far the region reaches along it
+/// (`max dot(n, corner)`).
+type Facet = ([f64; 3], f64);
+
+/// [`grow`] from the region's [`growth`]: each facet moved out by the box's reach along it.
+fn grow_by(facets: &[Facet], faces: &[Face], b: &HullBox) -> Convex {
+    let planes = facets.iter().map(|&(n, reach)| Plane { normal: n, dist: reach + b.support(n) }).collect();
+    let (lo, hi) = tree::bounds(faces);
+    Convex { planes, bounds: (std::array::from_fn(|k| lo[k] + b.mins[k]), std::array::from_fn(|k| hi[k] + b.maxs[k])) }
+}
+
+/// The facet directions of a region's growth by any box, with the region's reach along each,
+/// in [`grow`]'s order: which directions are facets, and the reach, depend on the region
+/// alone (a box axis, a face normal, or an edge's bevel against an axis), only the distance
+/// the box adds does not. So a region grown for hull 1 and again for hull 2 (and 3) finds them
+/// once ([`GrowthCache`]); the planes are the same numbers (`reach + support`, as before).
+fn growth(faces: &[Face]) -> Vec<Facet> {
     // Each corner is in about three faces' windings: the largest dot product is the same over
     // the distinct points (bit for bit), at about a third of the cost (`grow` was a tenth of
     // LibreQuake e0m2's decompile in perf).
@@ -68,20 +88,20 @@ pub(crate) fn grow(faces: &[Face], b: &HullBox) -> Convex {
     let key = |n: [f64; 3]| n.map(|c| (c * 1e6).round() as i64);
     // The directions taken: a few dozen, so a list beats a hashed set.
     let mut seen: Vec<[i64; 3]> = Vec::new();
-    let mut planes = Vec::new();
-    let add = |n: [f64; 3], planes: &mut Vec<Plane>, seen: &mut Vec<[i64; 3]>| {
+    let mut facets = Vec::new();
+    let add = |n: [f64; 3], facets: &mut Vec<Facet>, seen: &mut Vec<[i64; 3]>| {
         let k = key(n);
         if !seen.contains(&k) {
             seen.push(k);
-            planes.push(Plane { normal: n, dist: reach(n) + b.support(n) });
+            facets.push((n, reach(n)));
         }
     };
     for f in faces {
-        add(f.plane.normal, &mut planes, &mut seen);
+        add(f.plane.normal, &mut facets, &mut seen);
     }
     for a in AXES {
-        add(a, &mut planes, &mut seen);
-        add(geom::scale(a, -1.0), &mut planes, &mut seen);
+        add(a, &mut facets, &mut seen);
+        add(geom::scale(a, -1.0), &mut facets, &mut seen);
     }
     // Each edge is in two faces' windings, the other way round: the second visit tests the
     // same two directions (negated exactly) against the same corners and adds nothing, so an
@@ -115,14 +135,29 @@ pub(crate) fn grow(faces: &[Face], b: &HullBox) -> Convex {
                     }
                     let top = reach(n);
                     if geom::dot(n, p) > top - 1e-6 && geom::dot(n, q) > top - 1e-6 {
-                        add(n, &mut planes, &mut seen);
+                        add(n, &mut facets, &mut seen);
                     }
                 }
             }
         }
     }
-    let (lo, hi) = tree::bounds(faces);
-    Convex { planes, bounds: (std::array::from_fn(|k| lo[k] + b.mins[k]), std::array::from_fn(|k| hi[k] + b.maxs[k])) }
+    facets
+}
+
+/// Each region's [`growth`], found when first needed and kept for the next hull: the hull-0
+/// brushes (and the clip brushes of lower hulls) are grown by every clip hull's box, and the
+/// directions and reaches do not depend on the box (perf: `grow` was 12–14 % of the LibreQuake
+/// decompiles, most of it these regions). Indexed like the regions it is given with.
+#[derive(Default)]
+pub(crate) struct GrowthCache(Vec<OnceCell<Vec<Facet>>>);
+
+impl GrowthCache {
+    /// Room for `n` regions (the ones already there keep what they found).
+    pub(crate) fn cover(&mut self, n: usize) {
+        if self.0.len() < n {
+            self.0.resize_with(n, OnceCell::new);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -259,8 +294,9 @@ fn cell_span(b: &Bounds) -> ([i64; 3], [i64; 3], i64) {
 pub(crate) struct Grid<'a> {
     bounds: Vec<Bounds>,
     planes: Vec<OnceCell<Vec<Plane>>>,
-    /// Where unmade planes come from: each region grown by the box.
-    grow_from: Option<(&'a [Region], HullBox)>,
+    /// Where unmade planes come from: each region grown by the box, its facets from the cache
+    /// where one is given.
+    grow_from: Option<(&'a [Region], HullBox, Option<&'a GrowthCache>)>,
     cells: Cells,
 }
 
@@ -273,7 +309,7 @@ impl<'a> Grid<'a> {
 
     /// The grid of `regions` each grown by `b` ([`grow`]), a set's growth made when first used:
     /// its bounds are [`grow`]'s, taken the same way from the region's.
-    pub(crate) fn grown(regions: &'a [Region], b: HullBox) -> Grid<'a> {
+    pub(crate) fn grown(regions: &'a [Region], b: HullBox, cache: Option<&'a GrowthCache>) -> Grid<'a> {
         let bounds = regions
             .iter()
             .map(|r| {
@@ -282,10 +318,16 @@ impl<'a> Grid<'a> {
             })
             .collect();
         let planes = regions.iter().map(|_| OnceCell::new()).collect();
-        Grid::with(bounds, planes, Some((regions, b)))
+        // A cache too short for the regions is not used (each growth is then found anew).
+        let cache = cache.filter(|c| c.0.len() >= regions.len());
+        Grid::with(bounds, planes, Some((regions, b, cache)))
     }
 
-    fn with(bounds: Vec<Bounds>, planes: Vec<OnceCell<Vec<Plane>>>, grow_from: Option<(&'a [Region], HullBox)>) -> Grid<'a> {
+    fn with(
+        bounds: Vec<Bounds>,
+        planes: Vec<OnceCell<Vec<Plane>>>,
+        grow_from: Option<(&'a [Region], HullBox, Option<&'a GrowthCache>)>,
+    ) -> Grid<'a> {
         let mut cells: Cells = HashMap::default();
         for (i, b) in bounds.iter().enumerate() {
             let (lo, hi, span) = cell_span(b);
@@ -307,7 +349,11 @@ impl<'a> Grid<'a> {
     /// Set `i`: its planes (grown now if not yet) and bounds.
     fn set(&self, i: usize) -> (&[Plane], &Bounds) {
         let planes = self.planes[i].get_or_init(|| match self.grow_from {
-            Some((regions, b)) => grow(&regions[i].faces, &b).planes,
+            Some((regions, b, Some(cache))) => {
+                let faces = &regions[i].faces;
+                grow_by(cache.0[i].get_or_init(|| growth(faces)), faces, &b).planes
+            }
+            Some((regions, b, None)) => grow(&regions[i].faces, &b).planes,
             None => Vec::new(),
         });
         (planes, &self.bounds[i])
@@ -508,7 +554,7 @@ pub(crate) struct ClipResult {
 /// Where a hull's player origin can reach: its empty leaves grown by the reflected box (what
 /// is left of the hull's solid without these is the hull eroded by the box).
 pub(crate) fn reach<'a>(empty: &'a [Region], b: &HullBox) -> Grid<'a> {
-    Grid::grown(empty, b.reflected())
+    Grid::grown(empty, b.reflected(), None)
 }
 
 /// Clip brushes of one model from one clip hull: `solid1` / `empty1` are the hull's solid and
@@ -516,13 +562,15 @@ pub(crate) fn reach<'a>(empty: &'a [Region], b: &HullBox) -> Grid<'a> {
 /// the hull (the decompiled hull-0 brushes, and the clip brushes of lower hulls), `start0` the
 /// region hull 0 was walked in, `lower` the [`reach`] of each lower hull (a clip brush is in
 /// every hull, so its pieces lie outside them all). `contents` is given to the brushes made.
-/// With `find` false only the coverage is measured (no brushes). Spends at most about `limit`
-/// work units.
+/// With `find` false only the coverage is measured (no brushes). `grown` holds each `solid0`
+/// region's [`growth`] (at least `solid0.len()` of them), kept across hulls. Spends at most
+/// about `limit` work units.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn recover(
     solid1: &[Region],
     empty1: &[Region],
     solid0: &[Region],
+    grown: &GrowthCache,
     start0: &[Face],
     b: &HullBox,
     lower: &[Grid],
@@ -533,7 +581,7 @@ pub(crate) fn recover(
     let mut r = ClipResult::default();
     let mut work = 0u64;
     r.hull_volume = solid1.iter().map(|s| tree::volume(&s.faces)).sum();
-    let grown0 = Grid::grown(solid0, *b);
+    let grown0 = Grid::grown(solid0, *b, Some(grown));
     // Hull 1 less the grown hull 0: what the clip brushes must give back.
     let Some(left) = grown0.subtract_measured(solid1.iter().map(|s| s.faces.clone()).collect(), &mut work, limit, Apart::Whole) else {
         r.stopped = true;
@@ -667,6 +715,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A region's growth found for one box and kept gives, for another box, the planes a
+    /// fresh [`grow`] by that box gives, bit for bit and in order (hulls 1 and 2 share it).
+    #[test]
+    fn a_kept_growth_grows_by_any_box() {
+        let hull1 = HullBox { mins: [-16.0, -16.0, -32.0], maxs: [16.0, 16.0, 24.0] };
+        let hull2 = HullBox { mins: [-32.0, -32.0, -64.0], maxs: [32.0, 32.0, 24.0] };
+        let n = geom::normalize([1.0, 2.0, 3.0]).unwrap();
+        let mut wedge = cube([0.0; 3], [64.0, 48.0, 80.0]);
+        wedge.push(Face::new(Plane { normal: n, dist: 70.0 }, tree::Winding::from_slice(&[]), Origin::Plane, None));
+        let wedge = tree::from_planes(&wedge.iter().map(|f| (f.plane, Origin::Plane, None)).collect::<Vec<_>>());
+        let regions = vec![Region { faces: cube([-8.0; 3], [40.0, 8.0, 8.0]), contents: -2 }, Region { faces: wedge, contents: -2 }];
+        let mut cache = GrowthCache::default();
+        cache.cover(regions.len());
+        let bits = |p: &[Plane]| p.iter().map(|p| (p.normal.map(f64::to_bits), p.dist.to_bits())).collect::<Vec<_>>();
+        for b in [hull1, hull2, hull1] {
+            let grid = Grid::grown(&regions, b, Some(&cache));
+            for (i, r) in regions.iter().enumerate() {
+                let fresh = grow(&r.faces, &b);
+                assert_eq!(bits(grid.set(i).0), bits(&fresh.planes));
+                assert_eq!(grid.set(i).1, &fresh.bounds);
+            }
+        }
+        // Every facet was found once, by the first box, and kept.
+        assert!(cache.0.iter().all(|c| c.get().is_some_and(|f| f.len() >= 6)));
     }
 
     #[test]
@@ -816,7 +890,9 @@ mod tests {
         ] {
             empty1.push(Region { faces: cube(a, z), contents: -1 });
         }
-        let r = recover(&solid1, &empty1, &solid0, &start0, &b, &[], -2, 10_000_000, true);
+        let mut grown = GrowthCache::default();
+        grown.cover(solid0.len());
+        let r = recover(&solid1, &empty1, &solid0, &grown, &start0, &b, &[], -2, 10_000_000, true);
         assert!(!r.stopped);
         assert_eq!(r.brushes.len(), 1, "{:?}", r.brushes.iter().map(|b| tree::bounds(&b.faces)).collect::<Vec<_>>());
         let (lo, hi) = tree::bounds(&r.brushes[0].faces);

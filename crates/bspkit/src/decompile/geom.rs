@@ -74,16 +74,23 @@ impl Plane {
 
 /// A large square on `plane`, wound so that its corners' `from_points` normal is the plane's.
 pub fn base_winding(plane: &Plane) -> Vec<[f64; 3]> {
+    let mut w = Vec::with_capacity(4);
+    base_winding_into(plane, &mut w);
+    w
+}
+
+/// [`base_winding`] into `w` (cleared first), for callers that reuse one buffer.
+pub fn base_winding_into(plane: &Plane, w: &mut Vec<[f64; 3]>) {
     let (u, v) = plane.basis();
     let o = scale(plane.normal, plane.dist);
     let e = BASE_EXTENT;
     // (p0 − p1) × (p2 − p1) with p0 = o+u·e+v·e… goes along the normal for this order.
     let corners = [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)];
-    let mut w: Vec<[f64; 3]> = corners.iter().map(|&(a, b)| add(o, add(scale(u, a * e), scale(v, b * e)))).collect();
+    w.clear();
+    w.extend(corners.iter().map(|&(a, b)| add(o, add(scale(u, a * e), scale(v, b * e)))));
     if Plane::from_points([w[0], w[1], w[2]]).is_some_and(|p| dot(p.normal, plane.normal) < 0.0) {
         w.reverse();
     }
-    w
 }
 
 /// Keep the part of `w` behind `plane` (distance ≤ 0), into `out` (cleared first).
@@ -210,6 +217,23 @@ pub fn intersect(a: &[[f64; 3]], b: &[[f64; 3]], normal: [f64; 3]) -> Vec<[f64; 
     let mut w = Vec::new();
     intersect_into(a, b, normal, &mut w, &mut Vec::new());
     w
+}
+
+/// Two polygon buffers: [`intersect_area`]'s result and its clipping scratch.
+type PolygonBuffers = (Vec<[f64; 3]>, Vec<[f64; 3]>);
+
+/// `area(&intersect(a, b, normal))` (the same figure) with buffers kept per thread instead of
+/// two new vectors per pair: the Quake 1 texture match and quality measure intersect tens of
+/// thousands of face pairs for their area alone (callgrind, LibreQuake e0m1: `intersect`
+/// 7.7 % of the decompile, much of it allocation).
+pub fn intersect_area(a: &[[f64; 3]], b: &[[f64; 3]], normal: [f64; 3]) -> f64 {
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<PolygonBuffers> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    BUFFERS.with_borrow_mut(|(w, scratch)| {
+        intersect_into(a, b, normal, w, scratch);
+        area(w)
+    })
 }
 
 /// [`intersect`] into `w` (cleared first), with `scratch` for the clips: no allocation once
@@ -482,5 +506,34 @@ mod tests {
         let mut rev = sq(5.0, 20.0);
         rev.reverse();
         assert!((area(&intersect(&sq(0.0, 10.0), &rev, [0.0, 0.0, 1.0])) - 50.0).abs() < 1e-9);
+    }
+
+    /// `intersect_area` is `area(&intersect(..))` bit for bit, on random slanted polygons
+    /// (kept buffers of any earlier, larger polygon must not leak into a later answer).
+    #[test]
+    fn intersect_area_is_the_area_of_intersect() {
+        let mut next = xorshift(0x1234_5678_9abc_def1);
+        let mut rnd = move || (next() >> 11) as f64 / (1u64 << 53) as f64 * 100.0 - 50.0;
+        let mut overlapping = 0;
+        for _ in 0..2000 {
+            let normal = normalize([rnd(), rnd(), rnd()]).unwrap();
+            let plane = Plane { normal, dist: rnd() };
+            // Two random convex polygons on the plane: the base square clipped by random planes.
+            let mut poly = || {
+                let mut w = base_winding(&plane);
+                let mut out = Vec::new();
+                for _ in 0..3 + (rnd().abs() / 10.0) as usize {
+                    let n = normalize([rnd(), rnd(), rnd()]).unwrap();
+                    clip_behind(&w, &Plane { normal: n, dist: rnd().abs() }, &mut out);
+                    std::mem::swap(&mut w, &mut out);
+                }
+                w
+            };
+            let (a, b) = (poly(), poly());
+            let want = area(&intersect(&a, &b, normal));
+            assert_eq!(intersect_area(&a, &b, normal).to_bits(), want.to_bits());
+            overlapping += usize::from(want > 0.0);
+        }
+        assert!(overlapping > 200, "{overlapping}");
     }
 }

@@ -428,7 +428,7 @@ pub(super) fn best_drawn_texture(
             continue;
         }
         budget.spend((d.polygon.len() * f.winding.len()) as u64)?;
-        let a = geom::area(&geom::intersect(&d.polygon, &f.winding, f.plane.normal));
+        let a = geom::intersect_area(&d.polygon, &f.winding, f.plane.normal);
         if a > best.0 {
             best = (a, Some(d.tex));
         }
@@ -988,6 +988,12 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
         if let (None, Ok(false), true) = (listed, v.clipnodes().map(|c| c.is_empty()), opts.clip_brushes) {
             let start0 = tree::box_faces(mins.map(|c| c - BOUNDS_MARGIN), maxs.map(|c| c + BOUNDS_MARGIN), Origin::Bound);
             let clip_tex = fallback(&mut tex, BRUSHLIST_CLIP);
+            // `solid0` below is the same hull-0 regions and then the clip brushes found so far,
+            // in the same order for every hull: their growths are found once and kept.
+            let mut growths = clip::GrowthCache::default();
+            // The regions already solid in each hull: hull 0's, then each lower hull's clip
+            // brushes as they are found (copied once, not once per hull).
+            let mut solid0: Vec<Region> = regions.iter().filter(|r| hull1_solid(r.contents)).cloned().collect();
             for hull in 1..model.head_nodes().len() {
                 let Some(hb) = hull_box(bsp, hull) else { break };
                 let head = match model.head_nodes()[hull].get() as i64 {
@@ -999,13 +1005,12 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                 let hi: [f64; 3] = std::array::from_fn(|k| maxs[k] + BOUNDS_MARGIN + hb.maxs[k]);
                 let (solid_h, empty_h) =
                     treewalk::walk_hull(&clip_tree, head, tree::box_faces(lo, hi, Origin::Bound), |c| c == CONTENTS_SOLID, budget)?;
-                let mut solid0: Vec<Region> = regions.iter().filter(|r| hull1_solid(r.contents)).cloned().collect();
-                solid0.extend(clips.iter().cloned());
                 let limit = ((solid_h.len() + empty_h.len()) as u64)
                     .saturating_mul(CLIP_WORK_PER_REGION)
                     .saturating_add(10_000_000)
                     .min(opts.budget / 4);
-                let got = clip::recover(&solid_h, &empty_h, &solid0, &start0, &hb, &[], BRUSHLIST_CLIP, limit, hull == 1);
+                growths.cover(solid0.len());
+                let got = clip::recover(&solid_h, &empty_h, &solid0, &growths, &start0, &hb, &[], BRUSHLIST_CLIP, limit, hull == 1);
                 budget.spend(got.work)?;
                 tq.clip_stopped |= got.stopped;
                 let sums = &mut hull_sums[hull.min(MAX_HULLS) - 1];
@@ -1017,6 +1022,7 @@ fn extract_with<L: Layout>(bsp: &Bsp, budget: &mut Budget, opts: TreeOptions) ->
                     for f in c.faces.iter_mut() {
                         f.tex = Some(clip_tex);
                     }
+                    solid0.push(c.clone());
                     clips.push(c);
                     clip_hulls.push(hull);
                 }
@@ -1206,7 +1212,7 @@ pub(super) fn measure_tree(
                 if !overlaps(&fb, &s.bounds) || !s.plane.same_as(&f.plane, 1e-4, 0.05) {
                     continue;
                 }
-                let a = geom::area(&geom::intersect(poly, s.poly, f.plane.normal));
+                let a = geom::intersect_area(poly, s.poly, f.plane.normal);
                 if a > best.0 {
                     best = (a, Some(s));
                 }
