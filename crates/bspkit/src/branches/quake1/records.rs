@@ -316,10 +316,14 @@ fn clip_from_i32(c: i32) -> ClipChild {
     }
 }
 
+// The accessors are always inlined: unoptimised (test) builds honour only `always`, and the
+// checks call them once per field of every record (the garble test decodes thousands of maps).
 impl NodeRecord for Node29 {
+    #[inline(always)]
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
+    #[inline(always)]
     fn child(&self, side: usize, num_nodes: usize) -> Child {
         let c = self.children[side & 1].get() as u16;
         if (c as usize) < num_nodes {
@@ -328,6 +332,7 @@ impl NodeRecord for Node29 {
             Child::Leaf(0xffff - c as i64)
         }
     }
+    #[inline(always)]
     fn faces(&self) -> (i64, i64) {
         (self.first_face.get() as i64, self.num_faces.get() as i64)
     }
@@ -347,12 +352,15 @@ impl NodeRecord for Node29 {
 }
 
 impl NodeRecord for NodeBsp2 {
+    #[inline(always)]
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
+    #[inline(always)]
     fn child(&self, side: usize, _: usize) -> Child {
         child_from_i32(self.children[side & 1].get())
     }
+    #[inline(always)]
     fn faces(&self) -> (i64, i64) {
         (self.first_face.get() as i64, self.num_faces.get() as i64)
     }
@@ -372,12 +380,15 @@ impl NodeRecord for NodeBsp2 {
 }
 
 impl NodeRecord for Node2psb {
+    #[inline(always)]
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
+    #[inline(always)]
     fn child(&self, side: usize, _: usize) -> Child {
         child_from_i32(self.children[side & 1].get())
     }
+    #[inline(always)]
     fn faces(&self) -> (i64, i64) {
         (self.first_face.get() as i64, self.num_faces.get() as i64)
     }
@@ -397,21 +408,26 @@ impl NodeRecord for Node2psb {
 }
 
 impl FaceRecord for Face29 {
+    #[inline(always)]
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
+    #[inline(always)]
     fn side(&self) -> i64 {
         self.side.get() as i64
     }
+    #[inline(always)]
     fn edges(&self) -> (i64, i64) {
         (self.first_edge.get() as i64, self.num_edges.get() as i64)
     }
+    #[inline(always)]
     fn texinfo(&self) -> i64 {
         self.texinfo.get() as i64
     }
     fn styles(&self) -> [u8; 4] {
         self.styles
     }
+    #[inline(always)]
     fn light_ofs(&self) -> i64 {
         self.light_ofs.get() as i64
     }
@@ -429,21 +445,26 @@ impl FaceRecord for Face29 {
 }
 
 impl FaceRecord for FaceBsp2 {
+    #[inline(always)]
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
+    #[inline(always)]
     fn side(&self) -> i64 {
         self.side.get() as i64
     }
+    #[inline(always)]
     fn edges(&self) -> (i64, i64) {
         (self.first_edge.get() as i64, self.num_edges.get() as i64)
     }
+    #[inline(always)]
     fn texinfo(&self) -> i64 {
         self.texinfo.get() as i64
     }
     fn styles(&self) -> [u8; 4] {
         self.styles
     }
+    #[inline(always)]
     fn light_ofs(&self) -> i64 {
         self.light_ofs.get() as i64
     }
@@ -461,9 +482,11 @@ impl FaceRecord for FaceBsp2 {
 }
 
 impl ClipNodeRecord for ClipNode29 {
+    #[inline(always)]
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
+    #[inline(always)]
     fn child(&self, side: usize) -> ClipChild {
         let c = self.children[side & 1].get() as u16;
         if c > 0xfff0 {
@@ -478,9 +501,11 @@ impl ClipNodeRecord for ClipNode29 {
 }
 
 impl ClipNodeRecord for ClipNodeBsp2 {
+    #[inline(always)]
     fn plane(&self) -> i64 {
         self.plane.get() as i64
     }
+    #[inline(always)]
     fn child(&self, side: usize) -> ClipChild {
         clip_from_i32(self.children[side & 1].get())
     }
@@ -492,12 +517,15 @@ impl ClipNodeRecord for ClipNodeBsp2 {
 macro_rules! leaf_impl {
     ($t:ty, $bounds:ident, $mark:ident, $mark_ty:ty) => {
         impl LeafRecord for $t {
+            #[inline(always)]
             fn contents(&self) -> i32 {
                 self.contents.get()
             }
+            #[inline(always)]
             fn vis_ofs(&self) -> i64 {
                 self.vis_ofs.get() as i64
             }
+            #[inline(always)]
             fn marks(&self) -> (i64, i64) {
                 (self.first_mark.get() as i64, self.num_marks.get() as i64)
             }
@@ -520,6 +548,7 @@ leaf_impl!(LeafBsp2, f3, U32, u32);
 leaf_impl!(Leaf2psb, s3, U32, u32);
 
 impl MarkRecord for U16<LE> {
+    #[inline(always)]
     fn face(&self) -> i64 {
         self.get() as i64
     }
@@ -528,6 +557,7 @@ impl MarkRecord for U16<LE> {
     }
 }
 impl MarkRecord for U32<LE> {
+    #[inline(always)]
     fn face(&self) -> i64 {
         self.get() as i64
     }
@@ -537,6 +567,7 @@ impl MarkRecord for U32<LE> {
 }
 
 impl EdgeRecord for Edge29 {
+    #[inline(always)]
     fn v(&self, i: usize) -> i64 {
         self.v[i & 1].get() as i64
     }
@@ -545,6 +576,7 @@ impl EdgeRecord for Edge29 {
     }
 }
 impl EdgeRecord for EdgeBsp2 {
+    #[inline(always)]
     fn v(&self, i: usize) -> i64 {
         self.v[i & 1].get() as i64
     }
@@ -559,9 +591,11 @@ macro_rules! model_impl {
             fn head_nodes(&self) -> &[I32<LE>] {
                 &self.head_nodes
             }
+            #[inline(always)]
             fn vis_leafs(&self) -> i64 {
                 self.vis_leafs.get() as i64
             }
+            #[inline(always)]
             fn faces(&self) -> (i64, i64) {
                 (self.first_face.get() as i64, self.num_faces.get() as i64)
             }

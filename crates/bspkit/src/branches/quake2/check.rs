@@ -41,11 +41,13 @@ fn len<T>(r: &Result<&[T]>) -> Option<usize> {
 }
 
 /// Index check against a table whose length may be unknown.
+#[inline(always)]
 pub(crate) fn index(c: &mut Checker, rec: usize, field: &str, value: i64, len: Option<usize>, target: &str) {
     if let Some(n) = len {
         c.index(rec, field, value, n, target);
     }
 }
+#[inline(always)]
 pub(crate) fn range(c: &mut Checker, rec: usize, field: &str, r: (i64, i64), len: Option<usize>, target: &str) {
     if let Some(n) = len {
         c.range(rec, field, r, n, target);
@@ -53,6 +55,7 @@ pub(crate) fn range(c: &mut Checker, rec: usize, field: &str, r: (i64, i64), len
 }
 
 /// Node child: ≥ 0 a node, < 0 leaf `-(child + 1)`.
+#[inline(always)]
 pub(crate) fn child(c: &mut Checker, rec: usize, value: i64, nodes: usize, leaves: Option<usize>) {
     if value >= 0 {
         c.index(rec, "child node", value, nodes, "nodes");

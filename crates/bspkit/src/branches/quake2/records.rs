@@ -336,15 +336,20 @@ pub trait TexInfoRecord {
     fn texture_bytes(&self) -> &[u8];
 }
 
+// The accessors are always inlined: unoptimised (test) builds honour only `always`, and the
+// checks call them once per field of every record (the garble test decodes thousands of maps).
 macro_rules! node_record {
     ($($t:ty),*) => {$(
         impl NodeRecord for $t {
+            #[inline(always)]
             fn plane(&self) -> i64 {
                 self.plane.get() as i64
             }
+            #[inline(always)]
             fn children(&self) -> [i64; 2] {
                 [self.children[0].get() as i64, self.children[1].get() as i64]
             }
+            #[inline(always)]
             fn face_range(&self) -> (i64, i64) {
                 (self.first_face.get() as i64, self.num_faces.get() as i64)
             }
@@ -354,18 +359,23 @@ macro_rules! node_record {
 macro_rules! face_record {
     ($($t:ty),*) => {$(
         impl FaceRecord for $t {
+            #[inline(always)]
             fn plane(&self) -> i64 {
                 self.plane.get() as i64
             }
+            #[inline(always)]
             fn side(&self) -> i64 {
                 self.side.get() as i64
             }
+            #[inline(always)]
             fn edge_range(&self) -> (i64, i64) {
                 (self.first_edge.get() as i64, self.num_edges.get() as i64)
             }
+            #[inline(always)]
             fn texinfo(&self) -> i64 {
                 self.texinfo.get() as i64
             }
+            #[inline(always)]
             fn light_offset(&self) -> i64 {
                 self.light_offset.get() as i64
             }
@@ -379,18 +389,23 @@ macro_rules! face_record {
 macro_rules! leaf_record {
     ($($t:ty),*) => {$(
         impl LeafRecord for $t {
+            #[inline(always)]
             fn contents(&self) -> i64 {
                 self.contents.get() as i64
             }
+            #[inline(always)]
             fn cluster(&self) -> i64 {
                 self.cluster.get() as i64
             }
+            #[inline(always)]
             fn area(&self) -> i64 {
                 self.area.get() as i64
             }
+            #[inline(always)]
             fn leaf_face_range(&self) -> (i64, i64) {
                 (self.first_leaf_face.get() as i64, self.num_leaf_faces.get() as i64)
             }
+            #[inline(always)]
             fn leaf_brush_range(&self) -> (i64, i64) {
                 (self.first_leaf_brush.get() as i64, self.num_leaf_brushes.get() as i64)
             }
@@ -400,6 +415,7 @@ macro_rules! leaf_record {
 macro_rules! index_record {
     ($($t:ty),*) => {$(
         impl IndexRecord for $t {
+            #[inline(always)]
             fn value(&self) -> i64 {
                 self.get() as i64
             }
@@ -409,6 +425,7 @@ macro_rules! index_record {
 macro_rules! edge_record {
     ($($t:ty),*) => {$(
         impl EdgeRecord for $t {
+            #[inline(always)]
             fn vertices(&self) -> [i64; 2] {
                 [self.v[0].get() as i64, self.v[1].get() as i64]
             }
@@ -418,9 +435,11 @@ macro_rules! edge_record {
 macro_rules! side_record {
     ($($t:ty),*) => {$(
         impl BrushSideRecord for $t {
+            #[inline(always)]
             fn plane(&self) -> i64 {
                 self.plane.get() as i64
             }
+            #[inline(always)]
             fn texinfo(&self) -> i64 {
                 self.texinfo.get() as i64
             }
@@ -433,6 +452,7 @@ macro_rules! texinfo_record {
             fn vecs(&self) -> [[f32; 4]; 2] {
                 self.vecs.map(|r| r.map(|v| v.get()))
             }
+            #[inline(always)]
             fn next_texinfo(&self) -> i64 {
                 self.next_texinfo.get() as i64
             }
