@@ -127,7 +127,7 @@ fn near_plane_texture(f: &tree::Face, draw: &[DrawFace], near: &HashMap<[i64; 3]
                         continue;
                     }
                     budget.spend((d.polygon.len() * f.winding.len()) as u64)?;
-                    let a = geom::area(&geom::intersect(&d.polygon, &f.winding, f.plane.normal));
+                    let a = geom::intersect_area(&d.polygon, &f.winding, f.plane.normal);
                     if a > best.0 {
                         best = (a, Some(d.tex));
                     }

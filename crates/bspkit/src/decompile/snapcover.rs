@@ -232,7 +232,7 @@ impl SideGrid {
                 continue;
             }
             budget.spend(s.poly.len() as u64)?;
-            covered += geom::area(&geom::intersect(&projected, s.poly, s.plane.normal)) / pa * a;
+            covered += geom::intersect_area(&projected, s.poly, s.plane.normal) / pa * a;
         }
         Ok(covered.min(a))
     }
