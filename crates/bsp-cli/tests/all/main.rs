@@ -9,6 +9,7 @@ mod cli;
 mod common;
 
 mod batch_cli;
+mod browser_view;
 mod cmd_quake;
 mod convert_cli;
 mod decompile_cli;
