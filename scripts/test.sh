@@ -39,7 +39,7 @@ fi
 export BSPKIT_GLTF_VALIDATOR="$PWD/$GLTF/validate.mjs"
 # `bsp view`'s page: three.js, esbuild and playwright-core (which drives Debian's chromium in the
 # browser test), pinned by viewer/package-lock.json; the tests rebuild the committed bundle and
-# load the page in headless Chromium (crates/bsp-cli/tests/all/view_cli.rs).
+# load the page in headless Chromium (crates/bsp-cli/tests/all/view_cli.rs and browser_view.rs).
 if [ ! -d viewer/node_modules/three ] || [ viewer/package-lock.json -nt viewer/node_modules/.package-lock.json ]; then
     (cd viewer && npm ci --no-audit --no-fund --silent)
 fi

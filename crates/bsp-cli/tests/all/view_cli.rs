@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-
 const BSP: &str = env!("CARGO_BIN_EXE_bsp");
 
 pub(crate) fn root() -> PathBuf {
