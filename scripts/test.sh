@@ -56,7 +56,10 @@ if [ ! -x "$PYVENV/bin/python" ]; then
     python3 -m venv "$PYVENV"
 fi
 # pytest-xdist runs the suite on two worker processes: its two Blender runs (a minute each) and
-# the corpus tests then share the cores instead of running one after another.
+# the corpus tests then share the cores instead of running one after another. `--dist loadgroup`
+# (in the pytest line below) keeps the tests marked with one `xdist_group` on one worker, so
+# their module fixtures are made once (test_scan_tables.py), and hands out the other tests one
+# at a time as a worker comes free.
 "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "maturin==1.9.6" "numpy==2.2.6" "pytest==8.3.5" \
     "pytest-xdist==3.8.0"
 # The library tables (`bspkit.scan`, `bsp scan --out`) are read back with pyarrow and DuckDB,
@@ -79,7 +82,7 @@ test -x target/debug/bsp
 # (or the script's list for --help lines) says (the table of stand-in files is in the script).
 BSP="$PWD/target/debug/bsp" python3 scripts/readme_examples.py
 rc=0
-BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider -n 2 crates/bspkit-py/tests || rc=$?
+BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup crates/bspkit-py/tests || rc=$?
 if [ "$rc" -eq 5 ]; then
     echo "error: the Python test suite collected no tests" >&2
     exit 1

@@ -19,6 +19,11 @@ from conftest import SAMPLE, corpus_dir
 pa = pytest.importorskip("pyarrow", reason="pyarrow not installed")
 import pyarrow.parquet as pq  # noqa: E402
 
+# One xdist worker runs this file (scripts/test.sh passes `--dist loadgroup`): its module
+# fixtures (the corpus scan, the `bsp scan --out` tables, the Dask cluster) and its imports of
+# Dask, moto and s3fs are then made once, not once on each worker.
+pytestmark = pytest.mark.xdist_group("scan_tables")
+
 
 def cli():
     exe = os.environ.get("BSPKIT_CLI")
@@ -59,6 +64,15 @@ def dask_client():
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     with cluster, distributed.Client(cluster) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def cli_tables(tmp_path_factory):
+    """`bsp scan --out` of the whole corpus into a fresh folder, made once for this file's tests
+    that read its tables (each test only reads them, or rescans asserting nothing changes): the
+    folder and the scan's first statistics."""
+    out = tmp_path_factory.mktemp("cli_tables")
+    return out, cli_scan(need_corpus(), out)
 
 
 def without_timing(t):
@@ -103,7 +117,7 @@ def test_hostile_files_are_problem_rows(tmp_path):
         assert any(p["path"] and p["path"].endswith(name) and p["entry"] == entry and p["severity"] == "error" for p in problems)
 
 
-def test_corpus_tables_match_the_maps_and_the_cli(tmp_path, corpus_scan):
+def test_corpus_tables_match_the_maps_and_the_cli(corpus_scan, cli_tables):
     root = need_corpus()
     t = corpus_scan
     maps = t["maps"].to_pylist()
@@ -131,7 +145,7 @@ def test_corpus_tables_match_the_maps_and_the_cli(tmp_path, corpus_scan):
             assert per["props"].get(m["sha256"], 0) == (sprp["count"] if sprp else 0), m["path"]
 
     # `bsp scan --out` writes the same tables; pyarrow reads them back.
-    stats = cli_scan(root, tmp_path)
+    tmp_path, stats = cli_tables
     assert stats["files_read"] == len(maps)
     for name in bspkit.TABLES:
         back = pq.read_table(tmp_path / f"{name}.parquet")
@@ -146,11 +160,13 @@ def test_corpus_tables_match_the_maps_and_the_cli(tmp_path, corpus_scan):
 
 def test_duckdb_recipe(tmp_path, request):
     duckdb = pytest.importorskip("duckdb", reason="duckdb not installed")
-    root = need_corpus()
-    cli_scan(root, tmp_path)
+    need_corpus()
+    # The tables `bsp scan --out` wrote (shared with the test above, which rescans them and
+    # asserts not a byte changes); this test's own files (models.csv) go in its tmp_path.
+    tables, _ = request.getfixturevalue("cli_tables")
     t = request.getfixturevalue("corpus_scan")
     con = duckdb.connect()
-    con.execute(f"SET file_search_path = '{tmp_path}'")
+    con.execute(f"SET file_search_path = '{tables},{tmp_path}'")
     # README recipe 1: every map with an item_quad (a map found twice is listed at both places);
     # the corpus has none, so the same query runs for a class it does have too.
     found = 0
