@@ -279,7 +279,7 @@ fn cut(corners: &[[f32; 3]], normal: [f64; 3], scratch: &mut Scratch, emit: &mut
     let Scratch { ring, flat } = scratch;
     flat.clear();
     flat.extend(corners.iter().map(|c| {
-        let c = c.map(|x| x as f64);
+        let c = [c[0] as f64, c[1] as f64, c[2] as f64];
         [dot(c, e1), dot(c, e2)]
     }));
     let flat = &flat[..];
@@ -448,19 +448,29 @@ fn corners_of<L: Layout>(t: &Tables<L>, f: &L::Face, out: &mut Vec<[f32; 3]>) ->
         .zip(usize::try_from(count).ok())
         .and_then(|(a, n)| t.surfedges.get(a..a.checked_add(n)?))
         .ok_or_else(|| format!("surfedges {first}+{count} are outside 0..{}", t.surfedges.len()))?;
+    // Per corner: written with `match` and the three coordinates spelled out (not `ok`,
+    // `and_then`, `array::map`, `iter().all`), since each adaptor is a call per corner in the
+    // unoptimised test builds; the same lookups and checks.
     for se in list {
         let se = se.get() as i64;
-        let e = usize::try_from(se.unsigned_abs())
-            .ok()
-            .and_then(|e| t.edges.get(e))
-            .ok_or_else(|| format!("surfedge {se} names no edge (count {})", t.edges.len()))?;
+        let e = match usize::try_from(se.unsigned_abs()) {
+            Ok(e) => t.edges.get(e),
+            Err(_) => None,
+        };
+        let Some(e) = e else {
+            return Err(format!("surfedge {se} names no edge (count {})", t.edges.len()));
+        };
         let v = e.v(usize::from(se < 0));
-        let p = usize::try_from(v)
-            .ok()
-            .and_then(|v| t.vertices.get(v))
-            .ok_or_else(|| format!("edge {} names vertex {v}, outside 0..{}", se.unsigned_abs(), t.vertices.len()))?;
-        let p = p.point.map(|c| c.get());
-        if !p.iter().all(|c| c.is_finite()) {
+        let p = match usize::try_from(v) {
+            Ok(v) => t.vertices.get(v),
+            Err(_) => None,
+        };
+        let Some(p) = p else {
+            return Err(format!("edge {} names vertex {v}, outside 0..{}", se.unsigned_abs(), t.vertices.len()));
+        };
+        let [x, y, z] = &p.point;
+        let p = [x.get(), y.get(), z.get()];
+        if !(p[0].is_finite() && p[1].is_finite() && p[2].is_finite()) {
             return Err(format!("vertex {v} is not finite"));
         }
         out.push(p);
@@ -495,7 +505,7 @@ fn face<L: Layout>(
     if corners.len() < 3 {
         return Err(format!("{} corners (at least 3 needed)", corners.len()));
     }
-    let newell = newell(corners.iter().map(|c| c.map(f64::from)));
+    let newell = newell(corners.iter().map(|c| [c[0] as f64, c[1] as f64, c[2] as f64]));
     let mut normal = plane.normal.map(|c| c.get() as f64);
     if f.side() != 0 {
         normal = normal.map(|c| -c);
@@ -525,10 +535,12 @@ fn face<L: Layout>(
     // (Decided once per face, not per coordinate.)
     let divisor = size.map(|n| if n.is_power_of_two() { Divisor::Reciprocal(1.0 / n as f64) } else { Divisor::Exact(n as f64) });
     let v = &mut model.vertices;
+    // Per corner, no `array::map` (a call per coordinate unoptimised): the same arithmetic.
+    let (vs, vt) = ([vecs[0][0], vecs[0][1], vecs[0][2]], [vecs[1][0], vecs[1][1], vecs[1][2]]);
     for p in corners.iter() {
-        let pd = p.map(|c| c as f64);
-        let s = dot(pd, [vecs[0][0], vecs[0][1], vecs[0][2]]) + vecs[0][3];
-        let tt = dot(pd, [vecs[1][0], vecs[1][1], vecs[1][2]]) + vecs[1][3];
+        let pd = [p[0] as f64, p[1] as f64, p[2] as f64];
+        let s = dot(pd, vs) + vecs[0][3];
+        let tt = dot(pd, vt) + vecs[1][3];
         v.positions.push(*p);
         v.normals.push(n32);
         v.uv0.push([divisor[0].apply(s) as f32, divisor[1].apply(tt) as f32]);
@@ -538,7 +550,7 @@ fn face<L: Layout>(
         }
     }
     let first_index = model.indices.len() as u32;
-    triangulate(corners, normal, newell, scratch, &mut |t| model.indices.extend(t.map(|k| base + k)));
+    triangulate(corners, normal, newell, scratch, &mut |t| model.indices.extend_from_slice(&[base + t[0], base + t[1], base + t[2]]));
     if model.indices.len() as u32 == first_index {
         // Not reachable for a polygon with area, but keep the buffers consistent.
         let v = &mut model.vertices;
