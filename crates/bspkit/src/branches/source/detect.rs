@@ -64,24 +64,33 @@ const ENTITY_SCAN_LIMIT: u64 = 16 << 20;
 /// The distinct entity classes of the entity lump (lump 0) that `wanted` accepts, in order of
 /// first use. Only `"classname"` keys count (a value naming a class is not a class).
 fn entity_classes(data: &[u8], endian: Endian, wanted: impl Fn(&[u8]) -> bool) -> Vec<String> {
-    let Some((ofs, len)) = entry(data, endian, false, LUMP_ENTITIES) else { return Vec::new() };
-    let Some(raw) = data.get(ofs as usize..(ofs as usize).saturating_add(len as usize).min(data.len())) else { return Vec::new() };
-    let decoded;
-    let text: &[u8] = if raw.starts_with(b"LZMA") {
-        match crate::compression::decompress_valve_lzma(raw, endian, ENTITY_SCAN_LIMIT) {
-            Ok(v) => {
-                decoded = v;
-                &decoded
-            }
-            Err(_) => return Vec::new(),
-        }
+    entity_scan_text(data, endian).map(|text| classes_in(&text, wanted)).unwrap_or_default()
+}
+
+/// The entity lump's bytes that [`classes_in`] scans: its first [`ENTITY_SCAN_LIMIT`] bytes,
+/// decoded first when LZMA-compressed; `None` when the entry or the decoding fails. Taken once
+/// where several games' classes are looked up (a compressed lump is decoded once).
+fn entity_scan_text(data: &[u8], endian: Endian) -> Option<std::borrow::Cow<'_, [u8]>> {
+    let (ofs, len) = entry(data, endian, false, LUMP_ENTITIES)?;
+    let raw = data.get(ofs as usize..(ofs as usize).saturating_add(len as usize).min(data.len()))?;
+    if raw.starts_with(b"LZMA") {
+        crate::compression::decompress_valve_lzma(raw, endian, ENTITY_SCAN_LIMIT).ok().map(std::borrow::Cow::Owned)
     } else {
-        &raw[..raw.len().min(ENTITY_SCAN_LIMIT as usize)]
-    };
+        Some(std::borrow::Cow::Borrowed(&raw[..raw.len().min(ENTITY_SCAN_LIMIT as usize)]))
+    }
+}
+
+/// [`entity_classes`] over `text`. The key and the value's end are found with `memchr`'s
+/// searches (the first match, as a window-by-window scan finds it): every garbled Source map
+/// without static props is scanned here three times when it opens, and a window iterator with
+/// a closure and a comparison call per byte was most of the time an unoptimised (test) build
+/// spent opening one.
+fn classes_in(text: &[u8], wanted: impl Fn(&[u8]) -> bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let key = b"\"classname\"";
+    let finder = memchr::memmem::Finder::new(key);
     let mut at = 0;
-    while let Some(k) = text[at..].windows(key.len()).position(|w| w == key) {
+    while let Some(k) = finder.find(&text[at..]) {
         let mut i = at + k + key.len();
         while text.get(i).is_some_and(|c| *c == b' ' || *c == b'\t') {
             i += 1;
@@ -91,7 +100,7 @@ fn entity_classes(data: &[u8], endian: Endian, wanted: impl Fn(&[u8]) -> bool) -
             continue;
         }
         let value = &text[i + 1..];
-        let end = value.iter().position(|&c| c == b'"' || c == b'\n').unwrap_or(value.len());
+        let end = memchr::memchr2(b'"', b'\n', value).unwrap_or(value.len());
         let class = &value[..end];
         if wanted(class) {
             let class = String::from_utf8_lossy(class).into_owned();
@@ -120,12 +129,15 @@ fn asw_entity_classes(data: &[u8], endian: Endian) -> Vec<String> {
 /// Black Mesa's HL1 weapons and monsters as `item_weapon_*` / `npc_human_grunt` ...), and Team
 /// Fortress 2's classes in a v21 map (Source Filmmaker ships TF2's maps recompiled).
 fn game_classes(data: &[u8], endian: Endian, game: &str) -> Vec<String> {
+    entity_scan_text(data, endian).map(|text| game_classes_in(&text, game)).unwrap_or_default()
+}
+
+/// [`game_classes`] over the entity text [`entity_scan_text`] gives.
+fn game_classes_in(text: &[u8], game: &str) -> Vec<String> {
     match game {
-        "outerlight" => entity_classes(data, endian, |c| has_prefix(c, b"ship_") || has_prefix(c, b"pm_")),
-        "zenoclash" => {
-            entity_classes(data, endian, |c| has_prefix(c, b"npc_zeno_") || has_prefix(c, b"weapon_zeno_") || has_prefix(c, b"item_zeno_"))
-        }
-        "blackmesa" => entity_classes(data, endian, |c| {
+        "outerlight" => classes_in(text, |c| has_prefix(c, b"ship_") || has_prefix(c, b"pm_")),
+        "zenoclash" => classes_in(text, |c| has_prefix(c, b"npc_zeno_") || has_prefix(c, b"weapon_zeno_") || has_prefix(c, b"item_zeno_")),
+        "blackmesa" => classes_in(text, |c| {
             has_prefix(c, b"item_weapon_")
                 || [
                     &b"npc_human_grunt"[..],
@@ -138,7 +150,7 @@ fn game_classes(data: &[u8], endian: Endian, game: &str) -> Vec<String> {
                 .iter()
                 .any(|n| c.eq_ignore_ascii_case(n))
         }),
-        "sfm" => entity_classes(data, endian, |c| {
+        "sfm" => classes_in(text, |c| {
             has_prefix(c, b"tf_")
                 || [
                     &b"info_player_teamspawn"[..],
@@ -227,9 +239,10 @@ fn v20_fork(data: &[u8], endian: Endian) -> Option<(&'static Branch, String, &'s
             _ => {}
         }
     }
-    // No props to decide by: the games' own entity classes.
+    // No props to decide by: the games' own entity classes (the entity text taken once).
+    let text = entity_scan_text(data, endian);
     for (id, branch) in [("outerlight", &OUTERLIGHT), ("zenoclash", &ZENO_CLASH), ("blackmesa", &BLACK_MESA)] {
-        let c = game_classes(data, endian, id);
+        let c = text.as_deref().map(|t| game_classes_in(t, id)).unwrap_or_default();
         if c.len() >= 2 {
             return Some((
                 branch,
@@ -582,4 +595,88 @@ pub fn select(data: &[u8], endian: Endian, version: u32) -> Result<Detection> {
         }
     };
     Ok(Detection { branch, version, endian, why: vec![order, why], runners_up })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window-by-window scan `classes_in` replaced (before session 43).
+    fn classes_by_windows(text: &[u8], wanted: impl Fn(&[u8]) -> bool) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let key = b"\"classname\"";
+        let mut at = 0;
+        while let Some(k) = text[at..].windows(key.len()).position(|w| w == key) {
+            let mut i = at + k + key.len();
+            while text.get(i).is_some_and(|c| *c == b' ' || *c == b'\t') {
+                i += 1;
+            }
+            at = i;
+            if text.get(i) != Some(&b'"') {
+                continue;
+            }
+            let value = &text[i + 1..];
+            let end = value.iter().position(|&c| c == b'"' || c == b'\n').unwrap_or(value.len());
+            let class = &value[..end];
+            if wanted(class) {
+                let class = String::from_utf8_lossy(class).into_owned();
+                if !out.contains(&class) {
+                    out.push(class);
+                }
+            }
+            at = i + 1 + end;
+        }
+        out
+    }
+
+    #[test]
+    fn classes_in_is_the_window_scan() {
+        // Pieces that make keys, values, cut-off keys, tabs, newlines, quotes and invalid UTF-8,
+        // strung together at random.
+        let pieces: [&[u8]; 14] = [
+            b"\"classname\"",
+            b"\"classname",
+            b" ",
+            b"\t",
+            b"\"",
+            b"\n",
+            b"ship_a",
+            b"npc_zeno_b",
+            b"item_weapon_c",
+            b"NPC_HOUNDEYE",
+            b"{",
+            b"}",
+            b"\xff\xfe",
+            b"\"classname\" \"pm_x\"\n",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new(), b"\"classname\"".to_vec(), b"\"classname\" \"".to_vec()];
+        for _ in 0..3000 {
+            let n = (next() % 40) as usize;
+            texts.push((0..n).flat_map(|_| pieces[(next() % pieces.len() as u64) as usize].iter().copied()).collect());
+        }
+        let mut found = 0;
+        for text in &texts {
+            for game in ["outerlight", "zenoclash", "blackmesa", "sfm"] {
+                let any = |c: &[u8]| !c.is_empty();
+                assert_eq!(classes_in(text, any), classes_by_windows(text, any));
+                let new = game_classes_in(text, game);
+                let old = match game {
+                    "outerlight" => classes_by_windows(text, |c| has_prefix(c, b"ship_") || has_prefix(c, b"pm_")),
+                    "zenoclash" => classes_by_windows(text, |c| has_prefix(c, b"npc_zeno_")),
+                    "blackmesa" => classes_by_windows(text, |c| has_prefix(c, b"item_weapon_") || c.eq_ignore_ascii_case(b"npc_houndeye")),
+                    _ => classes_by_windows(text, |c| has_prefix(c, b"tf_")),
+                };
+                assert_eq!(new, old, "{game}: {:?}", String::from_utf8_lossy(text));
+                found += new.len();
+            }
+        }
+        assert!(found > 1000, "the texts name wanted classes ({found})");
+    }
 }
