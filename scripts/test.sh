@@ -7,6 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each phase's wall time on stderr, so a run's log shows where its time went (the test
+# binaries and pytest print their own run times; this adds the builds and set-up around them).
+started=$(date +%s)
+phase() { echo "[test.sh] $(( $(date +%s) - started )) s: $1" >&2; }
+
 # A one-shot build: no incremental-compilation state (it was 3.0 GB of a fresh clone's 5.8 GB
 # `target/` after CI, and is only of use to an edit-compile loop). README, "Set-up cost".
 export CARGO_INCREMENTAL=0
@@ -46,6 +51,7 @@ fi
 # With this set, a missing oracle fails the test instead of skipping it.
 export BSPKIT_REQUIRE_ORACLES=1
 
+phase "set-up done; cargo test --workspace (build and run)"
 cargo test --workspace
 
 # The Python package (crates/bspkit-py, `import bspkit`): built into a venv under target/ with
@@ -72,6 +78,7 @@ fi
 "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: \
     "s3fs==2026.9.0" "botocore==1.43.117" "boto3==1.43.117" "moto[server]==5.2.5" \
     || echo "warning: s3fs / moto[server] not installed; the object-store scan test will skip" >&2
+phase "Python packages installed; maturin develop"
 VIRTUAL_ENV="$PWD/$PYVENV" PATH="$PWD/$PYVENV/bin:$PATH" maturin develop --quiet -m crates/bspkit-py/Cargo.toml
 # target/debug/bsp is the binary `cargo test --workspace` built for the CLI's integration tests
 # (a separate `cargo build -p bsp-cli` would build the library once more: without the
@@ -80,11 +87,14 @@ test -x target/debug/bsp
 # README.md as executable documentation: every `bsp` line of its `sh` examples, and every example
 # line of every command's `--help`, runs against corpus and sample maps and must exit as the README
 # (or the script's list for --help lines) says (the table of stand-in files is in the script).
+phase "README examples"
 BSP="$PWD/target/debug/bsp" python3 scripts/readme_examples.py
 rc=0
+phase "pytest"
 BSPKIT_CLI="$PWD/target/debug/bsp" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup crates/bspkit-py/tests || rc=$?
 if [ "$rc" -eq 5 ]; then
     echo "error: the Python test suite collected no tests" >&2
     exit 1
 fi
+phase "end (pytest exit status $rc)"
 exit "$rc"
