@@ -10,7 +10,7 @@
 //!   the built-in importer's defaults and rendered by `tools/blender/render_glb.py`. The vertex-
 //!   mode picture is not black, differs from the same scene with its colours set to white (the
 //!   baked light is what shows), and is brighter than the default mode's picture (whose light
-//!   sits in the occlusion slot Blender does not draw). The pictures stay in the scratch folder.
+//!   sits in the occlusion slot Blender does not draw). The pictures stay in the scratch folder when the test fails.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -75,6 +75,7 @@ fn vertex_mode_lighting_shows_in_default_imports() {
     let Some(corpus) = common::corpus("vertex_mode_lighting_shows_in_default_imports") else { return };
     let map = corpus.join("goldsrc").join(MAP);
     let dir = scratch("lightmap-mode");
+    let _rm = crate::cli::RemoveWhenPassed(dir.clone());
     let (vertex, occlusion) = (dir.join("vertex.glb"), dir.join("occlusion.glb"));
     export(&map, &vertex, &["--lightmap-mode", "vertex"]);
     export(&map, &occlusion, &[]);
@@ -117,7 +118,7 @@ fn vertex_mode_lighting_shows_in_default_imports() {
         return;
     };
     let plain = blender_render(&blender, &occlusion, &dir.join("blender_occlusion.png"), None).unwrap();
-    eprintln!("Blender: vertex mode {lit}; occlusion mode {plain}; pictures in {}", dir.display());
+    eprintln!("Blender: vertex mode {lit}; occlusion mode {plain}");
     let mean = |v: &Value, k: &str| v[k]["mean"].as_f64().unwrap();
     assert!(lit["colour_attributes"].as_u64().unwrap() > 0, "COLOR_0 not imported: {lit}");
     assert!(mean(&lit, "picture") > 0.05, "vertex mode renders black: {lit}");
