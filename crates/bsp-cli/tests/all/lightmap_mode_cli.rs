@@ -124,7 +124,7 @@ fn vertex_mode_lighting_shows_in_default_imports() {
     let Some(stats) = blender_render(&blender, &[(&vertex, &png, Some(&white)), (&occlusion, &plain_png, None)]) else {
         return;
     };
-    let (lit, plain) = (&stats[0], &stats[1]);
+    let [lit, plain]: [Value; 2] = stats.try_into().unwrap();
     eprintln!("Blender: vertex mode {lit}; occlusion mode {plain}");
     let mean = |v: &Value, k: &str| v[k]["mean"].as_f64().unwrap();
     assert!(lit["colour_attributes"].as_u64().unwrap() > 0, "COLOR_0 not imported: {lit}");
