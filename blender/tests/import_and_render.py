@@ -91,8 +91,9 @@ def expected(bspkit, np, path, tmp):
     scene = bsp.scene()
     hidden = sum(bspkit.SURFACE_FLAGS[k] for k in ("sky", "nodraw", "trigger", "clip", "tool"))
     degenerate, models_drawn = 0, 0
-    for m in scene.models:
-        d = m.numpy()
+    # Each model's arrays, built once for both loops below (about 1.3 s of CPU over the corpus).
+    arrays = [m.numpy() for m in scene.models]
+    for d in arrays:
         i = d["indices"]
         shown = (d["flags"] & hidden) == 0
         bad = (i[:, 0] == i[:, 1]) | (i[:, 1] == i[:, 2]) | (i[:, 0] == i[:, 2])
@@ -102,8 +103,7 @@ def expected(bspkit, np, path, tmp):
     # Materials: one per (map material, lightmap page with an image) among the drawn triangles.
     images = lit_pages(bsp)
     pairs = set()
-    for m in scene.models:
-        d = m.numpy()
+    for d in arrays:
         i = d["indices"]
         ok = ((d["flags"] & hidden) == 0) & ~((i[:, 0] == i[:, 1]) | (i[:, 1] == i[:, 2]) | (i[:, 0] == i[:, 2]))
         used |= {scene.materials[k].lower() for k in np.unique(d["material"][ok])}

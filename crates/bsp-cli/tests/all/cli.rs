@@ -16,6 +16,19 @@ pub fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// Removes a test's scratch folder when it goes out of scope (the test's end, an early return),
+/// unless the test is failing: a passing run leaves nothing in the temp dir, a failing one keeps
+/// its files to look at.
+pub struct RemoveWhenPassed(pub PathBuf);
+
+impl Drop for RemoveWhenPassed {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// An 8-bit RGB PNG's width, height and pixels (the pictures and lightmap pages `bsp` writes).
 pub fn png_rgb(path: &Path) -> (u32, u32, Vec<u8>) {
     let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));

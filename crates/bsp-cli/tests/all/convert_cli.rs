@@ -32,6 +32,7 @@ fn keys(v: &serde_json::Value, out: &mut Vec<String>) {
 #[test]
 fn convert_writes_the_documented_report_and_refuses_cleanly() {
     let d = scratch("cli-convert");
+    let _rm = cli::RemoveWhenPassed(d.clone());
     let input = d.join("q1.bsp");
     std::fs::write(&input, bspkit::build::sample_quake1()).unwrap();
     let out = d.join("q2.bsp");
@@ -66,6 +67,7 @@ fn strict_refusal_exits_1_and_writes_nothing() {
     let Some(corpus) = common::corpus("strict_refusal_exits_1_and_writes_nothing") else { return };
     let map = &common::maps_in(&corpus, "source_x360")[0].path;
     let d = scratch("cli-convert-strict");
+    let _rm = cli::RemoveWhenPassed(d.clone());
     let out = d.join("pc.bsp");
     let report = d.join("r.json");
     let o = run(&["convert", s(map), "--to", "source", "--endian", "little", "-o", s(&out), "--report", s(&report), "--strict"]);
@@ -86,6 +88,7 @@ fn source_version_move_and_prop_version() {
     let Some(corpus) = common::corpus("source_version_move_and_prop_version") else { return };
     let map = corpus.join("source/bsp_tool__tf2_mp_lobby.bsp");
     let d = scratch("cli-convert-version");
+    let _rm = cli::RemoveWhenPassed(d.clone());
     let out = d.join("csgo.bsp");
     let o = run(&["convert", s(&map), "--to", "csgo", "-o", s(&out), "--json", "--strict"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

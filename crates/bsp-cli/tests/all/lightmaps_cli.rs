@@ -92,8 +92,10 @@ fn run(map: &Path, tmp: &Path) -> usize {
     faces.len()
 }
 
-fn tmp() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-lightmaps-{}", std::process::id()));
+/// A scratch folder of the test `name`'s own: the two tests run at once, and one removing a
+/// shared folder at its end took the other's files away (or left it behind).
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bsp-lightmaps-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -101,13 +103,16 @@ fn tmp() -> PathBuf {
 #[test]
 fn sample_map_lightmaps_are_written_and_described() {
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample_quake1.bsp");
-    assert_eq!(run(&sample, &tmp()), 6);
+    let dir = tmp("sample");
+    let _rm = cli::RemoveWhenPassed(dir.clone());
+    assert_eq!(run(&sample, &dir), 6);
 }
 
 #[test]
 fn corpus_lightmap_pngs_hold_the_lighting_bytes() {
     let Some(corpus) = common::corpus("corpus_lightmap_pngs_hold_the_lighting_bytes") else { return };
-    let dir = tmp();
+    let dir = tmp("corpus");
+    let _rm = cli::RemoveWhenPassed(dir.clone());
     let mut seen = std::collections::BTreeSet::new();
     for m in common::maps(&corpus) {
         // One map per folder keeps the test fast; the library test covers every map.
@@ -119,7 +124,6 @@ fn corpus_lightmap_pngs_hold_the_lighting_bytes() {
             seen.insert(m.folder.clone());
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     for f in ["quake1", "goldsrc", "quake2", "quake3", "source"] {
         assert!(seen.contains(f), "no {f} map with lightmaps was checked");
     }

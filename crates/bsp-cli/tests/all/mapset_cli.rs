@@ -304,6 +304,7 @@ fn a_failed_rename_names_the_file_and_never_writes_the_bsp() {
 fn apex_streaming_set_checks_clean_and_rewrites_byte_for_byte() {
     use bspkit::branches::respawn;
     let d = scratch("streaming");
+    let _rm = cli::RemoveWhenPassed(d.clone());
     let input_dir = d.join("in");
     std::fs::create_dir_all(&input_dir).unwrap();
     let full = bspkit::build::BspBuilder::new(&respawn::APEX)

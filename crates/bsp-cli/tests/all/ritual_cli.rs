@@ -32,6 +32,7 @@ fn scratch() -> PathBuf {
 fn ritual_rooms_info_check_rewrite_export() {
     let formats = stdout(&run(&["formats"]));
     let d = scratch();
+    let _rm = crate::cli::RemoveWhenPassed(d.clone());
     let mut glbs = Vec::new();
     for branch in bspkit::branches::quake3::RITUAL {
         assert!(formats.contains(branch.id), "bsp formats lacks {}: {formats}", branch.id);
