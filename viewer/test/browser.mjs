@@ -13,7 +13,8 @@ const opt = (name, dflt) => takeOption(args, name, dflt);
 // 720 × 352: the side panel keeps its 320 px, so the canvas is 400 × 313, the aspect of the
 // 640 × 501 canvas of the 960 × 540 page this used before: the same framing, so each map's
 // coverage share moved by at most 0.3 points, with 61 % fewer pixels for SwiftShader to draw
-// (docs/setup-test-time.md, session 43).
+// (docs/setup-test-time.md, session 43). Since session 44 the toolbar wraps to two lines at this
+// width and the canvas is 400 × 284 (the page sizes it again once the map list shows).
 const size = opt("--size", "720x352").split("x").map(Number);
 const exe = opt("--chromium", "/usr/bin/chromium");
 const timeout = Number(opt("--timeout", "120")) * 1000;
