@@ -228,11 +228,12 @@ await runThenExit("browser test", session, async () => {
       pvs = v;
     }
     // The toolbar at the test's size; on the first map also at 600 px and 1280 px wide (a small
-    // and a wide window), last (the page is closed next).
+    // and a wide window), last (the page is closed next). The wide one only 240 px high: the
+    // toolbar does not depend on the height, and the page redraws its canvas at each size.
     const toolbars = [await toolbar(page)];
     if (m === maps[0]) {
-      for (const w of [600, 1280]) {
-        await page.setViewportSize({ width: w, height: size[1] });
+      for (const [width, height] of [[600, size[1]], [1280, 240]]) {
+        await page.setViewportSize({ width, height });
         toolbars.push(await toolbar(page));
       }
     }
