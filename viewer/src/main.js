@@ -1081,6 +1081,9 @@ async function main() {
     sel.add(opt);
   }
   sel.hidden = maps.length < 2;
+  // With the list shown a narrow window's toolbar wraps to a second line: the canvas's box is
+  // lower than the one it was sized for, and its picture would be stretched into it.
+  resize();
   const want = hashMap();
   const first = maps.some((m) => m.index === want) ? want : 0;
   sel.value = String(first);

@@ -13,7 +13,8 @@ const opt = (name, dflt) => takeOption(args, name, dflt);
 // 720 × 352: the side panel keeps its 320 px, so the canvas is 400 × 313, the aspect of the
 // 640 × 501 canvas of the 960 × 540 page this used before: the same framing, so each map's
 // coverage share moved by at most 0.3 points, with 61 % fewer pixels for SwiftShader to draw
-// (docs/setup-test-time.md, session 43).
+// (docs/setup-test-time.md, session 43). Since session 44 the toolbar wraps to two lines at this
+// width and the canvas is 400 × 284 (the page sizes it again once the map list shows).
 const size = opt("--size", "720x352").split("x").map(Number);
 const exe = opt("--chromium", "/usr/bin/chromium");
 const timeout = Number(opt("--timeout", "120")) * 1000;
@@ -33,6 +34,38 @@ context.on("request", (r) => {
   const u = r.url();
   if (!u.startsWith(origin) && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
 });
+
+// The toolbar's controls (buttons, the map list) at the page's present size: each one's box, and
+// whether the control itself is what shows at its four corners and its centre (one pushed past the
+// window's edge or under the side panel is not); the width the map list's shown name needs; the
+// toolbar's box. A control cut off at a narrow width fails here.
+const toolbar = (page) =>
+  page.evaluate(() => {
+    const header = document.querySelector("header").getBoundingClientRect();
+    const controls = [...document.querySelectorAll("header button, header select")].filter((e) => !e.hidden).map((e) => {
+      const r = e.getBoundingClientRect();
+      // 4 px in from each corner: inside the buttons' 3 px rounded corners.
+      const [l, t, rr, b] = [r.left + 4, r.top + 4, r.right - 4, r.bottom - 4];
+      const hits = [[l, t], [rr, t], [l, b], [rr, b], [(l + rr) / 2, (t + b) / 2]].map(([x, y]) => document.elementFromPoint(x, y));
+      const over = hits.filter((h) => h === null || !(h === e || e.contains(h))).map((h) => (h ? `${h.tagName}#${h.id}` : "outside"));
+      return { id: e.id, box: [r.left, r.top, r.right, r.bottom], onTop: over.length === 0, over };
+    });
+    const maps = document.getElementById("maps");
+    let mapsNeeds = null;
+    if (!maps.hidden) {
+      // A copy holding only the shown name, without the width limit: the width that name needs.
+      // (Not the longest name's: at 600 px a 45-letter name in the list cannot fit beside the
+      // side panel; the open list shows every name whole.)
+      const free = maps.cloneNode(false);
+      free.removeAttribute("id");
+      free.add(new Option(maps.selectedOptions[0].text));
+      free.style.cssText = "position: absolute; visibility: hidden; max-width: none";
+      document.body.appendChild(free);
+      mapsNeeds = free.getBoundingClientRect().width;
+      free.remove();
+    }
+    return { viewport: [innerWidth, innerHeight], header: [header.left, header.top, header.right, header.bottom], controls, mapsNeeds };
+  });
 
 await runThenExit("browser test", session, async () => {
   const maps = await servedMaps(url);
@@ -194,8 +227,18 @@ await runThenExit("browser test", session, async () => {
       }
       pvs = v;
     }
+    // The toolbar at the test's size; on the first map also at 600 px and 1280 px wide (a small
+    // and a wide window), last (the page is closed next). The wide one only 240 px high: the
+    // toolbar does not depend on the height, and the page redraws its canvas at each size.
+    const toolbars = [await toolbar(page)];
+    if (m === maps[0]) {
+      for (const [width, height] of [[600, size[1]], [1280, 240]]) {
+        await page.setViewportSize({ width, height });
+        toolbars.push(await toolbar(page));
+      }
+    }
     console.log(
-      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, coverage, styleChangedPixels, styleRestored, bumpChangedPixels, bumpRestored, pvs, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
+      JSON.stringify({ index: m.index, name: m.name, wallMs, ...status, pixels, coverage, styleChangedPixels, styleRestored, bumpChangedPixels, bumpRestored, pvs, toolbars, entityText, errorText, searchText, spawns: spawns.length, screenshot: shot, spawnShot, logs }),
     );
     await page.close();
   }

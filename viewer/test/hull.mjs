@@ -14,7 +14,8 @@ const args = process.argv.slice(2);
 const exe = takeOption(args, "--chromium", "/usr/bin/chromium");
 // 640 × 413: a 320 × 374 canvas beside the 320 px panel, the aspect of the 480 × 561 canvas of
 // the 800 × 600 page used before (the same shares of covered and changed pixels), 56 % fewer
-// pixels (docs/setup-test-time.md, session 43).
+// pixels (docs/setup-test-time.md, session 43). Since session 44 the toolbar wraps to two lines
+// here: a 320 × 345 canvas.
 const viewport = takeOption(args, "--viewport", "640x413").split("x").map(Number);
 const [url, out] = args;
 if (!url || !out) {

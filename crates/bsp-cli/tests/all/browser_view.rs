@@ -56,6 +56,39 @@ fn initial_frame_covers(r: &Value, name: &str) {
     assert!(coverage >= 0.20, "{name}: the initial frame covers {:.1} % of the canvas (want ≥ 20 %)", coverage * 100.0);
 }
 
+/// The toolbar's controls are whole at every size `browser.mjs` measured (the test's size, and
+/// for the first map 600 and 1280 px wide): each control's box inside the window and the toolbar,
+/// the control itself showing at its corners and centre, the map list as wide as the shown map's
+/// name needs. At 1280 px the toolbar is one line, as before the narrow layout (issue 24: at
+/// 720 px the last button was cut, "Screensh…", under the side panel, and the list's name too).
+fn toolbar_whole(r: &Value, name: &str) {
+    let bars = r["toolbars"].as_array().unwrap_or_else(|| panic!("{name}: no toolbar measured: {r}"));
+    for t in bars {
+        let at = |v: &Value, k: usize| v[k].as_f64().unwrap();
+        let (vw, vh) = (at(&t["viewport"], 0), at(&t["viewport"], 1));
+        let header = &t["header"];
+        let controls = t["controls"].as_array().unwrap();
+        assert!(controls.len() >= 3, "{name}: {t}");
+        for c in controls {
+            let b = &c["box"];
+            let (l, top, right, bottom) = (at(b, 0), at(b, 1), at(b, 2), at(b, 3));
+            let inside = l >= 0.0 && top >= 0.0 && right <= vw && bottom <= vh;
+            let in_bar = l >= at(header, 0) && right <= at(header, 2) && top >= at(header, 1) && bottom <= at(header, 3);
+            assert!(inside && in_bar && c["onTop"] == true, "{name}: at {vw} × {vh} the toolbar's {} is cut or hidden: {t}", c["id"]);
+        }
+        if let Some(needs) = t["mapsNeeds"].as_f64() {
+            let maps = controls.iter().find(|c| c["id"] == "maps").unwrap_or_else(|| panic!("{name}: {t}"));
+            let width = at(&maps["box"], 2) - at(&maps["box"], 0);
+            assert!(width + 0.5 >= needs, "{name}: at {vw} × {vh} the map list is {width} px wide, its map's name needs {needs}: {t}");
+        }
+        if vw >= 1280.0 {
+            // One line: the toolbar no taller than its tallest control and its padding (4 + 4 px).
+            let tallest = controls.iter().map(|c| at(&c["box"], 3) - at(&c["box"], 1)).fold(0.0, f64::max);
+            assert!(at(header, 3) - at(header, 1) <= tallest + 8.5, "{name}: at {vw} px the toolbar is not one line: {t}");
+        }
+    }
+}
+
 /// Maps whose lightmaps are black placeholders (Titanfall 2 `mp_looby` and `mp_crossfire`:
 /// [`bspkit::lightmap::Lightmaps::is_placeholder`]) are drawn shaded from their normals, not
 /// black; the PVS culls Quake 3 (uncompressed rows) and Source (`dvis_t`) maps at a spawn point
@@ -74,6 +107,7 @@ fn view_placeholder_lightmaps_and_pvs_beyond_quake() {
     for (r, map) in lines.iter().zip(&maps) {
         let name = map.display();
         assert_eq!(r["state"], "ready", "{name}: {r}");
+        toolbar_whole(r, &name.to_string());
         let bsp = bspkit::Bsp::open(map).unwrap();
         let lm = bspkit::lightmap::build(&bsp, &Default::default()).unwrap();
         // The page's flag is the library's predicate, carried by the export.
@@ -148,6 +182,7 @@ fn view_in_headless_chromium() {
     for (r, map) in lines.iter().zip(&maps) {
         let name = map.display();
         assert_eq!(r["state"], "ready", "{name}: {r}");
+        toolbar_whole(r, &name.to_string());
         let px = &r["pixels"];
         // A blank canvas is one colour: no variance. Every one of these maps has drawn faces, so
         // the background and at least two shades of them.
