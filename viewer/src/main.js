@@ -38,9 +38,23 @@ const FLY_FOV = 70;
 const camera = new THREE.PerspectiveCamera(FLY_FOV, 1, 0.01, 10000);
 camera.rotation.order = "YXZ";
 const orbit = new OrbitControls(camera, renderer.domElement);
-orbit.addEventListener("change", () => (dirty = true));
+orbit.addEventListener("change", () => redraw());
 
+// The page draws at an animation frame only after something changed (`redraw`), and asks for
+// animation frames only then and while a fly key is held: a map left on screen costs no CPU
+// (a loop asking for every frame woke the page and the compositor 60 times a second for nothing).
 let dirty = true;
+let frameAsked = false;
+function askFrame() {
+  if (!frameAsked) {
+    frameAsked = true;
+    requestAnimationFrame(tick);
+  }
+}
+function redraw() {
+  dirty = true;
+  askFrame();
+}
 let mode = "orbit";
 let root = null; // the map's glTF scene
 let markers = null; // entity points
@@ -164,7 +178,7 @@ function deferredImages(parser, images, gen) {
           failedSources.add(from);
           texturesChanged = true;
         }
-        dirty = true;
+        redraw();
       };
       decodes.push(() => parser.loadTexture(index).then(done, () => done(null)));
       return Promise.resolve(t);
@@ -386,7 +400,7 @@ function resize() {
   renderer.setSize(w, h, false);
   camera.aspect = w / Math.max(h, 1);
   camera.updateProjectionMatrix();
-  dirty = true;
+  redraw();
 }
 window.addEventListener("resize", resize);
 
@@ -456,7 +470,7 @@ function applyKinds() {
   status.kinds = kinds;
   if (markers) markers.visible = look.markers;
   if (links) links.visible = look.links;
-  dirty = true;
+  redraw();
 }
 
 function showError(msg) {
@@ -500,7 +514,7 @@ async function loadMap(i) {
     showError(`This map could not be shown: ${msg}`);
     status.state = "error";
     status.loadMs = performance.now() - start;
-    dirty = true;
+    redraw();
     return;
   }
   const buf = await glb.arrayBuffer();
@@ -570,7 +584,7 @@ async function loadMap(i) {
   visReq.then((doc) => {
     if (status.map !== i) return;
     setupVis(doc);
-    dirty = true;
+    redraw();
   });
   const s = summary.export || {};
   $("stats").textContent = `${tris.toLocaleString()} triangles, ${s.materials ?? "?"} materials, ${s.textures ?? 0} textures (${s.placeholder_textures ?? 0} placeholders), ${s.lightmap_pages ?? 0} lightmap pages`;
@@ -578,7 +592,7 @@ async function loadMap(i) {
   if (s.lightmap_placeholder) $("stats").textContent += " (black placeholders: shaded from the normals)";
   const warnings = (s.warnings || []).length;
   if (warnings) $("stats").textContent += `, ${warnings} export warnings`;
-  dirty = true;
+  redraw();
 }
 
 // Each entity's position in the view: its origin, or the centre of its brush model's node.
@@ -688,7 +702,7 @@ function frameAll() {
   }
   orbit.update();
   status.frame = { fromServer: !!f, fov: camera.fov, focusMin: f ? f.focus_min : null, focusMax: f ? f.focus_max : null };
-  dirty = true;
+  redraw();
 }
 
 function setMode(m) {
@@ -702,7 +716,7 @@ function setMode(m) {
   }
   $("mode").textContent = m === "orbit" ? "Orbit" : "Fly";
   $("mode").title = m === "orbit" ? "orbit: drag to turn, wheel to zoom (F or click: fly)" : "fly: WASD, Q/E down/up, Shift faster, drag to look (F or click: orbit)";
-  dirty = true;
+  redraw();
 }
 
 // Fly: drag to look, WASD to move, Q/E down/up, Shift faster.
@@ -723,18 +737,23 @@ window.addEventListener("pointermove", (ev) => {
   drag.y = ev.clientY;
   camera.rotation.y -= dx * 0.004;
   camera.rotation.x = Math.max(-1.55, Math.min(1.55, camera.rotation.x - dy * 0.004));
-  dirty = true;
+  redraw();
 });
 window.addEventListener("keydown", (ev) => {
   if (ev.target.tagName === "INPUT") return;
   if (ev.code === "KeyF") setMode(mode === "orbit" ? "fly" : "orbit");
+  // Flying moves the camera at every frame while a key is held: the frames start here, the
+  // first one's step timed from now (not from the last frame drawn, which may be long ago).
+  if (!keys.size) last = performance.now();
   keys.add(ev.code);
+  if (mode === "fly") askFrame();
 });
 window.addEventListener("keyup", (ev) => keys.delete(ev.code));
 window.addEventListener("blur", () => keys.clear());
 
 let last = performance.now();
 function tick(now) {
+  frameAsked = false;
   const dt = Math.min((now - last) / 1000, 0.1);
   last = now;
   if (mode === "fly" && current && keys.size) {
@@ -751,12 +770,14 @@ function tick(now) {
     if (keys.has("KeyQ")) move.y -= 1;
     if (move.lengthSq() > 0) {
       camera.position.addScaledVector(move.normalize(), speed);
-      dirty = true;
+      redraw();
     }
   }
   if (dirty) {
-    dirty = false;
+    // Images put in place before the flag is cleared: applyKinds asks for a redraw, which this
+    // frame draws (cleared after, it drew the same picture once more at the next frame).
     if (root && status.state === "ready") applySwaps();
+    dirty = false;
     cull();
     renderer.render(scene, camera);
     status.frames++;
@@ -778,7 +799,7 @@ function tick(now) {
       if (im && im.total) $("timing").title = `${im.total} images drawn ${Math.round(status.texturesReadyMs)} ms after the page started`;
     }
   }
-  requestAnimationFrame(tick);
+  if (mode === "fly" && keys.size) askFrame();
 }
 
 // Click: the nearest entity marker or brush model under the pointer.
@@ -834,7 +855,7 @@ function select(i, fly) {
     camera.position.copy(p).add(d.setLength(current.scale * 400));
     orbit.update();
   }
-  dirty = true;
+  redraw();
 }
 
 function fillEntities() {
@@ -909,7 +930,7 @@ window.bspviewStandAt = (p, yaw = 0) => {
   camera.fov = FLY_FOV;
   camera.updateProjectionMatrix();
   camera.updateMatrixWorld();
-  dirty = true;
+  redraw();
   if (!vis) return null;
   cull();
   return status.vis.culling ? status.vis.drawn : null;
@@ -928,7 +949,7 @@ function jump(e, o) {
   camera.fov = FLY_FOV;
   camera.updateProjectionMatrix();
   select(e.index, false);
-  dirty = true;
+  redraw();
 }
 
 function fillLumps(info) {
@@ -1072,7 +1093,7 @@ async function main() {
   $("shot").onclick = screenshot;
   $("frame").onclick = () => current && root && frameAll();
   $("mode").onclick = () => setMode(mode === "orbit" ? "fly" : "orbit");
-  requestAnimationFrame(tick);
+  redraw();
   maps = await early.maps.then((r) => r.json());
   const sel = $("maps");
   for (const m of maps) {

@@ -1,10 +1,16 @@
 // What the headless-Chromium scripts beside this file share: their option parsing, one
 // Chromium (Debian's package through playwright-core, WebGL on SwiftShader), the list of maps a
 // `bsp view` server serves, reading the canvas back, and the run's exit status.
-import { chromium } from "playwright-core";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+// playwright-core is CommonJS: required, not imported. Node's import of it runs its CommonJS
+// lexer over the 7 MB of bundles playwright-core loads (for names to export), about 0.7 s of
+// CPU in each of the scripts' node processes (1.7 against 1.0 s to load playwright-core,
+// docs/setup-test-time.md, session 45).
+const { chromium } = createRequire(import.meta.url)("playwright-core");
 
 // Removes `name VALUE` from `args` and returns VALUE (or `dflt` where the option is absent).
 export function takeOption(args, name, dflt) {
