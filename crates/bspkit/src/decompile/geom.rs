@@ -309,7 +309,10 @@ pub fn floor_i64(v: f64) -> i64 {
 
 /// Round to the nearest integer where the value is within `eps` of it.
 pub fn snap(v: f64, eps: f64) -> f64 {
-    let r = v.round();
+    // `v.round()` without the call into `libm` (1 % of a 10 MB Quake 3 decompile in
+    // callgrind): `round_nearest` is `round` up to the sign of a zero result, which `copysign`
+    // puts back (a rounded value has the sign of `v`; NaN stays NaN).
+    let r = round_nearest(v).copysign(v);
     if (v - r).abs() < eps {
         r
     } else {

@@ -886,6 +886,9 @@ mod tests {
                 let t = format!("{v}");
                 assert_eq!(parse_f64(&t).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
                 assert_eq!(parse_f64(&a).map(f64::to_bits), a.parse::<f64>().ok().map(f64::to_bits), "{a}");
+                // The reader's number, in place or lexed, is `parse`'s too.
+                let text = format!("{a} ");
+                assert_eq!(lexer(&text).number().ok().map(f64::to_bits), a.parse::<f64>().ok().map(f64::to_bits), "{a}");
             }
         }
         // The reader tests' words, and two only this comparison needs.
@@ -899,7 +902,7 @@ mod tests {
     }
 
     /// The words the number tests use, and what may follow them.
-    const WORDS: [&str; 28] = [
+    const WORDS: [&str; 35] = [
         "",
         "-",
         ".",
@@ -928,11 +931,27 @@ mod tests {
         "-99999999999999999999.5",
         "5.25.",
         "--5",
+        // 16–19 digits, up to 2⁵³ and past it (read by `parse`), and 20 (left to the lexer).
+        "9007199254740992",
+        "9007199254740993",
+        "224.00001525878906",
+        "-0.7500001192092896",
+        "1234567890123456789",
+        "-.1234567890123456789",
+        "12345678901234567890",
     ];
     const AFTER: [&str; 10] = ["", " ", "\n", "(", ")", "{", "}", "\"", "[", "x"];
 
-    /// The one-pass reader takes the word `next` would lex and gives `parse_plain`'s value of
-    /// it, or leaves it (past the whitespace) to the lexer.
+    /// A plain decimal of at most 19 digits: the words [`Lexer::plain_number`] reads.
+    fn plain_word(t: &str) -> bool {
+        let d = t.strip_prefix('-').unwrap_or(t);
+        let digits = d.bytes().filter(u8::is_ascii_digit).count();
+        (1..=19).contains(&digits) && d.bytes().all(|c| c.is_ascii_digit() || c == b'.') && d.bytes().filter(|&c| c == b'.').count() <= 1
+    }
+
+    /// The one-pass reader takes the word `next` would lex and gives `parse`'s value of it
+    /// where it is a plain decimal of at most 19 digits, or leaves it (past the whitespace) to
+    /// the lexer.
     #[test]
     fn plain_number_reads_the_lexed_word() {
         for w in WORDS {
@@ -945,7 +964,9 @@ mod tests {
                 let skipped = (old.at, old.line);
                 let want = match old.s.get(old.at) {
                     Some(b'"' | b'{' | b'}' | b'(' | b')' | b'[' | b']') | None => None,
-                    Some(_) => old.next().and_then(|t| parse_plain(t.as_bytes())).map(|v| (v.to_bits(), old.at, old.line)),
+                    Some(_) => {
+                        old.next().filter(|t| plain_word(t)).and_then(|t| t.parse::<f64>().ok()).map(|v| (v.to_bits(), old.at, old.line))
+                    }
                 };
                 assert_eq!(got, want, "{text:?}");
                 if got.is_none() {

@@ -451,6 +451,8 @@ where
         let by_shader: crate::cellhash::CellMap<i64, TriGrid> =
             by_shader.into_iter().map(|(s, all)| (s, TriGrid::new(all, centroid))).collect();
         let (mut near, mut marks, mut edges, mut edge_normals) = (Vec::new(), Vec::new(), Inside::default(), Vec::new());
+        // A side's samples, gathered here and copied out at their size.
+        let mut samples_buf: Vec<([f64; 3], [f64; 2])> = Vec::new();
         for bi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
             let Some(bu) = usize::try_from(bi).ok().filter(|&b| b < brushes.len()) else { break };
             if std::mem::replace(&mut used[bu], true) {
@@ -470,7 +472,8 @@ where
                 }
                 let name = shader_name(s.shader());
                 // Samples: vertices of the triangles of this shader on this side.
-                let mut samples: Vec<([f64; 3], [f64; 2])> = Vec::new();
+                let samples = &mut samples_buf;
+                samples.clear();
                 // The compiler shifts each surface's coordinates by whole texture widths, so
                 // the matrix is fitted to one surface and checked on all modulo 1.
                 let mut fit_from: Option<(i64, usize, usize)> = None;
@@ -510,7 +513,9 @@ where
                 let truth = if samples.is_empty() || fitted.is_none() {
                     TexTruth::Name(name.to_string())
                 } else {
-                    TexTruth::Samples { name: name.to_string(), samples }
+                    // A vector of its own, of the samples' size (grown a push at a time per side
+                    // before: 1 % of a 10 MB Quake 3 decompile in callgrind).
+                    TexTruth::Samples { name: name.to_string(), samples: samples.clone() }
                 };
                 out_sides.push(MapSide {
                     points: geom::three_points(p, poly),

@@ -67,86 +67,6 @@ fn cells(lo: [i64; 3], hi: [i64; 3]) -> impl Iterator<Item = [i64; 3]> {
     (lo[0]..=hi[0]).flat_map(move |x| (lo[1]..=hi[1]).flat_map(move |y| (lo[2]..=hi[2]).map(move |z| [x, y, z])))
 }
 
-/// Cells a query box covers, in all, for [`Wanted`]'s bits (one byte each): 4 MiB at most,
-/// whatever the map; an entity whose box of wanted cells does not fit in what is left is
-/// looked up in a hash set as before.
-const WANTED_BITS: i64 = 1 << 22;
-
-/// The cells [`SideGrid::near`]'s faces look up, per entity: the box around them and, where
-/// that box fits in [`WANTED_BITS`], a flag per cell of it (a hash lookup per cell of every
-/// side near a face was 3.5 % of a 10 MB Quake 3 decompile in callgrind); otherwise the cells
-/// in a hash set. Either answers the same.
-struct Wanted {
-    /// Per entity: the box `(lo, hi)` of its wanted cells and, if flagged, where its flags
-    /// start in `flags`.
-    extent: CellMap<usize, ([i64; 3], [i64; 3], Option<usize>)>,
-    flags: Vec<bool>,
-    set: CellMap<(usize, [i64; 3]), ()>,
-}
-
-impl Wanted {
-    fn new(queries: &[(usize, Bounds)]) -> Wanted {
-        let ranges: Vec<(usize, [i64; 3], [i64; 3])> =
-            queries.iter().filter_map(|(entity, b)| cell_range(b, 0.0).map(|(lo, hi)| (*entity, lo, hi))).collect();
-        let mut extent: CellMap<usize, ([i64; 3], [i64; 3], Option<usize>)> = CellMap::default();
-        let mut order = Vec::new();
-        for &(entity, lo, hi) in &ranges {
-            let e = extent.entry(entity).or_insert_with(|| {
-                order.push(entity);
-                (lo, hi, None)
-            });
-            *e = (std::array::from_fn(|k| e.0[k].min(lo[k])), std::array::from_fn(|k| e.1[k].max(hi[k])), None);
-        }
-        // Flags for the entities whose boxes fit, in the order the queries name them.
-        let mut left = WANTED_BITS;
-        let mut len = 0usize;
-        for entity in order {
-            let Some(e) = extent.get_mut(&entity) else { continue };
-            let Some(n) = (0..3).try_fold(1i64, |acc, k| acc.checked_mul(e.1[k].checked_sub(e.0[k])?.checked_add(1)?)) else { continue };
-            if n > 0 && n <= left {
-                left -= n;
-                e.2 = Some(len);
-                len += n as usize;
-            }
-        }
-        let mut w = Wanted { extent, flags: vec![false; len], set: CellMap::default() };
-        for (entity, lo, hi) in ranges {
-            let Some(&(elo, ehi, start)) = w.extent.get(&entity) else { continue };
-            for c in cells(lo, hi) {
-                match start {
-                    Some(start) => w.flags[start + flag_index(elo, ehi, c)] = true,
-                    None => {
-                        w.set.insert((entity, c), ());
-                    }
-                }
-            }
-        }
-        w
-    }
-
-    /// `entity`'s box and flags where cells `lo..=hi` meet its box of wanted cells.
-    #[allow(clippy::type_complexity)]
-    fn near(&self, entity: usize, lo: [i64; 3], hi: [i64; 3]) -> Option<([i64; 3], [i64; 3], Option<usize>)> {
-        self.extent.get(&entity).copied().filter(|(elo, ehi, _)| (0..3).all(|k| hi[k] >= elo[k] && lo[k] <= ehi[k]))
-    }
-
-    /// Whether a face of `entity` looks up cell `c` (`of_entity` from [`Wanted::near`]).
-    fn contains(&self, of_entity: ([i64; 3], [i64; 3], Option<usize>), entity: usize, c: [i64; 3]) -> bool {
-        let (elo, ehi, start) = of_entity;
-        match start {
-            Some(start) => (0..3).all(|k| c[k] >= elo[k] && c[k] <= ehi[k]) && self.flags[start + flag_index(elo, ehi, c)],
-            None => self.set.contains_key(&(entity, c)),
-        }
-    }
-}
-
-/// Where cell `c` (inside the box `lo..=hi`, whose cell count fits in [`WANTED_BITS`]) is
-/// among the box's flags.
-fn flag_index(lo: [i64; 3], hi: [i64; 3], c: [i64; 3]) -> usize {
-    let (dy, dz) = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1);
-    (((c[0] - lo[0]) * dy + (c[1] - lo[1])) * dz + (c[2] - lo[2])) as usize
-}
-
 /// No next link: the end of a cell's chain.
 const END: usize = usize::MAX;
 
@@ -163,7 +83,7 @@ pub(crate) struct SideGrid {
     stamp: Vec<u32>,
     round: u32,
     /// Each side's [`snap_bound`], worked out once (it was worked out at every listing of the
-    /// side, and again for each candidate).
+    /// side, and again for each candidate: 0.6 % of a 10 MB Quake 3 decompile in callgrind).
     bound: Vec<f64>,
     /// [`SideGrid::covered`]'s candidates and projected face, kept between calls (two new
     /// vectors per face, grown a push at a time, were 4 % of a 10 MB Quake 3 decompile's
@@ -185,8 +105,18 @@ impl SideGrid {
     /// as for the whole grid. (Building every side's cells was 5.6 % of a 10 MB Quake 3
     /// decompile in callgrind, for the 1,256 faces of 20,000 that needed it.)
     pub(crate) fn near(sides: &[SidePoly], grid: f64, budget: &mut Budget, queries: &[(usize, Bounds)]) -> Result<SideGrid> {
-        let wanted = Wanted::new(queries);
-        Self::build(sides, grid, budget, Some(&wanted))
+        let mut wanted: CellMap<(usize, [i64; 3]), ()> = CellMap::default();
+        // Per entity, the box of the cells wanted: a side outside it skips the lookups.
+        let mut extent: CellMap<usize, ([i64; 3], [i64; 3])> = CellMap::default();
+        for (entity, b) in queries {
+            let Some((lo, hi)) = cell_range(b, 0.0) else { continue };
+            for c in cells(lo, hi) {
+                wanted.insert((*entity, c), ());
+            }
+            let e = extent.entry(*entity).or_insert((lo, hi));
+            *e = (std::array::from_fn(|k| e.0[k].min(lo[k])), std::array::from_fn(|k| e.1[k].max(hi[k])));
+        }
+        Self::build(sides, grid, budget, Some((&wanted, &extent)))
     }
 
     /// The grid, with the chains of every cell (`only` `None`) or of the cells `only` names.
@@ -195,7 +125,7 @@ impl SideGrid {
         sides: &[SidePoly],
         grid: f64,
         budget: &mut Budget,
-        only: Option<&Wanted>,
+        only: Option<(&CellMap<(usize, [i64; 3]), ()>, &CellMap<usize, ([i64; 3], [i64; 3])>)>,
     ) -> Result<SideGrid> {
         let mut g = SideGrid {
             cells: CellMap::default(),
@@ -219,11 +149,12 @@ impl SideGrid {
                             g.link(i, (s.entity, c));
                         }
                     }
-                    Some(wanted) => {
+                    Some((wanted, extent)) => {
                         // The same work units as the whole grid: one a cell.
                         budget.spend((0..3).map(|k| (hi[k] - lo[k] + 1) as u64).product())?;
-                        if let Some(of_entity) = wanted.near(s.entity, lo, hi) {
-                            for c in cells(lo, hi).filter(|c| wanted.contains(of_entity, s.entity, *c)) {
+                        let near = extent.get(&s.entity).is_some_and(|(elo, ehi)| (0..3).all(|k| hi[k] >= elo[k] && lo[k] <= ehi[k]));
+                        if near {
+                            for c in cells(lo, hi).filter(|c| wanted.contains_key(&(s.entity, *c))) {
                                 g.link(i, (s.entity, c));
                             }
                         }
