@@ -205,6 +205,11 @@ pub fn side_polygon(planes: &[Plane], index: usize, scratch: &mut Vec<[f64; 3]>,
             }
             continue;
         }
+        // No corner in front: `clip_behind` would copy every corner and cut no edge (`w` has
+        // three corners or more here), so `w` stays as it is, uncopied.
+        if w.iter().all(|&c| p.distance(c) <= ON_EPSILON) {
+            continue;
+        }
         clip_behind(&w, p, scratch);
         std::mem::swap(&mut w, scratch);
     }
@@ -256,6 +261,10 @@ pub fn intersect_into(a: &[[f64; 3]], b: &[[f64; 3]], normal: [f64; 3], w: &mut 
         // Outward edge normal of a counter-clockwise polygon: e × n.
         let Some(en) = normalize(scale(cross(e, normal), sign)) else { continue };
         let plane = Plane { normal: en, dist: dot(en, b[i]) };
+        // As in `side_polygon`: with three corners or more and none in front, the clip is `w`.
+        if w.len() >= 3 && w.iter().all(|&c| plane.distance(c) <= ON_EPSILON) {
+            continue;
+        }
         clip_behind(w, &plane, scratch);
         std::mem::swap(w, scratch);
         if w.is_empty() {
@@ -300,7 +309,10 @@ pub fn floor_i64(v: f64) -> i64 {
 
 /// Round to the nearest integer where the value is within `eps` of it.
 pub fn snap(v: f64, eps: f64) -> f64 {
-    let r = v.round();
+    // `v.round()` without the call into `libm` (1 % of a 10 MB Quake 3 decompile in
+    // callgrind): `round_nearest` is `round` up to the sign of a zero result, which `copysign`
+    // puts back (a rounded value has the sign of `v`; NaN stays NaN).
+    let r = round_nearest(v).copysign(v);
     if (v - r).abs() < eps {
         r
     } else {

@@ -765,8 +765,10 @@ fn measure_listed(
     // Face coverage: side polygons of the parsed brushes, by entity and plane.
     // (entity, quantised normal, quantised distance) -> side polygons.
     type PlaneKey = (usize, [i64; 3], i64);
-    // A side polygon: its bounds and where it is in `polygons` (entity, primitive, side).
-    type Polygons = Vec<(Bounds, [usize; 3])>;
+    // A side polygon: its bounds, where it is in `polygons` (entity, primitive, side) and its
+    // first corner (for the on-plane test below without reaching into `polygons`: that chase
+    // per candidate was most of this function's own time in perf, a 10 MB Quake 3 decompile).
+    type Polygons = Vec<(Bounds, [usize; 3], [f64; 3])>;
     // Hashed as grid cells are (`cellhash`: the keys come from the map's own planes; SipHash
     // was 2 % of a 10 MB Quake 3 decompile); only looked up, never iterated.
     let mut by_plane: crate::cellhash::CellMap<PlaneKey, Polygons> = Default::default();
@@ -804,7 +806,7 @@ fn measure_listed(
             for (i, w) in polys.iter().enumerate() {
                 if w.len() >= 3 {
                     let (n, d) = key(&planes[i]);
-                    by_plane.entry((ei, n, d)).or_default().push((bounds(w), [pi, of_entity.len(), i]));
+                    by_plane.entry((ei, n, d)).or_default().push((bounds(w), [pi, of_entity.len(), i], w[0]));
                 }
             }
             of_entity.push(Some((planes, polys)));
@@ -836,16 +838,16 @@ fn measure_listed(
         for dd in [d, d.saturating_sub(1), d.saturating_add(1)] {
             let Some(cands) = by_plane.get(&(entity, n, dd)) else { continue };
             budget.spend(cands.len() as u64)?;
-            for (cb, [pe, pb, ps]) in cands {
+            for (cb, [pe, pb, ps], c0) in cands {
                 // Most polygons on a shared plane (a floor) are far from this face.
                 if !overlaps(&fb, cb) {
                     continue;
                 }
-                let Some((_, polys)) = &polygons[*pe][*pb] else { continue };
-                let c = &polys[*ps];
-                if geom::dot(plane.normal, geom::sub(c[0], geom::scale(plane.normal, plane.dist))).abs() > 0.1 {
+                if geom::dot(plane.normal, geom::sub(*c0, geom::scale(plane.normal, plane.dist))).abs() > 0.1 {
                     continue;
                 }
+                let Some((_, polys)) = &polygons[*pe][*pb] else { continue };
+                let c = &polys[*ps];
                 geom::intersect_into(poly, c, plane.normal, &mut cut, &mut scratch);
                 covered += geom::area(&cut);
             }

@@ -181,8 +181,9 @@ pub(crate) struct Original {
     /// Brushes whose side polygons the extraction clipped from the very planes their written
     /// sides give back (the same numbers, no side dropped), by entity and primitive index: the planes
     /// and the polygons. The measure takes them instead of clipping those planes again when the
-    /// planes it reads back are these (it checks); it still reads every side back.
-    pub clipped: std::cell::RefCell<std::collections::HashMap<(usize, usize), ClippedBrush>>,
+    /// planes it reads back are these (it checks); it still reads every side back. Only
+    /// inserted into and taken from, never iterated: hashed as grid cells (`cellhash`).
+    pub clipped: std::cell::RefCell<crate::cellhash::CellMap<(usize, usize), ClippedBrush>>,
     /// The grid the compiler rounded drawn vertices to (units; 0 where none is known): faces
     /// are also paired with sides within that snap (module `snapcover`).
     pub vertex_snap: f64,

@@ -329,7 +329,10 @@ where
         finite(Plane { normal: p.normal.map(|c| c.get() as f64), dist: p.dist.get() as f64 })
             .ok_or_else(|| bsp.lump_error(LUMP_PLANES, Error::malformed(format!("plane {i} is not a finite unit-length plane"))))
     };
-    let shader_name = |i: i64| usize::try_from(i).ok().and_then(|i| shaders.get(i)).map(|s| s.name().into_owned());
+    // Each shader's name once: read per side, the name (its C string checked as UTF-8) and
+    // the owned copy were 2 % of a 10 MB Quake 3 decompile in callgrind.
+    let shader_names: Vec<String> = shaders.iter().map(|s| s.name().into_owned()).collect();
+    let shader_name = |i: i64| usize::try_from(i).ok().and_then(|i| shader_names.get(i)).map_or("", String::as_str);
     let model_entities = super::original::ModelEntities::new(&ent_models);
     let entity_of_model = |m: usize| model_entities.get(m);
 
@@ -391,7 +394,7 @@ where
                             [x[0], x[1], x[2], st[0], st[1]]
                         })
                         .collect();
-                    let texture = map_shader_name(&shader_name(surf.shader()).unwrap_or_default());
+                    let texture = map_shader_name(shader_name(surf.shader()));
                     entities[ei].primitives.push(MapPrimitive::Patch(MapPatch { texture, width: w, height: h, points }));
                     orig.patches += 1;
                 }
@@ -448,6 +451,8 @@ where
         let by_shader: crate::cellhash::CellMap<i64, TriGrid> =
             by_shader.into_iter().map(|(s, all)| (s, TriGrid::new(all, centroid))).collect();
         let (mut near, mut marks, mut edges, mut edge_normals) = (Vec::new(), Vec::new(), Inside::default(), Vec::new());
+        // A side's samples, gathered here and copied out at their size.
+        let mut samples_buf: Vec<([f64; 3], [f64; 2])> = Vec::new();
         for bi in first.max(0)..first.max(0).saturating_add(count.max(0)) {
             let Some(bu) = usize::try_from(bi).ok().filter(|&b| b < brushes.len()) else { break };
             if std::mem::replace(&mut used[bu], true) {
@@ -465,9 +470,10 @@ where
                 if poly.is_empty() {
                     continue;
                 }
-                let name = shader_name(s.shader()).unwrap_or_default();
+                let name = shader_name(s.shader());
                 // Samples: vertices of the triangles of this shader on this side.
-                let mut samples: Vec<([f64; 3], [f64; 2])> = Vec::new();
+                let samples = &mut samples_buf;
+                samples.clear();
                 // The compiler shifts each surface's coordinates by whole texture widths, so
                 // the matrix is fitted to one surface and checked on all modulo 1.
                 let mut fit_from: Option<(i64, usize, usize)> = None;
@@ -505,13 +511,15 @@ where
                 let fitted = fit_from.and_then(|(_, a, b)| fit_brush_primitive(p.normal, &samples[a..b]));
                 let projection = TexProjection::BrushPrimitive { m: fitted.unwrap_or([[1.0 / 128.0, 0.0, 0.0], [0.0, 1.0 / 128.0, 0.0]]) };
                 let truth = if samples.is_empty() || fitted.is_none() {
-                    TexTruth::Name(name.clone())
+                    TexTruth::Name(name.to_string())
                 } else {
-                    TexTruth::Samples { name: name.clone(), samples }
+                    // A vector of its own, of the samples' size (grown a push at a time per side
+                    // before: 1 % of a 10 MB Quake 3 decompile in callgrind).
+                    TexTruth::Samples { name: name.to_string(), samples: samples.clone() }
                 };
                 out_sides.push(MapSide {
                     points: geom::three_points(p, poly),
-                    texture: map_shader_name(&name),
+                    texture: map_shader_name(name),
                     projection,
                     flags: Some([0, 0, 0]),
                 });
@@ -549,7 +557,7 @@ where
             });
         }
     }
-    orig.triangle_textures = (0..shaders.len() as i64).map(|i| shader_name(i).unwrap_or_default()).chain([String::new()]).collect();
+    orig.triangle_textures = shader_names.iter().cloned().chain([String::new()]).collect();
     orig.entities = entities;
     Ok(orig)
 }
