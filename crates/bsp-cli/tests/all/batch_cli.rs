@@ -15,11 +15,8 @@ use serde_json::Value;
 use crate::common;
 use common::fixtures::{fog, q3, surface};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-cli-batch-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("batch-{name}"))
 }
 
 fn bsp(args: &[&str]) -> Output {
@@ -85,7 +82,6 @@ fn reading_commands_go_on_past_a_bad_file() {
     let o = bsp(&["info", s(&d)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("is a directory"), "{}", text(&o.stderr));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -128,7 +124,6 @@ fn check_exit_codes_follow_severity() {
     assert_eq!(problems.len(), 6);
     assert!(problems.iter().all(|p| p["severity"] == "error" && p["code"] == "index_out_of_range" && p["index"].is_u64()));
     assert_eq!(v[0]["counts"], serde_json::json!({"errors": 6, "warnings": 0, "notes": 0}));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `--verify-lzma`: a Source map whose LIGHTING lump has a sound LZMA header over a damaged
@@ -163,7 +158,6 @@ fn check_verify_lzma_decodes_every_lump() {
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert!(text(&o.stdout).contains("error[lump_unreadable] 8 (LIGHTING)"), "{args:?}: {}", text(&o.stdout));
     }
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A `.pk3` holding `maps/x.bsp` (the sample map) and a text file.
@@ -208,7 +202,6 @@ fn maps_inside_archives_are_named_like_scan_prints_them() {
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(err.contains("archive") && err.contains("bsp scan") && err.lines().count() == 1, "{err}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -246,7 +239,6 @@ fn scan_summary_links_and_missing_paths() {
     let o = bsp(&["scan", s(&maps), s(&d.join("nosuch"))]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("nosuch"), "{}", text(&o.stderr));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A Quake map whose relay has two outputs with the same key.
@@ -314,7 +306,6 @@ fn entity_edits_reach_every_key() {
     let o = bsp(&["ents", "get", s(&map), "--where", "classname~(("]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 fn err(o: &Output) -> String {
@@ -360,7 +351,6 @@ fn errors_name_the_file() {
     let o = bsp(&["decompress", s(&quake), "-o", s(&d.join("copy.bsp"))]);
     assert_eq!(o.status.code(), Some(2));
     assert!(!d.join("copy.bsp").exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -379,7 +369,6 @@ fn lmp_takes_the_common_flags_and_needs_the_map() {
     let o = bsp(&["lmp", s(&d.join("missing.bsp"))]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("missing.bsp"), "{}", err(&o));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -415,7 +404,6 @@ fn entity_errors_report_one_offset_everywhere() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert_eq!(tail(&err(&o)), tail(&reference), "{args:?}");
     }
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -430,7 +418,6 @@ fn bsp2_says_bsp2() {
     let o = bsp(&["scan", s(&map)]);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(out.contains(" bsp2 BSP2 ") && !out.contains("v0"), "{out}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -448,7 +435,6 @@ fn pak_add_says_what_it_replaces() {
     assert_eq!(o.stdout, b"new");
     let o = bsp(&["pak", "add", s(&map), "materials/other.vmt", s(&local), "-o", s(&out)]);
     assert!(!err(&o).contains("replaces"), "{}", err(&o));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -470,5 +456,4 @@ fn respawn_written_alone_under_a_new_name_says_what_it_leaves_behind() {
     let o = bsp(&["check", s(&new)]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("warning[missing_partition]"));
-    std::fs::remove_dir_all(&d).unwrap();
 }

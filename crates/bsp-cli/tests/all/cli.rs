@@ -1,33 +1,14 @@
 //! Helpers shared by the CLI tests that run the `bsp` binary on files in temporary directories.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use bspkit::build::BspBuilder;
 
 pub const BSP: &str = env!("CARGO_BIN_EXE_bsp");
 
-/// A fresh, empty temporary directory named after the test (`bspkit-NAME-PID`).
-pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Removes a test's scratch folder when it goes out of scope (the test's end, an early return),
-/// unless the test is failing: a passing run leaves nothing in the temp dir, a failing one keeps
-/// its files to look at.
-pub struct RemoveWhenPassed(pub PathBuf);
-
-impl Drop for RemoveWhenPassed {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
+pub use crate::common::{scratch, Scratch};
 
 /// An 8-bit RGB PNG's width, height and pixels (the pictures and lightmap pages `bsp` writes).
 pub fn png_rgb(path: &Path) -> (u32, u32, Vec<u8>) {

@@ -32,7 +32,6 @@ fn keys(v: &serde_json::Value, out: &mut Vec<String>) {
 #[test]
 fn convert_writes_the_documented_report_and_refuses_cleanly() {
     let d = scratch("cli-convert");
-    let _rm = cli::RemoveWhenPassed(d.clone());
     let input = d.join("q1.bsp");
     std::fs::write(&input, bspkit::build::sample_quake1()).unwrap();
     let out = d.join("q2.bsp");
@@ -67,7 +66,6 @@ fn strict_refusal_exits_1_and_writes_nothing() {
     let Some(corpus) = common::corpus("strict_refusal_exits_1_and_writes_nothing") else { return };
     let map = &common::maps_in(&corpus, "source_x360")[0].path;
     let d = scratch("cli-convert-strict");
-    let _rm = cli::RemoveWhenPassed(d.clone());
     let out = d.join("pc.bsp");
     let report = d.join("r.json");
     let o = run(&["convert", s(map), "--to", "source", "--endian", "little", "-o", s(&out), "--report", s(&report), "--strict"]);
@@ -88,7 +86,6 @@ fn source_version_move_and_prop_version() {
     let Some(corpus) = common::corpus("source_version_move_and_prop_version") else { return };
     let map = corpus.join("source/bsp_tool__tf2_mp_lobby.bsp");
     let d = scratch("cli-convert-version");
-    let _rm = cli::RemoveWhenPassed(d.clone());
     let out = d.join("csgo.bsp");
     let o = run(&["convert", s(&map), "--to", "csgo", "-o", s(&out), "--json", "--strict"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -175,5 +172,4 @@ fn titanfall_to_xbox360_and_back() {
         n += 1;
     }
     assert!(n >= 3 && with_props >= 1, "{n} Titanfall 2 maps, {with_props} with a game lump");
-    let _ = std::fs::remove_dir_all(&d);
 }

@@ -11,8 +11,7 @@ fn corpus() -> Option<PathBuf> {
 #[test]
 fn decompile_writes_map_and_report() {
     let Some(corpus) = corpus() else { return };
-    let dir = std::env::temp_dir().join(format!("bspkit-decompile-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::cli::scratch("decompile-cli");
     let (out, report) = (dir.join("lobby.map"), dir.join("lobby.json"));
     let r = Command::new(env!("CARGO_BIN_EXE_bsp"))
         .arg("decompile")
@@ -80,8 +79,6 @@ fn decompile_writes_map_and_report() {
         let text = std::fs::read_to_string(&out).unwrap();
         assert!(text.starts_with(head), "{map}: {}", &text[..text.len().min(200)]);
     }
-
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--report` lists every brush and entity, one row a line (`--json` the same); `--list-limit`
@@ -89,8 +86,7 @@ fn decompile_writes_map_and_report() {
 #[test]
 fn decompile_report_rows() {
     let Some(corpus) = corpus() else { return };
-    let dir = std::env::temp_dir().join(format!("bspkit-decompile-rows-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::cli::scratch("decompile-rows");
     let map = corpus.join("quake2/bsp_tool__q2_mp_lobby.bsp");
     let run = |extra: &[&str]| {
         let report = dir.join("r.json");
@@ -135,5 +131,4 @@ fn decompile_report_rows() {
     assert_eq!(cut["quality"], full["quality"]);
     let (none, _) = run(&["--list-limit", "0"]);
     assert_eq!((none["brush_list"].as_array().unwrap().len(), none["brush_list_total"].as_u64()), (0, Some(0)));
-    std::fs::remove_dir_all(&dir).ok();
 }

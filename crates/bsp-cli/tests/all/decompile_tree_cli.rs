@@ -11,8 +11,7 @@ fn bsp(args: &[&std::ffi::OsStr]) -> (bool, String) {
 #[test]
 fn decompile_tree_families() {
     let Some(corpus) = crate::common::corpus("decompile_tree_cli") else { return };
-    let dir = std::env::temp_dir().join(format!("bspkit-decompile-tree-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::cli::scratch("decompile-tree-cli");
     let (out, report) = (dir.join("hl.map"), dir.join("hl.json"));
     let map = corpus.join("goldsrc/goldsrc-renderer__vis-test.bsp");
     let (ok, stderr) =
@@ -38,7 +37,6 @@ fn decompile_tree_families() {
     let (list, tree) = (std::fs::read_to_string(&a).unwrap(), std::fs::read_to_string(&b).unwrap());
     assert!(list.contains("] [ ") && !tree.contains("] [ "), "the standard form has no Valve axes");
     assert!(tree.contains("// Format: Quake, standard texture axes, brushes rebuilt from the BSP tree"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// LibreQuake e0m4 (no texture names stored): each name given its region's contents' prefix is
@@ -47,8 +45,7 @@ fn decompile_tree_families() {
 #[test]
 fn decompile_tree_contents_names_once() {
     let Some(corpus) = crate::common::corpus("decompile_tree_contents_names_once") else { return };
-    let dir = std::env::temp_dir().join(format!("bspkit-decompile-names-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::cli::scratch("decompile-names-cli");
     let (out, report) = (dir.join("e0m4.map"), dir.join("e0m4.json"));
     let map = corpus.join("quake1/qbsp__lq_e0m4.bsp");
     let (ok, stderr) = bsp(&[map.as_os_str(), "-o".as_ref(), out.as_os_str(), "--report".as_ref(), report.as_os_str()]);
@@ -74,5 +71,4 @@ fn decompile_tree_contents_names_once() {
         );
         assert!(line.contains(&shown), "{shown}: {line}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -15,11 +15,8 @@ use crate::common;
 
 const BSP: &str = env!("CARGO_BIN_EXE_bsp");
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-export-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("export-{name}"))
 }
 
 /// `bsp export MAP -o OUT ARGS… --json`: the summary, and the exit code.
@@ -163,7 +160,6 @@ fn every_corpus_map_exports_valid_glb() {
     }
     assert!(!files.is_empty(), "no map exported");
     validate(&files);
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// `dotatesting` (Dota 2 v23): its ground is one power-3 displacement and every other surface a
@@ -191,7 +187,6 @@ fn dota_2_ground_displacement_is_exported() {
     assert_eq!(accessor("POSITION")["count"], 81);
     assert_eq!(accessor("COLOR_0")["count"], 81);
     validate(&[glb]);
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// The sample room written to `dir`, with its texture renamed to `texture` (same length or
@@ -250,7 +245,6 @@ fn gltf_and_obj_outputs() {
     for l in obj.lines().filter(|l| l.starts_with("v ")) {
         assert!(l.split_whitespace().skip(1).all(|c| c.parse::<f32>().unwrap().abs() <= 128.0), "{l}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn readme_schema() -> String {
@@ -296,7 +290,6 @@ fn json_summary_matches_the_readme() {
         assert!(doc.contains(&format!("\"{k}\"")), "{k:?} is not in README's schema");
     }
     assert_eq!(v["files"][0]["bytes"].as_u64(), Some(std::fs::metadata(dir.join("room.glb")).unwrap().len()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -320,7 +313,6 @@ fn skip_leaves_out_surfaces_by_kind() {
     validate(&[dir.join("a.glb"), dir.join("b.glb")]);
     let o = Command::new(BSP).arg("export").arg(&sky).arg("-o").arg(dir.join("f.glb")).args(["--skip", "bogus"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--skip hull` leaves out the walls of a box sealing the map, as `bsp render` cuts them
@@ -348,7 +340,6 @@ fn skip_hull_leaves_out_the_sealing_box() {
     export(&e0m1, &dir.join("c.glb"), &kinds);
     export(&e0m1, &dir.join("d.glb"), &with_hull);
     assert!(std::fs::read(dir.join("c.glb")).unwrap() == std::fs::read(dir.join("d.glb")).unwrap(), "e0m1 changed");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -367,7 +358,6 @@ fn strict_fails_on_warnings() {
     let (v, code) = export(&map, &dir.join("c.glb"), &["--strict"]);
     assert_eq!((v["placeholder_textures"].as_u64(), v["textures"].as_u64()), (Some(0), Some(1)), "{v}");
     assert_eq!(code, 0, "{v}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--models world` keeps model 0 only; by default brush models are nodes placed by their entity.
@@ -384,7 +374,6 @@ fn models_world_or_all() {
     let doc = glb_json(&out.join("all.glb"));
     let placed = doc["nodes"].as_array().unwrap().iter().filter(|n| n["extras"]["entity"].is_u64()).count();
     assert!(placed > 0, "no brush model names its entity");
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// Respawn surfaces carry their vertex kind: each model node's `extras.vertex_kinds` counts the
@@ -421,7 +410,6 @@ fn respawn_nodes_name_their_vertex_kinds() {
             .any(|p| p["attributes"]["TEXCOORD_1"].is_u64());
         assert!(uv1, "{}: no TEXCOORD_1", map.path.display());
     }
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// A Portable Float Map (`PF`, little-endian): width, height, RGB rows top to bottom.
@@ -503,5 +491,4 @@ fn hdr_writes_every_lightmap_image_losslessly() {
         glbs.push(glb);
     }
     validate(&glbs);
-    let _ = std::fs::remove_dir_all(&dir);
 }

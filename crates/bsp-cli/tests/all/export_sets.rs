@@ -127,7 +127,6 @@ fn sets_go_beside_the_link_target_and_special_outputs_are_refused() {
     };
     export_ok(&map, &d.join("pipe.glb"), &[]);
     assert_eq!(&reader.join().unwrap()[..4], b"glTF");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Run `bsp export` with a file-size limit of `kib` KiB (bash's `ulimit -f`, 1024-byte blocks).
@@ -175,7 +174,6 @@ fn failed_re_exports_leave_the_old_set() {
     assert!(err(&o).contains("written bytes budget (--max-output-bytes)"), "{}", err(&o));
     assert_eq!(std::fs::read(&glb).unwrap(), old);
     assert!(files(&d).keys().all(|k| !k.contains("bspkit-tmp")));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Is the `.gltf` or `.obj` set at `main` whole? Returns which texture it shows. For a glTF,
@@ -248,7 +246,6 @@ fn a_crash_at_any_step_leaves_a_whole_set() {
         assert!(seen[switch..].iter().all(|t| t == "other_tex"), "{ext}: {seen:?}");
         eprintln!("{ext}: {} steps, old set after steps 0..{switch}, new set from step {switch}", seen.len());
     }
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A Respawn set edited in place (`lump replace … --in-place`) and killed at each step of its
@@ -305,7 +302,6 @@ fn respawn_set_cut_between_renames_is_an_error_in_check() {
     // Step 0 (before any rename): the old set, clean; step 1 (the .bsp_lump renamed): an error;
     // step 2 (the .bsp renamed too): the new set, clean.
     assert_eq!(states, [Some(0), Some(1), Some(0), Some(0)], "check's exit code after a kill at each step");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Files of `dir` (not `.bsp` inputs, not dot-files) that the set at `main` does not name.
@@ -379,5 +375,4 @@ fn old_sidecars_left_by_a_crash_after_the_switch_go_with_the_next_write() {
     assert_eq!(files(&dir).into_iter().filter(|(k, _)| !k.starts_with('.')).collect::<BTreeMap<_, _>>(), old);
     assert!(unreferenced(&out).is_empty());
     assert!(!dir.join(".e.gltf.bspkit-stale").exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }

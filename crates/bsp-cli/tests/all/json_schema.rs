@@ -75,11 +75,9 @@ fn check_problem(p: &Value) {
 }
 
 /// Maps with one problem of each severity (builder-made Quake 3 maps), in a temporary directory.
-fn problem_maps() -> (std::path::PathBuf, Vec<std::path::PathBuf>) {
+fn problem_maps() -> (crate::cli::Scratch, Vec<std::path::PathBuf>) {
     use common::fixtures::{fog, q3, surface};
-    let dir = std::env::temp_dir().join(format!("bsp-json-schema-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::cli::scratch("json-schema");
     let mut maps = Vec::new();
     for (name, bytes) in [
         ("note.bsp", q3(&[fog(-1, -1)], &[surface(1, 0)])),
@@ -146,7 +144,6 @@ fn problems_and_errors_have_one_documented_shape() {
         }
     }
     assert_eq!(n, 3);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (each hit with its map's path), and `bsp scan --classname / --key / --texture`. On the
 //! builder's sample map and copies of it edited by `bsp ents add`, in a temporary directory.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -11,7 +11,7 @@ use crate::cli::{err, run, s, scratch};
 /// `d/a.bsp` (the sample: worldspawn, info_player_start, texture `bspkit_grey`),
 /// `d/sub/quad.bsp` (the sample plus an `item_quad`) and `d/pak.pk3` holding `maps/q.bsp` (the
 /// same as quad.bsp) and a text file.
-fn library(name: &str) -> PathBuf {
+fn library(name: &str) -> crate::cli::Scratch {
     let d = scratch(name);
     let a = d.join("a.bsp");
     std::fs::write(&a, bspkit::build::sample_quake1()).unwrap();
@@ -69,7 +69,6 @@ fn ents_get_searches_directories_and_archives() {
     // One map file alone: the lines as they always were, without a path.
     let o = run(&["ents", "get", s(&d.join("sub/quad.bsp")), "--classname", "item_quad", "--key", "origin"]);
     assert_eq!(stdout(&o), "#2 item_quad\t8 16 -24\n");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -85,7 +84,6 @@ fn ents_get_goes_on_past_a_map_that_cannot_be_read() {
     let o = run(&["ents", "get", s(&d.join("missing")), s(&d), "--classname", "item_quad"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `bsp scan --json` with the filter flags: the `path!entry` names of the records kept and
@@ -136,5 +134,4 @@ fn scan_keeps_maps_by_classname_key_and_texture() {
     let text = stdout(&o);
     assert_eq!(text.matches("     has classname item_quad").count(), 2, "{text}");
     assert!(text.contains("2 of 3 maps read have what"), "{text}");
-    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -149,5 +149,4 @@ fn light_styles_and_bump_layers_are_embedded_beside_unchanged_materials() {
         to_validate.push(styled);
     }
     validate(&to_validate);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,7 +21,6 @@ fn run(args: &[&std::ffi::OsStr]) -> String {
 #[test]
 fn cod1_and_cod2_rooms_get_lightmaps_in_every_output() {
     let out = scratch("lightmap-cod12");
-    let _rm = crate::cli::RemoveWhenPassed(out.clone());
     let mut glbs = Vec::new();
     for id in ["cod1_demo", "cod1", "cod2"] {
         let map = out.join(format!("{id}.bsp"));

@@ -24,7 +24,6 @@ fn run(args: &[&std::ffi::OsStr]) -> String {
 fn titanfall2_and_cod4_maps_get_lightmaps_in_every_output() {
     let Some(corpus) = common::corpus("lightmap_families_cli") else { return };
     let out = scratch("lightmap-families");
-    let _rm = crate::cli::RemoveWhenPassed(out.clone());
     let mut glbs = Vec::new();
     let mut maps = common::maps_in(&corpus, "respawn");
     maps.extend(common::maps_in(&corpus, "cod"));
@@ -70,7 +69,6 @@ fn titanfall2_and_cod4_maps_get_lightmaps_in_every_output() {
 fn apex_builder_map_gets_lightmaps_in_every_output() {
     use bspkit::build::{apex_room, apex_sky_pattern, ApexPage};
     let out = scratch("lightmap-apex");
-    let _rm = crate::cli::RemoveWhenPassed(out.clone());
     let pages = [ApexPage::rgba(8, 4)];
     let map = out.join("apex_room.bsp");
     std::fs::write(&map, apex_room(&pages, apex_sky_pattern(&pages))).unwrap();

@@ -81,7 +81,6 @@ fn vertex_mode_lighting_shows_in_default_imports() {
     let Some(corpus) = common::corpus("vertex_mode_lighting_shows_in_default_imports") else { return };
     let map = corpus.join("goldsrc").join(MAP);
     let dir = scratch("lightmap-mode");
-    let _rm = crate::cli::RemoveWhenPassed(dir.clone());
     let (vertex, occlusion) = (dir.join("vertex.glb"), dir.join("occlusion.glb"));
     export(&map, &vertex, &["--lightmap-mode", "vertex"]);
     export(&map, &occlusion, &[]);

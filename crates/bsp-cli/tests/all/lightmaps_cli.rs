@@ -2,7 +2,7 @@
 //! the PNG pixels of 8-bit sources against the map's own lighting bytes (read through the
 //! manifest's offsets), on the sample map and on one corpus map of each family with lightmaps.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -94,17 +94,14 @@ fn run(map: &Path, tmp: &Path) -> usize {
 
 /// A scratch folder of the test `name`'s own: the two tests run at once, and one removing a
 /// shared folder at its end took the other's files away (or left it behind).
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-lightmaps-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> cli::Scratch {
+    cli::scratch(&format!("lightmaps-{name}"))
 }
 
 #[test]
 fn sample_map_lightmaps_are_written_and_described() {
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample_quake1.bsp");
     let dir = tmp("sample");
-    let _rm = cli::RemoveWhenPassed(dir.clone());
     assert_eq!(run(&sample, &dir), 6);
 }
 
@@ -112,7 +109,6 @@ fn sample_map_lightmaps_are_written_and_described() {
 fn corpus_lightmap_pngs_hold_the_lighting_bytes() {
     let Some(corpus) = common::corpus("corpus_lightmap_pngs_hold_the_lighting_bytes") else { return };
     let dir = tmp("corpus");
-    let _rm = cli::RemoveWhenPassed(dir.clone());
     let mut seen = std::collections::BTreeSet::new();
     for m in common::maps(&corpus) {
         // One map per folder keeps the test fast; the library test covers every map.

@@ -85,7 +85,6 @@ fn rewrite_of_every_respawn_set_is_byte_identical() {
             assert_eq!(a.keys().filter(|n| n.ends_with(".ent")).count(), 5);
         }
         eprintln!("{}: {} files byte-identical", map.display(), a.len());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }
 
@@ -114,7 +113,6 @@ fn entity_edit_under_a_new_name_writes_a_complete_set() {
         assert!(String::from_utf8_lossy(&o.stdout).contains("renamed set"), "{}", String::from_utf8_lossy(&o.stdout));
         // The input set is untouched.
         assert_eq!(set_files(&input), before);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }
 
@@ -158,7 +156,6 @@ fn fold_external_gives_one_file_with_the_same_lumps() {
     let q = d.join("q.bsp");
     std::fs::write(&q, bspkit::build::sample_quake1()).unwrap();
     assert_eq!(run(&["rewrite", s(&q), "-o", s(&d.join("q2.bsp")), "--fold-external"]).status.code(), Some(2));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `rewrite --fold-external` then `rewrite --split-external` with the set's lumps (and lump
@@ -206,7 +203,6 @@ fn fold_then_split_external_gives_the_set_back() {
     let q = d.join("q.bsp");
     std::fs::write(&q, bspkit::build::sample_quake1()).unwrap();
     assert_eq!(run(&["rewrite", s(&q), "-o", s(&d.join("q2.bsp")), "--split-external", "0"]).status.code(), Some(2));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -238,7 +234,6 @@ fn in_place_edit_of_an_external_entity_lump_writes_its_bsp_lump() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
     let o = run(&["ents", "get", s(&input), "--classname", "worldspawn", "--key", "message"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("edited in place"));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A truncated `.bsp_lump` and a missing `.ent` are named by `check`, and a written set keeps
@@ -269,7 +264,6 @@ fn damaged_sets_are_named() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("other.bsp.0003.bsp_lump"), "{}", err(&o));
     assert!(!other.exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A failure midway: a rename that cannot happen (a directory stands where a `.bsp_lump` goes)
@@ -294,7 +288,6 @@ fn a_failed_rename_names_the_file_and_never_writes_the_bsp() {
         .filter(|n| n.contains("bspkit-tmp"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// An Apex streaming set (issue 22, as the real season-13 `mp_lobby`): the `.bsp` is the header
@@ -304,7 +297,6 @@ fn a_failed_rename_names_the_file_and_never_writes_the_bsp() {
 fn apex_streaming_set_checks_clean_and_rewrites_byte_for_byte() {
     use bspkit::branches::respawn;
     let d = scratch("streaming");
-    let _rm = cli::RemoveWhenPassed(d.clone());
     let input_dir = d.join("in");
     std::fs::create_dir_all(&input_dir).unwrap();
     let full = bspkit::build::BspBuilder::new(&respawn::APEX)

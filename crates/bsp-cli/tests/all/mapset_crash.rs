@@ -124,7 +124,6 @@ fn fold_in_place_killed_at_every_step() {
     assert!(seen.contains(&"new+stale"), "{seen:?}");
     let switch = seen.iter().position(|t| *t != "old").unwrap();
     assert!(seen[switch..].iter().all(|t| *t != "old"), "{seen:?}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `rewrite m.bsp -o o.bsp --split-external 0000` (the reverse of folding) over an older
@@ -175,7 +174,6 @@ fn split_over_an_older_map_killed_at_every_step() {
     assert!(seen.contains(&"old+created"), "{seen:?}");
     let switch = seen.iter().position(|t| *t == "new").unwrap();
     assert!(seen[switch..].iter().all(|t| *t == "new"), "{seen:?}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `ents set … --in-place` of the external entity lump to a value of the same length, killed
@@ -218,5 +216,4 @@ fn same_size_edit_in_place_killed_at_every_step() {
     assert_eq!(seen.first(), Some(&"old"));
     assert_eq!(seen.last(), Some(&"new"));
     assert!(seen.contains(&"mixed"), "{seen:?}");
-    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -2,7 +2,7 @@
 //! (GBSPLib's layout, counts from its chunk headers), entities and check; an entity edit of a
 //! builder-made level; `bsp formats` listing the new branches; `--branch` on colliding magics.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use bspkit::branches::{genesis3d, quake2};
@@ -20,11 +20,8 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("cli-{name}"))
 }
 
 fn s(p: &Path) -> &str {
@@ -81,7 +78,6 @@ fn genesis3d_entity_edit_and_import() {
     let rewritten = d.join("rewritten.bsp");
     assert!(run(&["rewrite", s(&imported), "-o", s(&rewritten)]).status.success());
     assert_eq!(std::fs::read(&rewritten).unwrap(), std::fs::read(&imported).unwrap());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -109,7 +105,6 @@ fn formats_and_branch_override_reach_the_new_branches() {
     let forced: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", "--branch", "quake3", s(&map)]).stdout).unwrap();
     assert_eq!(forced["format"]["branch"], "quake3");
     assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == "sof"));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Issue 22, the Source forks told by their static props: `bsp formats` lists them, `bsp info`
@@ -140,7 +135,6 @@ fn source_forks_in_the_cli() {
         assert_eq!(forced["format"]["branch"], "source");
         assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == b.id), "{forced}");
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Dark Messiah (`darkmessiah`): `bsp formats` lists it; `info` names it with the split version
@@ -171,7 +165,6 @@ fn dark_messiah_in_the_cli() {
     let forced: serde_json::Value = serde_json::from_slice(&run(&["info", "--json", "--branch", "source", s(&map)]).stdout).unwrap();
     assert_eq!(forced["format"]["branch"], "source");
     assert!(forced["format"]["runners_up"].as_array().unwrap().iter().any(|r| r["branch"] == "darkmessiah"), "{forced}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Quake 64 (`quake64`): `bsp formats` lists it; `info`, `check`, `rewrite` (byte for byte) and
@@ -195,7 +188,6 @@ fn quake64_in_the_cli() {
     let e = run(&["export", s(&map), "-o", s(&glb)]);
     assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
     assert!(std::fs::metadata(&glb).unwrap().len() > 0);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Titanfall on Xbox 360 (`titanfall_x360`, `PSBr` 29): `bsp formats` lists it; `info` names
@@ -236,7 +228,6 @@ fn titanfall_x360_in_the_cli() {
     let forced: serde_json::Value =
         serde_json::from_slice(&run(&["info", "--json", "--branch", "titanfall_x360", s(&map)]).stdout).unwrap();
     assert_eq!(forced["format"]["branch"], "titanfall_x360");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// James Bond 007: Nightfire (`nightfire`): `bsp formats` lists it; `info` names it with its
@@ -267,7 +258,6 @@ fn nightfire_in_the_cli() {
     assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
     assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
     crate::export_cli::validate(&[glb]);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Vindictus (`vindictus`, `vindictus69`): `bsp formats` lists both; `info` names the branch
@@ -321,7 +311,6 @@ fn vindictus_in_the_cli() {
         glbs.push(glb);
     }
     crate::export_cli::validate(&glbs);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Counter-Strike Online 2's 2018 layout (`cso2_2018`): `bsp formats` lists it; on the builder
@@ -365,5 +354,4 @@ fn cso2_2018_in_the_cli() {
         glbs.push(glb);
     }
     crate::export_cli::validate(&glbs);
-    let _ = std::fs::remove_dir_all(&d);
 }

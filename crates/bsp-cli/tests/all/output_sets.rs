@@ -146,7 +146,6 @@ fn export_hdr_side_files_are_one_set() {
     let switch = seen.iter().position(|t| *t == "new").unwrap();
     assert!(seen[switch..].iter().all(|t| *t == "new"), "{seen:?}");
     eprintln!("export --hdr side files: {} steps, old set before step {switch}, new set from it", seen.len());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `export -o LINK.glb --hdr`: the side files are named beside the file the link names, as a
@@ -172,7 +171,6 @@ fn export_hdr_through_a_link_writes_beside_the_target() {
     let beside_link: Vec<String> =
         std::fs::read_dir(&here).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(beside_link, ["link.glb"], "files written beside the link");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `lightmaps --out`: images and `lightmaps.json` are one set in the folder, under
@@ -204,7 +202,6 @@ fn lightmaps_out_is_one_set_under_the_budget() {
     let set = lightmap_set(&lm.join("lightmaps.json")).unwrap();
     assert!(set.iter().all(|f| !old.values().any(|o| o == f)), "an image of the old set is named by the new manifest");
     eprintln!("lightmaps --out --hdr: {} files, {needed} bytes; budget {} refused, {} accepted", old.len(), needed - 1, needed + 64);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `textures --out` and `scan --thumbnails` write under `--max-output-bytes`: a budget below
@@ -241,7 +238,6 @@ fn texture_and_thumbnail_folders_count_against_the_budget() {
     assert!(text.contains("written bytes budget (--max-output-bytes)"), "{text}");
     assert_eq!(files(&th2).len(), 1, "{text}");
     eprintln!("textures --out: {written} bytes by default, none under 10; thumbnails: 2 × {one} bytes, 1 under {}", one + one / 2);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// `kill -9` in the middle of a write (the test hook pauses with the temporary file written,
@@ -313,7 +309,6 @@ fn orphan_temporaries_after_kill_9_are_reported_and_removed() {
     ok(&run(&["export", s(&input), "-o", s(&gltf)]), "export after the crash");
     assert!(sets.join("e.bin").is_file());
     assert!(temps(&sets).is_empty(), "{:?}", temps(&sets));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Unmounts the small file system when the test ends, passed or not.
@@ -363,7 +358,6 @@ fn a_full_disk_leaves_the_old_set() {
         .is_ok_and(|st| st.success());
     if !mounted {
         eprintln!("note: a tmpfs cannot be mounted here (needs root or CAP_SYS_ADMIN): the full-disk test is skipped");
-        std::fs::remove_dir_all(&d).unwrap();
         return;
     }
     let guard = Mounted(mnt.clone());
@@ -410,5 +404,4 @@ fn a_full_disk_leaves_the_old_set() {
         assert_ne!(now, old, "{name}");
     }
     drop(guard);
-    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -21,18 +21,14 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-cli-ritual-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch() -> crate::cli::Scratch {
+    crate::cli::scratch("cli-ritual")
 }
 
 #[test]
 fn ritual_rooms_info_check_rewrite_export() {
     let formats = stdout(&run(&["formats"]));
     let d = scratch();
-    let _rm = crate::cli::RemoveWhenPassed(d.clone());
     let mut glbs = Vec::new();
     for branch in bspkit::branches::quake3::RITUAL {
         assert!(formats.contains(branch.id), "bsp formats lacks {}: {formats}", branch.id);

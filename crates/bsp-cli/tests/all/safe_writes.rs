@@ -33,7 +33,6 @@ fn is_root() -> bool {
     let f = d.join("f");
     std::fs::write(&f, b"").unwrap();
     let uid = std::fs::metadata(&f).unwrap().uid();
-    std::fs::remove_dir_all(&d).unwrap();
     uid == 0
 }
 
@@ -69,7 +68,6 @@ fn fifo_target_is_written_through() {
     assert_eq!(reader.join().unwrap().len(), 100_003);
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 1: a character device (a `/dev/null` made in the temporary directory, so the system's
@@ -98,7 +96,6 @@ fn device_target_stays_a_device_and_dash_is_stdout() {
         assert_eq!(m.rdev(), std::fs::metadata("/dev/null").unwrap().rdev());
     }
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 1: directories and sockets are refused, and stay what they are.
@@ -120,7 +117,6 @@ fn directory_and_socket_targets_are_refused() {
     assert!(err(&o).contains("is a socket, not a regular file"), "{}", err(&o));
     assert!(std::fs::symlink_metadata(&sock).unwrap().file_type().is_socket());
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 2: `-o LINK` and `--in-place LINK` write the file the link names; the link stays.
@@ -149,7 +145,6 @@ fn symlinks_are_followed() {
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(std::fs::read(d.join("made.bsp")).unwrap(), std::fs::read(&src).unwrap());
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 3: the mode of the replaced file is kept (0600 stays private); a file the user may not
@@ -214,7 +209,6 @@ fn mode_is_kept_and_read_only_refused() {
     assert_eq!(worldspawn_value(&a, "k").as_deref(), Some("v"));
     assert_eq!(worldspawn_value(&b, "k"), None);
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 4: concurrent in-place edits of one file: each either lands or is refused as
@@ -249,7 +243,6 @@ fn concurrent_in_place_edits_lose_nothing() {
         assert_eq!(worldspawn_value(&f, &format!("k{i}")).as_deref(), Some("x"), "edit {i} reported success but was lost");
     }
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 5: errors name the user's path; no temporary file after an error, after SIGTERM
@@ -295,7 +288,6 @@ fn errors_name_the_path_and_temps_are_cleaned() {
     let o = run(&["rewrite", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(temps(&d), Vec::<String>::new(), "stale temporary file of a dead process kept");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 6: a refused write shows the first 10 new problems and the count; `--json` lists all.
@@ -330,7 +322,6 @@ fn refused_write_lists_first_ten_and_json_all() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["written"], s(&out));
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A Source map with a pakfile holding `entries`.
@@ -383,7 +374,6 @@ fn pak_with_shared_local_entries_is_refused() {
         assert!(err(&o).contains("share the local entry"), "{}", err(&o));
     }
     assert!(!out.exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 10: FIFOs and devices as inputs (a FIFO named `x.bsp`, a FIFO `.lmp` beside a map, a
@@ -425,7 +415,6 @@ fn special_input_files_are_refused_without_hanging() {
     let o = run_deadline(&["lump", "replace", s(&good), "0", "/dev/zero", "-o", s(&d.join("o.bsp"))]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("is a character device"), "{}", err(&o));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 12: `pak extract --out DIR` never writes through a symbolic link inside DIR, nor over
@@ -450,7 +439,6 @@ fn pak_extract_never_writes_through_links() {
     assert!(!elsewhere.join("pwn.txt").exists(), "written through the directory link");
     assert_eq!(std::fs::read(elsewhere.join("target.txt")).unwrap(), b"keep", "written through the file link");
     assert_eq!(std::fs::read(out.join("ok/a.txt")).unwrap(), b"fine");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 14: a Respawn map whose entity lump comes from a `.bsp_lump` file: an in-place entity
@@ -482,7 +470,6 @@ fn respawn_external_entity_lump_edit_writes_the_bsp_lump() {
     assert!(err(&o).contains(".bsp_lump") && err(&o).contains("overridden"), "{}", err(&o));
     assert_eq!(std::fs::read(&external).unwrap(), before);
     assert!(temps(&d).is_empty());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 13: `ents patch` refuses empty match blocks (they would delete every entity, worldspawn
@@ -512,7 +499,6 @@ fn ents_patch_refuses_empty_blocks_and_trailing_text() {
     let o = run(&["ents", "patch", s(&input), s(&cfg), "--in-place"]);
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(bspkit::Bsp::open(&input).unwrap().entities().unwrap().list.len(), 1);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Issue 23, "Output folders": `textures --out`, `lightmaps --out` and `scan --thumbnails` keep
@@ -565,7 +551,6 @@ fn folder_outputs_never_write_through_links() {
 
     assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 1);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Session 39 audit of issue 26: `decompile` never writes its source or its report over the map
@@ -594,5 +579,4 @@ fn decompile_never_overwrites_its_input() {
     let o = run(&["decompile", s(&map), "-o", s(&d.join("ok.map")), "--report", s(&d.join("ok.json"))]);
     assert!(o.status.success(), "{}", err(&o));
     assert!(std::fs::read_to_string(d.join("ok.map")).unwrap().contains("worldspawn"));
-    std::fs::remove_dir_all(&d).unwrap();
 }

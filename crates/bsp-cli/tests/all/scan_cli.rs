@@ -2,11 +2,8 @@
 
 use std::process::Command;
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-cli-scan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(name: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("scan-{name}"))
 }
 
 fn bsp() -> Command {
@@ -36,5 +33,4 @@ fn scan_exit_codes_and_json() {
     assert_eq!(out.status.code(), Some(2));
     let out = bsp().arg("scan").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -4,16 +4,13 @@
 //! `sha256sum`.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-cli-scan-tables-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(name: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("scan-tables-{name}"))
 }
 
 fn bsp() -> Command {
@@ -112,9 +109,6 @@ fn tables_dedup_index_and_hostile_files() {
     let text = std::fs::read_to_string(csv.join("maps.csv")).unwrap();
     assert!(text.starts_with("path,entry,size,mtime_ns,sha256,"));
     assert_eq!(text.lines().count(), 1 + 4);
-    for d in [root, out, pq, csv] {
-        std::fs::remove_dir_all(d).unwrap();
-    }
 }
 
 /// The corpus: one `maps` row per file, hashes equal to `sha256sum`'s, entity / lump / prop
@@ -185,7 +179,6 @@ fn corpus_tables() {
     let s = scan(&corpus, &out, "jsonl");
     assert_eq!(s["files_read"].as_u64(), Some(0));
     assert_eq!(snapshot(&out), before);
-    std::fs::remove_dir_all(out).unwrap();
 }
 
 /// A rewrite that keeps the file's size and modification time (`cp -p`, `rsync -t`, a tool
@@ -272,7 +265,4 @@ fn same_size_same_mtime_rewrites_are_found() {
     let s: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!((s["files_read"].as_u64(), s["files_unchanged"].as_u64(), s["files_verified"].as_u64()), (Some(1), Some(1), Some(1)), "{s}");
     assert_eq!(sha_of(&out), vec![new_sha]);
-    for d in [root, out] {
-        std::fs::remove_dir_all(d).unwrap();
-    }
 }

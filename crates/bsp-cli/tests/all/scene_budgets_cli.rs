@@ -159,7 +159,6 @@ fn source_shared_surfedges_hit_the_scene_budget() {
         high / MIB,
         low / MIB
     );
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Titanfall 2 meshes sharing one run of 65,145 triangles: 2,000 of them ask for 130.3 M
@@ -188,5 +187,4 @@ fn respawn_shared_index_run_hits_the_scene_budget() {
         high / MIB,
         low / MIB
     );
-    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -2,7 +2,7 @@
 //! documents them, missing textures as warnings with exit code 0; on synthetic maps written
 //! by bspkit's builders (and, with `BSPKIT_CORPUS`, on every corpus map).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use bspkit::assets::vtf::{Format, VtfBuilder, FLAG_ENVMAP};
@@ -16,11 +16,8 @@ use crate::common;
 
 const BSP: &str = env!("CARGO_BIN_EXE_bsp");
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit_texcli_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("texcli-{name}"))
 }
 
 fn schema() -> String {
@@ -93,7 +90,6 @@ fn writes_pngs_and_lists_missing() {
     let m = &v["missing"][0];
     assert_eq!((m["name"].as_str(), m["kind"].as_str()), (Some("inwad"), Some("not_found")));
     assert!(stderr.contains("warning: inwad"), "{stderr}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -124,7 +120,6 @@ fn cube_maps_write_one_png_per_face_and_bad_game_dirs_are_warnings() {
     assert_eq!((rt.pixels, lf.pixels), (vec![255, 0, 0, 255], vec![128, 0, 0, 255]));
     assert_eq!(v["warnings"].as_array().unwrap().len(), 1);
     assert!(stderr.contains("pak01_dir.vpk"), "{stderr}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

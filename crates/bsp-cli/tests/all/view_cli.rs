@@ -20,11 +20,8 @@ pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bsp-view-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("view-{name}"))
 }
 
 /// A running `bsp view`, stopped (by its own pid) when dropped.
@@ -241,7 +238,6 @@ fn view_serves_its_routes_survives_garbage_and_nothing_else() {
     assert_eq!(server.route("api/map/0/entities.json").0, 200);
     let stderr = server.stop();
     assert!(stderr.contains("bsp: view:"), "per-connection errors are logged: {stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A program on PATH (or at this path).
@@ -288,5 +284,4 @@ fn viewer_bundle_is_reproducible() {
             a.len()
         );
     }
-    let _ = std::fs::remove_dir_all(&out);
 }

@@ -11,11 +11,8 @@ use bspkit::{Bsp, ErrorKind, OpenOptions};
 
 const MIB: u64 = 1 << 20;
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-budgets-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(name: &str) -> common::Scratch {
+    common::scratch(&format!("budgets-{name}"))
 }
 
 /// Source directory entry `index`: `{fileofs, filelen, version, fourCC}` at 8 + 16 × index
@@ -100,7 +97,7 @@ fn decompression_budget_is_per_map() {
     std::fs::write(d.join("hostile.bsp"), &map).unwrap();
     std::fs::write(d.join("healthy.bsp"), BspBuilder::new(&SOURCE).lump(0, ents).build()).unwrap();
     let options = bspkit::scan::ScanOptions { open: opts(5 * MIB / 2), ..Default::default() };
-    let (files, _) = bspkit::scan::collect_files(std::slice::from_ref(&d));
+    let (files, _) = bspkit::scan::collect_files(&[d.to_path_buf()]);
     assert_eq!(files.len(), 2);
     for f in &files {
         let rec = &bspkit::scan::scan_file(f, &options)[0];
@@ -110,7 +107,6 @@ fn decompression_budget_is_per_map() {
             assert!(rec.error.is_none(), "{}", rec.display());
         }
     }
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 8: Zip central records sharing one local entry are refused; the total per command is
@@ -143,7 +139,6 @@ fn pakfile_shared_local_entries_refused() {
     let mut big = PakBuilder::new();
     let err = big.insert("big.bin", vec![0u8; (bspkit::lumps::pakfile::DEFAULT_MAX_ENTRY + 1) as usize]).unwrap_err();
     assert!(matches!(err.kind, ErrorKind::LimitExceeded { .. }));
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 10: external lumps are budgeted per map (all files together), and special files
@@ -171,7 +166,6 @@ fn external_lumps_budgeted_and_special_files_refused() {
     assert!(err.to_string().contains("character device"), "{err}");
     // Without external lumps the map itself opens.
     assert!(Bsp::open_with(&path, &OpenOptions { external_lumps: false, ..Default::default() }).is_ok());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Item 10: Respawn partition names from the map are never joined into paths unchecked.
@@ -200,7 +194,6 @@ fn truncation_while_reading_is_harmless() {
         bsp.lump(e.index).unwrap();
     }
     assert_eq!(bsp.data(), &bytes[..]);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 // ---- Issue 23: per-command budgets of what a command builds from one map. ----
@@ -380,7 +373,6 @@ fn quake1_shared_surfedges_hit_the_scene_budget() {
     assert!(!out.exists());
     let e = bspkit::render::render_map(&bsp, &bspkit::render::RenderOptions { limits, ..Default::default() }).unwrap_err();
     assert_scene_limit(&e, "--max-scene-vertices");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Issue 23: the lightmap atlas budget. Before, a 123 KB Source map (3 faces of 2046² luxels ×
@@ -407,7 +399,6 @@ fn atlas_budget_is_checked_before_allocating() {
     let e = bspkit::export::export(&room, &out, &opts).unwrap_err();
     assert!(e.to_string().contains("--max-atlas-pixels"), "{e}");
     assert!(!out.exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Issue 23: the render work budget. Before, 50,000 overlapping faces (1 MB) took 64.7 s at the
@@ -452,7 +443,7 @@ fn special_files_given_as_options_are_refused() {
     fifo(&d.join("wads").join("inside.wad"));
     std::os::unix::fs::symlink("/dev/zero", d.join("zero.lmp")).unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
-    let dir = d.clone();
+    let dir = d.to_path_buf();
     std::thread::spawn(move || {
         let mut warnings = Vec::new();
         for palette in ["palette.lmp", "zero.lmp"] {
@@ -471,7 +462,6 @@ fn special_files_given_as_options_are_refused() {
     for (name, kind) in [("named.wad", "a FIFO"), ("inside.wad", "a FIFO"), ("palette.lmp", "a FIFO"), ("zero.lmp", "a character device")] {
         assert!(warnings.iter().any(|w| w.contains(name) && w.contains(kind)), "{name}: {warnings:#?}");
     }
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Issue 23: `-o FIFO` with no reader blocked forever. Now it is an error at once; with a
@@ -504,7 +494,6 @@ fn output_fifo_without_reader_is_refused() {
     }
     assert!(written.is_some_and(|w| w.in_place));
     assert_eq!(reader.join().unwrap(), b"abc");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 // ---- Issue 23: decoded texture texels, per command (total) and per image. ----
@@ -571,7 +560,6 @@ fn quake3_png_over_the_budget_is_a_budget_miss() {
     let src = bspkit::texture::TextureSource::new(&bsp, &opts(Budget { max_pixels: 1000, ..Budget::default() }));
     let m = src.resolve("textures/x/big").unwrap_err();
     assert_eq!(m.kind, MissingKind::Budget, "{m}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Issue 23: Genesis3D textures are asked of the texel budget from their TEXTURES entry before

@@ -199,8 +199,7 @@ fn strict_refuses_a_lossy_conversion_and_writes_nothing() {
     let Some(corpus) = common::corpus("strict_refuses_a_lossy_conversion_and_writes_nothing") else { return };
     let path = x360(&corpus);
     let bsp = Bsp::open(&path).unwrap();
-    let dir = std::env::temp_dir().join(format!("bspkit-convert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("convert");
     let target = dir.join("out.bsp");
     let err = convert::write(&bsp, &opts(&bsp, Endian::Little, Lzma::Auto), &target, true).unwrap_err();
     assert!(matches!(&err.kind, ErrorKind::Lossy(l) if l.len() == 1), "{err}");
@@ -208,7 +207,6 @@ fn strict_refuses_a_lossy_conversion_and_writes_nothing() {
     let report = convert::write(&bsp, &opts(&bsp, Endian::Little, Lzma::Auto), &target, false).unwrap();
     assert!(!report.lossless);
     assert!(Bsp::open(&target).is_ok());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A small big-endian map from the builder: planes, leaves (area:9/flags:7 bitfield),

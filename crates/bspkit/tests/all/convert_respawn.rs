@@ -294,8 +294,7 @@ fn corpus_titanfall2_maps_convert_to_titanfall() {
             c.report.losses.len()
         );
         // Written: the `.ent` partitions go beside the output, which then checks clean.
-        let dir = std::env::temp_dir().join(format!("bspkit-convert-tf1-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = common::scratch(&format!("convert-tf1-{n}"));
         let target = dir.join("tf1.bsp");
         convert::write(&bsp, &to("titanfall"), &target, false).unwrap();
         let written = Bsp::open(&target).unwrap();
@@ -304,7 +303,6 @@ fn corpus_titanfall2_maps_convert_to_titanfall() {
         assert_eq!(bspkit::mapset::MapSet::of(&written).unwrap().partitions.len(), parts);
         let problems: Vec<String> = bspkit::check::check(&written).iter().map(|p| p.to_string()).collect();
         assert!(problems.is_empty(), "{}: {problems:?}", m.path.display());
-        std::fs::remove_dir_all(&dir).unwrap();
         eprintln!("{}: {parts} .ent partitions written beside the output", m.path.display());
         n += 1;
     }

@@ -284,8 +284,7 @@ fn dropped_prop_fields_are_reported_and_strict_refuses() {
     let msgs: Vec<String> = down.report.losses.iter().map(|l| l.to_string()).collect();
     assert!(msgs.iter().any(|m| m.contains("UniformScale (not 1) of 1 prop(s)")), "{msgs:?}");
     assert!(msgs.iter().any(|m| m.contains("DiffuseModulation (not 255 255 255 255) of 1 prop(s)")), "{msgs:?}");
-    let dir = std::env::temp_dir().join(format!("bspkit-srcver-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("srcver");
     let target = dir.join("strict.bsp");
     let err = convert::write(&edited, &to("source", None), &target, true).unwrap_err();
     assert!(matches!(err.kind, bspkit::ErrorKind::Lossy(_)), "{err}");
@@ -294,7 +293,6 @@ fn dropped_prop_fields_are_reported_and_strict_refuses() {
     assert!(matches!(err.kind, bspkit::ErrorKind::Unsupported(_)), "{err}");
     let err = convert::convert(&bsp, &to("source2004", Some(6))).unwrap_err();
     assert!(matches!(err.kind, bspkit::ErrorKind::Unsupported(_)), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Into v19: 56-byte leaves (lump version 0) holding the LDR cube nearest each leaf's centre,

@@ -129,9 +129,9 @@ fn corpus_map_in_dark_messiah_forms_checks_rewrites_and_exports() {
     assert!(bspkit::check::check(&bsp2).is_empty(), "{:?}", bspkit::check::check(&bsp2));
     assert_eq!(GameLumps::of(&bsp2).unwrap().static_props().unwrap().unwrap().props().unwrap().len(), 2);
 
-    let out = std::env::temp_dir().join(format!("bspkit_dm_{}.glb", std::process::id()));
+    let dir = common::scratch("dark-messiah");
+    let out = dir.join("dm.glb");
     let opts = bspkit::export::ExportOptions { format: Some(bspkit::export::Format::Glb), ..Default::default() };
     let summary = bspkit::export::export(&bsp, &out, &opts).unwrap();
     assert_eq!(summary.triangles, tris(&b));
-    std::fs::remove_file(&out).ok();
 }

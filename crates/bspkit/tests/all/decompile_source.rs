@@ -164,8 +164,7 @@ fn srctools_reads_the_vmfs() {
             return;
         }
     };
-    let dir = std::env::temp_dir().join(format!("bspkit_vmf_oracle_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("vmf-oracle");
     const SCRIPT: &str = r#"
 import sys, json
 from srctools.vmf import VMF
@@ -208,7 +207,6 @@ for path in sys.argv[1:]:
         assert_eq!(v["disps"], *disps, "{}", path.display());
         assert_eq!(v["outputs"], *outputs, "{}", path.display());
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A builder-made Source map (v20): one brush, the box 0..64³, whose +x and −z side records name

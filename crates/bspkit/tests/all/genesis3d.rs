@@ -263,9 +263,8 @@ fn hostile_light_and_texture_records_never_panic() {
             }
             let scene = bspkit::mesh::build(&bsp, &bspkit::mesh::MeshOptions { lightmaps: Some(&lm), ..Default::default() }).unwrap();
             assert!(scene.models.iter().all(|m| m.vertices.uv1.len() == m.vertices.len()));
-            let out = std::env::temp_dir().join(format!("bspkit-g3d-hostile-{}.glb", std::process::id()));
-            bspkit::export::export(&bsp, &out, &Default::default()).unwrap();
-            let _ = std::fs::remove_file(&out);
+            let dir = common::scratch("g3d-hostile");
+            bspkit::export::export(&bsp, &dir.join("out.glb"), &Default::default()).unwrap();
             let opts = bspkit::render::RenderOptions { size: 32, ..Default::default() };
             bspkit::render::render_map(&bsp, &opts).unwrap();
             runs += 1;

@@ -247,8 +247,7 @@ fn goldsrc_extents_anchor_at_the_snapped_texture_space_mins() {
 /// damaged or oversized one is ignored with a warning and the grey lump is used.
 #[test]
 fn quake_lit_file_beside_the_map_gives_rgb() {
-    let dir = std::env::temp_dir().join(format!("bspkit-lit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("lit");
     let map = dir.join("room.bsp");
     std::fs::write(&map, bspkit::build::sample_quake1()).unwrap();
     let bsp = Bsp::open(&map).unwrap();
@@ -283,7 +282,6 @@ fn quake_lit_file_beside_the_map_gives_rgb() {
         assert_eq!(lm.format, Some(SampleFormat::Grey8));
         assert!(lm.warnings.iter().any(|w| w.contains("room.lit")), "{:?}", lm.warnings);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A builder-made RBSP map: a surface with two light styles on two pages; each style's atlas

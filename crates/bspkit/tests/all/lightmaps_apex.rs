@@ -5,6 +5,8 @@
 //! small budgets give warnings or typed errors, and `check` compares the texel lumps' sizes
 //! with LIGHTMAP_HEADERS.
 
+use crate::common;
+
 use bspkit::build::{apex_lit_room, apex_room, apex_room_with, apex_sky_pattern, ApexPage};
 use bspkit::check::problem::Code;
 use bspkit::lightmap::{self, LightOptions};
@@ -142,8 +144,7 @@ fn apex_lit_room_is_lit() {
 fn apex_real_time_light_sizes_follow_the_pages() {
     use bspkit::branches::respawn::LUMP_LIGHTMAP_DATA_REAL_TIME_LIGHTS as RTL;
     let pages = [ApexPage::rgba(6, 3)];
-    let dir = std::env::temp_dir().join(format!("bspkit-apex-rtl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("apex-rtl");
     let map = dir.join("lobby.bsp");
     let codes = |bsp: &Bsp| -> (usize, usize) {
         let p = bspkit::check::check(bsp);
@@ -162,5 +163,4 @@ fn apex_real_time_light_sizes_follow_the_pages() {
         let bsp = Bsp::open(&map).unwrap();
         assert_eq!(codes(&bsp), want, "inside {inside}, file {file:?}: {:?}", bspkit::check::check(&bsp));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

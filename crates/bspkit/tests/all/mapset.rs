@@ -13,11 +13,8 @@ use bspkit::mapset::{split_external, split_plan, write_set, MapSet, SetOptions};
 use crate::common;
 use bspkit::Bsp;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-mapset-lib-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::scratch(&format!("mapset-lib-{name}"))
 }
 
 const INSIDE: &[u8] = b"{\n\"classname\" \"worldspawn\"\n}\n\0";
@@ -91,7 +88,6 @@ fn builder_set_edit_rename_fold() {
     let one = Bsp::open(&folded).unwrap();
     assert_eq!(one.entry(LUMP_ENTITIES).unwrap().origin, LumpOrigin::File);
     assert_eq!(one.raw_lump(LUMP_ENTITIES).unwrap(), EXTERNAL);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -148,7 +144,6 @@ fn edited_partitions_are_written_in_place_and_renamed() {
     let bad = SetOptions { partitions: [("env".to_string(), b"not a partition".to_vec())].into(), ..Default::default() };
     assert!(write_set(&mut ed, &map, &bad).is_err());
     assert_eq!(std::fs::read(d.join("partmap_env.ent")).unwrap(), edited);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// An Apex streaming set as the real `mp_lobby` of season 13 is laid out (issue 22): the `.bsp`
@@ -229,7 +224,6 @@ fn apex_streaming_set_reads_checks_and_rewrites() {
     let e = write_set(&mut ed, &d.join("folded.bsp"), &SetOptions { fold_external: true, ..Default::default() }).unwrap_err();
     assert!(e.to_string().contains("streaming"), "{e}");
     assert!(!d.join("folded.bsp").exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Every file name in `dir` with its bytes, sorted.
@@ -293,7 +287,6 @@ fn builder_set_folds_and_splits_back() {
     let e = split_external(&folded, &d.join("x.bsp"), &[(LUMP_ENTITIES, None)]).unwrap_err();
     assert!(e.to_string().contains("x.bsp.0001.bsp_lump"), "{e}");
     assert!(!d.join("x.bsp").exists() && !d.join("x.bsp.0000.bsp_lump").exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// Every corpus Respawn map that comes with `.bsp_lump` files: folded into one `.bsp` and split
@@ -320,7 +313,6 @@ fn corpus_respawn_sets_fold_and_split_back_byte_identical() {
             assert!(x == y, "{a}: {} bytes back, {} in the corpus", x.len(), y.len());
         }
         eprintln!("{}: {n} .bsp_lump, {} files, byte-identical", m.path.display(), files.len());
-        std::fs::remove_dir_all(&d).unwrap();
         sets += 1;
     }
     assert!(sets >= 1);

@@ -1,6 +1,8 @@
 //! `bsp render` frames a Respawn map on the player starts of the `_spawn.ent` partition beside
 //! it (Respawn keeps spawn points there, not in the `.bsp`'s entity lump): issue 25.
 
+use crate::common;
+
 use bspkit::render::{render_map, RenderOptions, Starts, View};
 use bspkit::Bsp;
 
@@ -20,8 +22,7 @@ const SPAWN_ENT: &[u8] = b"ENTITIES01\n{\n\"classname\" \"info_spawnpoint_dropsh
 
 #[test]
 fn spawn_view_uses_the_spawn_partition() {
-    let dir = std::env::temp_dir().join(format!("bspkit-render-starts-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("render-starts");
     let opts = RenderOptions { view: View::Spawn, size: 64, ..Default::default() };
 
     // Without the partition there is no start: the spawn view falls back to iso, saying why.
@@ -46,20 +47,16 @@ fn spawn_view_uses_the_spawn_partition() {
     let r = render_map(&bad, &opts).unwrap();
     assert_eq!(r.view, View::Iso);
     assert!(r.warnings.iter().any(|w| w.starts_with("player starts:") && w.contains("room_spawn.ent")), "{:?}", r.warnings);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A non-Respawn map never reads `.ent` files beside it, whatever their names.
 #[test]
 fn other_families_ignore_ent_files() {
-    let dir = std::env::temp_dir().join(format!("bspkit-render-starts-q1-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("render-starts-q1");
     let map = dir.join("room.bsp");
     std::fs::write(&map, bspkit::build::sample_quake1()).unwrap();
     std::fs::write(dir.join("room_spawn.ent"), SPAWN_ENT).unwrap();
     let bsp = Bsp::open(&map).unwrap();
     let ents = bsp.entities().unwrap();
     assert_eq!(Starts::of_map(&bsp, &mut Vec::new()), Starts::of(&ents));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

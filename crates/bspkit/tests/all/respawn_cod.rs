@@ -112,8 +112,7 @@ fn bsp_lump_siblings_match_in_file_lumps() {
 fn mismatched_bsp_lump_is_reported() {
     let mut b = BspBuilder::new(&respawn::TITANFALL2).version(37);
     b = b.lump(respawn::LUMP_ENTITIES, b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec()).lump(respawn::LUMP_VERTICES, vec![0u8; 24]);
-    let dir = std::env::temp_dir().join(format!("bspkit-bsplump-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("bsplump");
     let map = dir.join("mp_sized.bsp");
     std::fs::write(&map, b.build()).unwrap();
     std::fs::write(dir.join("mp_sized.bsp.0003.bsp_lump"), vec![0u8; 36]).unwrap();
@@ -126,7 +125,6 @@ fn mismatched_bsp_lump_is_reported() {
         "{problems:?}"
     );
     drop(bsp);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -169,8 +167,7 @@ fn header_only_apex_map_opens_from_bsp_lumps() {
         b = b.lump(*i, bytes.clone());
     }
     let full = b.build();
-    let dir = std::env::temp_dir().join(format!("bspkit-apex-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("apex");
     let map: PathBuf = dir.join("mp_header_only.bsp");
     std::fs::write(&map, &full[..2064]).unwrap();
     for (i, bytes) in &lumps {
@@ -192,7 +189,6 @@ fn header_only_apex_map_opens_from_bsp_lumps() {
     let err = Bsp::open(&map).err().unwrap();
     assert!(matches!(err.kind, ErrorKind::LumpOutOfBounds { .. }), "{err}");
     assert_eq!(err.lump.as_deref(), Some("3 (VERTICES)"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -3,15 +3,12 @@
 use crate::common;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bspkit::scan::{self, ScanOptions};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit-scan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(name: &str) -> common::Scratch {
+    common::scratch(&format!("scan-{name}"))
 }
 
 fn write_zip(path: &Path, entries: &[(&str, &[u8])]) {
@@ -64,7 +61,7 @@ fn pk3_entries_are_scanned() {
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("sub/b.bsp"), &good).unwrap();
     std::fs::write(dir.join("sub/b.bsp.0000.bsp_lump"), b"x").unwrap();
-    let (files, _) = scan::collect_files(std::slice::from_ref(&dir));
+    let (files, _) = scan::collect_files(&[dir.to_path_buf()]);
     assert_eq!(files.len(), 2, "{files:?}");
     let recs = scan::scan_files(&files, &ScanOptions::default(), |_, _| {});
     assert_eq!(recs.len(), 3, "{recs:?}");
@@ -87,5 +84,4 @@ fn pk3_entries_are_scanned() {
     let recs = scan::scan_file(&dir.join("bad.zip"), &ScanOptions::default());
     assert_eq!(recs.len(), 1);
     assert!(recs[0].error.is_some());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

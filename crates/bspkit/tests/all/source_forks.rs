@@ -204,8 +204,7 @@ fn corpus_map_with_fork_props_checks_rewrites_and_exports() {
     let Some(dir) = common::corpus("corpus_map_with_fork_props_checks_rewrites_and_exports") else { return };
     let path = dir.join("source/bsp_tool__tf2_mp_lobby.bsp");
     let base = std::fs::read(&path).unwrap();
-    let out = std::env::temp_dir().join(format!("bspkit_forks_{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
+    let out = common::scratch("forks");
     for (id, version, child, _) in forks() {
         let bsp = Bsp::from_bytes(&base).unwrap();
         let mut ed = bspkit::edit::Editor::new(&bsp).unwrap();
@@ -223,7 +222,6 @@ fn corpus_map_with_fork_props_checks_rewrites_and_exports() {
         let scene = bspkit::mesh::build(&bsp, &Default::default()).unwrap();
         assert_eq!(scene.props.len(), 2, "{id}: {:?}", scene.warnings);
     }
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// Portal 2 on Xbox 360 is `PSBV` 21 (source.md §1: console maps are big-endian): a big-endian

@@ -177,11 +177,8 @@ fn corpus_pakfiles() {
     }
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bspkit-{tag}-{}-{:?}", std::process::id(), std::thread::current().id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(tag: &str) -> common::Scratch {
+    common::scratch(&format!("gamelump-{tag}"))
 }
 
 /// A stored Zip written by hand, so that names the library refuses to write can be tested.
@@ -253,7 +250,6 @@ fn hostile_entry_names_are_refused() {
         assert_eq!(x.written, vec![dir.join("fine.txt")], "{bad}");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "{bad}");
         assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 1, "{bad}: something beside the extraction folder");
-        std::fs::remove_dir_all(&parent).unwrap();
     }
     let zip = raw_zip(&[("materials/a.vmt", b"abc"), ("maps\\b.txt", b"de")]);
     let dir = temp_dir("extract-ok");
@@ -262,7 +258,6 @@ fn hostile_entry_names_are_refused() {
     assert!(x.skipped.is_empty());
     assert_eq!(written.len(), 2);
     assert_eq!(std::fs::read(dir.join("maps").join("b.txt")).unwrap(), b"de");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -297,7 +292,6 @@ fn written_pakfiles_read_with_a_standard_zip_reader() {
     assert_eq!(&raw[2..4], &[5, 0]);
     let props: [u8; 5] = raw[4..9].try_into().unwrap();
     assert_eq!(bspkit::compression::decode_lzma_alone(&props, 10000, &raw[9..]).unwrap(), vec![42u8; 10000]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn source_map_with_game_lump(game_lump: Vec<u8>) -> Vec<u8> {
@@ -376,7 +370,6 @@ fn builder_map_absolute_offsets_and_lmp_siblings() {
     let bsp = Bsp::open_with(&map_path, &off).unwrap();
     assert_eq!(bsp.entities().unwrap().list[0].get("message"), None);
     assert_eq!(GameLumps::of(&bsp).unwrap().static_props().unwrap().unwrap().count, 0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Deterministic xorshift, for the mutation test.

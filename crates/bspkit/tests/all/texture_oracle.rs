@@ -82,8 +82,7 @@ struct Counts {
 
 /// Run the oracle on `files` and compare every image it decodes with ours.
 fn compare(py: &str, files: &[PathBuf], counts: &mut Counts) {
-    let dir = std::env::temp_dir().join(format!("bspkit_oracle_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("oracle");
     let script = dir.join("dump.py");
     std::fs::write(&script, DUMP).unwrap();
     let raw = dir.join("pixels.bin");
@@ -142,7 +141,6 @@ fn compare(py: &str, files: &[PathBuf], counts: &mut Counts) {
             counts.images += 1;
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Synthetic VTFs of every format srctools decodes, several versions and layouts.
@@ -176,8 +174,7 @@ fn synthetic(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn vtf_pixels_match_srctools() {
     let Some(py) = python() else { return };
-    let dir = std::env::temp_dir().join(format!("bspkit_oracle_in_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("oracle-in");
     let mut counts = Counts { files: 0, images: 0, skipped_small_dxt: 0, hdr_files: 0 };
     let files = synthetic(&dir);
     compare(&py, &files, &mut counts);
@@ -223,5 +220,4 @@ fn vtf_pixels_match_srctools() {
         );
         assert!(c.files > 0, "no pakfile VTFs found in the corpus");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

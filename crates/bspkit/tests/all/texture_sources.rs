@@ -3,7 +3,9 @@
 //! family's lookup path, alpha modes, search order, and that failures are reported (with file,
 //! entry and offset) rather than fatal.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::common;
 
 use bspkit::assets::vtf::{Format, VtfBuilder};
 use bspkit::assets::{pak, tga, vpk, wad, wal};
@@ -13,11 +15,8 @@ use bspkit::lumps::pakfile::{PakBuilder, PakCompression};
 use bspkit::texture::{AlphaMode, ImageRgba, MissingKind, TextureOptions, TextureSource};
 use bspkit::{branches, Bsp};
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bspkit_texsrc_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> common::Scratch {
+    common::scratch(&format!("texsrc-{name}"))
 }
 
 /// A palette whose colour i is (i, 255 - i, i / 2).
@@ -96,7 +95,6 @@ fn quake1_embedded_wad2_and_palette_from_pak() {
     assert_eq!(src.resolve("WALL").unwrap().image(), all[0].image());
     assert_eq!(src.resolve("nothere").unwrap_err().kind, MissingKind::NotFound);
     assert_eq!(src.names().unwrap(), ["wall", "{fence", "fromwad"]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -135,7 +133,6 @@ fn goldsrc_embedded_palette_and_wad3() {
     std::fs::write(wads.join("bad.wad"), b"WAD3\xff\xff\xff\x7f\0\0\0\0").unwrap();
     let src = TextureSource::new(&bsp, &TextureOptions { wads: vec![wads.clone()], ..TextureOptions::default() });
     assert!(src.warnings().iter().any(|w| w.file.as_deref().is_some_and(|f| f.ends_with("bad.wad"))), "{:?}", src.warnings());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Hexen II's palette is not Quake's: with none given, its embedded textures stay undecoded,
@@ -194,7 +191,6 @@ fn hexen2_and_quake2_need_their_own_palette() {
     assert_eq!(src.warnings().len(), 1, "{:?}", src.warnings());
     assert_eq!(src.warnings()[0].kind, MissingKind::NoPalette);
     assert!(src.warnings()[0].reason.contains("Quake 2"), "{:?}", src.warnings());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn q2_texinfo(name: &str, flags: i32) -> Vec<u8> {
@@ -238,7 +234,6 @@ fn quake2_wal_with_pcx_palette_and_flags() {
     assert_eq!(all[0].image().pixel(2, 0), Some([2, 253, 1, 255]));
     assert_eq!(all[1].alpha, AlphaMode::Blend);
     assert_eq!(all[2].image().pixel(0, 0), Some([1, 2, 3, 4]));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn q3_shader(name: &str) -> Vec<u8> {
@@ -276,7 +271,6 @@ fn quake3_shader_scripts_in_pk3_and_loose_images() {
     assert!(g.source.ends_with("pak0.pk3:textures/base/grate_img.tga"), "{}", g.source);
     assert_eq!(all[1].as_ref().unwrap().image().pixel(0, 0), Some([9, 9, 9, 255]));
     assert_eq!(all[2].as_ref().unwrap_err().kind, MissingKind::NotFound);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn source_map(materials: &[&str], pak: Option<Vec<u8>>) -> Vec<u8> {
@@ -375,7 +369,6 @@ fn source_pakfile_patch_vpk_and_alpha() {
     let src = TextureSource::new(&bsp, &tiny);
     let r: Vec<_> = src.textures().collect();
     assert!(r.iter().any(|x| x.as_ref().is_err_and(|m| m.kind == MissingKind::Budget)), "{r:?}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -407,7 +400,6 @@ fn hostile_game_files_are_reported_not_fatal() {
     assert_eq!(m.kind, MissingKind::Undecodable);
     assert!(m.file.as_deref().is_some_and(|f| Path::new(f).ends_with("materials/a/b.vtf")), "{m:?}");
     assert!(m.offset.is_some(), "{m:?}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Issue 23, "lookups per name": a worldspawn `wad` key naming thousands of WADs (repeats and
@@ -454,5 +446,4 @@ fn wad_key_with_thousands_of_names_is_bounded() {
     let t = src.textures().next().unwrap().unwrap();
     assert_eq!(t.image().pixel(0, 0), Some([1, 2, 3, 255]));
     assert!(t.source.contains("Real.WAD"), "{}", t.source);
-    std::fs::remove_dir_all(&dir).ok();
 }

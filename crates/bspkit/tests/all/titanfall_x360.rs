@@ -217,8 +217,7 @@ fn corpus_titanfall_maps_convert_to_xbox360_and_back() {
             continue;
         }
         let what = m.path.display().to_string();
-        let dir = std::env::temp_dir().join(format!("bspkit-tf-x360-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = common::scratch(&format!("tf-x360-{n}"));
         let (a, b, c, d) = (dir.join("a/m.bsp"), dir.join("b/m.bsp"), dir.join("c/m.bsp"), dir.join("d/m.bsp"));
         for p in [&a, &b, &c, &d] {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -265,7 +264,6 @@ fn corpus_titanfall_maps_convert_to_xbox360_and_back() {
         let folded = convert::prepare(&set, &opts("titanfall_x360", None), false).unwrap();
         assert!(folded.bytes == std::fs::read(&b).unwrap(), "{what}: the set's console form differs");
         eprintln!("{what}: {tris} triangles, {swapped} lumps swapped, {} kept as bytes, {} bytes", r.losses.len(), r.size);
-        let _ = std::fs::remove_dir_all(&dir);
         n += 1;
     }
     assert!(n >= 3, "{n} Titanfall 2 maps");

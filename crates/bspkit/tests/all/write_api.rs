@@ -1,13 +1,14 @@
 //! The one-call API other modules use to replace a lump on disk (e.g. a rebuilt pakfile).
 
+use crate::common;
+
 use bspkit::build::BspBuilder;
 use bspkit::Bsp;
 
 #[test]
 fn replace_lump_in_file_is_one_atomic_call() {
     use bspkit::branches::source::SOURCE;
-    let dir = std::env::temp_dir().join(format!("bspkit-api-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("api");
     let path = dir.join("m.bsp");
     let ents = b"{\n\"classname\" \"worldspawn\"\n}\n\0".to_vec();
     // Pakfiles that parse (`check` reports one that does not, and the write would be refused).
@@ -31,14 +32,12 @@ fn replace_lump_in_file_is_one_atomic_call() {
     assert!(bspkit::edit::replace_lump_in_file(&path, 99, vec![1], &path).is_err());
     assert_eq!(std::fs::read(&path).unwrap(), after);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn write_refuses_a_result_with_new_problems() {
     use bspkit::branches::quake1::*;
-    let dir = std::env::temp_dir().join(format!("bspkit-api-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("api-check");
     let bytes = bspkit::build::sample_quake1();
     let bsp = Bsp::from_bytes(&bytes).unwrap();
     let target = dir.join("out.bsp");
@@ -60,5 +59,4 @@ fn write_refuses_a_result_with_new_problems() {
     ed.set_lump(LUMP_PLANES, planes.clone()).unwrap();
     ed.write(&target).unwrap();
     assert_eq!(Bsp::open(&target).unwrap().lump(LUMP_PLANES).unwrap(), &planes[..]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

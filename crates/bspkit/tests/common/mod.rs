@@ -6,6 +6,46 @@ use std::path::{Path, PathBuf};
 
 pub mod mesh;
 
+/// A fresh, empty temporary directory named after the test (`bspkit-NAME-PID`), removed when the
+/// returned guard goes out of scope (the test's end, an early return) unless the test is failing:
+/// a passing run leaves nothing in the temp dir, a failing one keeps its files to look at.
+pub fn scratch(name: &str) -> Scratch {
+    let d = std::env::temp_dir().join(format!("bspkit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    Scratch(d)
+}
+
+/// A test's scratch folder (see [`scratch`]); derefs to its path.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// The corpus directory, or `None` (with a note on stderr) when `BSPKIT_CORPUS` is unset or
 /// names no directory: a fresh clone passes its tests without the corpus, saying what it skipped.
 pub fn corpus(test: &str) -> Option<PathBuf> {
